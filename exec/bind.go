@@ -1,0 +1,264 @@
+package exec
+
+import (
+	"github.com/goldfish-gql/goldfish/gqlstatus"
+	"github.com/goldfish-gql/goldfish/parser/ast"
+	"github.com/goldfish-gql/goldfish/planner"
+	"github.com/goldfish-gql/goldfish/store"
+)
+
+// match extends each input row with every binding of the step's patterns
+// that passes its predicates. It stops, failing the Δ, as soon as the rows
+// bound pass the R budget, so a careless MATCH never enumerates a session.
+func (x *executor) match(in []*planner.Row, m *planner.MatchStep, sr *StmtResult) ([]*planner.Row, error) {
+	var out []*planner.Row
+	snap := x.tx.Snapshot()
+	b := &binder{x: x, snap: snap, m: m}
+	for _, row := range in {
+		b.emit = func(r *planner.Row) error {
+			if m.Where != nil {
+				ok, err := m.Where.Test(r)
+				if err != nil {
+					return x.located(err)
+				}
+				if !ok {
+					return nil
+				}
+			}
+			cp := &planner.Row{Vars: append([]planner.Element(nil), r.Vars...), Params: r.Params}
+			out = append(out, cp)
+			sr.Bindings++
+			return x.charge(1, 0)
+		}
+		work := &planner.Row{Vars: append([]planner.Element(nil), row.Vars...), Params: row.Params}
+		if err := b.pattern(work, 0); err != nil {
+			return nil, err
+		}
+	}
+	return out, nil
+}
+
+func (x *executor) located(err error) error {
+	if ge, ok := err.(*gqlstatus.Error); ok && ge.Line == "" && ge.Pos.Valid() {
+		ge.Locate(ge.Pos, x.plan.Text)
+	}
+	return err
+}
+
+type binder struct {
+	x    *executor
+	snap *store.Snapshot
+	m    *planner.MatchStep
+	emit func(*planner.Row) error
+}
+
+// pattern binds path pattern i, then the ones after it.
+func (b *binder) pattern(row *planner.Row, i int) error {
+	if i == len(b.m.Patterns) {
+		return b.emit(row)
+	}
+	p := b.m.Patterns[i]
+	return b.nodeAt(row, p, 0, nil, func() error { return b.pattern(row, i+1) })
+}
+
+// nodeAt binds node j of path p. When via is non-nil the node must be the
+// far end of that edge.
+func (b *binder) nodeAt(row *planner.Row, p *planner.PathPlan, j int, fixed *store.Node, next func() error) error {
+	np := p.Nodes[j]
+	cont := func(n *store.Node) error {
+		ok, err := b.nodeMatches(row, np, n)
+		if err != nil || !ok {
+			return err
+		}
+		var saved planner.Element
+		if np.Slot >= 0 {
+			saved = row.Vars[np.Slot]
+			row.Vars[np.Slot] = planner.Element{Node: n}
+		}
+		if np.Where != nil {
+			keep, err := np.Where.Test(row)
+			if err != nil || !keep {
+				if np.Slot >= 0 {
+					row.Vars[np.Slot] = saved
+				}
+				return b.x.located(err)
+			}
+		}
+		if j < len(p.Edges) {
+			err = b.edgeAt(row, p, j, n, next)
+		} else {
+			err = next()
+		}
+		if np.Slot >= 0 {
+			row.Vars[np.Slot] = saved
+		}
+		return err
+	}
+	if fixed != nil {
+		if np.Slot >= 0 && row.Vars[np.Slot].Node != nil && row.Vars[np.Slot].Node.ID != fixed.ID {
+			return nil
+		}
+		return cont(fixed)
+	}
+	if np.Slot >= 0 && row.Vars[np.Slot].Node != nil {
+		n, ok := b.snap.Node(row.Vars[np.Slot].Node.ID)
+		if !ok {
+			return nil
+		}
+		return cont(n)
+	}
+	return b.candidates(row, np, cont)
+}
+
+// candidates enumerates the live nodes that may match np through the most
+// selective index the pattern offers: nick, then a property, then a label.
+func (b *binder) candidates(row *planner.Row, np *planner.NodePlan, fn func(*store.Node) error) error {
+	var ferr error
+	visit := func(n *store.Node) bool {
+		ferr = fn(n)
+		return ferr == nil
+	}
+	for _, pp := range np.Props {
+		if pp.Val.Prog != nil {
+			continue
+		}
+		v, err := b.x.eval(pp.Val, row)
+		if err != nil {
+			return err
+		}
+		if v.IsNull() {
+			return nil // {k: null} matches nothing: a comparison with null is unknown
+		}
+		if pp.Key == "nick" {
+			if v.Kind() == store.KindString {
+				if n, ok := b.snap.NodeByNick(v.AsString()); ok {
+					return fn(n)
+				}
+			}
+			return nil
+		}
+	}
+	for _, pp := range np.Props {
+		if pp.Val.Prog != nil {
+			continue
+		}
+		v, _ := b.x.eval(pp.Val, row)
+		b.snap.ScanProp(pp.Key, v, visit)
+		return ferr
+	}
+	if len(np.Labels) > 0 {
+		b.snap.ScanLabel(np.Labels[0], visit)
+		return ferr
+	}
+	b.snap.ScanNodes(visit)
+	return ferr
+}
+
+func (b *binder) nodeMatches(row *planner.Row, np *planner.NodePlan, n *store.Node) (bool, error) {
+	for _, l := range np.Labels {
+		if !n.HasLabel(l) {
+			return false, nil
+		}
+	}
+	return b.propsMatch(row, np.Props, n.Props)
+}
+
+func (b *binder) propsMatch(row *planner.Row, want []planner.PropPlan, have store.Props) (bool, error) {
+	for _, pp := range want {
+		v, err := b.x.eval(pp.Val, row)
+		if err != nil {
+			return false, err
+		}
+		got, ok := have.Get(pp.Key)
+		if !ok || v.IsNull() || !sameValue(got, v) {
+			return false, nil
+		}
+	}
+	return true, nil
+}
+
+// sameValue is pattern equality: exact, except that integers and floats
+// compare by number as GQL's = does.
+func sameValue(a, b store.Value) bool {
+	if a.Equal(b) {
+		return true
+	}
+	ak, bk := a.Kind(), b.Kind()
+	if (ak == store.KindInt && bk == store.KindFloat) || (ak == store.KindFloat && bk == store.KindInt) {
+		return toFloat(a) == toFloat(b)
+	}
+	return false
+}
+
+func toFloat(v store.Value) float64 {
+	if v.Kind() == store.KindInt {
+		return float64(v.AsInt())
+	}
+	return v.AsFloat()
+}
+
+// edgeAt binds edge j of path p leaving node from, then node j+1.
+func (b *binder) edgeAt(row *planner.Row, p *planner.PathPlan, j int, from *store.Node, next func() error) error {
+	ep := p.Edges[j]
+	var dir store.Dir
+	switch ep.Dir {
+	case ast.DirOut:
+		dir = store.Out
+	case ast.DirIn:
+		dir = store.In
+	default:
+		dir = store.Both
+	}
+	var ferr error
+	b.snap.Edges(from.ID, dir, func(e *store.Edge) bool {
+		if len(ep.Types) > 0 && !contains(ep.Types, e.Type) {
+			return true
+		}
+		if ep.Slot >= 0 && row.Vars[ep.Slot].Edge != nil && row.Vars[ep.Slot].Edge.ID != e.ID {
+			return true
+		}
+		ok, err := b.propsMatch(row, ep.Props, e.Props)
+		if err != nil {
+			ferr = err
+			return false
+		}
+		if !ok {
+			return true
+		}
+		other := e.To
+		if other == from.ID {
+			other = e.From
+		}
+		if e.From == from.ID && e.To == from.ID {
+			other = from.ID
+		} else if dir == store.Out {
+			other = e.To
+		} else if dir == store.In {
+			other = e.From
+		}
+		far, live := b.snap.Node(other)
+		if !live {
+			return true
+		}
+		var saved planner.Element
+		if ep.Slot >= 0 {
+			saved = row.Vars[ep.Slot]
+			row.Vars[ep.Slot] = planner.Element{Edge: e}
+		}
+		ferr = b.nodeAt(row, p, j+1, far, next)
+		if ep.Slot >= 0 {
+			row.Vars[ep.Slot] = saved
+		}
+		return ferr == nil
+	})
+	return ferr
+}
+
+func contains(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}

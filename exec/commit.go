@@ -1,0 +1,252 @@
+package exec
+
+import (
+	"context"
+	"errors"
+	"fmt"
+
+	"github.com/google/cel-go/common/types/ref"
+
+	"github.com/goldfish-gql/goldfish/gqlstatus"
+	"github.com/goldfish-gql/goldfish/planner"
+	"github.com/goldfish-gql/goldfish/store"
+)
+
+// Mint chooses how new elements get their engine ids (SPEC §6).
+type Mint uint8
+
+const (
+	// MintDefault gives every new element a fresh engine id.
+	MintDefault Mint = iota
+	// MintIngest gives nodes with a loc property an id from (kind, loc) and
+	// edges between nodes an id from (source, type, target), so re-ingesting
+	// the same artefact updates instead of duplicating.
+	MintIngest
+)
+
+// Budget is the R cap of one Δ.
+type Budget struct {
+	// Rows is the most elements one Δ may write or bind.
+	Rows int
+	// Bytes is the most bytes of text and written values one Δ may carry.
+	Bytes int
+}
+
+// DefaultBudget is SPEC §3's R: 500 rows, 256 KiB.
+var DefaultBudget = Budget{Rows: 500, Bytes: 256 << 10}
+
+// ActionRunner resolves CALL name(args); nil means no actions are registered.
+type ActionRunner func(name string) bool
+
+// CommitOptions configure one Commit.
+type CommitOptions struct {
+	Mint   Mint
+	Budget Budget
+}
+
+// Commit applies a planned Δ to g atomically: every statement runs inside one
+// store transaction, which is published only when all of them succeed.
+func Commit(ctx context.Context, g *store.Graph, plan *planner.Plan, params map[string]store.Value, opts CommitOptions) (*Result, error) {
+	if opts.Budget.Rows <= 0 {
+		opts.Budget.Rows = DefaultBudget.Rows
+	}
+	if opts.Budget.Bytes <= 0 {
+		opts.Budget.Bytes = DefaultBudget.Bytes
+	}
+	if len(plan.Text) > opts.Budget.Bytes {
+		return nil, gqlstatus.Errorf(gqlstatus.Rollback,
+			"Δ text is %d bytes, over the R budget of %d bytes; nothing applied", len(plan.Text), opts.Budget.Bytes).
+			WithHint("split the Δ into smaller commits")
+	}
+	for _, st := range plan.Stmts {
+		if st.Read {
+			return nil, gqlstatus.At(gqlstatus.Syntax, st.Pos, plan.Text,
+				"a MATCH without INSERT, SET, REMOVE or DELETE is a Recall, not a Commit").
+				WithHint("send it to Recall, or add the change to make")
+		}
+	}
+	celParams, err := paramValues(plan, params)
+	if err != nil {
+		return nil, err
+	}
+	tx := g.Begin()
+	defer tx.Rollback()
+	x := &executor{ctx: ctx, tx: tx, plan: plan, params: celParams, opts: opts,
+		assigned: map[assignKey]store.Value{}}
+	res := &Result{Status: gqlstatus.Success}
+	for _, st := range plan.Stmts {
+		sr, err := x.statement(st)
+		if err != nil {
+			return nil, annotate(err, st, plan.Text)
+		}
+		res.Stmts = append(res.Stmts, sr)
+		res.Total.add(sr.Counts)
+		if res.Status == gqlstatus.Success && sr.Status != string(gqlstatus.Success) {
+			res.Status = gqlstatus.Code(sr.Status)
+		}
+	}
+	if plan.RolledBack || !res.Total.changedAnyData {
+		res.Version = g.Snapshot().Version()
+		return res, nil
+	}
+	snap := tx.Commit()
+	res.Version = snap.Version()
+	res.Applied = true
+	return res, nil
+}
+
+// annotate ties an error to the statement that raised it and makes sure a
+// caller can tell that nothing applied.
+func annotate(err error, st *planner.Statement, text string) error {
+	var ge *gqlstatus.Error
+	if !errors.As(err, &ge) {
+		ge = &gqlstatus.Error{Code: gqlstatus.Rollback, Msg: err.Error()}
+	}
+	if ge.Stmt == 0 {
+		ge.Stmt = st.Index
+	}
+	if !ge.Pos.Valid() && st.Pos.Valid() {
+		ge.Locate(st.Pos, text)
+	} else if ge.Line == "" && ge.Pos.Valid() {
+		ge.Locate(ge.Pos, text)
+	}
+	return ge
+}
+
+type assignKey struct {
+	id  store.ID
+	key string
+}
+
+type executor struct {
+	ctx      context.Context
+	tx       *store.Tx
+	plan     *planner.Plan
+	params   []ref.Val
+	opts     CommitOptions
+	touched  int // elements written or bound so far in the Δ
+	bytes    int
+	assigned map[assignKey]store.Value
+}
+
+func (x *executor) errAt(code gqlstatus.Code, pos gqlstatus.Pos, format string, args ...any) *gqlstatus.Error {
+	return gqlstatus.At(code, pos, x.plan.Text, format, args...)
+}
+
+// charge counts elements against R and fails the Δ when it is exceeded.
+func (x *executor) charge(rows, bytes int) error {
+	x.touched += rows
+	x.bytes += bytes
+	if x.touched > x.opts.Budget.Rows {
+		return gqlstatus.Errorf(gqlstatus.Rollback,
+			"Δ writes or binds more than %d elements (the R budget); nothing applied", x.opts.Budget.Rows).
+			WithHint("narrow the MATCH or split the Δ into smaller commits")
+	}
+	if x.bytes+len(x.plan.Text) > x.opts.Budget.Bytes {
+		return gqlstatus.Errorf(gqlstatus.Rollback,
+			"Δ writes more than %d bytes (the R budget); nothing applied", x.opts.Budget.Bytes).
+			WithHint("split the Δ into smaller commits")
+	}
+	return nil
+}
+
+func (x *executor) statement(st *planner.Statement) (StmtResult, error) {
+	sr := StmtResult{Index: st.Index, Status: string(gqlstatus.Success)}
+	if err := x.ctx.Err(); err != nil {
+		return sr, gqlstatus.Errorf(gqlstatus.Rollback, "Δ cancelled: %v; nothing applied", err)
+	}
+	if st.Call != nil {
+		return sr, x.errAt(gqlstatus.InvalidReference, st.Call.Pos, "no action named %s is registered in this session", st.Call.Name).
+			WithHint("register the action first, or write the Δ as INSERT/SET/REMOVE/DELETE")
+	}
+	rows := []*planner.Row{{Vars: make([]planner.Element, len(st.Vars)), Params: x.params}}
+	for _, step := range st.Steps {
+		var err error
+		switch s := step.(type) {
+		case *planner.MatchStep:
+			rows, err = x.match(rows, s, &sr)
+			if err == nil && len(rows) == 0 {
+				sr.Status = string(gqlstatus.NoData)
+				sr.Notices = append(sr.Notices, gqlstatus.Notice{Code: gqlstatus.NoData, Pos: s.Pos,
+					Msg: "MATCH bound nothing; the rest of the statement did not run"})
+				return sr, nil
+			}
+		case *planner.LimitStep:
+			rows, err = x.limit(rows, s)
+		case *planner.InsertStep:
+			err = x.insert(rows, s, &sr)
+		case *planner.SetStep:
+			err = x.set(rows, s, &sr)
+		case *planner.RemoveStep:
+			err = x.remove(rows, s, &sr)
+		case *planner.DeleteStep:
+			err = x.delete(rows, s, &sr)
+		}
+		if err != nil {
+			return sr, err
+		}
+	}
+	if sr.Status == string(gqlstatus.Success) && len(sr.Notices) > 0 {
+		sr.Status = string(sr.Notices[0].Code)
+	}
+	return sr, nil
+}
+
+func (x *executor) limit(rows []*planner.Row, s *planner.LimitStep) ([]*planner.Row, error) {
+	v, err := x.eval(s.Count, rows[0])
+	if err != nil {
+		return nil, err
+	}
+	if v.Kind() != store.KindInt {
+		return nil, x.errAt(gqlstatus.InvalidValueType, s.Count.Pos, "LIMIT takes an integer, not %s", v.Kind())
+	}
+	n := v.AsInt()
+	if n < 0 {
+		return nil, x.errAt(gqlstatus.NegativeLimit, s.Count.Pos, "LIMIT is negative (%d)", n).WithHint("write LIMIT 0 or more")
+	}
+	if int64(len(rows)) > n {
+		rows = rows[:n]
+	}
+	return rows, nil
+}
+
+// eval computes a planned value for one row.
+func (x *executor) eval(v planner.Value, row *planner.Row) (store.Value, error) {
+	switch {
+	case v.Const != nil:
+		return *v.Const, nil
+	case v.Prog != nil:
+		out, err := v.Prog.Eval(row)
+		if err != nil {
+			if ge, ok := err.(*gqlstatus.Error); ok {
+				ge.Locate(ge.Pos, x.plan.Text)
+			}
+			return store.Value{}, err
+		}
+		val, err := planner.FromCEL(out)
+		if err != nil {
+			return store.Value{}, x.errAt(gqlstatus.InvalidValueType, v.Pos, "%v", err)
+		}
+		return val, nil
+	default:
+		val, err := planner.FromCEL(x.params[v.Param])
+		if err != nil {
+			return store.Value{}, x.errAt(gqlstatus.InvalidValueType, v.Pos, "parameter $%s: %v", x.plan.Params[v.Param], err)
+		}
+		return val, nil
+	}
+}
+
+// paramValues converts the caller's parameters to CEL values in slot order.
+func paramValues(plan *planner.Plan, params map[string]store.Value) ([]ref.Val, error) {
+	out := make([]ref.Val, len(plan.Params))
+	for i, name := range plan.Params {
+		v, ok := params[name]
+		if !ok {
+			return nil, gqlstatus.Errorf(gqlstatus.InvalidReference, "parameter $%s is not given", name).
+				WithHint(fmt.Sprintf("pass a value for %s with the statement", name))
+		}
+		out[i] = planner.ToCEL(v)
+	}
+	return out, nil
+}

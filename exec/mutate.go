@@ -1,0 +1,556 @@
+package exec
+
+import (
+	"errors"
+	"fmt"
+
+	"github.com/goldfish-gql/goldfish/gqlstatus"
+	"github.com/goldfish-gql/goldfish/parser/ast"
+	"github.com/goldfish-gql/goldfish/planner"
+	"github.com/goldfish-gql/goldfish/store"
+)
+
+// insert creates each row's new elements; bound variables are reused.
+func (x *executor) insert(rows []*planner.Row, s *planner.InsertStep, sr *StmtResult) error {
+	for _, row := range rows {
+		for _, p := range s.Patterns {
+			for i, np := range p.Nodes {
+				if _, err := x.insertNode(row, np, sr); err != nil {
+					return err
+				}
+				if i > 0 {
+					if err := x.insertEdge(row, p.Edges[i-1], p.Nodes[i-1], np, sr); err != nil {
+						return err
+					}
+				}
+			}
+		}
+	}
+	return nil
+}
+
+// nodeOf returns the node a pattern slot is bound to in row, re-read from
+// the working state so earlier writes of the Δ are seen.
+func (x *executor) nodeOf(row *planner.Row, slot int) (*store.Node, bool) {
+	if slot < 0 || row.Vars[slot].Node == nil {
+		return nil, false
+	}
+	return x.tx.Snapshot().Node(row.Vars[slot].Node.ID)
+}
+
+func (x *executor) insertNode(row *planner.Row, np *planner.NodePlan, sr *StmtResult) (*store.Node, error) {
+	if np.Slot >= 0 && row.Vars[np.Slot].Node != nil {
+		n, ok := x.nodeOf(row, np.Slot)
+		if !ok {
+			return nil, x.errAt(gqlstatus.InvalidReference, np.Pos, "node %s was deleted earlier in this Δ", x.varName(row, np.Slot))
+		}
+		return n, nil
+	}
+	props, size, err := x.propsOf(row, np.Props)
+	if err != nil {
+		return nil, err
+	}
+	labels := dedupe(np.Labels)
+	kind := ""
+	if len(labels) > 0 {
+		kind = labels[0]
+	}
+	if nick, ok := props.Get("nick"); ok && nick.Kind() != store.KindString {
+		return nil, x.errAt(gqlstatus.InvalidValueType, np.Pos, "nick must be a STRING, not %s", nick.Kind())
+	}
+	if err := x.charge(1, size); err != nil {
+		return nil, err
+	}
+	snap := x.tx.Snapshot()
+	id := x.tx.NewID()
+	if loc, ok := props.Get("loc"); ok && x.opts.Mint == MintIngest && loc.Kind() == store.KindString {
+		id = store.DeterministicNodeID(kind, loc.AsString())
+		if n, ok := x.ingestExisting(id, labels, props, sr); ok {
+			x.bind(row, np.Slot, planner.Element{Node: n})
+			return n, nil
+		}
+	} else {
+		echo := false
+		snap.ScanIdentical(kind, props, func(*store.Node) bool { echo = true; return false })
+		if echo {
+			sr.Notices = append(sr.Notices, gqlstatus.Notice{Code: gqlstatus.Warning, Pos: np.Pos,
+				Msg: fmt.Sprintf("echo: a node (:%s %s) is already in the session; a Δ should carry only what is new or changed", kind, props.Literal())})
+		}
+	}
+	n, err := x.tx.InsertNode(id, labels, props)
+	if err != nil {
+		return nil, x.storeErr(err, np.Pos, props)
+	}
+	sr.NodesCreated++
+	sr.changedAnyData = true
+	x.bind(row, np.Slot, planner.Element{Node: n})
+	return n, nil
+}
+
+// ingestExisting updates the node an ingest id already names: properties
+// and labels merge onto it, a recycled node is revived.
+func (x *executor) ingestExisting(id store.ID, labels []string, props store.Props, sr *StmtResult) (*store.Node, bool) {
+	snap := x.tx.Snapshot()
+	n, live := snap.Node(id)
+	if !live {
+		if _, recycled := snap.RecycledNode(id); !recycled || x.tx.Revive(id) != nil {
+			return nil, false
+		}
+		n, _ = x.tx.Snapshot().Node(id)
+		sr.changedAnyData = true
+	}
+	merged := n.Props
+	for _, p := range props {
+		if old, ok := merged.Get(p.Key); !ok || !old.Equal(p.Val) {
+			merged = merged.With(p.Key, p.Val)
+			sr.PropsSet++
+		}
+	}
+	if len(merged) != len(n.Props) || !merged.Equal(n.Props) {
+		if m, err := x.tx.SetProps(id, merged); err == nil {
+			n = m
+			sr.changedAnyData = true
+		}
+	}
+	newLabels := append([]string(nil), n.Labels...)
+	for _, l := range labels {
+		if !contains(newLabels, l) {
+			newLabels = append(newLabels, l)
+			sr.LabelsAdded++
+		}
+	}
+	if len(newLabels) != len(n.Labels) {
+		if m, err := x.tx.SetLabels(id, newLabels); err == nil {
+			n = m
+			sr.changedAnyData = true
+		}
+	}
+	sr.NodesUpdated++
+	return n, true
+}
+
+func (x *executor) insertEdge(row *planner.Row, ep *planner.EdgePlan, left, right *planner.NodePlan, sr *StmtResult) error {
+	l, _ := x.nodeOf(row, left.Slot)
+	r, _ := x.nodeOf(row, right.Slot)
+	if l == nil || r == nil {
+		// Anonymous ends are bound to hidden slots only through the row;
+		// insertNode returned them, so look them up by the last binding.
+		return x.errAt(gqlstatus.InvalidReference, ep.Pos, "edge end is not bound")
+	}
+	from, to := l, r
+	if ep.Dir == ast.DirIn {
+		from, to = r, l
+	}
+	props, size, err := x.propsOf(row, ep.Props)
+	if err != nil {
+		return err
+	}
+	if err := x.charge(1, size); err != nil {
+		return err
+	}
+	typ := ep.Types[0]
+	id := x.tx.NewID()
+	if x.opts.Mint == MintIngest {
+		id = store.DeterministicEdgeID(from.ID, typ, to.ID)
+		snap := x.tx.Snapshot()
+		if e, live := snap.Edge(id); live {
+			if !e.Props.Equal(props) && len(props) > 0 {
+				merged := e.Props
+				for _, p := range props {
+					merged = merged.With(p.Key, p.Val)
+				}
+				if _, err := x.tx.SetEdgeProps(id, merged); err != nil {
+					return x.storeErr(err, ep.Pos, props)
+				}
+				sr.PropsSet += len(props)
+				sr.changedAnyData = true
+			}
+			x.bind(row, ep.Slot, planner.Element{Edge: e})
+			return nil
+		}
+		if err := x.tx.Revive(id); err == nil {
+			e, _ := x.tx.Snapshot().Edge(id)
+			if _, err := x.tx.SetEdgeProps(id, props); err != nil {
+				return x.storeErr(err, ep.Pos, props)
+			}
+			sr.EdgesCreated++
+			sr.changedAnyData = true
+			x.bind(row, ep.Slot, planner.Element{Edge: e})
+			return nil
+		}
+	}
+	e, err := x.tx.InsertEdge(id, typ, from.ID, to.ID, props)
+	if err != nil {
+		return x.storeErr(err, ep.Pos, props)
+	}
+	sr.EdgesCreated++
+	sr.changedAnyData = true
+	x.bind(row, ep.Slot, planner.Element{Edge: e})
+	return nil
+}
+
+func (x *executor) bind(row *planner.Row, slot int, e planner.Element) {
+	if slot >= 0 {
+		row.Vars[slot] = e
+	}
+}
+
+func (x *executor) varName(row *planner.Row, slot int) string {
+	for _, st := range x.plan.Stmts {
+		if slot < len(st.Vars) && len(st.Vars) == len(row.Vars) {
+			return st.Vars[slot]
+		}
+	}
+	return fmt.Sprintf("#%d", slot)
+}
+
+// propsOf evaluates a pattern's property map; null values are dropped.
+func (x *executor) propsOf(row *planner.Row, pps []planner.PropPlan) (store.Props, int, error) {
+	if len(pps) == 0 {
+		return nil, 0, nil
+	}
+	m := make(map[string]store.Value, len(pps))
+	size := 0
+	for _, pp := range pps {
+		v, err := x.eval(pp.Val, row)
+		if err != nil {
+			return nil, 0, err
+		}
+		if err := checkStorable(v); err != nil {
+			return nil, 0, x.errAt(gqlstatus.InvalidValueType, pp.Pos, "property %s: %v", pp.Key, err)
+		}
+		m[pp.Key] = v
+		size += len(pp.Key) + v.Size()
+	}
+	return store.MakeProps(m), size, nil
+}
+
+func checkStorable(v store.Value) error {
+	if v.Kind() == store.KindFloat && !store.ValidFloat(v.AsFloat()) {
+		return errors.New("NaN and infinite floats cannot be stored")
+	}
+	if v.Kind() == store.KindList {
+		for _, e := range v.AsList() {
+			if err := checkStorable(e); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+func (x *executor) storeErr(err error, pos gqlstatus.Pos, props store.Props) error {
+	switch {
+	case errors.Is(err, store.ErrNickClash):
+		nick, _ := props.Get("nick")
+		return x.errAt(gqlstatus.IntegrityViolation, pos, "nick %s is already used by another live node", nick.Literal()).
+			WithHint("choose another nick, or MATCH the existing node and SET what changed")
+	case errors.Is(err, store.ErrIDTaken):
+		return x.errAt(gqlstatus.IntegrityViolation, pos, "element id is already taken: %v", err)
+	case errors.Is(err, store.ErrHasEdges):
+		return x.errAt(gqlstatus.DeleteConnected, pos, "node still has live edges").
+			WithHint("use DETACH DELETE, or delete its edges first")
+	case errors.Is(err, store.ErrNotFound):
+		return x.errAt(gqlstatus.InvalidReference, pos, "element was deleted earlier in this Δ")
+	}
+	return x.errAt(gqlstatus.Rollback, pos, "%v", err)
+}
+
+// assign records a property assignment and refuses a second, different
+// assignment of the same property in one Δ (22G0M).
+func (x *executor) assign(id store.ID, key string, v store.Value, pos gqlstatus.Pos) error {
+	k := assignKey{id, key}
+	if old, ok := x.assigned[k]; ok && !old.Equal(v) {
+		return x.errAt(gqlstatus.DuplicateAssignment, pos, "property %s is assigned twice in this Δ (%s, then %s)", key, old.Literal(), v.Literal()).
+			WithHint("assign each property once per Δ")
+	}
+	x.assigned[k] = v
+	return nil
+}
+
+// element re-reads the element bound to slot from the working state.
+func (x *executor) element(row *planner.Row, slot int, pos gqlstatus.Pos) (planner.Element, error) {
+	e := row.Vars[slot]
+	snap := x.tx.Snapshot()
+	switch {
+	case e.Node != nil:
+		if n, ok := snap.Node(e.Node.ID); ok {
+			return planner.Element{Node: n}, nil
+		}
+	case e.Edge != nil:
+		if ed, ok := snap.Edge(e.Edge.ID); ok {
+			return planner.Element{Edge: ed}, nil
+		}
+	default:
+		return e, x.errAt(gqlstatus.InvalidReference, pos, "variable is not bound to an element")
+	}
+	return e, x.errAt(gqlstatus.InvalidReference, pos, "element was deleted earlier in this Δ")
+}
+
+func (x *executor) writeProps(el planner.Element, props store.Props, pos gqlstatus.Pos) (planner.Element, error) {
+	if el.Node != nil {
+		n, err := x.tx.SetProps(el.Node.ID, props)
+		if err != nil {
+			return el, x.storeErr(err, pos, props)
+		}
+		return planner.Element{Node: n}, nil
+	}
+	e, err := x.tx.SetEdgeProps(el.Edge.ID, props)
+	if err != nil {
+		return el, x.storeErr(err, pos, props)
+	}
+	return planner.Element{Edge: e}, nil
+}
+
+func props(el planner.Element) store.Props {
+	if el.Node != nil {
+		return el.Node.Props
+	}
+	return el.Edge.Props
+}
+
+func elemID(el planner.Element) store.ID {
+	if el.Node != nil {
+		return el.Node.ID
+	}
+	return el.Edge.ID
+}
+
+func (x *executor) set(rows []*planner.Row, s *planner.SetStep, sr *StmtResult) error {
+	for _, row := range rows {
+		for _, it := range s.Items {
+			el, err := x.element(row, it.Slot, it.Pos)
+			if err != nil {
+				return err
+			}
+			switch {
+			case len(it.Labels) > 0:
+				n := el.Node
+				labels := append([]string(nil), n.Labels...)
+				for _, l := range it.Labels {
+					if !contains(labels, l) {
+						labels = append(labels, l)
+						sr.LabelsAdded++
+					}
+				}
+				if len(labels) != len(n.Labels) {
+					if err := x.charge(1, 0); err != nil {
+						return err
+					}
+					nn, err := x.tx.SetLabels(n.ID, labels)
+					if err != nil {
+						return x.storeErr(err, it.Pos, nil)
+					}
+					row.Vars[it.Slot] = planner.Element{Node: nn}
+					sr.changedAnyData = true
+				}
+				continue
+			case it.IsAll:
+				next, size, err := x.propsOf(row, it.All)
+				if err != nil {
+					return err
+				}
+				if it.Merge {
+					merged := props(el)
+					for _, p := range next {
+						merged = merged.With(p.Key, p.Val)
+					}
+					next = merged
+				}
+				for _, p := range next {
+					if err := x.assign(elemID(el), p.Key, p.Val, it.Pos); err != nil {
+						return err
+					}
+				}
+				if err := x.charge(1, size); err != nil {
+					return err
+				}
+				sr.PropsSet += len(it.All)
+				if !it.Merge {
+					sr.PropsSet += removedKeys(props(el), next)
+				}
+				el, err = x.writeProps(el, next, it.Pos)
+				if err != nil {
+					return err
+				}
+			default:
+				v, err := x.eval(it.Val, row)
+				if err != nil {
+					return err
+				}
+				if err := checkStorable(v); err != nil {
+					return x.errAt(gqlstatus.InvalidValueType, it.Pos, "property %s: %v", it.Key, err)
+				}
+				if it.Key == "nick" && !v.IsNull() && v.Kind() != store.KindString {
+					return x.errAt(gqlstatus.InvalidValueType, it.Pos, "nick must be a STRING, not %s", v.Kind())
+				}
+				if err := x.assign(elemID(el), it.Key, v, it.Pos); err != nil {
+					return err
+				}
+				if err := x.charge(1, len(it.Key)+v.Size()); err != nil {
+					return err
+				}
+				sr.PropsSet++
+				el, err = x.writeProps(el, props(el).With(it.Key, v), it.Pos)
+				if err != nil {
+					return err
+				}
+			}
+			row.Vars[it.Slot] = el
+			sr.changedAnyData = true
+		}
+	}
+	return nil
+}
+
+func removedKeys(old, next store.Props) int {
+	n := 0
+	for _, p := range old {
+		if _, ok := next.Get(p.Key); !ok {
+			n++
+		}
+	}
+	return n
+}
+
+func (x *executor) remove(rows []*planner.Row, s *planner.RemoveStep, sr *StmtResult) error {
+	for _, row := range rows {
+		for _, it := range s.Items {
+			el, err := x.element(row, it.Slot, it.Pos)
+			if err != nil {
+				return err
+			}
+			if len(it.Labels) > 0 {
+				n := el.Node
+				var labels []string
+				for _, l := range n.Labels {
+					if contains(it.Labels, l) {
+						sr.LabelsRemoved++
+					} else {
+						labels = append(labels, l)
+					}
+				}
+				if len(labels) != len(n.Labels) {
+					if err := x.charge(1, 0); err != nil {
+						return err
+					}
+					nn, err := x.tx.SetLabels(n.ID, labels)
+					if err != nil {
+						return x.storeErr(err, it.Pos, nil)
+					}
+					row.Vars[it.Slot] = planner.Element{Node: nn}
+					sr.changedAnyData = true
+				}
+				continue
+			}
+			if _, ok := props(el).Get(it.Key); !ok {
+				continue
+			}
+			if err := x.assign(elemID(el), it.Key, store.Null(), it.Pos); err != nil {
+				return err
+			}
+			if err := x.charge(1, 0); err != nil {
+				return err
+			}
+			sr.PropsSet++
+			el, err = x.writeProps(el, props(el).Without(it.Key), it.Pos)
+			if err != nil {
+				return err
+			}
+			row.Vars[it.Slot] = el
+			sr.changedAnyData = true
+		}
+	}
+	return nil
+}
+
+func (x *executor) delete(rows []*planner.Row, s *planner.DeleteStep, sr *StmtResult) error {
+	// Edges first, so MATCH (a)-[r]->() DELETE r, a works without DETACH.
+	for pass := 0; pass < 2; pass++ {
+		for _, row := range rows {
+			for i, slot := range s.Slots {
+				el := row.Vars[slot]
+				if (pass == 0) != (el.Edge != nil) {
+					continue
+				}
+				if err := x.deleteOne(el, s.Detach, s.Poses[i], sr); err != nil {
+					return err
+				}
+			}
+		}
+	}
+	return nil
+}
+
+func (x *executor) deleteOne(el planner.Element, detach bool, pos gqlstatus.Pos, sr *StmtResult) error {
+	snap := x.tx.Snapshot()
+	if el.Edge != nil {
+		if _, live := snap.Edge(el.Edge.ID); !live {
+			return nil // deleted by an earlier row
+		}
+		if err := x.charge(1, 0); err != nil {
+			return err
+		}
+		if err := x.tx.RecycleEdge(el.Edge.ID); err != nil {
+			return x.storeErr(err, pos, nil)
+		}
+		sr.EdgesRecycled++
+		sr.changedAnyData = true
+		return nil
+	}
+	if el.Node == nil {
+		return nil
+	}
+	if _, live := snap.Node(el.Node.ID); !live {
+		return nil
+	}
+	if detach {
+		var edges []store.ID
+		snap.Edges(el.Node.ID, store.Both, func(e *store.Edge) bool {
+			if !containsID(edges, e.ID) {
+				edges = append(edges, e.ID)
+			}
+			return true
+		})
+		for _, id := range edges {
+			if err := x.charge(1, 0); err != nil {
+				return err
+			}
+			if err := x.tx.RecycleEdge(id); err != nil {
+				return x.storeErr(err, pos, nil)
+			}
+			sr.EdgesRecycled++
+		}
+	} else if n := snap.Degree(el.Node.ID, store.Both); n > 0 {
+		return x.errAt(gqlstatus.DeleteConnected, pos, "cannot DELETE a node that still has %d live edge(s)", n).
+			WithHint("use DETACH DELETE to recycle the node with its edges, or delete the edges first")
+	}
+	if err := x.charge(1, 0); err != nil {
+		return err
+	}
+	if err := x.tx.RecycleNode(el.Node.ID); err != nil {
+		return x.storeErr(err, pos, nil)
+	}
+	sr.NodesRecycled++
+	sr.changedAnyData = true
+	return nil
+}
+
+func containsID(ids []store.ID, id store.ID) bool {
+	for _, x := range ids {
+		if x == id {
+			return true
+		}
+	}
+	return false
+}
+
+func dedupe(labels []string) []string {
+	var out []string
+	for _, l := range labels {
+		if !contains(out, l) {
+			out = append(out, l)
+		}
+	}
+	return out
+}

@@ -1,0 +1,297 @@
+package goldfish
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"reflect"
+	"sort"
+	"sync"
+	"time"
+
+	"github.com/goldfish-gql/goldfish/exec"
+	"github.com/goldfish-gql/goldfish/gqlstatus"
+	"github.com/goldfish-gql/goldfish/parser"
+	"github.com/goldfish-gql/goldfish/planner"
+	"github.com/goldfish-gql/goldfish/store"
+)
+
+// Error is an error a caller can cause: a GQLSTATUS code, a message, a hint
+// and, for text, a position. Use errors.As to read it.
+type Error = gqlstatus.Error
+
+// Code is a GQLSTATUS code.
+type Code = gqlstatus.Code
+
+// Notice is a warning or no-data condition on a successful result.
+type Notice = gqlstatus.Notice
+
+// The GQLSTATUS codes goldfish raises.
+const (
+	CodeSuccess             = gqlstatus.Success
+	CodeWarning             = gqlstatus.Warning
+	CodeNoData              = gqlstatus.NoData
+	CodeNegativeLimit       = gqlstatus.NegativeLimit
+	CodeInvalidValueType    = gqlstatus.InvalidValueType
+	CodeDuplicateAssignment = gqlstatus.DuplicateAssignment
+	CodeRollback            = gqlstatus.Rollback
+	CodeIntegrityViolation  = gqlstatus.IntegrityViolation
+	CodeSyntax              = gqlstatus.Syntax
+	CodeInvalidReference    = gqlstatus.InvalidReference
+	CodeDeleteConnected     = gqlstatus.DeleteConnected
+)
+
+// CommitResult reports what a Commit did, per statement and in total.
+type CommitResult = exec.Result
+
+// StmtResult reports what one statement of a Δ did.
+type StmtResult = exec.StmtResult
+
+// Counts are the element counts of a statement or a Δ.
+type Counts = exec.Counts
+
+// Budget is the R cap of one Δ.
+type Budget = exec.Budget
+
+// Option configures a database.
+type Option func(*config)
+
+type config struct {
+	budget    Budget
+	planCache int
+}
+
+// WithCommitBudget sets the R cap of every Commit (default 500 elements,
+// 256 KiB).
+func WithCommitBudget(b Budget) Option { return func(c *config) { c.budget = b } }
+
+// DB is a database: a set of named sessions.
+type DB struct {
+	cfg      config
+	mu       sync.Mutex
+	sessions map[string]*Session
+	plans    *planCache
+}
+
+// Open opens an in-memory database.
+func Open(opts ...Option) (*DB, error) {
+	cfg := config{budget: exec.DefaultBudget, planCache: 4096}
+	for _, o := range opts {
+		o(&cfg)
+	}
+	return &DB{cfg: cfg, sessions: map[string]*Session{}, plans: newPlanCache(cfg.planCache)}, nil
+}
+
+// Close releases the database.
+func (db *DB) Close() error { return nil }
+
+// MaxSessionName is the longest session name accepted.
+const MaxSessionName = 64
+
+// ValidSessionName checks a session name: 1 to 64 letters, digits, '_',
+// '-' or '.', not starting with '.' or '-'.
+func ValidSessionName(name string) error {
+	if name == "" || len(name) > MaxSessionName {
+		return gqlstatus.Errorf(gqlstatus.InvalidValueType, "session name must be 1 to %d characters, got %d", MaxSessionName, len(name))
+	}
+	for i, r := range name {
+		ok := r == '_' || (r >= 'a' && r <= 'z') || (r >= 'A' && r <= 'Z') || (r >= '0' && r <= '9') ||
+			(i > 0 && (r == '-' || r == '.'))
+		if !ok {
+			return gqlstatus.Errorf(gqlstatus.InvalidValueType, "session name %q may hold only letters, digits, '_', and (not first) '-' or '.'", name)
+		}
+	}
+	return nil
+}
+
+// Session returns the named session, creating it empty on first use.
+func (db *DB) Session(name string) (*Session, error) {
+	if err := ValidSessionName(name); err != nil {
+		return nil, err
+	}
+	db.mu.Lock()
+	defer db.mu.Unlock()
+	s, ok := db.sessions[name]
+	if !ok {
+		s = &Session{db: db, name: name, graph: store.New()}
+		db.sessions[name] = s
+	}
+	return s, nil
+}
+
+// Sessions lists the session names in order.
+func (db *DB) Sessions() []string {
+	db.mu.Lock()
+	defer db.mu.Unlock()
+	names := make([]string, 0, len(db.sessions))
+	for n := range db.sessions {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	return names
+}
+
+// Session is one named working memory.
+type Session struct {
+	db    *DB
+	name  string
+	graph *store.Graph
+}
+
+// Name returns the session's name.
+func (s *Session) Name() string { return s.name }
+
+// Version returns the session's current version: the number of Δs applied.
+func (s *Session) Version() uint64 { return s.graph.Snapshot().Version() }
+
+// Commit applies text as one atomic Δ with the default id rule: every new
+// element gets a fresh engine id.
+func (s *Session) Commit(ctx context.Context, text string, params map[string]any) (*CommitResult, error) {
+	return s.commit(ctx, text, params, exec.MintDefault)
+}
+
+// Ingest applies text as one atomic Δ with the ingest id rule: nodes with a
+// loc property get an id from (kind, loc) and edges between nodes an id from
+// (source, type, target), so re-ingesting updates instead of duplicating.
+func (s *Session) Ingest(ctx context.Context, text string, params map[string]any) (*CommitResult, error) {
+	return s.commit(ctx, text, params, exec.MintIngest)
+}
+
+func (s *Session) commit(ctx context.Context, text string, params map[string]any, mint exec.Mint) (*CommitResult, error) {
+	plan, err := s.db.plan(text)
+	if err != nil {
+		return nil, err
+	}
+	vals, err := storeParams(params)
+	if err != nil {
+		return nil, err
+	}
+	return exec.Commit(ctx, s.graph, plan, vals, exec.CommitOptions{Mint: mint, Budget: s.db.cfg.budget})
+}
+
+// Plan parses and plans text, through the plan cache.
+func (db *DB) plan(text string) (*planner.Plan, error) {
+	if p, ok := db.plans.get(text); ok {
+		return p, nil
+	}
+	script, err := parser.Parse(text)
+	if err != nil {
+		return nil, err
+	}
+	p, err := planner.Build(script)
+	if err != nil {
+		return nil, err
+	}
+	db.plans.put(text, p)
+	return p, nil
+}
+
+// storeParams converts Go parameter values to stored values.
+func storeParams(params map[string]any) (map[string]store.Value, error) {
+	if len(params) == 0 {
+		return nil, nil
+	}
+	out := make(map[string]store.Value, len(params))
+	for k, v := range params {
+		sv, err := ToValue(v)
+		if err != nil {
+			return nil, gqlstatus.Errorf(gqlstatus.InvalidValueType, "parameter $%s: %v", k, err)
+		}
+		out[k] = sv
+	}
+	return out, nil
+}
+
+// ToValue converts a Go value to a property value: nil, bool, integers,
+// floats, strings, time.Time (DATETIME) and slices of those.
+func ToValue(v any) (store.Value, error) {
+	switch x := v.(type) {
+	case nil:
+		return store.Null(), nil
+	case store.Value:
+		return x, nil
+	case bool:
+		return store.Bool(x), nil
+	case string:
+		return store.String(x), nil
+	case int:
+		return store.Int(int64(x)), nil
+	case int8:
+		return store.Int(int64(x)), nil
+	case int16:
+		return store.Int(int64(x)), nil
+	case int32:
+		return store.Int(int64(x)), nil
+	case int64:
+		return store.Int(x), nil
+	case uint8:
+		return store.Int(int64(x)), nil
+	case uint16:
+		return store.Int(int64(x)), nil
+	case uint32:
+		return store.Int(int64(x)), nil
+	case uint:
+		if uint64(x) > math.MaxInt64 {
+			return store.Value{}, fmt.Errorf("%d is above the INTEGER range", x)
+		}
+		return store.Int(int64(x)), nil
+	case uint64:
+		if x > math.MaxInt64 {
+			return store.Value{}, fmt.Errorf("%d is above the INTEGER range", x)
+		}
+		return store.Int(int64(x)), nil
+	case float32:
+		return floatValue(float64(x))
+	case float64:
+		return floatValue(x)
+	case time.Time:
+		return store.DateTime(x.Format(time.RFC3339Nano)), nil
+	}
+	rv := reflect.ValueOf(v)
+	if rv.Kind() == reflect.Slice || rv.Kind() == reflect.Array {
+		elems := make([]store.Value, rv.Len())
+		for i := range elems {
+			e, err := ToValue(rv.Index(i).Interface())
+			if err != nil {
+				return store.Value{}, err
+			}
+			elems[i] = e
+		}
+		return store.List(elems...), nil
+	}
+	return store.Value{}, fmt.Errorf("a value of Go type %T cannot be a GQL value", v)
+}
+
+func floatValue(f float64) (store.Value, error) {
+	if !store.ValidFloat(f) {
+		return store.Value{}, fmt.Errorf("NaN and infinite floats cannot be stored")
+	}
+	return store.Float(f), nil
+}
+
+// planCache keeps plans by statement text; bounded, cleared whole when full.
+type planCache struct {
+	mu  sync.Mutex
+	max int
+	m   map[string]*planner.Plan
+}
+
+func newPlanCache(max int) *planCache {
+	return &planCache{max: max, m: map[string]*planner.Plan{}}
+}
+
+func (c *planCache) get(text string) (*planner.Plan, bool) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	p, ok := c.m[text]
+	return p, ok
+}
+
+func (c *planCache) put(text string, p *planner.Plan) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if len(c.m) >= c.max {
+		clear(c.m)
+	}
+	c.m[text] = p
+}

@@ -1,0 +1,414 @@
+// Package ast is goldfish's own syntax tree for the GQL subset. The parser
+// builds it from ANTLR parse trees; nothing outside the parser ever sees an
+// ANTLR type. Forms outside the subset that the grammar recognises (RETURN,
+// ORDER BY, Cypher CREATE, …) appear as Refused clauses or flagged nodes so
+// the planner can refuse them by name, with advice.
+package ast
+
+import "github.com/goldfish-gql/goldfish/gqlstatus"
+
+// Pos is a position in the statement text.
+type Pos = gqlstatus.Pos
+
+// Script is a parsed text: its statements in order.
+type Script struct {
+	Text  string
+	Stmts []Stmt
+}
+
+// Stmt is one statement (ended by ';' or the end of the text).
+type Stmt interface {
+	Position() Pos
+	stmt()
+}
+
+// Query is a linear statement: clauses in order, such as
+// MATCH … WHERE … LIMIT, or MATCH … SET … REMOVE …, or INSERT ….
+type Query struct {
+	Pos     Pos
+	Clauses []Clause
+	// Text is the statement's own source text (without the ';').
+	Text string
+}
+
+// StartTransaction, Commit and Rollback delimit one atomic Δ.
+type StartTransaction struct{ Pos Pos }
+type CommitTx struct{ Pos Pos }
+type RollbackTx struct{ Pos Pos }
+
+// Call is CALL name(args): a registered action.
+type Call struct {
+	Pos  Pos
+	Name string
+	Args []Expr
+}
+
+func (s *Query) Position() Pos            { return s.Pos }
+func (s *StartTransaction) Position() Pos { return s.Pos }
+func (s *CommitTx) Position() Pos         { return s.Pos }
+func (s *RollbackTx) Position() Pos       { return s.Pos }
+func (s *Call) Position() Pos             { return s.Pos }
+
+func (*Query) stmt()            {}
+func (*StartTransaction) stmt() {}
+func (*CommitTx) stmt()         {}
+func (*RollbackTx) stmt()       {}
+func (*Call) stmt()             {}
+
+// Clause is one clause of a Query.
+type Clause interface {
+	Position() Pos
+	clause()
+}
+
+// Match is MATCH patterns [WHERE expr]. Optional marks OPTIONAL MATCH,
+// which the planner refuses.
+type Match struct {
+	Pos      Pos
+	Optional bool
+	Patterns []*PathPattern
+	Where    Expr // nil when absent
+}
+
+// Limit is LIMIT n.
+type Limit struct {
+	Pos   Pos
+	Count Expr
+}
+
+// Insert is INSERT paths (comma-separated).
+type Insert struct {
+	Pos      Pos
+	Patterns []*PathPattern
+}
+
+// Set is SET items (comma-separated).
+type Set struct {
+	Pos   Pos
+	Items []SetItem
+}
+
+// Remove is REMOVE items (comma-separated).
+type Remove struct {
+	Pos   Pos
+	Items []RemoveItem
+}
+
+// Delete is [DETACH] DELETE exprs.
+type Delete struct {
+	Pos    Pos
+	Detach bool
+	Exprs  []Expr
+}
+
+// Refused is a clause the grammar recognises but goldfish does not run:
+// RETURN, ORDER BY, SKIP/OFFSET, WITH, UNWIND, CREATE, MERGE, … Feature
+// names it in upper case as written ("RETURN", "ORDER BY", "CREATE").
+type Refused struct {
+	Pos     Pos
+	Feature string
+}
+
+func (c *Match) Position() Pos   { return c.Pos }
+func (c *Limit) Position() Pos   { return c.Pos }
+func (c *Insert) Position() Pos  { return c.Pos }
+func (c *Set) Position() Pos     { return c.Pos }
+func (c *Remove) Position() Pos  { return c.Pos }
+func (c *Delete) Position() Pos  { return c.Pos }
+func (c *Refused) Position() Pos { return c.Pos }
+
+func (*Match) clause()   {}
+func (*Limit) clause()   {}
+func (*Insert) clause()  {}
+func (*Set) clause()     {}
+func (*Remove) clause()  {}
+func (*Delete) clause()  {}
+func (*Refused) clause() {}
+
+// PathPattern is n0 -e0- n1 -e1- n2 …; len(Edges) == len(Nodes)-1.
+// A single node pattern has no edges. Var is the path variable (p = …), "" if none.
+type PathPattern struct {
+	Pos   Pos
+	Var   string
+	Nodes []*NodePattern
+	Edges []*EdgePattern
+}
+
+// NodePattern is (var :Label:Label {props}). Empty Var means anonymous.
+type NodePattern struct {
+	Pos    Pos
+	Var    string
+	Labels []string
+	Props  []*PropEntry // in written order; nil when absent
+	Where  Expr         // element-pattern WHERE, nil when absent
+}
+
+// Direction of an edge pattern as written.
+type Direction uint8
+
+const (
+	DirOut  Direction = iota // -[ ]->
+	DirIn                    // <-[ ]-
+	DirBoth                  // -[ ]-   (either direction)
+)
+
+// EdgePattern is -[var :TYPE {props}]-> and its variants. Quant is non-nil
+// for quantified or variable-length forms (*, *1..3, {1,3}, +), which the
+// planner refuses.
+type EdgePattern struct {
+	Pos   Pos
+	Var   string
+	Types []string // label alternatives as written; usually one
+	Props []*PropEntry
+	Dir   Direction
+	Quant *Quantifier
+}
+
+// Quantifier is a path quantifier; Max < 0 means unbounded.
+type Quantifier struct {
+	Pos  Pos
+	Text string
+	Min  int
+	Max  int
+}
+
+// PropEntry is key: value inside braces.
+type PropEntry struct {
+	Pos   Pos
+	Key   string
+	Value Expr
+}
+
+// SetItem is one item of SET.
+type SetItem interface {
+	Position() Pos
+	setItem()
+}
+
+// SetProp is SET var.key = value.
+type SetProp struct {
+	Pos   Pos
+	Var   string
+	Key   string
+	Value Expr
+}
+
+// SetAllProps is SET var = {…} (replace all) or SET var += {…} (Merge).
+type SetAllProps struct {
+	Pos   Pos
+	Var   string
+	Map   *MapLit
+	Merge bool
+}
+
+// SetLabels is SET var:Label:Label.
+type SetLabels struct {
+	Pos    Pos
+	Var    string
+	Labels []string
+}
+
+func (s *SetProp) Position() Pos     { return s.Pos }
+func (s *SetAllProps) Position() Pos { return s.Pos }
+func (s *SetLabels) Position() Pos   { return s.Pos }
+
+func (*SetProp) setItem()     {}
+func (*SetAllProps) setItem() {}
+func (*SetLabels) setItem()   {}
+
+// RemoveItem is one item of REMOVE.
+type RemoveItem interface {
+	Position() Pos
+	removeItem()
+}
+
+// RemoveProp is REMOVE var.key.
+type RemoveProp struct {
+	Pos Pos
+	Var string
+	Key string
+}
+
+// RemoveLabels is REMOVE var:Label.
+type RemoveLabels struct {
+	Pos    Pos
+	Var    string
+	Labels []string
+}
+
+func (r *RemoveProp) Position() Pos   { return r.Pos }
+func (r *RemoveLabels) Position() Pos { return r.Pos }
+
+func (*RemoveProp) removeItem()   {}
+func (*RemoveLabels) removeItem() {}
+
+// Expr is an expression.
+type Expr interface {
+	Position() Pos
+	expr()
+}
+
+// LitKind says which field of a Literal holds its value.
+type LitKind uint8
+
+const (
+	LitNull LitKind = iota
+	LitBool
+	LitInt
+	LitFloat
+	LitString
+	LitDate     // Str holds the text inside DATE '…'
+	LitDateTime // Str holds the text inside DATETIME '…'
+)
+
+// Literal is a scalar literal. Str holds strings with escapes decoded.
+type Literal struct {
+	Pos   Pos
+	Kind  LitKind
+	Bool  bool
+	Int   int64
+	Float float64
+	Str   string
+}
+
+// ListLit is [a, b, …].
+type ListLit struct {
+	Pos   Pos
+	Elems []Expr
+}
+
+// MapLit is {k: v, …}.
+type MapLit struct {
+	Pos     Pos
+	Entries []*PropEntry
+}
+
+// Param is $name.
+type Param struct {
+	Pos  Pos
+	Name string
+}
+
+// Var is a variable reference.
+type Var struct {
+	Pos  Pos
+	Name string
+}
+
+// PropAccess is Subject.Key.
+type PropAccess struct {
+	Pos     Pos
+	Subject Expr
+	Key     string
+}
+
+// UnaryOp is a prefix operator.
+type UnaryOp uint8
+
+const (
+	OpNot UnaryOp = iota
+	OpNeg
+	OpPlus
+)
+
+// Unary is NOT x, -x or +x.
+type Unary struct {
+	Pos Pos
+	Op  UnaryOp
+	X   Expr
+}
+
+// BinaryOp is an infix operator.
+type BinaryOp uint8
+
+const (
+	OpOr BinaryOp = iota
+	OpXor
+	OpAnd
+	OpEq
+	OpNe
+	OpLt
+	OpLe
+	OpGt
+	OpGe
+	OpIn
+	OpStartsWith
+	OpEndsWith
+	OpContains
+	OpAdd
+	OpSub
+	OpMul
+	OpDiv
+	OpMod
+	OpConcat // ||
+)
+
+var binaryOpNames = [...]string{
+	OpOr: "OR", OpXor: "XOR", OpAnd: "AND", OpEq: "=", OpNe: "<>", OpLt: "<",
+	OpLe: "<=", OpGt: ">", OpGe: ">=", OpIn: "IN", OpStartsWith: "STARTS WITH",
+	OpEndsWith: "ENDS WITH", OpContains: "CONTAINS", OpAdd: "+", OpSub: "-",
+	OpMul: "*", OpDiv: "/", OpMod: "%", OpConcat: "||",
+}
+
+func (op BinaryOp) String() string {
+	if int(op) < len(binaryOpNames) {
+		return binaryOpNames[op]
+	}
+	return "?"
+}
+
+// Binary is L op R.
+type Binary struct {
+	Pos Pos
+	Op  BinaryOp
+	L   Expr
+	R   Expr
+}
+
+// IsNull is X IS [NOT] NULL.
+type IsNull struct {
+	Pos Pos
+	X   Expr
+	Not bool
+}
+
+// LabelTest is var:Label (or var IS LABELED Label) inside an expression.
+type LabelTest struct {
+	Pos    Pos
+	X      Expr
+	Labels []string
+}
+
+// FuncCall is name(args). Aggregates (count, sum, collect, …) parse as
+// FuncCall and are refused by the planner by name; Star marks count(*).
+type FuncCall struct {
+	Pos      Pos
+	Name     string
+	Args     []Expr
+	Distinct bool
+	Star     bool
+}
+
+func (e *Literal) Position() Pos    { return e.Pos }
+func (e *ListLit) Position() Pos    { return e.Pos }
+func (e *MapLit) Position() Pos     { return e.Pos }
+func (e *Param) Position() Pos      { return e.Pos }
+func (e *Var) Position() Pos        { return e.Pos }
+func (e *PropAccess) Position() Pos { return e.Pos }
+func (e *Unary) Position() Pos      { return e.Pos }
+func (e *Binary) Position() Pos     { return e.Pos }
+func (e *IsNull) Position() Pos     { return e.Pos }
+func (e *LabelTest) Position() Pos  { return e.Pos }
+func (e *FuncCall) Position() Pos   { return e.Pos }
+
+func (*Literal) expr()    {}
+func (*ListLit) expr()    {}
+func (*MapLit) expr()     {}
+func (*Param) expr()      {}
+func (*Var) expr()        {}
+func (*PropAccess) expr() {}
+func (*Unary) expr()      {}
+func (*Binary) expr()     {}
+func (*IsNull) expr()     {}
+func (*LabelTest) expr()  {}
+func (*FuncCall) expr()   {}

@@ -1,0 +1,264 @@
+// Package parser turns GQL text into goldfish's syntax tree (package ast).
+//
+// The ANTLR parser in parser/gen is an implementation detail: no ANTLR type
+// leaves this package. Parse first tries SLL prediction with an error
+// strategy that bails out at the first error; only text that fails there is
+// parsed again in full LL mode to find and describe the first real error.
+// Lexers and parsers are pooled; each parse uses one of them alone.
+package parser
+
+import (
+	"fmt"
+	"sync"
+	"unicode/utf8"
+
+	"github.com/antlr4-go/antlr/v4"
+
+	"github.com/goldfish-gql/goldfish/gqlstatus"
+	"github.com/goldfish-gql/goldfish/parser/ast"
+	"github.com/goldfish-gql/goldfish/parser/gen"
+)
+
+// Limits bound what Parse accepts. Zero fields take the defaults.
+type Limits struct {
+	// MaxBytes is the largest text accepted, in bytes (default 1 MiB).
+	MaxBytes int
+	// MaxDepth is the deepest nesting accepted: parentheses, lists, maps,
+	// function calls and prefix operators (default 64).
+	MaxDepth int
+}
+
+// Default limits.
+const (
+	DefaultMaxBytes = 1 << 20
+	DefaultMaxDepth = 64
+)
+
+// DefaultLimits are the limits Parse uses.
+var DefaultLimits = Limits{MaxBytes: DefaultMaxBytes, MaxDepth: DefaultMaxDepth}
+
+func (l Limits) withDefaults() Limits {
+	if l.MaxBytes <= 0 {
+		l.MaxBytes = DefaultMaxBytes
+	}
+	if l.MaxDepth <= 0 {
+		l.MaxDepth = DefaultMaxDepth
+	}
+	return l
+}
+
+// Parse parses text with DefaultLimits. Errors are *gqlstatus.Error.
+func Parse(text string) (*ast.Script, error) {
+	return ParseWith(text, DefaultLimits)
+}
+
+// ParseWith parses text under lim. Errors are *gqlstatus.Error: 42001 for
+// syntax (with the position of the offending token, what was found, and a
+// hint), 22G03 for literals out of range or malformed DATE/DATETIME text.
+func ParseWith(text string, lim Limits) (script *ast.Script, err error) {
+	s, gerr := parse(text, lim.withDefaults(), true)
+	if gerr != nil {
+		return nil, gerr
+	}
+	return s, nil
+}
+
+// parse is Parse with the pool switchable (for the cold benchmark).
+func parse(text string, lim Limits, pooled bool) (script *ast.Script, gerr *gqlstatus.Error) {
+	defer func() {
+		if r := recover(); r != nil {
+			script = nil
+			gerr = gqlstatus.Errorf(gqlstatus.Syntax, "internal parser error: %v", r).
+				WithHint("this is a bug in goldfish's parser; please report the statement text")
+		}
+	}()
+	if len(text) > lim.MaxBytes {
+		return nil, gqlstatus.Errorf(gqlstatus.Syntax,
+			"statement text is %d bytes; the limit is %d bytes", len(text), lim.MaxBytes).
+			WithHint("split the text into smaller statements")
+	}
+	if !utf8.ValidString(text) {
+		off := firstInvalidUTF8(text)
+		return nil, gqlstatus.At(gqlstatus.Syntax, posAtOffset(text, off), text,
+			"statement text is not valid UTF-8").
+			WithHint("send the text as UTF-8")
+	}
+	if e := prescan(text, lim.MaxDepth); e != nil {
+		return nil, e
+	}
+
+	var st *state
+	if pooled {
+		st = statePool.Get().(*state)
+		defer statePool.Put(st)
+	} else {
+		st = newState()
+	}
+	tree, perr := st.run(text)
+	if perr != nil {
+		return nil, perr
+	}
+	return build(text, tree, lim)
+}
+
+// state is one lexer+parser pair with its listeners; never shared.
+type state struct {
+	lexer  *gen.GoldfishGQLLexer
+	tokens *antlr.CommonTokenStream
+	parser *gen.GoldfishGQLParser
+	lexErr lexListener
+	synErr synListener
+	bail   *bailStrategy
+	dflt   *antlr.DefaultErrorStrategy
+}
+
+var statePool = sync.Pool{New: func() any { return newState() }}
+
+func newState() *state {
+	st := &state{}
+	st.lexer = gen.NewGoldfishGQLLexer(nil)
+	st.lexer.RemoveErrorListeners()
+	st.lexer.AddErrorListener(&st.lexErr)
+	st.tokens = antlr.NewCommonTokenStream(st.lexer, antlr.TokenDefaultChannel)
+	st.parser = gen.NewGoldfishGQLParser(st.tokens)
+	st.parser.RemoveErrorListeners()
+	st.parser.AddErrorListener(&st.synErr)
+	st.bail = &bailStrategy{DefaultErrorStrategy: antlr.NewDefaultErrorStrategy()}
+	st.dflt = antlr.NewDefaultErrorStrategy()
+	return st
+}
+
+// bailout is the panic value that ends a parse at its first error.
+type bailout struct{}
+
+// bailStrategy stops the SLL pass at the first error. The runtime's
+// BailErrorStrategy records the error and lets the generated code carry on;
+// panicking ends the pass at once (recovered in run).
+type bailStrategy struct {
+	*antlr.DefaultErrorStrategy
+}
+
+func (b *bailStrategy) ReportError(antlr.Parser, antlr.RecognitionException) { panic(bailout{}) }
+func (b *bailStrategy) Recover(antlr.Parser, antlr.RecognitionException)     { panic(bailout{}) }
+func (b *bailStrategy) RecoverInline(antlr.Parser) antlr.Token               { panic(bailout{}) }
+func (b *bailStrategy) Sync(antlr.Parser)                                    {}
+
+// run parses text into a parse tree, or returns the first error.
+func (st *state) run(text string) (tree gen.IScriptContext, gerr *gqlstatus.Error) {
+	st.lexErr.reset(text)
+	st.synErr.reset(text)
+	input := antlr.NewInputStream(text)
+	st.lexer.SetInputStream(input)
+	st.tokens.SetTokenSource(st.lexer)
+
+	p := st.parser
+	p.SetInputStream(st.tokens)
+	p.SetError(nil)
+	p.SetErrorHandler(st.bail)
+	p.GetInterpreter().SetPredictionMode(antlr.PredictionModeSLL)
+	st.synErr.active = false
+	if tree, ok := st.try(); ok {
+		if st.lexErr.err != nil {
+			return nil, st.lexErr.err
+		}
+		return tree, nil
+	}
+
+	// Second pass: full LL with error reporting, stopping at the first error.
+	p.SetInputStream(st.tokens) // resets the parser and seeks the tokens to 0
+	p.SetError(nil)
+	p.SetErrorHandler(st.dflt)
+	p.GetInterpreter().SetPredictionMode(antlr.PredictionModeLL)
+	st.synErr.active = true
+	tree, ok := st.try()
+	first := st.synErr.err
+	if le := st.lexErr.err; le != nil && (first == nil || le.Pos.Offset <= first.Pos.Offset) {
+		first = le
+	}
+	if first != nil {
+		return nil, first
+	}
+	if !ok {
+		return nil, gqlstatus.At(gqlstatus.Syntax, posAtOffset(text, 0), text, "invalid syntax")
+	}
+	return tree, nil // SLL was too weak but LL succeeded
+}
+
+// try runs the script rule; ok is false when the parse bailed out.
+func (st *state) try() (tree gen.IScriptContext, ok bool) {
+	defer func() {
+		if r := recover(); r != nil {
+			if _, is := r.(bailout); !is {
+				panic(r)
+			}
+			tree, ok = nil, false
+		}
+	}()
+	tree = st.parser.Script()
+	if st.parser.HasError() || st.synErr.err != nil {
+		return nil, false
+	}
+	return tree, true
+}
+
+// lexListener records the first lexer error in plain words.
+type lexListener struct {
+	antlr.DefaultErrorListener
+	text string
+	err  *gqlstatus.Error
+}
+
+func (l *lexListener) reset(text string) { l.text, l.err = text, nil }
+
+func (l *lexListener) SyntaxError(rec antlr.Recognizer, _ any, line, column int, _ string, _ antlr.RecognitionException) {
+	if l.err != nil {
+		return
+	}
+	idx := -1
+	if lx, ok := rec.(*gen.GoldfishGQLLexer); ok {
+		idx = lx.TokenStartCharIndex
+	}
+	off := runeIndexToOffset(l.text, idx, line, column)
+	pos := ast.Pos{Line: line, Col: column + 1, Offset: off}
+	rest := l.text[off:]
+	var msg, hint string
+	switch {
+	case rest == "":
+		msg, hint = "unexpected end of input", "the statement is incomplete"
+	case rest[0] == '\'' || rest[0] == '"':
+		msg = "unterminated string"
+		hint = fmt.Sprintf("close the string with a matching %c", rest[0])
+	case rest[0] == '`':
+		msg, hint = "unterminated quoted name", "close the name with a matching `"
+	case len(rest) >= 2 && rest[:2] == "/*":
+		msg, hint = "unterminated comment", "close the comment with */"
+	case rest[0] == '$':
+		msg, hint = `"$" must be followed by a parameter name`, "write parameters as $name"
+	default:
+		r, _ := utf8.DecodeRuneInString(rest)
+		msg = fmt.Sprintf("unexpected character %q", r)
+		hint = "remove the character, or put it inside a string"
+	}
+	l.err = gqlstatus.At(gqlstatus.Syntax, pos, l.text, "%s", msg).WithHint(hint)
+}
+
+// synListener records the first parser error of the LL pass and ends the
+// pass there.
+type synListener struct {
+	antlr.DefaultErrorListener
+	text   string
+	err    *gqlstatus.Error
+	active bool
+}
+
+func (l *synListener) reset(text string) { l.text, l.err, l.active = text, nil, false }
+
+func (l *synListener) SyntaxError(rec antlr.Recognizer, sym any, line, column int, _ string, _ antlr.RecognitionException) {
+	if !l.active || l.err != nil {
+		return
+	}
+	p, _ := rec.(antlr.Parser)
+	tok, _ := sym.(antlr.Token)
+	l.err = describeSyntaxError(l.text, p, tok, line, column)
+	panic(bailout{})
+}

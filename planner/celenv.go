@@ -1,0 +1,529 @@
+package planner
+
+import (
+	"fmt"
+	"math"
+	"reflect"
+	"strings"
+	"time"
+
+	"github.com/google/cel-go/cel"
+	"github.com/google/cel-go/common/types"
+	"github.com/google/cel-go/common/types/ref"
+	"github.com/google/cel-go/common/types/traits"
+
+	"github.com/goldfish-gql/goldfish/store"
+)
+
+// Predicates and computed values run as CEL programs over GQL values. GQL's
+// three-valued logic has no CEL counterpart, so every operator is a gql_*
+// function over dyn that treats null as "unknown": a comparison with null is
+// null, NOT null is null, and a WHERE keeps a row only when it is true.
+
+// Element is the CEL value of a variable bound to a node or an edge.
+type Element struct {
+	Node *store.Node
+	Edge *store.Edge
+}
+
+var elementType = types.NewOpaqueType("gql.element")
+
+// ConvertToNative implements ref.Val.
+func (e Element) ConvertToNative(reflect.Type) (any, error) {
+	return nil, fmt.Errorf("a graph element has no native form")
+}
+
+// ConvertToType implements ref.Val.
+func (e Element) ConvertToType(t ref.Type) ref.Val {
+	if t == elementType {
+		return e
+	}
+	return types.NewErr("a graph element cannot be converted to %s", t.TypeName())
+}
+
+// Equal implements ref.Val: the same element.
+func (e Element) Equal(o ref.Val) ref.Val {
+	f, ok := o.(Element)
+	if !ok {
+		return types.False
+	}
+	if e.Node != nil {
+		return types.Bool(f.Node != nil && f.Node.ID == e.Node.ID)
+	}
+	return types.Bool(f.Edge != nil && e.Edge != nil && f.Edge.ID == e.Edge.ID)
+}
+
+// Type implements ref.Val.
+func (e Element) Type() ref.Type { return elementType }
+
+// Value implements ref.Val.
+func (e Element) Value() any { return e }
+
+func (e Element) props() store.Props {
+	if e.Node != nil {
+		return e.Node.Props
+	}
+	if e.Edge != nil {
+		return e.Edge.Props
+	}
+	return nil
+}
+
+// ToCEL converts a stored value to its CEL form.
+func ToCEL(v store.Value) ref.Val {
+	switch v.Kind() {
+	case store.KindBool:
+		return types.Bool(v.AsBool())
+	case store.KindInt:
+		return types.Int(v.AsInt())
+	case store.KindFloat:
+		return types.Double(v.AsFloat())
+	case store.KindString:
+		return types.String(v.AsString())
+	case store.KindDate:
+		t, _ := time.Parse(time.DateOnly, v.AsString())
+		return dateVal{types.Timestamp{Time: t}}
+	case store.KindDateTime:
+		t, _ := time.Parse(time.RFC3339Nano, v.AsString())
+		return types.Timestamp{Time: t}
+	case store.KindList:
+		elems := v.AsList()
+		out := make([]ref.Val, len(elems))
+		for i, e := range elems {
+			out[i] = ToCEL(e)
+		}
+		return types.NewRefValList(types.DefaultTypeAdapter, out)
+	}
+	return types.NullValue
+}
+
+// dateVal marks a timestamp that came from a DATE so it converts back to one.
+type dateVal struct{ types.Timestamp }
+
+// ErrUnsupported is returned by FromCEL for values a property cannot hold.
+type ErrUnsupported struct{ TypeName string }
+
+func (e ErrUnsupported) Error() string {
+	return fmt.Sprintf("a property cannot hold a value of type %s", e.TypeName)
+}
+
+// FromCEL converts a CEL result back to a stored value.
+func FromCEL(v ref.Val) (store.Value, error) {
+	switch x := v.(type) {
+	case types.Null:
+		return store.Null(), nil
+	case types.Bool:
+		return store.Bool(bool(x)), nil
+	case types.Int:
+		return store.Int(int64(x)), nil
+	case types.Uint:
+		if uint64(x) > math.MaxInt64 {
+			return store.Value{}, ErrUnsupported{"unsigned integer above the INTEGER range"}
+		}
+		return store.Int(int64(x)), nil
+	case types.Double:
+		if !store.ValidFloat(float64(x)) {
+			return store.Value{}, ErrUnsupported{"FLOAT (NaN or infinity)"}
+		}
+		return store.Float(float64(x)), nil
+	case types.String:
+		return store.String(string(x)), nil
+	case dateVal:
+		return store.Date(x.Time.UTC().Format(time.DateOnly)), nil
+	case types.Timestamp:
+		return store.DateTime(x.Time.UTC().Format(time.RFC3339Nano)), nil
+	case Element:
+		return store.Value{}, ErrUnsupported{"graph element"}
+	case traits.Lister:
+		n := int(x.Size().(types.Int))
+		out := make([]store.Value, n)
+		for i := 0; i < n; i++ {
+			e, err := FromCEL(x.Get(types.Int(i)))
+			if err != nil {
+				return store.Value{}, err
+			}
+			out[i] = e
+		}
+		return store.List(out...), nil
+	case traits.Mapper:
+		return store.Value{}, ErrUnsupported{"MAP"}
+	case *types.Err:
+		return store.Value{}, x
+	}
+	return store.Value{}, ErrUnsupported{v.Type().TypeName()}
+}
+
+func isNull(v ref.Val) bool {
+	_, ok := v.(types.Null)
+	return ok
+}
+
+// truth maps a value to true, false or unknown (ok=false).
+func truth(v ref.Val) (b, ok bool) {
+	if x, isBool := v.(types.Bool); isBool {
+		return bool(x), true
+	}
+	return false, false
+}
+
+func boolOrNull(b, ok bool) ref.Val {
+	if !ok {
+		return types.NullValue
+	}
+	return types.Bool(b)
+}
+
+func number(v ref.Val) (float64, bool) {
+	switch x := v.(type) {
+	case types.Int:
+		return float64(x), true
+	case types.Double:
+		return float64(x), true
+	case types.Uint:
+		return float64(x), true
+	}
+	return 0, false
+}
+
+// compare orders two non-null values of comparable types; ok is false when
+// they are not comparable (the comparison is then unknown).
+func compare(a, b ref.Val) (c int, ok bool) {
+	if ai, isInt := a.(types.Int); isInt {
+		if bi, isInt := b.(types.Int); isInt {
+			return cmp3(int64(ai) < int64(bi), int64(ai) > int64(bi)), true
+		}
+	}
+	if af, aok := number(a); aok {
+		if bf, bok := number(b); bok {
+			return cmp3(af < bf, af > bf), true
+		}
+		return 0, false
+	}
+	switch x := a.(type) {
+	case types.String:
+		if y, ok := b.(types.String); ok {
+			return strings.Compare(string(x), string(y)), true
+		}
+	case types.Bool:
+		if y, ok := b.(types.Bool); ok {
+			return cmp3(!bool(x) && bool(y), bool(x) && !bool(y)), true
+		}
+	case types.Timestamp, dateVal:
+		ta, tb := timeOf(a), timeOf(b)
+		if tb.IsZero() {
+			return 0, false
+		}
+		return ta.Compare(tb), true
+	}
+	return 0, false
+}
+
+func timeOf(v ref.Val) time.Time {
+	switch x := v.(type) {
+	case types.Timestamp:
+		return x.Time
+	case dateVal:
+		return x.Time
+	}
+	return time.Time{}
+}
+
+func cmp3(lt, gt bool) int {
+	switch {
+	case lt:
+		return -1
+	case gt:
+		return 1
+	}
+	return 0
+}
+
+// equal is GQL equality: unknown with null, numbers by value, lists
+// element-wise, elements by identity, different types unequal.
+func equal(a, b ref.Val) (eq, ok bool) {
+	if isNull(a) || isNull(b) {
+		return false, false
+	}
+	if la, isList := a.(traits.Lister); isList {
+		lb, isList := b.(traits.Lister)
+		if !isList {
+			return false, true
+		}
+		n := la.Size().(types.Int)
+		if lb.Size().(types.Int) != n {
+			return false, true
+		}
+		unknown := false
+		for i := types.Int(0); i < n; i++ {
+			e, known := equal(la.Get(i), lb.Get(i))
+			if known && !e {
+				return false, true
+			}
+			unknown = unknown || !known
+		}
+		return true, !unknown
+	}
+	if ea, isElem := a.(Element); isElem {
+		return ea.Equal(b) == types.True, true
+	}
+	c, comparable := compare(a, b)
+	if !comparable {
+		return false, true
+	}
+	return c == 0, true
+}
+
+func binary(name string, fn func(a, b ref.Val) ref.Val) cel.EnvOption {
+	return cel.Function(name, cel.Overload(name+"_dyn_dyn",
+		[]*cel.Type{cel.DynType, cel.DynType}, cel.DynType, cel.BinaryBinding(fn)))
+}
+
+func unary(name string, fn func(a ref.Val) ref.Val) cel.EnvOption {
+	return cel.Function(name, cel.Overload(name+"_dyn",
+		[]*cel.Type{cel.DynType}, cel.DynType, cel.UnaryBinding(fn)))
+}
+
+func ordering(test func(c int) bool) func(a, b ref.Val) ref.Val {
+	return func(a, b ref.Val) ref.Val {
+		if isNull(a) || isNull(b) {
+			return types.NullValue
+		}
+		c, ok := compare(a, b)
+		if !ok {
+			return types.NullValue
+		}
+		return types.Bool(test(c))
+	}
+}
+
+func strings2(test func(s, t string) bool) func(a, b ref.Val) ref.Val {
+	return func(a, b ref.Val) ref.Val {
+		s, sok := a.(types.String)
+		t, tok := b.(types.String)
+		if !sok || !tok {
+			return types.NullValue
+		}
+		return types.Bool(test(string(s), string(t)))
+	}
+}
+
+func arith(ints func(x, y int64) (int64, bool), floats func(x, y float64) float64) func(a, b ref.Val) ref.Val {
+	return func(a, b ref.Val) ref.Val {
+		if x, ok := a.(types.Int); ok {
+			if y, ok := b.(types.Int); ok {
+				r, valid := ints(int64(x), int64(y))
+				if !valid {
+					return types.NullValue
+				}
+				return types.Int(r)
+			}
+		}
+		x, xok := number(a)
+		y, yok := number(b)
+		if !xok || !yok {
+			return types.NullValue
+		}
+		r := floats(x, y)
+		if !store.ValidFloat(r) {
+			return types.NullValue
+		}
+		return types.Double(r)
+	}
+}
+
+func celFunctions() []cel.EnvOption {
+	return []cel.EnvOption{
+		binary("gql_and", func(a, b ref.Val) ref.Val {
+			x, xok := truth(a)
+			y, yok := truth(b)
+			if (xok && !x) || (yok && !y) {
+				return types.False
+			}
+			return boolOrNull(true, xok && yok)
+		}),
+		binary("gql_or", func(a, b ref.Val) ref.Val {
+			x, xok := truth(a)
+			y, yok := truth(b)
+			if (xok && x) || (yok && y) {
+				return types.True
+			}
+			return boolOrNull(false, xok && yok)
+		}),
+		binary("gql_xor", func(a, b ref.Val) ref.Val {
+			x, xok := truth(a)
+			y, yok := truth(b)
+			return boolOrNull(x != y, xok && yok)
+		}),
+		unary("gql_not", func(a ref.Val) ref.Val {
+			x, ok := truth(a)
+			return boolOrNull(!x, ok)
+		}),
+		binary("gql_eq", func(a, b ref.Val) ref.Val { return boolOrNull(equal(a, b)) }),
+		binary("gql_ne", func(a, b ref.Val) ref.Val {
+			e, ok := equal(a, b)
+			return boolOrNull(!e, ok)
+		}),
+		binary("gql_lt", ordering(func(c int) bool { return c < 0 })),
+		binary("gql_le", ordering(func(c int) bool { return c <= 0 })),
+		binary("gql_gt", ordering(func(c int) bool { return c > 0 })),
+		binary("gql_ge", ordering(func(c int) bool { return c >= 0 })),
+		binary("gql_in", func(a, b ref.Val) ref.Val {
+			l, ok := b.(traits.Lister)
+			if !ok || isNull(a) {
+				return types.NullValue
+			}
+			unknown := false
+			n := l.Size().(types.Int)
+			for i := types.Int(0); i < n; i++ {
+				e, known := equal(a, l.Get(i))
+				if known && e {
+					return types.True
+				}
+				unknown = unknown || !known
+			}
+			return boolOrNull(false, !unknown)
+		}),
+		binary("gql_starts", strings2(strings.HasPrefix)),
+		binary("gql_ends", strings2(strings.HasSuffix)),
+		binary("gql_contains", strings2(strings.Contains)),
+		binary("gql_keyword", func(a, b ref.Val) ref.Val {
+			e, ok := a.(Element)
+			w, wok := b.(types.String)
+			if !ok || !wok {
+				return types.NullValue
+			}
+			return types.Bool(Keyword(e.props(), string(w)))
+		}),
+		binary("gql_add", func(a, b ref.Val) ref.Val {
+			if s, ok := a.(types.String); ok {
+				if t, ok := b.(types.String); ok {
+					return s + t
+				}
+			}
+			return arith(func(x, y int64) (int64, bool) {
+				r := x + y
+				return r, (r > x) == (y > 0)
+			}, func(x, y float64) float64 { return x + y })(a, b)
+		}),
+		binary("gql_sub", arith(func(x, y int64) (int64, bool) {
+			r := x - y
+			return r, (r < x) == (y > 0)
+		}, func(x, y float64) float64 { return x - y })),
+		binary("gql_mul", arith(func(x, y int64) (int64, bool) {
+			if x == 0 || y == 0 {
+				return 0, true
+			}
+			r := x * y
+			return r, r/y == x && !(x == -1 && y == math.MinInt64) && !(y == -1 && x == math.MinInt64)
+		}, func(x, y float64) float64 { return x * y })),
+		binary("gql_div", arith(func(x, y int64) (int64, bool) {
+			if y == 0 || (x == math.MinInt64 && y == -1) {
+				return 0, false
+			}
+			return x / y, true
+		}, func(x, y float64) float64 { return x / y })),
+		binary("gql_mod", arith(func(x, y int64) (int64, bool) {
+			if y == 0 || y == -1 {
+				return 0, y == -1
+			}
+			return x % y, true
+		}, math.Mod)),
+		binary("gql_concat", func(a, b ref.Val) ref.Val {
+			if s, ok := a.(types.String); ok {
+				if t, ok := b.(types.String); ok {
+					return s + t
+				}
+			}
+			la, aok := a.(traits.Lister)
+			lb, bok := b.(traits.Lister)
+			if aok && bok {
+				return la.Add(lb)
+			}
+			return types.NullValue
+		}),
+		unary("gql_neg", func(a ref.Val) ref.Val {
+			switch x := a.(type) {
+			case types.Int:
+				if x == math.MinInt64 {
+					return types.NullValue
+				}
+				return -x
+			case types.Double:
+				return -x
+			}
+			return types.NullValue
+		}),
+		unary("gql_plus", func(a ref.Val) ref.Val {
+			if _, ok := number(a); ok {
+				return a
+			}
+			return types.NullValue
+		}),
+		unary("gql_isnull", func(a ref.Val) ref.Val { return types.Bool(isNull(a)) }),
+		binary("gql_prop", func(a, b ref.Val) ref.Val {
+			e, ok := a.(Element)
+			k, kok := b.(types.String)
+			if !ok || !kok {
+				return types.NullValue
+			}
+			v, found := e.props().Get(string(k))
+			if !found {
+				return types.NullValue
+			}
+			return ToCEL(v)
+		}),
+		binary("gql_label", func(a, b ref.Val) ref.Val {
+			e, ok := a.(Element)
+			l, lok := b.(types.String)
+			if !ok || !lok {
+				return types.NullValue
+			}
+			if e.Node != nil {
+				return types.Bool(e.Node.HasLabel(string(l)))
+			}
+			return types.Bool(e.Edge != nil && e.Edge.Type == string(l))
+		}),
+		unary("gql_date", func(a ref.Val) ref.Val {
+			s, _ := a.(types.String)
+			t, err := time.Parse(time.DateOnly, string(s))
+			if err != nil {
+				return types.NullValue
+			}
+			return dateVal{types.Timestamp{Time: t}}
+		}),
+		unary("gql_datetime", func(a ref.Val) ref.Val {
+			s, _ := a.(types.String)
+			t, err := time.Parse(time.RFC3339Nano, string(s))
+			if err != nil {
+				return types.NullValue
+			}
+			return types.Timestamp{Time: t}
+		}),
+	}
+}
+
+// Keyword reports whether any string property (or string element of a list
+// property) contains w, case-insensitively: the keyword token of a Recall.
+func Keyword(props store.Props, w string) bool {
+	w = strings.ToLower(w)
+	for _, p := range props {
+		if keywordIn(p.Val, w) {
+			return true
+		}
+	}
+	return false
+}
+
+func keywordIn(v store.Value, w string) bool {
+	switch v.Kind() {
+	case store.KindString:
+		return strings.Contains(strings.ToLower(v.AsString()), w)
+	case store.KindList:
+		for _, e := range v.AsList() {
+			if keywordIn(e, w) {
+				return true
+			}
+		}
+	}
+	return false
+}

@@ -1,0 +1,377 @@
+package planner
+
+import (
+	"fmt"
+	"math"
+	"strconv"
+	"strings"
+	"sync"
+
+	"github.com/google/cel-go/cel"
+	"github.com/google/cel-go/common/types"
+	"github.com/google/cel-go/common/types/ref"
+	"github.com/google/cel-go/interpreter"
+
+	"github.com/goldfish-gql/goldfish/gqlstatus"
+	"github.com/goldfish-gql/goldfish/parser/ast"
+	"github.com/goldfish-gql/goldfish/store"
+)
+
+// CostLimit bounds one evaluation of a predicate or computed value, in CEL
+// cost units. A predicate over its cost is an error, never a hang.
+const CostLimit = 100_000
+
+// Program is an expression compiled to CEL. Variables are addressed by slot
+// (v0, v1, … for the statement's variables; p0, p1, … for parameters), so
+// the same source text always compiles to the same program and the cache
+// can be keyed by it.
+type Program struct {
+	Source string
+	Pos    ast.Pos
+	prg    cel.Program
+}
+
+// Row is what a program reads: the statement's variable slots and the
+// script's parameter values, both already in CEL form.
+type Row struct {
+	Vars   []Element
+	Params []ref.Val
+}
+
+// ResolveName implements interpreter.Activation without building a map per row.
+func (r *Row) ResolveName(name string) (any, bool) {
+	if len(name) < 2 {
+		return nil, false
+	}
+	i, err := strconv.Atoi(name[1:])
+	if err != nil || i < 0 {
+		return nil, false
+	}
+	switch name[0] {
+	case 'v':
+		if i < len(r.Vars) {
+			if r.Vars[i].Node == nil && r.Vars[i].Edge == nil {
+				return types.NullValue, true
+			}
+			return r.Vars[i], true
+		}
+	case 'p':
+		if i < len(r.Params) {
+			return r.Params[i], true
+		}
+	}
+	return nil, false
+}
+
+// Parent implements interpreter.Activation.
+func (r *Row) Parent() interpreter.Activation { return nil }
+
+// Eval runs the program over one row.
+func (p *Program) Eval(r *Row) (ref.Val, error) {
+	out, _, err := p.prg.Eval(r)
+	if err != nil {
+		msg := err.Error()
+		if strings.Contains(msg, "cost limit") {
+			return nil, &gqlstatus.Error{Code: gqlstatus.InvalidValueType, Pos: p.Pos,
+				Msg:  fmt.Sprintf("expression is over its evaluation budget (CEL cost limit %d)", CostLimit),
+				Hint: "simplify the predicate or split the statement"}
+		}
+		return nil, &gqlstatus.Error{Code: gqlstatus.InvalidValueType, Pos: p.Pos,
+			Msg: "cannot evaluate expression: " + msg}
+	}
+	return out, nil
+}
+
+// Test runs a predicate: true keeps the row; false and unknown drop it.
+func (p *Program) Test(r *Row) (bool, error) {
+	out, err := p.Eval(r)
+	if err != nil {
+		return false, err
+	}
+	b, ok := out.(types.Bool)
+	return ok && bool(b), nil
+}
+
+var (
+	celEnvOnce sync.Once
+	celEnv     *cel.Env
+	celEnvErr  error
+	celCache   = newProgramCache(4096)
+)
+
+// maxSlots bounds the variables one statement may declare to CEL.
+const maxSlots = 256
+
+func env() (*cel.Env, error) {
+	celEnvOnce.Do(func() {
+		opts := celFunctions()
+		for i := 0; i < maxSlots; i++ {
+			opts = append(opts, cel.Variable("v"+strconv.Itoa(i), cel.DynType),
+				cel.Variable("p"+strconv.Itoa(i), cel.DynType))
+		}
+		celEnv, celEnvErr = cel.NewEnv(opts...)
+	})
+	return celEnv, celEnvErr
+}
+
+// programCache keeps compiled programs by CEL source; bounded, and cleared
+// whole when full (compiling is cheap next to keeping unbounded memory).
+type programCache struct {
+	mu  sync.Mutex
+	max int
+	m   map[string]cel.Program
+}
+
+func newProgramCache(max int) *programCache {
+	return &programCache{max: max, m: make(map[string]cel.Program)}
+}
+
+func (c *programCache) get(src string) (cel.Program, error) {
+	c.mu.Lock()
+	prg, ok := c.m[src]
+	c.mu.Unlock()
+	if ok {
+		return prg, nil
+	}
+	e, err := env()
+	if err != nil {
+		return nil, err
+	}
+	checked, iss := e.Compile(src)
+	if iss != nil && iss.Err() != nil {
+		return nil, iss.Err()
+	}
+	prg, err = e.Program(checked, cel.CostLimit(CostLimit))
+	if err != nil {
+		return nil, err
+	}
+	c.mu.Lock()
+	if len(c.m) >= c.max {
+		clear(c.m)
+	}
+	c.m[src] = prg
+	c.mu.Unlock()
+	return prg, nil
+}
+
+// scope maps the variables of one statement to slots and kinds.
+type scope struct {
+	text   string
+	slots  map[string]int
+	kinds  []VarKind
+	names  []string
+	params *paramTable
+}
+
+type paramTable struct {
+	index map[string]int
+	names []string
+}
+
+func (t *paramTable) slot(name string) int {
+	if i, ok := t.index[name]; ok {
+		return i
+	}
+	i := len(t.names)
+	t.index[name] = i
+	t.names = append(t.names, name)
+	return i
+}
+
+func (s *scope) errAt(code gqlstatus.Code, pos ast.Pos, format string, args ...any) *gqlstatus.Error {
+	return gqlstatus.At(code, pos, s.text, format, args...)
+}
+
+// compile turns an expression into a Program.
+func (s *scope) compile(e ast.Expr) (*Program, error) {
+	var b strings.Builder
+	if err := s.emit(&b, e); err != nil {
+		return nil, err
+	}
+	src := b.String()
+	if len(s.params.names) > maxSlots {
+		return nil, s.errAt(gqlstatus.Syntax, e.Position(), "more than %d parameters in one text", maxSlots)
+	}
+	prg, err := celCache.get(src)
+	if err != nil {
+		return nil, s.errAt(gqlstatus.InvalidValueType, e.Position(), "cannot compile expression: %v", err)
+	}
+	return &Program{Source: src, Pos: e.Position(), prg: prg}, nil
+}
+
+var binaryFuncs = map[ast.BinaryOp]string{
+	ast.OpOr: "gql_or", ast.OpXor: "gql_xor", ast.OpAnd: "gql_and",
+	ast.OpEq: "gql_eq", ast.OpNe: "gql_ne", ast.OpLt: "gql_lt", ast.OpLe: "gql_le",
+	ast.OpGt: "gql_gt", ast.OpGe: "gql_ge", ast.OpIn: "gql_in",
+	ast.OpStartsWith: "gql_starts", ast.OpEndsWith: "gql_ends", ast.OpContains: "gql_contains",
+	ast.OpAdd: "gql_add", ast.OpSub: "gql_sub", ast.OpMul: "gql_mul", ast.OpDiv: "gql_div",
+	ast.OpMod: "gql_mod", ast.OpConcat: "gql_concat",
+}
+
+func call(b *strings.Builder, fn string, args ...func() error) error {
+	b.WriteString(fn)
+	b.WriteByte('(')
+	for i, a := range args {
+		if i > 0 {
+			b.WriteString(", ")
+		}
+		if err := a(); err != nil {
+			return err
+		}
+	}
+	b.WriteByte(')')
+	return nil
+}
+
+func (s *scope) emit(b *strings.Builder, e ast.Expr) error {
+	sub := func(x ast.Expr) func() error { return func() error { return s.emit(b, x) } }
+	lit := func(text string) func() error {
+		return func() error { b.WriteString(text); return nil }
+	}
+	switch x := e.(type) {
+	case *ast.Literal:
+		writeLiteral(b, x)
+	case *ast.ListLit:
+		b.WriteByte('[')
+		for i, el := range x.Elems {
+			if i > 0 {
+				b.WriteString(", ")
+			}
+			if err := s.emit(b, el); err != nil {
+				return err
+			}
+		}
+		b.WriteByte(']')
+	case *ast.MapLit:
+		return s.errAt(gqlstatus.InvalidValueType, x.Pos, "a map value is allowed only as a property map in a pattern or in SET n = {…}")
+	case *ast.Param:
+		fmt.Fprintf(b, "p%d", s.params.slot(x.Name))
+	case *ast.Var:
+		slot, ok := s.slots[x.Name]
+		if !ok {
+			return s.errAt(gqlstatus.InvalidReference, x.Pos, "variable %s is not bound", x.Name).
+				WithHint("bind it in a MATCH or INSERT pattern before using it")
+		}
+		fmt.Fprintf(b, "v%d", slot)
+	case *ast.PropAccess:
+		return call(b, "gql_prop", sub(x.Subject), lit(strconv.Quote(x.Key)))
+	case *ast.Unary:
+		fn := map[ast.UnaryOp]string{ast.OpNot: "gql_not", ast.OpNeg: "gql_neg", ast.OpPlus: "gql_plus"}[x.Op]
+		return call(b, fn, sub(x.X))
+	case *ast.Binary:
+		fn := binaryFuncs[x.Op]
+		if x.Op == ast.OpContains {
+			if v, ok := x.L.(*ast.Var); ok {
+				if slot, bound := s.slots[v.Name]; bound && s.kinds[slot] == VarNode {
+					fn = "gql_keyword"
+				}
+			}
+		}
+		return call(b, fn, sub(x.L), sub(x.R))
+	case *ast.IsNull:
+		if x.Not {
+			b.WriteString("gql_not(")
+			defer b.WriteByte(')')
+		}
+		return call(b, "gql_isnull", sub(x.X))
+	case *ast.LabelTest:
+		for i := 0; i < len(x.Labels)-1; i++ {
+			b.WriteString("gql_and(")
+		}
+		for i, l := range x.Labels {
+			if err := call(b, "gql_label", sub(x.X), lit(strconv.Quote(l))); err != nil {
+				return err
+			}
+			if i > 0 {
+				b.WriteByte(')')
+			}
+			if i < len(x.Labels)-1 {
+				b.WriteString(", ")
+			}
+		}
+	case *ast.FuncCall:
+		if aggregateNames[strings.ToLower(x.Name)] {
+			return refuse(s.text, x.Pos, "aggregate "+strings.ToUpper(x.Name)+"()")
+		}
+		return s.errAt(gqlstatus.InvalidReference, x.Pos, "unknown function %s()", x.Name).
+			WithHint("goldfish predicates use comparisons, AND/OR/NOT, IN, IS NULL, STARTS WITH, ENDS WITH, CONTAINS and arithmetic")
+	default:
+		return s.errAt(gqlstatus.Syntax, e.Position(), "unsupported expression")
+	}
+	return nil
+}
+
+var aggregateNames = map[string]bool{
+	"count": true, "sum": true, "avg": true, "min": true, "max": true, "collect": true,
+	"collect_list": true, "stddev_samp": true, "stddev_pop": true, "percentile_cont": true,
+	"percentile_disc": true,
+}
+
+func writeLiteral(b *strings.Builder, x *ast.Literal) {
+	switch x.Kind {
+	case ast.LitNull:
+		b.WriteString("null")
+	case ast.LitBool:
+		b.WriteString(strconv.FormatBool(x.Bool))
+	case ast.LitInt:
+		if x.Int == math.MinInt64 {
+			b.WriteString(`int("-9223372036854775808")`)
+		} else {
+			b.WriteString(strconv.FormatInt(x.Int, 10))
+		}
+	case ast.LitFloat:
+		b.WriteString(strconv.FormatFloat(x.Float, 'e', -1, 64))
+	case ast.LitString:
+		b.WriteString(strconv.Quote(x.Str))
+	case ast.LitDate:
+		fmt.Fprintf(b, "gql_date(%s)", strconv.Quote(x.Str))
+	case ast.LitDateTime:
+		fmt.Fprintf(b, "gql_datetime(%s)", strconv.Quote(x.Str))
+	}
+}
+
+// constValue folds a literal (or a list of literals) to a stored value at
+// plan time, so INSERT of constants never runs CEL.
+func constValue(e ast.Expr) (store.Value, bool) {
+	switch x := e.(type) {
+	case *ast.Literal:
+		switch x.Kind {
+		case ast.LitNull:
+			return store.Null(), true
+		case ast.LitBool:
+			return store.Bool(x.Bool), true
+		case ast.LitInt:
+			return store.Int(x.Int), true
+		case ast.LitFloat:
+			return store.Float(x.Float), true
+		case ast.LitString:
+			return store.String(x.Str), true
+		case ast.LitDate:
+			return store.Date(x.Str), true
+		case ast.LitDateTime:
+			return store.DateTime(x.Str), true
+		}
+	case *ast.ListLit:
+		vs := make([]store.Value, len(x.Elems))
+		for i, el := range x.Elems {
+			v, ok := constValue(el)
+			if !ok {
+				return store.Value{}, false
+			}
+			vs[i] = v
+		}
+		return store.List(vs...), true
+	case *ast.Unary:
+		if x.Op == ast.OpNeg {
+			if l, ok := x.X.(*ast.Literal); ok {
+				switch {
+				case l.Kind == ast.LitInt && l.Int != math.MinInt64:
+					return store.Int(-l.Int), true
+				case l.Kind == ast.LitFloat:
+					return store.Float(-l.Float), true
+				}
+			}
+		}
+	}
+	return store.Value{}, false
+}

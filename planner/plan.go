@@ -1,0 +1,612 @@
+package planner
+
+import (
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/goldfish-gql/goldfish/gqlstatus"
+	"github.com/goldfish-gql/goldfish/parser/ast"
+	"github.com/goldfish-gql/goldfish/store"
+)
+
+// VarKind says what a variable is bound to.
+type VarKind uint8
+
+const (
+	VarNode VarKind = iota
+	VarEdge
+)
+
+// Plan is a planned script: the statements of one Commit, or one Recall.
+type Plan struct {
+	Text string
+	// Params lists parameter names in slot order (p0, p1, …).
+	Params []string
+	Stmts  []*Statement
+	// RolledBack is set when the text ends with ROLLBACK: nothing applies.
+	RolledBack bool
+}
+
+// Read reports whether the plan is a single read-only MATCH: a Recall.
+func (p *Plan) Read() bool {
+	return len(p.Stmts) == 1 && p.Stmts[0].Read
+}
+
+// Statement is one planned statement.
+type Statement struct {
+	// Index is the 1-based number of the statement in the text.
+	Index int
+	Pos   ast.Pos
+	Text  string
+	// Vars and Kinds describe the variable slots (v0, v1, …).
+	Vars  []string
+	Kinds []VarKind
+	Steps []Step
+	// Read marks MATCH [WHERE] [LIMIT] with nothing else: a Recall.
+	Read bool
+	// Call is set for CALL name(args).
+	Call *CallStep
+}
+
+// Step is one stage of a statement, run over the rows bound so far.
+type Step interface{ step() }
+
+// MatchStep binds rows from patterns and filters them.
+type MatchStep struct {
+	Pos      ast.Pos
+	Patterns []*PathPlan
+	Where    *Program // nil when absent
+}
+
+// LimitStep keeps the first rows.
+type LimitStep struct {
+	Pos   ast.Pos
+	Count Value
+}
+
+// InsertStep creates the patterns' new elements once per row.
+type InsertStep struct {
+	Pos      ast.Pos
+	Patterns []*PathPlan
+}
+
+// SetStep applies items once per row.
+type SetStep struct {
+	Pos   ast.Pos
+	Items []SetItem
+}
+
+// RemoveStep applies items once per row.
+type RemoveStep struct {
+	Pos   ast.Pos
+	Items []RemoveItem
+}
+
+// DeleteStep recycles the bound elements of each row.
+type DeleteStep struct {
+	Pos    ast.Pos
+	Detach bool
+	Slots  []int
+	Poses  []ast.Pos
+}
+
+// CallStep invokes a registered action.
+type CallStep struct {
+	Pos  ast.Pos
+	Name string
+	Args []Value
+}
+
+func (*MatchStep) step()  {}
+func (*LimitStep) step()  {}
+func (*InsertStep) step() {}
+func (*SetStep) step()    {}
+func (*RemoveStep) step() {}
+func (*DeleteStep) step() {}
+func (*CallStep) step()   {}
+
+// PathPlan is a planned path pattern: Nodes[i] -Edges[i]- Nodes[i+1].
+type PathPlan struct {
+	Pos   ast.Pos
+	Nodes []*NodePlan
+	Edges []*EdgePlan
+}
+
+// NodePlan is a planned node pattern.
+type NodePlan struct {
+	Pos ast.Pos
+	// Slot is the variable slot, or -1 for an anonymous node.
+	Slot int
+	// Bound is set when an earlier clause or pattern element binds Slot.
+	Bound  bool
+	Labels []string
+	Props  []PropPlan
+	Where  *Program
+}
+
+// EdgePlan is a planned edge pattern.
+type EdgePlan struct {
+	Pos   ast.Pos
+	Slot  int
+	Bound bool
+	Types []string
+	Dir   ast.Direction
+	Props []PropPlan
+}
+
+// PropPlan is key: value in a pattern or in SET n = {…}.
+type PropPlan struct {
+	Pos ast.Pos
+	Key string
+	Val Value
+}
+
+// Value is an expression folded to a constant when it is one, else a
+// parameter slot or a CEL program.
+type Value struct {
+	Pos   ast.Pos
+	Const *store.Value
+	Param int // parameter slot when Const and Prog are nil
+	Prog  *Program
+}
+
+// SetItem is one planned SET item; exactly one form is filled.
+type SetItem struct {
+	Pos    ast.Pos
+	Slot   int
+	Key    string     // SET v.key = Val
+	Val    Value      //
+	All    []PropPlan // SET v = {…} / v += {…}
+	IsAll  bool
+	Merge  bool
+	Labels []string // SET v:Label
+}
+
+// RemoveItem is one planned REMOVE item.
+type RemoveItem struct {
+	Pos    ast.Pos
+	Slot   int
+	Key    string
+	Labels []string
+}
+
+// Build plans a parsed script.
+func Build(script *ast.Script) (*Plan, error) {
+	p := &Plan{Text: script.Text}
+	params := &paramTable{index: map[string]int{}}
+	inTx, ended := false, false
+	for i, st := range script.Stmts {
+		index := i + 1
+		if ended {
+			return nil, gqlstatus.At(gqlstatus.Syntax, st.Position(), script.Text,
+				"statement after the end of the transaction").
+				WithHint("one text is one Δ: end it with COMMIT or ROLLBACK, or send the rest separately")
+		}
+		switch s := st.(type) {
+		case *ast.StartTransaction:
+			if inTx || len(p.Stmts) > 0 {
+				return nil, gqlstatus.At(gqlstatus.Syntax, s.Pos, script.Text,
+					"START TRANSACTION must open the text, once").
+					WithHint("one text is already one atomic Δ; transactions do not nest")
+			}
+			inTx = true
+		case *ast.CommitTx, *ast.RollbackTx:
+			if !inTx {
+				return nil, gqlstatus.At(gqlstatus.Syntax, s.Position(), script.Text,
+					"%s without START TRANSACTION", txWord(s)).
+					WithHint("a text sent alone is already one atomic Δ")
+			}
+			_, p.RolledBack = s.(*ast.RollbackTx)
+			ended = true
+		case *ast.Call:
+			sc := &scope{text: script.Text, slots: map[string]int{}, params: params}
+			cs := &CallStep{Pos: s.Pos, Name: s.Name}
+			for _, a := range s.Args {
+				v, err := sc.value(a)
+				if err != nil {
+					return nil, stmtErr(err, index)
+				}
+				cs.Args = append(cs.Args, v)
+			}
+			p.Stmts = append(p.Stmts, &Statement{Index: index, Pos: s.Pos, Call: cs, Text: script.Text})
+		case *ast.Query:
+			stmt, err := planQuery(s, script.Text, params, index)
+			if err != nil {
+				return nil, stmtErr(err, index)
+			}
+			p.Stmts = append(p.Stmts, stmt)
+		}
+	}
+	if inTx && !ended {
+		return nil, gqlstatus.Errorf(gqlstatus.Syntax, "START TRANSACTION without COMMIT or ROLLBACK").
+			WithHint("end the transaction with COMMIT to apply it, or ROLLBACK to drop it")
+	}
+	p.Params = params.names
+	return p, nil
+}
+
+func txWord(s ast.Stmt) string {
+	if _, ok := s.(*ast.CommitTx); ok {
+		return "COMMIT"
+	}
+	return "ROLLBACK"
+}
+
+func stmtErr(err error, index int) error {
+	if e, ok := err.(*gqlstatus.Error); ok && e.Stmt == 0 {
+		e.Stmt = index
+	}
+	return err
+}
+
+// advice says, for each recognised feature outside the subset, what to
+// write instead.
+var advice = map[string]string{
+	"RETURN":          "Recall emits the Shape; drop RETURN",
+	"OPTIONAL MATCH":  "a Recall already walks the neighbourhood of its seeds; write MATCH",
+	"ORDER BY":        "Shapes come in canonical order; drop ORDER BY",
+	"SKIP":            "seeds are the first L in canonical order; narrow the token instead of paging",
+	"OFFSET":          "seeds are the first L in canonical order; narrow the token instead of paging",
+	"WITH":            "write one linear statement: MATCH … then INSERT, SET, REMOVE or DELETE",
+	"UNWIND":          "write one INSERT per element, or store the list as a property",
+	"CREATE":          "write INSERT",
+	"MERGE":           "use Ingest: nodes with a loc property are updated instead of duplicated",
+	"FILTER":          "write WHERE",
+	"UNION":           "send the statements separately",
+	"YIELD":           "CALL runs an action; drop YIELD",
+	"LET":             "write the expression where it is used",
+	"FOR":             "write one INSERT per element",
+	"quantified path": "a Recall walks k hops itself; in a Commit, write each hop as its own edge pattern",
+	"path variable":   "name the nodes and edges you need instead",
+	"aggregate":       "the outline (MATCH ()) gives counts per kind; drop the aggregate",
+}
+
+// Refusal returns the message and hint for a feature outside the subset.
+func Refusal(feature string) (msg, hint string) {
+	key := feature
+	if strings.HasPrefix(feature, "aggregate") {
+		key = "aggregate"
+	}
+	hint, ok := advice[key]
+	if !ok {
+		hint = "goldfish runs MATCH, INSERT, SET, REMOVE, DELETE, CALL and transactions"
+	}
+	return fmt.Sprintf("%s is outside the goldfish subset of GQL", feature), hint
+}
+
+func refuse(text string, pos ast.Pos, feature string) *gqlstatus.Error {
+	msg, hint := Refusal(feature)
+	return gqlstatus.At(gqlstatus.Syntax, pos, text, "%s", msg).WithHint(hint)
+}
+
+func planQuery(q *ast.Query, text string, params *paramTable, index int) (*Statement, error) {
+	sc := &scope{text: text, slots: map[string]int{}, params: params}
+	st := &Statement{Index: index, Pos: q.Pos, Text: q.Text}
+	read := true
+	sawMatch := false
+	for _, c := range q.Clauses {
+		if r, ok := c.(*ast.Refused); ok {
+			return nil, refuse(text, r.Pos, r.Feature)
+		}
+	}
+	for _, c := range q.Clauses {
+		switch x := c.(type) {
+		case *ast.Match:
+			if x.Optional {
+				return nil, refuse(text, x.Pos, "OPTIONAL MATCH")
+			}
+			sawMatch = true
+			m := &MatchStep{Pos: x.Pos}
+			for _, pp := range x.Patterns {
+				path, err := sc.path(pp, false)
+				if err != nil {
+					return nil, err
+				}
+				m.Patterns = append(m.Patterns, path)
+			}
+			if x.Where != nil {
+				prg, err := sc.compile(x.Where)
+				if err != nil {
+					return nil, err
+				}
+				m.Where = prg
+			}
+			st.Steps = append(st.Steps, m)
+		case *ast.Limit:
+			v, err := sc.value(x.Count)
+			if err != nil {
+				return nil, err
+			}
+			if v.Const != nil {
+				if v.Const.Kind() != store.KindInt {
+					return nil, sc.errAt(gqlstatus.InvalidValueType, x.Count.Position(), "LIMIT takes an integer, not %s", v.Const.Kind())
+				}
+				if v.Const.AsInt() < 0 {
+					return nil, sc.errAt(gqlstatus.NegativeLimit, x.Count.Position(), "LIMIT is negative (%d)", v.Const.AsInt()).
+						WithHint("write LIMIT 0 or more")
+				}
+			}
+			st.Steps = append(st.Steps, &LimitStep{Pos: x.Pos, Count: v})
+		case *ast.Insert:
+			read = false
+			ins := &InsertStep{Pos: x.Pos}
+			for _, pp := range x.Patterns {
+				path, err := sc.path(pp, true)
+				if err != nil {
+					return nil, err
+				}
+				ins.Patterns = append(ins.Patterns, path)
+			}
+			st.Steps = append(st.Steps, ins)
+		case *ast.Set:
+			read = false
+			s := &SetStep{Pos: x.Pos}
+			for _, it := range x.Items {
+				item, err := sc.setItem(it)
+				if err != nil {
+					return nil, err
+				}
+				s.Items = append(s.Items, item)
+			}
+			st.Steps = append(st.Steps, s)
+		case *ast.Remove:
+			read = false
+			r := &RemoveStep{Pos: x.Pos}
+			for _, it := range x.Items {
+				item, err := sc.removeItem(it)
+				if err != nil {
+					return nil, err
+				}
+				r.Items = append(r.Items, item)
+			}
+			st.Steps = append(st.Steps, r)
+		case *ast.Delete:
+			read = false
+			d := &DeleteStep{Pos: x.Pos, Detach: x.Detach}
+			for _, e := range x.Exprs {
+				v, ok := e.(*ast.Var)
+				if !ok {
+					return nil, sc.errAt(gqlstatus.Syntax, e.Position(), "DELETE takes variables").
+						WithHint("bind the element in MATCH and DELETE its variable")
+				}
+				slot, err := sc.bound(v.Name, v.Pos)
+				if err != nil {
+					return nil, err
+				}
+				d.Slots = append(d.Slots, slot)
+				d.Poses = append(d.Poses, v.Pos)
+			}
+			st.Steps = append(st.Steps, d)
+		}
+	}
+	st.Read = read && sawMatch
+	st.Vars = sc.names
+	st.Kinds = sc.kinds
+	if len(st.Vars) > maxSlots {
+		return nil, sc.errAt(gqlstatus.Syntax, q.Pos, "more than %d variables in one statement", maxSlots)
+	}
+	if len(st.Steps) == 0 {
+		return nil, sc.errAt(gqlstatus.Syntax, q.Pos, "empty statement")
+	}
+	if _, first := st.Steps[0].(*LimitStep); first {
+		return nil, sc.errAt(gqlstatus.Syntax, q.Pos, "LIMIT needs a MATCH before it")
+	}
+	return st, nil
+}
+
+func (s *scope) bound(name string, pos ast.Pos) (int, error) {
+	slot, ok := s.slots[name]
+	if !ok {
+		return 0, s.errAt(gqlstatus.InvalidReference, pos, "variable %s is not bound", name).
+			WithHint("bind it in a MATCH or INSERT pattern first")
+	}
+	return slot, nil
+}
+
+// declare binds a variable to a slot, or checks an existing binding has the
+// same kind. It reports whether the variable was bound before.
+func (s *scope) declare(name string, kind VarKind, pos ast.Pos) (int, bool, error) {
+	if name == "" {
+		return -1, false, nil
+	}
+	if slot, ok := s.slots[name]; ok {
+		if s.kinds[slot] != kind {
+			what := map[VarKind]string{VarNode: "a node", VarEdge: "an edge"}
+			return 0, false, s.errAt(gqlstatus.InvalidReference, pos,
+				"variable %s is %s here but %s where it was bound", name, what[kind], what[s.kinds[slot]])
+		}
+		return slot, true, nil
+	}
+	slot := len(s.names)
+	s.slots[name] = slot
+	s.names = append(s.names, name)
+	s.kinds = append(s.kinds, kind)
+	return slot, false, nil
+}
+
+func (s *scope) path(pp *ast.PathPattern, insert bool) (*PathPlan, error) {
+	if pp.Var != "" {
+		return nil, refuse(s.text, pp.Pos, "path variable")
+	}
+	out := &PathPlan{Pos: pp.Pos}
+	for i, np := range pp.Nodes {
+		n, err := s.node(np, insert)
+		if err != nil {
+			return nil, err
+		}
+		out.Nodes = append(out.Nodes, n)
+		if i < len(pp.Edges) {
+			e, err := s.edge(pp.Edges[i], insert)
+			if err != nil {
+				return nil, err
+			}
+			out.Edges = append(out.Edges, e)
+		}
+	}
+	return out, nil
+}
+
+func (s *scope) node(np *ast.NodePattern, insert bool) (*NodePlan, error) {
+	slot, bound, err := s.declare(np.Var, VarNode, np.Pos)
+	if err != nil {
+		return nil, err
+	}
+	n := &NodePlan{Pos: np.Pos, Slot: slot, Bound: bound, Labels: np.Labels}
+	if insert && bound && (len(np.Labels) > 0 || len(np.Props) > 0) {
+		return nil, s.errAt(gqlstatus.Syntax, np.Pos, "node %s is already bound; INSERT cannot add labels or properties to it", np.Var).
+			WithHint(fmt.Sprintf("write (%s) here and use SET for labels and properties", np.Var))
+	}
+	if n.Props, err = s.props(np.Props); err != nil {
+		return nil, err
+	}
+	if np.Where != nil {
+		if insert {
+			return nil, s.errAt(gqlstatus.Syntax, np.Where.Position(), "WHERE inside an INSERT pattern")
+		}
+		if n.Where, err = s.compile(np.Where); err != nil {
+			return nil, err
+		}
+	}
+	return n, nil
+}
+
+func (s *scope) edge(ep *ast.EdgePattern, insert bool) (*EdgePlan, error) {
+	if ep.Quant != nil {
+		return nil, refuse(s.text, ep.Quant.Pos, "quantified path")
+	}
+	slot, bound, err := s.declare(ep.Var, VarEdge, ep.Pos)
+	if err != nil {
+		return nil, err
+	}
+	e := &EdgePlan{Pos: ep.Pos, Slot: slot, Bound: bound, Types: ep.Types, Dir: ep.Dir}
+	if insert {
+		switch {
+		case bound:
+			return nil, s.errAt(gqlstatus.Syntax, ep.Pos, "edge %s is already bound; INSERT creates new edges", ep.Var)
+		case ep.Dir == ast.DirBoth:
+			return nil, s.errAt(gqlstatus.Syntax, ep.Pos, "an inserted edge needs a direction").
+				WithHint("write -[:TYPE]-> or <-[:TYPE]-")
+		case len(ep.Types) != 1:
+			return nil, s.errAt(gqlstatus.Syntax, ep.Pos, "an inserted edge needs exactly one type").
+				WithHint("write -[:TYPE]->")
+		}
+	}
+	if e.Props, err = s.props(ep.Props); err != nil {
+		return nil, err
+	}
+	return e, nil
+}
+
+func (s *scope) props(entries []*ast.PropEntry) ([]PropPlan, error) {
+	var out []PropPlan
+	seen := map[string]bool{}
+	for _, pe := range entries {
+		if seen[pe.Key] {
+			return nil, s.errAt(gqlstatus.DuplicateAssignment, pe.Pos, "property %s is given twice", pe.Key)
+		}
+		seen[pe.Key] = true
+		v, err := s.value(pe.Value)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, PropPlan{Pos: pe.Pos, Key: pe.Key, Val: v})
+	}
+	return out, nil
+}
+
+// value plans a value expression: constants fold, parameters stay slots,
+// the rest compiles to CEL.
+func (s *scope) value(e ast.Expr) (Value, error) {
+	if v, ok := constValue(e); ok {
+		if v.Kind() == store.KindDateTime {
+			norm, err := NormalizeDateTime(v.AsString())
+			if err != nil {
+				return Value{}, s.errAt(gqlstatus.InvalidValueType, e.Position(), "%v", err)
+			}
+			v = store.DateTime(norm)
+		}
+		return Value{Pos: e.Position(), Const: &v, Param: -1}, nil
+	}
+	if p, ok := e.(*ast.Param); ok {
+		return Value{Pos: p.Pos, Param: s.params.slot(p.Name)}, nil
+	}
+	prg, err := s.compile(e)
+	if err != nil {
+		return Value{}, err
+	}
+	return Value{Pos: e.Position(), Prog: prg, Param: -1}, nil
+}
+
+func (s *scope) setItem(it ast.SetItem) (SetItem, error) {
+	switch x := it.(type) {
+	case *ast.SetProp:
+		slot, err := s.bound(x.Var, x.Pos)
+		if err != nil {
+			return SetItem{}, err
+		}
+		v, err := s.value(x.Value)
+		if err != nil {
+			return SetItem{}, err
+		}
+		return SetItem{Pos: x.Pos, Slot: slot, Key: x.Key, Val: v}, nil
+	case *ast.SetAllProps:
+		slot, err := s.bound(x.Var, x.Pos)
+		if err != nil {
+			return SetItem{}, err
+		}
+		var entries []*ast.PropEntry
+		if x.Map != nil {
+			entries = x.Map.Entries
+		}
+		all, err := s.props(entries)
+		if err != nil {
+			return SetItem{}, err
+		}
+		return SetItem{Pos: x.Pos, Slot: slot, All: all, IsAll: true, Merge: x.Merge}, nil
+	case *ast.SetLabels:
+		slot, err := s.bound(x.Var, x.Pos)
+		if err != nil {
+			return SetItem{}, err
+		}
+		if s.kinds[slot] != VarNode {
+			return SetItem{}, s.errAt(gqlstatus.InvalidValueType, x.Pos, "%s is an edge; an edge has one type and no labels to set", x.Var)
+		}
+		return SetItem{Pos: x.Pos, Slot: slot, Labels: x.Labels}, nil
+	}
+	return SetItem{}, gqlstatus.At(gqlstatus.Syntax, it.Position(), s.text, "unsupported SET item")
+}
+
+func (s *scope) removeItem(it ast.RemoveItem) (RemoveItem, error) {
+	switch x := it.(type) {
+	case *ast.RemoveProp:
+		slot, err := s.bound(x.Var, x.Pos)
+		if err != nil {
+			return RemoveItem{}, err
+		}
+		return RemoveItem{Pos: x.Pos, Slot: slot, Key: x.Key}, nil
+	case *ast.RemoveLabels:
+		slot, err := s.bound(x.Var, x.Pos)
+		if err != nil {
+			return RemoveItem{}, err
+		}
+		if s.kinds[slot] != VarNode {
+			return RemoveItem{}, s.errAt(gqlstatus.InvalidValueType, x.Pos, "%s is an edge; an edge has no labels to remove", x.Var)
+		}
+		return RemoveItem{Pos: x.Pos, Slot: slot, Labels: x.Labels}, nil
+	}
+	return RemoveItem{}, gqlstatus.At(gqlstatus.Syntax, it.Position(), s.text, "unsupported REMOVE item")
+}
+
+// NormalizeDateTime parses ISO 8601 date-time text and returns its
+// canonical RFC 3339 form (UTC when no offset is written).
+func NormalizeDateTime(s string) (string, error) {
+	layouts := []string{time.RFC3339Nano, "2006-01-02T15:04:05.999999999", "2006-01-02 15:04:05.999999999Z07:00",
+		"2006-01-02 15:04:05.999999999", "2006-01-02T15:04", "2006-01-02"}
+	for _, l := range layouts {
+		if t, err := time.Parse(l, s); err == nil {
+			return t.Format(time.RFC3339Nano), nil
+		}
+	}
+	return "", fmt.Errorf("DATETIME '%s' is not an ISO 8601 date and time; write DATETIME '2026-01-31T12:00:00Z'", s)
+}

@@ -1,0 +1,1059 @@
+package store
+
+import (
+	"encoding/binary"
+	"errors"
+	"sort"
+	"strings"
+	"sync"
+	"sync/atomic"
+
+	"github.com/cespare/xxhash/v2"
+	"github.com/google/btree"
+)
+
+// ID is an engine id. It is never shown to a model. Ids below 1<<63 come
+// from the per-graph counter (Tx.NewID); ids with the top bit set are
+// deterministic (DeterministicNodeID, DeterministicEdgeID).
+type ID uint64
+
+// DeterministicBit is set in every deterministic id and in no counter id.
+const DeterministicBit ID = 1 << 63
+
+// Node is an immutable node record. Records reachable from a Snapshot are
+// shared by all readers and must never be modified; a write creates a new
+// record. Labels[0] is the kind; there are no duplicate labels.
+type Node struct {
+	ID       ID
+	Labels   []string
+	Props    Props
+	Recycled bool
+	okey     string
+}
+
+// Kind returns the first label, or "" for a node without labels.
+func (n *Node) Kind() string {
+	if len(n.Labels) == 0 {
+		return ""
+	}
+	return n.Labels[0]
+}
+
+// HasLabel reports whether n carries label l (at any position).
+func (n *Node) HasLabel(l string) bool {
+	for _, x := range n.Labels {
+		if x == l {
+			return true
+		}
+	}
+	return false
+}
+
+// Edge is an immutable edge record (see Node).
+type Edge struct {
+	ID       ID
+	Type     string
+	From, To ID
+	Props    Props
+	Recycled bool
+}
+
+// Dir selects edge directions relative to a node.
+type Dir uint8
+
+const (
+	Out  Dir = 1 << iota // the node is the edge's From
+	In                   // the node is the edge's To
+	Both = Out | In
+)
+
+// Sentinel errors.
+var (
+	ErrNotFound  = errors.New("store: element not found")
+	ErrNickClash = errors.New("store: nick already used by a live node")
+	ErrHasEdges  = errors.New("store: node has live edges")
+	ErrIDTaken   = errors.New("store: id already used by a live or recycled element")
+	ErrTxDone    = errors.New("store: transaction already committed or rolled back")
+)
+
+// NickKey is the property holding a node's session-unique nick (indexed
+// when its value is a STRING).
+const NickKey = "nick"
+
+// ---- index items -------------------------------------------------------
+
+const btreeDegree = 16
+
+type nodeItem struct {
+	id      ID
+	n       *Node
+	out, in uint32 // live degree
+}
+
+type edgeItem struct {
+	id ID
+	e  *Edge
+}
+
+type labelItem struct {
+	label string
+	n     *Node
+}
+
+type propItem struct {
+	key, venc string
+	n         *Node
+}
+
+type nickItem struct {
+	nick string
+	n    *Node
+}
+
+type adjItem struct {
+	node ID
+	dir  Dir
+	e    *Edge
+}
+
+type countItem struct {
+	name string
+	n    int
+}
+
+var (
+	minNode = &Node{}
+	minEdge = &Edge{}
+)
+
+// nodeLess orders nodes by observable key, then engine id (only to make
+// index entries unique).
+func nodeLess(a, b *Node) bool {
+	if a.okey != b.okey {
+		return a.okey < b.okey
+	}
+	return a.ID < b.ID
+}
+
+func lessNodeItem(a, b nodeItem) bool { return a.id < b.id }
+func lessEdgeItem(a, b edgeItem) bool { return a.id < b.id }
+func lessLabelItem(a, b labelItem) bool {
+	if a.label != b.label {
+		return a.label < b.label
+	}
+	return nodeLess(a.n, b.n)
+}
+func lessPropItem(a, b propItem) bool {
+	if a.key != b.key {
+		return a.key < b.key
+	}
+	if a.venc != b.venc {
+		return a.venc < b.venc
+	}
+	return nodeLess(a.n, b.n)
+}
+func lessNickItem(a, b nickItem) bool { return a.nick < b.nick }
+func lessAdjItem(a, b adjItem) bool {
+	if a.node != b.node {
+		return a.node < b.node
+	}
+	if a.dir != b.dir {
+		return a.dir < b.dir
+	}
+	if a.e.Type != b.e.Type {
+		return a.e.Type < b.e.Type
+	}
+	return a.e.ID < b.e.ID
+}
+func lessCountItem(a, b countItem) bool { return a.name < b.name }
+
+// state is the full content of one version: persistent (copy-on-write)
+// trees plus a few counters. Copying a state copies pointers only.
+type state struct {
+	nodes    *btree.BTreeG[nodeItem]  // id → node (live and recycled) + live degree
+	edges    *btree.BTreeG[edgeItem]  // id → edge (live and recycled)
+	all      *btree.BTreeG[*Node]     // live nodes by (observable key, id)
+	labels   *btree.BTreeG[labelItem] // (label, observable key, id), live nodes
+	props    *btree.BTreeG[propItem]  // (key, value encoding, observable key, id), live nodes
+	nicks    *btree.BTreeG[nickItem]  // nick → live node
+	adj      *btree.BTreeG[adjItem]   // (node, dir, type, edge id), live edges
+	labelCnt *btree.BTreeG[countItem] // live nodes per label
+	kindCnt  *btree.BTreeG[countItem] // live nodes per kind
+	typeCnt  *btree.BTreeG[countItem] // live edges per type
+
+	liveNodes, liveEdges, recycled int
+	nextID                         uint64
+}
+
+func newState() state {
+	return state{
+		nodes:    btree.NewG(btreeDegree, lessNodeItem),
+		edges:    btree.NewG(btreeDegree, lessEdgeItem),
+		all:      btree.NewG(btreeDegree, nodeLess),
+		labels:   btree.NewG(btreeDegree, lessLabelItem),
+		props:    btree.NewG(btreeDegree, lessPropItem),
+		nicks:    btree.NewG(btreeDegree, lessNickItem),
+		adj:      btree.NewG(btreeDegree, lessAdjItem),
+		labelCnt: btree.NewG(btreeDegree, lessCountItem),
+		kindCnt:  btree.NewG(btreeDegree, lessCountItem),
+		typeCnt:  btree.NewG(btreeDegree, lessCountItem),
+		nextID:   1,
+	}
+}
+
+// clone returns a state whose trees are lazy O(1) copy-on-write clones.
+// Only the writer (under the graph's writer lock) calls it.
+func (s *state) clone() state {
+	c := *s
+	c.nodes = s.nodes.Clone()
+	c.edges = s.edges.Clone()
+	c.all = s.all.Clone()
+	c.labels = s.labels.Clone()
+	c.props = s.props.Clone()
+	c.nicks = s.nicks.Clone()
+	c.adj = s.adj.Clone()
+	c.labelCnt = s.labelCnt.Clone()
+	c.kindCnt = s.kindCnt.Clone()
+	c.typeCnt = s.typeCnt.Clone()
+	return c
+}
+
+// ---- Graph -------------------------------------------------------------
+
+// Graph is one session's graph: a published snapshot plus one writer at a
+// time. Readers load the published snapshot atomically and never block;
+// the writer never waits for readers.
+type Graph struct {
+	mu  sync.Mutex // the writer lock, held from Begin to Commit/Rollback
+	pub atomic.Pointer[Snapshot]
+
+	// Interning tables, only touched while holding mu.
+	strs      map[string]string
+	labelSets map[string][]string
+}
+
+// New returns an empty graph at version 0.
+func New() *Graph { return NewAt(0) }
+
+// NewAt returns an empty graph whose published snapshot has the given
+// version (for hydrating a session whose log continues from there).
+func NewAt(version uint64) *Graph {
+	g := &Graph{strs: map[string]string{}, labelSets: map[string][]string{}}
+	g.pub.Store(&Snapshot{version: version, st: newState()})
+	return g
+}
+
+// Snapshot returns the published snapshot (an atomic load; never blocks).
+func (g *Graph) Snapshot() *Snapshot { return g.pub.Load() }
+
+// Begin takes the writer lock (waiting for any other writer) and starts a
+// Tx from the published snapshot.
+func (g *Graph) Begin() *Tx {
+	g.mu.Lock()
+	base := g.pub.Load()
+	return &Tx{g: g, base: base, st: base.st.clone()}
+}
+
+func (g *Graph) internStr(s string) string {
+	if x, ok := g.strs[s]; ok {
+		return x
+	}
+	g.strs[s] = s
+	return s
+}
+
+// internLabels returns a shared, deduplicated label slice (first
+// occurrence kept, empty labels dropped). The result must not be modified.
+func (g *Graph) internLabels(labels []string) []string {
+	if len(labels) == 0 {
+		return nil
+	}
+	var kb strings.Builder
+	for i, l := range labels {
+		if i > 0 {
+			kb.WriteByte(0)
+		}
+		kb.WriteString(l)
+	}
+	key := kb.String()
+	if x, ok := g.labelSets[key]; ok {
+		return x
+	}
+	out := make([]string, 0, len(labels))
+	for _, l := range labels {
+		if l == "" {
+			continue
+		}
+		dup := false
+		for _, o := range out {
+			if o == l {
+				dup = true
+				break
+			}
+		}
+		if !dup {
+			out = append(out, g.internStr(l))
+		}
+	}
+	if len(out) == 0 {
+		out = nil
+	}
+	g.labelSets[key] = out
+	return out
+}
+
+// ---- ids ---------------------------------------------------------------
+
+// DeterministicNodeID is the ingest id of a node: xxhash of
+// (kind, 0x00, loc) with the top bit set.
+func DeterministicNodeID(kind, loc string) ID {
+	d := xxhash.New()
+	d.WriteString(kind)
+	d.Write([]byte{0})
+	d.WriteString(loc)
+	return ID(d.Sum64()) | DeterministicBit
+}
+
+// DeterministicEdgeID is the ingest id of an edge: xxhash of (from as 8
+// big-endian bytes, typ, 0x00, to as 8 big-endian bytes) with the top bit
+// set.
+func DeterministicEdgeID(from ID, typ string, to ID) ID {
+	var b [8]byte
+	d := xxhash.New()
+	binary.BigEndian.PutUint64(b[:], uint64(from))
+	d.Write(b[:])
+	d.WriteString(typ)
+	d.Write([]byte{0})
+	binary.BigEndian.PutUint64(b[:], uint64(to))
+	d.Write(b[:])
+	return ID(d.Sum64()) | DeterministicBit
+}
+
+// ---- observable key ----------------------------------------------------
+
+const (
+	propsKeyMax    = 72 // props part kept verbatim up to this many bytes
+	propsKeyPrefix = 64 // otherwise: this many bytes + 8-byte xxhash
+	vencMax        = 64 // value encodings in the property index
+	vencPrefix     = 56
+)
+
+// appendObsPrefix appends kind and props parts of the observable key.
+func appendObsPrefix(b []byte, kind string, props Props) []byte {
+	b = appendKeyString(b, kind)
+	start := len(b)
+	b = appendPropsKey(b, props)
+	if len(b)-start > propsKeyMax {
+		h := xxhash.Sum64(b[start:])
+		b = binary.BigEndian.AppendUint64(b[:start+propsKeyPrefix], h)
+	}
+	return b
+}
+
+func appendObservableKey(b []byte, labels []string, props Props) []byte {
+	kind := ""
+	if len(labels) > 0 {
+		kind = labels[0]
+	}
+	b = appendObsPrefix(b, kind, props)
+	if len(labels) > 1 {
+		var arr [8]string
+		extra := append(arr[:0], labels[1:]...)
+		sort.Strings(extra)
+		for _, l := range extra {
+			b = appendKeyString(b, l)
+		}
+	}
+	return b
+}
+
+func observableKey(labels []string, props Props) string {
+	return string(appendObservableKey(nil, labels, props))
+}
+
+// valueIndexKey is the property-index encoding of v: the order-preserving
+// encoding, or for long values a prefix plus an xxhash (scans verify).
+func valueIndexKey(buf []byte, v Value) string {
+	b := v.AppendKey(buf[:0])
+	if len(b) > vencMax {
+		h := xxhash.Sum64(b)
+		b = binary.BigEndian.AppendUint64(b[:vencPrefix], h)
+	}
+	return string(b)
+}
+
+// ---- Snapshot ----------------------------------------------------------
+
+// Snapshot is an immutable, consistent view of one version: safe for any
+// number of goroutines. A Snapshot obtained from Tx.Snapshot is instead a
+// view of the writer's working state (see there).
+type Snapshot struct {
+	version uint64
+	working bool
+	st      state
+}
+
+// Version returns the session version. For a Tx working view it is the
+// version the Tx would commit as.
+func (s *Snapshot) Version() uint64 { return s.version }
+
+// Working reports whether s is a Tx working view (not a published,
+// immutable version; never cache results keyed by its version).
+func (s *Snapshot) Working() bool { return s.working }
+
+func (s *Snapshot) nodeItem(id ID) (nodeItem, bool) {
+	return s.st.nodes.Get(nodeItem{id: id})
+}
+
+// Node returns the live node with this id.
+func (s *Snapshot) Node(id ID) (*Node, bool) {
+	it, ok := s.nodeItem(id)
+	if !ok || it.n.Recycled {
+		return nil, false
+	}
+	return it.n, true
+}
+
+// RecycledNode returns the recycled node with this id.
+func (s *Snapshot) RecycledNode(id ID) (*Node, bool) {
+	it, ok := s.nodeItem(id)
+	if !ok || !it.n.Recycled {
+		return nil, false
+	}
+	return it.n, true
+}
+
+// Edge returns the live edge with this id.
+func (s *Snapshot) Edge(id ID) (*Edge, bool) {
+	it, ok := s.st.edges.Get(edgeItem{id: id})
+	if !ok || it.e.Recycled {
+		return nil, false
+	}
+	return it.e, true
+}
+
+// RecycledEdge returns the recycled edge with this id.
+func (s *Snapshot) RecycledEdge(id ID) (*Edge, bool) {
+	it, ok := s.st.edges.Get(edgeItem{id: id})
+	if !ok || !it.e.Recycled {
+		return nil, false
+	}
+	return it.e, true
+}
+
+// NodeByNick returns the live node whose STRING property "nick" is nick.
+func (s *Snapshot) NodeByNick(nick string) (*Node, bool) {
+	it, ok := s.st.nicks.Get(nickItem{nick: nick})
+	if !ok {
+		return nil, false
+	}
+	return it.n, true
+}
+
+// NodeCount returns the number of live nodes.
+func (s *Snapshot) NodeCount() int { return s.st.liveNodes }
+
+// EdgeCount returns the number of live edges.
+func (s *Snapshot) EdgeCount() int { return s.st.liveEdges }
+
+// RecycledCount returns the number of recycled nodes and edges.
+func (s *Snapshot) RecycledCount() int { return s.st.recycled }
+
+// NextID returns the id the next Tx.NewID would return.
+func (s *Snapshot) NextID() ID { return ID(s.st.nextID) }
+
+// ScanNodes calls fn for every live node in observable order until fn
+// returns false.
+func (s *Snapshot) ScanNodes(fn func(*Node) bool) {
+	s.st.all.Ascend(fn)
+}
+
+// ScanLabel calls fn for the live nodes carrying label (at any position)
+// in observable order until fn returns false. Cost: O(log n + hits).
+func (s *Snapshot) ScanLabel(label string, fn func(*Node) bool) {
+	s.st.labels.AscendGreaterOrEqual(labelItem{label: label, n: minNode}, func(it labelItem) bool {
+		if it.label != label {
+			return false
+		}
+		return fn(it.n)
+	})
+}
+
+// ScanProp calls fn for the live nodes whose property key is Equal to v, in
+// observable order, until fn returns false. A null v matches nothing.
+// Cost: O(log n + hits).
+func (s *Snapshot) ScanProp(key string, v Value, fn func(*Node) bool) {
+	if v.IsNull() {
+		return
+	}
+	var buf [vencMax + 8]byte
+	venc := valueIndexKey(buf[:0], v)
+	s.st.props.AscendGreaterOrEqual(propItem{key: key, venc: venc, n: minNode}, func(it propItem) bool {
+		if it.key != key || it.venc != venc {
+			return false
+		}
+		if x, ok := it.n.Props.Get(key); !ok || !x.Equal(v) {
+			return true // truncated-encoding collision
+		}
+		return fn(it.n)
+	})
+}
+
+// ScanIdentical calls fn, in observable order, for the live nodes whose
+// kind is kind and whose properties are exactly props (Equal), whatever
+// their extra labels (echo detection). props is normalised first.
+func (s *Snapshot) ScanIdentical(kind string, props Props, fn func(*Node) bool) {
+	props = NormalizeProps(props)
+	var buf [128]byte
+	prefix := string(appendObsPrefix(buf[:0], kind, props))
+	s.st.all.AscendGreaterOrEqual(&Node{okey: prefix}, func(n *Node) bool {
+		if !strings.HasPrefix(n.okey, prefix) {
+			return false
+		}
+		if n.Kind() != kind || !n.Props.Equal(props) {
+			return true
+		}
+		return fn(n)
+	})
+}
+
+// ScanEdges calls fn for every live edge in engine-id order (not an
+// observable order: for persistence and diagnostics).
+func (s *Snapshot) ScanEdges(fn func(*Edge) bool) {
+	s.st.edges.Ascend(func(it edgeItem) bool {
+		if it.e.Recycled {
+			return true
+		}
+		return fn(it.e)
+	})
+}
+
+// ScanAllNodes calls fn for every node, live and recycled, in engine-id
+// order (for persistence).
+func (s *Snapshot) ScanAllNodes(fn func(*Node) bool) {
+	s.st.nodes.Ascend(func(it nodeItem) bool { return fn(it.n) })
+}
+
+// ScanAllEdges calls fn for every edge, live and recycled, in engine-id
+// order (for persistence).
+func (s *Snapshot) ScanAllEdges(fn func(*Edge) bool) {
+	s.st.edges.Ascend(func(it edgeItem) bool { return fn(it.e) })
+}
+
+// Edges calls fn for the live edges incident to node id until fn returns
+// false: with Out those where id is From, with In those where id is To. A
+// self-loop is reported once per direction asked. Order: direction (Out
+// before In), then edge Type, then engine edge id. The order therefore does
+// NOT depend on the neighbour's observables; walkers needing canonical
+// neighbour order sort the (bounded) candidates themselves.
+func (s *Snapshot) Edges(id ID, dir Dir, fn func(e *Edge) bool) {
+	for _, d := range [2]Dir{Out, In} {
+		if dir&d == 0 {
+			continue
+		}
+		stop := false
+		s.st.adj.AscendGreaterOrEqual(adjItem{node: id, dir: d, e: minEdge}, func(it adjItem) bool {
+			if it.node != id || it.dir != d {
+				return false
+			}
+			if !fn(it.e) {
+				stop = true
+				return false
+			}
+			return true
+		})
+		if stop {
+			return
+		}
+	}
+}
+
+// EdgesOfType is Edges restricted to one edge type (O(log n + hits)).
+func (s *Snapshot) EdgesOfType(id ID, dir Dir, typ string, fn func(e *Edge) bool) {
+	for _, d := range [2]Dir{Out, In} {
+		if dir&d == 0 {
+			continue
+		}
+		stop := false
+		s.st.adj.AscendGreaterOrEqual(adjItem{node: id, dir: d, e: &Edge{Type: typ}}, func(it adjItem) bool {
+			if it.node != id || it.dir != d || it.e.Type != typ {
+				return false
+			}
+			if !fn(it.e) {
+				stop = true
+				return false
+			}
+			return true
+		})
+		if stop {
+			return
+		}
+	}
+}
+
+// Degree returns the number of live edges incident to id in the given
+// directions (a self-loop counts once per direction), O(log n); 0 for a
+// node that is not live.
+func (s *Snapshot) Degree(id ID, dir Dir) int {
+	it, ok := s.nodeItem(id)
+	if !ok || it.n.Recycled {
+		return 0
+	}
+	d := 0
+	if dir&Out != 0 {
+		d += int(it.out)
+	}
+	if dir&In != 0 {
+		d += int(it.in)
+	}
+	return d
+}
+
+func count(t *btree.BTreeG[countItem], name string) int {
+	it, _ := t.Get(countItem{name: name})
+	return it.n
+}
+
+func names(t *btree.BTreeG[countItem]) []string {
+	out := make([]string, 0, t.Len())
+	t.Ascend(func(it countItem) bool {
+		out = append(out, it.name)
+		return true
+	})
+	return out
+}
+
+// LabelCount returns the number of live nodes carrying label, O(log n).
+func (s *Snapshot) LabelCount(label string) int { return count(s.st.labelCnt, label) }
+
+// Kinds returns the kinds of live nodes, sorted. Nodes without labels have
+// kind "" (listed first when present).
+func (s *Snapshot) Kinds() []string { return names(s.st.kindCnt) }
+
+// EdgeTypes returns the types of live edges, sorted.
+func (s *Snapshot) EdgeTypes() []string { return names(s.st.typeCnt) }
+
+// KindCount returns the number of live nodes of this kind.
+func (s *Snapshot) KindCount(kind string) int { return count(s.st.kindCnt, kind) }
+
+// EdgeTypeCount returns the number of live edges of this type.
+func (s *Snapshot) EdgeTypeCount(t string) int { return count(s.st.typeCnt, t) }
+
+// ObservableKey returns n's observable order key (see package doc). Scans
+// return nodes in bytewise order of this key; nodes with identical
+// observables have identical keys and are then ordered by engine id, which
+// callers must not rely on.
+func (s *Snapshot) ObservableKey(n *Node) []byte {
+	if n.okey != "" {
+		return []byte(n.okey)
+	}
+	return appendObservableKey(nil, n.Labels, n.Props)
+}
+
+// ---- Tx ----------------------------------------------------------------
+
+// Tx is the single writer's working state. Its read methods (through
+// Tx.Snapshot) see its own writes. A Tx must be used by one goroutine.
+type Tx struct {
+	g    *Graph
+	base *Snapshot
+	st   state
+	done bool
+	buf  []byte
+}
+
+// Snapshot returns a view of the working state. It is valid only until the
+// next write through t (the trees are shared, not cloned); Working()
+// reports true for it.
+func (t *Tx) Snapshot() *Snapshot {
+	return &Snapshot{version: t.base.version + 1, working: !t.done, st: t.st}
+}
+
+// Base returns the published snapshot the Tx started from.
+func (t *Tx) Base() *Snapshot { return t.base }
+
+// NewID returns a fresh engine id from the counter (always < 1<<63).
+func (t *Tx) NewID() ID {
+	id := t.st.nextID
+	t.st.nextID++
+	return ID(id)
+}
+
+func (t *Tx) noteID(id ID) {
+	if id&DeterministicBit == 0 && uint64(id) >= t.st.nextID {
+		t.st.nextID = uint64(id) + 1
+	}
+}
+
+func (t *Tx) idTaken(id ID) bool {
+	return t.st.nodes.Has(nodeItem{id: id}) || t.st.edges.Has(edgeItem{id: id})
+}
+
+func (t *Tx) venc(v Value) string {
+	var buf [vencMax + 8]byte
+	return valueIndexKey(buf[:0], v)
+}
+
+func (t *Tx) incr(tr *btree.BTreeG[countItem], name string, d int) {
+	it, _ := tr.Get(countItem{name: name})
+	it.name = name
+	it.n += d
+	if it.n <= 0 {
+		tr.Delete(it)
+	} else {
+		tr.ReplaceOrInsert(it)
+	}
+}
+
+func nickOf(p Props) (string, bool) {
+	v, ok := p.Get(NickKey)
+	if !ok || v.Kind() != KindString {
+		return "", false
+	}
+	return v.AsString(), true
+}
+
+// nickFree reports whether nick is unused by live nodes other than self.
+func (t *Tx) nickFree(p Props, self ID) bool {
+	nick, ok := nickOf(p)
+	if !ok {
+		return true
+	}
+	it, ok := t.st.nicks.Get(nickItem{nick: nick})
+	return !ok || it.n.ID == self
+}
+
+func (t *Tx) addNodeIdx(n *Node) {
+	st := &t.st
+	st.all.ReplaceOrInsert(n)
+	for _, l := range n.Labels {
+		st.labels.ReplaceOrInsert(labelItem{label: l, n: n})
+		t.incr(st.labelCnt, l, 1)
+	}
+	t.incr(st.kindCnt, n.Kind(), 1)
+	for _, kv := range n.Props {
+		st.props.ReplaceOrInsert(propItem{key: kv.Key, venc: t.venc(kv.Val), n: n})
+	}
+	if nick, ok := nickOf(n.Props); ok {
+		st.nicks.ReplaceOrInsert(nickItem{nick: nick, n: n})
+	}
+}
+
+func (t *Tx) delNodeIdx(n *Node) {
+	st := &t.st
+	st.all.Delete(n)
+	for _, l := range n.Labels {
+		st.labels.Delete(labelItem{label: l, n: n})
+		t.incr(st.labelCnt, l, -1)
+	}
+	t.incr(st.kindCnt, n.Kind(), -1)
+	for _, kv := range n.Props {
+		st.props.Delete(propItem{key: kv.Key, venc: t.venc(kv.Val), n: n})
+	}
+	if nick, ok := nickOf(n.Props); ok {
+		st.nicks.Delete(nickItem{nick: nick})
+	}
+}
+
+func (t *Tx) okey(labels []string, props Props) string {
+	t.buf = appendObservableKey(t.buf[:0], labels, props)
+	return string(t.buf)
+}
+
+func (t *Tx) liveNode(id ID) (nodeItem, error) {
+	if t.done {
+		return nodeItem{}, ErrTxDone
+	}
+	it, ok := t.st.nodes.Get(nodeItem{id: id})
+	if !ok || it.n.Recycled {
+		return nodeItem{}, ErrNotFound
+	}
+	return it, nil
+}
+
+func (t *Tx) liveEdge(id ID) (edgeItem, error) {
+	if t.done {
+		return edgeItem{}, ErrTxDone
+	}
+	it, ok := t.st.edges.Get(edgeItem{id: id})
+	if !ok || it.e.Recycled {
+		return edgeItem{}, ErrNotFound
+	}
+	return it, nil
+}
+
+// InsertNode creates a live node. id comes from NewID or
+// DeterministicNodeID (counter-range ids above the counter advance it).
+// Labels are deduplicated (first occurrence kept; Labels[0] is the kind;
+// zero labels is allowed: kind ""). props is normalised (NormalizeProps).
+// Errors: ErrIDTaken if a live or recycled node or edge has id;
+// ErrNickClash if props has a STRING nick used by a live node.
+func (t *Tx) InsertNode(id ID, labels []string, props Props) (*Node, error) {
+	if t.done {
+		return nil, ErrTxDone
+	}
+	if t.idTaken(id) {
+		return nil, ErrIDTaken
+	}
+	props = NormalizeProps(props)
+	if !t.nickFree(props, id) {
+		return nil, ErrNickClash
+	}
+	labels = t.g.internLabels(labels)
+	n := &Node{ID: id, Labels: labels, Props: props, okey: t.okey(labels, props)}
+	t.st.nodes.ReplaceOrInsert(nodeItem{id: id, n: n})
+	t.addNodeIdx(n)
+	t.st.liveNodes++
+	t.noteID(id)
+	return n, nil
+}
+
+func (t *Tx) replaceNode(it nodeItem, n *Node) {
+	t.delNodeIdx(it.n)
+	it.n = n
+	t.st.nodes.ReplaceOrInsert(it)
+	t.addNodeIdx(n)
+}
+
+// SetProps replaces all properties of a live node (props is normalised).
+// Errors: ErrNotFound, ErrNickClash.
+func (t *Tx) SetProps(id ID, props Props) (*Node, error) {
+	it, err := t.liveNode(id)
+	if err != nil {
+		return nil, err
+	}
+	props = NormalizeProps(props)
+	if !t.nickFree(props, id) {
+		return nil, ErrNickClash
+	}
+	n := &Node{ID: id, Labels: it.n.Labels, Props: props, okey: t.okey(it.n.Labels, props)}
+	t.replaceNode(it, n)
+	return n, nil
+}
+
+// SetLabels replaces the label list of a live node. Labels are
+// deduplicated; if the current kind is still present it is kept first,
+// otherwise labels[0] becomes the new kind. Errors: ErrNotFound.
+func (t *Tx) SetLabels(id ID, labels []string) (*Node, error) {
+	it, err := t.liveNode(id)
+	if err != nil {
+		return nil, err
+	}
+	if kind := it.n.Kind(); kind != "" {
+		for i, l := range labels {
+			if l == kind {
+				if i > 0 {
+					c := make([]string, 0, len(labels))
+					c = append(c, kind)
+					c = append(c, labels[:i]...)
+					c = append(c, labels[i+1:]...)
+					labels = c
+				}
+				break
+			}
+		}
+	}
+	labels = t.g.internLabels(labels)
+	n := &Node{ID: id, Labels: labels, Props: it.n.Props, okey: t.okey(labels, it.n.Props)}
+	t.replaceNode(it, n)
+	return n, nil
+}
+
+func (t *Tx) addDegree(id ID, d Dir, delta int) {
+	it, ok := t.st.nodes.Get(nodeItem{id: id})
+	if !ok {
+		return
+	}
+	if d == Out {
+		it.out = uint32(int(it.out) + delta)
+	} else {
+		it.in = uint32(int(it.in) + delta)
+	}
+	t.st.nodes.ReplaceOrInsert(it)
+}
+
+func (t *Tx) linkEdge(e *Edge) {
+	st := &t.st
+	st.adj.ReplaceOrInsert(adjItem{node: e.From, dir: Out, e: e})
+	st.adj.ReplaceOrInsert(adjItem{node: e.To, dir: In, e: e})
+	t.addDegree(e.From, Out, 1)
+	t.addDegree(e.To, In, 1)
+	t.incr(st.typeCnt, e.Type, 1)
+}
+
+func (t *Tx) unlinkEdge(e *Edge) {
+	st := &t.st
+	st.adj.Delete(adjItem{node: e.From, dir: Out, e: e})
+	st.adj.Delete(adjItem{node: e.To, dir: In, e: e})
+	t.addDegree(e.From, Out, -1)
+	t.addDegree(e.To, In, -1)
+	t.incr(st.typeCnt, e.Type, -1)
+}
+
+// InsertEdge creates a live edge from → to. Errors: ErrIDTaken (a live or
+// recycled node or edge has id), ErrNotFound (an end is not a live node).
+func (t *Tx) InsertEdge(id ID, typ string, from, to ID, props Props) (*Edge, error) {
+	if t.done {
+		return nil, ErrTxDone
+	}
+	if t.idTaken(id) {
+		return nil, ErrIDTaken
+	}
+	if _, err := t.liveNode(from); err != nil {
+		return nil, err
+	}
+	if _, err := t.liveNode(to); err != nil {
+		return nil, err
+	}
+	e := &Edge{ID: id, Type: t.g.internStr(typ), From: from, To: to, Props: NormalizeProps(props)}
+	t.st.edges.ReplaceOrInsert(edgeItem{id: id, e: e})
+	t.linkEdge(e)
+	t.st.liveEdges++
+	t.noteID(id)
+	return e, nil
+}
+
+// SetEdgeProps replaces all properties of a live edge. Errors: ErrNotFound.
+func (t *Tx) SetEdgeProps(id ID, props Props) (*Edge, error) {
+	it, err := t.liveEdge(id)
+	if err != nil {
+		return nil, err
+	}
+	e := *it.e
+	e.Props = NormalizeProps(props)
+	ne := &e
+	t.st.edges.ReplaceOrInsert(edgeItem{id: id, e: ne})
+	t.st.adj.ReplaceOrInsert(adjItem{node: ne.From, dir: Out, e: ne})
+	t.st.adj.ReplaceOrInsert(adjItem{node: ne.To, dir: In, e: ne})
+	return ne, nil
+}
+
+// RecycleNode recycles a live node: it disappears from every scan and
+// index (its nick becomes free) but stays retrievable with RecycledNode
+// until purged. Errors: ErrNotFound, ErrHasEdges if it has live edges
+// (recycle them first for DETACH).
+func (t *Tx) RecycleNode(id ID) error {
+	it, err := t.liveNode(id)
+	if err != nil {
+		return err
+	}
+	if it.out+it.in > 0 {
+		return ErrHasEdges
+	}
+	t.delNodeIdx(it.n)
+	n := *it.n
+	n.Recycled = true
+	it.n = &n
+	t.st.nodes.ReplaceOrInsert(it)
+	t.st.liveNodes--
+	t.st.recycled++
+	return nil
+}
+
+// RecycleEdge recycles a live edge. Errors: ErrNotFound.
+func (t *Tx) RecycleEdge(id ID) error {
+	it, err := t.liveEdge(id)
+	if err != nil {
+		return err
+	}
+	t.unlinkEdge(it.e)
+	e := *it.e
+	e.Recycled = true
+	t.st.edges.ReplaceOrInsert(edgeItem{id: id, e: &e})
+	t.st.liveEdges--
+	t.st.recycled++
+	return nil
+}
+
+// Revive makes a recycled node or edge live again with its old content
+// (the caller may then SetProps). Reviving a live element is a no-op.
+// Errors: ErrNotFound (no such element, or an edge end is not live),
+// ErrNickClash (the node's nick has been taken meanwhile).
+func (t *Tx) Revive(id ID) error {
+	if t.done {
+		return ErrTxDone
+	}
+	if it, ok := t.st.nodes.Get(nodeItem{id: id}); ok {
+		if !it.n.Recycled {
+			return nil
+		}
+		if !t.nickFree(it.n.Props, id) {
+			return ErrNickClash
+		}
+		n := *it.n
+		n.Recycled = false
+		it.n = &n
+		t.st.nodes.ReplaceOrInsert(it)
+		t.addNodeIdx(it.n)
+		t.st.liveNodes++
+		t.st.recycled--
+		return nil
+	}
+	if it, ok := t.st.edges.Get(edgeItem{id: id}); ok {
+		if !it.e.Recycled {
+			return nil
+		}
+		if _, err := t.liveNode(it.e.From); err != nil {
+			return err
+		}
+		if _, err := t.liveNode(it.e.To); err != nil {
+			return err
+		}
+		e := *it.e
+		e.Recycled = false
+		t.st.edges.ReplaceOrInsert(edgeItem{id: id, e: &e})
+		t.linkEdge(&e)
+		t.st.liveEdges++
+		t.st.recycled--
+		return nil
+	}
+	return ErrNotFound
+}
+
+// Purge removes a recycled node or edge for good (its id becomes free).
+// Errors: ErrNotFound if id is not a recycled element.
+func (t *Tx) Purge(id ID) error {
+	if t.done {
+		return ErrTxDone
+	}
+	if it, ok := t.st.nodes.Get(nodeItem{id: id}); ok && it.n.Recycled {
+		t.st.nodes.Delete(it)
+		t.st.recycled--
+		return nil
+	}
+	if it, ok := t.st.edges.Get(edgeItem{id: id}); ok && it.e.Recycled {
+		t.st.edges.Delete(it)
+		t.st.recycled--
+		return nil
+	}
+	return ErrNotFound
+}
+
+// Commit publishes the working state as version base+1 (an atomic pointer
+// swap), releases the writer lock and returns the new snapshot. It always
+// bumps the version, even with no writes. After Commit or Rollback it does
+// nothing and returns the currently published snapshot.
+func (t *Tx) Commit() *Snapshot {
+	if t.done {
+		return t.g.pub.Load()
+	}
+	s := &Snapshot{version: t.base.version + 1, st: t.st}
+	t.g.pub.Store(s)
+	t.done = true
+	t.g.mu.Unlock()
+	return s
+}
+
+// Rollback discards the working state and releases the writer lock. It is
+// idempotent and does nothing after Commit.
+func (t *Tx) Rollback() {
+	if t.done {
+		return
+	}
+	t.done = true
+	t.st = t.base.st
+	t.g.mu.Unlock()
+}
+
+// Done reports whether the Tx has been committed or rolled back.
+func (t *Tx) Done() bool { return t.done }

@@ -1,0 +1,466 @@
+package store
+
+import (
+	"fmt"
+	"slices"
+	"sort"
+	"strings"
+)
+
+// model is a naive reference implementation with maps, used to check the
+// Graph. Its order is computed independently of the observable key
+// encoding: (kind, Props.Compare, sorted extra labels, id).
+type model struct {
+	nodes  map[ID]*Node
+	edges  map[ID]*Edge
+	nextID ID
+}
+
+func newModel() *model {
+	return &model{nodes: map[ID]*Node{}, edges: map[ID]*Edge{}, nextID: 1}
+}
+
+func (m *model) clone() *model {
+	c := newModel()
+	c.nextID = m.nextID
+	for id, n := range m.nodes {
+		cp := *n
+		c.nodes[id] = &cp
+	}
+	for id, e := range m.edges {
+		cp := *e
+		c.edges[id] = &cp
+	}
+	return c
+}
+
+func modelLess(a, b *Node) bool {
+	if a.Kind() != b.Kind() {
+		return a.Kind() < b.Kind()
+	}
+	if c := a.Props.Compare(b.Props); c != 0 {
+		return c < 0
+	}
+	ea, eb := extraSorted(a), extraSorted(b)
+	if c := slices.Compare(ea, eb); c != 0 {
+		return c < 0
+	}
+	return a.ID < b.ID
+}
+
+func extraSorted(n *Node) []string {
+	if len(n.Labels) < 2 {
+		return nil
+	}
+	e := append([]string(nil), n.Labels[1:]...)
+	sort.Strings(e)
+	return e
+}
+
+func (m *model) live(filter func(*Node) bool) []*Node {
+	var out []*Node
+	for _, n := range m.nodes {
+		if !n.Recycled && (filter == nil || filter(n)) {
+			out = append(out, n)
+		}
+	}
+	sort.Slice(out, func(i, j int) bool { return modelLess(out[i], out[j]) })
+	return out
+}
+
+func (m *model) liveEdges(id ID, d Dir) []*Edge {
+	var out []*Edge
+	for _, e := range m.edges {
+		if e.Recycled {
+			continue
+		}
+		if (d == Out && e.From == id) || (d == In && e.To == id) {
+			out = append(out, e)
+		}
+	}
+	sort.Slice(out, func(i, j int) bool {
+		if out[i].Type != out[j].Type {
+			return out[i].Type < out[j].Type
+		}
+		return out[i].ID < out[j].ID
+	})
+	return out
+}
+
+func dedupLabels(labels []string) []string {
+	var out []string
+	for _, l := range labels {
+		if l != "" && !slices.Contains(out, l) {
+			out = append(out, l)
+		}
+	}
+	return out
+}
+
+func (m *model) nickOwner(p Props, self ID) bool {
+	nick, ok := nickOf(p)
+	if !ok {
+		return false
+	}
+	for _, n := range m.nodes {
+		if n.Recycled || n.ID == self {
+			continue
+		}
+		if o, ok := nickOf(n.Props); ok && o == nick {
+			return true
+		}
+	}
+	return false
+}
+
+func (m *model) insertNode(id ID, labels []string, p Props) error {
+	if m.nodes[id] != nil || m.edges[id] != nil {
+		return ErrIDTaken
+	}
+	p = NormalizeProps(p)
+	if m.nickOwner(p, id) {
+		return ErrNickClash
+	}
+	m.nodes[id] = &Node{ID: id, Labels: dedupLabels(labels), Props: p}
+	if id&DeterministicBit == 0 && id >= m.nextID {
+		m.nextID = id + 1
+	}
+	return nil
+}
+
+func (m *model) liveNode(id ID) *Node {
+	n := m.nodes[id]
+	if n == nil || n.Recycled {
+		return nil
+	}
+	return n
+}
+
+func (m *model) setProps(id ID, p Props) error {
+	n := m.liveNode(id)
+	if n == nil {
+		return ErrNotFound
+	}
+	p = NormalizeProps(p)
+	if m.nickOwner(p, id) {
+		return ErrNickClash
+	}
+	n.Props = p
+	return nil
+}
+
+func (m *model) setLabels(id ID, labels []string) error {
+	n := m.liveNode(id)
+	if n == nil {
+		return ErrNotFound
+	}
+	labels = dedupLabels(labels)
+	if k := n.Kind(); k != "" && slices.Contains(labels, k) {
+		rest := slices.DeleteFunc(slices.Clone(labels), func(s string) bool { return s == k })
+		labels = append([]string{k}, rest...)
+	}
+	n.Labels = labels
+	return nil
+}
+
+func (m *model) insertEdge(id ID, typ string, from, to ID, p Props) error {
+	if m.nodes[id] != nil || m.edges[id] != nil {
+		return ErrIDTaken
+	}
+	if m.liveNode(from) == nil || m.liveNode(to) == nil {
+		return ErrNotFound
+	}
+	m.edges[id] = &Edge{ID: id, Type: typ, From: from, To: to, Props: NormalizeProps(p)}
+	if id&DeterministicBit == 0 && id >= m.nextID {
+		m.nextID = id + 1
+	}
+	return nil
+}
+
+func (m *model) liveEdge(id ID) *Edge {
+	e := m.edges[id]
+	if e == nil || e.Recycled {
+		return nil
+	}
+	return e
+}
+
+func (m *model) setEdgeProps(id ID, p Props) error {
+	e := m.liveEdge(id)
+	if e == nil {
+		return ErrNotFound
+	}
+	e.Props = NormalizeProps(p)
+	return nil
+}
+
+func (m *model) degree(id ID) int {
+	return len(m.liveEdges(id, Out)) + len(m.liveEdges(id, In))
+}
+
+func (m *model) recycleNode(id ID) error {
+	n := m.liveNode(id)
+	if n == nil {
+		return ErrNotFound
+	}
+	if m.degree(id) > 0 {
+		return ErrHasEdges
+	}
+	n.Recycled = true
+	return nil
+}
+
+func (m *model) recycleEdge(id ID) error {
+	e := m.liveEdge(id)
+	if e == nil {
+		return ErrNotFound
+	}
+	e.Recycled = true
+	return nil
+}
+
+func (m *model) revive(id ID) error {
+	if n := m.nodes[id]; n != nil {
+		if !n.Recycled {
+			return nil
+		}
+		if m.nickOwner(n.Props, id) {
+			return ErrNickClash
+		}
+		n.Recycled = false
+		return nil
+	}
+	if e := m.edges[id]; e != nil {
+		if !e.Recycled {
+			return nil
+		}
+		if m.liveNode(e.From) == nil || m.liveNode(e.To) == nil {
+			return ErrNotFound
+		}
+		e.Recycled = false
+		return nil
+	}
+	return ErrNotFound
+}
+
+func (m *model) purge(id ID) error {
+	if n := m.nodes[id]; n != nil && n.Recycled {
+		delete(m.nodes, id)
+		return nil
+	}
+	if e := m.edges[id]; e != nil && e.Recycled {
+		delete(m.edges, id)
+		return nil
+	}
+	return ErrNotFound
+}
+
+type fataler interface {
+	Helper()
+	Fatalf(format string, args ...any)
+	Fatal(args ...any)
+}
+
+func ids(ns []*Node) string {
+	var b strings.Builder
+	for _, n := range ns {
+		fmt.Fprintf(&b, "%d ", n.ID)
+	}
+	return b.String()
+}
+
+func collect(scan func(func(*Node) bool)) []*Node {
+	var out []*Node
+	scan(func(n *Node) bool { out = append(out, n); return true })
+	return out
+}
+
+func sameNode(a, b *Node) bool {
+	return a.ID == b.ID && slices.Equal(a.Labels, b.Labels) && a.Props.Equal(b.Props) && a.Recycled == b.Recycled
+}
+
+func sameEdge(a, b *Edge) bool {
+	return a.ID == b.ID && a.Type == b.Type && a.From == b.From && a.To == b.To && a.Props.Equal(b.Props) && a.Recycled == b.Recycled
+}
+
+func expectNodes(t fataler, what string, got, want []*Node) {
+	t.Helper()
+	if len(got) != len(want) {
+		t.Fatalf("%s: got %d nodes [%s], want %d [%s]", what, len(got), ids(got), len(want), ids(want))
+	}
+	for i := range got {
+		if !sameNode(got[i], want[i]) {
+			t.Fatalf("%s: [%d] got %+v, want %+v (got %s, want %s)", what, i, got[i], want[i], ids(got), ids(want))
+		}
+	}
+}
+
+// checkSnapshot compares every read method of s with the model.
+func checkSnapshot(t fataler, s *Snapshot, m *model) {
+	t.Helper()
+	all := m.live(nil)
+	expectNodes(t, "ScanNodes", collect(s.ScanNodes), all)
+	if s.NodeCount() != len(all) {
+		t.Fatalf("NodeCount %d want %d", s.NodeCount(), len(all))
+	}
+	if s.NextID() != m.nextID {
+		t.Fatalf("NextID %d want %d", s.NextID(), m.nextID)
+	}
+	// labels, kinds, props, nicks
+	labelSet := map[string]bool{}
+	kindCnt := map[string]int{}
+	propVals := map[string][]Value{}
+	for _, n := range all {
+		for _, l := range n.Labels {
+			labelSet[l] = true
+		}
+		kindCnt[n.Kind()]++
+		for _, kv := range n.Props {
+			propVals[kv.Key] = append(propVals[kv.Key], kv.Val)
+		}
+	}
+	labelSet["absent"] = true
+	for l := range labelSet {
+		want := m.live(func(n *Node) bool { return n.HasLabel(l) })
+		expectNodes(t, "ScanLabel "+l, collect(func(f func(*Node) bool) { s.ScanLabel(l, f) }), want)
+		if s.LabelCount(l) != len(want) {
+			t.Fatalf("LabelCount(%s) %d want %d", l, s.LabelCount(l), len(want))
+		}
+		if len(want) > 1 { // early stop
+			got := 0
+			s.ScanLabel(l, func(*Node) bool { got++; return got < 2 })
+			if got != 2 {
+				t.Fatalf("ScanLabel did not stop: %d", got)
+			}
+		}
+	}
+	var kinds []string
+	for k, c := range kindCnt {
+		kinds = append(kinds, k)
+		if s.KindCount(k) != c {
+			t.Fatalf("KindCount(%q) %d want %d", k, s.KindCount(k), c)
+		}
+	}
+	sort.Strings(kinds)
+	if !slices.Equal(s.Kinds(), kinds) && !(len(kinds) == 0 && len(s.Kinds()) == 0) {
+		t.Fatalf("Kinds %q want %q", s.Kinds(), kinds)
+	}
+	for key, vals := range propVals {
+		vals = append(vals, Int(12345), Null())
+		for _, v := range vals {
+			want := m.live(func(n *Node) bool { x, ok := n.Props.Get(key); return ok && x.Equal(v) })
+			expectNodes(t, "ScanProp "+key+"="+v.Literal(), collect(func(f func(*Node) bool) { s.ScanProp(key, v, f) }), want)
+		}
+	}
+	for _, n := range all {
+		want := m.live(func(x *Node) bool { return x.Kind() == n.Kind() && x.Props.Equal(n.Props) })
+		expectNodes(t, "ScanIdentical", collect(func(f func(*Node) bool) { s.ScanIdentical(n.Kind(), n.Props, f) }), want)
+		if nick, ok := nickOf(n.Props); ok {
+			got, ok := s.NodeByNick(nick)
+			if !ok || got.ID != n.ID {
+				t.Fatalf("NodeByNick(%q) = %v,%v want %d", nick, got, ok, n.ID)
+			}
+		}
+	}
+	if _, ok := s.NodeByNick("no such nick"); ok {
+		t.Fatal("NodeByNick absent")
+	}
+	// every id: Node / RecycledNode / Degree / Edges
+	recycled := 0
+	for id, n := range m.nodes {
+		got, ok := s.Node(id)
+		rgot, rok := s.RecycledNode(id)
+		if n.Recycled {
+			recycled++
+			if ok || !rok || !sameNode(rgot, n) {
+				t.Fatalf("recycled node %d: live=%v rec=%v %+v", id, ok, rok, rgot)
+			}
+			if s.Degree(id, Both) != 0 {
+				t.Fatal("degree of recycled")
+			}
+			continue
+		}
+		if !ok || rok || !sameNode(got, n) {
+			t.Fatalf("node %d: %+v %v %v want %+v", id, got, ok, rok, n)
+		}
+		if !sameNode(got, n) {
+			t.Fatalf("node %d mismatch", id)
+		}
+		for _, d := range []Dir{Out, In, Both} {
+			var want []*Edge
+			if d&Out != 0 {
+				want = append(want, m.liveEdges(id, Out)...)
+			}
+			if d&In != 0 {
+				want = append(want, m.liveEdges(id, In)...)
+			}
+			var got []*Edge
+			s.Edges(id, d, func(e *Edge) bool { got = append(got, e); return true })
+			if len(got) != len(want) || s.Degree(id, d) != len(want) {
+				t.Fatalf("Edges(%d,%d): %d (degree %d) want %d", id, d, len(got), s.Degree(id, d), len(want))
+			}
+			for i := range got {
+				if !sameEdge(got[i], want[i]) {
+					t.Fatalf("Edges(%d,%d)[%d] = %+v want %+v", id, d, i, got[i], want[i])
+				}
+			}
+			if len(want) > 0 {
+				typ := want[0].Type
+				var gt []*Edge
+				s.EdgesOfType(id, d, typ, func(e *Edge) bool { gt = append(gt, e); return true })
+				n := 0
+				for _, e := range want {
+					if e.Type == typ {
+						if n >= len(gt) || gt[n].ID != e.ID {
+							t.Fatalf("EdgesOfType mismatch")
+						}
+						n++
+					}
+				}
+				if n != len(gt) {
+					t.Fatalf("EdgesOfType count")
+				}
+			}
+		}
+	}
+	typeCnt := map[string]int{}
+	live := 0
+	for id, e := range m.edges {
+		got, ok := s.Edge(id)
+		rgot, rok := s.RecycledEdge(id)
+		if e.Recycled {
+			recycled++
+			if ok || !rok || !sameEdge(rgot, e) {
+				t.Fatalf("recycled edge %d", id)
+			}
+			continue
+		}
+		live++
+		typeCnt[e.Type]++
+		if !ok || rok || !sameEdge(got, e) {
+			t.Fatalf("edge %d: %+v want %+v", id, got, e)
+		}
+	}
+	if s.EdgeCount() != live || s.RecycledCount() != recycled {
+		t.Fatalf("EdgeCount %d want %d; RecycledCount %d want %d", s.EdgeCount(), live, s.RecycledCount(), recycled)
+	}
+	var types []string
+	for ty, c := range typeCnt {
+		types = append(types, ty)
+		if s.EdgeTypeCount(ty) != c {
+			t.Fatalf("EdgeTypeCount")
+		}
+	}
+	sort.Strings(types)
+	if len(types) != len(s.EdgeTypes()) || (len(types) > 0 && !slices.Equal(types, s.EdgeTypes())) {
+		t.Fatalf("EdgeTypes %q want %q", s.EdgeTypes(), types)
+	}
+	nAll, eAll := 0, 0
+	s.ScanAllNodes(func(*Node) bool { nAll++; return true })
+	s.ScanAllEdges(func(*Edge) bool { eAll++; return true })
+	liveE := 0
+	s.ScanEdges(func(*Edge) bool { liveE++; return true })
+	if nAll != len(m.nodes) || eAll != len(m.edges) || liveE != live {
+		t.Fatalf("ScanAll: %d/%d %d/%d %d/%d", nAll, len(m.nodes), eAll, len(m.edges), liveE, live)
+	}
+}

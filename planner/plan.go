@@ -47,6 +47,8 @@ type Statement struct {
 	Read bool
 	// Call is set for CALL name(args).
 	Call *CallStep
+	// Recall is set when Read: the statement planned as a Recall.
+	Recall *RecallPlan
 }
 
 // Step is one stage of a statement, run over the rows bound so far.
@@ -383,6 +385,13 @@ func planQuery(q *ast.Query, text string, params *paramTable, index int) (*State
 	st.Read = read && sawMatch
 	st.Vars = sc.names
 	st.Kinds = sc.kinds
+	if st.Read {
+		rp, err := planRecall(q, st, sc)
+		if err != nil {
+			return nil, err
+		}
+		st.Recall = rp
+	}
 	if len(st.Vars) > maxSlots {
 		return nil, sc.errAt(gqlstatus.Syntax, q.Pos, "more than %d variables in one statement", maxSlots)
 	}

@@ -1,0 +1,176 @@
+package planner
+
+import (
+	"strconv"
+	"strings"
+
+	"github.com/goldfish-gql/goldfish/gqlstatus"
+	"github.com/goldfish-gql/goldfish/parser/ast"
+)
+
+// RecallPlan is a planned Recall: node patterns that seed the walk, the
+// WHERE conditions split per seed variable, and an optional LIMIT.
+type RecallPlan struct {
+	// Seeds are the comma-separated node patterns; a node matching any of
+	// them (and its conditions) is a candidate seed.
+	Seeds []*NodePlan
+	// Filters[i] are the WHERE conjuncts that name only Seeds[i]'s variable.
+	Filters [][]*Program
+	// Global are the WHERE conjuncts that name no variable (say, $flag).
+	Global []*Program
+	// Limit is the LIMIT value, nil when absent (the L budget applies).
+	Limit *Value
+	// Empty marks the empty token, MATCH (): the session outline.
+	Empty bool
+	// Key is the normalised token: the same for texts that differ only in
+	// spacing, comments or keyword case. Shapes are cached by it.
+	Key string
+}
+
+// planRecall turns a read-only statement into a RecallPlan, refusing the
+// read forms outside the subset.
+func planRecall(q *ast.Query, st *Statement, sc *scope) (*RecallPlan, error) {
+	var match *ast.Match
+	var mstep *MatchStep
+	rp := &RecallPlan{}
+	for i, c := range q.Clauses {
+		switch x := c.(type) {
+		case *ast.Match:
+			if match != nil {
+				return nil, sc.errAt(gqlstatus.Syntax, x.Pos, "a Recall has one MATCH").
+					WithHint("write one MATCH with comma-separated node patterns: MATCH (a:TSK), (b:NOTE)")
+			}
+			match = x
+			mstep = st.Steps[i].(*MatchStep)
+		case *ast.Limit:
+			v := st.Steps[i].(*LimitStep).Count
+			rp.Limit = &v
+		}
+	}
+	for _, pp := range match.Patterns {
+		if len(pp.Edges) > 0 {
+			return nil, sc.errAt(gqlstatus.Syntax, pp.Edges[0].Pos, "a Recall seeds with node patterns only").
+				WithHint("drop the relationship pattern: the walk finds the neighbourhood within k hops")
+		}
+	}
+	for _, p := range mstep.Patterns {
+		rp.Seeds = append(rp.Seeds, p.Nodes[0])
+	}
+	rp.Filters = make([][]*Program, len(rp.Seeds))
+	if match.Where != nil {
+		for _, conj := range conjuncts(match.Where, nil) {
+			vars := map[string]bool{}
+			varsOf(conj, vars)
+			prg, err := sc.compile(conj)
+			if err != nil {
+				return nil, err
+			}
+			switch len(vars) {
+			case 0:
+				rp.Global = append(rp.Global, prg)
+			case 1:
+				placed := false
+				for i, np := range rp.Seeds {
+					if np.Slot >= 0 && vars[sc.names[np.Slot]] {
+						rp.Filters[i] = append(rp.Filters[i], prg)
+						placed = true
+					}
+				}
+				if !placed {
+					return nil, sc.errAt(gqlstatus.InvalidReference, conj.Position(), "condition names no seed variable")
+				}
+			default:
+				return nil, sc.errAt(gqlstatus.Syntax, conj.Position(), "a Recall condition may name one seed variable; this one names %d", len(vars)).
+					WithHint("split it into conditions on each seed (joined with AND), or commit the relation as an edge and let the walk find it")
+			}
+		}
+	}
+	rp.Empty = match.Where == nil
+	for _, np := range rp.Seeds {
+		if len(np.Labels) > 0 || len(np.Props) > 0 || np.Where != nil {
+			rp.Empty = false
+		}
+	}
+	rp.Key = recallKey(rp)
+	return rp, nil
+}
+
+// conjuncts flattens a tree of ANDs.
+func conjuncts(e ast.Expr, out []ast.Expr) []ast.Expr {
+	if b, ok := e.(*ast.Binary); ok && b.Op == ast.OpAnd {
+		return conjuncts(b.R, conjuncts(b.L, out))
+	}
+	return append(out, e)
+}
+
+// varsOf collects the variables an expression names.
+func varsOf(e ast.Expr, out map[string]bool) {
+	switch x := e.(type) {
+	case *ast.Var:
+		out[x.Name] = true
+	case *ast.PropAccess:
+		varsOf(x.Subject, out)
+	case *ast.Unary:
+		varsOf(x.X, out)
+	case *ast.Binary:
+		varsOf(x.L, out)
+		varsOf(x.R, out)
+	case *ast.IsNull:
+		varsOf(x.X, out)
+	case *ast.LabelTest:
+		varsOf(x.X, out)
+	case *ast.ListLit:
+		for _, el := range x.Elems {
+			varsOf(el, out)
+		}
+	case *ast.FuncCall:
+		for _, a := range x.Args {
+			varsOf(a, out)
+		}
+	}
+}
+
+// recallKey renders the plan in a normal form: labels, property values as
+// canonical literals or parameter slots, and the compiled conditions.
+func recallKey(rp *RecallPlan) string {
+	var b strings.Builder
+	value := func(v Value) {
+		switch {
+		case v.Const != nil:
+			b.WriteString(v.Const.Literal())
+		case v.Prog != nil:
+			b.WriteString(v.Prog.Source)
+		default:
+			b.WriteString("$p")
+			b.WriteString(strconv.Itoa(v.Param))
+		}
+	}
+	for i, np := range rp.Seeds {
+		b.WriteString("(")
+		if np.Slot >= 0 {
+			b.WriteString("v" + strconv.Itoa(np.Slot))
+		}
+		for _, l := range np.Labels {
+			b.WriteString(":" + l)
+		}
+		for _, pp := range np.Props {
+			b.WriteString(" " + pp.Key + "=")
+			value(pp.Val)
+		}
+		if np.Where != nil {
+			b.WriteString(" where " + np.Where.Source)
+		}
+		for _, f := range rp.Filters[i] {
+			b.WriteString(" & " + f.Source)
+		}
+		b.WriteString(")")
+	}
+	for _, g := range rp.Global {
+		b.WriteString(" & " + g.Source)
+	}
+	if rp.Limit != nil {
+		b.WriteString(" limit ")
+		value(*rp.Limit)
+	}
+	return b.String()
+}

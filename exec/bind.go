@@ -1,6 +1,8 @@
 package exec
 
 import (
+	"math"
+
 	"github.com/goldfish-gql/goldfish/gqlstatus"
 	"github.com/goldfish-gql/goldfish/parser/ast"
 	"github.com/goldfish-gql/goldfish/planner"
@@ -144,6 +146,11 @@ func (b *binder) candidates(row *planner.Row, np *planner.NodePlan, fn func(*sto
 		}
 		v, _ := b.x.eval(pp.Val, row)
 		b.snap.ScanProp(pp.Key, v, visit)
+		if twin, ok := numericTwin(v); ok && ferr == nil {
+			// The index is exact, but = on numbers is not: {f: 1500}
+			// must also find a stored 1500.0 (see sameValue).
+			b.snap.ScanProp(pp.Key, twin, visit)
+		}
 		return ferr
 	}
 	if len(np.Labels) > 0 {
@@ -188,6 +195,24 @@ func sameValue(a, b store.Value) bool {
 		return toFloat(a) == toFloat(b)
 	}
 	return false
+}
+
+// numericTwin returns the other numeric form of v that sameValue finds
+// equal to it: the float of an integer, the integer of an integral float.
+func numericTwin(v store.Value) (store.Value, bool) {
+	switch v.Kind() {
+	case store.KindInt:
+		f := float64(v.AsInt())
+		if f >= -(1<<63) && f < 1<<63 && int64(f) == v.AsInt() {
+			return store.Float(f), true
+		}
+	case store.KindFloat:
+		f := v.AsFloat()
+		if f == math.Trunc(f) && f >= -(1<<63) && f < 1<<63 {
+			return store.Int(int64(f)), true
+		}
+	}
+	return store.Value{}, false
 }
 
 func toFloat(v store.Value) float64 {

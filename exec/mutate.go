@@ -12,14 +12,18 @@ import (
 
 // insert creates each row's new elements; bound variables are reused.
 func (x *executor) insert(rows []*planner.Row, s *planner.InsertStep, sr *StmtResult) error {
+	var ends []*store.Node
 	for _, row := range rows {
 		for _, p := range s.Patterns {
+			ends = ends[:0]
 			for i, np := range p.Nodes {
-				if _, err := x.insertNode(row, np, sr); err != nil {
+				n, err := x.insertNode(row, np, sr)
+				if err != nil {
 					return err
 				}
+				ends = append(ends, n)
 				if i > 0 {
-					if err := x.insertEdge(row, p.Edges[i-1], p.Nodes[i-1], np, sr); err != nil {
+					if err := x.insertEdge(row, p.Edges[i-1], ends[i-1], n, sr); err != nil {
 						return err
 					}
 				}
@@ -82,6 +86,7 @@ func (x *executor) insertNode(row *planner.Row, np *planner.NodePlan, sr *StmtRe
 		return nil, x.storeErr(err, np.Pos, props)
 	}
 	sr.NodesCreated++
+	sr.PropsSet += len(props)
 	sr.changedAnyData = true
 	x.bind(row, np.Slot, planner.Element{Node: n})
 	return n, nil
@@ -129,14 +134,7 @@ func (x *executor) ingestExisting(id store.ID, labels []string, props store.Prop
 	return n, true
 }
 
-func (x *executor) insertEdge(row *planner.Row, ep *planner.EdgePlan, left, right *planner.NodePlan, sr *StmtResult) error {
-	l, _ := x.nodeOf(row, left.Slot)
-	r, _ := x.nodeOf(row, right.Slot)
-	if l == nil || r == nil {
-		// Anonymous ends are bound to hidden slots only through the row;
-		// insertNode returned them, so look them up by the last binding.
-		return x.errAt(gqlstatus.InvalidReference, ep.Pos, "edge end is not bound")
-	}
+func (x *executor) insertEdge(row *planner.Row, ep *planner.EdgePlan, l, r *store.Node, sr *StmtResult) error {
 	from, to := l, r
 	if ep.Dir == ast.DirIn {
 		from, to = r, l
@@ -174,6 +172,7 @@ func (x *executor) insertEdge(row *planner.Row, ep *planner.EdgePlan, left, righ
 				return x.storeErr(err, ep.Pos, props)
 			}
 			sr.EdgesCreated++
+			sr.PropsSet += len(props)
 			sr.changedAnyData = true
 			x.bind(row, ep.Slot, planner.Element{Edge: e})
 			return nil
@@ -184,6 +183,7 @@ func (x *executor) insertEdge(row *planner.Row, ep *planner.EdgePlan, left, righ
 		return x.storeErr(err, ep.Pos, props)
 	}
 	sr.EdgesCreated++
+	sr.PropsSet += len(props)
 	sr.changedAnyData = true
 	x.bind(row, ep.Slot, planner.Element{Edge: e})
 	return nil

@@ -72,16 +72,13 @@ sortItem
     : expr (ASC | ASCENDING | DESC | DESCENDING)?
     ;
 
+// Items are left-factored on the variable so every choice is LL(1).
 setItem
-    : varName DOT anyName EQ expr                         # setPropItem
-    | varName EQ mapLiteral                               # setAllItem
-    | varName PLUSEQ mapLiteral                           # setMergeItem
-    | varName labelSpec                                   # setLabelsItem
+    : varName (DOT anyName EQ expr | EQ mapLiteral | PLUSEQ mapLiteral | labelSpec)
     ;
 
 removeItem
-    : varName DOT anyName                                 # removePropItem
-    | varName labelSpec                                   # removeLabelsItem
+    : varName (DOT anyName | labelSpec)
     ;
 
 // ------------------------------------------------------------------ patterns
@@ -95,7 +92,7 @@ pathPattern
     ;
 
 nodePattern
-    : LPAREN varName? labelSpec? properties? (WHERE expr)? RPAREN
+    : LPAREN varName? labelSpec? mapLiteral? (WHERE expr)? RPAREN
     ;
 
 // :A:B, :A&B, :A|B, IS A, IS A&B. The builder decides which separators a
@@ -107,8 +104,7 @@ labelSpec
 labelSep
     : COLON
     | AMP
-    | PIPE
-    | PIPE COLON
+    | PIPE COLON?
     ;
 
 edgePattern
@@ -117,7 +113,7 @@ edgePattern
     ;
 
 edgeBody
-    : varName? labelSpec? cypherQuantifier? properties? (WHERE expr)?
+    : varName? labelSpec? cypherQuantifier? mapLiteral? (WHERE expr)?
     ;
 
 cypherQuantifier
@@ -131,88 +127,52 @@ quantifier
     | QMARK
     ;
 
-properties
-    : mapLiteral
-    ;
-
 // --------------------------------------------------------------- expressions
+//
+// Expressions are flat here: operands and operators in written order. The
+// builder applies precedence (OR < XOR < AND < NOT < comparison < additive <
+// multiplicative < unary sign < property access) by precedence climbing.
+// This keeps the parse tree shallow: an operand costs two contexts instead
+// of one per precedence level.
 
 exprList
     : expr (COMMA expr)*
     ;
 
 expr
-    : xorExpr (OR xorExpr)*
+    : operand (binaryOp operand | STARTS WITH operand | ENDS WITH operand | exprTail)*
     ;
 
-xorExpr
-    : andExpr (XOR andExpr)*
+binaryOp
+    : OR | XOR | AND
+    | EQ | NEQ | NEQ2 | LT | LE | GT | GE | IN | CONTAINS
+    | PLUS | MINUS | CONCAT | STAR | SLASH | PERCENT
     ;
 
-andExpr
-    : notExpr (AND notExpr)*
+// operand: prefix operators, a primary, property accesses.
+operand
+    : (NOT | MINUS | PLUS)* primary (DOT anyName)*
     ;
 
-notExpr
-    : NOT notExpr
-    | comparison
-    ;
-
-comparison
-    : additive compTail*
-    ;
-
-compTail
-    : compOp additive                                     # binaryTail
-    | IN additive                                         # inTail
-    | STARTS WITH additive                                # startsWithTail
-    | ENDS WITH additive                                  # endsWithTail
-    | CONTAINS additive                                   # containsTail
-    | IS NOT? NULL                                        # isNullTail
-    | IS NOT? LABELED? isLabelName (AMP anyName)*         # isLabelTail
-    | COLON anyName (AMP anyName)*                        # colonLabelTail
-    ;
-
-compOp
-    : EQ | NEQ | NEQ2 | LT | LE | GT | GE
-    ;
-
-additive
-    : multiplicative ((PLUS | MINUS | CONCAT) multiplicative)*
-    ;
-
-multiplicative
-    : unary ((STAR | SLASH | PERCENT) unary)*
-    ;
-
-unary
-    : (MINUS | PLUS) unary
-    | postfix
-    ;
-
-postfix
-    : primary (DOT anyName)*
+// IS NOT? NULL, IS NOT? LABELED? Label(&Label)*, :Label(&Label)*
+exprTail
+    : IS NOT? (NULL | LABELED? isLabelName (AMP anyName)*)
+    | COLON anyName (AMP anyName)*
     ;
 
 primary
-    : literal                                             # literalPrimary
+    : (INTEGER | FLOAT | STRING | TRUE | FALSE | NULL)    # literalPrimary
+    | (DATE | DATETIME) (STRING | callArgs)               # temporalPrimary
     | PARAM                                               # paramPrimary
     | LBRACK exprList? RBRACK                             # listPrimary
     | mapLiteral                                          # mapPrimary
-    | funcName LPAREN (STAR | DISTINCT? exprList)? RPAREN # callPrimary
-    | varName                                             # varPrimary
+    | varName callArgs?                                   # varPrimary
     | LPAREN expr RPAREN                                  # parenPrimary
     ;
 
-literal
-    : INTEGER
-    | FLOAT
-    | STRING
-    | TRUE
-    | FALSE
-    | NULL
-    | DATE STRING
-    | DATETIME STRING
+// f(args), f(*), f(DISTINCT x): after a name, so primary stays LL(1).
+callArgs
+    : LPAREN (STAR | DISTINCT? exprList)? RPAREN
     ;
 
 mapLiteral
@@ -224,48 +184,43 @@ mapEntry
     ;
 
 // --------------------------------------------------------------------- names
+//
+// Each name rule lists its tokens directly (no nested rules): one context
+// per name.
 
 // Variables: identifiers and the soft keywords.
 varName
-    : ID
-    | QUOTED_ID
-    | softKeyword
+    : ID | QUOTED_ID
+    | TRANSACTION | BY | ASC | ASCENDING | DESC | DESCENDING
     ;
 
 funcName
-    : ID
-    | QUOTED_ID
-    | softKeyword
-    | DATE
-    | DATETIME
+    : varName
+    | DATE | DATETIME
     ;
 
-// A label after IS: anything but the words IS may be followed by.
+// A label after IS: any name but NULL, NOT and LABELED (which IS may be
+// followed by).
 isLabelName
-    : ID
-    | QUOTED_ID
-    | softKeyword
-    | hardKeyword
-    ;
-
-// Labels and property keys: any identifier or keyword at all.
-anyName
-    : isLabelName
-    | NULL
-    | NOT
-    | LABELED
-    ;
-
-softKeyword
-    : TRANSACTION | BY | ASC | ASCENDING | DESC | DESCENDING
-    ;
-
-hardKeyword
-    : MATCH | OPTIONAL | WHERE | LIMIT | INSERT | SET | REMOVE | DETACH
+    : ID | QUOTED_ID
+    | TRANSACTION | BY | ASC | ASCENDING | DESC | DESCENDING
+    | MATCH | OPTIONAL | WHERE | LIMIT | INSERT | SET | REMOVE | DETACH
     | NODETACH | DELETE | START | COMMIT | ROLLBACK | CALL | YIELD | RETURN
     | ORDER | SKIP_ | OFFSET | WITH | UNWIND | CREATE | MERGE | FILTER | LET
     | FOR | UNION | ALL | DISTINCT | AS | ON | OR | XOR | AND | IN | STARTS
     | ENDS | CONTAINS | IS | TRUE | FALSE | DATE | DATETIME
+    ;
+
+// Labels and property keys: any identifier or keyword at all.
+anyName
+    : ID | QUOTED_ID
+    | TRANSACTION | BY | ASC | ASCENDING | DESC | DESCENDING
+    | MATCH | OPTIONAL | WHERE | LIMIT | INSERT | SET | REMOVE | DETACH
+    | NODETACH | DELETE | START | COMMIT | ROLLBACK | CALL | YIELD | RETURN
+    | ORDER | SKIP_ | OFFSET | WITH | UNWIND | CREATE | MERGE | FILTER | LET
+    | FOR | UNION | ALL | DISTINCT | AS | ON | OR | XOR | AND | IN | STARTS
+    | ENDS | CONTAINS | IS | TRUE | FALSE | DATE | DATETIME
+    | NULL | NOT | LABELED
     ;
 
 // --------------------------------------------------------------------- lexer
@@ -375,6 +330,9 @@ QUOTED_ID : '`' (~'`' | '``')* '`';
 
 LINE_COMMENT  : ('//' | '--') ~[\r\n]* -> skip;
 BLOCK_COMMENT : '/*' .*? '*/' -> skip;
+// A comment still open at the end of the text: a token the parser never
+// expects, reported as "unterminated comment".
+UNTERMINATED_COMMENT : '/*' (~'*' | '*'+ ~[*/])* '*'* EOF;
 WS            : [ \t\r\n\f]+ -> skip;
 
 fragment DIGIT    : [0-9];

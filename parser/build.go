@@ -202,29 +202,28 @@ func (b *builder) refused(ctx antlr.ParserRuleContext, feature string) ast.Claus
 	return &ast.Refused{Pos: b.cpos(ctx), Feature: feature}
 }
 
-func (b *builder) setItem(ctx gen.ISetItemContext) ast.SetItem {
-	switch c := ctx.(type) {
-	case *gen.SetPropItemContext:
-		return &ast.SetProp{Pos: b.cpos(c), Var: b.name(c.VarName().GetStart()),
-			Key: b.name(c.AnyName().GetStart()), Value: b.expr(c.Expr())}
-	case *gen.SetAllItemContext:
-		return &ast.SetAllProps{Pos: b.cpos(c), Var: b.name(c.VarName().GetStart()), Map: b.mapLit(c.MapLiteral())}
-	case *gen.SetMergeItemContext:
-		return &ast.SetAllProps{Pos: b.cpos(c), Var: b.name(c.VarName().GetStart()), Map: b.mapLit(c.MapLiteral()), Merge: true}
-	case *gen.SetLabelsItemContext:
-		return &ast.SetLabels{Pos: b.cpos(c), Var: b.name(c.VarName().GetStart()), Labels: b.labels(c.LabelSpec(), labelsConj)}
+func (b *builder) setItem(c gen.ISetItemContext) ast.SetItem {
+	pos := b.cpos(c)
+	v := b.name(c.VarName().GetStart())
+	switch {
+	case c.DOT() != nil:
+		return &ast.SetProp{Pos: pos, Var: v, Key: b.name(c.AnyName().GetStart()), Value: b.expr(c.Expr())}
+	case c.EQ() != nil:
+		return &ast.SetAllProps{Pos: pos, Var: v, Map: b.mapLit(c.MapLiteral())}
+	case c.PLUSEQ() != nil:
+		return &ast.SetAllProps{Pos: pos, Var: v, Map: b.mapLit(c.MapLiteral()), Merge: true}
+	default:
+		return &ast.SetLabels{Pos: pos, Var: v, Labels: b.labels(c.LabelSpec(), labelsConj)}
 	}
-	panic(fmt.Sprintf("parser: unknown SET item %T", ctx))
 }
 
-func (b *builder) removeItem(ctx gen.IRemoveItemContext) ast.RemoveItem {
-	switch c := ctx.(type) {
-	case *gen.RemovePropItemContext:
-		return &ast.RemoveProp{Pos: b.cpos(c), Var: b.name(c.VarName().GetStart()), Key: b.name(c.AnyName().GetStart())}
-	case *gen.RemoveLabelsItemContext:
-		return &ast.RemoveLabels{Pos: b.cpos(c), Var: b.name(c.VarName().GetStart()), Labels: b.labels(c.LabelSpec(), labelsConj)}
+func (b *builder) removeItem(c gen.IRemoveItemContext) ast.RemoveItem {
+	pos := b.cpos(c)
+	v := b.name(c.VarName().GetStart())
+	if c.DOT() != nil {
+		return &ast.RemoveProp{Pos: pos, Var: v, Key: b.name(c.AnyName().GetStart())}
 	}
-	panic(fmt.Sprintf("parser: unknown REMOVE item %T", ctx))
+	return &ast.RemoveLabels{Pos: pos, Var: v, Labels: b.labels(c.LabelSpec(), labelsConj)}
 }
 
 // --------------------------------------------------------------- patterns
@@ -267,8 +266,8 @@ func (b *builder) node(ctx *gen.NodePatternContext) *ast.NodePattern {
 	if l := ctx.LabelSpec(); l != nil {
 		n.Labels = b.labels(l, labelsConj)
 	}
-	if pr := ctx.Properties(); pr != nil {
-		n.Props = b.mapLit(pr.MapLiteral()).Entries
+	if m := ctx.MapLiteral(); m != nil {
+		n.Props = b.mapLit(m).Entries
 	}
 	if e := ctx.Expr(); e != nil {
 		n.Where = b.expr(e)
@@ -288,8 +287,8 @@ func (b *builder) edge(ctx antlr.ParserRuleContext, dir ast.Direction, body gen.
 		if cq := body.CypherQuantifier(); cq != nil {
 			e.Quant = b.cypherQuant(cq)
 		}
-		if pr := body.Properties(); pr != nil {
-			e.Props = b.mapLit(pr.MapLiteral()).Entries
+		if m := body.MapLiteral(); m != nil {
+			e.Props = b.mapLit(m).Entries
 		}
 		if w := body.WHERE(); w != nil {
 			b.fail(gqlstatus.Syntax, b.pos(w.GetSymbol()),
@@ -416,255 +415,275 @@ func (b *builder) exprList(ctx gen.IExprListContext) []ast.Expr {
 	return out
 }
 
+// Precedence levels, lowest first.
+const (
+	precOr = 1 + iota
+	precXor
+	precAnd
+	precNot
+	precCmp // comparisons, IN, STARTS/ENDS WITH, CONTAINS, IS NULL, labels
+	precAdd
+	precMul
+	precSign
+)
+
+type binInfo struct {
+	op   ast.BinaryOp
+	prec int
+}
+
+var binOps = map[int]binInfo{
+	gen.GoldfishGQLParserOR:       {ast.OpOr, precOr},
+	gen.GoldfishGQLParserXOR:      {ast.OpXor, precXor},
+	gen.GoldfishGQLParserAND:      {ast.OpAnd, precAnd},
+	gen.GoldfishGQLParserEQ:       {ast.OpEq, precCmp},
+	gen.GoldfishGQLParserNEQ:      {ast.OpNe, precCmp},
+	gen.GoldfishGQLParserNEQ2:     {ast.OpNe, precCmp},
+	gen.GoldfishGQLParserLT:       {ast.OpLt, precCmp},
+	gen.GoldfishGQLParserLE:       {ast.OpLe, precCmp},
+	gen.GoldfishGQLParserGT:       {ast.OpGt, precCmp},
+	gen.GoldfishGQLParserGE:       {ast.OpGe, precCmp},
+	gen.GoldfishGQLParserIN:       {ast.OpIn, precCmp},
+	gen.GoldfishGQLParserCONTAINS: {ast.OpContains, precCmp},
+	gen.GoldfishGQLParserSTARTS:   {ast.OpStartsWith, precCmp},
+	gen.GoldfishGQLParserENDS:     {ast.OpEndsWith, precCmp},
+	gen.GoldfishGQLParserPLUS:     {ast.OpAdd, precAdd},
+	gen.GoldfishGQLParserMINUS:    {ast.OpSub, precAdd},
+	gen.GoldfishGQLParserCONCAT:   {ast.OpConcat, precAdd},
+	gen.GoldfishGQLParserSTAR:     {ast.OpMul, precMul},
+	gen.GoldfishGQLParserSLASH:    {ast.OpDiv, precMul},
+	gen.GoldfishGQLParserPERCENT:  {ast.OpMod, precMul},
+}
+
+// exprItem is one element of a flat expression: an operand (with its prefix
+// operators), a binary operator, or a postfix tail (IS NULL, :Label).
+type exprItem struct {
+	operand *gen.OperandContext
+	npre    int // prefix operators in operand
+	pre     int // prefix operators already applied
+	op      antlr.Token
+	bin     binInfo
+	tail    gen.IExprTailContext
+}
+
+// climber applies precedence to the items of one expr.
+type climber struct {
+	b     *builder
+	items []exprItem
+	i     int
+}
+
 func (b *builder) expr(ctx gen.IExprContext) ast.Expr {
 	b.enter(b.cpos(ctx))
 	ch := ctx.GetChildren()
-	x := b.xorExpr(ch[0].(gen.IXorExprContext))
-	for i := 1; i+1 < len(ch); i += 2 {
-		op := ch[i].(antlr.TerminalNode).GetSymbol()
-		x = &ast.Binary{Pos: b.pos(op), Op: ast.OpOr, L: x, R: b.xorExpr(ch[i+1].(gen.IXorExprContext))}
+	var buf [8]exprItem
+	items := buf[:0]
+	for _, c := range ch {
+		switch c := c.(type) {
+		case *gen.OperandContext:
+			n := 0
+			for _, oc := range c.GetChildren() {
+				if _, ok := oc.(antlr.TerminalNode); !ok {
+					break
+				}
+				n++
+			}
+			items = append(items, exprItem{operand: c, npre: n})
+		case *gen.BinaryOpContext:
+			t := c.GetStart()
+			items = append(items, exprItem{op: t, bin: binOps[t.GetTokenType()]})
+		case antlr.TerminalNode: // STARTS / ENDS (WITH is skipped)
+			t := c.GetSymbol()
+			if bi, ok := binOps[t.GetTokenType()]; ok {
+				items = append(items, exprItem{op: t, bin: bi})
+			}
+		case gen.IExprTailContext:
+			items = append(items, exprItem{tail: c})
+		}
 	}
+	cl := climber{b: b, items: items}
+	x := cl.parse(0)
 	b.depth--
 	return x
 }
 
-func (b *builder) xorExpr(ctx gen.IXorExprContext) ast.Expr {
-	ch := ctx.GetChildren()
-	x := b.andExpr(ch[0].(gen.IAndExprContext))
-	for i := 1; i+1 < len(ch); i += 2 {
-		op := ch[i].(antlr.TerminalNode).GetSymbol()
-		x = &ast.Binary{Pos: b.pos(op), Op: ast.OpXor, L: x, R: b.andExpr(ch[i+1].(gen.IAndExprContext))}
-	}
-	return x
-}
-
-func (b *builder) andExpr(ctx gen.IAndExprContext) ast.Expr {
-	ch := ctx.GetChildren()
-	x := b.notExpr(ch[0].(gen.INotExprContext))
-	for i := 1; i+1 < len(ch); i += 2 {
-		op := ch[i].(antlr.TerminalNode).GetSymbol()
-		x = &ast.Binary{Pos: b.pos(op), Op: ast.OpAnd, L: x, R: b.notExpr(ch[i+1].(gen.INotExprContext))}
-	}
-	return x
-}
-
-func (b *builder) notExpr(ctx gen.INotExprContext) ast.Expr {
-	if not := ctx.NOT(); not != nil {
-		pos := b.pos(not.GetSymbol())
-		b.enter(pos)
-		x := &ast.Unary{Pos: pos, Op: ast.OpNot, X: b.notExpr(ctx.NotExpr())}
-		b.depth--
-		return x
-	}
-	return b.comparison(ctx.Comparison())
-}
-
-var compOps = map[int]ast.BinaryOp{
-	gen.GoldfishGQLParserEQ:   ast.OpEq,
-	gen.GoldfishGQLParserNEQ:  ast.OpNe,
-	gen.GoldfishGQLParserNEQ2: ast.OpNe,
-	gen.GoldfishGQLParserLT:   ast.OpLt,
-	gen.GoldfishGQLParserLE:   ast.OpLe,
-	gen.GoldfishGQLParserGT:   ast.OpGt,
-	gen.GoldfishGQLParserGE:   ast.OpGe,
-}
-
-func (b *builder) comparison(ctx gen.IComparisonContext) ast.Expr {
-	ch := ctx.GetChildren()
-	x := b.additive(ch[0].(gen.IAdditiveContext))
+func (c *climber) parse(minPrec int) ast.Expr {
+	b := c.b
+	x := c.unary()
 	var lastColon *ast.LabelTest // x:A:B merges into one LabelTest
-	for _, t := range ch[1:] {
-		var colon *ast.LabelTest
-		switch c := t.(type) {
-		case *gen.BinaryTailContext:
-			op := c.CompOp().GetStart()
-			x = &ast.Binary{Pos: b.pos(op), Op: compOps[op.GetTokenType()], L: x, R: b.additive(c.Additive())}
-		case *gen.InTailContext:
-			x = &ast.Binary{Pos: b.cpos(c), Op: ast.OpIn, L: x, R: b.additive(c.Additive())}
-		case *gen.StartsWithTailContext:
-			x = &ast.Binary{Pos: b.cpos(c), Op: ast.OpStartsWith, L: x, R: b.additive(c.Additive())}
-		case *gen.EndsWithTailContext:
-			x = &ast.Binary{Pos: b.cpos(c), Op: ast.OpEndsWith, L: x, R: b.additive(c.Additive())}
-		case *gen.ContainsTailContext:
-			x = &ast.Binary{Pos: b.cpos(c), Op: ast.OpContains, L: x, R: b.additive(c.Additive())}
-		case *gen.IsNullTailContext:
-			x = &ast.IsNull{Pos: b.cpos(c), X: x, Not: c.NOT() != nil}
-		case *gen.IsLabelTailContext:
-			lt := &ast.LabelTest{Pos: b.cpos(c), X: x, Labels: []string{b.name(c.IsLabelName().GetStart())}}
-			for _, n := range c.AllAnyName() {
-				lt.Labels = append(lt.Labels, b.name(n.GetStart()))
+	for c.i < len(c.items) {
+		it := &c.items[c.i]
+		if it.tail != nil {
+			if precCmp < minPrec {
+				break
 			}
-			if c.NOT() != nil {
-				x = &ast.Unary{Pos: lt.Pos, Op: ast.OpNot, X: lt}
-			} else {
-				x = lt
-			}
-		case *gen.ColonLabelTailContext:
-			var names []string
-			for _, n := range c.AllAnyName() {
-				names = append(names, b.name(n.GetStart()))
-			}
-			if lastColon != nil && x == ast.Expr(lastColon) {
-				lastColon.Labels = append(lastColon.Labels, names...)
-				colon = lastColon
-			} else {
-				colon = &ast.LabelTest{Pos: b.cpos(c), X: x, Labels: names}
-				x = colon
-			}
+			c.i++
+			x, lastColon = b.tail(it.tail, x, lastColon)
+			continue
 		}
-		lastColon = colon
+		if it.bin.prec < minPrec {
+			break
+		}
+		c.i++
+		r := c.parse(it.bin.prec + 1)
+		x = &ast.Binary{Pos: b.pos(it.op), Op: it.bin.op, L: x, R: r}
+		lastColon = nil
 	}
 	return x
 }
 
-func (b *builder) additive(ctx gen.IAdditiveContext) ast.Expr {
-	ch := ctx.GetChildren()
-	x := b.multiplicative(ch[0].(gen.IMultiplicativeContext))
-	for i := 1; i+1 < len(ch); i += 2 {
-		op := ch[i].(antlr.TerminalNode).GetSymbol()
-		var bop ast.BinaryOp
-		switch op.GetTokenType() {
-		case gen.GoldfishGQLParserPLUS:
-			bop = ast.OpAdd
-		case gen.GoldfishGQLParserMINUS:
-			bop = ast.OpSub
+// unary applies the current operand's next prefix operator, or builds the
+// operand's primary and property accesses.
+func (c *climber) unary() ast.Expr {
+	b := c.b
+	it := &c.items[c.i]
+	if it.pre < it.npre {
+		t := it.operand.GetChild(it.pre).(antlr.TerminalNode).GetSymbol()
+		it.pre++
+		pos := b.pos(t)
+		switch t.GetTokenType() {
+		case gen.GoldfishGQLParserNOT:
+			b.enter(pos)
+			x := &ast.Unary{Pos: pos, Op: ast.OpNot, X: c.parse(precNot + 1)}
+			b.depth--
+			return x
 		default:
-			bop = ast.OpConcat
+			neg := t.GetTokenType() == gen.GoldfishGQLParserMINUS
+			// A sign right before a bare number folds into the literal, so
+			// -9223372036854775808 is representable.
+			if it.pre == it.npre {
+				if lit := bareNumber(it.operand); lit != nil {
+					c.i++
+					l := b.number(lit, neg)
+					l.Pos = pos
+					return l
+				}
+			}
+			b.enter(pos)
+			op := ast.OpPlus
+			if neg {
+				op = ast.OpNeg
+			}
+			x := &ast.Unary{Pos: pos, Op: op, X: c.parse(precSign)}
+			b.depth--
+			return x
 		}
-		x = &ast.Binary{Pos: b.pos(op), Op: bop, L: x, R: b.multiplicative(ch[i+1].(gen.IMultiplicativeContext))}
 	}
-	return x
+	c.i++
+	return b.operandBase(it.operand)
 }
 
-func (b *builder) multiplicative(ctx gen.IMultiplicativeContext) ast.Expr {
-	ch := ctx.GetChildren()
-	x := b.unary(ch[0].(gen.IUnaryContext))
-	for i := 1; i+1 < len(ch); i += 2 {
-		op := ch[i].(antlr.TerminalNode).GetSymbol()
-		var bop ast.BinaryOp
-		switch op.GetTokenType() {
-		case gen.GoldfishGQLParserSTAR:
-			bop = ast.OpMul
-		case gen.GoldfishGQLParserSLASH:
-			bop = ast.OpDiv
-		default:
-			bop = ast.OpMod
-		}
-		x = &ast.Binary{Pos: b.pos(op), Op: bop, L: x, R: b.unary(ch[i+1].(gen.IUnaryContext))}
-	}
-	return x
-}
-
-func (b *builder) unary(ctx gen.IUnaryContext) ast.Expr {
-	if pf := ctx.Postfix(); pf != nil {
-		return b.postfix(pf)
-	}
-	sign := ctx.GetStart()
-	pos := b.pos(sign)
-	neg := sign.GetTokenType() == gen.GoldfishGQLParserMINUS
-	inner := ctx.Unary()
-	// A sign on a number literal folds into the literal, so that
-	// -9223372036854775808 is representable.
-	if lit := numberLiteral(inner); lit != nil {
-		l := b.number(lit, neg)
-		l.Pos = pos
-		return l
-	}
-	b.enter(pos)
-	op := ast.OpPlus
-	if neg {
-		op = ast.OpNeg
-	}
-	x := &ast.Unary{Pos: pos, Op: op, X: b.unary(inner)}
-	b.depth--
-	return x
-}
-
-// numberLiteral returns the INTEGER or FLOAT token when u is a bare number.
-func numberLiteral(u gen.IUnaryContext) antlr.Token {
-	pf := u.Postfix()
-	if pf == nil || pf.GetChildCount() != 1 {
+// bareNumber returns the INTEGER or FLOAT token when an operand's primary
+// is a number without property accesses.
+func bareNumber(o *gen.OperandContext) antlr.Token {
+	if o.DOT(0) != nil {
 		return nil
 	}
-	lp, ok := pf.Primary().(*gen.LiteralPrimaryContext)
+	lp, ok := o.Primary().(*gen.LiteralPrimaryContext)
 	if !ok {
 		return nil
 	}
-	t := lp.Literal().GetStart()
+	t := lp.GetStart()
 	if tt := t.GetTokenType(); tt == gen.GoldfishGQLParserINTEGER || tt == gen.GoldfishGQLParserFLOAT {
 		return t
 	}
 	return nil
 }
 
-func (b *builder) postfix(ctx gen.IPostfixContext) ast.Expr {
-	x := b.primary(ctx.Primary())
-	if ctx.GetChildCount() == 1 {
+func (b *builder) operandBase(o *gen.OperandContext) ast.Expr {
+	x := b.primary(o.Primary())
+	if o.DOT(0) == nil {
 		return x
 	}
 	pos := x.Position()
-	for _, n := range ctx.AllAnyName() {
+	for _, n := range o.AllAnyName() {
 		x = &ast.PropAccess{Pos: pos, Subject: x, Key: b.name(n.GetStart())}
 	}
 	return x
 }
 
+func (b *builder) tail(c gen.IExprTailContext, x ast.Expr, lastColon *ast.LabelTest) (ast.Expr, *ast.LabelTest) {
+	pos := b.cpos(c)
+	if c.IS() != nil {
+		if c.NULL() != nil {
+			return &ast.IsNull{Pos: pos, X: x, Not: c.NOT() != nil}, nil
+		}
+		lt := &ast.LabelTest{Pos: pos, X: x, Labels: []string{b.name(c.IsLabelName().GetStart())}}
+		for _, n := range c.AllAnyName() {
+			lt.Labels = append(lt.Labels, b.name(n.GetStart()))
+		}
+		if c.NOT() != nil {
+			return &ast.Unary{Pos: pos, Op: ast.OpNot, X: lt}, nil
+		}
+		return lt, nil
+	}
+	names := make([]string, 0, 1)
+	for _, n := range c.AllAnyName() {
+		names = append(names, b.name(n.GetStart()))
+	}
+	if lastColon != nil && x == ast.Expr(lastColon) {
+		lastColon.Labels = append(lastColon.Labels, names...)
+		return lastColon, lastColon
+	}
+	lt := &ast.LabelTest{Pos: pos, X: x, Labels: names}
+	return lt, lt
+}
+
 func (b *builder) primary(ctx gen.IPrimaryContext) ast.Expr {
 	switch c := ctx.(type) {
 	case *gen.LiteralPrimaryContext:
-		return b.literal(c.Literal())
+		return b.literal(c.GetStart())
+	case *gen.TemporalPrimaryContext:
+		if args := c.CallArgs(); args != nil {
+			return b.call(c.GetStart(), args)
+		}
+		return b.temporal(c.GetStart(), c.STRING().GetSymbol())
 	case *gen.ParamPrimaryContext:
 		t := c.PARAM().GetSymbol()
 		return &ast.Param{Pos: b.pos(t), Name: t.GetText()[1:]}
 	case *gen.VarPrimaryContext:
 		t := c.GetStart()
+		if args := c.CallArgs(); args != nil {
+			return b.call(t, args)
+		}
 		return &ast.Var{Pos: b.pos(t), Name: b.name(t)}
 	case *gen.ParenPrimaryContext:
 		return b.expr(c.Expr())
 	case *gen.ListPrimaryContext:
-		pos := b.cpos(c)
-		b.enter(pos)
-		l := &ast.ListLit{Pos: pos}
+		l := &ast.ListLit{Pos: b.cpos(c)}
 		if el := c.ExprList(); el != nil {
 			l.Elems = b.exprList(el)
 		} else {
 			l.Elems = []ast.Expr{}
 		}
-		b.depth--
 		return l
 	case *gen.MapPrimaryContext:
 		return b.mapLit(c.MapLiteral())
-	case *gen.CallPrimaryContext:
-		pos := b.cpos(c)
-		b.enter(pos)
-		f := &ast.FuncCall{Pos: pos, Name: b.name(c.FuncName().GetStart()),
-			Star: c.STAR() != nil, Distinct: c.DISTINCT() != nil}
-		if el := c.ExprList(); el != nil {
-			f.Args = b.exprList(el)
-		}
-		b.depth--
-		return f
 	}
 	panic(fmt.Sprintf("parser: unknown primary %T", ctx))
 }
 
+func (b *builder) call(name antlr.Token, c gen.ICallArgsContext) ast.Expr {
+	f := &ast.FuncCall{Pos: b.pos(name), Name: b.name(name), Star: c.STAR() != nil, Distinct: c.DISTINCT() != nil}
+	if el := c.ExprList(); el != nil {
+		f.Args = b.exprList(el)
+	}
+	return f
+}
+
 func (b *builder) mapLit(ctx gen.IMapLiteralContext) *ast.MapLit {
-	pos := b.cpos(ctx)
-	b.enter(pos)
 	entries := ctx.AllMapEntry()
-	m := &ast.MapLit{Pos: pos, Entries: make([]*ast.PropEntry, 0, len(entries))}
+	m := &ast.MapLit{Pos: b.cpos(ctx), Entries: make([]*ast.PropEntry, 0, len(entries))}
 	for _, e := range entries {
 		k := e.AnyName().GetStart()
 		m.Entries = append(m.Entries, &ast.PropEntry{Pos: b.pos(k), Key: b.name(k), Value: b.expr(e.Expr())})
 	}
-	b.depth--
 	return m
 }
 
 // ---------------------------------------------------------------- literals
 
-func (b *builder) literal(ctx gen.ILiteralContext) *ast.Literal {
-	t := ctx.GetStart()
+func (b *builder) literal(t antlr.Token) *ast.Literal {
 	pos := b.pos(t)
 	switch t.GetTokenType() {
 	case gen.GoldfishGQLParserINTEGER, gen.GoldfishGQLParserFLOAT:
@@ -677,25 +696,27 @@ func (b *builder) literal(ctx gen.ILiteralContext) *ast.Literal {
 		return &ast.Literal{Pos: pos, Kind: ast.LitBool}
 	case gen.GoldfishGQLParserNULL:
 		return &ast.Literal{Pos: pos, Kind: ast.LitNull}
-	case gen.GoldfishGQLParserDATE:
-		st := ctx.GetStop()
-		s := b.str(st)
+	}
+	panic(fmt.Sprintf("parser: unknown literal token %d", t.GetTokenType()))
+}
+
+// temporal builds DATE '…' and DATETIME '…', checking the text.
+func (b *builder) temporal(kw, st antlr.Token) *ast.Literal {
+	pos := b.pos(kw)
+	s := b.str(st)
+	if kw.GetTokenType() == gen.GoldfishGQLParserDATE {
 		if _, err := time.Parse("2006-01-02", s); err != nil {
 			b.fail(gqlstatus.InvalidValueType, b.pos(st), "write dates as DATE 'YYYY-MM-DD', for example DATE '2026-01-31'",
 				"invalid DATE literal %q", s)
 		}
 		return &ast.Literal{Pos: pos, Kind: ast.LitDate, Str: s}
-	case gen.GoldfishGQLParserDATETIME:
-		st := ctx.GetStop()
-		s := b.str(st)
-		if !validDateTime(s) {
-			b.fail(gqlstatus.InvalidValueType, b.pos(st),
-				"write date-times in ISO 8601, for example DATETIME '2026-01-31T14:05:00Z'",
-				"invalid DATETIME literal %q", s)
-		}
-		return &ast.Literal{Pos: pos, Kind: ast.LitDateTime, Str: s}
 	}
-	panic(fmt.Sprintf("parser: unknown literal token %d", t.GetTokenType()))
+	if !validDateTime(s) {
+		b.fail(gqlstatus.InvalidValueType, b.pos(st),
+			"write date-times in ISO 8601, for example DATETIME '2026-01-31T14:05:00Z'",
+			"invalid DATETIME literal %q", s)
+	}
+	return &ast.Literal{Pos: pos, Kind: ast.LitDateTime, Str: s}
 }
 
 var dateTimeLayouts = []string{

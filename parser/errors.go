@@ -42,6 +42,9 @@ func describeSyntaxError(text string, p antlr.Parser, tok antlr.Token, line, col
 			rule = ctx.GetRuleIndex()
 		}
 	}
+	if ttype == gen.GoldfishGQLParserUNTERMINATED_COMMENT {
+		return gqlstatus.At(gqlstatus.Syntax, pos, text, "unterminated comment").WithHint("close the comment with */")
+	}
 	hint := syntaxHint(rule, expected, ttype)
 	return gqlstatus.At(gqlstatus.Syntax, pos, text, "%s", found).WithHint(hint)
 }
@@ -89,10 +92,12 @@ func syntaxHint(rule int, exp *antlr.IntervalSet, found int) string {
 		}
 		return "a statement starts with MATCH, INSERT, CALL, START TRANSACTION, COMMIT or ROLLBACK; separate statements with ';'"
 	case rule == gen.GoldfishGQLParserRULE_pathPatterns || rule == gen.GoldfishGQLParserRULE_pathPattern:
-		if has(exp, gen.GoldfishGQLParserLPAREN) && !has(exp, gen.GoldfishGQLParserMINUS) {
+		if has(exp, gen.GoldfishGQLParserLPAREN) && !has(exp, gen.GoldfishGQLParserMINUS) || has(exp, gen.GoldfishGQLParserEQ) {
 			return "expected a node pattern such as (n:Label)"
 		}
 		return "expected an edge such as -[:TYPE]-> and then a node pattern such as (n:Label)"
+	case rule == gen.GoldfishGQLParserRULE_nodePattern && found == antlr.TokenEOF:
+		return "close the node pattern with ')'"
 	case rule == gen.GoldfishGQLParserRULE_nodePattern:
 		return "a node pattern is (var:Label {key: value} WHERE condition); each part is optional; close it with ')'"
 	case rule == gen.GoldfishGQLParserRULE_edgePattern || rule == gen.GoldfishGQLParserRULE_edgeBody ||
@@ -101,7 +106,7 @@ func syntaxHint(rule int, exp *antlr.IntervalSet, found int) string {
 	case rule == gen.GoldfishGQLParserRULE_labelSpec || rule == gen.GoldfishGQLParserRULE_labelSep ||
 		rule == gen.GoldfishGQLParserRULE_anyName || rule == gen.GoldfishGQLParserRULE_isLabelName:
 		return "expected a name (a label, type or property key); quote unusual names with backquotes: `my name`"
-	case rule == gen.GoldfishGQLParserRULE_mapLiteral || rule == gen.GoldfishGQLParserRULE_mapEntry || rule == gen.GoldfishGQLParserRULE_properties:
+	case rule == gen.GoldfishGQLParserRULE_mapLiteral || rule == gen.GoldfishGQLParserRULE_mapEntry:
 		return "a map is {key: value, key2: value2}; close it with '}'"
 	case rule == gen.GoldfishGQLParserRULE_setItem:
 		return "SET takes n.key = value, n = {map}, n += {map} or n:Label, separated by commas"

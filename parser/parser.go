@@ -165,7 +165,8 @@ func (st *state) run(text string) (tree gen.IScriptContext, gerr *gqlstatus.Erro
 	}
 
 	// Second pass: full LL with error reporting, stopping at the first error.
-	p.SetInputStream(st.tokens) // resets the parser and seeks the tokens to 0
+	p.SetInputStream(st.tokens) // resets the parser (but does not rewind the tokens)
+	st.tokens.Seek(0)
 	p.SetError(nil)
 	p.SetErrorHandler(st.dflt)
 	p.GetInterpreter().SetPredictionMode(antlr.PredictionModeLL)

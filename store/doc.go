@@ -45,8 +45,9 @@
 //   - id → node (live and recycled, with live in/out degree), id → edge;
 //   - all live nodes by (observable key, id)       — ScanNodes, ScanIdentical;
 //   - (label, observable key, id) for every label  — ScanLabel, LabelCount;
-//   - (property key, value encoding, observable key, id) over every
-//     property of live nodes                       — ScanProp;
+//   - (property key, value, observable key, id) over every property of
+//     live nodes, ordered by Value.Compare; an entry is just (node
+//     pointer, property index), 16 bytes       — ScanProp;
 //   - nick → live node                              — NodeByNick;
 //   - adjacency (node, direction, edge type, edge id) — Edges, EdgesOfType;
 //   - counters per label, per kind and per edge type (small B-trees).

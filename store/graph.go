@@ -100,10 +100,14 @@ type labelItem struct {
 	n     *Node
 }
 
+// propItem is the i-th property of node n: 16 bytes, the key and value
+// are read through the (immutable) node record.
 type propItem struct {
-	key, venc string
-	n         *Node
+	n *Node
+	i uint32
 }
+
+func (it propItem) prop() *Prop { return &it.n.Props[it.i] }
 
 type nickItem struct {
 	nick string
@@ -144,11 +148,12 @@ func lessLabelItem(a, b labelItem) bool {
 	return nodeLess(a.n, b.n)
 }
 func lessPropItem(a, b propItem) bool {
-	if a.key != b.key {
-		return a.key < b.key
+	pa, pb := a.prop(), b.prop()
+	if pa.Key != pb.Key {
+		return pa.Key < pb.Key
 	}
-	if a.venc != b.venc {
-		return a.venc < b.venc
+	if c := pa.Val.Compare(pb.Val); c != 0 {
+		return c < 0
 	}
 	return nodeLess(a.n, b.n)
 }
@@ -174,7 +179,7 @@ type state struct {
 	edges    *btree.BTreeG[edgeItem]  // id → edge (live and recycled)
 	all      *btree.BTreeG[*Node]     // live nodes by (observable key, id)
 	labels   *btree.BTreeG[labelItem] // (label, observable key, id), live nodes
-	props    *btree.BTreeG[propItem]  // (key, value encoding, observable key, id), live nodes
+	props    *btree.BTreeG[propItem]  // (key, value, observable key, id), live nodes
 	nicks    *btree.BTreeG[nickItem]  // nick → live node
 	adj      *btree.BTreeG[adjItem]   // (node, dir, type, edge id), live edges
 	labelCnt *btree.BTreeG[countItem] // live nodes per label
@@ -334,8 +339,6 @@ func DeterministicEdgeID(from ID, typ string, to ID) ID {
 const (
 	propsKeyMax    = 72 // props part kept verbatim up to this many bytes
 	propsKeyPrefix = 64 // otherwise: this many bytes + 8-byte xxhash
-	vencMax        = 64 // value encodings in the property index
-	vencPrefix     = 56
 )
 
 // appendObsPrefix appends kind and props parts of the observable key.
@@ -369,17 +372,6 @@ func appendObservableKey(b []byte, labels []string, props Props) []byte {
 
 func observableKey(labels []string, props Props) string {
 	return string(appendObservableKey(nil, labels, props))
-}
-
-// valueIndexKey is the property-index encoding of v: the order-preserving
-// encoding, or for long values a prefix plus an xxhash (scans verify).
-func valueIndexKey(buf []byte, v Value) string {
-	b := v.AppendKey(buf[:0])
-	if len(b) > vencMax {
-		h := xxhash.Sum64(b)
-		b = binary.BigEndian.AppendUint64(b[:vencPrefix], h)
-	}
-	return string(b)
 }
 
 // ---- Snapshot ----------------------------------------------------------
@@ -486,14 +478,11 @@ func (s *Snapshot) ScanProp(key string, v Value, fn func(*Node) bool) {
 	if v.IsNull() {
 		return
 	}
-	var buf [vencMax + 8]byte
-	venc := valueIndexKey(buf[:0], v)
-	s.st.props.AscendGreaterOrEqual(propItem{key: key, venc: venc, n: minNode}, func(it propItem) bool {
-		if it.key != key || it.venc != venc {
+	pivot := &Node{Props: Props{{key, v}}}
+	s.st.props.AscendGreaterOrEqual(propItem{n: pivot}, func(it propItem) bool {
+		p := it.prop()
+		if p.Key != key || !p.Val.Equal(v) {
 			return false
-		}
-		if x, ok := it.n.Props.Get(key); !ok || !x.Equal(v) {
-			return true // truncated-encoding collision
 		}
 		return fn(it.n)
 	})
@@ -689,11 +678,6 @@ func (t *Tx) idTaken(id ID) bool {
 	return t.st.nodes.Has(nodeItem{id: id}) || t.st.edges.Has(edgeItem{id: id})
 }
 
-func (t *Tx) venc(v Value) string {
-	var buf [vencMax + 8]byte
-	return valueIndexKey(buf[:0], v)
-}
-
 func (t *Tx) incr(tr *btree.BTreeG[countItem], name string, d int) {
 	it, _ := tr.Get(countItem{name: name})
 	it.name = name
@@ -731,8 +715,8 @@ func (t *Tx) addNodeIdx(n *Node) {
 		t.incr(st.labelCnt, l, 1)
 	}
 	t.incr(st.kindCnt, n.Kind(), 1)
-	for _, kv := range n.Props {
-		st.props.ReplaceOrInsert(propItem{key: kv.Key, venc: t.venc(kv.Val), n: n})
+	for i := range n.Props {
+		st.props.ReplaceOrInsert(propItem{n: n, i: uint32(i)})
 	}
 	if nick, ok := nickOf(n.Props); ok {
 		st.nicks.ReplaceOrInsert(nickItem{nick: nick, n: n})
@@ -747,8 +731,8 @@ func (t *Tx) delNodeIdx(n *Node) {
 		t.incr(st.labelCnt, l, -1)
 	}
 	t.incr(st.kindCnt, n.Kind(), -1)
-	for _, kv := range n.Props {
-		st.props.Delete(propItem{key: kv.Key, venc: t.venc(kv.Val), n: n})
+	for i := range n.Props {
+		st.props.Delete(propItem{n: n, i: uint32(i)})
 	}
 	if nick, ok := nickOf(n.Props); ok {
 		st.nicks.Delete(nickItem{nick: nick})

@@ -200,41 +200,17 @@ func (s *BaseGoldfishGQLListener) EnterSortItem(ctx *SortItemContext) {}
 // ExitSortItem is called when production sortItem is exited.
 func (s *BaseGoldfishGQLListener) ExitSortItem(ctx *SortItemContext) {}
 
-// EnterSetPropItem is called when production setPropItem is entered.
-func (s *BaseGoldfishGQLListener) EnterSetPropItem(ctx *SetPropItemContext) {}
+// EnterSetItem is called when production setItem is entered.
+func (s *BaseGoldfishGQLListener) EnterSetItem(ctx *SetItemContext) {}
 
-// ExitSetPropItem is called when production setPropItem is exited.
-func (s *BaseGoldfishGQLListener) ExitSetPropItem(ctx *SetPropItemContext) {}
+// ExitSetItem is called when production setItem is exited.
+func (s *BaseGoldfishGQLListener) ExitSetItem(ctx *SetItemContext) {}
 
-// EnterSetAllItem is called when production setAllItem is entered.
-func (s *BaseGoldfishGQLListener) EnterSetAllItem(ctx *SetAllItemContext) {}
+// EnterRemoveItem is called when production removeItem is entered.
+func (s *BaseGoldfishGQLListener) EnterRemoveItem(ctx *RemoveItemContext) {}
 
-// ExitSetAllItem is called when production setAllItem is exited.
-func (s *BaseGoldfishGQLListener) ExitSetAllItem(ctx *SetAllItemContext) {}
-
-// EnterSetMergeItem is called when production setMergeItem is entered.
-func (s *BaseGoldfishGQLListener) EnterSetMergeItem(ctx *SetMergeItemContext) {}
-
-// ExitSetMergeItem is called when production setMergeItem is exited.
-func (s *BaseGoldfishGQLListener) ExitSetMergeItem(ctx *SetMergeItemContext) {}
-
-// EnterSetLabelsItem is called when production setLabelsItem is entered.
-func (s *BaseGoldfishGQLListener) EnterSetLabelsItem(ctx *SetLabelsItemContext) {}
-
-// ExitSetLabelsItem is called when production setLabelsItem is exited.
-func (s *BaseGoldfishGQLListener) ExitSetLabelsItem(ctx *SetLabelsItemContext) {}
-
-// EnterRemovePropItem is called when production removePropItem is entered.
-func (s *BaseGoldfishGQLListener) EnterRemovePropItem(ctx *RemovePropItemContext) {}
-
-// ExitRemovePropItem is called when production removePropItem is exited.
-func (s *BaseGoldfishGQLListener) ExitRemovePropItem(ctx *RemovePropItemContext) {}
-
-// EnterRemoveLabelsItem is called when production removeLabelsItem is entered.
-func (s *BaseGoldfishGQLListener) EnterRemoveLabelsItem(ctx *RemoveLabelsItemContext) {}
-
-// ExitRemoveLabelsItem is called when production removeLabelsItem is exited.
-func (s *BaseGoldfishGQLListener) ExitRemoveLabelsItem(ctx *RemoveLabelsItemContext) {}
+// ExitRemoveItem is called when production removeItem is exited.
+func (s *BaseGoldfishGQLListener) ExitRemoveItem(ctx *RemoveItemContext) {}
 
 // EnterPathPatterns is called when production pathPatterns is entered.
 func (s *BaseGoldfishGQLListener) EnterPathPatterns(ctx *PathPatternsContext) {}
@@ -296,12 +272,6 @@ func (s *BaseGoldfishGQLListener) EnterQuantifier(ctx *QuantifierContext) {}
 // ExitQuantifier is called when production quantifier is exited.
 func (s *BaseGoldfishGQLListener) ExitQuantifier(ctx *QuantifierContext) {}
 
-// EnterProperties is called when production properties is entered.
-func (s *BaseGoldfishGQLListener) EnterProperties(ctx *PropertiesContext) {}
-
-// ExitProperties is called when production properties is exited.
-func (s *BaseGoldfishGQLListener) ExitProperties(ctx *PropertiesContext) {}
-
 // EnterExprList is called when production exprList is entered.
 func (s *BaseGoldfishGQLListener) EnterExprList(ctx *ExprListContext) {}
 
@@ -314,113 +284,35 @@ func (s *BaseGoldfishGQLListener) EnterExpr(ctx *ExprContext) {}
 // ExitExpr is called when production expr is exited.
 func (s *BaseGoldfishGQLListener) ExitExpr(ctx *ExprContext) {}
 
-// EnterXorExpr is called when production xorExpr is entered.
-func (s *BaseGoldfishGQLListener) EnterXorExpr(ctx *XorExprContext) {}
+// EnterBinaryOp is called when production binaryOp is entered.
+func (s *BaseGoldfishGQLListener) EnterBinaryOp(ctx *BinaryOpContext) {}
 
-// ExitXorExpr is called when production xorExpr is exited.
-func (s *BaseGoldfishGQLListener) ExitXorExpr(ctx *XorExprContext) {}
+// ExitBinaryOp is called when production binaryOp is exited.
+func (s *BaseGoldfishGQLListener) ExitBinaryOp(ctx *BinaryOpContext) {}
 
-// EnterAndExpr is called when production andExpr is entered.
-func (s *BaseGoldfishGQLListener) EnterAndExpr(ctx *AndExprContext) {}
+// EnterOperand is called when production operand is entered.
+func (s *BaseGoldfishGQLListener) EnterOperand(ctx *OperandContext) {}
 
-// ExitAndExpr is called when production andExpr is exited.
-func (s *BaseGoldfishGQLListener) ExitAndExpr(ctx *AndExprContext) {}
+// ExitOperand is called when production operand is exited.
+func (s *BaseGoldfishGQLListener) ExitOperand(ctx *OperandContext) {}
 
-// EnterNotExpr is called when production notExpr is entered.
-func (s *BaseGoldfishGQLListener) EnterNotExpr(ctx *NotExprContext) {}
+// EnterExprTail is called when production exprTail is entered.
+func (s *BaseGoldfishGQLListener) EnterExprTail(ctx *ExprTailContext) {}
 
-// ExitNotExpr is called when production notExpr is exited.
-func (s *BaseGoldfishGQLListener) ExitNotExpr(ctx *NotExprContext) {}
-
-// EnterComparison is called when production comparison is entered.
-func (s *BaseGoldfishGQLListener) EnterComparison(ctx *ComparisonContext) {}
-
-// ExitComparison is called when production comparison is exited.
-func (s *BaseGoldfishGQLListener) ExitComparison(ctx *ComparisonContext) {}
-
-// EnterBinaryTail is called when production binaryTail is entered.
-func (s *BaseGoldfishGQLListener) EnterBinaryTail(ctx *BinaryTailContext) {}
-
-// ExitBinaryTail is called when production binaryTail is exited.
-func (s *BaseGoldfishGQLListener) ExitBinaryTail(ctx *BinaryTailContext) {}
-
-// EnterInTail is called when production inTail is entered.
-func (s *BaseGoldfishGQLListener) EnterInTail(ctx *InTailContext) {}
-
-// ExitInTail is called when production inTail is exited.
-func (s *BaseGoldfishGQLListener) ExitInTail(ctx *InTailContext) {}
-
-// EnterStartsWithTail is called when production startsWithTail is entered.
-func (s *BaseGoldfishGQLListener) EnterStartsWithTail(ctx *StartsWithTailContext) {}
-
-// ExitStartsWithTail is called when production startsWithTail is exited.
-func (s *BaseGoldfishGQLListener) ExitStartsWithTail(ctx *StartsWithTailContext) {}
-
-// EnterEndsWithTail is called when production endsWithTail is entered.
-func (s *BaseGoldfishGQLListener) EnterEndsWithTail(ctx *EndsWithTailContext) {}
-
-// ExitEndsWithTail is called when production endsWithTail is exited.
-func (s *BaseGoldfishGQLListener) ExitEndsWithTail(ctx *EndsWithTailContext) {}
-
-// EnterContainsTail is called when production containsTail is entered.
-func (s *BaseGoldfishGQLListener) EnterContainsTail(ctx *ContainsTailContext) {}
-
-// ExitContainsTail is called when production containsTail is exited.
-func (s *BaseGoldfishGQLListener) ExitContainsTail(ctx *ContainsTailContext) {}
-
-// EnterIsNullTail is called when production isNullTail is entered.
-func (s *BaseGoldfishGQLListener) EnterIsNullTail(ctx *IsNullTailContext) {}
-
-// ExitIsNullTail is called when production isNullTail is exited.
-func (s *BaseGoldfishGQLListener) ExitIsNullTail(ctx *IsNullTailContext) {}
-
-// EnterIsLabelTail is called when production isLabelTail is entered.
-func (s *BaseGoldfishGQLListener) EnterIsLabelTail(ctx *IsLabelTailContext) {}
-
-// ExitIsLabelTail is called when production isLabelTail is exited.
-func (s *BaseGoldfishGQLListener) ExitIsLabelTail(ctx *IsLabelTailContext) {}
-
-// EnterColonLabelTail is called when production colonLabelTail is entered.
-func (s *BaseGoldfishGQLListener) EnterColonLabelTail(ctx *ColonLabelTailContext) {}
-
-// ExitColonLabelTail is called when production colonLabelTail is exited.
-func (s *BaseGoldfishGQLListener) ExitColonLabelTail(ctx *ColonLabelTailContext) {}
-
-// EnterCompOp is called when production compOp is entered.
-func (s *BaseGoldfishGQLListener) EnterCompOp(ctx *CompOpContext) {}
-
-// ExitCompOp is called when production compOp is exited.
-func (s *BaseGoldfishGQLListener) ExitCompOp(ctx *CompOpContext) {}
-
-// EnterAdditive is called when production additive is entered.
-func (s *BaseGoldfishGQLListener) EnterAdditive(ctx *AdditiveContext) {}
-
-// ExitAdditive is called when production additive is exited.
-func (s *BaseGoldfishGQLListener) ExitAdditive(ctx *AdditiveContext) {}
-
-// EnterMultiplicative is called when production multiplicative is entered.
-func (s *BaseGoldfishGQLListener) EnterMultiplicative(ctx *MultiplicativeContext) {}
-
-// ExitMultiplicative is called when production multiplicative is exited.
-func (s *BaseGoldfishGQLListener) ExitMultiplicative(ctx *MultiplicativeContext) {}
-
-// EnterUnary is called when production unary is entered.
-func (s *BaseGoldfishGQLListener) EnterUnary(ctx *UnaryContext) {}
-
-// ExitUnary is called when production unary is exited.
-func (s *BaseGoldfishGQLListener) ExitUnary(ctx *UnaryContext) {}
-
-// EnterPostfix is called when production postfix is entered.
-func (s *BaseGoldfishGQLListener) EnterPostfix(ctx *PostfixContext) {}
-
-// ExitPostfix is called when production postfix is exited.
-func (s *BaseGoldfishGQLListener) ExitPostfix(ctx *PostfixContext) {}
+// ExitExprTail is called when production exprTail is exited.
+func (s *BaseGoldfishGQLListener) ExitExprTail(ctx *ExprTailContext) {}
 
 // EnterLiteralPrimary is called when production literalPrimary is entered.
 func (s *BaseGoldfishGQLListener) EnterLiteralPrimary(ctx *LiteralPrimaryContext) {}
 
 // ExitLiteralPrimary is called when production literalPrimary is exited.
 func (s *BaseGoldfishGQLListener) ExitLiteralPrimary(ctx *LiteralPrimaryContext) {}
+
+// EnterTemporalPrimary is called when production temporalPrimary is entered.
+func (s *BaseGoldfishGQLListener) EnterTemporalPrimary(ctx *TemporalPrimaryContext) {}
+
+// ExitTemporalPrimary is called when production temporalPrimary is exited.
+func (s *BaseGoldfishGQLListener) ExitTemporalPrimary(ctx *TemporalPrimaryContext) {}
 
 // EnterParamPrimary is called when production paramPrimary is entered.
 func (s *BaseGoldfishGQLListener) EnterParamPrimary(ctx *ParamPrimaryContext) {}
@@ -440,12 +332,6 @@ func (s *BaseGoldfishGQLListener) EnterMapPrimary(ctx *MapPrimaryContext) {}
 // ExitMapPrimary is called when production mapPrimary is exited.
 func (s *BaseGoldfishGQLListener) ExitMapPrimary(ctx *MapPrimaryContext) {}
 
-// EnterCallPrimary is called when production callPrimary is entered.
-func (s *BaseGoldfishGQLListener) EnterCallPrimary(ctx *CallPrimaryContext) {}
-
-// ExitCallPrimary is called when production callPrimary is exited.
-func (s *BaseGoldfishGQLListener) ExitCallPrimary(ctx *CallPrimaryContext) {}
-
 // EnterVarPrimary is called when production varPrimary is entered.
 func (s *BaseGoldfishGQLListener) EnterVarPrimary(ctx *VarPrimaryContext) {}
 
@@ -458,11 +344,11 @@ func (s *BaseGoldfishGQLListener) EnterParenPrimary(ctx *ParenPrimaryContext) {}
 // ExitParenPrimary is called when production parenPrimary is exited.
 func (s *BaseGoldfishGQLListener) ExitParenPrimary(ctx *ParenPrimaryContext) {}
 
-// EnterLiteral is called when production literal is entered.
-func (s *BaseGoldfishGQLListener) EnterLiteral(ctx *LiteralContext) {}
+// EnterCallArgs is called when production callArgs is entered.
+func (s *BaseGoldfishGQLListener) EnterCallArgs(ctx *CallArgsContext) {}
 
-// ExitLiteral is called when production literal is exited.
-func (s *BaseGoldfishGQLListener) ExitLiteral(ctx *LiteralContext) {}
+// ExitCallArgs is called when production callArgs is exited.
+func (s *BaseGoldfishGQLListener) ExitCallArgs(ctx *CallArgsContext) {}
 
 // EnterMapLiteral is called when production mapLiteral is entered.
 func (s *BaseGoldfishGQLListener) EnterMapLiteral(ctx *MapLiteralContext) {}
@@ -499,15 +385,3 @@ func (s *BaseGoldfishGQLListener) EnterAnyName(ctx *AnyNameContext) {}
 
 // ExitAnyName is called when production anyName is exited.
 func (s *BaseGoldfishGQLListener) ExitAnyName(ctx *AnyNameContext) {}
-
-// EnterSoftKeyword is called when production softKeyword is entered.
-func (s *BaseGoldfishGQLListener) EnterSoftKeyword(ctx *SoftKeywordContext) {}
-
-// ExitSoftKeyword is called when production softKeyword is exited.
-func (s *BaseGoldfishGQLListener) ExitSoftKeyword(ctx *SoftKeywordContext) {}
-
-// EnterHardKeyword is called when production hardKeyword is entered.
-func (s *BaseGoldfishGQLListener) EnterHardKeyword(ctx *HardKeywordContext) {}
-
-// ExitHardKeyword is called when production hardKeyword is exited.
-func (s *BaseGoldfishGQLListener) ExitHardKeyword(ctx *HardKeywordContext) {}

@@ -127,27 +127,11 @@ func (v *BaseGoldfishGQLVisitor) VisitSortItem(ctx *SortItemContext) interface{}
 	return v.VisitChildren(ctx)
 }
 
-func (v *BaseGoldfishGQLVisitor) VisitSetPropItem(ctx *SetPropItemContext) interface{} {
+func (v *BaseGoldfishGQLVisitor) VisitSetItem(ctx *SetItemContext) interface{} {
 	return v.VisitChildren(ctx)
 }
 
-func (v *BaseGoldfishGQLVisitor) VisitSetAllItem(ctx *SetAllItemContext) interface{} {
-	return v.VisitChildren(ctx)
-}
-
-func (v *BaseGoldfishGQLVisitor) VisitSetMergeItem(ctx *SetMergeItemContext) interface{} {
-	return v.VisitChildren(ctx)
-}
-
-func (v *BaseGoldfishGQLVisitor) VisitSetLabelsItem(ctx *SetLabelsItemContext) interface{} {
-	return v.VisitChildren(ctx)
-}
-
-func (v *BaseGoldfishGQLVisitor) VisitRemovePropItem(ctx *RemovePropItemContext) interface{} {
-	return v.VisitChildren(ctx)
-}
-
-func (v *BaseGoldfishGQLVisitor) VisitRemoveLabelsItem(ctx *RemoveLabelsItemContext) interface{} {
+func (v *BaseGoldfishGQLVisitor) VisitRemoveItem(ctx *RemoveItemContext) interface{} {
 	return v.VisitChildren(ctx)
 }
 
@@ -191,10 +175,6 @@ func (v *BaseGoldfishGQLVisitor) VisitQuantifier(ctx *QuantifierContext) interfa
 	return v.VisitChildren(ctx)
 }
 
-func (v *BaseGoldfishGQLVisitor) VisitProperties(ctx *PropertiesContext) interface{} {
-	return v.VisitChildren(ctx)
-}
-
 func (v *BaseGoldfishGQLVisitor) VisitExprList(ctx *ExprListContext) interface{} {
 	return v.VisitChildren(ctx)
 }
@@ -203,75 +183,23 @@ func (v *BaseGoldfishGQLVisitor) VisitExpr(ctx *ExprContext) interface{} {
 	return v.VisitChildren(ctx)
 }
 
-func (v *BaseGoldfishGQLVisitor) VisitXorExpr(ctx *XorExprContext) interface{} {
+func (v *BaseGoldfishGQLVisitor) VisitBinaryOp(ctx *BinaryOpContext) interface{} {
 	return v.VisitChildren(ctx)
 }
 
-func (v *BaseGoldfishGQLVisitor) VisitAndExpr(ctx *AndExprContext) interface{} {
+func (v *BaseGoldfishGQLVisitor) VisitOperand(ctx *OperandContext) interface{} {
 	return v.VisitChildren(ctx)
 }
 
-func (v *BaseGoldfishGQLVisitor) VisitNotExpr(ctx *NotExprContext) interface{} {
-	return v.VisitChildren(ctx)
-}
-
-func (v *BaseGoldfishGQLVisitor) VisitComparison(ctx *ComparisonContext) interface{} {
-	return v.VisitChildren(ctx)
-}
-
-func (v *BaseGoldfishGQLVisitor) VisitBinaryTail(ctx *BinaryTailContext) interface{} {
-	return v.VisitChildren(ctx)
-}
-
-func (v *BaseGoldfishGQLVisitor) VisitInTail(ctx *InTailContext) interface{} {
-	return v.VisitChildren(ctx)
-}
-
-func (v *BaseGoldfishGQLVisitor) VisitStartsWithTail(ctx *StartsWithTailContext) interface{} {
-	return v.VisitChildren(ctx)
-}
-
-func (v *BaseGoldfishGQLVisitor) VisitEndsWithTail(ctx *EndsWithTailContext) interface{} {
-	return v.VisitChildren(ctx)
-}
-
-func (v *BaseGoldfishGQLVisitor) VisitContainsTail(ctx *ContainsTailContext) interface{} {
-	return v.VisitChildren(ctx)
-}
-
-func (v *BaseGoldfishGQLVisitor) VisitIsNullTail(ctx *IsNullTailContext) interface{} {
-	return v.VisitChildren(ctx)
-}
-
-func (v *BaseGoldfishGQLVisitor) VisitIsLabelTail(ctx *IsLabelTailContext) interface{} {
-	return v.VisitChildren(ctx)
-}
-
-func (v *BaseGoldfishGQLVisitor) VisitColonLabelTail(ctx *ColonLabelTailContext) interface{} {
-	return v.VisitChildren(ctx)
-}
-
-func (v *BaseGoldfishGQLVisitor) VisitCompOp(ctx *CompOpContext) interface{} {
-	return v.VisitChildren(ctx)
-}
-
-func (v *BaseGoldfishGQLVisitor) VisitAdditive(ctx *AdditiveContext) interface{} {
-	return v.VisitChildren(ctx)
-}
-
-func (v *BaseGoldfishGQLVisitor) VisitMultiplicative(ctx *MultiplicativeContext) interface{} {
-	return v.VisitChildren(ctx)
-}
-
-func (v *BaseGoldfishGQLVisitor) VisitUnary(ctx *UnaryContext) interface{} {
-	return v.VisitChildren(ctx)
-}
-
-func (v *BaseGoldfishGQLVisitor) VisitPostfix(ctx *PostfixContext) interface{} {
+func (v *BaseGoldfishGQLVisitor) VisitExprTail(ctx *ExprTailContext) interface{} {
 	return v.VisitChildren(ctx)
 }
 
 func (v *BaseGoldfishGQLVisitor) VisitLiteralPrimary(ctx *LiteralPrimaryContext) interface{} {
+	return v.VisitChildren(ctx)
+}
+
+func (v *BaseGoldfishGQLVisitor) VisitTemporalPrimary(ctx *TemporalPrimaryContext) interface{} {
 	return v.VisitChildren(ctx)
 }
 
@@ -287,10 +215,6 @@ func (v *BaseGoldfishGQLVisitor) VisitMapPrimary(ctx *MapPrimaryContext) interfa
 	return v.VisitChildren(ctx)
 }
 
-func (v *BaseGoldfishGQLVisitor) VisitCallPrimary(ctx *CallPrimaryContext) interface{} {
-	return v.VisitChildren(ctx)
-}
-
 func (v *BaseGoldfishGQLVisitor) VisitVarPrimary(ctx *VarPrimaryContext) interface{} {
 	return v.VisitChildren(ctx)
 }
@@ -299,7 +223,7 @@ func (v *BaseGoldfishGQLVisitor) VisitParenPrimary(ctx *ParenPrimaryContext) int
 	return v.VisitChildren(ctx)
 }
 
-func (v *BaseGoldfishGQLVisitor) VisitLiteral(ctx *LiteralContext) interface{} {
+func (v *BaseGoldfishGQLVisitor) VisitCallArgs(ctx *CallArgsContext) interface{} {
 	return v.VisitChildren(ctx)
 }
 
@@ -324,13 +248,5 @@ func (v *BaseGoldfishGQLVisitor) VisitIsLabelName(ctx *IsLabelNameContext) inter
 }
 
 func (v *BaseGoldfishGQLVisitor) VisitAnyName(ctx *AnyNameContext) interface{} {
-	return v.VisitChildren(ctx)
-}
-
-func (v *BaseGoldfishGQLVisitor) VisitSoftKeyword(ctx *SoftKeywordContext) interface{} {
-	return v.VisitChildren(ctx)
-}
-
-func (v *BaseGoldfishGQLVisitor) VisitHardKeyword(ctx *HardKeywordContext) interface{} {
 	return v.VisitChildren(ctx)
 }

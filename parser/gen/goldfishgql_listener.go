@@ -97,23 +97,11 @@ type GoldfishGQLListener interface {
 	// EnterSortItem is called when entering the sortItem production.
 	EnterSortItem(c *SortItemContext)
 
-	// EnterSetPropItem is called when entering the setPropItem production.
-	EnterSetPropItem(c *SetPropItemContext)
+	// EnterSetItem is called when entering the setItem production.
+	EnterSetItem(c *SetItemContext)
 
-	// EnterSetAllItem is called when entering the setAllItem production.
-	EnterSetAllItem(c *SetAllItemContext)
-
-	// EnterSetMergeItem is called when entering the setMergeItem production.
-	EnterSetMergeItem(c *SetMergeItemContext)
-
-	// EnterSetLabelsItem is called when entering the setLabelsItem production.
-	EnterSetLabelsItem(c *SetLabelsItemContext)
-
-	// EnterRemovePropItem is called when entering the removePropItem production.
-	EnterRemovePropItem(c *RemovePropItemContext)
-
-	// EnterRemoveLabelsItem is called when entering the removeLabelsItem production.
-	EnterRemoveLabelsItem(c *RemoveLabelsItemContext)
+	// EnterRemoveItem is called when entering the removeItem production.
+	EnterRemoveItem(c *RemoveItemContext)
 
 	// EnterPathPatterns is called when entering the pathPatterns production.
 	EnterPathPatterns(c *PathPatternsContext)
@@ -145,68 +133,26 @@ type GoldfishGQLListener interface {
 	// EnterQuantifier is called when entering the quantifier production.
 	EnterQuantifier(c *QuantifierContext)
 
-	// EnterProperties is called when entering the properties production.
-	EnterProperties(c *PropertiesContext)
-
 	// EnterExprList is called when entering the exprList production.
 	EnterExprList(c *ExprListContext)
 
 	// EnterExpr is called when entering the expr production.
 	EnterExpr(c *ExprContext)
 
-	// EnterXorExpr is called when entering the xorExpr production.
-	EnterXorExpr(c *XorExprContext)
+	// EnterBinaryOp is called when entering the binaryOp production.
+	EnterBinaryOp(c *BinaryOpContext)
 
-	// EnterAndExpr is called when entering the andExpr production.
-	EnterAndExpr(c *AndExprContext)
+	// EnterOperand is called when entering the operand production.
+	EnterOperand(c *OperandContext)
 
-	// EnterNotExpr is called when entering the notExpr production.
-	EnterNotExpr(c *NotExprContext)
-
-	// EnterComparison is called when entering the comparison production.
-	EnterComparison(c *ComparisonContext)
-
-	// EnterBinaryTail is called when entering the binaryTail production.
-	EnterBinaryTail(c *BinaryTailContext)
-
-	// EnterInTail is called when entering the inTail production.
-	EnterInTail(c *InTailContext)
-
-	// EnterStartsWithTail is called when entering the startsWithTail production.
-	EnterStartsWithTail(c *StartsWithTailContext)
-
-	// EnterEndsWithTail is called when entering the endsWithTail production.
-	EnterEndsWithTail(c *EndsWithTailContext)
-
-	// EnterContainsTail is called when entering the containsTail production.
-	EnterContainsTail(c *ContainsTailContext)
-
-	// EnterIsNullTail is called when entering the isNullTail production.
-	EnterIsNullTail(c *IsNullTailContext)
-
-	// EnterIsLabelTail is called when entering the isLabelTail production.
-	EnterIsLabelTail(c *IsLabelTailContext)
-
-	// EnterColonLabelTail is called when entering the colonLabelTail production.
-	EnterColonLabelTail(c *ColonLabelTailContext)
-
-	// EnterCompOp is called when entering the compOp production.
-	EnterCompOp(c *CompOpContext)
-
-	// EnterAdditive is called when entering the additive production.
-	EnterAdditive(c *AdditiveContext)
-
-	// EnterMultiplicative is called when entering the multiplicative production.
-	EnterMultiplicative(c *MultiplicativeContext)
-
-	// EnterUnary is called when entering the unary production.
-	EnterUnary(c *UnaryContext)
-
-	// EnterPostfix is called when entering the postfix production.
-	EnterPostfix(c *PostfixContext)
+	// EnterExprTail is called when entering the exprTail production.
+	EnterExprTail(c *ExprTailContext)
 
 	// EnterLiteralPrimary is called when entering the literalPrimary production.
 	EnterLiteralPrimary(c *LiteralPrimaryContext)
+
+	// EnterTemporalPrimary is called when entering the temporalPrimary production.
+	EnterTemporalPrimary(c *TemporalPrimaryContext)
 
 	// EnterParamPrimary is called when entering the paramPrimary production.
 	EnterParamPrimary(c *ParamPrimaryContext)
@@ -217,17 +163,14 @@ type GoldfishGQLListener interface {
 	// EnterMapPrimary is called when entering the mapPrimary production.
 	EnterMapPrimary(c *MapPrimaryContext)
 
-	// EnterCallPrimary is called when entering the callPrimary production.
-	EnterCallPrimary(c *CallPrimaryContext)
-
 	// EnterVarPrimary is called when entering the varPrimary production.
 	EnterVarPrimary(c *VarPrimaryContext)
 
 	// EnterParenPrimary is called when entering the parenPrimary production.
 	EnterParenPrimary(c *ParenPrimaryContext)
 
-	// EnterLiteral is called when entering the literal production.
-	EnterLiteral(c *LiteralContext)
+	// EnterCallArgs is called when entering the callArgs production.
+	EnterCallArgs(c *CallArgsContext)
 
 	// EnterMapLiteral is called when entering the mapLiteral production.
 	EnterMapLiteral(c *MapLiteralContext)
@@ -246,12 +189,6 @@ type GoldfishGQLListener interface {
 
 	// EnterAnyName is called when entering the anyName production.
 	EnterAnyName(c *AnyNameContext)
-
-	// EnterSoftKeyword is called when entering the softKeyword production.
-	EnterSoftKeyword(c *SoftKeywordContext)
-
-	// EnterHardKeyword is called when entering the hardKeyword production.
-	EnterHardKeyword(c *HardKeywordContext)
 
 	// ExitScript is called when exiting the script production.
 	ExitScript(c *ScriptContext)
@@ -343,23 +280,11 @@ type GoldfishGQLListener interface {
 	// ExitSortItem is called when exiting the sortItem production.
 	ExitSortItem(c *SortItemContext)
 
-	// ExitSetPropItem is called when exiting the setPropItem production.
-	ExitSetPropItem(c *SetPropItemContext)
+	// ExitSetItem is called when exiting the setItem production.
+	ExitSetItem(c *SetItemContext)
 
-	// ExitSetAllItem is called when exiting the setAllItem production.
-	ExitSetAllItem(c *SetAllItemContext)
-
-	// ExitSetMergeItem is called when exiting the setMergeItem production.
-	ExitSetMergeItem(c *SetMergeItemContext)
-
-	// ExitSetLabelsItem is called when exiting the setLabelsItem production.
-	ExitSetLabelsItem(c *SetLabelsItemContext)
-
-	// ExitRemovePropItem is called when exiting the removePropItem production.
-	ExitRemovePropItem(c *RemovePropItemContext)
-
-	// ExitRemoveLabelsItem is called when exiting the removeLabelsItem production.
-	ExitRemoveLabelsItem(c *RemoveLabelsItemContext)
+	// ExitRemoveItem is called when exiting the removeItem production.
+	ExitRemoveItem(c *RemoveItemContext)
 
 	// ExitPathPatterns is called when exiting the pathPatterns production.
 	ExitPathPatterns(c *PathPatternsContext)
@@ -391,68 +316,26 @@ type GoldfishGQLListener interface {
 	// ExitQuantifier is called when exiting the quantifier production.
 	ExitQuantifier(c *QuantifierContext)
 
-	// ExitProperties is called when exiting the properties production.
-	ExitProperties(c *PropertiesContext)
-
 	// ExitExprList is called when exiting the exprList production.
 	ExitExprList(c *ExprListContext)
 
 	// ExitExpr is called when exiting the expr production.
 	ExitExpr(c *ExprContext)
 
-	// ExitXorExpr is called when exiting the xorExpr production.
-	ExitXorExpr(c *XorExprContext)
+	// ExitBinaryOp is called when exiting the binaryOp production.
+	ExitBinaryOp(c *BinaryOpContext)
 
-	// ExitAndExpr is called when exiting the andExpr production.
-	ExitAndExpr(c *AndExprContext)
+	// ExitOperand is called when exiting the operand production.
+	ExitOperand(c *OperandContext)
 
-	// ExitNotExpr is called when exiting the notExpr production.
-	ExitNotExpr(c *NotExprContext)
-
-	// ExitComparison is called when exiting the comparison production.
-	ExitComparison(c *ComparisonContext)
-
-	// ExitBinaryTail is called when exiting the binaryTail production.
-	ExitBinaryTail(c *BinaryTailContext)
-
-	// ExitInTail is called when exiting the inTail production.
-	ExitInTail(c *InTailContext)
-
-	// ExitStartsWithTail is called when exiting the startsWithTail production.
-	ExitStartsWithTail(c *StartsWithTailContext)
-
-	// ExitEndsWithTail is called when exiting the endsWithTail production.
-	ExitEndsWithTail(c *EndsWithTailContext)
-
-	// ExitContainsTail is called when exiting the containsTail production.
-	ExitContainsTail(c *ContainsTailContext)
-
-	// ExitIsNullTail is called when exiting the isNullTail production.
-	ExitIsNullTail(c *IsNullTailContext)
-
-	// ExitIsLabelTail is called when exiting the isLabelTail production.
-	ExitIsLabelTail(c *IsLabelTailContext)
-
-	// ExitColonLabelTail is called when exiting the colonLabelTail production.
-	ExitColonLabelTail(c *ColonLabelTailContext)
-
-	// ExitCompOp is called when exiting the compOp production.
-	ExitCompOp(c *CompOpContext)
-
-	// ExitAdditive is called when exiting the additive production.
-	ExitAdditive(c *AdditiveContext)
-
-	// ExitMultiplicative is called when exiting the multiplicative production.
-	ExitMultiplicative(c *MultiplicativeContext)
-
-	// ExitUnary is called when exiting the unary production.
-	ExitUnary(c *UnaryContext)
-
-	// ExitPostfix is called when exiting the postfix production.
-	ExitPostfix(c *PostfixContext)
+	// ExitExprTail is called when exiting the exprTail production.
+	ExitExprTail(c *ExprTailContext)
 
 	// ExitLiteralPrimary is called when exiting the literalPrimary production.
 	ExitLiteralPrimary(c *LiteralPrimaryContext)
+
+	// ExitTemporalPrimary is called when exiting the temporalPrimary production.
+	ExitTemporalPrimary(c *TemporalPrimaryContext)
 
 	// ExitParamPrimary is called when exiting the paramPrimary production.
 	ExitParamPrimary(c *ParamPrimaryContext)
@@ -463,17 +346,14 @@ type GoldfishGQLListener interface {
 	// ExitMapPrimary is called when exiting the mapPrimary production.
 	ExitMapPrimary(c *MapPrimaryContext)
 
-	// ExitCallPrimary is called when exiting the callPrimary production.
-	ExitCallPrimary(c *CallPrimaryContext)
-
 	// ExitVarPrimary is called when exiting the varPrimary production.
 	ExitVarPrimary(c *VarPrimaryContext)
 
 	// ExitParenPrimary is called when exiting the parenPrimary production.
 	ExitParenPrimary(c *ParenPrimaryContext)
 
-	// ExitLiteral is called when exiting the literal production.
-	ExitLiteral(c *LiteralContext)
+	// ExitCallArgs is called when exiting the callArgs production.
+	ExitCallArgs(c *CallArgsContext)
 
 	// ExitMapLiteral is called when exiting the mapLiteral production.
 	ExitMapLiteral(c *MapLiteralContext)
@@ -492,10 +372,4 @@ type GoldfishGQLListener interface {
 
 	// ExitAnyName is called when exiting the anyName production.
 	ExitAnyName(c *AnyNameContext)
-
-	// ExitSoftKeyword is called when exiting the softKeyword production.
-	ExitSoftKeyword(c *SoftKeywordContext)
-
-	// ExitHardKeyword is called when exiting the hardKeyword production.
-	ExitHardKeyword(c *HardKeywordContext)
 }

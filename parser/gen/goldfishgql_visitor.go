@@ -97,23 +97,11 @@ type GoldfishGQLVisitor interface {
 	// Visit a parse tree produced by GoldfishGQLParser#sortItem.
 	VisitSortItem(ctx *SortItemContext) interface{}
 
-	// Visit a parse tree produced by GoldfishGQLParser#setPropItem.
-	VisitSetPropItem(ctx *SetPropItemContext) interface{}
+	// Visit a parse tree produced by GoldfishGQLParser#setItem.
+	VisitSetItem(ctx *SetItemContext) interface{}
 
-	// Visit a parse tree produced by GoldfishGQLParser#setAllItem.
-	VisitSetAllItem(ctx *SetAllItemContext) interface{}
-
-	// Visit a parse tree produced by GoldfishGQLParser#setMergeItem.
-	VisitSetMergeItem(ctx *SetMergeItemContext) interface{}
-
-	// Visit a parse tree produced by GoldfishGQLParser#setLabelsItem.
-	VisitSetLabelsItem(ctx *SetLabelsItemContext) interface{}
-
-	// Visit a parse tree produced by GoldfishGQLParser#removePropItem.
-	VisitRemovePropItem(ctx *RemovePropItemContext) interface{}
-
-	// Visit a parse tree produced by GoldfishGQLParser#removeLabelsItem.
-	VisitRemoveLabelsItem(ctx *RemoveLabelsItemContext) interface{}
+	// Visit a parse tree produced by GoldfishGQLParser#removeItem.
+	VisitRemoveItem(ctx *RemoveItemContext) interface{}
 
 	// Visit a parse tree produced by GoldfishGQLParser#pathPatterns.
 	VisitPathPatterns(ctx *PathPatternsContext) interface{}
@@ -145,68 +133,26 @@ type GoldfishGQLVisitor interface {
 	// Visit a parse tree produced by GoldfishGQLParser#quantifier.
 	VisitQuantifier(ctx *QuantifierContext) interface{}
 
-	// Visit a parse tree produced by GoldfishGQLParser#properties.
-	VisitProperties(ctx *PropertiesContext) interface{}
-
 	// Visit a parse tree produced by GoldfishGQLParser#exprList.
 	VisitExprList(ctx *ExprListContext) interface{}
 
 	// Visit a parse tree produced by GoldfishGQLParser#expr.
 	VisitExpr(ctx *ExprContext) interface{}
 
-	// Visit a parse tree produced by GoldfishGQLParser#xorExpr.
-	VisitXorExpr(ctx *XorExprContext) interface{}
+	// Visit a parse tree produced by GoldfishGQLParser#binaryOp.
+	VisitBinaryOp(ctx *BinaryOpContext) interface{}
 
-	// Visit a parse tree produced by GoldfishGQLParser#andExpr.
-	VisitAndExpr(ctx *AndExprContext) interface{}
+	// Visit a parse tree produced by GoldfishGQLParser#operand.
+	VisitOperand(ctx *OperandContext) interface{}
 
-	// Visit a parse tree produced by GoldfishGQLParser#notExpr.
-	VisitNotExpr(ctx *NotExprContext) interface{}
-
-	// Visit a parse tree produced by GoldfishGQLParser#comparison.
-	VisitComparison(ctx *ComparisonContext) interface{}
-
-	// Visit a parse tree produced by GoldfishGQLParser#binaryTail.
-	VisitBinaryTail(ctx *BinaryTailContext) interface{}
-
-	// Visit a parse tree produced by GoldfishGQLParser#inTail.
-	VisitInTail(ctx *InTailContext) interface{}
-
-	// Visit a parse tree produced by GoldfishGQLParser#startsWithTail.
-	VisitStartsWithTail(ctx *StartsWithTailContext) interface{}
-
-	// Visit a parse tree produced by GoldfishGQLParser#endsWithTail.
-	VisitEndsWithTail(ctx *EndsWithTailContext) interface{}
-
-	// Visit a parse tree produced by GoldfishGQLParser#containsTail.
-	VisitContainsTail(ctx *ContainsTailContext) interface{}
-
-	// Visit a parse tree produced by GoldfishGQLParser#isNullTail.
-	VisitIsNullTail(ctx *IsNullTailContext) interface{}
-
-	// Visit a parse tree produced by GoldfishGQLParser#isLabelTail.
-	VisitIsLabelTail(ctx *IsLabelTailContext) interface{}
-
-	// Visit a parse tree produced by GoldfishGQLParser#colonLabelTail.
-	VisitColonLabelTail(ctx *ColonLabelTailContext) interface{}
-
-	// Visit a parse tree produced by GoldfishGQLParser#compOp.
-	VisitCompOp(ctx *CompOpContext) interface{}
-
-	// Visit a parse tree produced by GoldfishGQLParser#additive.
-	VisitAdditive(ctx *AdditiveContext) interface{}
-
-	// Visit a parse tree produced by GoldfishGQLParser#multiplicative.
-	VisitMultiplicative(ctx *MultiplicativeContext) interface{}
-
-	// Visit a parse tree produced by GoldfishGQLParser#unary.
-	VisitUnary(ctx *UnaryContext) interface{}
-
-	// Visit a parse tree produced by GoldfishGQLParser#postfix.
-	VisitPostfix(ctx *PostfixContext) interface{}
+	// Visit a parse tree produced by GoldfishGQLParser#exprTail.
+	VisitExprTail(ctx *ExprTailContext) interface{}
 
 	// Visit a parse tree produced by GoldfishGQLParser#literalPrimary.
 	VisitLiteralPrimary(ctx *LiteralPrimaryContext) interface{}
+
+	// Visit a parse tree produced by GoldfishGQLParser#temporalPrimary.
+	VisitTemporalPrimary(ctx *TemporalPrimaryContext) interface{}
 
 	// Visit a parse tree produced by GoldfishGQLParser#paramPrimary.
 	VisitParamPrimary(ctx *ParamPrimaryContext) interface{}
@@ -217,17 +163,14 @@ type GoldfishGQLVisitor interface {
 	// Visit a parse tree produced by GoldfishGQLParser#mapPrimary.
 	VisitMapPrimary(ctx *MapPrimaryContext) interface{}
 
-	// Visit a parse tree produced by GoldfishGQLParser#callPrimary.
-	VisitCallPrimary(ctx *CallPrimaryContext) interface{}
-
 	// Visit a parse tree produced by GoldfishGQLParser#varPrimary.
 	VisitVarPrimary(ctx *VarPrimaryContext) interface{}
 
 	// Visit a parse tree produced by GoldfishGQLParser#parenPrimary.
 	VisitParenPrimary(ctx *ParenPrimaryContext) interface{}
 
-	// Visit a parse tree produced by GoldfishGQLParser#literal.
-	VisitLiteral(ctx *LiteralContext) interface{}
+	// Visit a parse tree produced by GoldfishGQLParser#callArgs.
+	VisitCallArgs(ctx *CallArgsContext) interface{}
 
 	// Visit a parse tree produced by GoldfishGQLParser#mapLiteral.
 	VisitMapLiteral(ctx *MapLiteralContext) interface{}
@@ -246,10 +189,4 @@ type GoldfishGQLVisitor interface {
 
 	// Visit a parse tree produced by GoldfishGQLParser#anyName.
 	VisitAnyName(ctx *AnyNameContext) interface{}
-
-	// Visit a parse tree produced by GoldfishGQLParser#softKeyword.
-	VisitSoftKeyword(ctx *SoftKeywordContext) interface{}
-
-	// Visit a parse tree produced by GoldfishGQLParser#hardKeyword.
-	VisitHardKeyword(ctx *HardKeywordContext) interface{}
 }

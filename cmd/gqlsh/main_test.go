@@ -1,0 +1,90 @@
+package main
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+func gqlsh(t *testing.T, stdin string, args ...string) (stdout, stderr string, code int) {
+	t.Helper()
+	var out, errOut bytes.Buffer
+	code = run(args, strings.NewReader(stdin), &out, &errOut)
+	return out.String(), errOut.String(), code
+}
+
+func TestCommandLine(t *testing.T) {
+	dir := t.TempDir()
+	script := filepath.Join(dir, "s.gql")
+	if err := os.WriteFile(script, []byte("INSERT (:A {nick: 'a'});\n\nINSERT (:A {nick: 'a'});\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	cases := []struct {
+		name     string
+		args     []string
+		stdin    string
+		out, err string // substrings; "" means must be empty
+		code     int
+	}{
+		{name: "-c", args: []string{"--mem", "-c", "INSERT (:A); INSERT (:B)"}, out: "ok v=1 +1 node\nok v=2 +1 node\n"},
+		{name: "stdin", args: []string{"--session", "s1"}, stdin: "INSERT (:A {x: 1})", out: "ok v=1 +1 node 1 property set\n"},
+		{name: "json", args: []string{"--format", "json", "-c", "INSERT (:A)"}, out: `"status":"00000","version":1,"applied":true,"nodes_created":1`},
+		{name: "-f with error", args: []string{"-f", script}, out: "ok v=1 +1 node 1 property set\n",
+			err: "GQLSTATUS 40002: statement 2: nick \"a\" is already used by another live node; choose another nick, or MATCH the existing node and SET what changed (line 3, column 8)\n  INSERT (:A {nick: 'a'});\n         ^\n", code: 1},
+		{name: "missing file", args: []string{"-f", filepath.Join(dir, "nope.gql")}, err: "no such file", code: 1},
+		{name: "syntax error", args: []string{"-c", "INSERT (:A"}, err: "GQLSTATUS 42001: ", code: 1},
+		{name: "bad format", args: []string{"--format", "csv", "-c", "INSERT (:A)"}, err: "unknown format", code: 2},
+		{name: "bad session", args: []string{"--session", "no/slash", "-c", "INSERT (:A)"}, err: "GQLSTATUS 22G03", code: 2},
+		{name: "-c and -f", args: []string{"-c", "x", "-f", script}, err: "not both", code: 2},
+		{name: "stray argument", args: []string{"INSERT (:A)"}, err: "unexpected argument", code: 2},
+		{name: "version", args: []string{"--version"}, out: "gqlsh "},
+		{name: "help", args: []string{"--help"}, out: "Usage:"},
+		{name: "unknown flag", args: []string{"--nope"}, err: "flag provided but not defined", code: 2},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			out, errOut, code := gqlsh(t, c.stdin, c.args...)
+			if code != c.code {
+				t.Errorf("exit %d, want %d\nstdout: %s\nstderr: %s", code, c.code, out, errOut)
+			}
+			check := func(what, got, want string) {
+				if want == "" && got != "" {
+					t.Errorf("%s: want nothing, got %q", what, got)
+				}
+				if !strings.Contains(got, want) {
+					t.Errorf("%s: %q does not contain %q", what, got, want)
+				}
+			}
+			check("stdout", out, c.out)
+			check("stderr", errOut, c.err)
+		})
+	}
+}
+
+func TestConformanceCommand(t *testing.T) {
+	out, errOut, code := gqlsh(t, "", "conformance")
+	if code != 0 || !strings.HasSuffix(out, " passed, 0 failed\n") || errOut != "" {
+		t.Fatalf("exit %d\nstdout: %s\nstderr: %s", code, out, errOut)
+	}
+
+	dir := t.TempDir()
+	bad := "commit\nINSERT (:A)\n----\nok v=9\n\ndump\n----\nversion 1\nnodes 1, edges 0, recycled 0\n(:A)\n"
+	if err := os.WriteFile(filepath.Join(dir, "bad.txt"), []byte(bad), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out, _, code = gqlsh(t, "", "conformance", dir)
+	want := "FAIL bad.txt:1 commit: output differs\n1 passed, 1 failed\n"
+	if code != 1 || out != want {
+		t.Fatalf("exit %d\nstdout: %q\nwant:   %q", code, out, want)
+	}
+	out, _, _ = gqlsh(t, "", "conformance", "-v", dir)
+	if !strings.Contains(out, "  want:\n    ok v=9\n  got:\n    ok v=1 +1 node\n") {
+		t.Fatalf("-v output:\n%s", out)
+	}
+	_, errOut, code = gqlsh(t, "", "conformance", t.TempDir())
+	if code != 1 || !strings.Contains(errOut, "no *.txt") {
+		t.Fatalf("empty dir: exit %d, stderr %q", code, errOut)
+	}
+}

@@ -1,0 +1,310 @@
+package conformance
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"embed"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path"
+	"sort"
+	"strings"
+
+	"github.com/goldfish-gql/goldfish"
+	"github.com/goldfish-gql/goldfish/repl"
+)
+
+//go:embed testdata/*.txt
+var suite embed.FS
+
+// Suite returns the conformance files shipped with this package.
+func Suite() fs.FS {
+	sub, err := fs.Sub(suite, "testdata")
+	if err != nil {
+		panic(err) // the embed pattern guarantees the directory
+	}
+	return sub
+}
+
+// DefaultSession is the session a directive without session= uses.
+const DefaultSession = "main"
+
+// Directive is one case: a command, its arguments, its input and (when read
+// from a file) the expected output and where the case starts.
+type Directive struct {
+	Cmd      string
+	Args     map[string]string
+	Input    string
+	Expected string
+	// Pos is "file:line" of the directive line.
+	Pos string
+}
+
+// Engine is the state the cases of one file run against.
+type Engine struct {
+	db *goldfish.DB
+}
+
+// NewEngine returns an engine over a fresh in-memory database.
+func NewEngine() *Engine {
+	e := &Engine{}
+	e.reset()
+	return e
+}
+
+func (e *Engine) reset() {
+	db, err := goldfish.Open()
+	if err != nil {
+		panic(err) // an in-memory database cannot fail to open
+	}
+	e.db = db
+}
+
+// Do runs one directive and returns its output. An error means the
+// directive itself is malformed (unknown command or argument), not that
+// the engine refused the statement: refusals are output.
+func (e *Engine) Do(ctx context.Context, d Directive) (string, error) {
+	for k := range d.Args {
+		switch {
+		case k == "session":
+		case k == "format" && d.Cmd == "script":
+		case k == "summary" && d.Cmd == "dump":
+		default:
+			return "", fmt.Errorf("%s: unknown argument %q", d.Cmd, k)
+		}
+	}
+	name := d.Args["session"]
+	if name == "" {
+		name = DefaultSession
+	}
+	switch d.Cmd {
+	case "reset":
+		e.reset()
+		return "", nil
+	}
+	s, err := e.db.Session(name)
+	if err != nil {
+		return "", err
+	}
+	switch d.Cmd {
+	case "commit":
+		res, err := s.Commit(ctx, d.Input, nil)
+		return formatCommit(res, err), nil
+	case "ingest":
+		res, err := s.Ingest(ctx, d.Input, nil)
+		return formatCommit(res, err), nil
+	case "dump":
+		out := s.Dump()
+		if _, ok := d.Args["summary"]; ok {
+			// Only the version and the counts: for sessions too big to list.
+			lines := strings.SplitAfterN(out, "\n", 3)
+			out = lines[0] + lines[1]
+		}
+		return out, nil
+	case "script":
+		format, err := repl.ParseFormat(orDefault(d.Args["format"], "gql"))
+		if err != nil {
+			return "", err
+		}
+		var out, errOut bytes.Buffer
+		code := repl.Run(ctx, s, &repl.ReaderIO{R: strings.NewReader(d.Input), Out: &out, Err: &errOut},
+			repl.Options{Format: format})
+		res := out.String() + errOut.String()
+		if code != 0 {
+			res += fmt.Sprintf("exit %d\n", code)
+		}
+		return res, nil
+	}
+	return "", fmt.Errorf("unknown directive %q (want commit, ingest, dump, script or reset)", d.Cmd)
+}
+
+func orDefault(s, def string) string {
+	if s == "" {
+		return def
+	}
+	return s
+}
+
+// formatCommit renders a Commit outcome: the summary, then (for a Δ of
+// several statements) one line per statement, each followed by its
+// notices; or the error and its caret lines.
+func formatCommit(res *goldfish.CommitResult, err error) string {
+	var b strings.Builder
+	if err != nil {
+		b.WriteString("error: ")
+		repl.WriteError(&b, err)
+		return b.String()
+	}
+	b.WriteString(repl.Summary(res))
+	b.WriteByte('\n')
+	for _, st := range res.Stmts {
+		if len(res.Stmts) > 1 {
+			sum := st.Counts.Summary()
+			if sum == "" {
+				sum = "nothing"
+			}
+			fmt.Fprintf(&b, "stmt %d %s: %s\n", st.Index, st.Status, sum)
+		}
+		for _, n := range st.Notices {
+			b.WriteString(repl.NoticeLine(n))
+			b.WriteByte('\n')
+		}
+	}
+	return b.String()
+}
+
+// Parse reads the cases of one file. name is used in positions.
+func Parse(name string, r io.Reader) ([]Directive, error) {
+	sc := bufio.NewScanner(r)
+	sc.Buffer(make([]byte, 0, 64<<10), 16<<20)
+	var lines []string
+	for sc.Scan() {
+		lines = append(lines, sc.Text())
+	}
+	if err := sc.Err(); err != nil {
+		return nil, fmt.Errorf("%s: %v", name, err)
+	}
+	var out []Directive
+	i := 0
+	for i < len(lines) {
+		line := strings.TrimSpace(lines[i])
+		i++
+		if line == "" || strings.HasPrefix(line, "#") {
+			continue
+		}
+		d := Directive{Pos: fmt.Sprintf("%s:%d", name, i), Args: map[string]string{}}
+		for strings.HasSuffix(line, `\`) && i < len(lines) {
+			line = strings.TrimSuffix(line, `\`) + " " + strings.TrimSpace(lines[i])
+			i++
+		}
+		fields := strings.Fields(line)
+		d.Cmd = fields[0]
+		for _, f := range fields[1:] {
+			k, v, _ := strings.Cut(f, "=")
+			d.Args[k] = v
+		}
+		var input []string
+		sep := false
+		for i < len(lines) {
+			l := lines[i]
+			i++
+			if l == "----" {
+				sep = true
+				break
+			}
+			input = append(input, l)
+		}
+		if !sep {
+			return nil, fmt.Errorf("%s: directive %s has no ---- line", d.Pos, d.Cmd)
+		}
+		d.Input = strings.TrimSpace(strings.Join(input, "\n"))
+		var exp strings.Builder
+		if i < len(lines) && lines[i] == "----" {
+			// Fenced output: ends at two successive "----" lines.
+			i++
+			closed := false
+			for i < len(lines) {
+				if lines[i] == "----" && i+1 < len(lines) && lines[i+1] == "----" {
+					i += 2
+					closed = true
+					break
+				}
+				exp.WriteString(lines[i])
+				exp.WriteByte('\n')
+				i++
+			}
+			if !closed {
+				return nil, fmt.Errorf("%s: fenced output is not closed with ----/----", d.Pos)
+			}
+		} else {
+			for i < len(lines) && strings.TrimSpace(lines[i]) != "" {
+				exp.WriteString(lines[i])
+				exp.WriteByte('\n')
+				i++
+			}
+		}
+		d.Expected = exp.String()
+		out = append(out, d)
+	}
+	return out, nil
+}
+
+// Failure is one case whose output differs from the expected one.
+type Failure struct {
+	Pos  string
+	Cmd  string
+	Want string
+	Got  string
+	// Err is set when the directive itself is malformed.
+	Err error
+}
+
+func (f Failure) String() string {
+	if f.Err != nil {
+		return fmt.Sprintf("%s: %s: %v", f.Pos, f.Cmd, f.Err)
+	}
+	return fmt.Sprintf("%s: %s: output differs\n--- want\n%s--- got\n%s", f.Pos, f.Cmd, f.Want, f.Got)
+}
+
+// Report is the outcome of a run.
+type Report struct {
+	Passed   int
+	Failures []Failure
+}
+
+// Failed returns the number of failing cases.
+func (r Report) Failed() int { return len(r.Failures) }
+
+// Files lists the *.txt files of fsys's root, sorted.
+func Files(fsys fs.FS) ([]string, error) {
+	names, err := fs.Glob(fsys, "*.txt")
+	if err != nil {
+		return nil, err
+	}
+	sort.Strings(names)
+	return names, nil
+}
+
+// Run runs every *.txt file of fsys's root, each on a fresh engine.
+func Run(ctx context.Context, fsys fs.FS) (Report, error) {
+	var rep Report
+	names, err := Files(fsys)
+	if err != nil {
+		return rep, err
+	}
+	if len(names) == 0 {
+		return rep, fmt.Errorf("no *.txt conformance files found")
+	}
+	for _, name := range names {
+		f, err := fsys.Open(name)
+		if err != nil {
+			return rep, err
+		}
+		cases, err := Parse(path.Base(name), f)
+		f.Close()
+		if err != nil {
+			return rep, err
+		}
+		e := NewEngine()
+		for _, d := range cases {
+			got, err := e.Do(ctx, d)
+			if err == nil && got != "" && !strings.HasSuffix(got, "\n") {
+				got += "\n"
+			}
+			if err != nil || got != d.Expected {
+				rep.Failures = append(rep.Failures, Failure{Pos: d.Pos, Cmd: d.Cmd, Want: d.Expected, Got: got, Err: err})
+				continue
+			}
+			rep.Passed++
+		}
+	}
+	return rep, nil
+}
+
+// RunDir runs the files of a directory.
+func RunDir(ctx context.Context, dir string) (Report, error) {
+	return Run(ctx, os.DirFS(dir))
+}

@@ -1,0 +1,40 @@
+// Package conformance runs goldfish's language-neutral conformance suite:
+// text files in the cockroachdb/datadriven format, each a list of cases
+//
+//	<directive> [session=NAME]
+//	<input: GQL text, any number of lines>
+//	----
+//	<expected output>
+//	<blank line>
+//
+// Lines starting with '#' between cases are comments. An expected output
+// that holds blank lines is fenced by two "----" lines before and after it,
+// as datadriven writes it.
+//
+// # Directives
+//
+//   - commit [session=NAME]: Session.Commit of the whole input as one Δ;
+//     prints the summary ("ok v=1 +1 node 2 properties set"), one line per
+//     statement when there are several, the notices ("-- 01000: echo: …"),
+//     or the error ("error: GQLSTATUS 40002: … (line 1, column 8)") with
+//     its caret lines.
+//   - ingest [session=NAME]: the same with Session.Ingest.
+//   - dump [session=NAME]: the whole session, deterministically and
+//     without engine ids (see goldfish.Dump); "dump summary" prints only
+//     the version and the counts, for sessions too big to list.
+//   - script [session=NAME] [format=gql|json]: the input run through
+//     gqlsh's statement loop (package repl): statements split at ';', each
+//     its own Commit, START TRANSACTION … COMMIT buffered into one Δ;
+//     prints standard output, then standard error, then "exit 1" on
+//     failure.
+//   - reset: a fresh, empty database.
+//
+// Each file starts with a fresh database; cases in a file share it, in
+// order. The default session is "main".
+//
+// The suite runs under go test (conformance_test.go, with datadriven's
+// -rewrite flag to regenerate expected outputs, to be reviewed in the
+// diff) and under "gqlsh conformance [DIR]", which uses this package's own
+// reader so the binary does not link the testing package. The files are
+// embedded (Suite), so gqlsh can run them with no source tree at hand.
+package conformance

@@ -1,0 +1,135 @@
+package repl
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/goldfish-gql/goldfish"
+	"github.com/goldfish-gql/goldfish/gqlstatus"
+)
+
+// Format selects how results are printed.
+type Format string
+
+// The output formats.
+const (
+	FormatGQL  Format = "gql"
+	FormatJSON Format = "json"
+)
+
+// ParseFormat checks a --format value.
+func ParseFormat(s string) (Format, error) {
+	switch Format(strings.ToLower(s)) {
+	case FormatGQL:
+		return FormatGQL, nil
+	case FormatJSON:
+		return FormatJSON, nil
+	}
+	return "", fmt.Errorf("unknown format %q: use gql or json", s)
+}
+
+// Summary renders a Commit result as one line: "ok v=3 +2 nodes +1 edge
+// 3 properties set", with " (not applied)" when the version did not move.
+// The counts are the Δ's totals.
+func Summary(res *goldfish.CommitResult) string {
+	s := fmt.Sprintf("ok v=%d", res.Version)
+	if c := res.Total.Summary(); c != "" {
+		s += " " + c
+	}
+	if !res.Applied {
+		// Nothing changed (a MATCH bound nothing, an idempotent ingest) or
+		// the text ended with ROLLBACK: the counts are what would have been.
+		s += " (not applied)"
+	}
+	return s
+}
+
+// NoticeLine renders a notice as a GQL comment line: "-- 01000: echo: …".
+func NoticeLine(n gqlstatus.Notice) string {
+	return "-- " + n.String()
+}
+
+// Notices returns every notice of a result, in statement order.
+func Notices(res *goldfish.CommitResult) []gqlstatus.Notice {
+	var out []gqlstatus.Notice
+	for _, st := range res.Stmts {
+		out = append(out, st.Notices...)
+	}
+	return out
+}
+
+// WriteError prints err the way gqlsh does: "GQLSTATUS <code>: <message>
+// (line L, column C)", then the caret lines when the error points into text.
+func WriteError(w io.Writer, err error) {
+	var ge *gqlstatus.Error
+	if !errors.As(err, &ge) {
+		fmt.Fprintf(w, "error: %v\n", err)
+		return
+	}
+	fmt.Fprintln(w, ge.Error())
+	if c := ge.Caret(); c != "" {
+		fmt.Fprintln(w, c)
+	}
+}
+
+// jsonNotice is a notice in format json.
+type jsonNotice struct {
+	Code    string `json:"code"`
+	Message string `json:"message"`
+	Line    int    `json:"line,omitempty"`
+	Column  int    `json:"column,omitempty"`
+}
+
+// jsonResult is one line of format json.
+type jsonResult struct {
+	Status     string `json:"status"`
+	Version    uint64 `json:"version"`
+	Applied    bool   `json:"applied"`
+	Statements int    `json:"statements,omitempty"`
+	goldfish.Counts
+	Notices     []jsonNotice `json:"notices"`
+	Transaction string       `json:"transaction,omitempty"`
+}
+
+// jsonError is the line format json prints for a failed statement.
+type jsonError struct {
+	Status    string `json:"status"`
+	Error     string `json:"error"`
+	Hint      string `json:"hint,omitempty"`
+	Statement int    `json:"statement,omitempty"`
+	Line      int    `json:"line,omitempty"`
+	Column    int    `json:"column,omitempty"`
+}
+
+func writeJSON(w io.Writer, v any) {
+	b, err := json.Marshal(v)
+	if err != nil {
+		b, _ = json.Marshal(jsonError{Status: string(gqlstatus.Rollback), Error: err.Error()})
+	}
+	b = append(b, '\n')
+	w.Write(b)
+}
+
+func resultJSON(res *goldfish.CommitResult, statements int) jsonResult {
+	out := jsonResult{Status: string(res.Status), Version: res.Version, Applied: res.Applied,
+		Counts: res.Total, Notices: []jsonNotice{}}
+	if statements > 1 {
+		out.Statements = statements
+	}
+	for _, n := range Notices(res) {
+		out.Notices = append(out.Notices, jsonNotice{Code: string(n.Code), Message: n.Msg, Line: n.Pos.Line, Column: n.Pos.Col})
+	}
+	return out
+}
+
+func errorJSON(err error) jsonError {
+	var ge *gqlstatus.Error
+	if !errors.As(err, &ge) {
+		return jsonError{Status: string(gqlstatus.Rollback), Error: err.Error()}
+	}
+	return jsonError{Status: string(ge.Code), Error: ge.Msg, Hint: ge.Hint, Statement: ge.Stmt,
+		Line: ge.Pos.Line, Column: ge.Pos.Col}
+}

@@ -1,0 +1,823 @@
+package shapewalk
+
+import (
+	"bytes"
+	"cmp"
+	"slices"
+	"sync"
+
+	"github.com/goldfish-gql/goldfish/store"
+)
+
+// Defaults of Options (SPEC §3).
+const (
+	DefaultK = 2
+	DefaultM = 50
+	DefaultF = 8
+)
+
+// Options bound a Walk. Zero values mean the defaults; a negative K or F
+// means 0 (seeds only; no neighbour added, everything clamped).
+type Options struct {
+	K, M, F   int       // hops (default 2), rows (default 50), fan-out clamp (default 8)
+	Shell     bool      // view=shell: walk only hierarchical edges
+	Pinned    []string  // kinds added first, within M
+	Hierarchy Hierarchy // nil = DefaultHierarchy
+}
+
+// Omitted counts, for one (Type, Dir) as seen from the clamped node, the
+// live edges whose far end was neither already in the Shape nor brought in
+// by that node (so a neighbour reached over two omitted edges counts twice,
+// once per edge). Counts are taken when the node is expanded.
+type Omitted struct {
+	Type  string
+	Dir   store.Dir // store.Out or store.In, as seen from the clamped node
+	Count int
+}
+
+// Clamp is the note for one node that had more than F new neighbours.
+type Clamp struct {
+	Node    *store.Node
+	Omitted []Omitted // sorted by (Type, Dir)
+	Total   int       // sum of Omitted counts
+}
+
+// Shape is the result of a Walk.
+type Shape struct {
+	Nodes     []*store.Node // emit order: pinned first, then seeds (in the order given), then BFS order
+	Hops      []int         // hop distance of Nodes[i] from the seed set; -1 for pinned nodes not reached
+	Edges     []*store.Edge // sorted by (index of From, Type, index of To, props literal)
+	Clamps    []Clamp       // in the order the clamped nodes were expanded
+	Truncated bool          // M cut the walk short
+	MaxHop    int
+}
+
+// Rows returns the number of rows (nodes + edges) of the Shape.
+func (s *Shape) Rows() int { return len(s.Nodes) + len(s.Edges) }
+
+// Index returns the position of the node with this id in s.Nodes, or -1.
+func (s *Shape) Index(id store.ID) int {
+	for i, n := range s.Nodes {
+		if n.ID == id {
+			return i
+		}
+	}
+	return -1
+}
+
+// ---- small open-addressing id → int32 table --------------------------------
+
+type idSet struct {
+	keys []store.ID
+	vals []int32 // -1 = empty slot
+	mask int
+}
+
+func (s *idSet) init(capacity int) {
+	size := 16
+	for size < 2*capacity+2 {
+		size <<= 1
+	}
+	if cap(s.keys) >= size {
+		s.keys = s.keys[:size]
+		s.vals = s.vals[:size]
+	} else {
+		s.keys = make([]store.ID, size)
+		s.vals = make([]int32, size)
+	}
+	for i := range s.vals {
+		s.vals[i] = -1
+	}
+	s.mask = size - 1
+}
+
+func (s *idSet) get(id store.ID) (int32, bool) {
+	for i := int(mix(uint64(id))) & s.mask; ; i = (i + 1) & s.mask {
+		v := s.vals[i]
+		if v < 0 {
+			return -1, false
+		}
+		if s.keys[i] == id {
+			return v, true
+		}
+	}
+}
+
+func (s *idSet) put(id store.ID, v int32) {
+	for i := int(mix(uint64(id))) & s.mask; ; i = (i + 1) & s.mask {
+		if s.vals[i] < 0 || s.keys[i] == id {
+			s.keys[i] = id
+			s.vals[i] = v
+			return
+		}
+	}
+}
+
+func bloomBit(id store.ID) uint64 { return 1 << (mix(uint64(id)) >> 58) }
+
+// ---- walker --------------------------------------------------------------
+
+type cand struct {
+	e   *store.Edge
+	far store.ID
+	dir store.Dir
+}
+
+type topEnt struct {
+	n      *store.Node
+	e      *store.Edge
+	key    []byte
+	sig    uint64
+	hasSig bool
+}
+
+type closeEnt struct {
+	e      *store.Edge
+	pf, pt int32
+}
+
+type walker struct {
+	snap    *store.Snapshot
+	k, m, f int
+	shell   bool
+	hier    Hierarchy
+
+	nodes  []*store.Node
+	hops   []int
+	edges  []*store.Edge
+	clamps []Clamp
+	trunc  bool
+	rows   int
+	queue  []int32
+
+	nodeSet idSet
+	edgeSet idSet
+
+	// expansion
+	cands      []cand
+	collectFn  func(*store.Edge) bool
+	collectDir store.Dir
+	curHop     int
+	probe      bool
+	found      bool
+	lastType   string
+	lastHier   bool
+	hasLast    bool
+	top        []topEnt
+	topBloom   uint64
+	chosen     []topEnt
+	bloom      uint64
+	keyPool    [][]byte
+	cur        []byte
+	omitted    []Omitted
+	litA, litB []byte
+	wl         wl
+
+	// closing
+	closing   []closeEnt
+	closeFn   func(*store.Edge) bool
+	cMode     int // 0: out of any; 1: in, from heavyOut; 2: out, to heavyIn
+	cIdx      int32
+	cCnt      int
+	cHeavy    bool
+	cLimit    int
+	heavyOut  []bool
+	heavyIn   []bool
+	seeds     []*store.Node
+	pinNodes  []*store.Node
+	pinEnts   []sortEnt
+	pinArena  []byte
+	pinLast   []byte
+	kindsBuf  []string
+	sortBuf   []closeEnt
+}
+
+var walkerPool = sync.Pool{New: func() any {
+	w := &walker{}
+	w.collectFn = w.collectEdge
+	w.closeFn = w.closeVisit
+	return w
+}}
+
+func (w *walker) isHier(t string) bool {
+	if w.hasLast && t == w.lastType {
+		return w.lastHier
+	}
+	w.lastType, w.lastHier, w.hasLast = t, w.hier(t), true
+	return w.lastHier
+}
+
+func (w *walker) addNode(n *store.Node, hop int) int32 {
+	idx := int32(len(w.nodes))
+	w.nodes = append(w.nodes, n)
+	w.hops = append(w.hops, hop)
+	w.nodeSet.put(n.ID, idx)
+	w.rows++
+	return idx
+}
+
+func (w *walker) addEdge(e *store.Edge) {
+	w.edges = append(w.edges, e)
+	w.edgeSet.put(e.ID, 0)
+	w.rows++
+}
+
+// Walk computes the Shape of seeds in snap (SPEC §5.2). Seeds that are not
+// live in snap are ignored; a seed given twice appears once.
+func Walk(snap *store.Snapshot, seeds []*store.Node, opt Options) *Shape {
+	w := walkerPool.Get().(*walker)
+	sh := w.walk(snap, seeds, opt)
+	w.release()
+	walkerPool.Put(w)
+	return sh
+}
+
+func (w *walker) release() {
+	w.snap = nil
+	clear(w.nodes)
+	clear(w.edges)
+	clear(w.cands)
+	clear(w.top)
+	clear(w.chosen)
+	clear(w.closing)
+	clear(w.seeds)
+	clear(w.pinNodes)
+	clear(w.pinEnts)
+	clear(w.sortBuf)
+	w.clamps = nil
+	w.wl.reset(nil)
+	w.hier = nil
+	w.hasLast = false
+}
+
+func (w *walker) walk(snap *store.Snapshot, seeds []*store.Node, opt Options) *Shape {
+	w.snap = snap
+	w.k, w.m, w.f = opt.K, opt.M, opt.F
+	if w.k == 0 {
+		w.k = DefaultK
+	} else if w.k < 0 {
+		w.k = 0
+	}
+	if w.m <= 0 {
+		w.m = DefaultM
+	}
+	if w.f == 0 {
+		w.f = DefaultF
+	} else if w.f < 0 {
+		w.f = 0
+	}
+	w.shell = opt.Shell
+	w.hier = opt.Hierarchy
+	if w.hier == nil {
+		w.hier = DefaultHierarchy
+	}
+	w.hasLast = false
+	w.nodes, w.hops, w.edges, w.queue = w.nodes[:0], w.hops[:0], w.edges[:0], w.queue[:0]
+	w.clamps = nil
+	w.trunc = false
+	w.rows = 0
+	w.nodeSet.init(w.m)
+	w.edgeSet.init(w.m)
+	w.wl.reset(snap)
+
+	// Seeds: live, deduplicated, at most M.
+	w.seeds = w.seeds[:0]
+	for _, s := range seeds {
+		if s == nil {
+			continue
+		}
+		n, ok := snap.Node(s.ID)
+		if !ok {
+			continue
+		}
+		dup := false
+		for _, x := range w.seeds {
+			if x.ID == n.ID {
+				dup = true
+				break
+			}
+		}
+		if !dup {
+			w.seeds = append(w.seeds, n)
+		}
+	}
+	if len(w.seeds) > w.m {
+		w.seeds = w.seeds[:w.m]
+		w.trunc = true
+	}
+
+	if len(opt.Pinned) > 0 {
+		w.addPinned(opt.Pinned, w.m-len(w.seeds))
+	}
+	for _, s := range w.seeds {
+		if idx, ok := w.nodeSet.get(s.ID); ok {
+			w.hops[idx] = 0
+			w.queue = append(w.queue, idx)
+			continue
+		}
+		w.queue = append(w.queue, w.addNode(s, 0))
+	}
+
+	// Breadth-first walk.
+	for qi := 0; qi < len(w.queue); qi++ {
+		idx := w.queue[qi]
+		h := w.hops[idx]
+		if h >= w.k {
+			continue
+		}
+		n := w.nodes[idx]
+		if w.rows+2 > w.m {
+			if w.hasNew(n) {
+				w.trunc = true
+				break
+			}
+			continue
+		}
+		if !w.expand(n, h) {
+			w.trunc = true
+			break
+		}
+	}
+
+	w.closeEdges()
+	return w.result()
+}
+
+// hasNew reports whether expanding n would bring at least one new node.
+func (w *walker) hasNew(n *store.Node) bool {
+	w.probe, w.found = true, false
+	w.collectDir = store.Out
+	w.snap.Edges(n.ID, store.Out, w.collectFn)
+	if !w.found {
+		w.collectDir = store.In
+		w.snap.Edges(n.ID, store.In, w.collectFn)
+	}
+	w.probe = false
+	return w.found
+}
+
+func (w *walker) collectEdge(e *store.Edge) bool {
+	if w.shell && !w.isHier(e.Type) {
+		return true
+	}
+	far := e.To
+	if w.collectDir == store.In {
+		far = e.From
+	}
+	if idx, ok := w.nodeSet.get(far); ok {
+		if !w.probe && w.hops[idx] < 0 {
+			w.hops[idx] = w.curHop + 1 // a pinned node reached (not expanded)
+		}
+		return true
+	}
+	if w.probe {
+		w.found = true
+		return false
+	}
+	w.cands = append(w.cands, cand{e: e, far: far, dir: w.collectDir})
+	return true
+}
+
+// expand adds up to F new neighbours of n (at hop h); false when M cut it.
+func (w *walker) expand(n *store.Node, h int) bool {
+	w.curHop = h
+	w.cands = w.cands[:0]
+	w.collectDir = store.Out
+	w.snap.Edges(n.ID, store.Out, w.collectFn)
+	split := len(w.cands)
+	w.collectDir = store.In
+	w.snap.Edges(n.ID, store.In, w.collectFn)
+	if len(w.cands) == 0 {
+		return true
+	}
+	outs, ins := w.cands[:split], w.cands[split:]
+	need := w.f
+	w.chosen = w.chosen[:0]
+	w.bloom = 0
+	w.omitted = w.omitted[:0]
+	i, j := 0, 0
+	for i < len(outs) || j < len(ins) {
+		var typ string
+		if j >= len(ins) || (i < len(outs) && outs[i].e.Type <= ins[j].e.Type) {
+			typ = outs[i].e.Type
+		} else {
+			typ = ins[j].e.Type
+		}
+		if i < len(outs) && outs[i].e.Type == typ {
+			i2 := i + 1
+			for i2 < len(outs) && outs[i2].e.Type == typ {
+				i2++
+			}
+			need = w.group(outs[i:i2], typ, store.Out, need)
+			i = i2
+		}
+		if j < len(ins) && ins[j].e.Type == typ {
+			j2 := j + 1
+			for j2 < len(ins) && ins[j2].e.Type == typ {
+				j2++
+			}
+			need = w.group(ins[j:j2], typ, store.In, need)
+			j = j2
+		}
+	}
+	if len(w.omitted) > 0 {
+		c := Clamp{Node: n, Omitted: slices.Clone(w.omitted)}
+		for _, o := range w.omitted {
+			c.Total += o.Count
+		}
+		w.clamps = append(w.clamps, c)
+	}
+	for _, c := range w.chosen {
+		if w.rows+2 > w.m {
+			return false
+		}
+		idx := w.addNode(c.n, h+1)
+		w.addEdge(c.e)
+		w.queue = append(w.queue, idx)
+	}
+	return true
+}
+
+func (w *walker) isChosen(id store.ID) bool {
+	if w.bloom&bloomBit(id) == 0 {
+		return false
+	}
+	for i := range w.chosen {
+		if w.chosen[i].n.ID == id {
+			return true
+		}
+	}
+	return false
+}
+
+// group handles one (type, dir) group of candidate edges; returns the
+// remaining fan-out.
+func (w *walker) group(g []cand, typ string, dir store.Dir, need int) int {
+	if need > 0 {
+		w.selectTop(g, need)
+		for _, t := range w.top {
+			w.chosen = append(w.chosen, topEnt{n: t.n, e: t.e})
+			w.bloom |= bloomBit(t.n.ID)
+			w.keyPool = append(w.keyPool, t.key[:0])
+		}
+		need -= len(w.top)
+		clear(w.top)
+		w.top = w.top[:0]
+		if need > 0 {
+			return need // every new neighbour of this group was taken
+		}
+	}
+	cnt := 0
+	for i := range g {
+		if !w.isChosen(g[i].far) {
+			cnt++
+		}
+	}
+	if cnt > 0 {
+		w.omitted = append(w.omitted, Omitted{Type: typ, Dir: dir, Count: cnt})
+	}
+	return 0
+}
+
+func (w *walker) sigOf(t *topEnt) uint64 {
+	if !t.hasSig {
+		t.sig, t.hasSig = w.wl.sig2(t.n), true
+	}
+	return t.sig
+}
+
+// cmpTop orders candidate (n, key) against a top entry: observable key,
+// WL signature, engine id.
+func (w *walker) cmpTop(c *topEnt, t *topEnt) int {
+	if x := bytes.Compare(c.key, t.key); x != 0 {
+		return x
+	}
+	if x := cmp.Compare(w.sigOf(c), w.sigOf(t)); x != 0 {
+		return x
+	}
+	return cmp.Compare(c.n.ID, t.n.ID)
+}
+
+// betterEdge reports whether parallel edge a sorts before b.
+func (w *walker) betterEdge(a, b *store.Edge) bool {
+	if c := cmpPropsLit(a.Props, b.Props, &w.litA, &w.litB); c != 0 {
+		return c < 0
+	}
+	return a.ID < b.ID // identical parallel edges: indistinguishable
+}
+
+// selectTop fills w.top with the first n distinct new neighbours of group g
+// in canonical order (bounded insertion: O(len(g)) lookups, O(n) per
+// accepted entry).
+func (w *walker) selectTop(g []cand, n int) {
+	w.top = w.top[:0]
+	w.topBloom = 0
+	for i := range g {
+		c := &g[i]
+		if w.isChosen(c.far) {
+			continue
+		}
+		if w.topBloom&bloomBit(c.far) != 0 {
+			dup := false
+			for k := range w.top {
+				if w.top[k].n.ID == c.far {
+					if w.betterEdge(c.e, w.top[k].e) {
+						w.top[k].e = c.e
+					}
+					dup = true
+					break
+				}
+			}
+			if dup {
+				continue
+			}
+		}
+		fn, ok := w.snap.Node(c.far)
+		if !ok {
+			continue
+		}
+		w.cur = appendObsKey(w.cur[:0], fn)
+		ce := topEnt{n: fn, e: c.e, key: w.cur}
+		if len(w.top) == n && w.cmpTop(&ce, &w.top[n-1]) >= 0 {
+			continue
+		}
+		var kb []byte
+		if len(w.top) < n {
+			if k := len(w.keyPool); k > 0 {
+				kb = w.keyPool[k-1]
+				w.keyPool = w.keyPool[:k-1]
+			}
+			w.top = append(w.top, topEnt{})
+		} else {
+			kb = w.top[n-1].key
+		}
+		p := len(w.top) - 1
+		for p > 0 && w.cmpTop(&ce, &w.top[p-1]) < 0 {
+			p--
+		}
+		copy(w.top[p+1:], w.top[p:len(w.top)-1])
+		ce.key = append(kb[:0], w.cur...)
+		w.top[p] = ce
+		w.topBloom |= bloomBit(fn.ID)
+	}
+}
+
+// ---- pinned --------------------------------------------------------------
+
+// scanKind calls fn for the live nodes whose kind is kind, in store
+// (observable key, id) order.
+func scanKind(snap *store.Snapshot, kind string, fn func(*store.Node) bool) {
+	if kind == "" {
+		snap.ScanNodes(func(n *store.Node) bool {
+			if n.Kind() != "" {
+				return false
+			}
+			return fn(n)
+		})
+		return
+	}
+	snap.ScanLabel(kind, func(n *store.Node) bool {
+		if n.Kind() != kind {
+			return true
+		}
+		return fn(n)
+	})
+}
+
+// firstOfKinds returns the first limit live nodes whose kind is in kinds,
+// in canonical order, and whether more existed. ents/arena are scratch.
+func firstOfKinds(snap *store.Snapshot, kinds []string, limit int, w *wl, rank func(*store.Node) int, nodes []*store.Node, ents []sortEnt, arena, last []byte) ([]*store.Node, []sortEnt, []byte, []byte, bool) {
+	more := false
+	nodes = nodes[:0]
+	for _, kind := range kinds {
+		stop := false
+		scanKind(snap, kind, func(n *store.Node) bool {
+			if len(nodes) < limit {
+				nodes = append(nodes, n)
+				if len(nodes) == limit {
+					last = appendObsKey(last[:0], n)
+				}
+				return true
+			}
+			// Past the limit: keep only ties with the limit-th node, which
+			// the WL order may put before it.
+			arena = appendObsKey(arena[:0], n)
+			if limit > 0 && bytes.Equal(arena, last) {
+				nodes = append(nodes, n)
+				return true
+			}
+			more, stop = true, true
+			return false
+		})
+		if stop {
+			break
+		}
+	}
+	ents = ents[:0]
+	arena = arena[:0]
+	for _, n := range nodes {
+		from := len(arena)
+		arena = appendObsKey(arena, n)
+		ents = append(ents, sortEnt{n: n, sig: uint64(from)}) // sig holds the offset for now
+	}
+	for i := range ents {
+		from := int(ents[i].sig)
+		to := len(arena)
+		if i+1 < len(ents) {
+			to = int(ents[i+1].sig)
+		}
+		ents[i].key = arena[from:to:to]
+	}
+	for i := range ents {
+		ents[i].sig = 0
+	}
+	sortEnts(snap, ents, w, rank)
+	if len(ents) > limit {
+		ents = ents[:limit]
+		more = true
+	}
+	nodes = nodes[:0]
+	for _, e := range ents {
+		nodes = append(nodes, e.n)
+	}
+	return nodes, ents, arena, last, more
+}
+
+func sortedKinds(buf []string, kinds []string) []string {
+	buf = append(buf[:0], kinds...)
+	slices.Sort(buf)
+	return slices.Compact(buf)
+}
+
+// seedRank puts seeds first (in seed order) among pinned candidates that
+// are indistinguishable to WL: the seed set is part of the query, and
+// without it the id order would decide whether a seed is among them.
+func (w *walker) seedRank(n *store.Node) int {
+	for i, s := range w.seeds {
+		if s.ID == n.ID {
+			return i
+		}
+	}
+	return len(w.seeds)
+}
+
+func (w *walker) addPinned(kinds []string, budget int) {
+	w.kindsBuf = sortedKinds(w.kindsBuf, kinds)
+	if budget < 0 {
+		budget = 0
+	}
+	var more bool
+	w.pinNodes, w.pinEnts, w.pinArena, w.pinLast, more = firstOfKinds(w.snap, w.kindsBuf, budget, &w.wl, w.seedRank, w.pinNodes, w.pinEnts, w.pinArena, w.pinLast)
+	if more {
+		w.trunc = true
+	}
+	for _, n := range w.pinNodes {
+		w.addNode(n, -1)
+	}
+}
+
+// ---- closing edges ---------------------------------------------------------
+
+func (w *walker) closeVisit(e *store.Edge) bool {
+	w.cCnt++
+	if w.cCnt > w.cLimit && w.cMode != 2 {
+		w.cHeavy = true
+		return false
+	}
+	if w.shell && !w.isHier(e.Type) {
+		return true
+	}
+	if _, in := w.edgeSet.get(e.ID); in {
+		return true
+	}
+	switch w.cMode {
+	case 0: // Out edges of a light-out node
+		if pt, ok := w.nodeSet.get(e.To); ok {
+			w.closing = append(w.closing, closeEnt{e: e, pf: w.cIdx, pt: pt})
+		}
+	case 1: // In edges of a light-in node, from a heavy-out node
+		if pf, ok := w.nodeSet.get(e.From); ok && w.heavyOut[pf] {
+			w.closing = append(w.closing, closeEnt{e: e, pf: pf, pt: w.cIdx})
+		}
+	case 2: // Out edges of a heavy-out node, to a heavy-in node
+		if pt, ok := w.nodeSet.get(e.To); ok && w.heavyIn[pt] {
+			w.closing = append(w.closing, closeEnt{e: e, pf: w.cIdx, pt: pt})
+		}
+	}
+	return true
+}
+
+// closeEdges adds the live edges between Shape nodes not yet included, in
+// canonical order, while rows < M. Each edge is found once, from the side
+// of the edge whose adjacency list is short: light-out nodes list their
+// Out edges; light-in nodes list In edges coming from heavy-out nodes;
+// heavy-out nodes list Out edges only when a heavy-in node is in the Shape.
+func (w *walker) closeEdges() {
+	w.closing = w.closing[:0]
+	w.cLimit = max(64, 2*w.m)
+	nn := len(w.nodes)
+	w.heavyOut = slices.Grow(w.heavyOut[:0], nn)[:nn]
+	w.heavyIn = slices.Grow(w.heavyIn[:0], nn)[:nn]
+	clear(w.heavyOut)
+	clear(w.heavyIn)
+	anyOut, anyIn := false, false
+	for i, n := range w.nodes {
+		start := len(w.closing)
+		w.cMode, w.cIdx, w.cCnt, w.cHeavy = 0, int32(i), 0, false
+		w.snap.Edges(n.ID, store.Out, w.closeFn)
+		if w.cHeavy {
+			w.closing = w.closing[:start]
+			w.heavyOut[i], anyOut = true, true
+		}
+	}
+	if anyOut {
+		for i, n := range w.nodes {
+			start := len(w.closing)
+			w.cMode, w.cIdx, w.cCnt, w.cHeavy = 1, int32(i), 0, false
+			w.snap.Edges(n.ID, store.In, w.closeFn)
+			if w.cHeavy {
+				w.closing = w.closing[:start]
+				w.heavyIn[i], anyIn = true, true
+			}
+		}
+		if anyIn {
+			for i, n := range w.nodes {
+				if w.heavyOut[i] {
+					w.cMode, w.cIdx, w.cCnt = 2, int32(i), 0
+					w.snap.Edges(n.ID, store.Out, w.closeFn)
+				}
+			}
+		}
+	}
+	if len(w.closing) == 0 {
+		return
+	}
+	slices.SortFunc(w.closing, func(a, b closeEnt) int {
+		alo, ahi := min(a.pf, a.pt), max(a.pf, a.pt)
+		blo, bhi := min(b.pf, b.pt), max(b.pf, b.pt)
+		if c := cmp.Compare(alo, blo); c != 0 {
+			return c
+		}
+		if c := cmp.Compare(ahi, bhi); c != 0 {
+			return c
+		}
+		if c := cmp.Compare(a.e.Type, b.e.Type); c != 0 {
+			return c
+		}
+		if c := cmp.Compare(a.pf, b.pf); c != 0 {
+			return c
+		}
+		if c := cmpPropsLit(a.e.Props, b.e.Props, &w.litA, &w.litB); c != 0 {
+			return c
+		}
+		return cmp.Compare(a.e.ID, b.e.ID)
+	})
+	for _, c := range w.closing {
+		if w.rows >= w.m {
+			w.trunc = true
+			break
+		}
+		w.addEdge(c.e)
+	}
+}
+
+// result copies the walk into a fresh Shape with the edges in emit order.
+func (w *walker) result() *Shape {
+	sh := &Shape{Truncated: w.trunc, Clamps: w.clamps}
+	if len(w.nodes) > 0 {
+		sh.Nodes = slices.Clone(w.nodes)
+		sh.Hops = slices.Clone(w.hops)
+	}
+	for _, h := range w.hops {
+		sh.MaxHop = max(sh.MaxHop, h)
+	}
+	if len(w.edges) == 0 {
+		return sh
+	}
+	w.sortBuf = w.sortBuf[:0]
+	for _, e := range w.edges {
+		pf, _ := w.nodeSet.get(e.From)
+		pt, _ := w.nodeSet.get(e.To)
+		w.sortBuf = append(w.sortBuf, closeEnt{e: e, pf: pf, pt: pt})
+	}
+	slices.SortFunc(w.sortBuf, func(a, b closeEnt) int {
+		if c := cmp.Compare(a.pf, b.pf); c != 0 {
+			return c
+		}
+		if c := cmp.Compare(a.e.Type, b.e.Type); c != 0 {
+			return c
+		}
+		if c := cmp.Compare(a.pt, b.pt); c != 0 {
+			return c
+		}
+		if c := cmpPropsLit(a.e.Props, b.e.Props, &w.litA, &w.litB); c != 0 {
+			return c
+		}
+		return cmp.Compare(a.e.ID, b.e.ID)
+	})
+	sh.Edges = make([]*store.Edge, len(w.sortBuf))
+	for i, c := range w.sortBuf {
+		sh.Edges[i] = c.e
+	}
+	return sh
+}

@@ -1,0 +1,139 @@
+package store
+
+import (
+	"fmt"
+	"runtime"
+	"testing"
+)
+
+var benchKinds = []string{"TSK", "LAW", "MOD", "PKG", "NOTE"}
+
+// buildGraph commits n nodes (5 kinds, 3 props each incl. a unique nick)
+// and n-1 edges, in batches of 10k.
+func buildGraph(tb testing.TB, n int) *Graph {
+	g := New()
+	var prev ID
+	for i := 0; i < n; {
+		tx := g.Begin()
+		for j := 0; j < 10000 && i < n; j, i = j+1, i+1 {
+			id := tx.NewID()
+			p := Props{{"i", Int(int64(i))}, {"nick", String(fmt.Sprint("n", i))}, {"title", String(fmt.Sprint("title ", i%1000))}}
+			if _, err := tx.InsertNode(id, []string{benchKinds[i%len(benchKinds)]}, p); err != nil {
+				tb.Fatal(err)
+			}
+			if prev != 0 {
+				if _, err := tx.InsertEdge(tx.NewID(), "next", prev, id, nil); err != nil {
+					tb.Fatal(err)
+				}
+			}
+			prev = id
+		}
+		tx.Commit()
+	}
+	return g
+}
+
+// BenchmarkInsertNode: one op = one InsertNode, in Txs of 100 nodes
+// (Begin/Commit cost included, amortised over the 100), on a graph that
+// grows to 100k nodes and then starts over.
+func BenchmarkInsertNode(b *testing.B) {
+	const batch = 100
+	g := New()
+	props := make([]Props, 100000)
+	for i := range props {
+		props[i] = Props{{"i", Int(int64(i))}, {"nick", String(fmt.Sprint("n", i))}}
+	}
+	b.ReportAllocs()
+	n := 0
+	var tx *Tx
+	for b.Loop() {
+		if n%batch == 0 {
+			if tx != nil {
+				tx.Commit()
+			}
+			if n == len(props) {
+				b.StopTimer()
+				g, n = New(), 0
+				b.StartTimer()
+			}
+			tx = g.Begin()
+		}
+		if _, err := tx.InsertNode(tx.NewID(), []string{"TSK"}, props[n]); err != nil {
+			b.Fatal(err)
+		}
+		n++
+	}
+	tx.Commit()
+}
+
+func BenchmarkCommitSmall(b *testing.B) {
+	g := buildGraph(b, 100000)
+	b.ReportAllocs()
+	n := 0
+	for b.Loop() {
+		tx := g.Begin()
+		if _, err := tx.InsertNode(tx.NewID(), []string{"NOTE"}, Props{{"nick", String(fmt.Sprint("x", n))}}); err != nil {
+			b.Fatal(err)
+		}
+		tx.Commit()
+		n++
+	}
+}
+
+func BenchmarkScanLabelFirst4(b *testing.B) {
+	for _, size := range []int{1000, 100000} {
+		b.Run(fmt.Sprint(size), func(b *testing.B) {
+			s := buildGraph(b, size).Snapshot()
+			b.ReportAllocs()
+			for b.Loop() {
+				k := 0
+				s.ScanLabel("MOD", func(*Node) bool { k++; return k < 4 })
+				if k != 4 {
+					b.Fatal(k)
+				}
+			}
+		})
+	}
+}
+
+func BenchmarkScanPropFirst4(b *testing.B) {
+	s := buildGraph(b, 100000).Snapshot()
+	b.ReportAllocs()
+	v := String("title 7")
+	for b.Loop() {
+		k := 0
+		s.ScanProp("title", v, func(*Node) bool { k++; return k < 4 })
+		if k != 4 {
+			b.Fatal(k)
+		}
+	}
+}
+
+func BenchmarkNodeByNick(b *testing.B) {
+	s := buildGraph(b, 100000).Snapshot()
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, ok := s.NodeByNick("n5000"); !ok {
+			b.Fatal()
+		}
+	}
+}
+
+// TestMemoryPerElement reports retained heap per element (nodes + edges)
+// on a 100k-node graph (run with -v; skipped in -short).
+func TestMemoryPerElement(t *testing.T) {
+	if testing.Short() {
+		t.Skip()
+	}
+	var before, after runtime.MemStats
+	runtime.GC()
+	runtime.ReadMemStats(&before)
+	g := buildGraph(t, 100000)
+	runtime.GC()
+	runtime.ReadMemStats(&after)
+	s := g.Snapshot()
+	elems := s.NodeCount() + s.EdgeCount()
+	t.Logf("heap %d bytes for %d elements: %.0f bytes/element", after.HeapAlloc-before.HeapAlloc, elems,
+		float64(after.HeapAlloc-before.HeapAlloc)/float64(elems))
+	runtime.KeepAlive(g)
+}

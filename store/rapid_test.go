@@ -1,0 +1,201 @@
+package store
+
+import (
+	"bytes"
+	"math"
+	"testing"
+
+	"pgregory.net/rapid"
+)
+
+func genScalar() *rapid.Generator[Value] {
+	return rapid.OneOf(
+		rapid.Just(Null()),
+		rapid.Map(rapid.Bool(), Bool),
+		rapid.Map(rapid.SampledFrom([]int64{math.MinInt64, -256, -1, 0, 1, 2, 255, 256, math.MaxInt64}), Int),
+		rapid.Map(rapid.SampledFrom([]float64{math.Inf(-1), -1.5, math.Copysign(0, -1), 0, 1, 2, 1e21, math.Inf(1)}), Float),
+		rapid.Map(rapid.SampledFrom([]string{"", "\x00", "a", "a\x00", "a\x00b", "ab", "b", "é", "\x01"}), String),
+		rapid.Map(rapid.SampledFrom([]string{"2026-01-01", "2026-01-02"}), Date),
+		rapid.Map(rapid.SampledFrom([]string{"2026-01-01T00:00:00Z"}), DateTime),
+	)
+}
+
+func genValue() *rapid.Generator[Value] {
+	return rapid.OneOf(genScalar(), genScalar(), genScalar(),
+		rapid.Map(rapid.SliceOfN(genScalar(), 0, 3), func(vs []Value) Value { return List(vs...) }),
+		rapid.Map(rapid.SliceOfN(rapid.Map(rapid.SliceOfN(genScalar(), 0, 2), func(vs []Value) Value { return List(vs...) }), 0, 2),
+			func(vs []Value) Value { return List(vs...) }),
+	)
+}
+
+func TestRapidValueOrder(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		a, b, c := genValue().Draw(t, "a"), genValue().Draw(t, "b"), genValue().Draw(t, "c")
+		ab := a.Compare(b)
+		if ab != -b.Compare(a) {
+			t.Fatalf("antisymmetry")
+		}
+		if (ab == 0) != a.Equal(b) {
+			t.Fatalf("Equal vs Compare: %s %s", a.Literal(), b.Literal())
+		}
+		if ab != bytes.Compare(a.AppendKey(nil), b.AppendKey(nil)) {
+			t.Fatalf("key order %s %s", a.Literal(), b.Literal())
+		}
+		if ab <= 0 && b.Compare(c) <= 0 && a.Compare(c) > 0 {
+			t.Fatalf("transitivity")
+		}
+		if a.Size() != len(a.Literal()) {
+			t.Fatalf("size %s", a.Literal())
+		}
+		pa := Props{{"k", a}, {"l", b}}
+		pb := Props{{"k", b}, {"l", c}}
+		if pa.Compare(pb) != bytes.Compare(appendPropsKey(nil, pa), appendPropsKey(nil, pb)) {
+			t.Fatalf("props key order")
+		}
+	})
+}
+
+var (
+	rLabels = []string{"A", "B", "C"}
+	rKeys   = []string{"nick", "k", "v"}
+	rTypes  = []string{"r", "s"}
+)
+
+func genLabels() *rapid.Generator[[]string] {
+	return rapid.SliceOfN(rapid.SampledFrom(append(rLabels, "")), 0, 4)
+}
+
+func genProps() *rapid.Generator[Props] {
+	return rapid.Custom(func(t *rapid.T) Props {
+		var p Props
+		n := rapid.IntRange(0, 3).Draw(t, "np")
+		for i := 0; i < n; i++ {
+			key := rapid.SampledFrom(rKeys).Draw(t, "key")
+			var v Value
+			if key == NickKey && rapid.Bool().Draw(t, "strnick") {
+				v = String(rapid.SampledFrom([]string{"n1", "n2", "n3"}).Draw(t, "nick"))
+			} else {
+				v = genValue().Draw(t, "val")
+			}
+			p = append(p, Prop{key, v}) // possibly unsorted / duplicate / null
+		}
+		return p
+	})
+}
+
+func sameErr(t *rapid.T, op string, got, want error) {
+	if got != want {
+		t.Fatalf("%s: got error %v, want %v", op, got, want)
+	}
+}
+
+// TestRapidModel applies random operations to a Graph and to the naive
+// model, committing or rolling back at random, and compares every read
+// method, including on old snapshots (which must never change).
+func TestRapidModel(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		g := New()
+		pub := newModel() // model of the published snapshot
+		type old struct {
+			s *Snapshot
+			m *model
+		}
+		var olds []old
+		anyID := func(m *model) ID {
+			var ids []ID
+			for id := range m.nodes {
+				ids = append(ids, id)
+			}
+			for id := range m.edges {
+				ids = append(ids, id)
+			}
+			ids = append(ids, 9999, DeterministicNodeID("A", "x"))
+			// deterministic choice: sort
+			for i := range ids {
+				for j := i + 1; j < len(ids); j++ {
+					if ids[j] < ids[i] {
+						ids[i], ids[j] = ids[j], ids[i]
+					}
+				}
+			}
+			return rapid.SampledFrom(ids).Draw(t, "id")
+		}
+		nTx := rapid.IntRange(1, 6).Draw(t, "ntx")
+		for x := 0; x < nTx; x++ {
+			tx := g.Begin()
+			m := pub.clone()
+			nOps := rapid.IntRange(0, 25).Draw(t, "nops")
+			for i := 0; i < nOps; i++ {
+				switch rapid.IntRange(0, 9).Draw(t, "op") {
+				case 0, 1:
+					var id ID
+					switch rapid.IntRange(0, 3).Draw(t, "idkind") {
+					case 0:
+						id = anyID(m)
+					case 1:
+						id = DeterministicNodeID("A", rapid.SampledFrom([]string{"x", "y"}).Draw(t, "loc"))
+					default:
+						id = tx.NewID()
+						if id != m.nextID {
+							t.Fatalf("NewID %d want %d", id, m.nextID)
+						}
+						m.nextID++
+					}
+					labels, p := genLabels().Draw(t, "labels"), genProps().Draw(t, "props")
+					_, err := tx.InsertNode(id, labels, p)
+					sameErr(t, "InsertNode", err, m.insertNode(id, labels, p))
+				case 2:
+					id, p := anyID(m), genProps().Draw(t, "props")
+					_, err := tx.SetProps(id, p)
+					sameErr(t, "SetProps", err, m.setProps(id, p))
+				case 3:
+					id, l := anyID(m), genLabels().Draw(t, "labels")
+					_, err := tx.SetLabels(id, l)
+					sameErr(t, "SetLabels", err, m.setLabels(id, l))
+				case 4, 5:
+					id := tx.NewID()
+					m.nextID++
+					if rapid.Bool().Draw(t, "reuse") {
+						id = anyID(m)
+					}
+					from, to := anyID(m), anyID(m)
+					typ, p := rapid.SampledFrom(rTypes).Draw(t, "type"), genProps().Draw(t, "eprops")
+					_, err := tx.InsertEdge(id, typ, from, to, p)
+					sameErr(t, "InsertEdge", err, m.insertEdge(id, typ, from, to, p))
+				case 6:
+					id, p := anyID(m), genProps().Draw(t, "eprops")
+					_, err := tx.SetEdgeProps(id, p)
+					sameErr(t, "SetEdgeProps", err, m.setEdgeProps(id, p))
+				case 7:
+					id := anyID(m)
+					if m.nodes[id] != nil {
+						sameErr(t, "RecycleNode", tx.RecycleNode(id), m.recycleNode(id))
+					} else {
+						sameErr(t, "RecycleEdge", tx.RecycleEdge(id), m.recycleEdge(id))
+					}
+				case 8:
+					id := anyID(m)
+					sameErr(t, "Revive", tx.Revive(id), m.revive(id))
+				case 9:
+					id := anyID(m)
+					sameErr(t, "Purge", tx.Purge(id), m.purge(id))
+				}
+				if rapid.IntRange(0, 4).Draw(t, "check") == 0 {
+					checkSnapshot(t, tx.Snapshot(), m)
+				}
+			}
+			checkSnapshot(t, tx.Snapshot(), m)
+			if rapid.IntRange(0, 3).Draw(t, "rollback") == 0 {
+				tx.Rollback()
+			} else {
+				s := tx.Commit()
+				pub = m
+				olds = append(olds, old{s, m.clone()})
+			}
+			checkSnapshot(t, g.Snapshot(), pub)
+		}
+		for _, o := range olds {
+			checkSnapshot(t, o.s, o.m)
+		}
+	})
+}

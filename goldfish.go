@@ -9,6 +9,8 @@ import (
 	"sync"
 	"time"
 
+	"github.com/dgraph-io/ristretto/v2"
+
 	"github.com/goldfish-gql/goldfish/exec"
 	"github.com/goldfish-gql/goldfish/gqlstatus"
 	"github.com/goldfish-gql/goldfish/parser"
@@ -57,8 +59,10 @@ type Budget = exec.Budget
 type Option func(*config)
 
 type config struct {
-	budget    Budget
-	planCache int
+	budget     Budget
+	ceilings   Ceilings
+	planCache  int
+	shapeBytes int64
 }
 
 // WithCommitBudget sets the R cap of every Commit (default 500 elements,
@@ -70,20 +74,37 @@ type DB struct {
 	cfg      config
 	mu       sync.Mutex
 	sessions map[string]*Session
-	plans    *planCache
+	// plans caches parsed and planned texts by their exact text.
+	plans *ristretto.Cache[string, *planner.Plan]
+	// shapes caches Recall results by (session, version, token, options).
+	shapes *ristretto.Cache[string, *exec.Shape]
 }
 
 // Open opens an in-memory database.
 func Open(opts ...Option) (*DB, error) {
-	cfg := config{budget: exec.DefaultBudget, planCache: 4096}
+	cfg := config{budget: exec.DefaultBudget, ceilings: DefaultCeilings, planCache: 8192, shapeBytes: 64 << 20}
 	for _, o := range opts {
 		o(&cfg)
 	}
-	return &DB{cfg: cfg, sessions: map[string]*Session{}, plans: newPlanCache(cfg.planCache)}, nil
+	plans, err := ristretto.NewCache(&ristretto.Config[string, *planner.Plan]{
+		NumCounters: int64(cfg.planCache) * 10, MaxCost: int64(cfg.planCache), BufferItems: 64})
+	if err != nil {
+		return nil, err
+	}
+	shapes, err := ristretto.NewCache(&ristretto.Config[string, *exec.Shape]{
+		NumCounters: 1 << 17, MaxCost: cfg.shapeBytes, BufferItems: 64})
+	if err != nil {
+		return nil, err
+	}
+	return &DB{cfg: cfg, sessions: map[string]*Session{}, plans: plans, shapes: shapes}, nil
 }
 
-// Close releases the database.
-func (db *DB) Close() error { return nil }
+// Close releases the database and its caches.
+func (db *DB) Close() error {
+	db.plans.Close()
+	db.shapes.Close()
+	return nil
+}
 
 // MaxSessionName is the longest session name accepted.
 const MaxSessionName = 64
@@ -171,7 +192,7 @@ func (s *Session) commit(ctx context.Context, text string, params map[string]any
 
 // Plan parses and plans text, through the plan cache.
 func (db *DB) plan(text string) (*planner.Plan, error) {
-	if p, ok := db.plans.get(text); ok {
+	if p, ok := db.plans.Get(text); ok {
 		return p, nil
 	}
 	script, err := parser.Parse(text)
@@ -182,7 +203,7 @@ func (db *DB) plan(text string) (*planner.Plan, error) {
 	if err != nil {
 		return nil, err
 	}
-	db.plans.put(text, p)
+	db.plans.Set(text, p, 1)
 	return p, nil
 }
 
@@ -267,31 +288,4 @@ func floatValue(f float64) (store.Value, error) {
 		return store.Value{}, fmt.Errorf("NaN and infinite floats cannot be stored")
 	}
 	return store.Float(f), nil
-}
-
-// planCache keeps plans by statement text; bounded, cleared whole when full.
-type planCache struct {
-	mu  sync.Mutex
-	max int
-	m   map[string]*planner.Plan
-}
-
-func newPlanCache(max int) *planCache {
-	return &planCache{max: max, m: map[string]*planner.Plan{}}
-}
-
-func (c *planCache) get(text string) (*planner.Plan, bool) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	p, ok := c.m[text]
-	return p, ok
-}
-
-func (c *planCache) put(text string, p *planner.Plan) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	if len(c.m) >= c.max {
-		clear(c.m)
-	}
-	c.m[text] = p
 }

@@ -235,12 +235,12 @@ func TestPositionsAndText(t *testing.T) {
 }
 
 type errCase struct {
-	in       string
-	code     gqlstatus.Code
-	line     int
-	col      int
-	msg      string // substring of Msg
-	hint     string // substring of Hint
+	in   string
+	code gqlstatus.Code
+	line int
+	col  int
+	msg  string // substring of Msg
+	hint string // substring of Hint
 }
 
 func TestErrors(t *testing.T) {

@@ -105,12 +105,11 @@ type jsonError struct {
 }
 
 func writeJSON(w io.Writer, v any) {
-	b, err := json.Marshal(v)
-	if err != nil {
-		b, _ = json.Marshal(jsonError{Status: string(gqlstatus.Rollback), Error: err.Error()})
+	enc := json.NewEncoder(w)
+	enc.SetEscapeHTML(false) // Shapes hold "->"; keep them readable
+	if err := enc.Encode(v); err != nil {
+		enc.Encode(jsonError{Status: string(gqlstatus.Rollback), Error: err.Error()})
 	}
-	b = append(b, '\n')
-	w.Write(b)
 }
 
 func resultJSON(res *goldfish.CommitResult, statements int) jsonResult {
@@ -132,4 +131,26 @@ func errorJSON(err error) jsonError {
 	}
 	return jsonError{Status: string(ge.Code), Error: ge.Msg, Hint: ge.Hint, Statement: ge.Stmt,
 		Line: ge.Pos.Line, Column: ge.Pos.Col}
+}
+
+// jsonShape is the line format json prints for a Recall.
+type jsonShape struct {
+	Status    string       `json:"status"`
+	Cue       string       `json:"cue"`
+	Seeds     int          `json:"seeds"`
+	Rows      int          `json:"rows"`
+	Tokens    int          `json:"tokens"`
+	Version   uint64       `json:"version"`
+	Truncated bool         `json:"truncated,omitempty"`
+	Notices   []jsonNotice `json:"notices"`
+	GQL       string       `json:"gql"`
+}
+
+func shapeJSON(sh *goldfish.Shape) jsonShape {
+	out := jsonShape{Status: string(sh.Status), Cue: string(sh.Cue), Seeds: sh.Seeds, Rows: sh.Rows,
+		Tokens: sh.Tokens, Version: sh.Version, Truncated: sh.Truncated, Notices: []jsonNotice{}, GQL: sh.Text}
+	for _, n := range sh.Notices {
+		out.Notices = append(out.Notices, jsonNotice{Code: string(n.Code), Message: n.Msg})
+	}
+	return out
 }

@@ -70,6 +70,8 @@ type Runner struct {
 	Out     io.Writer
 	Err     io.Writer
 	Format  Format
+	// Recall holds the budgets every Recall of this runner uses.
+	Recall goldfish.RecallOptions
 
 	inTx  bool
 	txAt  Stmt   // the START TRANSACTION that opened the buffer
@@ -186,7 +188,26 @@ func (r *Runner) Exec(ctx context.Context, src string, st Stmt) error {
 		r.txBuf = append(r.txBuf, st)
 		return nil
 	}
+	if r.Session.IsRecall(st.Text) {
+		return r.recall(ctx, src, st)
+	}
 	return r.commit(ctx, src, []Stmt{st})
+}
+
+// recall runs a read statement and prints its Shape.
+func (r *Runner) recall(ctx context.Context, src string, st Stmt) error {
+	sh, err := r.Session.Recall(ctx, st.Text, r.Recall)
+	if err != nil {
+		err = newSourceMap(src, []Stmt{st}).locate(err)
+		r.fail(err)
+		return err
+	}
+	if r.Format == FormatJSON {
+		writeJSON(r.Out, shapeJSON(sh))
+		return nil
+	}
+	io.WriteString(r.Out, sh.Text)
+	return nil
 }
 
 // commit sends stmts as one Δ and prints the outcome.

@@ -1,0 +1,176 @@
+package goldfish
+
+import (
+	"context"
+	"strconv"
+	"strings"
+
+	"github.com/goldfish-gql/goldfish/exec"
+	"github.com/goldfish-gql/goldfish/gqlstatus"
+	"github.com/goldfish-gql/goldfish/store"
+)
+
+// Shape is what a Recall returns: the emitted GQL text (a comment header and
+// one INSERT statement), the cue, and the counts.
+type Shape = exec.Shape
+
+// Cue says how a Recall found its seeds: match, peak, outline or skip.
+type Cue = exec.Cue
+
+// The cues.
+const (
+	CueMatch   = exec.CueMatch
+	CuePeak    = exec.CuePeak
+	CueOutline = exec.CueOutline
+	CueSkip    = exec.CueSkip
+)
+
+// RecallOptions are the budgets of one Recall. Zero values take the
+// defaults (M=50, k=2, L=4, F=8, view interior, peaks on); values above the
+// database's ceilings are refused.
+type RecallOptions struct {
+	M, K, L, F int
+	// View is "interior" (default) or "shell": hierarchical edges and
+	// identity properties only.
+	View string
+	// Pinned kinds are added to the Shape first, within M.
+	Pinned []string
+	// NoPeaks switches the Peak_L fallback off: a token that matches
+	// nothing then gives cue skip.
+	NoPeaks bool
+	// ExactTokens counts the Shape's tokens with the o200k tokenizer
+	// rather than the fast estimate.
+	ExactTokens bool
+	// Params are the values of the token's $parameters.
+	Params map[string]any
+}
+
+// Ceilings bound what a Recall may ask for.
+type Ceilings struct{ M, K, L, F int }
+
+// DefaultRecall are the default budgets of SPEC §3.
+var DefaultRecall = RecallOptions{M: 50, K: 2, L: 4, F: 8}
+
+// DefaultCeilings are the highest budgets a Recall may ask for unless the
+// database is opened WithCeilings.
+var DefaultCeilings = Ceilings{M: 200, K: 4, L: 32, F: 64}
+
+// WithCeilings sets the highest M, k, L and F a Recall may ask for.
+func WithCeilings(c Ceilings) Option { return func(cfg *config) { cfg.ceilings = c } }
+
+// resolve fills defaults and refuses budgets above their ceilings.
+func (o RecallOptions) resolve(c Ceilings) (RecallOptions, error) {
+	check := func(name string, v *int, def, ceiling int) error {
+		switch {
+		case *v == 0:
+			*v = def
+		case *v < 0:
+			return gqlstatus.Errorf(gqlstatus.InvalidValueType, "budget %s=%d is negative", name, *v).
+				WithHint("budgets are positive; leave one at 0 for its default")
+		case *v > ceiling:
+			return gqlstatus.Errorf(gqlstatus.InvalidValueType, "budget %s=%d is above its ceiling %d", name, *v, ceiling).
+				WithHint("narrow the token, use view=shell, or split the session; ceilings are not raised per call")
+		}
+		return nil
+	}
+	d := DefaultRecall
+	if err := check("M", &o.M, min(d.M, c.M), c.M); err != nil {
+		return o, err
+	}
+	if err := check("k", &o.K, min(d.K, c.K), c.K); err != nil {
+		return o, err
+	}
+	if err := check("L", &o.L, min(d.L, c.L), c.L); err != nil {
+		return o, err
+	}
+	if err := check("F", &o.F, min(d.F, c.F), c.F); err != nil {
+		return o, err
+	}
+	switch o.View {
+	case "", string(exec.ViewInterior):
+		o.View = string(exec.ViewInterior)
+	case string(exec.ViewShell):
+	default:
+		return o, gqlstatus.Errorf(gqlstatus.InvalidValueType, "view %q is not a view", o.View).
+			WithHint("use interior or shell")
+	}
+	return o, nil
+}
+
+// Recall reads the session with the codebook token q (a MATCH of node
+// patterns with optional WHERE and LIMIT; MATCH () for the outline) and
+// returns the Shape: the same bytes for the same q on the same version.
+func (s *Session) Recall(ctx context.Context, q string, opts RecallOptions) (*Shape, error) {
+	plan, err := s.db.plan(q)
+	if err != nil {
+		return nil, err
+	}
+	if !plan.Read() {
+		return nil, gqlstatus.Errorf(gqlstatus.Syntax, "a Recall is one MATCH of node patterns with optional WHERE and LIMIT").
+			WithHint("send INSERT, SET, REMOVE and DELETE to Commit")
+	}
+	o, err := opts.resolve(s.db.cfg.ceilings)
+	if err != nil {
+		return nil, err
+	}
+	params, err := storeParams(o.Params)
+	if err != nil {
+		return nil, err
+	}
+	snap := s.graph.Snapshot()
+	key := shapeKey(s.name, snap.Version(), plan.Stmts[0].Recall.Key, plan.Params, params, o)
+	if sh, ok := s.db.shapes.Get(key); ok {
+		return sh, nil
+	}
+	sh, err := exec.Recall(ctx, snap, plan, params, exec.RecallOptions{
+		M: o.M, K: o.K, L: o.L, F: o.F, View: exec.View(o.View), Pinned: o.Pinned,
+		NoPeaks: o.NoPeaks, ExactTokens: o.ExactTokens, Session: s.name,
+	})
+	if err != nil {
+		return nil, err
+	}
+	s.db.shapes.Set(key, sh, int64(len(sh.Text))+64)
+	return sh, nil
+}
+
+// IsRecall reports whether text is a Recall (one MATCH of node patterns
+// with optional WHERE and LIMIT) rather than a Δ. Text that does not parse
+// is not a Recall; Commit reports its error.
+func (s *Session) IsRecall(text string) bool {
+	plan, err := s.db.plan(text)
+	return err == nil && plan.Read()
+}
+
+// shapeKey is the Shape cache key: session, version, normalised token,
+// parameter values and options. A Commit bumps the version, so older
+// entries become unreachable, never stale.
+func shapeKey(session string, version uint64, token string, names []string, params map[string]store.Value, o RecallOptions) string {
+	var b strings.Builder
+	b.Grow(len(session) + len(token) + 64)
+	b.WriteString(session)
+	b.WriteByte(0)
+	b.WriteString(strconv.FormatUint(version, 10))
+	b.WriteByte(0)
+	b.WriteString(token)
+	for _, n := range names {
+		b.WriteByte(0)
+		b.WriteString(params[n].Literal())
+	}
+	b.WriteByte(0)
+	for _, v := range [...]int{o.M, o.K, o.L, o.F} {
+		b.WriteString(strconv.Itoa(v))
+		b.WriteByte(',')
+	}
+	b.WriteString(o.View)
+	for _, p := range o.Pinned {
+		b.WriteByte(',')
+		b.WriteString(p)
+	}
+	if o.NoPeaks {
+		b.WriteString(",nopeaks")
+	}
+	if o.ExactTokens {
+		b.WriteString(",exact")
+	}
+	return b.String()
+}

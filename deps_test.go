@@ -21,7 +21,8 @@ var allowed = map[string][]string{
 	"parser":     {"parser/ast", "parser/gen", "gqlstatus"},
 	"planner":    {"parser/ast", "gqlstatus", "store"},
 	"shapewalk":  {"store", "gqlstatus"},
-	"exec":       {"planner", "shapewalk", "store", "parser/ast", "gqlstatus"},
+	"exec":       {"planner", "shapewalk", "store", "parser/ast", "gqlstatus", "tokens"},
+	"tokens":     {},
 	".":          {"exec", "planner", "parser", "parser/ast", "shapewalk", "store", "gqlstatus"},
 }
 

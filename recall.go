@@ -109,6 +109,7 @@ func (s *Session) Recall(ctx context.Context, q string, opts RecallOptions) (*Sh
 		return nil, gqlstatus.Errorf(gqlstatus.Syntax, "a Recall is one MATCH of node patterns with optional WHERE and LIMIT").
 			WithHint("send INSERT, SET, REMOVE and DELETE to Commit")
 	}
+	capL := opts.L != 0
 	o, err := opts.resolve(s.db.cfg.ceilings)
 	if err != nil {
 		return nil, err
@@ -118,12 +119,12 @@ func (s *Session) Recall(ctx context.Context, q string, opts RecallOptions) (*Sh
 		return nil, err
 	}
 	snap := s.graph.Snapshot()
-	key := shapeKey(s.name, snap.Version(), plan.Stmts[0].Recall.Key, plan.Params, params, o)
+	key := shapeKey(s.name, snap.Version(), plan.Stmts[0].Recall.Key, plan.Params, params, o, capL)
 	if sh, ok := s.db.shapes.Get(key); ok {
 		return sh, nil
 	}
 	sh, err := exec.Recall(ctx, snap, plan, params, exec.RecallOptions{
-		M: o.M, K: o.K, L: o.L, F: o.F, View: exec.View(o.View), Pinned: o.Pinned,
+		M: o.M, K: o.K, L: o.L, F: o.F, MaxL: s.db.cfg.ceilings.L, CapL: capL, View: exec.View(o.View), Pinned: o.Pinned,
 		NoPeaks: o.NoPeaks, ExactTokens: o.ExactTokens, Session: s.name,
 	})
 	if err != nil {
@@ -144,7 +145,7 @@ func (s *Session) IsRecall(text string) bool {
 // shapeKey is the Shape cache key: session, version, normalised token,
 // parameter values and options. A Commit bumps the version, so older
 // entries become unreachable, never stale.
-func shapeKey(session string, version uint64, token string, names []string, params map[string]store.Value, o RecallOptions) string {
+func shapeKey(session string, version uint64, token string, names []string, params map[string]store.Value, o RecallOptions, capL bool) string {
 	var b strings.Builder
 	b.Grow(len(session) + len(token) + 64)
 	b.WriteString(session)
@@ -165,6 +166,9 @@ func shapeKey(session string, version uint64, token string, names []string, para
 	for _, p := range o.Pinned {
 		b.WriteByte(',')
 		b.WriteString(p)
+	}
+	if capL {
+		b.WriteString(",capL")
 	}
 	if o.NoPeaks {
 		b.WriteString(",nopeaks")

@@ -72,6 +72,7 @@ func (e *Engine) Do(ctx context.Context, d Directive) (string, error) {
 		case k == "session":
 		case k == "format" && d.Cmd == "script":
 		case k == "summary" && d.Cmd == "dump":
+		case d.Cmd == "recall" && (recallArgs[k] || strings.HasPrefix(k, "$")):
 		default:
 			return "", fmt.Errorf("%s: unknown argument %q", d.Cmd, k)
 		}
@@ -104,6 +105,16 @@ func (e *Engine) Do(ctx context.Context, d Directive) (string, error) {
 			out = lines[0] + lines[1]
 		}
 		return out, nil
+	case "recall":
+		opts, err := recallOptions(d.Args)
+		if err != nil {
+			return "", err
+		}
+		sh, err := s.Recall(ctx, d.Input, opts)
+		if err != nil {
+			return formatCommit(nil, err), nil
+		}
+		return sh.Text, nil
 	case "script":
 		format, err := repl.ParseFormat(orDefault(d.Args["format"], "gql"))
 		if err != nil {
@@ -118,7 +129,7 @@ func (e *Engine) Do(ctx context.Context, d Directive) (string, error) {
 		}
 		return res, nil
 	}
-	return "", fmt.Errorf("unknown directive %q (want commit, ingest, dump, script or reset)", d.Cmd)
+	return "", fmt.Errorf("unknown directive %q (want commit, ingest, recall, dump, script or reset)", d.Cmd)
 }
 
 func orDefault(s, def string) string {

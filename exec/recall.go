@@ -33,9 +33,13 @@ const (
 // against their ceilings.
 type RecallOptions struct {
 	M, K, L, F int
-	View       View
-	Pinned     []string
-	NoPeaks    bool
+	// MaxL is the L ceiling: a LIMIT in the token may raise the seed count
+	// up to it, unless the caller set L itself (CapL), which then caps it.
+	MaxL    int
+	CapL    bool
+	View    View
+	Pinned  []string
+	NoPeaks bool
 	// ExactTokens counts the Shape's tokens with the o200k tokenizer
 	// instead of the fast estimate.
 	ExactTokens bool
@@ -102,9 +106,11 @@ func Recall(ctx context.Context, snap *store.Snapshot, plan *planner.Plan, param
 		switch n := v.AsInt(); {
 		case n < 0:
 			return nil, x.errAt(gqlstatus.NegativeLimit, rp.Limit.Pos, "LIMIT is negative (%d)", n).WithHint("write LIMIT 0 or more")
-		case n > int64(opt.L):
-			return nil, x.errAt(gqlstatus.InvalidValueType, rp.Limit.Pos, "LIMIT %d is above the seed budget L=%d", n, opt.L).
-				WithHint("narrow the token instead; the seed set is at most L nodes")
+		case n > int64(max(opt.MaxL, opt.L)):
+			return nil, x.errAt(gqlstatus.InvalidValueType, rp.Limit.Pos, "LIMIT %d is above the ceiling of the seed budget L (%d)", n, max(opt.MaxL, opt.L)).
+				WithHint("narrow the token instead; the seed set is small by design")
+		case opt.CapL && n > int64(opt.L):
+			// the caller's L caps the token's LIMIT
 		default:
 			limit = int(n)
 		}

@@ -252,6 +252,10 @@ func (s *scope) emit(b *strings.Builder, e ast.Expr) error {
 			return s.errAt(gqlstatus.InvalidReference, x.Pos, "variable %s is not bound", x.Name).
 				WithHint("bind it in a MATCH or INSERT pattern before using it")
 		}
+		if slot >= maxSlots {
+			return s.errAt(gqlstatus.Syntax, x.Pos, "expressions may use the first %d variables of a statement; %s is later", maxSlots, x.Name).
+				WithHint("split the statement")
+		}
 		fmt.Fprintf(b, "v%d", slot)
 	case *ast.PropAccess:
 		return call(b, "gql_prop", sub(x.Subject), lit(strconv.Quote(x.Key)))

@@ -392,9 +392,6 @@ func planQuery(q *ast.Query, text string, params *paramTable, index int) (*State
 		}
 		st.Recall = rp
 	}
-	if len(st.Vars) > maxSlots {
-		return nil, sc.errAt(gqlstatus.Syntax, q.Pos, "more than %d variables in one statement", maxSlots)
-	}
 	if len(st.Steps) == 0 {
 		return nil, sc.errAt(gqlstatus.Syntax, q.Pos, "empty statement")
 	}

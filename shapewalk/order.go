@@ -73,6 +73,8 @@ func appendObsKey(b []byte, n *store.Node) []byte {
 
 // ---- hashing -------------------------------------------------------------
 
+func xxhashStr(s string) uint64 { return xxhash.Sum64String(s) }
+
 func mix(h uint64) uint64 { // splitmix64 finaliser
 	h ^= h >> 30
 	h *= 0xbf58476d1ce4e5b9

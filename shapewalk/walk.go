@@ -184,6 +184,8 @@ type walker struct {
 	heavyOut  []bool
 	heavyIn   []bool
 	seeds     []*store.Node
+	nPinned   int
+	ctx       [][]uint64
 	pinNodes  []*store.Node
 	pinEnts   []sortEnt
 	pinArena  []byte
@@ -276,6 +278,7 @@ func (w *walker) walk(snap *store.Snapshot, seeds []*store.Node, opt Options) *S
 	w.clamps = nil
 	w.trunc = false
 	w.rows = 0
+	w.nPinned = 0
 	w.nodeSet.init(w.m)
 	w.edgeSet.init(w.m)
 	w.wl.reset(snap)
@@ -339,6 +342,9 @@ func (w *walker) walk(snap *store.Snapshot, seeds []*store.Node, opt Options) *S
 		}
 	}
 
+	if w.nPinned > 1 {
+		w.refinePinned()
+	}
 	w.closeEdges()
 	return w.result()
 }
@@ -536,6 +542,9 @@ func (w *walker) selectTop(g []cand, n int) {
 		if !ok {
 			continue
 		}
+		if len(w.top) == n && fn.Kind() > w.top[n-1].n.Kind() {
+			continue // the key starts with the kind: no need to encode it
+		}
 		w.cur = appendObsKey(w.cur[:0], fn)
 		ce := topEnt{n: fn, e: c.e, key: w.cur}
 		if len(w.top) == n && w.cmpTop(&ce, &w.top[n-1]) >= 0 {
@@ -674,6 +683,7 @@ func (w *walker) addPinned(kinds []string, budget int) {
 	for _, n := range w.pinNodes {
 		w.addNode(n, -1)
 	}
+	w.nPinned = len(w.pinNodes)
 }
 
 // ---- closing edges ---------------------------------------------------------
@@ -820,4 +830,89 @@ func (w *walker) result() *Shape {
 		sh.Edges[i] = c.e
 	}
 	return sh
+}
+
+// refinePinned reorders, after the walk, runs of pinned nodes that tie on
+// observables and signature (and are not seeds) by how they attach to the
+// walked part of the Shape: hop, then the sorted list of (position of the
+// walked neighbour, edge type, direction). Pinned nodes are placed before
+// the walk, so their WL tie was broken by id; without this, two
+// automorphic pinned nodes could be ordered incoherently with the walked
+// nodes the id order also chose (the emitted edges would then differ).
+func (w *walker) refinePinned() {
+	np := w.nPinned
+	var ka, kb []byte
+	for i := 0; i < np; {
+		ka = appendObsKey(ka[:0], w.nodes[i])
+		j := i + 1
+		for j < np {
+			kb = appendObsKey(kb[:0], w.nodes[j])
+			if !bytes.Equal(ka, kb) {
+				break
+			}
+			j++
+		}
+		if j-i > 1 {
+			w.refineRun(i, j)
+		}
+		i = j
+	}
+}
+
+func (w *walker) refineRun(lo, hi int) {
+	type ent struct {
+		n   *store.Node
+		hop int
+		sig uint64
+		ctx []uint64
+		pin bool // a seed: keeps its place first
+	}
+	ents := make([]ent, 0, hi-lo)
+	for i := lo; i < hi; i++ {
+		n := w.nodes[i]
+		e := ent{n: n, hop: w.hops[i], sig: w.wl.sig2(n), pin: w.hops[i] == 0}
+		if !e.pin && w.snap.Degree(n.ID, store.Both) <= wlDegreeCap {
+			for _, d := range [2]store.Dir{store.Out, store.In} {
+				w.snap.Edges(n.ID, d, func(ed *store.Edge) bool {
+					far := ed.To
+					if d == store.In {
+						far = ed.From
+					}
+					if p, ok := w.nodeSet.get(far); ok && int(p) >= w.nPinned {
+						e.ctx = append(e.ctx, uint64(p)<<40|(xxhashStr(ed.Type)&(1<<38-1))<<2|uint64(d))
+					}
+					return true
+				})
+			}
+			slices.Sort(e.ctx)
+		}
+		ents = append(ents, e)
+	}
+	// ents is sorted by (signature, seeds first, id): refine each block of
+	// equal signature, after its seeds, by (hop, attachment).
+	for a := 0; a < len(ents); {
+		b := a + 1
+		for b < len(ents) && ents[b].sig == ents[a].sig {
+			b++
+		}
+		s := a
+		for s < b && ents[s].pin {
+			s++
+		}
+		if b-s > 1 {
+			slices.SortStableFunc(ents[s:b], func(x, y ent) int {
+				if c := cmp.Compare(x.hop, y.hop); c != 0 {
+					return c
+				}
+				return slices.Compare(x.ctx, y.ctx)
+			})
+		}
+		a = b
+	}
+	for k, e := range ents {
+		i := lo + k
+		w.nodes[i] = e.n
+		w.hops[i] = e.hop
+		w.nodeSet.put(e.n.ID, int32(i))
+	}
 }

@@ -1,0 +1,89 @@
+package conformance
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/goldfish-gql/goldfish"
+)
+
+// recallArgs are the arguments of the recall directive besides session and
+// the $NAME=VALUE parameters:
+//
+//	recall [session=NAME] [m=N] [k=N] [l=N] [f=N] [view=shell] \
+//	       [pinned=LAW,TSK] [nopeaks] [exact] [$NAME=VALUE ...]
+//
+// Its input is the Recall text; its output is the Shape text as emitted
+// (header included), or the error in the form commit errors use.
+var recallArgs = map[string]bool{
+	"m": true, "k": true, "l": true, "f": true,
+	"view": true, "pinned": true, "nopeaks": true, "exact": true,
+}
+
+// recallOptions turns a recall directive's arguments into options. A
+// budget argument must be an integer; a $NAME=VALUE argument is a
+// parameter, its VALUE read as a literal (see paramValue).
+func recallOptions(args map[string]string) (goldfish.RecallOptions, error) {
+	var o goldfish.RecallOptions
+	budgets := map[string]*int{"m": &o.M, "k": &o.K, "l": &o.L, "f": &o.F}
+	for k, v := range args {
+		switch {
+		case budgets[k] != nil:
+			n, err := strconv.Atoi(v)
+			if err != nil {
+				return o, fmt.Errorf("recall: %s=%q is not an integer", k, v)
+			}
+			*budgets[k] = n
+		case k == "view":
+			o.View = v
+		case k == "pinned":
+			for _, p := range strings.Split(v, ",") {
+				if p = strings.TrimSpace(p); p != "" {
+					o.Pinned = append(o.Pinned, p)
+				}
+			}
+		case k == "nopeaks":
+			if v != "" {
+				return o, fmt.Errorf("recall: nopeaks takes no value")
+			}
+			o.NoPeaks = true
+		case k == "exact":
+			if v != "" {
+				return o, fmt.Errorf("recall: exact takes no value")
+			}
+			o.ExactTokens = true
+		case strings.HasPrefix(k, "$") && len(k) > 1:
+			if o.Params == nil {
+				o.Params = map[string]any{}
+			}
+			o.Params[k[1:]] = paramValue(v)
+		}
+	}
+	return o, nil
+}
+
+// paramValue reads a parameter's value: null, true, false, an integer, a
+// float, a double-quoted string (Go escapes), else the bare text as a
+// string. Values hold no spaces (directive arguments are space-separated);
+// write "a\x20b" for one that needs a space.
+func paramValue(v string) any {
+	switch v {
+	case "null":
+		return nil
+	case "true":
+		return true
+	case "false":
+		return false
+	}
+	if n, err := strconv.ParseInt(v, 10, 64); err == nil {
+		return n
+	}
+	if f, err := strconv.ParseFloat(v, 64); err == nil {
+		return f
+	}
+	if s, err := strconv.Unquote(v); err == nil && strings.HasPrefix(v, `"`) {
+		return s
+	}
+	return v
+}

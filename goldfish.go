@@ -69,6 +69,10 @@ type config struct {
 // 256 KiB).
 func WithCommitBudget(b Budget) Option { return func(c *config) { c.budget = b } }
 
+// WithShapeCacheBytes sizes the Shape cache (default 64 MiB); 0 turns it
+// off, so every Recall computes its Shape.
+func WithShapeCacheBytes(n int64) Option { return func(c *config) { c.shapeBytes = n } }
+
 // DB is a database: a set of named sessions.
 type DB struct {
 	cfg      config
@@ -91,10 +95,13 @@ func Open(opts ...Option) (*DB, error) {
 	if err != nil {
 		return nil, err
 	}
-	shapes, err := ristretto.NewCache(&ristretto.Config[string, *exec.Shape]{
-		NumCounters: 1 << 17, MaxCost: cfg.shapeBytes, BufferItems: 64})
-	if err != nil {
-		return nil, err
+	var shapes *ristretto.Cache[string, *exec.Shape]
+	if cfg.shapeBytes > 0 {
+		shapes, err = ristretto.NewCache(&ristretto.Config[string, *exec.Shape]{
+			NumCounters: 1 << 17, MaxCost: cfg.shapeBytes, BufferItems: 64})
+		if err != nil {
+			return nil, err
+		}
 	}
 	return &DB{cfg: cfg, sessions: map[string]*Session{}, plans: plans, shapes: shapes}, nil
 }
@@ -102,7 +109,9 @@ func Open(opts ...Option) (*DB, error) {
 // Close releases the database and its caches.
 func (db *DB) Close() error {
 	db.plans.Close()
-	db.shapes.Close()
+	if db.shapes != nil {
+		db.shapes.Close()
+	}
 	return nil
 }
 

@@ -119,9 +119,12 @@ func (s *Session) Recall(ctx context.Context, q string, opts RecallOptions) (*Sh
 		return nil, err
 	}
 	snap := s.graph.Snapshot()
-	key := shapeKey(s.name, snap.Version(), plan.Stmts[0].Recall.Key, plan.Params, params, o, capL)
-	if sh, ok := s.db.shapes.Get(key); ok {
-		return sh, nil
+	var key string
+	if s.db.shapes != nil {
+		key = shapeKey(s.name, snap.Version(), plan.Stmts[0].Recall.Key, plan.Params, params, o, capL)
+		if sh, ok := s.db.shapes.Get(key); ok {
+			return sh, nil
+		}
 	}
 	sh, err := exec.Recall(ctx, snap, plan, params, exec.RecallOptions{
 		M: o.M, K: o.K, L: o.L, F: o.F, MaxL: s.db.cfg.ceilings.L, CapL: capL, View: exec.View(o.View), Pinned: o.Pinned,
@@ -130,7 +133,9 @@ func (s *Session) Recall(ctx context.Context, q string, opts RecallOptions) (*Sh
 	if err != nil {
 		return nil, err
 	}
-	s.db.shapes.Set(key, sh, int64(len(sh.Text))+64)
+	if s.db.shapes != nil {
+		s.db.shapes.Set(key, sh, int64(len(sh.Text))+64)
+	}
 	return sh, nil
 }
 

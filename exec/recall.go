@@ -89,7 +89,7 @@ func Recall(ctx context.Context, snap *store.Snapshot, plan *planner.Plan, param
 		e.shape.Cue = CueOutline
 		e.outline(kinds, types)
 		outline := walk
-		outline.K = 0
+		outline.K = -1 // exemplars only: 0 would mean the default k
 		outline.Pinned = nil
 		e.emit(shapewalk.Walk(snap, exemplars, outline), len(exemplars))
 		return e.finish()

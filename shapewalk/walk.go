@@ -174,24 +174,24 @@ type walker struct {
 	wl         wl
 
 	// closing
-	closing   []closeEnt
-	closeFn   func(*store.Edge) bool
-	cMode     int // 0: out of any; 1: in, from heavyOut; 2: out, to heavyIn
-	cIdx      int32
-	cCnt      int
-	cHeavy    bool
-	cLimit    int
-	heavyOut  []bool
-	heavyIn   []bool
-	seeds     []*store.Node
-	nPinned   int
-	ctx       [][]uint64
-	pinNodes  []*store.Node
-	pinEnts   []sortEnt
-	pinArena  []byte
-	pinLast   []byte
-	kindsBuf  []string
-	sortBuf   []closeEnt
+	closing  []closeEnt
+	closeFn  func(*store.Edge) bool
+	cMode    int // 0: out of any; 1: in, from heavyOut; 2: out, to heavyIn
+	cIdx     int32
+	cCnt     int
+	cHeavy   bool
+	cLimit   int
+	heavyOut []bool
+	heavyIn  []bool
+	seeds    []*store.Node
+	nPinned  int
+	ctx      [][]uint64
+	pinNodes []*store.Node
+	pinEnts  []sortEnt
+	pinArena []byte
+	pinLast  []byte
+	kindsBuf []string
+	sortBuf  []closeEnt
 }
 
 var walkerPool = sync.Pool{New: func() any {
@@ -834,8 +834,10 @@ func (w *walker) result() *Shape {
 
 // refinePinned reorders, after the walk, runs of pinned nodes that tie on
 // observables and signature (and are not seeds) by how they attach to the
-// walked part of the Shape: hop, then the sorted list of (position of the
-// walked neighbour, edge type, direction). Pinned nodes are placed before
+// already placed part of the Shape: hop, then the sorted list of
+// (position, edge type, direction) of its neighbours among the walked
+// nodes and the pinned nodes placed before its run (runs are refined in
+// order). Pinned nodes are placed before
 // the walk, so their WL tie was broken by id; without this, two
 // automorphic pinned nodes could be ordered incoherently with the walked
 // nodes the id order also chose (the emitted edges would then differ).
@@ -878,7 +880,7 @@ func (w *walker) refineRun(lo, hi int) {
 					if d == store.In {
 						far = ed.From
 					}
-					if p, ok := w.nodeSet.get(far); ok && int(p) >= w.nPinned {
+					if p, ok := w.nodeSet.get(far); ok && (int(p) >= w.nPinned || int(p) < lo) {
 						e.ctx = append(e.ctx, uint64(p)<<40|(xxhashStr(ed.Type)&(1<<38-1))<<2|uint64(d))
 					}
 					return true

@@ -1,0 +1,124 @@
+package goldfish
+
+import (
+	"context"
+	"fmt"
+	"math/rand/v2"
+	"slices"
+	"testing"
+	"time"
+
+	"github.com/goldfish-gql/goldfish/store"
+)
+
+var benchKinds = []string{"TSK", "MOD", "NOTE", "FILE", "FN"}
+
+// benchSession builds a session of n nodes straight through the store (a
+// million nodes through GQL text would measure the parser, not Recall):
+// five kinds, three edges per node to random nodes, and a few hubs that
+// one node in a hundred also points at.
+func benchSession(b *testing.B, db *DB, n int) *Session {
+	b.Helper()
+	s, _ := db.Session(fmt.Sprintf("bench%d", n))
+	rng := rand.New(rand.NewPCG(1, uint64(n)))
+	ids := make([]store.ID, n)
+	const batch = 50_000
+	for lo := 0; lo < n; lo += batch {
+		tx := s.graph.Begin()
+		for i := lo; i < min(n, lo+batch); i++ {
+			kind := benchKinds[i%len(benchKinds)]
+			props := store.MakeProps(map[string]store.Value{
+				"nick":   store.String(fmt.Sprintf("%s_%d", kind, i)),
+				"title":  store.String(fmt.Sprintf("element %d of the bench session", i)),
+				"weight": store.Int(int64(i % 97)),
+			})
+			node, err := tx.InsertNode(tx.NewID(), []string{kind}, props)
+			if err != nil {
+				b.Fatal(err)
+			}
+			ids[i] = node.ID
+		}
+		tx.Commit()
+	}
+	hubs := ids[:5]
+	types := []string{"touches", "calls", "contains"}
+	for lo := 0; lo < n; lo += batch {
+		tx := s.graph.Begin()
+		for i := lo; i < min(n, lo+batch); i++ {
+			for j := 0; j < 3; j++ {
+				to := ids[rng.IntN(n)]
+				if _, err := tx.InsertEdge(tx.NewID(), types[j], ids[i], to, nil); err != nil {
+					b.Fatal(err)
+				}
+			}
+			if i%100 == 0 {
+				if _, err := tx.InsertEdge(tx.NewID(), "refs", ids[i], hubs[i%len(hubs)], nil); err != nil {
+					b.Fatal(err)
+				}
+			}
+		}
+		tx.Commit()
+	}
+	return s
+}
+
+// BenchmarkRecall measures a Recall (seed by nick, k=2, M=50, F=8) on
+// sessions of growing size, with the Shape cache off (miss) and on (hit).
+// It reports p50 and p99 per operation besides the mean.
+func BenchmarkRecall(b *testing.B) {
+	ctx := context.Background()
+	const q = `MATCH (t:TSK {nick: $nick})`
+	for _, n := range []int{1_000, 10_000, 100_000, 1_000_000} {
+		db, _ := Open(WithShapeCacheBytes(0))
+		s := benchSession(b, db, n)
+		nicks := make([]map[string]any, 1024)
+		rng := rand.New(rand.NewPCG(7, 7))
+		for i := range nicks {
+			k := rng.IntN(n/len(benchKinds)) * len(benchKinds)
+			nicks[i] = map[string]any{"nick": fmt.Sprintf("TSK_%d", k)}
+		}
+		b.Run(fmt.Sprintf("nodes=%d/miss", n), func(b *testing.B) {
+			recallLatencies(b, func(i int) error {
+				_, err := s.Recall(ctx, q, RecallOptions{Params: nicks[i%len(nicks)]})
+				return err
+			})
+		})
+		cached, _ := Open()
+		cached.sessions[s.name] = &Session{db: cached, name: s.name, graph: s.graph}
+		cs := cached.sessions[s.name]
+		for _, p := range nicks[:16] {
+			if _, err := cs.Recall(ctx, q, RecallOptions{Params: p}); err != nil {
+				b.Fatal(err)
+			}
+		}
+		cached.shapes.Wait()
+		b.Run(fmt.Sprintf("nodes=%d/hit", n), func(b *testing.B) {
+			recallLatencies(b, func(i int) error {
+				_, err := cs.Recall(ctx, q, RecallOptions{Params: nicks[i%16]})
+				return err
+			})
+		})
+		cached.Close()
+		db.Close()
+	}
+}
+
+// recallLatencies runs op b.N times and reports p50 and p99 latencies.
+func recallLatencies(b *testing.B, op func(i int) error) {
+	b.ReportAllocs()
+	lat := make([]time.Duration, 0, 1<<16)
+	for i := 0; b.Loop(); i++ {
+		t0 := time.Now()
+		if err := op(i); err != nil {
+			b.Fatal(err)
+		}
+		if len(lat) < cap(lat) {
+			lat = append(lat, time.Since(t0))
+		}
+	}
+	slices.Sort(lat)
+	if len(lat) > 0 {
+		b.ReportMetric(float64(lat[len(lat)/2].Nanoseconds()), "p50-ns")
+		b.ReportMetric(float64(lat[len(lat)*99/100].Nanoseconds()), "p99-ns")
+	}
+}

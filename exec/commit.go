@@ -42,6 +42,11 @@ type ActionRunner func(name string) bool
 type CommitOptions struct {
 	Mint   Mint
 	Budget Budget
+	// BeforePublish, when set, runs after every statement succeeded and
+	// before the new version is published, with the writer lock still
+	// held: a cabinet uses it to queue the Δ for the write-ahead log in
+	// version order. An error rolls the Δ back.
+	BeforePublish func(version uint64) error
 }
 
 // Commit applies a planned Δ to g atomically: every statement runs inside one
@@ -88,6 +93,12 @@ func Commit(ctx context.Context, g *store.Graph, plan *planner.Plan, params map[
 	if plan.RolledBack || !res.Total.changedAnyData {
 		res.Version = g.Snapshot().Version()
 		return res, nil
+	}
+	if opts.BeforePublish != nil {
+		next := g.Snapshot().Version() + 1
+		if err := opts.BeforePublish(next); err != nil {
+			return nil, err
+		}
 	}
 	snap := tx.Commit()
 	res.Version = snap.Version()

@@ -61,19 +61,50 @@ func (e *emitter) emit(w *shapewalk.Shape, seeds int) {
 	s.Seeds = seeds
 	s.Rows = len(w.Nodes) + len(w.Edges)
 	s.Truncated = w.Truncated
-	vars := make(map[store.ID]string, len(w.Nodes))
-	counters := map[string]int{}
-	for _, n := range w.Nodes {
-		p := varPrefix(n.Kind())
-		counters[p]++
-		vars[n.ID] = p + strconv.Itoa(counters[p])
+	// Variables: a prefix from the kind and a per-prefix counter (tsk1,
+	// mod2). Kinds are few, so a slice beats a map.
+	type prefixCount struct {
+		kind, prefix string
+		n            int
+	}
+	var prefixes []prefixCount
+	vars := make([]varName, len(w.Nodes))
+	index := make(map[store.ID]int32, len(w.Nodes))
+	for i, n := range w.Nodes {
+		kind := n.Kind()
+		k := -1
+		for j := range prefixes {
+			if prefixes[j].kind == kind {
+				k = j
+				break
+			}
+		}
+		if k < 0 {
+			prefixes = append(prefixes, prefixCount{kind: kind, prefix: varPrefix(kind)})
+			k = len(prefixes) - 1
+		}
+		p := varPrefix(kind)
+		for j := range prefixes {
+			if prefixes[j].prefix == p && j != k {
+				// Two kinds with one prefix ("A-B", "AB") share its counter.
+				k = j
+				break
+			}
+		}
+		prefixes[k].n++
+		vars[i] = varName{prefixes[k].prefix, prefixes[k].n}
+		index[n.ID] = int32(i)
 	}
 	for _, c := range w.Clamps {
 		parts := make([]string, 0, len(c.Omitted))
 		for _, o := range c.Omitted {
-			parts = append(parts, fmt.Sprintf("%d %s", o.Count, edgeArrow(o.Type, o.Dir)))
+			parts = append(parts, strconv.Itoa(o.Count)+" "+edgeArrow(o.Type, o.Dir))
 		}
-		note := fmt.Sprintf("clamp: %s has %d more neighbours (%s); F=%d", vars[c.Node.ID], c.Total, strings.Join(parts, ", "), e.opt.F)
+		word := "neighbours"
+		if c.Total == 1 {
+			word = "neighbour"
+		}
+		note := fmt.Sprintf("clamp: %s has %d more %s (%s); F=%d", vars[index[c.Node.ID]], c.Total, word, strings.Join(parts, ", "), e.opt.F)
 		s.Clamps = append(s.Clamps, note)
 		e.notes = append(e.notes, note)
 	}
@@ -83,40 +114,55 @@ func (e *emitter) emit(w *shapewalk.Shape, seeds int) {
 	if s.Rows == 0 {
 		return
 	}
-	b := append(e.body[:0], "INSERT\n"...)
-	row := 0
-	sep := func() {
-		if row > 0 {
+	b := make([]byte, 0, 64*s.Rows+16)
+	b = append(b, "INSERT\n"...)
+	shell := e.opt.View == ViewShell
+	for i, n := range w.Nodes {
+		if i > 0 {
 			b = append(b, ",\n"...)
 		}
-		b = append(b, "  "...)
-		row++
-	}
-	shell := e.opt.View == ViewShell
-	for _, n := range w.Nodes {
-		sep()
-		b = append(b, '(')
-		b = append(b, vars[n.ID]...)
+		b = append(b, "  ("...)
+		b = vars[i].append(b)
 		for _, l := range canonicalLabels(n.Labels) {
 			b = append(b, ':')
-			b = append(b, store.KeyLiteral(l)...)
+			b = appendKey(b, l)
 		}
 		b = appendProps(b, n.Props, shell)
 		b = append(b, ')')
 	}
 	for _, ed := range w.Edges {
-		sep()
-		b = append(b, '(')
-		b = append(b, vars[ed.From]...)
+		b = append(b, ",\n  ("...)
+		b = vars[index[ed.From]].append(b)
 		b = append(b, ")-[:"...)
-		b = append(b, store.KeyLiteral(ed.Type)...)
+		b = appendKey(b, ed.Type)
 		b = appendProps(b, ed.Props, shell)
 		b = append(b, "]->("...)
-		b = append(b, vars[ed.To]...)
+		b = vars[index[ed.To]].append(b)
 		b = append(b, ')')
 	}
 	b = append(b, '\n')
 	e.body = b
+}
+
+// varName is a Shape variable: prefix and number.
+type varName struct {
+	prefix string
+	n      int
+}
+
+func (v varName) append(b []byte) []byte {
+	return strconv.AppendInt(append(b, v.prefix...), int64(v.n), 10)
+}
+
+func (v varName) String() string { return string(v.append(nil)) }
+
+// appendKey writes a label, type or key, back-quoted when it is not a
+// plain identifier.
+func appendKey(b []byte, s string) []byte {
+	if store.IsIdentifier(s) {
+		return append(b, s...)
+	}
+	return append(b, store.KeyLiteral(s)...)
 }
 
 func appendProps(b []byte, p store.Props, shell bool) []byte {
@@ -173,34 +219,58 @@ func varPrefix(kind string) string {
 	return string(b)
 }
 
-// finish writes the header and counts the tokens.
+// finish writes the header and counts the tokens. Header and rest are
+// counted apart (a newline separates them, so no token spans both), and the
+// header is counted again once its own token count is written into it.
 func (e *emitter) finish() (*Shape, error) {
 	s := e.shape
-	var tail strings.Builder
+	rest := make([]byte, 0, len(e.body)+64*len(e.notes))
 	for _, n := range e.notes {
-		tail.WriteString("// ")
-		tail.WriteString(n)
-		tail.WriteByte('\n')
+		rest = append(rest, "// "...)
+		rest = append(rest, n...)
+		rest = append(rest, '\n')
 	}
-	tail.Write(e.body)
-	head := func(tok int) string {
-		return fmt.Sprintf("// goldfish session=%s version=%d cue=%s seeds=%d k=%d rows=%d/%d tokens=%d\n",
-			e.opt.Session, s.Version, s.Cue, s.Seeds, e.opt.K, s.Rows, e.opt.M, tok)
+	rest = append(rest, e.body...)
+	head := func(tok int) []byte {
+		h := make([]byte, 0, 128)
+		h = append(h, "// goldfish session="...)
+		h = append(h, e.opt.Session...)
+		h = append(h, " version="...)
+		h = strconv.AppendUint(h, s.Version, 10)
+		h = append(h, " cue="...)
+		h = append(h, s.Cue...)
+		h = append(h, " seeds="...)
+		h = strconv.AppendInt(h, int64(s.Seeds), 10)
+		h = append(h, " k="...)
+		h = strconv.AppendInt(h, int64(e.opt.K), 10)
+		h = append(h, " rows="...)
+		h = strconv.AppendInt(h, int64(s.Rows), 10)
+		h = append(h, '/')
+		h = strconv.AppendInt(h, int64(e.opt.M), 10)
+		h = append(h, " tokens="...)
+		h = strconv.AppendInt(h, int64(tok), 10)
+		return append(h, '\n')
 	}
-	rest := tail.String()
-	tok := tokens.Estimate(head(0) + rest)
+	var tok int
 	if e.opt.ExactTokens {
-		exact, err := tokens.Exact(head(0) + rest)
+		restTok, err := tokens.Exact(string(rest))
 		if err != nil {
 			return nil, gqlstatus.Errorf(gqlstatus.InvalidValueType, "cannot count tokens: %v", err)
 		}
-		tok = exact
+		headTok, _ := tokens.Exact(string(head(restTok)))
+		tok = restTok + headTok
+		headTok, _ = tokens.Exact(string(head(tok)))
+		tok = restTok + headTok
+	} else {
+		restTok := tokens.Estimate(string(rest))
+		tok = restTok + tokens.Estimate(string(head(restTok)))
+		tok = restTok + tokens.Estimate(string(head(tok)))
 	}
 	s.Tokens = tok
-	alarm := ""
+	h := head(tok)
 	if tok > TokenAlarm {
 		msg := fmt.Sprintf("Shape is %d tokens, over the %d-token alarm: narrow q, use view=shell, or split the session", tok, TokenAlarm)
-		alarm = "// 01000: " + msg + "\n"
+		h = append(h, "// 01000: "+msg+"\n"...)
 		s.Notices = append(s.Notices, gqlstatus.Notice{Code: gqlstatus.Warning, Msg: msg})
 	}
 	if s.Truncated {
@@ -213,6 +283,6 @@ func (e *emitter) finish() (*Shape, error) {
 	if s.Status == gqlstatus.Success && len(s.Notices) > 0 {
 		s.Status = gqlstatus.Warning
 	}
-	s.Text = head(tok) + alarm + rest
+	s.Text = string(append(h, rest...))
 	return s, nil
 }

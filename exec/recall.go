@@ -87,6 +87,7 @@ func Recall(ctx context.Context, snap *store.Snapshot, plan *planner.Plan, param
 			exemplars = append(exemplars, k.Exemplars...)
 		}
 		e.shape.Cue = CueOutline
+		e.opt.K = 0 // the outline does not walk
 		e.outline(kinds, types)
 		outline := walk
 		outline.K = -1 // exemplars only: 0 would mean the default k

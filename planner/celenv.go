@@ -1,6 +1,7 @@
 package planner
 
 import (
+	"errors"
 	"fmt"
 	"math"
 	"reflect"
@@ -283,37 +284,74 @@ func unary(name string, fn func(a ref.Val) ref.Val) cel.EnvOption {
 		[]*cel.Type{cel.DynType}, cel.DynType, cel.UnaryBinding(fn)))
 }
 
-func ordering(test func(c int) bool) func(a, b ref.Val) ref.Val {
+// gqlType names a CEL value's type the way GQL does, for messages.
+func gqlType(v ref.Val) string {
+	switch v.(type) {
+	case types.Null:
+		return "NULL"
+	case types.Bool:
+		return "BOOLEAN"
+	case types.Int, types.Uint:
+		return "INTEGER"
+	case types.Double:
+		return "FLOAT"
+	case types.String:
+		return "STRING"
+	case dateVal:
+		return "DATE"
+	case types.Timestamp:
+		return "DATETIME"
+	case Element:
+		return "graph element"
+	case traits.Lister:
+		return "LIST"
+	}
+	return v.Type().TypeName()
+}
+
+// mismatch is the data exception of an operator applied to values of types
+// it does not take (22G03); null is never a mismatch, it is unknown.
+func mismatch(op string, a, b ref.Val) ref.Val {
+	return types.NewErr("cannot apply %s to %s and %s", op, gqlType(a), gqlType(b))
+}
+
+func ordering(op string, test func(c int) bool) func(a, b ref.Val) ref.Val {
 	return func(a, b ref.Val) ref.Val {
 		if isNull(a) || isNull(b) {
 			return types.NullValue
 		}
 		c, ok := compare(a, b)
 		if !ok {
-			return types.NullValue
+			return mismatch(op, a, b)
 		}
 		return types.Bool(test(c))
 	}
 }
 
-func strings2(test func(s, t string) bool) func(a, b ref.Val) ref.Val {
+func strings2(op string, test func(s, t string) bool) func(a, b ref.Val) ref.Val {
 	return func(a, b ref.Val) ref.Val {
+		if isNull(a) || isNull(b) {
+			return types.NullValue
+		}
 		s, sok := a.(types.String)
 		t, tok := b.(types.String)
 		if !sok || !tok {
-			return types.NullValue
+			return mismatch(op, a, b)
 		}
 		return types.Bool(test(string(s), string(t)))
 	}
 }
 
-func arith(ints func(x, y int64) (int64, bool), floats func(x, y float64) float64) func(a, b ref.Val) ref.Val {
+func arith(op string, ints func(x, y int64) (int64, error), floats func(x, y float64) float64) func(a, b ref.Val) ref.Val {
 	return func(a, b ref.Val) ref.Val {
+		if isNull(a) || isNull(b) {
+			return types.NullValue
+		}
 		if x, ok := a.(types.Int); ok {
 			if y, ok := b.(types.Int); ok {
-				r, valid := ints(int64(x), int64(y))
-				if !valid {
-					return types.NullValue
+				r, err := ints(int64(x), int64(y))
+				if err != nil {
+					return types.NewErr("%s: %v", op, err)
 				}
 				return types.Int(r)
 			}
@@ -321,14 +359,26 @@ func arith(ints func(x, y int64) (int64, bool), floats func(x, y float64) float6
 		x, xok := number(a)
 		y, yok := number(b)
 		if !xok || !yok {
-			return types.NullValue
+			return mismatch(op, a, b)
 		}
 		r := floats(x, y)
 		if !store.ValidFloat(r) {
-			return types.NullValue
+			return types.NewErr("%s: the result is not a finite FLOAT", op)
 		}
 		return types.Double(r)
 	}
+}
+
+var (
+	errOverflow = errors.New("INTEGER overflow")
+	errDivZero  = errors.New("division by zero")
+)
+
+func overflowIf(b bool) error {
+	if b {
+		return errOverflow
+	}
+	return nil
 }
 
 func celFunctions() []cel.EnvOption {
@@ -363,10 +413,10 @@ func celFunctions() []cel.EnvOption {
 			e, ok := equal(a, b)
 			return boolOrNull(!e, ok)
 		}),
-		binary("gql_lt", ordering(func(c int) bool { return c < 0 })),
-		binary("gql_le", ordering(func(c int) bool { return c <= 0 })),
-		binary("gql_gt", ordering(func(c int) bool { return c > 0 })),
-		binary("gql_ge", ordering(func(c int) bool { return c >= 0 })),
+		binary("gql_lt", ordering("<", func(c int) bool { return c < 0 })),
+		binary("gql_le", ordering("<=", func(c int) bool { return c <= 0 })),
+		binary("gql_gt", ordering(">", func(c int) bool { return c > 0 })),
+		binary("gql_ge", ordering(">=", func(c int) bool { return c >= 0 })),
 		binary("gql_in", func(a, b ref.Val) ref.Val {
 			l, ok := b.(traits.Lister)
 			if !ok || isNull(a) {
@@ -383,14 +433,17 @@ func celFunctions() []cel.EnvOption {
 			}
 			return boolOrNull(false, !unknown)
 		}),
-		binary("gql_starts", strings2(strings.HasPrefix)),
-		binary("gql_ends", strings2(strings.HasSuffix)),
-		binary("gql_contains", strings2(strings.Contains)),
+		binary("gql_starts", strings2("STARTS WITH", strings.HasPrefix)),
+		binary("gql_ends", strings2("ENDS WITH", strings.HasSuffix)),
+		binary("gql_contains", strings2("CONTAINS", strings.Contains)),
 		binary("gql_keyword", func(a, b ref.Val) ref.Val {
+			if isNull(a) || isNull(b) {
+				return types.NullValue
+			}
 			e, ok := a.(Element)
 			w, wok := b.(types.String)
 			if !ok || !wok {
-				return types.NullValue
+				return mismatch("CONTAINS", a, b)
 			}
 			return types.Bool(Keyword(e.props(), string(w)))
 		}),
@@ -400,33 +453,39 @@ func celFunctions() []cel.EnvOption {
 					return s + t
 				}
 			}
-			return arith(func(x, y int64) (int64, bool) {
+			return arith("+", func(x, y int64) (int64, error) {
 				r := x + y
-				return r, (r > x) == (y > 0)
+				return r, overflowIf((r > x) != (y > 0))
 			}, func(x, y float64) float64 { return x + y })(a, b)
 		}),
-		binary("gql_sub", arith(func(x, y int64) (int64, bool) {
+		binary("gql_sub", arith("-", func(x, y int64) (int64, error) {
 			r := x - y
-			return r, (r < x) == (y > 0)
+			return r, overflowIf((r < x) != (y > 0))
 		}, func(x, y float64) float64 { return x - y })),
-		binary("gql_mul", arith(func(x, y int64) (int64, bool) {
+		binary("gql_mul", arith("*", func(x, y int64) (int64, error) {
 			if x == 0 || y == 0 {
-				return 0, true
+				return 0, nil
 			}
 			r := x * y
-			return r, r/y == x && !(x == -1 && y == math.MinInt64) && !(y == -1 && x == math.MinInt64)
+			return r, overflowIf(r/y != x || (x == -1 && y == math.MinInt64) || (y == -1 && x == math.MinInt64))
 		}, func(x, y float64) float64 { return x * y })),
-		binary("gql_div", arith(func(x, y int64) (int64, bool) {
-			if y == 0 || (x == math.MinInt64 && y == -1) {
-				return 0, false
+		binary("gql_div", arith("/", func(x, y int64) (int64, error) {
+			switch {
+			case y == 0:
+				return 0, errDivZero
+			case x == math.MinInt64 && y == -1:
+				return 0, errOverflow
 			}
-			return x / y, true
+			return x / y, nil
 		}, func(x, y float64) float64 { return x / y })),
-		binary("gql_mod", arith(func(x, y int64) (int64, bool) {
-			if y == 0 || y == -1 {
-				return 0, y == -1
+		binary("gql_mod", arith("%", func(x, y int64) (int64, error) {
+			switch y {
+			case 0:
+				return 0, errDivZero
+			case -1:
+				return 0, nil
 			}
-			return x % y, true
+			return x % y, nil
 		}, math.Mod)),
 		binary("gql_concat", func(a, b ref.Val) ref.Val {
 			if s, ok := a.(types.String); ok {

@@ -76,8 +76,11 @@ func (p *Program) Eval(r *Row) (ref.Val, error) {
 				Msg:  fmt.Sprintf("expression is over its evaluation budget (CEL cost limit %d)", CostLimit),
 				Hint: "simplify the predicate or split the statement"}
 		}
-		return nil, &gqlstatus.Error{Code: gqlstatus.InvalidValueType, Pos: p.Pos,
-			Msg: "cannot evaluate expression: " + msg}
+		e := &gqlstatus.Error{Code: gqlstatus.InvalidValueType, Pos: p.Pos, Msg: msg}
+		if strings.Contains(msg, "cannot apply") {
+			e.Hint = "values of these types do not mix (only null is unknown): compare like with like"
+		}
+		return nil, e
 	}
 	return out, nil
 }

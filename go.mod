@@ -1,24 +1,31 @@
 module github.com/goldfish-gql/goldfish
 
-go 1.26
+go 1.26.0
+
+require (
+	github.com/antlr4-go/antlr/v4 v4.13.1
+	github.com/cespare/xxhash/v2 v2.3.0
+	github.com/cockroachdb/datadriven v1.0.3
+	github.com/dgraph-io/ristretto/v2 v2.4.2
+	github.com/google/btree v1.1.3
+	github.com/google/cel-go v0.31.0
+	github.com/tiktoken-go/tokenizer v0.10.0
+	pgregory.net/rapid v1.3.0
+)
 
 require (
 	cel.dev/expr v0.25.1 // indirect
-	github.com/antlr4-go/antlr/v4 v4.13.1 // indirect
-	github.com/cespare/xxhash/v2 v2.3.0 // indirect
-	github.com/cockroachdb/datadriven v1.0.3 // indirect
-	github.com/dgraph-io/ristretto/v2 v2.4.2 // indirect
+	github.com/clipperhouse/uax29/v2 v2.7.0 // indirect
 	github.com/dlclark/regexp2/v2 v2.5.1 // indirect
 	github.com/dustin/go-humanize v1.0.1 // indirect
-	github.com/google/btree v1.1.3 // indirect
-	github.com/google/cel-go v0.31.0 // indirect
+	github.com/mattn/go-runewidth v0.0.31 // indirect
+	github.com/peterh/liner v1.2.3
 	github.com/pmezard/go-difflib v1.0.0 // indirect
-	github.com/tiktoken-go/tokenizer v0.10.0 // indirect
+	go.etcd.io/bbolt v1.5.0
 	go.yaml.in/yaml/v3 v3.0.4 // indirect
 	golang.org/x/exp v0.0.0-20240823005443-9b4947da3948 // indirect
-	golang.org/x/sys v0.36.0 // indirect
+	golang.org/x/sys v0.48.0
 	google.golang.org/genproto/googleapis/api v0.0.0-20240826202546-f6391c0de4c7 // indirect
 	google.golang.org/genproto/googleapis/rpc v0.0.0-20240826202546-f6391c0de4c7 // indirect
 	google.golang.org/protobuf v1.36.10 // indirect
-	pgregory.net/rapid v1.3.0 // indirect
 )

@@ -5,8 +5,8 @@ import (
 	"fmt"
 	"math"
 	"reflect"
-	"sort"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/dgraph-io/ristretto/v2"
@@ -16,6 +16,7 @@ import (
 	"github.com/goldfish-gql/goldfish/parser"
 	"github.com/goldfish-gql/goldfish/planner"
 	"github.com/goldfish-gql/goldfish/store"
+	"github.com/goldfish-gql/goldfish/store/cabinet"
 )
 
 // Error is an error a caller can cause: a GQLSTATUS code, a message, a hint
@@ -63,6 +64,11 @@ type config struct {
 	ceilings   Ceilings
 	planCache  int
 	shapeBytes int64
+	// persistence (cabinet.go)
+	cabinetPath  string
+	cabinet      cabinet.Cabinet
+	flushEntries int
+	flushBytes   int64
 }
 
 // WithCommitBudget sets the R cap of every Commit (default 500 elements,
@@ -78,15 +84,23 @@ type DB struct {
 	cfg      config
 	mu       sync.Mutex
 	sessions map[string]*Session
+	// known are the sessions the cabinet holds (hydrated or not).
+	known map[string]bool
+	// cab is the cabinet; nil in memory.
+	cab cabinet.Cabinet
+	// catalog is the catalogue session (catalog.go).
+	catalog *Session
 	// plans caches parsed and planned texts by their exact text.
 	plans *ristretto.Cache[string, *planner.Plan]
 	// shapes caches Recall results by (session, version, token, options).
-	shapes *ristretto.Cache[string, *exec.Shape]
+	shapes *ristretto.Cache[[]byte, *exec.Shape]
 }
 
-// Open opens an in-memory database.
+// Open opens a database: on the cabinet file given WithCabinet, in memory
+// otherwise. Sessions in the cabinet are hydrated on first use.
 func Open(opts ...Option) (*DB, error) {
-	cfg := config{budget: exec.DefaultBudget, ceilings: DefaultCeilings, planCache: 8192, shapeBytes: 64 << 20}
+	cfg := config{budget: exec.DefaultBudget, ceilings: DefaultCeilings, planCache: 8192, shapeBytes: 64 << 20,
+		flushEntries: 4096, flushBytes: 4 << 20}
 	for _, o := range opts {
 		o(&cfg)
 	}
@@ -95,24 +109,40 @@ func Open(opts ...Option) (*DB, error) {
 	if err != nil {
 		return nil, err
 	}
-	var shapes *ristretto.Cache[string, *exec.Shape]
+	var shapes *ristretto.Cache[[]byte, *exec.Shape]
 	if cfg.shapeBytes > 0 {
-		shapes, err = ristretto.NewCache(&ristretto.Config[string, *exec.Shape]{
+		shapes, err = ristretto.NewCache(&ristretto.Config[[]byte, *exec.Shape]{
 			NumCounters: 1 << 17, MaxCost: cfg.shapeBytes, BufferItems: 64})
 		if err != nil {
 			return nil, err
 		}
 	}
-	return &DB{cfg: cfg, sessions: map[string]*Session{}, plans: plans, shapes: shapes}, nil
+	db := &DB{cfg: cfg, sessions: map[string]*Session{}, known: map[string]bool{}, plans: plans, shapes: shapes}
+	db.catalog = newCatalog(db)
+	if err := db.openCabinet(); err != nil {
+		db.closeCaches()
+		return nil, err
+	}
+	return db, nil
 }
 
-// Close releases the database and its caches.
+// Close waits for queued cabinet writes, closes the cabinet file and
+// releases the caches. Every acknowledged Commit is already durable, so
+// Close does not flush (call Flush first for a compact file).
 func (db *DB) Close() error {
+	var err error
+	if db.cab != nil {
+		err = db.cab.Close()
+	}
+	db.closeCaches()
+	return err
+}
+
+func (db *DB) closeCaches() {
 	db.plans.Close()
 	if db.shapes != nil {
 		db.shapes.Close()
 	}
-	return nil
 }
 
 // MaxSessionName is the longest session name accepted.
@@ -134,38 +164,70 @@ func ValidSessionName(name string) error {
 	return nil
 }
 
-// Session returns the named session, creating it empty on first use.
+// Session returns the named session, creating it empty on first use. A
+// session held in the cabinet is hydrated on its first use (snapshot plus
+// log); a damaged one gives an error naming it. CatalogName gives the
+// catalogue, which takes Recall but refuses Commit.
 func (db *DB) Session(name string) (*Session, error) {
 	if err := ValidSessionName(name); err != nil {
 		return nil, err
 	}
+	if name == CatalogName {
+		return db.catalog, nil
+	}
 	db.mu.Lock()
-	defer db.mu.Unlock()
 	s, ok := db.sessions[name]
 	if !ok {
-		s = &Session{db: db, name: name, graph: store.New()}
+		s = &Session{db: db, name: name}
 		db.sessions[name] = s
+	}
+	db.mu.Unlock()
+	s.once.Do(func() {
+		s.herr = s.hydrate()
+		s.hydrated.Store(s.herr == nil)
+	})
+	if s.herr != nil {
+		return nil, s.herr
 	}
 	return s, nil
 }
 
-// Sessions lists the session names in order.
+// Sessions lists the session names in order: those in the cabinet and
+// those in use, not the catalogue.
 func (db *DB) Sessions() []string {
 	db.mu.Lock()
 	defer db.mu.Unlock()
-	names := make([]string, 0, len(db.sessions))
-	for n := range db.sessions {
-		names = append(names, n)
+	all := make(map[string]bool, len(db.known)+len(db.sessions))
+	for n := range db.known {
+		all[n] = true
 	}
-	sort.Strings(names)
-	return names
+	for n := range db.sessions {
+		all[n] = true
+	}
+	return sortedKeys(all)
 }
 
 // Session is one named working memory.
 type Session struct {
 	db    *DB
 	name  string
-	graph *store.Graph
+	graph *store.Graph // set once hydrated
+
+	once     sync.Once
+	herr     error // hydrate's error
+	hydrated atomic.Bool
+	catalog  bool // the catalogue: Recall only
+	flushing atomic.Bool
+
+	// wmu orders a Commit's publish with its log entry, and guards what
+	// follows.
+	wmu         sync.Mutex
+	dropped     bool
+	poisoned    error
+	lastCommit  time.Time
+	snapVersion uint64
+	logEntries  int64
+	logBytes    int64
 }
 
 // Name returns the session's name.
@@ -196,7 +258,22 @@ func (s *Session) commit(ctx context.Context, text string, params map[string]any
 	if err != nil {
 		return nil, err
 	}
-	return exec.Commit(ctx, s.graph, plan, vals, exec.CommitOptions{Mint: mint, Budget: s.db.cfg.budget})
+	s.wmu.Lock()
+	if err := s.refuseWrite(); err != nil {
+		s.wmu.Unlock()
+		return nil, err
+	}
+	res, err := exec.Commit(ctx, s.graph, plan, vals, exec.CommitOptions{Mint: mint, Budget: s.db.cfg.budget})
+	if err != nil || !res.Applied {
+		s.wmu.Unlock()
+		return res, err
+	}
+	t := s.durable(cabinet.Entry{Kind: cabinet.EntryDelta, Mint: uint8(mint), Text: text, Params: vals})
+	s.wmu.Unlock()
+	if err := s.await(t); err != nil {
+		return nil, err
+	}
+	return res, nil
 }
 
 // Plan parses and plans text, through the plan cache.

@@ -3,11 +3,10 @@ package goldfish
 import (
 	"context"
 	"strconv"
-	"strings"
+	"sync"
 
 	"github.com/goldfish-gql/goldfish/exec"
 	"github.com/goldfish-gql/goldfish/gqlstatus"
-	"github.com/goldfish-gql/goldfish/store"
 )
 
 // Shape is what a Recall returns: the emitted GQL text (a comment header and
@@ -114,17 +113,25 @@ func (s *Session) Recall(ctx context.Context, q string, opts RecallOptions) (*Sh
 	if err != nil {
 		return nil, err
 	}
+	snap := s.graph.Snapshot()
+	var key *[]byte
+	if s.db.shapes != nil {
+		// The hit path builds the key straight from the caller's values,
+		// with no conversion map and a pooled buffer: a hit costs a hash
+		// of the text, a hash of the key and two cache probes.
+		key = keyPool.Get().(*[]byte)
+		defer keyPool.Put(key)
+		*key, err = appendShapeKey((*key)[:0], s.name, snap.Version(), plan.Stmts[0].Recall.Key, plan.Params, o, capL)
+		if err != nil {
+			return nil, err
+		}
+		if sh, ok := s.db.shapes.Get(*key); ok {
+			return sh, nil
+		}
+	}
 	params, err := storeParams(o.Params)
 	if err != nil {
 		return nil, err
-	}
-	snap := s.graph.Snapshot()
-	var key string
-	if s.db.shapes != nil {
-		key = shapeKey(s.name, snap.Version(), plan.Stmts[0].Recall.Key, plan.Params, params, o, capL)
-		if sh, ok := s.db.shapes.Get(key); ok {
-			return sh, nil
-		}
 	}
 	sh, err := exec.Recall(ctx, snap, plan, params, exec.RecallOptions{
 		M: o.M, K: o.K, L: o.L, F: o.F, MaxL: s.db.cfg.ceilings.L, CapL: capL, View: exec.View(o.View), Pinned: o.Pinned,
@@ -133,11 +140,13 @@ func (s *Session) Recall(ctx context.Context, q string, opts RecallOptions) (*Sh
 	if err != nil {
 		return nil, err
 	}
-	if s.db.shapes != nil {
-		s.db.shapes.Set(key, sh, int64(len(sh.Text))+64)
+	if key != nil {
+		s.db.shapes.Set(*key, sh, int64(len(sh.Text))+64)
 	}
 	return sh, nil
 }
+
+var keyPool = sync.Pool{New: func() any { b := make([]byte, 0, 256); return &b }}
 
 // IsRecall reports whether text is a Recall (one MATCH of node patterns
 // with optional WHERE and LIMIT) rather than a Δ. Text that does not parse
@@ -147,39 +156,46 @@ func (s *Session) IsRecall(text string) bool {
 	return err == nil && plan.Read()
 }
 
-// shapeKey is the Shape cache key: session, version, normalised token,
-// parameter values and options. A Commit bumps the version, so older
-// entries become unreachable, never stale.
-func shapeKey(session string, version uint64, token string, names []string, params map[string]store.Value, o RecallOptions, capL bool) string {
-	var b strings.Builder
-	b.Grow(len(session) + len(token) + 64)
-	b.WriteString(session)
-	b.WriteByte(0)
-	b.WriteString(strconv.FormatUint(version, 10))
-	b.WriteByte(0)
-	b.WriteString(token)
+// appendShapeKey appends the Shape cache key: session, version,
+// normalised token, parameter values and options. A Commit bumps the
+// version, so older entries become unreachable, never stale.
+func appendShapeKey(b []byte, session string, version uint64, token string, names []string, o RecallOptions, capL bool) ([]byte, error) {
+	b = append(b, session...)
+	b = append(b, 0)
+	b = strconv.AppendUint(b, version, 10)
+	b = append(b, 0)
+	b = append(b, token...)
 	for _, n := range names {
-		b.WriteByte(0)
-		b.WriteString(params[n].Literal())
+		b = append(b, 0)
+		raw, ok := o.Params[n]
+		if !ok {
+			b = append(b, 1) // missing: exec reports it
+			continue
+		}
+		v, err := ToValue(raw)
+		if err != nil {
+			return b, gqlstatus.Errorf(gqlstatus.InvalidValueType, "parameter $%s: %v", n, err)
+		}
+		b = v.AppendLiteral(b)
 	}
-	b.WriteByte(0)
+	b = append(b, 0)
 	for _, v := range [...]int{o.M, o.K, o.L, o.F} {
-		b.WriteString(strconv.Itoa(v))
-		b.WriteByte(',')
+		b = strconv.AppendInt(b, int64(v), 10)
+		b = append(b, ',')
 	}
-	b.WriteString(o.View)
+	b = append(b, o.View...)
 	for _, p := range o.Pinned {
-		b.WriteByte(',')
-		b.WriteString(p)
+		b = append(b, ',')
+		b = append(b, p...)
 	}
 	if capL {
-		b.WriteString(",capL")
+		b = append(b, ",capL"...)
 	}
 	if o.NoPeaks {
-		b.WriteString(",nopeaks")
+		b = append(b, ",nopeaks"...)
 	}
 	if o.ExactTokens {
-		b.WriteString(",exact")
+		b = append(b, ",exact"...)
 	}
-	return b.String()
+	return b, nil
 }

@@ -25,6 +25,24 @@
 //
 // # IO
 //
-// The loop reads input through IO, so the same code runs on a script, on
-// standard input, in tests, and (later) on a terminal with line editing.
+// The loop (Shell) reads input through IO, so the same code runs on a
+// script, on standard input, in tests (a list of typed lines), and on a
+// terminal with line editing (TermIO: peterh/liner, history file, Tab
+// completion by Shell.Complete). A script is read whole and cut by Segment;
+// a person's lines are collected until ';' ends a statement, with a
+// continuation prompt meanwhile. Ctrl-C drops the pending input; Ctrl-D
+// on an empty line ends the loop.
+//
+// # Meta-commands
+//
+// A line starting with ':' where a statement could start is a
+// meta-command (meta.go): :help, :use, :sessions, :agent, :set (M, k, L,
+// F, view, peaks), :param and :params (values passed to every Commit and
+// Recall), :source, :format, :timing, :quit. They work in scripts too.
+//
+// # Timing
+//
+// The root API runs parse, plan and execute in one call. :timing measures
+// parse+plan by planning the text first (Session.IsRecall fills the plan
+// cache), execute as the Commit or Recall call, and emit as the printing.
 package repl

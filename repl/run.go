@@ -6,61 +6,30 @@ import (
 	"fmt"
 	"io"
 	"strings"
+	"time"
 
 	"github.com/goldfish-gql/goldfish"
 	"github.com/goldfish-gql/goldfish/gqlstatus"
 )
 
-// IO is what the loop reads from and writes to. A script, standard input
-// and a test all implement it with ReaderIO; the interactive terminal of a
-// later issue implements it with line editing, history and completion.
-type IO interface {
-	// Next returns the next chunk of input (a line, or a whole script),
-	// or io.EOF when the input is over.
-	Next() (string, error)
-	// Stdout receives results; Stderr receives errors.
-	Stdout() io.Writer
-	Stderr() io.Writer
-	// Interactive reports whether a person is typing: errors then do not
-	// end the loop.
-	Interactive() bool
-}
-
-// ReaderIO is the non-interactive IO: all of R is one input.
-type ReaderIO struct {
-	R        io.Reader
-	Out, Err io.Writer
-	done     bool
-}
-
-// Next returns the whole of R once, then io.EOF.
-func (r *ReaderIO) Next() (string, error) {
-	if r.done {
-		return "", io.EOF
-	}
-	r.done = true
-	b, err := io.ReadAll(r.R)
-	if err != nil {
-		return "", err
-	}
-	return string(b), nil
-}
-
-// Stdout implements IO.
-func (r *ReaderIO) Stdout() io.Writer { return r.Out }
-
-// Stderr implements IO.
-func (r *ReaderIO) Stderr() io.Writer { return r.Err }
-
-// Interactive implements IO: a reader is never a person typing.
-func (r *ReaderIO) Interactive() bool { return false }
-
-// Options configure a Runner.
+// Options configure a Runner and the loop around it.
 type Options struct {
 	Format Format
 	// FailAtEnd keeps running after an error and reports failure at the
 	// end instead of stopping at the first error.
 	FailAtEnd bool
+	// DB is the database the session belongs to; without it :use and
+	// :sessions are unavailable.
+	DB *goldfish.DB
+	// Ceilings are the highest budgets :set accepts (default
+	// goldfish.DefaultCeilings).
+	Ceilings goldfish.Ceilings
+	// Color turns on ANSI colour on the streams that are terminals; the
+	// caller decides (a terminal, and NO_COLOR not set).
+	Color bool
+	// Banner is printed once before the first prompt of an interactive
+	// loop.
+	Banner string
 }
 
 // Runner runs statements against one session, keeping the open
@@ -72,6 +41,13 @@ type Runner struct {
 	Format  Format
 	// Recall holds the budgets every Recall of this runner uses.
 	Recall goldfish.RecallOptions
+	// Params are the $parameter values passed to every Commit and Recall.
+	Params map[string]any
+	// Timing prints, after each statement, the time it took to parse and
+	// plan, execute and emit.
+	Timing bool
+	// Color colours results and errors with ANSI escapes.
+	Color bool
 
 	inTx  bool
 	txAt  Stmt   // the START TRANSACTION that opened the buffer
@@ -92,33 +68,10 @@ func (r *Runner) InTransaction() bool { return r.inTx }
 
 // Run reads all of in, runs it and returns the exit status: 0 when every
 // statement succeeded, 1 otherwise. Non-interactive input stops at the
-// first error unless opts.FailAtEnd is set.
+// first error unless opts.FailAtEnd is set. Meta-commands (":use work")
+// are understood on lines of their own; see Shell.
 func Run(ctx context.Context, s *goldfish.Session, in IO, opts Options) int {
-	r := NewRunner(s, in.Stdout(), in.Stderr(), opts.Format)
-	failed := false
-	for {
-		chunk, err := in.Next()
-		if err == io.EOF {
-			break
-		}
-		if err != nil {
-			fmt.Fprintf(in.Stderr(), "error: reading input: %v\n", err)
-			return 1
-		}
-		if n := r.RunText(ctx, chunk, !in.Interactive() && !opts.FailAtEnd); n > 0 {
-			failed = true
-			if !in.Interactive() && !opts.FailAtEnd {
-				return 1
-			}
-		}
-	}
-	if err := r.Close(); err != nil {
-		failed = true
-	}
-	if failed {
-		return 1
-	}
-	return 0
+	return NewShell(s, in, opts).Loop(ctx)
 }
 
 // RunText splits text into statements and runs them in order. It returns
@@ -183,42 +136,91 @@ func (r *Runner) Exec(ctx context.Context, src string, st Stmt) error {
 			r.note(fmt.Sprintf("ok v=%d empty transaction", r.Session.Version()), "committed")
 			return nil
 		}
-		return r.commit(ctx, src, stmts)
+		return r.commit(ctx, src, stmts, timing{})
 	case r.inTx:
 		r.txBuf = append(r.txBuf, st)
 		return nil
 	}
-	if r.Session.IsRecall(st.Text) {
-		return r.recall(ctx, src, st)
+	t0 := time.Now()
+	isRecall := r.Session.IsRecall(st.Text) // parses and plans, into the plan cache
+	tm := timing{plan: time.Since(t0)}
+	if isRecall {
+		return r.recall(ctx, src, st, tm)
 	}
-	return r.commit(ctx, src, []Stmt{st})
+	return r.commit(ctx, src, []Stmt{st}, tm)
 }
 
-// recall runs a read statement and prints its Shape.
-func (r *Runner) recall(ctx context.Context, src string, st Stmt) error {
-	sh, err := r.Session.Recall(ctx, st.Text, r.Recall)
+// timing is what :timing on prints. The root API runs parse, plan and
+// execute in one call, so parse+plan is measured by planning the text
+// first (Session.IsRecall fills the plan cache the call then reads), and
+// execute is the call itself.
+type timing struct {
+	plan, exec, emit time.Duration
+}
+
+func (r *Runner) printTiming(t timing) {
+	if !r.Timing {
+		return
+	}
+	line := fmt.Sprintf("-- time: parse+plan %s, execute %s, emit %s, total %s",
+		ms(t.plan), ms(t.exec), ms(t.emit), ms(t.plan+t.exec+t.emit))
+	if r.Format == FormatJSON {
+		fmt.Fprintln(r.Err, line) // stdout stays one JSON object per line
+		return
+	}
+	fmt.Fprintln(r.Out, r.paint(dim, line))
+}
+
+func ms(d time.Duration) string { return fmt.Sprintf("%.3fms", float64(d.Nanoseconds())/1e6) }
+
+// recallOptions are the runner's budgets with its parameters.
+func (r *Runner) recallOptions() goldfish.RecallOptions {
+	o := r.Recall
+	if len(r.Params) > 0 {
+		o.Params = r.Params
+	}
+	return o
+}
+
+// recall runs a read statement and prints its Shape, header included.
+// Shapes are never paged: they are bounded by M.
+func (r *Runner) recall(ctx context.Context, src string, st Stmt, tm timing) error {
+	t0 := time.Now()
+	sh, err := r.Session.Recall(ctx, st.Text, r.recallOptions())
+	tm.exec = time.Since(t0)
 	if err != nil {
 		err = newSourceMap(src, []Stmt{st}).locate(err)
 		r.fail(err)
 		return err
 	}
+	t1 := time.Now()
 	if r.Format == FormatJSON {
 		writeJSON(r.Out, shapeJSON(sh))
-		return nil
+	} else {
+		io.WriteString(r.Out, r.paintShape(sh.Text))
 	}
-	io.WriteString(r.Out, sh.Text)
+	tm.emit = time.Since(t1)
+	r.printTiming(tm)
 	return nil
 }
 
 // commit sends stmts as one Δ and prints the outcome.
-func (r *Runner) commit(ctx context.Context, src string, stmts []Stmt) error {
+func (r *Runner) commit(ctx context.Context, src string, stmts []Stmt, tm timing) error {
 	m := newSourceMap(src, stmts)
-	res, err := r.Session.Commit(ctx, m.text, nil)
+	if r.Timing && len(stmts) > 1 {
+		t0 := time.Now()
+		r.Session.IsRecall(m.text) // plan the joined text, as for one statement
+		tm.plan = time.Since(t0)
+	}
+	t0 := time.Now()
+	res, err := r.Session.Commit(ctx, m.text, r.Params)
+	tm.exec = time.Since(t0)
 	if err != nil {
 		err = m.locate(err)
 		r.fail(err)
 		return err
 	}
+	t1 := time.Now()
 	for i := range res.Stmts {
 		for j := range res.Stmts[i].Notices {
 			n := &res.Stmts[i].Notices[j]
@@ -227,12 +229,14 @@ func (r *Runner) commit(ctx context.Context, src string, stmts []Stmt) error {
 	}
 	if r.Format == FormatJSON {
 		writeJSON(r.Out, resultJSON(res, len(stmts)))
-		return nil
+	} else {
+		fmt.Fprintln(r.Out, r.paint(green, Summary(res)))
+		for _, n := range Notices(res) {
+			fmt.Fprintln(r.Out, r.paint(yellow, NoticeLine(n)))
+		}
 	}
-	fmt.Fprintln(r.Out, Summary(res))
-	for _, n := range Notices(res) {
-		fmt.Fprintln(r.Out, NoticeLine(n))
-	}
+	tm.emit = time.Since(t1)
+	r.printTiming(tm)
 	return nil
 }
 
@@ -243,18 +247,25 @@ func (r *Runner) note(text, tx string) {
 			Notices: []jsonNotice{}, Transaction: tx})
 		return
 	}
-	if strings.HasPrefix(text, "ok ") {
-		fmt.Fprintln(r.Out, text)
-		return
+	if !strings.HasPrefix(text, "ok ") {
+		text = "ok " + text
 	}
-	fmt.Fprintln(r.Out, "ok "+text)
+	fmt.Fprintln(r.Out, r.paint(green, text))
 }
 
 func (r *Runner) fail(err error) {
 	if r.Format == FormatJSON {
 		writeJSON(r.Out, errorJSON(err))
 	}
-	WriteError(r.Err, err)
+	if !r.Color {
+		WriteError(r.Err, err)
+		return
+	}
+	var b strings.Builder
+	WriteError(&b, err)
+	first, rest, _ := strings.Cut(b.String(), "\n")
+	fmt.Fprintln(r.Err, r.paint(red, first))
+	io.WriteString(r.Err, rest)
 }
 
 func plural(n int, one, many string) string {

@@ -33,7 +33,51 @@ type Stmt struct {
 // the positions the parser reports stay the ones of the original text once
 // shifted by the statement's start (see Stmt.MapPos).
 func Split(text string) []Stmt {
+	stmts, _ := scan(text, false)
+	return stmts
+}
+
+// Meta is a meta-command line (":use work") found by Segment.
+type Meta struct {
+	// Text is the line without its leading blanks and trailing newline.
+	Text   string
+	Line   int
+	Offset int
+}
+
+// Item is one piece of a script: a statement or a meta-command.
+type Item struct {
+	Stmt *Stmt
+	Meta *Meta
+}
+
+// Segment cuts a script into statements and meta-commands, in order. A
+// meta-command is a line whose first non-blank character is ':' and that
+// starts where a statement could start: no statement text is pending before
+// it (blanks and comments only) and it is not inside a string or comment.
+// A line starting with ':' in the middle of a statement ("INSERT (\n:A)")
+// is part of the statement. Statements keep the positions and numbering
+// they have in the whole script, so errors point into the file as written.
+func Segment(text string) []Item {
+	stmts, metas := scan(text, true)
+	items := make([]Item, 0, len(stmts)+len(metas))
+	i, j := 0, 0
+	for i < len(stmts) || j < len(metas) {
+		if j == len(metas) || (i < len(stmts) && stmts[i].Offset < metas[j].Offset) {
+			items = append(items, Item{Stmt: &stmts[i]})
+			i++
+		} else {
+			items = append(items, Item{Meta: &metas[j]})
+			j++
+		}
+	}
+	return items
+}
+
+// scan is Split, optionally recognising meta-command lines (see Segment).
+func scan(text string, metaLines bool) ([]Stmt, []Meta) {
 	var out []Stmt
+	var metas []Meta
 	start := 0
 	i := 0
 	emit := func(end int, terminated bool) {
@@ -49,6 +93,21 @@ func Split(text string) []Stmt {
 		}
 	}
 	for i < len(text) {
+		if metaLines && (i == 0 || text[i-1] == '\n') && leadingSkip(text[start:i]) == i-start {
+			lineEnd := len(text)
+			if k := strings.IndexByte(text[i:], '\n'); k >= 0 {
+				lineEnd = i + k
+			}
+			body := strings.TrimLeft(text[i:lineEnd], " \t")
+			if strings.HasPrefix(body, ":") {
+				off := lineEnd - len(body)
+				line, _ := lineCol(text, off)
+				metas = append(metas, Meta{Text: strings.TrimRight(body, " \t\r"), Line: line, Offset: off})
+				i = lineEnd
+				start = i
+				continue
+			}
+		}
 		c := text[i]
 		switch {
 		case c == '\'' || c == '"' || c == '`':
@@ -67,7 +126,47 @@ func Split(text string) []Stmt {
 		}
 	}
 	emit(len(text), false)
-	return out
+	return out, metas
+}
+
+// Blank reports whether text holds only blanks and complete comments.
+func Blank(text string) bool { return leadingSkip(text) == len(text) }
+
+// HistoryLine folds a multi-line entry into the one line a history file
+// can hold: line comments are dropped, other newlines become spaces (or
+// \n inside a string), so recalling the entry runs the same statements.
+func HistoryLine(text string) string {
+	var b strings.Builder
+	space := func() {
+		if b.Len() > 0 && !strings.HasSuffix(b.String(), " ") {
+			b.WriteByte(' ')
+		}
+	}
+	i := 0
+	for i < len(text) {
+		c := text[i]
+		switch {
+		case c == '\'' || c == '"' || c == '`':
+			j := skipQuoted(text, i, c)
+			b.WriteString(strings.ReplaceAll(strings.ReplaceAll(text[i:j], "\r", ""), "\n", `\n`))
+			i = j
+		case c == '/' && i+1 < len(text) && text[i+1] == '/',
+			c == '-' && i+1 < len(text) && text[i+1] == '-':
+			i = skipLine(text, i)
+			space()
+		case c == '/' && i+1 < len(text) && text[i+1] == '*':
+			j := skipBlock(text, i)
+			b.WriteString(strings.Join(strings.Fields(text[i:j]), " "))
+			i = j
+		case c == ' ' || c == '\n' || c == '\r' || c == '\t':
+			space()
+			i++
+		default:
+			b.WriteByte(c)
+			i++
+		}
+	}
+	return strings.TrimSpace(b.String())
 }
 
 // skipQuoted returns the offset just past the quoted run opening at i. In

@@ -13,10 +13,9 @@
 // Nodes are ordered first by their observable key: the exact byte encoding
 // store uses for its observable order (escaped kind, order-preserving
 // property encoding truncated with an xxhash past 72 bytes, sorted extra
-// labels; see the store package doc). shapewalk re-encodes it into reusable
-// scratch buffers (store.Snapshot.ObservableKey allocates a copy per call);
-// a test checks the two encodings are byte-identical, so "first L in store
-// scan order" and "first L in canonical order" agree up to ties.
+// labels; see the store package doc), read with store.Node.ObservableKey
+// (the key store keeps; no re-encoding). So "first L in store scan order"
+// and "first L in canonical order" agree up to ties.
 //
 // Nodes with identical observables are then ordered by Signature, a
 // Weisfeiler-Lehman hash after two rounds of refinement:
@@ -42,13 +41,19 @@
 //
 // # Cost
 //
-// Walk expands at most M/2 nodes. Expanding a node reads its adjacency in
-// store order (direction, type, edge id), groups it by (type, direction),
-// and looks up the far ends only of the groups it takes neighbours from; in
-// the group where the fan-out F runs out it keeps a bounded sorted
-// selection of at most F entries (O(g·F) worst case, O(g) typically), and
-// every further edge is only counted for the clamp note. So a hub costs
-// O(degree) for the node being expanded and nothing for the others. Closing
-// edges are found from the low-degree side of each edge. All scratch state
-// lives in a pooled walker: a Walk allocates its result and little else.
+// Walk expands at most M/2 nodes. It reads adjacency through
+// store.Snapshot.Adjacency, which lists a node's edges grouped by (type,
+// direction) and, within a group, in the far nodes' observable order.
+// Expanding a node walks each group from its start, skips far nodes
+// already in the Shape or chosen, and takes the first new ones; only a
+// run of far nodes with equal observable keys at the cut is ordered by
+// WL signature. The clamp count of a light group (at most 32 entries) is
+// counted by scanning it; for a heavy group it is the group size minus
+// the entries leading to Shape or chosen nodes, each found from that
+// node's own (light) reverse group or by binary search in the heavy one.
+// So expanding costs O(groups + F + skipped entries + |Shape| per heavy
+// group), never O(degree). Closing edges are found from each edge's From
+// side the same way: light Out groups are scanned, heavy ones probed per
+// Shape node. All scratch state lives in a pooled walker: a Walk
+// allocates its result and little else.
 package shapewalk

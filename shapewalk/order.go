@@ -50,9 +50,13 @@ func appendPropsKey(b []byte, p store.Props) []byte {
 	return append(b, 0, 0)
 }
 
-// appendObsKey appends n's observable key, byte-identical to
-// store.Snapshot.ObservableKey.
-func appendObsKey(b []byte, n *store.Node) []byte {
+// appendObsKey appends n's observable key (the one store keeps:
+// store.Node.ObservableKey, no re-encoding).
+func appendObsKey(b []byte, n *store.Node) []byte { return append(b, n.ObservableKey()...) }
+
+// encodeObsKey re-encodes n's observable key from its labels and
+// properties (tests check it is byte-identical to store's).
+func encodeObsKey(b []byte, n *store.Node) []byte {
 	b = appendKeyString(b, n.Kind())
 	start := len(b)
 	b = appendPropsKey(b, n.Props)
@@ -92,12 +96,6 @@ type wl struct {
 	buf  []byte
 	h1   map[store.ID]uint64
 	h2   map[store.ID]uint64
-	st   [2][]adjEnt // per-depth scratch
-}
-
-type adjEnt struct {
-	e   *store.Edge
-	dir store.Dir
 }
 
 func (w *wl) reset(snap *store.Snapshot) {
@@ -110,10 +108,7 @@ func (w *wl) reset(snap *store.Snapshot) {
 	}
 }
 
-func (w *wl) h0(n *store.Node) uint64 {
-	w.buf = appendObsKey(w.buf[:0], n)
-	return xxhash.Sum64(w.buf)
-}
+func (w *wl) h0(n *store.Node) uint64 { return xxhash.Sum64String(n.ObservableKey()) }
 
 func (w *wl) edgeTerm(e *store.Edge, d store.Dir, far uint64) uint64 {
 	w.buf = appendPropsKey(w.buf[:0], e.Props)
@@ -125,38 +120,21 @@ func (w *wl) edgeTerm(e *store.Edge, d store.Dir, far uint64) uint64 {
 // agg returns the multiset hash of n's incident edges using round r-1
 // signatures of the far ends (r = 1 or 2).
 func (w *wl) agg(n *store.Node, r int) uint64 {
-	out, in := w.snap.Degree(n.ID, store.Out), w.snap.Degree(n.ID, store.In)
+	a := w.snap.Adjacency(n)
+	out, in := a.Degree(store.Out), a.Degree(store.In)
 	if out+in > wlDegreeCap {
 		return combine(combine(0xdeadbeefcafe, uint64(out)), uint64(in))
 	}
-	buf := w.st[r-1][:0]
-	w.snap.Edges(n.ID, store.Out, func(e *store.Edge) bool {
-		buf = append(buf, adjEnt{e, store.Out})
-		return true
-	})
-	w.snap.Edges(n.ID, store.In, func(e *store.Edge) bool {
-		buf = append(buf, adjEnt{e, store.In})
-		return true
-	})
-	w.st[r-1] = buf
 	var sum uint64
-	for i := range buf {
-		a := buf[i]
-		farID := a.e.To
-		if a.dir == store.In {
-			farID = a.e.From
-		}
-		far, ok := w.snap.Node(farID)
-		if !ok {
-			continue // cannot happen for a live edge
-		}
+	for i := 0; i < a.Len(); i++ {
+		e, far, d := a.At(i)
 		var fh uint64
 		if r == 1 {
 			fh = w.h0(far)
 		} else {
 			fh = w.sig1(far)
 		}
-		sum += w.edgeTerm(a.e, a.dir, fh)
+		sum += w.edgeTerm(e, d, fh)
 	}
 	return sum
 }
@@ -198,8 +176,7 @@ func Compare(snap *store.Snapshot, a, b *store.Node) int {
 	if a == b || a.ID == b.ID {
 		return 0
 	}
-	var ba, bb [128]byte
-	if c := bytes.Compare(appendObsKey(ba[:0], a), appendObsKey(bb[:0], b)); c != 0 {
+	if c := strings.Compare(a.ObservableKey(), b.ObservableKey()); c != 0 {
 		return c
 	}
 	w := wl{snap: snap}

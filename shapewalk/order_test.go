@@ -124,7 +124,7 @@ func TestObservableKeyMatchesStore(t *testing.T) {
 			t.Fatal(err)
 		}
 		snap := tx.Commit()
-		if got, want := appendObsKey(nil, n), snap.ObservableKey(n); !bytes.Equal(got, want) {
+		if got, want := encodeObsKey(nil, n), snap.ObservableKey(n); !bytes.Equal(got, want) || n.ObservableKey() != string(want) {
 			t.Fatalf("key mismatch\n got  %q\n want %q", got, want)
 		}
 	})

@@ -117,16 +117,9 @@ func bloomBit(id store.ID) uint64 { return 1 << (mix(uint64(id)) >> 58) }
 
 // ---- walker --------------------------------------------------------------
 
-type cand struct {
-	e   *store.Edge
-	far store.ID
-	dir store.Dir
-}
-
 type topEnt struct {
 	n      *store.Node
 	e      *store.Edge
-	key    []byte
 	sig    uint64
 	hasSig bool
 }
@@ -150,39 +143,24 @@ type walker struct {
 	rows   int
 	queue  []int32
 
-	nodeSet idSet
+	nodeSet idSet // node id → index in nodes
+	slotSet idSet // node slot → index in nodes (hot paths: no far-node load)
 	edgeSet idSet
 
 	// expansion
-	cands      []cand
-	collectFn  func(*store.Edge) bool
-	collectDir store.Dir
 	curHop     int
-	probe      bool
-	found      bool
 	lastType   string
 	lastHier   bool
 	hasLast    bool
-	top        []topEnt
-	topBloom   uint64
 	chosen     []topEnt
+	run        []topEnt
 	bloom      uint64
-	keyPool    [][]byte
-	cur        []byte
 	omitted    []Omitted
 	litA, litB []byte
 	wl         wl
 
 	// closing
 	closing  []closeEnt
-	closeFn  func(*store.Edge) bool
-	cMode    int // 0: out of any; 1: in, from heavyOut; 2: out, to heavyIn
-	cIdx     int32
-	cCnt     int
-	cHeavy   bool
-	cLimit   int
-	heavyOut []bool
-	heavyIn  []bool
 	seeds    []*store.Node
 	nPinned  int
 	ctx      [][]uint64
@@ -194,12 +172,7 @@ type walker struct {
 	sortBuf  []closeEnt
 }
 
-var walkerPool = sync.Pool{New: func() any {
-	w := &walker{}
-	w.collectFn = w.collectEdge
-	w.closeFn = w.closeVisit
-	return w
-}}
+var walkerPool = sync.Pool{New: func() any { return &walker{} }}
 
 func (w *walker) isHier(t string) bool {
 	if w.hasLast && t == w.lastType {
@@ -214,6 +187,7 @@ func (w *walker) addNode(n *store.Node, hop int) int32 {
 	w.nodes = append(w.nodes, n)
 	w.hops = append(w.hops, hop)
 	w.nodeSet.put(n.ID, idx)
+	w.slotSet.put(slotKey(n.Slot()), idx)
 	w.rows++
 	return idx
 }
@@ -238,8 +212,7 @@ func (w *walker) release() {
 	w.snap = nil
 	clear(w.nodes)
 	clear(w.edges)
-	clear(w.cands)
-	clear(w.top)
+	clear(w.run)
 	clear(w.chosen)
 	clear(w.closing)
 	clear(w.seeds)
@@ -280,6 +253,7 @@ func (w *walker) walk(snap *store.Snapshot, seeds []*store.Node, opt Options) *S
 	w.rows = 0
 	w.nPinned = 0
 	w.nodeSet.init(w.m)
+	w.slotSet.init(w.m)
 	w.edgeSet.init(w.m)
 	w.wl.reset(snap)
 
@@ -349,82 +323,92 @@ func (w *walker) walk(snap *store.Snapshot, seeds []*store.Node, opt Options) *S
 	return w.result()
 }
 
-// hasNew reports whether expanding n would bring at least one new node.
-func (w *walker) hasNew(n *store.Node) bool {
-	w.probe, w.found = true, false
-	w.collectDir = store.Out
-	w.snap.Edges(n.ID, store.Out, w.collectFn)
-	if !w.found {
-		w.collectDir = store.In
-		w.snap.Edges(n.ID, store.In, w.collectFn)
+// heavyGroup: a (type, direction) group with more entries than this is
+// not scanned whole; what is needed from it (entries whose far end is in
+// the Shape or chosen) is found from the Shape's side instead.
+const heavyGroup = 32
+
+// revScanMax: when counting the entries of a heavy group that lead to a
+// Shape node x, scan x's own reverse group if it has at most this many
+// entries, else binary-search the heavy group for x.
+const revScanMax = 16
+
+func revDir(d store.Dir) store.Dir {
+	if d == store.Out {
+		return store.In
 	}
-	w.probe = false
-	return w.found
+	return store.Out
 }
 
-func (w *walker) collectEdge(e *store.Edge) bool {
-	if w.shell && !w.isHier(e.Type) {
-		return true
-	}
-	far := e.To
-	if w.collectDir == store.In {
-		far = e.From
-	}
-	if idx, ok := w.nodeSet.get(far); ok {
-		if !w.probe && w.hops[idx] < 0 {
-			w.hops[idx] = w.curHop + 1 // a pinned node reached (not expanded)
+// entriesTo returns the number of entries of n's group [lo, hi) (type
+// typ, direction dir, in adjacency a) whose far end is x, in O(min(deg of
+// x's reverse group, log group)).
+func (w *walker) entriesTo(a store.Adjacency, lo, hi int, n *store.Node, typ string, dir store.Dir, x *store.Node) int {
+	if x.ID != n.ID {
+		ax := w.snap.Adjacency(x)
+		l, h := ax.Group(typ, revDir(dir))
+		if h-l <= revScanMax {
+			c, ns := 0, n.Slot()
+			for k := l; k < h; k++ {
+				if ax.FarSlot(k) == ns {
+					c++
+				}
+			}
+			return c
 		}
-		return true
 	}
-	if w.probe {
-		w.found = true
-		return false
+	l, h := a.FarRange(lo, hi, x)
+	return h - l
+}
+
+// hasNew reports whether expanding n would bring at least one new node.
+func (w *walker) hasNew(n *store.Node) bool {
+	a := w.snap.Adjacency(n)
+	for lo := 0; lo < a.Len(); {
+		hi := a.GroupEnd(lo)
+		typ, dir := a.Type(lo), a.Dir(lo)
+		if w.shell && !w.isHier(typ) {
+			lo = hi
+			continue
+		}
+		if hi-lo <= heavyGroup {
+			for i := lo; i < hi; i++ {
+				if _, ok := w.slotSet.get(slotKey(a.FarSlot(i))); !ok {
+					return true
+				}
+			}
+		} else {
+			in := 0
+			for _, x := range w.nodes {
+				in += w.entriesTo(a, lo, hi, n, typ, dir, x)
+			}
+			if in < hi-lo {
+				return true
+			}
+		}
+		lo = hi
 	}
-	w.cands = append(w.cands, cand{e: e, far: far, dir: w.collectDir})
-	return true
+	return false
 }
 
 // expand adds up to F new neighbours of n (at hop h); false when M cut it.
+// Cost: O(groups + F + entries skipped because their far end is in the
+// Shape) plus, for a heavy group, O(|Shape|) small lookups; never
+// O(degree).
 func (w *walker) expand(n *store.Node, h int) bool {
 	w.curHop = h
-	w.cands = w.cands[:0]
-	w.collectDir = store.Out
-	w.snap.Edges(n.ID, store.Out, w.collectFn)
-	split := len(w.cands)
-	w.collectDir = store.In
-	w.snap.Edges(n.ID, store.In, w.collectFn)
-	if len(w.cands) == 0 {
-		return true
-	}
-	outs, ins := w.cands[:split], w.cands[split:]
+	a := w.snap.Adjacency(n)
 	need := w.f
 	w.chosen = w.chosen[:0]
 	w.bloom = 0
 	w.omitted = w.omitted[:0]
-	i, j := 0, 0
-	for i < len(outs) || j < len(ins) {
-		var typ string
-		if j >= len(ins) || (i < len(outs) && outs[i].e.Type <= ins[j].e.Type) {
-			typ = outs[i].e.Type
-		} else {
-			typ = ins[j].e.Type
+	for lo := 0; lo < a.Len(); {
+		hi := a.GroupEnd(lo)
+		typ, dir := a.Type(lo), a.Dir(lo)
+		if !w.shell || w.isHier(typ) {
+			need = w.group(a, lo, hi, n, typ, dir, need)
 		}
-		if i < len(outs) && outs[i].e.Type == typ {
-			i2 := i + 1
-			for i2 < len(outs) && outs[i2].e.Type == typ {
-				i2++
-			}
-			need = w.group(outs[i:i2], typ, store.Out, need)
-			i = i2
-		}
-		if j < len(ins) && ins[j].e.Type == typ {
-			j2 := j + 1
-			for j2 < len(ins) && ins[j2].e.Type == typ {
-				j2++
-			}
-			need = w.group(ins[j:j2], typ, store.In, need)
-			j = j2
-		}
+		lo = hi
 	}
 	if len(w.omitted) > 0 {
 		c := Clamp{Node: n, Omitted: slices.Clone(w.omitted)}
@@ -444,45 +428,148 @@ func (w *walker) expand(n *store.Node, h int) bool {
 	return true
 }
 
-func (w *walker) isChosen(id store.ID) bool {
-	if w.bloom&bloomBit(id) == 0 {
+// isChosen reports whether the node in slot is among w.chosen.
+func (w *walker) isChosen(slot uint32) bool {
+	if w.bloom&bloomBit(slotKey(slot)) == 0 {
 		return false
 	}
 	for i := range w.chosen {
-		if w.chosen[i].n.ID == id {
+		if w.chosen[i].n.Slot() == slot {
 			return true
 		}
 	}
 	return false
 }
 
-// group handles one (type, dir) group of candidate edges; returns the
-// remaining fan-out.
-func (w *walker) group(g []cand, typ string, dir store.Dir, need int) int {
-	if need > 0 {
-		w.selectTop(g, need)
-		for _, t := range w.top {
-			w.chosen = append(w.chosen, topEnt{n: t.n, e: t.e})
-			w.bloom |= bloomBit(t.n.ID)
-			w.keyPool = append(w.keyPool, t.key[:0])
-		}
-		need -= len(w.top)
-		clear(w.top)
-		w.top = w.top[:0]
-		if need > 0 {
-			return need // every new neighbour of this group was taken
+// slotKey maps a node slot into the idSet key space.
+func slotKey(slot uint32) store.ID { return store.ID(slot) }
+
+// reached marks a pinned Shape node (hop -1) reached from the node being
+// expanded.
+func (w *walker) reached(idx int32) {
+	if w.hops[idx] < 0 {
+		w.hops[idx] = w.curHop + 1
+	}
+}
+
+// group handles the (type, dir) group [lo, hi) of n's adjacency: takes
+// the first new neighbours in canonical order (observable key from the
+// adjacency order, WL signature within runs of equal keys, then id), at
+// most need of them, and records the omitted count when the fan-out runs
+// out. Returns the remaining fan-out.
+func (w *walker) group(a store.Adjacency, lo, hi int, n *store.Node, typ string, dir store.Dir, need int) int {
+	heavy := hi-lo > heavyGroup
+	if heavy {
+		// Pinned nodes reached over this group, found from the Shape side.
+		for idx, x := range w.nodes {
+			if w.hops[idx] < 0 && w.entriesTo(a, lo, hi, n, typ, dir, x) > 0 {
+				w.reached(int32(idx))
+			}
 		}
 	}
+	for i := lo; i < hi && need > 0; {
+		fs := a.FarSlot(i)
+		if idx, ok := w.slotSet.get(slotKey(fs)); ok {
+			w.reached(idx)
+			i++
+			continue
+		}
+		if w.isChosen(fs) {
+			i++
+			continue
+		}
+		far := a.Far(i)
+		// The run of distinct new far nodes sharing far's observable key.
+		key := far.ObservableKey()
+		w.run = w.run[:0]
+		j := i
+		for j < hi {
+			fs := a.FarSlot(j)
+			f := a.Far(j)
+			if f != far && f.ObservableKey() != key {
+				break
+			}
+			k := j + 1
+			best := a.Edge(j)
+			for k < hi && a.FarSlot(k) == fs {
+				if e := a.Edge(k); w.betterEdge(e, best) {
+					best = e
+				}
+				k++
+			}
+			if idx, ok := w.slotSet.get(slotKey(fs)); ok {
+				w.reached(idx)
+			} else if !w.isChosen(fs) {
+				w.run = append(w.run, topEnt{n: f, e: best})
+			}
+			j = k
+		}
+		if len(w.run) > 1 {
+			for r := range w.run {
+				w.sigOf(&w.run[r])
+			}
+			slices.SortFunc(w.run, func(x, y topEnt) int {
+				if c := cmp.Compare(x.sig, y.sig); c != 0 {
+					return c
+				}
+				return cmp.Compare(x.n.ID, y.n.ID)
+			})
+		}
+		take := min(need, len(w.run))
+		for _, t := range w.run[:take] {
+			w.chosen = append(w.chosen, topEnt{n: t.n, e: t.e})
+			w.bloom |= bloomBit(slotKey(t.n.Slot()))
+		}
+		need -= take
+		i = j
+	}
+	clear(w.run)
+	if need > 0 {
+		if !heavy {
+			w.markReached(a, lo, hi) // the rest of a light group
+		}
+		return need // every new neighbour of this group was taken
+	}
+	// Fan-out exhausted: count the entries whose far end is neither in
+	// the Shape nor chosen.
 	cnt := 0
-	for i := range g {
-		if !w.isChosen(g[i].far) {
-			cnt++
+	if !heavy {
+		for i := lo; i < hi; i++ {
+			fs := a.FarSlot(i)
+			if idx, ok := w.slotSet.get(slotKey(fs)); ok {
+				w.reached(idx)
+				continue
+			}
+			if !w.isChosen(fs) {
+				cnt++
+			}
+		}
+	} else {
+		cnt = hi - lo
+		for _, x := range w.nodes {
+			cnt -= w.entriesTo(a, lo, hi, n, typ, dir, x)
+		}
+		for _, c := range w.chosen {
+			cnt -= w.entriesTo(a, lo, hi, n, typ, dir, c.n)
 		}
 	}
 	if cnt > 0 {
 		w.omitted = append(w.omitted, Omitted{Type: typ, Dir: dir, Count: cnt})
 	}
 	return 0
+}
+
+// markReached marks the pinned Shape nodes among the far ends of a light
+// group (nothing to do when no pinned node is unreached).
+func (w *walker) markReached(a store.Adjacency, lo, hi int) {
+	if w.nPinned == 0 {
+		return
+	}
+	for i := lo; i < hi; i++ {
+		if idx, ok := w.slotSet.get(slotKey(a.FarSlot(i))); ok {
+			w.reached(idx)
+		}
+	}
 }
 
 func (w *walker) sigOf(t *topEnt) uint64 {
@@ -492,83 +579,12 @@ func (w *walker) sigOf(t *topEnt) uint64 {
 	return t.sig
 }
 
-// cmpTop orders candidate (n, key) against a top entry: observable key,
-// WL signature, engine id.
-func (w *walker) cmpTop(c *topEnt, t *topEnt) int {
-	if x := bytes.Compare(c.key, t.key); x != 0 {
-		return x
-	}
-	if x := cmp.Compare(w.sigOf(c), w.sigOf(t)); x != 0 {
-		return x
-	}
-	return cmp.Compare(c.n.ID, t.n.ID)
-}
-
 // betterEdge reports whether parallel edge a sorts before b.
 func (w *walker) betterEdge(a, b *store.Edge) bool {
 	if c := cmpPropsLit(a.Props, b.Props, &w.litA, &w.litB); c != 0 {
 		return c < 0
 	}
 	return a.ID < b.ID // identical parallel edges: indistinguishable
-}
-
-// selectTop fills w.top with the first n distinct new neighbours of group g
-// in canonical order (bounded insertion: O(len(g)) lookups, O(n) per
-// accepted entry).
-func (w *walker) selectTop(g []cand, n int) {
-	w.top = w.top[:0]
-	w.topBloom = 0
-	for i := range g {
-		c := &g[i]
-		if w.isChosen(c.far) {
-			continue
-		}
-		if w.topBloom&bloomBit(c.far) != 0 {
-			dup := false
-			for k := range w.top {
-				if w.top[k].n.ID == c.far {
-					if w.betterEdge(c.e, w.top[k].e) {
-						w.top[k].e = c.e
-					}
-					dup = true
-					break
-				}
-			}
-			if dup {
-				continue
-			}
-		}
-		fn, ok := w.snap.Node(c.far)
-		if !ok {
-			continue
-		}
-		if len(w.top) == n && fn.Kind() > w.top[n-1].n.Kind() {
-			continue // the key starts with the kind: no need to encode it
-		}
-		w.cur = appendObsKey(w.cur[:0], fn)
-		ce := topEnt{n: fn, e: c.e, key: w.cur}
-		if len(w.top) == n && w.cmpTop(&ce, &w.top[n-1]) >= 0 {
-			continue
-		}
-		var kb []byte
-		if len(w.top) < n {
-			if k := len(w.keyPool); k > 0 {
-				kb = w.keyPool[k-1]
-				w.keyPool = w.keyPool[:k-1]
-			}
-			w.top = append(w.top, topEnt{})
-		} else {
-			kb = w.top[n-1].key
-		}
-		p := len(w.top) - 1
-		for p > 0 && w.cmpTop(&ce, &w.top[p-1]) < 0 {
-			p--
-		}
-		copy(w.top[p+1:], w.top[p:len(w.top)-1])
-		ce.key = append(kb[:0], w.cur...)
-		w.top[p] = ce
-		w.topBloom |= bloomBit(fn.ID)
-	}
 }
 
 // ---- pinned --------------------------------------------------------------
@@ -688,75 +704,35 @@ func (w *walker) addPinned(kinds []string, budget int) {
 
 // ---- closing edges ---------------------------------------------------------
 
-func (w *walker) closeVisit(e *store.Edge) bool {
-	w.cCnt++
-	if w.cCnt > w.cLimit && w.cMode != 2 {
-		w.cHeavy = true
-		return false
-	}
-	if w.shell && !w.isHier(e.Type) {
-		return true
-	}
-	if _, in := w.edgeSet.get(e.ID); in {
-		return true
-	}
-	switch w.cMode {
-	case 0: // Out edges of a light-out node
-		if pt, ok := w.nodeSet.get(e.To); ok {
-			w.closing = append(w.closing, closeEnt{e: e, pf: w.cIdx, pt: pt})
-		}
-	case 1: // In edges of a light-in node, from a heavy-out node
-		if pf, ok := w.nodeSet.get(e.From); ok && w.heavyOut[pf] {
-			w.closing = append(w.closing, closeEnt{e: e, pf: pf, pt: w.cIdx})
-		}
-	case 2: // Out edges of a heavy-out node, to a heavy-in node
-		if pt, ok := w.nodeSet.get(e.To); ok && w.heavyIn[pt] {
-			w.closing = append(w.closing, closeEnt{e: e, pf: w.cIdx, pt: pt})
-		}
-	}
-	return true
-}
-
 // closeEdges adds the live edges between Shape nodes not yet included, in
-// canonical order, while rows < M. Each edge is found once, from the side
-// of the edge whose adjacency list is short: light-out nodes list their
-// Out edges; light-in nodes list In edges coming from heavy-out nodes;
-// heavy-out nodes list Out edges only when a heavy-in node is in the Shape.
+// canonical order, while rows < M. Each edge is found once, from its From
+// side: a light Out group is scanned; for a heavy one, the entries leading
+// to each Shape node are found from that node's (light) reverse group or
+// by binary search, so a hub in the Shape costs O(|Shape|), not its
+// degree.
 func (w *walker) closeEdges() {
 	w.closing = w.closing[:0]
-	w.cLimit = max(64, 2*w.m)
-	nn := len(w.nodes)
-	w.heavyOut = slices.Grow(w.heavyOut[:0], nn)[:nn]
-	w.heavyIn = slices.Grow(w.heavyIn[:0], nn)[:nn]
-	clear(w.heavyOut)
-	clear(w.heavyIn)
-	anyOut, anyIn := false, false
-	for i, n := range w.nodes {
-		start := len(w.closing)
-		w.cMode, w.cIdx, w.cCnt, w.cHeavy = 0, int32(i), 0, false
-		w.snap.Edges(n.ID, store.Out, w.closeFn)
-		if w.cHeavy {
-			w.closing = w.closing[:start]
-			w.heavyOut[i], anyOut = true, true
-		}
-	}
-	if anyOut {
-		for i, n := range w.nodes {
-			start := len(w.closing)
-			w.cMode, w.cIdx, w.cCnt, w.cHeavy = 1, int32(i), 0, false
-			w.snap.Edges(n.ID, store.In, w.closeFn)
-			if w.cHeavy {
-				w.closing = w.closing[:start]
-				w.heavyIn[i], anyIn = true, true
+	for i, x := range w.nodes {
+		a := w.snap.Adjacency(x)
+		for lo := 0; lo < a.Len(); {
+			hi := a.GroupEnd(lo)
+			if a.Dir(lo) != store.Out || (w.shell && !w.isHier(a.Type(lo))) {
+				lo = hi
+				continue
 			}
-		}
-		if anyIn {
-			for i, n := range w.nodes {
-				if w.heavyOut[i] {
-					w.cMode, w.cIdx, w.cCnt = 2, int32(i), 0
-					w.snap.Edges(n.ID, store.Out, w.closeFn)
+			if hi-lo <= heavyGroup {
+				for k := lo; k < hi; k++ {
+					if pt, ok := w.slotSet.get(slotKey(a.FarSlot(k))); ok {
+						w.closeAdd(a.Edge(k), int32(i), pt)
+					}
+				}
+			} else {
+				typ := a.Type(lo)
+				for j, y := range w.nodes {
+					w.closeTo(a, lo, hi, x, typ, int32(i), y, int32(j))
 				}
 			}
+			lo = hi
 		}
 	}
 	if len(w.closing) == 0 {
@@ -788,6 +764,34 @@ func (w *walker) closeEdges() {
 			break
 		}
 		w.addEdge(c.e)
+	}
+}
+
+func (w *walker) closeAdd(e *store.Edge, pf, pt int32) {
+	if _, in := w.edgeSet.get(e.ID); !in {
+		w.closing = append(w.closing, closeEnt{e: e, pf: pf, pt: pt})
+	}
+}
+
+// closeTo collects the edges of x's heavy Out group [lo, hi) (type typ)
+// that lead to Shape node y.
+func (w *walker) closeTo(a store.Adjacency, lo, hi int, x *store.Node, typ string, pf int32, y *store.Node, pt int32) {
+	if y.ID != x.ID {
+		ay := w.snap.Adjacency(y)
+		l, h := ay.Group(typ, store.In)
+		if h-l <= revScanMax {
+			xs := x.Slot()
+			for k := l; k < h; k++ {
+				if ay.FarSlot(k) == xs {
+					w.closeAdd(ay.Edge(k), pf, pt)
+				}
+			}
+			return
+		}
+	}
+	l, h := a.FarRange(lo, hi, y)
+	for k := l; k < h; k++ {
+		w.closeAdd(a.Edge(k), pf, pt)
 	}
 }
 
@@ -916,5 +920,6 @@ func (w *walker) refineRun(lo, hi int) {
 		w.nodes[i] = e.n
 		w.hops[i] = e.hop
 		w.nodeSet.put(e.n.ID, int32(i))
+		w.slotSet.put(slotKey(e.n.Slot()), int32(i))
 	}
 }

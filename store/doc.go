@@ -49,7 +49,8 @@
 //     live nodes, ordered by Value.Compare; an entry is just (node
 //     pointer, property index), 16 bytes       — ScanProp;
 //   - nick → live node                              — NodeByNick;
-//   - adjacency (node, direction, edge type, edge id) — Edges, EdgesOfType;
+//   - slot table: every node has a dense slot; its record holds the
+//     current *Node, live degree and adjacency — Adjacency, Edges, Degree;
 //   - counters per label, per kind and per edge type (small B-trees).
 //
 // Scans run in O(log n + hits) and stop as soon as the callback returns
@@ -81,12 +82,31 @@
 // tie-break is NOT observable-only: callers (Recall) must order such ties
 // themselves, by a structural signature of the neighbourhood.
 //
-// Edges(id, dir) is ordered by (direction, edge type, engine edge id). It
-// deliberately does not include the neighbour's observable key: that would
-// make every property change rewrite the adjacency entries of all the
-// node's neighbours (unbounded for hubs). The walker sorts the candidate
-// neighbours of one node by their observable keys itself.
+// # Slot table and adjacency
 //
+// Every node gets a dense slot (uint32) when first inserted; recycling
+// keeps it, Purge clears its record (slots are not reused). The slot
+// table is a persistent chunked copy-on-write array (a slice of pointers
+// to chunks of 256 records; a Tx copies the pointer slice once and each
+// chunk it writes once). A record holds the node's current *Node, its
+// live out/in degree and its adjacency: an immutable slice of entries
+// {edge, far slot, direction} sorted by (edge type, direction, far node's
+// observable key, far node's engine id, edge id) — SPEC §5.2's canonical
+// neighbour order, up to the WL tie-break the walker applies within runs
+// of observably equal neighbours. A *Node knows its slot, so
+// Snapshot.Adjacency(n) and every far node are reached by index with no
+// tree lookup; only id → node (Snapshot.Node) pays O(log n).
+//
+// Keeping that order has a write cost: inserting or removing an edge is a
+// binary search plus an O(degree) copy of each end's list (in place after
+// the Tx's first copy); a write that changes a node's observable key
+// (SetProps, SetLabels) moves its entries in every neighbour's list,
+// O(Σ neighbour degrees) (a node adjacent to a hub pays the hub's
+// degree).
+//
+// Edges(id, dir) keeps its historical order (direction, edge type, engine
+// edge id), sorting a group of same-type edges by id on the fly.
+
 // # Values
 //
 // Value is a small immutable tagged union (NULL, BOOLEAN, INTEGER, FLOAT,

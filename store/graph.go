@@ -1,8 +1,10 @@
 package store
 
 import (
+	"cmp"
 	"encoding/binary"
 	"errors"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -29,6 +31,7 @@ type Node struct {
 	Props    Props
 	Recycled bool
 	okey     string
+	slot     uint32 // dense slot in the graph's slot table (0: none)
 }
 
 // Kind returns the first label, or "" for a node without labels.
@@ -85,9 +88,8 @@ const NickKey = "nick"
 const btreeDegree = 16
 
 type nodeItem struct {
-	id      ID
-	n       *Node
-	out, in uint32 // live degree
+	id ID
+	n  *Node
 }
 
 type edgeItem struct {
@@ -114,21 +116,12 @@ type nickItem struct {
 	n    *Node
 }
 
-type adjItem struct {
-	node ID
-	dir  Dir
-	e    *Edge
-}
-
 type countItem struct {
 	name string
 	n    int
 }
 
-var (
-	minNode = &Node{}
-	minEdge = &Edge{}
-)
+var minNode = &Node{}
 
 // nodeLess orders nodes by observable key, then engine id (only to make
 // index entries unique).
@@ -157,37 +150,29 @@ func lessPropItem(a, b propItem) bool {
 	}
 	return nodeLess(a.n, b.n)
 }
-func lessNickItem(a, b nickItem) bool { return a.nick < b.nick }
-func lessAdjItem(a, b adjItem) bool {
-	if a.node != b.node {
-		return a.node < b.node
-	}
-	if a.dir != b.dir {
-		return a.dir < b.dir
-	}
-	if a.e.Type != b.e.Type {
-		return a.e.Type < b.e.Type
-	}
-	return a.e.ID < b.e.ID
-}
+func lessNickItem(a, b nickItem) bool   { return a.nick < b.nick }
 func lessCountItem(a, b countItem) bool { return a.name < b.name }
 
 // state is the full content of one version: persistent (copy-on-write)
 // trees plus a few counters. Copying a state copies pointers only.
 type state struct {
-	nodes    *btree.BTreeG[nodeItem]  // id → node (live and recycled) + live degree
+	nodes    *btree.BTreeG[nodeItem]  // id → node (live and recycled)
 	edges    *btree.BTreeG[edgeItem]  // id → edge (live and recycled)
 	all      *btree.BTreeG[*Node]     // live nodes by (observable key, id)
 	labels   *btree.BTreeG[labelItem] // (label, observable key, id), live nodes
 	props    *btree.BTreeG[propItem]  // (key, value, observable key, id), live nodes
 	nicks    *btree.BTreeG[nickItem]  // nick → live node
-	adj      *btree.BTreeG[adjItem]   // (node, dir, type, edge id), live edges
 	labelCnt *btree.BTreeG[countItem] // live nodes per label
 	kindCnt  *btree.BTreeG[countItem] // live nodes per kind
 	typeCnt  *btree.BTreeG[countItem] // live edges per type
 
 	liveNodes, liveEdges, recycled int
 	nextID                         uint64
+
+	// slot table (see adj.go): records by dense slot, with adjacency.
+	chunks    []*chunk
+	chunksGen uint64 // generation of the Tx that owns the chunks slice
+	nslots    uint32 // slots handed out (slot 0 is never used)
 }
 
 func newState() state {
@@ -198,7 +183,6 @@ func newState() state {
 		labels:   btree.NewG(btreeDegree, lessLabelItem),
 		props:    btree.NewG(btreeDegree, lessPropItem),
 		nicks:    btree.NewG(btreeDegree, lessNickItem),
-		adj:      btree.NewG(btreeDegree, lessAdjItem),
 		labelCnt: btree.NewG(btreeDegree, lessCountItem),
 		kindCnt:  btree.NewG(btreeDegree, lessCountItem),
 		typeCnt:  btree.NewG(btreeDegree, lessCountItem),
@@ -216,7 +200,6 @@ func (s *state) clone() state {
 	c.labels = s.labels.Clone()
 	c.props = s.props.Clone()
 	c.nicks = s.nicks.Clone()
-	c.adj = s.adj.Clone()
 	c.labelCnt = s.labelCnt.Clone()
 	c.kindCnt = s.kindCnt.Clone()
 	c.typeCnt = s.typeCnt.Clone()
@@ -231,10 +214,12 @@ func (s *state) clone() state {
 type Graph struct {
 	mu  sync.Mutex // the writer lock, held from Begin to Commit/Rollback
 	pub atomic.Pointer[Snapshot]
+	gen uint64 // Tx generation counter (under mu)
 
 	// Interning tables, only touched while holding mu.
 	strs      map[string]string
 	labelSets map[string][]string
+	typeIDs   map[string]uint16 // edge type → small id for adjacency entries
 }
 
 // New returns an empty graph at version 0.
@@ -256,7 +241,8 @@ func (g *Graph) Snapshot() *Snapshot { return g.pub.Load() }
 func (g *Graph) Begin() *Tx {
 	g.mu.Lock()
 	base := g.pub.Load()
-	return &Tx{g: g, base: base, st: base.st.clone()}
+	g.gen++
+	return &Tx{g: g, base: base, st: base.st.clone(), gen: g.gen}
 }
 
 func (g *Graph) internStr(s string) string {
@@ -532,49 +518,74 @@ func (s *Snapshot) ScanAllEdges(fn func(*Edge) bool) {
 // Edges calls fn for the live edges incident to node id until fn returns
 // false: with Out those where id is From, with In those where id is To. A
 // self-loop is reported once per direction asked. Order: direction (Out
-// before In), then edge Type, then engine edge id. The order therefore does
-// NOT depend on the neighbour's observables; walkers needing canonical
-// neighbour order sort the (bounded) candidates themselves.
+// before In), then edge Type, then engine edge id (as before the slot
+// table; the canonical neighbour order is Snapshot.Adjacency's). Cost:
+// O(log n) for the id, then O(hits) (a group with several edges is sorted
+// by edge id on the fly).
 func (s *Snapshot) Edges(id ID, dir Dir, fn func(e *Edge) bool) {
+	r := s.st.recByID(id)
+	if r == nil || r.n == nil || r.n.Recycled {
+		return
+	}
 	for _, d := range [2]Dir{Out, In} {
 		if dir&d == 0 {
 			continue
 		}
-		stop := false
-		s.st.adj.AscendGreaterOrEqual(adjItem{node: id, dir: d, e: minEdge}, func(it adjItem) bool {
-			if it.node != id || it.dir != d {
-				return false
-			}
-			if !fn(it.e) {
-				stop = true
-				return false
-			}
-			return true
-		})
-		if stop {
+		if !emitByID(r.adj, d, "", false, fn) {
 			return
 		}
 	}
 }
 
-// EdgesOfType is Edges restricted to one edge type (O(log n + hits)).
+// emitByID calls fn for the entries of adj in direction d (and of type
+// typ when one is set), by (type, edge id); false when fn stopped.
+func emitByID(adj []adjEnt, d Dir, typ string, one bool, fn func(*Edge) bool) bool {
+	var arr [16]*Edge
+	for i := 0; i < len(adj); {
+		x := adj[i]
+		j := i + 1
+		for j < len(adj) && adj[j].e.Type == x.e.Type && adj[j].dir == x.dir {
+			j++
+		}
+		if x.dir != d || (one && x.e.Type != typ) {
+			i = j
+			continue
+		}
+		if j-i == 1 {
+			if !fn(x.e) {
+				return false
+			}
+			i = j
+			continue
+		}
+		es := arr[:0]
+		for k := i; k < j; k++ {
+			es = append(es, adj[k].e)
+		}
+		slices.SortFunc(es, func(a, b *Edge) int { return cmp.Compare(a.ID, b.ID) })
+		for _, e := range es {
+			if !fn(e) {
+				return false
+			}
+		}
+		i = j
+	}
+	return true
+}
+
+// EdgesOfType is Edges restricted to one edge type.
 func (s *Snapshot) EdgesOfType(id ID, dir Dir, typ string, fn func(e *Edge) bool) {
+	r := s.st.recByID(id)
+	if r == nil || r.n == nil || r.n.Recycled {
+		return
+	}
+	a := Adjacency{ents: r.adj}
 	for _, d := range [2]Dir{Out, In} {
 		if dir&d == 0 {
 			continue
 		}
-		stop := false
-		s.st.adj.AscendGreaterOrEqual(adjItem{node: id, dir: d, e: &Edge{Type: typ}}, func(it adjItem) bool {
-			if it.node != id || it.dir != d || it.e.Type != typ {
-				return false
-			}
-			if !fn(it.e) {
-				stop = true
-				return false
-			}
-			return true
-		})
-		if stop {
+		lo, hi := a.Group(typ, d)
+		if !emitByID(r.adj[lo:hi], d, typ, true, fn) {
 			return
 		}
 	}
@@ -584,16 +595,16 @@ func (s *Snapshot) EdgesOfType(id ID, dir Dir, typ string, fn func(e *Edge) bool
 // directions (a self-loop counts once per direction), O(log n); 0 for a
 // node that is not live.
 func (s *Snapshot) Degree(id ID, dir Dir) int {
-	it, ok := s.nodeItem(id)
-	if !ok || it.n.Recycled {
+	r := s.st.recByID(id)
+	if r == nil || r.n == nil || r.n.Recycled {
 		return 0
 	}
 	d := 0
 	if dir&Out != 0 {
-		d += int(it.out)
+		d += int(r.out)
 	}
 	if dir&In != 0 {
-		d += int(it.in)
+		d += int(r.in)
 	}
 	return d
 }
@@ -649,6 +660,10 @@ type Tx struct {
 	st   state
 	done bool
 	buf  []byte
+	gen  uint64 // this Tx's generation: chunks/adjacency it owns carry it
+
+	slotBuf []uint32
+	entBuf  []adjEnt
 }
 
 // Snapshot returns a view of the working state. It is valid only until the
@@ -785,6 +800,7 @@ func (t *Tx) InsertNode(id ID, labels []string, props Props) (*Node, error) {
 	}
 	labels = t.g.internLabels(labels)
 	n := &Node{ID: id, Labels: labels, Props: props, okey: t.okey(labels, props)}
+	t.newSlot(n)
 	t.st.nodes.ReplaceOrInsert(nodeItem{id: id, n: n})
 	t.addNodeIdx(n)
 	t.st.liveNodes++
@@ -794,9 +810,22 @@ func (t *Tx) InsertNode(id ID, labels []string, props Props) (*Node, error) {
 
 func (t *Tx) replaceNode(it nodeItem, n *Node) {
 	t.delNodeIdx(it.n)
+	old := it.n
+	n.slot = old.slot
 	it.n = n
 	t.st.nodes.ReplaceOrInsert(it)
 	t.addNodeIdx(n)
+	t.recW(n.slot).n = n
+	if n.okey != old.okey {
+		t.rekey(n.slot)
+	}
+}
+
+// setRec points n's slot record at n (a new record of the same node).
+func (t *Tx) setRec(n *Node) {
+	if n.slot != 0 {
+		t.recW(n.slot).n = n
+	}
 }
 
 // SetProps replaces all properties of a live node (props is normalised).
@@ -843,34 +872,40 @@ func (t *Tx) SetLabels(id ID, labels []string) (*Node, error) {
 	return n, nil
 }
 
-func (t *Tx) addDegree(id ID, d Dir, delta int) {
-	it, ok := t.st.nodes.Get(nodeItem{id: id})
-	if !ok {
-		return
+func (t *Tx) slotOf(id ID) uint32 {
+	it, _ := t.st.nodes.Get(nodeItem{id: id})
+	return it.n.slot
+}
+
+func (g *Graph) typeID(typ string) uint16 {
+	if id, ok := g.typeIDs[typ]; ok {
+		return id
 	}
-	if d == Out {
-		it.out = uint32(int(it.out) + delta)
-	} else {
-		it.in = uint32(int(it.in) + delta)
+	id := uint16(tidOverflow)
+	if len(g.typeIDs) < tidOverflow {
+		id = uint16(len(g.typeIDs))
 	}
-	t.st.nodes.ReplaceOrInsert(it)
+	if g.typeIDs == nil {
+		g.typeIDs = map[string]uint16{}
+	}
+	g.typeIDs[typ] = id
+	return id
 }
 
 func (t *Tx) linkEdge(e *Edge) {
 	st := &t.st
-	st.adj.ReplaceOrInsert(adjItem{node: e.From, dir: Out, e: e})
-	st.adj.ReplaceOrInsert(adjItem{node: e.To, dir: In, e: e})
-	t.addDegree(e.From, Out, 1)
-	t.addDegree(e.To, In, 1)
+	fs, ts := t.slotOf(e.From), t.slotOf(e.To)
+	tid := t.g.typeID(e.Type)
+	t.adjInsert(fs, adjEnt{e: e, far: ts, tid: tid, dir: Out})
+	t.adjInsert(ts, adjEnt{e: e, far: fs, tid: tid, dir: In})
 	t.incr(st.typeCnt, e.Type, 1)
 }
 
 func (t *Tx) unlinkEdge(e *Edge) {
 	st := &t.st
-	st.adj.Delete(adjItem{node: e.From, dir: Out, e: e})
-	st.adj.Delete(adjItem{node: e.To, dir: In, e: e})
-	t.addDegree(e.From, Out, -1)
-	t.addDegree(e.To, In, -1)
+	fs, ts := t.slotOf(e.From), t.slotOf(e.To)
+	t.adjRemove(fs, adjEnt{e: e, far: ts, dir: Out})
+	t.adjRemove(ts, adjEnt{e: e, far: fs, dir: In})
 	t.incr(st.typeCnt, e.Type, -1)
 }
 
@@ -907,8 +942,9 @@ func (t *Tx) SetEdgeProps(id ID, props Props) (*Edge, error) {
 	e.Props = NormalizeProps(props)
 	ne := &e
 	t.st.edges.ReplaceOrInsert(edgeItem{id: id, e: ne})
-	t.st.adj.ReplaceOrInsert(adjItem{node: ne.From, dir: Out, e: ne})
-	t.st.adj.ReplaceOrInsert(adjItem{node: ne.To, dir: In, e: ne})
+	fs, ts := t.slotOf(ne.From), t.slotOf(ne.To)
+	t.adjReplaceEdge(fs, adjEnt{e: ne, far: ts, dir: Out}, ne)
+	t.adjReplaceEdge(ts, adjEnt{e: ne, far: fs, dir: In}, ne)
 	return ne, nil
 }
 
@@ -921,7 +957,7 @@ func (t *Tx) RecycleNode(id ID) error {
 	if err != nil {
 		return err
 	}
-	if it.out+it.in > 0 {
+	if r := t.st.rec(it.n.slot); r != nil && r.out+r.in > 0 {
 		return ErrHasEdges
 	}
 	t.delNodeIdx(it.n)
@@ -929,6 +965,7 @@ func (t *Tx) RecycleNode(id ID) error {
 	n.Recycled = true
 	it.n = &n
 	t.st.nodes.ReplaceOrInsert(it)
+	t.setRec(&n)
 	t.st.liveNodes--
 	t.st.recycled++
 	return nil
@@ -968,6 +1005,7 @@ func (t *Tx) Revive(id ID) error {
 		n.Recycled = false
 		it.n = &n
 		t.st.nodes.ReplaceOrInsert(it)
+		t.setRec(&n)
 		t.addNodeIdx(it.n)
 		t.st.liveNodes++
 		t.st.recycled--
@@ -1002,6 +1040,10 @@ func (t *Tx) Purge(id ID) error {
 	}
 	if it, ok := t.st.nodes.Get(nodeItem{id: id}); ok && it.n.Recycled {
 		t.st.nodes.Delete(it)
+		if it.n.slot != 0 {
+			r := t.recW(it.n.slot)
+			r.n, r.adj = nil, nil
+		}
 		t.st.recycled--
 		return nil
 	}

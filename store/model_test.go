@@ -1,6 +1,7 @@
 package store
 
 import (
+	"cmp"
 	"fmt"
 	"slices"
 	"sort"
@@ -386,6 +387,7 @@ func checkSnapshot(t fataler, s *Snapshot, m *model) {
 		if !sameNode(got, n) {
 			t.Fatalf("node %d mismatch", id)
 		}
+		checkAdjacency(t, s, got)
 		for _, d := range []Dir{Out, In, Both} {
 			var want []*Edge
 			if d&Out != 0 {
@@ -462,5 +464,81 @@ func checkSnapshot(t fataler, s *Snapshot, m *model) {
 	s.ScanEdges(func(*Edge) bool { liveE++; return true })
 	if nAll != len(m.nodes) || eAll != len(m.edges) || liveE != live {
 		t.Fatalf("ScanAll: %d/%d %d/%d %d/%d", nAll, len(m.nodes), eAll, len(m.edges), liveE, live)
+	}
+}
+
+// checkAdjacency checks n's Adjacency against Edges: same edges, far
+// nodes current, canonical order, groups and FarRange consistent.
+func checkAdjacency(t interface{ Fatalf(string, ...any) }, s *Snapshot, n *Node) {
+	a := s.Adjacency(n)
+	if a.Len() != s.Degree(n.ID, Both) || a.Degree(Out) != s.Degree(n.ID, Out) || a.Degree(In) != s.Degree(n.ID, In) {
+		t.Fatalf("adjacency len %d degree %d", a.Len(), s.Degree(n.ID, Both))
+	}
+	cnt := map[[2]uint64]int{}
+	s.Edges(n.ID, Both, func(e *Edge) bool {
+		d := Out
+		if e.To == n.ID && !(e.From == n.ID && cnt[[2]uint64{uint64(e.ID), uint64(Out)}] == 0) {
+			d = In
+		}
+		cnt[[2]uint64{uint64(e.ID), uint64(d)}]++
+		return true
+	})
+	for i := 0; i < a.Len(); i++ {
+		e, far, d := a.At(i)
+		want := e.To
+		if d == In {
+			want = e.From
+		}
+		if (d == Out && e.From != n.ID) || (d == In && e.To != n.ID) {
+			t.Fatalf("entry %d: wrong direction", i)
+		}
+		cur, ok := s.Node(want)
+		if !ok || cur != far {
+			t.Fatalf("entry %d: far %v not current %v", i, far, cur)
+		}
+		cur2, _ := s.Edge(e.ID)
+		if cur2 != e {
+			t.Fatalf("entry %d: edge record not current", i)
+		}
+		k := [2]uint64{uint64(e.ID), uint64(d)}
+		if cnt[k] == 0 {
+			t.Fatalf("entry %d: edge not in Edges", i)
+		}
+		cnt[k]--
+		if i > 0 {
+			pe, pf, pd := a.At(i - 1)
+			c := cmp.Compare(pe.Type, e.Type)
+			if c == 0 {
+				c = cmp.Compare(pd, d)
+			}
+			if c == 0 {
+				c = cmp.Compare(pf.ObservableKey(), far.ObservableKey())
+			}
+			if c == 0 {
+				c = cmp.Compare(pf.ID, far.ID)
+			}
+			if c == 0 {
+				c = cmp.Compare(pe.ID, e.ID)
+			}
+			if c >= 0 {
+				t.Fatalf("entry %d out of canonical order", i)
+			}
+		}
+		lo, hi := a.Group(e.Type, d)
+		if i < lo || i >= hi || a.GroupEnd(i) != hi {
+			t.Fatalf("entry %d: group [%d,%d) GroupEnd %d", i, lo, hi, a.GroupEnd(i))
+		}
+		fl, fh := a.FarRange(lo, hi, far)
+		if i < fl || i >= fh {
+			t.Fatalf("entry %d: FarRange [%d,%d)", i, fl, fh)
+		}
+		for j := fl; j < fh; j++ {
+			if a.Far(j).ID != far.ID {
+				t.Fatalf("FarRange includes another node")
+			}
+		}
+	}
+	if n.ObservableKey() != string(s.ObservableKey(n)) {
+		t.Fatalf("ObservableKey mismatch")
 	}
 }

@@ -3,19 +3,29 @@
 //
 // Usage:
 //
-//	gqlsh [--mem] [--session NAME] [--format gql|json] [-c TEXT | -f FILE]
-//	gqlsh conformance [DIR]
+//	gqlsh [--mem] [--session NAME] [--format gql|json] [--fail-at-end] [-c TEXT | -f FILE]
+//	gqlsh conformance [-v] [DIR]
 //	gqlsh --version | --help
 //
-// Without -c or -f the statements are read from standard input. Each
-// statement outside START TRANSACTION … COMMIT is its own Commit. The first
-// error is printed on standard error with its GQLSTATUS, line, column and a
-// caret, and ends the run with exit status 1.
+// On a terminal, without -c or -f, gqlsh is interactive: line editing and
+// history (peterh/liner; the history file is $GQLSH_HISTORY or
+// gqlsh/history under the user's config directory), Tab completion of
+// keywords, meta-commands, labels, property keys, nicks and session names,
+// statements that span lines until ';', and meta-commands such as :use,
+// :set, :param and :timing (:help lists them).
+//
+// Otherwise the statements come from -c, -f or standard input (a pipe:
+// no prompts, no history) and each statement outside START TRANSACTION …
+// COMMIT is its own Commit. The first error is printed on standard error
+// with its GQLSTATUS, line, column and a caret, and ends the run with exit
+// status 1 (--fail-at-end runs everything first). Colour is used only on a
+// terminal, and never when NO_COLOR is set.
 //
 // The only backend so far is memory (--mem, also the default): the session
-// lives as long as the process. "gqlsh conformance" runs the conformance
-// suite (the copy built into the binary, or the *.txt files of DIR) against
-// the embedded engine and prints one line per failing case.
+// lives as long as the process; openDB is the one place that opens the
+// database. "gqlsh conformance" runs the conformance suite (the copy built
+// into the binary, or the *.txt files of DIR) against the embedded engine
+// and prints one line per failing case.
 package main
 
 import (
@@ -36,26 +46,78 @@ import (
 var version = "0.1.0-dev"
 
 func main() {
-	os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
+	os.Exit(runEnv(os.Args[1:], processEnv()))
 }
 
 const usage = `gqlsh: the Goldfish GQL shell
 
 Usage:
-  gqlsh [--mem] [--session NAME] [--format gql|json] [-c TEXT | -f FILE]
-  gqlsh conformance [DIR]
+  gqlsh [--mem] [--session NAME] [--format gql|json] [--fail-at-end] [-c TEXT | -f FILE]
+  gqlsh conformance [-v] [DIR]
   gqlsh --version | --help
 
-Statements are read from -c TEXT, from -f FILE, or from standard input,
-split at ';' and run in order; each is its own Commit unless enclosed in
-START TRANSACTION … COMMIT, which commits them as one atomic Δ. The first
-error stops the run with exit status 1.
+On a terminal, without -c or -f, gqlsh is interactive: statements end with
+';' and may span lines; Tab completes; history is kept in $GQLSH_HISTORY or
+gqlsh/history under your config directory; :help lists the meta-commands.
+
+Otherwise statements are read from -c TEXT, from -f FILE, or from standard
+input, split at ';' and run in order; each is its own Commit unless enclosed
+in START TRANSACTION … COMMIT, which commits them as one atomic Δ. Lines
+starting with ':' are meta-commands. The first error stops the run with exit
+status 1 (--fail-at-end: run everything, then exit 1). NO_COLOR turns colour
+off.
 
 Options:
 `
 
+// env is what run needs from the process besides its arguments, so tests
+// can say whether standard input is a terminal.
+type env struct {
+	stdin          io.Reader
+	stdout, stderr io.Writer
+	// terminal reports whether standard input and output are a terminal
+	// a person types at; then gqlsh is interactive.
+	terminal bool
+	// color reports whether standard output and error may be coloured.
+	color bool
+	// newTerm opens the line-editing IO (repl.NewTermIO in the process).
+	newTerm func(history string) (termIO, error)
+}
+
+// termIO is the terminal IO run closes at the end.
+type termIO interface {
+	repl.IO
+	Close() error
+}
+
+func processEnv() env {
+	terminal := repl.StdinIsTerminal() && repl.IsTerminal(os.Stdout)
+	_, noColor := os.LookupEnv("NO_COLOR")
+	color := !noColor && os.Getenv("TERM") != "dumb" && repl.IsTerminal(os.Stdout) && repl.IsTerminal(os.Stderr)
+	return env{stdin: os.Stdin, stdout: os.Stdout, stderr: os.Stderr, terminal: terminal, color: color,
+		newTerm: func(h string) (termIO, error) { return repl.NewTermIO(h) }}
+}
+
 // run is gqlsh without the process around it, so tests call it directly.
 func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	return runEnv(args, env{stdin: stdin, stdout: stdout, stderr: stderr})
+}
+
+// dbOptions say which database to open.
+type dbOptions struct {
+	mem bool
+}
+
+// openDB is the one place gqlsh opens its database; backends (a cabinet
+// file, a server) are chosen here from the flags.
+func openDB(o dbOptions) (*goldfish.DB, string, error) {
+	_ = o.mem // memory is the default and, for now, the only backend
+	db, err := goldfish.Open()
+	return db, "memory", err
+}
+
+func runEnv(args []string, e env) int {
+	stdin, stdout, stderr := e.stdin, e.stdout, e.stderr
 	if len(args) > 0 && args[0] == "conformance" {
 		return runConformance(args[1:], stdout, stderr)
 	}
@@ -64,8 +126,8 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fs.SetOutput(&flagOut)
 	var (
 		mem       = fs.Bool("mem", false, "keep sessions in memory (the only backend so far, and the default)")
-		session   = fs.String("session", "main", "session `NAME` to run the statements against")
-		format    = fs.String("format", "gql", "output `format`: gql (one summary line per statement) or json (one object per line)")
+		session   = fs.String("session", "main", "session `NAME` to start in")
+		format    = fs.String("format", "gql", "output `format`: gql (summaries and Shapes) or json (one object per line)")
 		command   = fs.String("c", "", "run the statements in `TEXT`")
 		file      = fs.String("f", "", "run the statements in `FILE` (- for standard input)")
 		failAtEnd = fs.Bool("fail-at-end", false, "run every statement even after an error; exit status 1 at the end")
@@ -83,7 +145,6 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		io.WriteString(stderr, flagOut.String())
 		return 2
 	}
-	_ = *mem // memory is the default and, for now, the only backend
 	if *showVer {
 		fmt.Fprintf(stdout, "gqlsh %s\n", version)
 		return 0
@@ -101,6 +162,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "gqlsh: give -c or -f, not both")
 		return 2
 	}
+	interactive := e.terminal && *command == "" && *file == ""
 	var in io.Reader = stdin
 	switch {
 	case *command != "":
@@ -114,7 +176,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		defer f.Close()
 		in = f
 	}
-	db, err := goldfish.Open()
+	db, backend, err := openDB(dbOptions{mem: *mem})
 	if err != nil {
 		fmt.Fprintf(stderr, "gqlsh: %v\n", err)
 		return 1
@@ -125,8 +187,19 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		repl.WriteError(stderr, err)
 		return 2
 	}
-	return repl.Run(context.Background(), s, &repl.ReaderIO{R: in, Out: stdout, Err: stderr},
-		repl.Options{Format: fmtv, FailAtEnd: *failAtEnd})
+	opts := repl.Options{Format: fmtv, FailAtEnd: *failAtEnd, DB: db, Color: e.color}
+	if !interactive {
+		return repl.Run(context.Background(), s, &repl.ReaderIO{R: in, Out: stdout, Err: stderr}, opts)
+	}
+	t, err := e.newTerm(repl.HistoryFile())
+	if err != nil {
+		fmt.Fprintf(stderr, "gqlsh: %v\n", err)
+		return 1
+	}
+	defer t.Close()
+	opts.Banner = fmt.Sprintf("gqlsh %s (%s): session %s. End statements with ';'. :help for help, :quit or Ctrl-D to leave.",
+		version, backend, s.Name())
+	return repl.Run(context.Background(), s, t, opts)
 }
 
 // runConformance runs the suite and prints one line per failing case

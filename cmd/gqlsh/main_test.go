@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -86,5 +87,85 @@ func TestConformanceCommand(t *testing.T) {
 	_, errOut, code = gqlsh(t, "", "conformance", t.TempDir())
 	if code != 1 || !strings.Contains(errOut, "no *.txt") {
 		t.Fatalf("empty dir: exit %d, stderr %q", code, errOut)
+	}
+}
+
+func TestNonInteractiveExtras(t *testing.T) {
+	dir := t.TempDir()
+	script := filepath.Join(dir, "s.gql")
+	os.WriteFile(script, []byte(":set M 1\n:use work\nINSERT (:A {nick: 'a'})-[:r]->(:B);\nMATCH (a:A);\n"), 0o644)
+	out, errOut, code := gqlsh(t, "", "-f", script)
+	if code != 0 || errOut != "" || !strings.Contains(out, "using session work") || !strings.Contains(out, "rows=1/1") {
+		t.Fatalf("meta-commands in -f: exit %d\n%s\n%s", code, out, errOut)
+	}
+	// --fail-at-end runs everything, then fails
+	out, _, code = gqlsh(t, "INSERT (:A {x: }); INSERT (:B);", "--fail-at-end")
+	if code != 1 || !strings.Contains(out, "ok v=1") {
+		t.Fatalf("--fail-at-end: exit %d, %q", code, out)
+	}
+	// piped input never prompts
+	out, _, _ = gqlsh(t, "INSERT (:A);\n", "--session", "x")
+	if strings.Contains(out, "> ") {
+		t.Fatalf("prompt on piped input: %q", out)
+	}
+}
+
+func TestColor(t *testing.T) {
+	var out, errOut bytes.Buffer
+	code := runEnv([]string{"-c", "INSERT (:A); INSERT (:B {x: })"}, env{stdin: strings.NewReader(""), stdout: &out, stderr: &errOut, color: true})
+	if code != 1 || !strings.Contains(out.String(), "\x1b[32mok v=1") || !strings.Contains(errOut.String(), "\x1b[31mGQLSTATUS 42001") {
+		t.Fatalf("colour on: %q %q", out.String(), errOut.String())
+	}
+	o, e, _ := gqlsh(t, "", "-c", "INSERT (:A); INSERT (:B {x: })")
+	if strings.Contains(o+e, "\x1b") {
+		t.Fatalf("colour off: %q %q", o, e)
+	}
+	t.Setenv("NO_COLOR", "")
+	if processEnv().color {
+		t.Fatal("NO_COLOR set (even empty) must turn colour off")
+	}
+}
+
+// fakeTerm is a terminal for runEnv: lines typed, no real tty.
+type fakeTerm struct {
+	lines    []string
+	out, err bytes.Buffer
+	closed   bool
+}
+
+func (f *fakeTerm) Next(string) (string, error) {
+	if len(f.lines) == 0 {
+		return "", io.EOF
+	}
+	l := f.lines[0]
+	f.lines = f.lines[1:]
+	return l, nil
+}
+func (f *fakeTerm) Stdout() io.Writer { return &f.out }
+func (f *fakeTerm) Stderr() io.Writer { return &f.err }
+func (f *fakeTerm) Interactive() bool { return true }
+func (f *fakeTerm) Close() error      { f.closed = true; return nil }
+
+func TestInteractiveChoice(t *testing.T) {
+	t.Setenv("GQLSH_HISTORY", filepath.Join(t.TempDir(), "h"))
+	ft := &fakeTerm{lines: []string{"INSERT (:A {x: });", "INSERT", "(:A);"}}
+	var gotHistory string
+	e := env{stdin: strings.NewReader(""), stdout: io.Discard, stderr: io.Discard, terminal: true,
+		newTerm: func(h string) (termIO, error) { gotHistory = h; return ft, nil }}
+	if code := runEnv(nil, e); code != 0 {
+		t.Fatalf("interactive exit %d", code)
+	}
+	if !ft.closed || !strings.HasSuffix(gotHistory, "/h") {
+		t.Fatalf("closed %v history %q", ft.closed, gotHistory)
+	}
+	if !strings.Contains(ft.out.String(), "gqlsh ") || !strings.Contains(ft.out.String(), "ok v=1 +1 node") || !strings.Contains(ft.err.String(), "42001") {
+		t.Fatalf("stdout %q stderr %q", ft.out.String(), ft.err.String())
+	}
+	// -c on a terminal is not interactive
+	e.newTerm = func(string) (termIO, error) { t.Fatal("terminal opened for -c"); return nil, nil }
+	var out bytes.Buffer
+	e.stdout = &out
+	if code := runEnv([]string{"-c", "INSERT (:A)"}, e); code != 0 || out.String() != "ok v=1 +1 node\n" {
+		t.Fatalf("-c: %d %q", code, out.String())
 	}
 }

@@ -1,0 +1,414 @@
+package goldfish
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math"
+	"sort"
+	"time"
+
+	"github.com/goldfish-gql/goldfish/exec"
+	"github.com/goldfish-gql/goldfish/gqlstatus"
+	"github.com/goldfish-gql/goldfish/store"
+	"github.com/goldfish-gql/goldfish/store/cabinet"
+)
+
+// Cabinet errors; match with errors.Is.
+var (
+	// ErrInUse: another process has the cabinet file open.
+	ErrInUse = cabinet.ErrInUse
+	// ErrDamaged: the cabinet file, or a session in it, fails its checks.
+	ErrDamaged = cabinet.ErrDamaged
+	// ErrNotDurable: a Commit applied in memory but could not be written to
+	// the cabinet; the session refuses further Commits.
+	ErrNotDurable = cabinet.ErrPoisoned
+	// ErrDropped: the session was dropped; ask the DB for it again.
+	ErrDropped = errors.New("goldfish: session was dropped")
+)
+
+// WithCabinet persists the database in the bbolt cabinet file at path
+// (created if missing). Without it, Open gives an in-memory database.
+func WithCabinet(path string) Option { return func(c *config) { c.cabinetPath = path } }
+
+// WithCabinetBackend persists the database in an already opened cabinet
+// (another backend, or a test double); Close closes it.
+func WithCabinetBackend(cab cabinet.Cabinet) Option { return func(c *config) { c.cabinet = cab } }
+
+// WithAutoFlush sets when a session is flushed automatically: once its log
+// after the last snapshot holds entries Δs or bytes bytes (defaults 4096
+// and 4 MiB). Zero or negative values turn that trigger off.
+func WithAutoFlush(entries int, bytes int64) Option {
+	return func(c *config) { c.flushEntries, c.flushBytes = entries, bytes }
+}
+
+// replayBudget lets replay apply every logged Δ whatever budget the
+// database is opened with now: each was within budget when committed.
+var replayBudget = exec.Budget{Rows: math.MaxInt, Bytes: math.MaxInt}
+
+// openCabinet opens the configured cabinet and builds the catalogue from
+// its sessions' metadata (no session is hydrated).
+func (db *DB) openCabinet() error {
+	switch {
+	case db.cfg.cabinet != nil:
+		db.cab = db.cfg.cabinet
+	case db.cfg.cabinetPath != "":
+		b, err := cabinet.Open(db.cfg.cabinetPath, nil)
+		if err != nil {
+			return err
+		}
+		db.cab = b
+	default:
+		return nil
+	}
+	metas, err := db.cab.Sessions()
+	if err != nil {
+		db.cab.Close()
+		return err
+	}
+	for _, m := range metas {
+		db.known[m.Name] = true
+	}
+	db.catalogLoad(metas)
+	return nil
+}
+
+// hydrate loads the session from the cabinet: its snapshot, then the log
+// after it replayed through the planner and executor.
+func (s *Session) hydrate() error {
+	cab := s.db.cab
+	if cab == nil {
+		s.graph = store.New()
+		return nil
+	}
+	img, err := cab.Load(s.name)
+	if errors.Is(err, cabinet.ErrNoSession) {
+		s.graph = store.New()
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	g := img.Graph
+	for _, e := range img.Log {
+		if err := replay(s.db, g, e); err != nil {
+			return fmt.Errorf("%w: session %q in %s: replaying version %d: %v (the log cannot be applied; restore the file from a backup)",
+				cabinet.ErrDamaged, s.name, cab.Path(), e.Version, err)
+		}
+	}
+	if v := g.Snapshot().Version(); v != img.Meta.Version {
+		return fmt.Errorf("%w: session %q in %s: hydrated version %d, metadata says %d", cabinet.ErrDamaged, s.name, cab.Path(), v, img.Meta.Version)
+	}
+	s.graph = g
+	s.lastCommit = img.Meta.LastCommit
+	s.snapVersion = img.Meta.SnapVersion
+	s.logEntries = int64(len(img.Log))
+	s.logBytes = img.LogBytes
+	return nil
+}
+
+func replay(db *DB, g *store.Graph, e cabinet.Entry) error {
+	want := g.Snapshot().Version() + 1
+	if e.Version != want {
+		return fmt.Errorf("entry is version %d, expected %d", e.Version, want)
+	}
+	switch e.Kind {
+	case cabinet.EntryPurge:
+		if _, v := purgeAll(g); v != want {
+			return fmt.Errorf("purge made version %d", v)
+		}
+		return nil
+	case cabinet.EntryDelta:
+		plan, err := db.plan(e.Text)
+		if err != nil {
+			return err
+		}
+		res, err := exec.Commit(context.Background(), g, plan, e.Params, exec.CommitOptions{Mint: exec.Mint(e.Mint), Budget: replayBudget})
+		if err != nil {
+			return err
+		}
+		if !res.Applied || res.Version != want {
+			return fmt.Errorf("replay made version %d (applied %v)", res.Version, res.Applied)
+		}
+		return nil
+	}
+	return fmt.Errorf("unknown entry kind %d", e.Kind)
+}
+
+// purgeAll removes every recycled element of g for good in one version;
+// it returns how many it removed and the version after (unchanged if none).
+func purgeAll(g *store.Graph) (int, uint64) {
+	tx := g.Begin()
+	defer tx.Rollback()
+	var ids []store.ID
+	ws := tx.Snapshot()
+	ws.ScanAllEdges(func(e *store.Edge) bool {
+		if e.Recycled {
+			ids = append(ids, e.ID)
+		}
+		return true
+	})
+	ws.ScanAllNodes(func(n *store.Node) bool {
+		if n.Recycled {
+			ids = append(ids, n.ID)
+		}
+		return true
+	})
+	if len(ids) == 0 {
+		return 0, tx.Base().Version()
+	}
+	for _, id := range ids {
+		if err := tx.Purge(id); err != nil {
+			panic(fmt.Sprintf("goldfish: purging recycled element %d: %v", id, err)) // a store bug
+		}
+	}
+	return len(ids), tx.Commit().Version()
+}
+
+// refuseWrite says why s takes no Commit; nil if it does. Called with
+// s.wmu held.
+func (s *Session) refuseWrite() error {
+	switch {
+	case s.catalog:
+		return gqlstatus.Errorf(gqlstatus.Rollback, "the %s session is kept by the engine and is not a Commit target; nothing applied", CatalogName).
+			WithHint("read it with Recall, e.g. MATCH (s:SESSION) LIMIT 4; commit to a session of your own")
+	case s.dropped:
+		return fmt.Errorf("%w: %q; call DB.Session again for a new, empty one", ErrDropped, s.name)
+	case s.poisoned != nil:
+		return fmt.Errorf("session %q refuses Commits: %w; reopen the database to continue from the last durable version", s.name, s.poisoned)
+	}
+	return nil
+}
+
+// durable writes what the Commit (or purge) that made the current version
+// did: the log entry and metadata to the cabinet (queued; the returned
+// Ticket says when it is on disk) and the catalogue node. Called with
+// s.wmu held, right after the version was published.
+func (s *Session) durable(e cabinet.Entry) *cabinet.Ticket {
+	snap := s.graph.Snapshot()
+	e.Version = snap.Version()
+	e.Time = time.Now().UTC()
+	s.lastCommit = e.Time
+	m := cabinet.MetaOf(s.name, snap, e.Time)
+	s.db.catalogPut(m)
+	if s.db.cab == nil {
+		return nil
+	}
+	s.logEntries++
+	s.logBytes += int64(len(e.Text)) + 32
+	return s.db.cab.Append(s.name, e, m)
+}
+
+// await waits for a queued write; a failure poisons the session.
+func (s *Session) await(t *cabinet.Ticket) error {
+	if t == nil {
+		return nil
+	}
+	if err := t.Wait(); err != nil {
+		s.wmu.Lock()
+		if s.poisoned == nil {
+			s.poisoned = err
+		}
+		s.wmu.Unlock()
+		return fmt.Errorf("%w (the change is applied in memory but not on disk; this session refuses further Commits)", err)
+	}
+	s.db.mu.Lock()
+	if s.db.sessions[s.name] == s {
+		s.db.known[s.name] = true
+	}
+	s.db.mu.Unlock()
+	s.maybeAutoFlush()
+	return nil
+}
+
+func (s *Session) maybeAutoFlush() {
+	cfg := s.db.cfg
+	s.wmu.Lock()
+	due := (cfg.flushEntries > 0 && s.logEntries >= int64(cfg.flushEntries)) ||
+		(cfg.flushBytes > 0 && s.logBytes >= cfg.flushBytes)
+	s.wmu.Unlock()
+	if due && s.flushing.CompareAndSwap(false, true) {
+		go func() {
+			defer s.flushing.Store(false)
+			_ = s.Flush(context.Background()) // a failure leaves the log; the next trigger retries
+		}()
+	}
+}
+
+// Flush writes a compact snapshot of the session to the cabinet and trims
+// its log; hydrating then needs no replay. It is a no-op in memory, for
+// the catalogue, and when nothing was committed since the last flush.
+func (s *Session) Flush(ctx context.Context) error {
+	if s.db.cab == nil || s.catalog {
+		return nil
+	}
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	s.wmu.Lock()
+	if s.dropped {
+		s.wmu.Unlock()
+		return fmt.Errorf("%w: %q", ErrDropped, s.name)
+	}
+	if s.poisoned != nil {
+		s.wmu.Unlock()
+		return fmt.Errorf("session %q cannot be flushed: %w", s.name, s.poisoned)
+	}
+	snap := s.graph.Snapshot()
+	if snap.Version() == s.snapVersion {
+		s.wmu.Unlock()
+		return nil
+	}
+	m := cabinet.MetaOf(s.name, snap, s.lastCommit)
+	before := s.logEntries
+	s.wmu.Unlock()
+	// Encoding and writing run without the session lock: Commits go on;
+	// the cabinet orders the flush after the entries it covers.
+	if err := s.db.cab.Flush(s.name, snap, m); err != nil {
+		return err
+	}
+	s.wmu.Lock()
+	if snap.Version() > s.snapVersion {
+		trimmed := int64(snap.Version() - s.snapVersion)
+		s.snapVersion = snap.Version()
+		s.logEntries = max(0, s.logEntries-trimmed)
+		if before > 0 {
+			s.logBytes = s.logBytes * s.logEntries / max(before, s.logEntries+1)
+		}
+	}
+	s.wmu.Unlock()
+	return nil
+}
+
+// Purge removes the session's recycled elements for good (SPEC §7: never
+// done by a Recall). It is durable like a Commit and, when it removed
+// anything, makes a new version. It returns the number removed.
+func (s *Session) Purge(ctx context.Context) (int, error) {
+	if err := ctx.Err(); err != nil {
+		return 0, err
+	}
+	s.wmu.Lock()
+	if err := s.refuseWrite(); err != nil {
+		s.wmu.Unlock()
+		return 0, err
+	}
+	n, _ := purgeAll(s.graph)
+	var t *cabinet.Ticket
+	if n > 0 {
+		t = s.durable(cabinet.Entry{Kind: cabinet.EntryPurge})
+	}
+	s.wmu.Unlock()
+	return n, s.await(t)
+}
+
+// Flush flushes every session in use (see Session.Flush).
+func (db *DB) Flush(ctx context.Context) error {
+	db.mu.Lock()
+	list := make([]*Session, 0, len(db.sessions))
+	for _, s := range db.sessions {
+		list = append(list, s)
+	}
+	db.mu.Unlock()
+	var errs []error
+	for _, s := range list {
+		if !s.hydrated.Load() {
+			continue // being hydrated, or failed to
+		}
+		if err := s.Flush(ctx); err != nil && !errors.Is(err, ErrDropped) {
+			errs = append(errs, err)
+		}
+	}
+	return errors.Join(errs...)
+}
+
+// Drop removes a session for good: from memory, from the cabinet and from
+// the catalogue. Holders of the old *Session get ErrDropped on Commit.
+func (db *DB) Drop(ctx context.Context, name string) error {
+	if err := ValidSessionName(name); err != nil {
+		return err
+	}
+	if name == CatalogName {
+		return gqlstatus.Errorf(gqlstatus.Rollback, "the %s session is kept by the engine and cannot be dropped", CatalogName)
+	}
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	db.mu.Lock()
+	defer db.mu.Unlock()
+	s := db.sessions[name]
+	if s == nil && !db.known[name] {
+		return gqlstatus.Errorf(gqlstatus.InvalidReference, "there is no session %q to drop", name).
+			WithHint("list the sessions with DB.Sessions (gqlsh :sessions)")
+	}
+	if s != nil {
+		s.wmu.Lock()
+		s.dropped = true
+		s.wmu.Unlock()
+		delete(db.sessions, name)
+	}
+	delete(db.known, name)
+	if db.cab != nil {
+		if err := db.cab.Drop(name); err != nil {
+			return err
+		}
+	}
+	db.catalogDelete(name)
+	return nil
+}
+
+// SessionInfo describes one session without hydrating it.
+type SessionInfo struct {
+	Name       string
+	Version    uint64
+	Nodes      int
+	Edges      int
+	Recycled   int
+	Kinds      []cabinet.KindCount
+	LastCommit time.Time // zero if never committed (or in memory before any commit)
+	Persisted  bool      // the cabinet holds it
+}
+
+// SessionInfos lists the sessions (not the catalogue) with their version
+// and counts, from the catalogue: no session is hydrated.
+func (db *DB) SessionInfos() []SessionInfo {
+	names := db.Sessions()
+	snap := db.catalog.graph.Snapshot()
+	db.mu.Lock()
+	defer db.mu.Unlock()
+	out := make([]SessionInfo, 0, len(names))
+	for _, name := range names {
+		info := SessionInfo{Name: name, Persisted: db.known[name]}
+		if n, ok := snap.Node(catalogID(name)); ok {
+			info = infoOf(n, info.Persisted)
+		}
+		out = append(out, info)
+	}
+	return out
+}
+
+// Backup writes a consistent copy of the cabinet file to path while the
+// database stays in use (bbolt's hot backup). It fails in memory.
+func (db *DB) Backup(path string) error {
+	b, ok := db.cab.(interface{ Backup(string) error })
+	if !ok {
+		return fmt.Errorf("goldfish: this database has no cabinet file to back up")
+	}
+	return b.Backup(path)
+}
+
+// CabinetPath returns the cabinet's path, or "" in memory.
+func (db *DB) CabinetPath() string {
+	if db.cab == nil {
+		return ""
+	}
+	return db.cab.Path()
+}
+
+func sortedKeys(m map[string]bool) []string {
+	out := make([]string, 0, len(m))
+	for k := range m {
+		out = append(out, k)
+	}
+	sort.Strings(out)
+	return out
+}

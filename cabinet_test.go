@@ -1,0 +1,295 @@
+package goldfish_test
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/goldfish-gql/goldfish"
+)
+
+func openCab(t testing.TB, path string, opts ...goldfish.Option) *goldfish.DB {
+	t.Helper()
+	db, err := goldfish.Open(append([]goldfish.Option{goldfish.WithCabinet(path)}, opts...)...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return db
+}
+
+func mustCommit(t testing.TB, s *goldfish.Session, text string, params map[string]any) *goldfish.CommitResult {
+	t.Helper()
+	res, err := s.Commit(context.Background(), text, params)
+	if err != nil {
+		t.Fatalf("%s: %v", text, err)
+	}
+	return res
+}
+
+func mustSession(t testing.TB, db *goldfish.DB, name string) *goldfish.Session {
+	t.Helper()
+	s, err := db.Session(name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s
+}
+
+// workload writes a history with params, recycling, nick reuse after
+// delete, ingest ids and edges, and returns the session's dump.
+func workload(t *testing.T, s *goldfish.Session) {
+	ctx := context.Background()
+	mustCommit(t, s, `INSERT (:TSK {nick: "a", n: 1, f: -0.0, d: DATE "2024-01-02", l: [1, "x", [true]]})`, nil)
+	mustCommit(t, s, `INSERT (:TSK {nick: "b", n: $n, s: $s})`, map[string]any{"n": 2, "s": "two\x00\u00e9"})
+	mustCommit(t, s, `MATCH (a:TSK {nick: "a"}), (b:TSK {nick: "b"}) INSERT (a)-[:needs {w: 1.5}]->(b)`, nil)
+	mustCommit(t, s, `MATCH (a:TSK {nick: "a"}) DETACH DELETE a`, nil)
+	mustCommit(t, s, `INSERT (:TSK:Extra {nick: "a", n: 3})`, nil) // nick reused: the recycled node keeps it
+	mustCommit(t, s, `MATCH (b:TSK {nick: "b"}) SET b.status = "done"`, nil)
+	if _, err := s.Ingest(ctx, `INSERT (:MOD {loc: "auth/login.go"})`, nil); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.Ingest(ctx, `INSERT (:MOD {loc: "auth/login.go", size: 10})`, nil); err != nil {
+		t.Fatal(err)
+	}
+	mustCommit(t, s, `INSERT (:NOTE {text: "gone"})`, nil)
+	mustCommit(t, s, `MATCH (x:NOTE) DELETE x`, nil)
+	if n, err := s.Purge(ctx); err != nil || n != 3 {
+		t.Fatalf("purge: %d %v", n, err)
+	}
+	mustCommit(t, s, `INSERT (:NOTE {text: "after purge"})`, nil)
+}
+
+func fingerprint(s *goldfish.Session) string {
+	snap := s.Snapshot()
+	var b strings.Builder
+	fmt.Fprintf(&b, "%s\nnext %d\n", s.Dump(), snap.NextID())
+	snap.ScanAllNodes(func(n *storeNode) bool {
+		fmt.Fprintf(&b, "n %d %v %v %s\n", n.ID, n.Recycled, n.Labels, n.Props.Literal())
+		return true
+	})
+	snap.ScanAllEdges(func(e *storeEdge) bool {
+		fmt.Fprintf(&b, "e %d %v %s %d %d %s\n", e.ID, e.Recycled, e.Type, e.From, e.To, e.Props.Literal())
+		return true
+	})
+	return b.String()
+}
+
+func TestCabinetRoundTrip(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "c.gf")
+	db := openCab(t, path)
+	s := mustSession(t, db, "work")
+	workload(t, s)
+	want := fingerprint(s)
+	wantV := s.Version()
+	if err := db.Close(); err != nil {
+		t.Fatal(err)
+	}
+	for round, flush := range []bool{false, true, false} {
+		db = openCab(t, path)
+		s = mustSession(t, db, "work")
+		if got := fingerprint(s); got != want || s.Version() != wantV {
+			t.Fatalf("round %d: hydrated\n%s\nwant\n%s", round, got, want)
+		}
+		if flush {
+			if err := db.Flush(context.Background()); err != nil {
+				t.Fatal(err)
+			}
+		}
+		db.Close()
+	}
+	// Default ids continue from the restored counter exactly as they would have.
+	db = openCab(t, path)
+	defer db.Close()
+	s = mustSession(t, db, "work")
+	mustCommit(t, s, `INSERT (:NOTE {text: "later"})`, nil)
+	mem, _ := goldfish.Open()
+	defer mem.Close()
+	ms := mustSession(t, mem, "work")
+	workload(t, ms)
+	mustCommit(t, ms, `INSERT (:NOTE {text: "later"})`, nil)
+	if got, want := fingerprint(s), fingerprint(ms); got != want {
+		t.Fatalf("after flush+commit\n%s\nwant\n%s", got, want)
+	}
+}
+
+func TestCatalog(t *testing.T) {
+	ctx := context.Background()
+	path := filepath.Join(t.TempDir(), "c.gf")
+	db := openCab(t, path)
+	for i, name := range []string{"alpha", "beta"} {
+		s := mustSession(t, db, name)
+		for j := 0; j <= i; j++ {
+			mustCommit(t, s, `INSERT (:TSK {n: $n})`, map[string]any{"n": j})
+		}
+	}
+	cat := mustSession(t, db, goldfish.CatalogName)
+	sh, err := cat.Recall(ctx, `MATCH (s:SESSION) LIMIT 4`, goldfish.RecallOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{`name: "alpha"`, `name: "beta"`, `version: 2`, `kinds: ["TSK:2"]`} {
+		if !strings.Contains(sh.Text, want) {
+			t.Errorf("catalogue shape lacks %s:\n%s", want, sh.Text)
+		}
+	}
+	_, err = cat.Commit(ctx, `INSERT (:SESSION {name: "x"})`, nil)
+	var ge *goldfish.Error
+	if !errors.As(err, &ge) || ge.Code != goldfish.CodeRollback {
+		t.Fatalf("commit to catalog: %v", err)
+	}
+	if got := strings.Join(db.Sessions(), ","); got != "alpha,beta" {
+		t.Fatalf("Sessions = %s", got)
+	}
+	db.Close()
+	// The catalogue is rebuilt at Open without hydrating anything.
+	db = openCab(t, path)
+	defer db.Close()
+	infos := db.SessionInfos()
+	if len(infos) != 2 || infos[1].Name != "beta" || infos[1].Version != 2 || infos[1].Nodes != 2 || infos[1].LastCommit.IsZero() {
+		t.Fatalf("infos = %+v", infos)
+	}
+	if err := db.Drop(ctx, "alpha"); err != nil {
+		t.Fatal(err)
+	}
+	if got := strings.Join(db.Sessions(), ","); got != "beta" {
+		t.Fatalf("after drop Sessions = %s", got)
+	}
+	sh, _ = mustSession(t, db, goldfish.CatalogName).Recall(ctx, `MATCH (s:SESSION) LIMIT 4`, goldfish.RecallOptions{})
+	if strings.Contains(sh.Text, "alpha") {
+		t.Fatalf("dropped session still catalogued:\n%s", sh.Text)
+	}
+	if s := mustSession(t, db, "alpha"); s.Version() != 0 {
+		t.Fatalf("dropped session came back at version %d", s.Version())
+	}
+	if err := db.Drop(ctx, goldfish.CatalogName); err == nil {
+		t.Fatal("dropping the catalogue worked")
+	}
+	for _, bad := range []string{"", "../x", "a/b", ".hidden", strings.Repeat("x", 65)} {
+		if _, err := db.Session(bad); err == nil {
+			t.Errorf("session name %q accepted", bad)
+		}
+	}
+}
+
+func TestCabinetInUse(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "c.gf")
+	db := openCab(t, path)
+	defer db.Close()
+	_, err := goldfish.Open(goldfish.WithCabinet(path))
+	if !errors.Is(err, goldfish.ErrInUse) || !strings.Contains(err.Error(), path) {
+		t.Fatalf("second open: %v", err)
+	}
+}
+
+// TestTornTail cuts bytes off the end of a cabinet file: reopening must
+// either give every acknowledged version or a clear error, never a crash
+// and never an empty session.
+func TestTornTail(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "c.gf")
+	db := openCab(t, path)
+	s := mustSession(t, db, "work")
+	for i := range 300 {
+		mustCommit(t, s, `INSERT (:STEP {n: $n, pad: $p})`, map[string]any{"n": i, "p": strings.Repeat("x", 200)})
+	}
+	want := s.Dump()
+	db.Close()
+	orig, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, cut := range []int{1, 100, 4096, 4097, 16384, len(orig) / 2, len(orig) - 4096, len(orig) - 1} {
+		p := filepath.Join(dir, fmt.Sprintf("cut%d.gf", cut))
+		if err := os.WriteFile(p, orig[:len(orig)-cut], 0o600); err != nil {
+			t.Fatal(err)
+		}
+		db, err := goldfish.Open(goldfish.WithCabinet(p))
+		if err != nil {
+			if !errors.Is(err, goldfish.ErrDamaged) {
+				t.Errorf("cut %d: error is not ErrDamaged: %v", cut, err)
+			}
+			continue
+		}
+		s, err := db.Session("work")
+		switch {
+		case err != nil:
+			if !errors.Is(err, goldfish.ErrDamaged) || !strings.Contains(err.Error(), `"work"`) {
+				t.Errorf("cut %d: hydrate error does not name the session: %v", cut, err)
+			}
+		case s.Dump() != want:
+			t.Errorf("cut %d: opened without error but the session differs (version %d)", cut, s.Version())
+		}
+		db.Close()
+	}
+}
+
+func TestCabinetConcurrent(t *testing.T) {
+	ctx := context.Background()
+	path := filepath.Join(t.TempDir(), "c.gf")
+	db := openCab(t, path, goldfish.WithAutoFlush(50, 0))
+	const writers, each = 8, 40
+	var wg sync.WaitGroup
+	stop := make(chan struct{})
+	for w := range writers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			s := mustSession(t, db, fmt.Sprintf("s%d", w%3))
+			for i := range each {
+				if _, err := s.Commit(ctx, `INSERT (:STEP {w: $w, n: $n})`, map[string]any{"w": w, "n": i}); err != nil {
+					t.Error(err)
+					return
+				}
+			}
+		}()
+	}
+	var rg sync.WaitGroup
+	for r := range 3 {
+		rg.Add(1)
+		go func() {
+			defer rg.Done()
+			for {
+				select {
+				case <-stop:
+					return
+				default:
+				}
+				s := mustSession(t, db, fmt.Sprintf("s%d", r))
+				if _, err := s.Recall(ctx, `MATCH (x:STEP) LIMIT 4`, goldfish.RecallOptions{}); err != nil {
+					t.Error(err)
+					return
+				}
+				_ = db.SessionInfos()
+				if r == 0 {
+					_ = db.Flush(ctx)
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	close(stop)
+	rg.Wait()
+	dumps := map[string]string{}
+	total := uint64(0)
+	for i := range 3 {
+		s := mustSession(t, db, fmt.Sprintf("s%d", i))
+		dumps[s.Name()] = s.Dump()
+		total += s.Version()
+	}
+	if total != writers*each {
+		t.Fatalf("total versions %d, want %d", total, writers*each)
+	}
+	db.Close()
+	db = openCab(t, path)
+	defer db.Close()
+	for name, want := range dumps {
+		if got := mustSession(t, db, name).Dump(); got != want {
+			t.Errorf("%s differs after reopen", name)
+		}
+	}
+}

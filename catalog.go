@@ -1,0 +1,124 @@
+package goldfish
+
+import (
+	"strconv"
+	"time"
+
+	"github.com/goldfish-gql/goldfish/store"
+	"github.com/goldfish-gql/goldfish/store/cabinet"
+)
+
+// CatalogName is the session that lists the others (SPEC §8): one node
+//
+//	(:SESSION {name: "mission", version: 12, nodes: 40, edges: 55, recycled: 3,
+//	           kinds: ["NOTE:4", "TSK:36"], last_commit: DATETIME "…"})
+//
+// per session, kept current by every Commit, Purge and Drop. Read it with
+// Recall like any other session (MATCH (s:SESSION) LIMIT 4); it refuses
+// Commit. It is derived, not persisted: Open builds it from the metadata
+// the cabinet writes with every log entry, so listing sessions hydrates
+// none. Its version counts its own changes since Open. DB.Sessions does
+// not list it.
+const CatalogName = "catalog"
+
+// SessionLabel is the label of the catalogue's nodes.
+const SessionLabel = "SESSION"
+
+func catalogID(name string) store.ID { return store.DeterministicNodeID(SessionLabel, name) }
+
+func newCatalog(db *DB) *Session {
+	s := &Session{db: db, name: CatalogName, graph: store.New(), catalog: true}
+	s.once.Do(func() {})
+	s.hydrated.Store(true)
+	return s
+}
+
+// catalogProps are the properties of a session's catalogue node.
+func catalogProps(m cabinet.Meta) store.Props {
+	kinds := make([]store.Value, 0, len(m.Kinds))
+	for _, k := range m.Kinds {
+		kinds = append(kinds, store.String(k.Kind+":"+strconv.Itoa(k.Count)))
+	}
+	p := map[string]store.Value{
+		"name":     store.String(m.Name),
+		"version":  store.Int(int64(m.Version)),
+		"nodes":    store.Int(int64(m.Nodes)),
+		"edges":    store.Int(int64(m.Edges)),
+		"recycled": store.Int(int64(m.Recycled)),
+		"kinds":    store.List(kinds...),
+	}
+	if !m.LastCommit.IsZero() {
+		p["last_commit"] = store.DateTime(m.LastCommit.UTC().Format(time.RFC3339Nano))
+	}
+	return store.MakeProps(p)
+}
+
+func infoOf(n *store.Node, persisted bool) SessionInfo {
+	get := func(k string) int64 { v, _ := n.Props.Get(k); return v.AsInt() }
+	name, _ := n.Props.Get("name")
+	info := SessionInfo{Name: name.AsString(), Version: uint64(get("version")), Nodes: int(get("nodes")),
+		Edges: int(get("edges")), Recycled: int(get("recycled")), Persisted: persisted}
+	if v, ok := n.Props.Get("last_commit"); ok {
+		info.LastCommit, _ = time.Parse(time.RFC3339Nano, v.AsString())
+	}
+	kinds, _ := n.Props.Get("kinds")
+	for _, k := range kinds.AsList() {
+		s := k.AsString()
+		for i := len(s) - 1; i >= 0; i-- {
+			if s[i] == ':' {
+				c, _ := strconv.Atoi(s[i+1:])
+				info.Kinds = append(info.Kinds, cabinet.KindCount{Kind: s[:i], Count: c})
+				break
+			}
+		}
+	}
+	return info
+}
+
+// catalogLoad builds the catalogue from the cabinet's metadata in one
+// version.
+func (db *DB) catalogLoad(metas []cabinet.Meta) {
+	if len(metas) == 0 {
+		return
+	}
+	tx := db.catalog.graph.Begin()
+	defer tx.Rollback()
+	for _, m := range metas {
+		if _, err := tx.InsertNode(catalogID(m.Name), []string{SessionLabel}, catalogProps(m)); err != nil {
+			panic("goldfish: building the catalogue: " + err.Error()) // names are unique: a bug
+		}
+	}
+	tx.Commit()
+}
+
+// catalogPut creates or updates the catalogue node of one session.
+func (db *DB) catalogPut(m cabinet.Meta) {
+	tx := db.catalog.graph.Begin()
+	defer tx.Rollback()
+	id, props := catalogID(m.Name), catalogProps(m)
+	var err error
+	if _, ok := tx.Snapshot().Node(id); ok {
+		_, err = tx.SetProps(id, props)
+	} else {
+		if _, ok := tx.Snapshot().RecycledNode(id); ok {
+			_ = tx.Purge(id)
+		}
+		_, err = tx.InsertNode(id, []string{SessionLabel}, props)
+	}
+	if err != nil {
+		panic("goldfish: updating the catalogue: " + err.Error())
+	}
+	tx.Commit()
+}
+
+// catalogDelete removes a session's catalogue node.
+func (db *DB) catalogDelete(name string) {
+	tx := db.catalog.graph.Begin()
+	defer tx.Rollback()
+	id := catalogID(name)
+	if tx.RecycleNode(id) != nil {
+		return
+	}
+	_ = tx.Purge(id)
+	tx.Commit()
+}

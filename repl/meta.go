@@ -1,0 +1,484 @@
+package repl
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"slices"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/goldfish-gql/goldfish"
+)
+
+// A meta-command is a line starting with ':' (as in cypher-shell and
+// kuzu): it talks to gqlsh, not to the engine, and needs no ';'.
+type metaCmd struct {
+	name  string
+	args  string // the usage after the name
+	short string // one line for the :help list
+	long  string // more for ":help name"
+	run   func(sh *Shell, ctx context.Context, args []string) error
+}
+
+// metaCmds is the table of meta-commands, in the order :help lists them.
+var metaCmds []metaCmd
+
+func init() {
+	metaCmds = []metaCmd{
+		{name: "help", args: "[TOPIC]", short: "list the meta-commands, or explain one (or a topic: recall, commit, transactions, params)", run: (*Shell).metaHelp},
+		{name: "use", args: "SESSION", short: "switch to SESSION, creating it empty on first use",
+			long: "Sessions are made on first use: :use a new name gives an empty session (version 0).\nA transaction must be committed or rolled back first.", run: (*Shell).metaUse},
+		{name: "sessions", short: "list the sessions with their versions (* marks the current one)", run: (*Shell).metaSessions},
+		{name: "agent", args: "[NAME]", short: "record the agent name (shown in the prompt); no NAME shows it, '-' clears it",
+			long: "The engine does not track agents yet; gqlsh only records the name and shows it in the prompt.", run: (*Shell).metaAgent},
+		{name: "set", args: "[KNOB VALUE]", short: "set a Recall budget: M, k, L, F, view (interior|shell), peaks (on|off); alone, list them",
+			long: "Budgets may be lowered freely; values above the database's ceilings are refused.\n0 means the default. Example: :set M 20   :set view shell   :set peaks off", run: (*Shell).metaSet},
+		{name: "param", args: "NAME VALUE", short: "set $NAME for every following statement; VALUE is a literal: 1, 2.5, true, null, \"text\", [1, 2]",
+			long: "Values are JSON-like literals; strings may also be single-quoted. ':param NAME' alone removes the parameter.", run: nil}, // Meta passes the whole rest of the line to metaParamLine
+		{name: "params", args: "[clear]", short: "list the parameters, or remove them all", run: (*Shell).metaParams},
+		{name: "source", args: "FILE", short: "run the statements and meta-commands of FILE", run: (*Shell).metaSource},
+		{name: "format", args: "[gql|json]", short: "print results as gql (summaries and Shapes) or json (one object per line)", run: (*Shell).metaFormat},
+		{name: "timing", args: "[on|off]", short: "print the parse+plan, execute and emit time of each statement", run: (*Shell).metaTiming},
+		{name: "quit", short: "leave gqlsh (also :exit, or Ctrl-D on an empty line)", run: (*Shell).metaQuit},
+	}
+}
+
+// metaAliases are other names for the same commands.
+var metaAliases = map[string]string{"exit": "quit", "q": "quit", "h": "help", "?": "help"}
+
+func findMeta(name string) *metaCmd {
+	if a, ok := metaAliases[name]; ok {
+		name = a
+	}
+	for i := range metaCmds {
+		if metaCmds[i].name == name {
+			return &metaCmds[i]
+		}
+	}
+	return nil
+}
+
+// MetaNames lists the meta-commands with their ':' ("help", "use", …).
+func MetaNames() []string {
+	out := make([]string, len(metaCmds))
+	for i, m := range metaCmds {
+		out[i] = ":" + m.name
+	}
+	return out
+}
+
+// MetaError is the error of a meta-command: printed as "error: …", with no
+// GQLSTATUS since the engine was not asked.
+type MetaError struct{ Msg string }
+
+func (e *MetaError) Error() string { return e.Msg }
+
+func metaErrorf(format string, args ...any) error {
+	return &MetaError{Msg: fmt.Sprintf(format, args...)}
+}
+
+// Meta runs one meta-command line (":set M 20"). Its output goes to
+// standard output in format gql and to standard error in format json, so
+// that standard output stays one JSON object per line. Errors are printed
+// and returned.
+func (sh *Shell) Meta(ctx context.Context, line string) error {
+	fields := strings.Fields(strings.TrimPrefix(strings.TrimSpace(line), ":"))
+	if len(fields) == 0 {
+		return sh.metaFail(metaErrorf("empty meta-command; %s", metaList()))
+	}
+	m := findMeta(strings.ToLower(fields[0]))
+	if m == nil {
+		return sh.metaFail(metaErrorf("unknown meta-command :%s; %s", fields[0], metaList()))
+	}
+	var err error
+	if m.name == "param" {
+		// the value is the rest of the line, spaces and all
+		rest := strings.TrimSpace(strings.TrimPrefix(strings.TrimSpace(line), ":"))
+		rest = strings.TrimSpace(rest[len(fields[0]):])
+		err = sh.metaParamLine(rest)
+	} else {
+		err = m.run(sh, ctx, fields[1:])
+	}
+	if err != nil {
+		return sh.metaFail(err)
+	}
+	return nil
+}
+
+func metaList() string {
+	return "the meta-commands are " + strings.Join(MetaNames(), " ") + " (:help NAME explains one)"
+}
+
+func (sh *Shell) metaFail(err error) error {
+	if err == errSourced {
+		return err // its statements' errors are printed already
+	}
+	if _, ok := err.(*MetaError); ok {
+		fmt.Fprintln(sh.r.Err, sh.r.paint(red, "error: "+err.Error()))
+		return err
+	}
+	sh.r.fail(err)
+	return err
+}
+
+// out is where meta-commands print.
+func (sh *Shell) out() io.Writer {
+	if sh.r.Format == FormatJSON {
+		return sh.r.Err
+	}
+	return sh.r.Out
+}
+
+func (sh *Shell) printf(format string, args ...any) { fmt.Fprintf(sh.out(), format, args...) }
+
+func wantArgs(args []string, min, max int, usage string) error {
+	if len(args) < min || len(args) > max {
+		return metaErrorf("usage: %s", usage)
+	}
+	return nil
+}
+
+// helpTopics are :help topics that are not meta-commands.
+var helpTopics = map[string]string{
+	"recall": `A Recall is one MATCH of node patterns with optional WHERE and LIMIT:
+  MATCH (t:TSK {status: "open"}) LIMIT 1;
+  MATCH (n:NOTE) WHERE n CONTAINS "cookie";
+  MATCH ();                       -- the outline of the session
+It prints the Shape: a comment header and one INSERT of at most M rows.
+Budgets: :set M 20, :set k 1, :set view shell.`,
+	"commit": `Every other statement is a Commit (one atomic Δ):
+  INSERT (:TSK {nick: "TSK_login", status: "open"});
+  MATCH (t:TSK {nick: "TSK_login"}) SET t.status = "done";
+  MATCH (t:TSK {nick: "TSK_login"}) DETACH DELETE t;
+It prints "ok v=N" and what changed.`,
+	"transactions": `START TRANSACTION; … COMMIT; sends the statements between as one atomic Δ.
+ROLLBACK; drops them. The prompt shows [tx] while a transaction is open.`,
+	"params": `:param NAME VALUE sets $NAME for every following Commit and Recall:
+  :param status "open"
+  MATCH (t:TSK {status: $status});
+:params lists them; :param NAME alone removes one; :params clear removes all.`,
+}
+
+func (sh *Shell) metaHelp(_ context.Context, args []string) error {
+	if len(args) == 0 {
+		sh.printf("Statements end with ';' and may span lines. A MATCH of node patterns is a Recall\n" +
+			"(it prints a Shape); anything else is a Commit. Meta-commands start with ':':\n")
+		for _, m := range metaCmds {
+			sh.printf("  %-22s %s\n", ":"+m.name+" "+m.args, m.short)
+		}
+		sh.printf("Topics: :help recall, :help commit, :help transactions, :help params.\n" +
+			"Keys: Tab completes, Up/Down and Ctrl-R search history, Ctrl-C clears the input, Ctrl-D on an empty line quits.\n")
+		return nil
+	}
+	topic := strings.ToLower(strings.TrimPrefix(args[0], ":"))
+	if t, ok := helpTopics[topic]; ok {
+		sh.printf("%s\n", t)
+		return nil
+	}
+	m := findMeta(topic)
+	if m == nil {
+		return metaErrorf("no help for %q; topics are recall, commit, transactions, params, and the meta-commands %s",
+			args[0], strings.Join(MetaNames(), " "))
+	}
+	sh.printf(":%s %s\n  %s\n", m.name, m.args, m.short)
+	if m.long != "" {
+		sh.printf("  %s\n", strings.ReplaceAll(m.long, "\n", "\n  "))
+	}
+	return nil
+}
+
+func (sh *Shell) metaUse(_ context.Context, args []string) error {
+	if err := wantArgs(args, 1, 1, ":use SESSION"); err != nil {
+		return err
+	}
+	if sh.db == nil {
+		return metaErrorf(":use needs the database; this shell runs on one session")
+	}
+	if sh.r.InTransaction() {
+		return metaErrorf("a transaction is open on %s; COMMIT or ROLLBACK before :use", sh.r.Session.Name())
+	}
+	name := args[0]
+	existed := slices.Contains(sh.db.Sessions(), name)
+	s, err := sh.db.Session(name)
+	if err != nil {
+		return err
+	}
+	sh.r.Session = s
+	if existed {
+		sh.printf("using session %s (version %d)\n", name, s.Version())
+	} else {
+		sh.printf("using session %s: a new, empty session (sessions are created on first use)\n", name)
+	}
+	return nil
+}
+
+func (sh *Shell) metaSessions(_ context.Context, args []string) error {
+	if err := wantArgs(args, 0, 0, ":sessions"); err != nil {
+		return err
+	}
+	if sh.db == nil {
+		sh.printf("* %s v=%d\n", sh.r.Session.Name(), sh.r.Session.Version())
+		return nil
+	}
+	names := sh.db.Sessions()
+	if !slices.Contains(names, sh.r.Session.Name()) {
+		names = append(names, sh.r.Session.Name())
+		sort.Strings(names)
+	}
+	for _, n := range names {
+		mark := " "
+		if n == sh.r.Session.Name() {
+			mark = "*"
+		}
+		s, err := sh.db.Session(n)
+		if err != nil {
+			return err
+		}
+		sh.printf("%s %s v=%d\n", mark, n, s.Version())
+	}
+	return nil
+}
+
+func (sh *Shell) metaAgent(_ context.Context, args []string) error {
+	if err := wantArgs(args, 0, 1, ":agent [NAME]"); err != nil {
+		return err
+	}
+	switch {
+	case len(args) == 0 && sh.agent == "":
+		sh.printf("no agent set; :agent NAME records one\n")
+	case len(args) == 0:
+		sh.printf("agent %s\n", sh.agent)
+	case args[0] == "-":
+		sh.agent = ""
+		sh.printf("agent cleared\n")
+	default:
+		if err := goldfish.ValidSessionName(args[0]); err != nil {
+			return metaErrorf("agent name %q: use letters, digits, '_', '-' and '.'", args[0])
+		}
+		sh.agent = args[0]
+		sh.printf("agent %s (recorded and shown in the prompt; the engine does not track agents yet)\n", sh.agent)
+	}
+	return nil
+}
+
+// knobs lists the :set names in the order :set prints them.
+var knobs = []string{"M", "k", "L", "F", "view", "peaks"}
+
+func (sh *Shell) metaSet(_ context.Context, args []string) error {
+	if len(args) == 1 && strings.Contains(args[0], "=") { // :set M=20
+		k, v, _ := strings.Cut(args[0], "=")
+		args = []string{k, v}
+	}
+	if len(args) == 0 {
+		o := sh.r.Recall
+		d := goldfish.DefaultRecall
+		show := func(v, def, ceiling int) string {
+			if v == 0 {
+				return strconv.Itoa(min(def, ceiling)) + " (default)"
+			}
+			return strconv.Itoa(v)
+		}
+		view := o.View
+		if view == "" {
+			view = "interior (default)"
+		}
+		peaks := "on"
+		if o.NoPeaks {
+			peaks = "off"
+		}
+		c := sh.ceilings
+		sh.printf("M      %s  (ceiling %d)\n", show(o.M, d.M, c.M), c.M)
+		sh.printf("k      %s  (ceiling %d)\n", show(o.K, d.K, c.K), c.K)
+		sh.printf("L      %s  (ceiling %d)\n", show(o.L, d.L, c.L), c.L)
+		sh.printf("F      %s  (ceiling %d)\n", show(o.F, d.F, c.F), c.F)
+		sh.printf("view   %s\n", view)
+		sh.printf("peaks  %s\n", peaks)
+		return nil
+	}
+	if len(args) != 2 {
+		return metaErrorf("usage: :set KNOB VALUE with KNOB one of %s; :set alone lists them", strings.Join(knobs, ", "))
+	}
+	name, val := args[0], args[1]
+	o := &sh.r.Recall
+	num := func(dst *int, ceiling int) error {
+		n, err := strconv.Atoi(val)
+		if err != nil || n < 0 {
+			return metaErrorf("%s takes a whole number ≥ 0 (0 for the default), not %q", name, val)
+		}
+		if n > ceiling {
+			return metaErrorf("%s=%d is above its ceiling %d; narrow the token, use view shell, or split the session", name, n, ceiling)
+		}
+		*dst = n
+		return nil
+	}
+	var err error
+	switch strings.ToLower(name) {
+	case "m":
+		err = num(&o.M, sh.ceilings.M)
+	case "k":
+		err = num(&o.K, sh.ceilings.K)
+	case "l":
+		err = num(&o.L, sh.ceilings.L)
+	case "f":
+		err = num(&o.F, sh.ceilings.F)
+	case "view":
+		switch strings.ToLower(val) {
+		case "interior", "shell":
+			o.View = strings.ToLower(val)
+		default:
+			err = metaErrorf("view is interior or shell, not %q", val)
+		}
+	case "peaks":
+		switch strings.ToLower(val) {
+		case "on", "true":
+			o.NoPeaks = false
+		case "off", "false":
+			o.NoPeaks = true
+		default:
+			err = metaErrorf("peaks is on or off, not %q", val)
+		}
+	default:
+		err = metaErrorf("unknown knob %q; the knobs are %s", name, strings.Join(knobs, ", "))
+	}
+	if err != nil {
+		return err
+	}
+	sh.printf("%s = %s\n", name, val)
+	return nil
+}
+
+func (sh *Shell) metaParamLine(rest string) error {
+	name, val, _ := strings.Cut(rest, " ")
+	name = strings.TrimPrefix(strings.TrimSpace(name), "$")
+	val = strings.TrimSpace(val)
+	if name == "" {
+		return metaErrorf("usage: :param NAME VALUE (VALUE a literal: 1, 2.5, true, null, \"text\", [1, 2]); :params lists them")
+	}
+	if !validParamName(name) {
+		return metaErrorf("parameter name %q: use letters, digits and '_', not starting with a digit", name)
+	}
+	if val == "" {
+		if _, ok := sh.r.Params[name]; !ok {
+			return metaErrorf("no parameter $%s; :param %s VALUE sets it", name, name)
+		}
+		delete(sh.r.Params, name)
+		sh.printf("$%s removed\n", name)
+		return nil
+	}
+	v, err := ParseValue(val)
+	if err != nil {
+		return metaErrorf("$%s: %v", name, err)
+	}
+	if sh.r.Params == nil {
+		sh.r.Params = map[string]any{}
+	}
+	sh.r.Params[name] = v
+	sh.printf("$%s = %s\n", name, FormatValue(v))
+	return nil
+}
+
+func (sh *Shell) metaParams(_ context.Context, args []string) error {
+	if err := wantArgs(args, 0, 1, ":params [clear]"); err != nil {
+		return err
+	}
+	if len(args) == 1 {
+		if args[0] != "clear" {
+			return metaErrorf("usage: :params [clear]")
+		}
+		n := len(sh.r.Params)
+		sh.r.Params = nil
+		sh.printf("%d %s removed\n", n, plural(n, "parameter", "parameters"))
+		return nil
+	}
+	if len(sh.r.Params) == 0 {
+		sh.printf("no parameters; :param NAME VALUE sets one\n")
+		return nil
+	}
+	names := make([]string, 0, len(sh.r.Params))
+	for n := range sh.r.Params {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	for _, n := range names {
+		sh.printf("$%s = %s\n", n, FormatValue(sh.r.Params[n]))
+	}
+	return nil
+}
+
+// maxSourceDepth bounds :source inside :source.
+const maxSourceDepth = 16
+
+func (sh *Shell) metaSource(ctx context.Context, args []string) error {
+	if err := wantArgs(args, 1, 1, ":source FILE"); err != nil {
+		return err
+	}
+	if sh.depth >= maxSourceDepth {
+		return metaErrorf(":source nested more than %d deep", maxSourceDepth)
+	}
+	b, err := os.ReadFile(args[0])
+	if err != nil {
+		return metaErrorf("%v", err)
+	}
+	sh.depth++
+	defer func() { sh.depth-- }()
+	stop := !sh.in.Interactive() && !sh.opts.FailAtEnd
+	if n := sh.Script(ctx, string(b), stop); n > 0 {
+		// the statements' errors are printed already; this one says where
+		fmt.Fprintf(sh.r.Err, "%s: %d %s failed\n", args[0], n, plural(n, "statement", "statements"))
+		return errSourced
+	}
+	return nil
+}
+
+// errSourced marks a :source whose errors were already printed.
+var errSourced = &MetaError{Msg: "sourced file failed"}
+
+func (sh *Shell) metaFormat(_ context.Context, args []string) error {
+	if err := wantArgs(args, 0, 1, ":format [gql|json]"); err != nil {
+		return err
+	}
+	if len(args) == 0 {
+		sh.printf("format %s\n", sh.r.Format)
+		return nil
+	}
+	f, err := ParseFormat(args[0])
+	if err != nil {
+		return metaErrorf("%v", err)
+	}
+	sh.r.Format = f
+	sh.printf("format %s\n", f)
+	return nil
+}
+
+func (sh *Shell) metaTiming(_ context.Context, args []string) error {
+	if err := wantArgs(args, 0, 1, ":timing [on|off]"); err != nil {
+		return err
+	}
+	if len(args) == 1 {
+		switch strings.ToLower(args[0]) {
+		case "on", "true":
+			sh.r.Timing = true
+		case "off", "false":
+			sh.r.Timing = false
+		default:
+			return metaErrorf("usage: :timing on|off")
+		}
+	}
+	state := "off"
+	if sh.r.Timing {
+		state = "on"
+	}
+	sh.printf("timing %s\n", state)
+	return nil
+}
+
+func (sh *Shell) metaQuit(_ context.Context, args []string) error {
+	if err := wantArgs(args, 0, 0, ":quit"); err != nil {
+		return err
+	}
+	sh.quit = true
+	return nil
+}

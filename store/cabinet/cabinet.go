@@ -1,0 +1,132 @@
+package cabinet
+
+import (
+	"errors"
+	"time"
+
+	"github.com/goldfish-gql/goldfish/store"
+)
+
+// Cabinet is where sessions persist. Implementations are safe for
+// concurrent use.
+type Cabinet interface {
+	// Sessions lists the persisted sessions' metadata, sorted by name.
+	Sessions() ([]Meta, error)
+	// Load reads a session: its graph restored from the snapshot (an
+	// empty graph at version 0 without one) and the log entries after
+	// it, in version order, checked. ErrNoSession if it was never
+	// persisted; ErrDamaged (wrapped, naming the session) if it is
+	// damaged.
+	Load(name string) (*Image, error)
+	// Append queues e for the session's log and m as its metadata. Entries
+	// of one session must be appended in version order. Wait on the
+	// Ticket for durability.
+	Append(name string, e Entry, m Meta) *Ticket
+	// Flush durably writes snap as the session's snapshot and trims the
+	// log up to its version; it is ordered after every entry appended
+	// before it. A snapshot older than the stored one is ignored.
+	Flush(name string, snap *store.Snapshot, m Meta) error
+	// Drop durably removes a session (ordered after its appended entries).
+	Drop(name string) error
+	// Path names the cabinet (for messages).
+	Path() string
+	// Close waits for queued writes and closes the file.
+	Close() error
+}
+
+// Sentinel errors; match with errors.Is.
+var (
+	// ErrInUse: another process holds the cabinet file.
+	ErrInUse = errors.New("cabinet: file is in use by another process")
+	// ErrDamaged: the file or a session in it fails its checks.
+	ErrDamaged = errors.New("cabinet: damaged")
+	// ErrNoSession: the session was never persisted (or was dropped).
+	ErrNoSession = errors.New("cabinet: no such session")
+	// ErrPoisoned: an earlier write of this session failed; memory is
+	// ahead of the file and no further entries are accepted.
+	ErrPoisoned = errors.New("cabinet: an earlier write of this session failed")
+	// ErrClosed: the cabinet is closed.
+	ErrClosed = errors.New("cabinet: closed")
+)
+
+// EntryKind says what a log entry replays.
+type EntryKind uint8
+
+const (
+	// EntryDelta is a committed Δ: text, mint rule and parameters.
+	EntryDelta EntryKind = 1
+	// EntryPurge removes every recycled element for good.
+	EntryPurge EntryKind = 2
+)
+
+// Entry is one log entry: the change that made Version.
+type Entry struct {
+	Version uint64
+	Kind    EntryKind
+	Mint    uint8
+	Text    string
+	Params  map[string]store.Value
+	Time    time.Time
+}
+
+// KindCount is the number of live nodes of one kind.
+type KindCount struct {
+	Kind  string
+	Count int
+}
+
+// Meta is a session's metadata, written with every entry so the catalogue
+// can be built without hydrating sessions.
+type Meta struct {
+	Name                   string
+	Version                uint64
+	Nodes, Edges, Recycled int
+	Kinds                  []KindCount // sorted by kind
+	LastCommit             time.Time
+	SnapVersion            uint64 // version of the stored snapshot (read only)
+	LogEntries, LogBytes   int64  // log after the snapshot (read only)
+}
+
+// MetaOf computes the metadata of a snapshot.
+func MetaOf(name string, snap *store.Snapshot, last time.Time) Meta {
+	m := Meta{Name: name, Version: snap.Version(), Nodes: snap.NodeCount(), Edges: snap.EdgeCount(),
+		Recycled: snap.RecycledCount(), LastCommit: last}
+	for _, k := range snap.Kinds() {
+		m.Kinds = append(m.Kinds, KindCount{Kind: k, Count: snap.KindCount(k)})
+	}
+	return m
+}
+
+// Image is a loaded session: its restored graph and the log to replay.
+type Image struct {
+	Graph    *store.Graph
+	Log      []Entry
+	Meta     Meta
+	LogBytes int64
+}
+
+// Ticket reports when a queued write is durable.
+type Ticket struct {
+	done chan struct{}
+	err  error
+}
+
+func newTicket() *Ticket { return &Ticket{done: make(chan struct{})} }
+
+func (t *Ticket) finish(err error) {
+	t.err = err
+	close(t.done)
+}
+
+// Wait blocks until the write is durable or has failed.
+func (t *Ticket) Wait() error {
+	<-t.done
+	return t.err
+}
+
+// Failed returns a Ticket that has already failed with err.
+func Failed(err error) *Ticket {
+	t := newTicket()
+	t.finish(err)
+	return t
+}

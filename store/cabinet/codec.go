@@ -1,0 +1,496 @@
+package cabinet
+
+import (
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"hash/crc32"
+	"math"
+	"sort"
+	"time"
+
+	"github.com/goldfish-gql/goldfish/store"
+)
+
+var castagnoli = crc32.MakeTable(crc32.Castagnoli)
+
+// Every record (entry, meta, snapshot) is: a 4-byte magic, the payload, a
+// 4-byte big-endian CRC-32C of magic+payload.
+var (
+	magicEntry = []byte("GFL1")
+	magicMeta  = []byte("GFM1")
+	magicSnap  = []byte("GFS1")
+)
+
+func seal(b []byte) []byte {
+	return binary.BigEndian.AppendUint32(b, crc32.Checksum(b, castagnoli))
+}
+
+// unseal checks magic and CRC and returns the payload.
+func unseal(b, magic []byte) ([]byte, error) {
+	if len(b) < len(magic)+4 || string(b[:len(magic)]) != string(magic) {
+		return nil, errors.New("bad record header")
+	}
+	n := len(b) - 4
+	if crc32.Checksum(b[:n], castagnoli) != binary.BigEndian.Uint32(b[n:]) {
+		return nil, errors.New("checksum mismatch")
+	}
+	return b[len(magic):n], nil
+}
+
+// reader decodes a payload; the first error sticks.
+type reader struct {
+	b   []byte
+	err error
+}
+
+func (r *reader) fail(what string) {
+	if r.err == nil {
+		r.err = fmt.Errorf("truncated or malformed %s", what)
+	}
+}
+
+func (r *reader) uvarint() uint64 {
+	if r.err != nil {
+		return 0
+	}
+	v, n := binary.Uvarint(r.b)
+	if n <= 0 {
+		r.fail("integer")
+		return 0
+	}
+	r.b = r.b[n:]
+	return v
+}
+
+func (r *reader) varint() int64 {
+	if r.err != nil {
+		return 0
+	}
+	v, n := binary.Varint(r.b)
+	if n <= 0 {
+		r.fail("integer")
+		return 0
+	}
+	r.b = r.b[n:]
+	return v
+}
+
+func (r *reader) count() int {
+	n := r.uvarint()
+	if n > uint64(len(r.b)) { // every counted item takes at least one byte
+		r.fail("count")
+		return 0
+	}
+	return int(n)
+}
+
+func (r *reader) u64() uint64 {
+	if r.err != nil {
+		return 0
+	}
+	if len(r.b) < 8 {
+		r.fail("word")
+		return 0
+	}
+	v := binary.BigEndian.Uint64(r.b)
+	r.b = r.b[8:]
+	return v
+}
+
+func (r *reader) byte1() byte {
+	if r.err != nil {
+		return 0
+	}
+	if len(r.b) < 1 {
+		r.fail("byte")
+		return 0
+	}
+	v := r.b[0]
+	r.b = r.b[1:]
+	return v
+}
+
+func (r *reader) str() string {
+	n := r.uvarint()
+	if r.err != nil {
+		return ""
+	}
+	if n > uint64(len(r.b)) {
+		r.fail("string")
+		return ""
+	}
+	s := string(r.b[:n])
+	r.b = r.b[n:]
+	return s
+}
+
+func appendStr(b []byte, s string) []byte {
+	b = binary.AppendUvarint(b, uint64(len(s)))
+	return append(b, s...)
+}
+
+// AppendValue appends the canonical binary encoding of v: a kind byte,
+// then nothing (NULL), one byte (BOOLEAN), a zig-zag varint (INTEGER), the
+// 8 IEEE bytes (FLOAT, exact: -0 stays -0), the text (STRING, DATE,
+// DATETIME) or the count and elements (LIST).
+func AppendValue(b []byte, v store.Value) []byte {
+	b = append(b, byte(v.Kind()))
+	switch v.Kind() {
+	case store.KindBool:
+		if v.AsBool() {
+			b = append(b, 1)
+		} else {
+			b = append(b, 0)
+		}
+	case store.KindInt:
+		b = binary.AppendVarint(b, v.AsInt())
+	case store.KindFloat:
+		b = binary.BigEndian.AppendUint64(b, math.Float64bits(v.AsFloat()))
+	case store.KindString, store.KindDate, store.KindDateTime:
+		b = appendStr(b, v.AsString())
+	case store.KindList:
+		l := v.AsList()
+		b = binary.AppendUvarint(b, uint64(len(l)))
+		for _, e := range l {
+			b = AppendValue(b, e)
+		}
+	}
+	return b
+}
+
+func (r *reader) value(depth int) store.Value {
+	if depth > 64 {
+		r.fail("value (nesting)")
+		return store.Null()
+	}
+	switch k := store.ValueKind(r.byte1()); k {
+	case store.KindNull:
+		return store.Null()
+	case store.KindBool:
+		return store.Bool(r.byte1() != 0)
+	case store.KindInt:
+		return store.Int(r.varint())
+	case store.KindFloat:
+		return store.Float(math.Float64frombits(r.u64()))
+	case store.KindString:
+		return store.String(r.str())
+	case store.KindDate:
+		return store.Date(r.str())
+	case store.KindDateTime:
+		return store.DateTime(r.str())
+	case store.KindList:
+		n := r.count()
+		l := make([]store.Value, 0, n)
+		for i := 0; i < n && r.err == nil; i++ {
+			l = append(l, r.value(depth+1))
+		}
+		return store.List(l...)
+	default:
+		r.fail("value kind")
+		return store.Null()
+	}
+}
+
+func appendProps(b []byte, p store.Props) []byte {
+	b = binary.AppendUvarint(b, uint64(len(p)))
+	for _, pr := range p {
+		b = appendStr(b, pr.Key)
+		b = AppendValue(b, pr.Val)
+	}
+	return b
+}
+
+func (r *reader) props() store.Props {
+	n := r.count()
+	if n == 0 {
+		return nil
+	}
+	p := make(store.Props, 0, n)
+	for i := 0; i < n && r.err == nil; i++ {
+		k := r.str()
+		p = append(p, store.Prop{Key: k, Val: r.value(0)})
+	}
+	return p
+}
+
+// EncodeEntry encodes a log entry; parameters in name order.
+func EncodeEntry(e Entry) []byte {
+	b := append(make([]byte, 0, 64+len(e.Text)), magicEntry...)
+	b = binary.BigEndian.AppendUint64(b, e.Version)
+	b = append(b, byte(e.Kind), e.Mint)
+	b = binary.AppendVarint(b, e.Time.UnixNano())
+	b = appendStr(b, e.Text)
+	names := make([]string, 0, len(e.Params))
+	for k := range e.Params {
+		names = append(names, k)
+	}
+	sort.Strings(names)
+	b = binary.AppendUvarint(b, uint64(len(names)))
+	for _, k := range names {
+		b = appendStr(b, k)
+		b = AppendValue(b, e.Params[k])
+	}
+	return seal(b)
+}
+
+// DecodeEntry decodes and checks a log entry.
+func DecodeEntry(b []byte) (Entry, error) {
+	p, err := unseal(b, magicEntry)
+	if err != nil {
+		return Entry{}, err
+	}
+	r := &reader{b: p}
+	e := Entry{Version: r.u64(), Kind: EntryKind(r.byte1()), Mint: r.byte1()}
+	e.Time = time.Unix(0, r.varint()).UTC()
+	e.Text = r.str()
+	if n := r.count(); n > 0 {
+		e.Params = make(map[string]store.Value, n)
+		for i := 0; i < n && r.err == nil; i++ {
+			k := r.str()
+			e.Params[k] = r.value(0)
+		}
+	}
+	if r.err == nil && len(r.b) != 0 {
+		r.fail("entry (trailing bytes)")
+	}
+	if r.err == nil && e.Kind != EntryDelta && e.Kind != EntryPurge {
+		r.fail("entry kind")
+	}
+	return e, r.err
+}
+
+func encodeMeta(m Meta) []byte {
+	b := append([]byte(nil), magicMeta...)
+	b = appendStr(b, m.Name)
+	b = binary.BigEndian.AppendUint64(b, m.Version)
+	b = binary.AppendUvarint(b, uint64(m.Nodes))
+	b = binary.AppendUvarint(b, uint64(m.Edges))
+	b = binary.AppendUvarint(b, uint64(m.Recycled))
+	b = binary.AppendVarint(b, m.LastCommit.UnixNano())
+	b = binary.AppendUvarint(b, uint64(len(m.Kinds)))
+	for _, k := range m.Kinds {
+		b = appendStr(b, k.Kind)
+		b = binary.AppendUvarint(b, uint64(k.Count))
+	}
+	return seal(b)
+}
+
+func decodeMeta(b []byte) (Meta, error) {
+	p, err := unseal(b, magicMeta)
+	if err != nil {
+		return Meta{}, err
+	}
+	r := &reader{b: p}
+	m := Meta{Name: r.str(), Version: r.u64(), Nodes: int(r.uvarint()), Edges: int(r.uvarint()), Recycled: int(r.uvarint())}
+	if t := r.varint(); t != 0 {
+		m.LastCommit = time.Unix(0, t).UTC()
+	}
+	n := r.count()
+	for i := 0; i < n && r.err == nil; i++ {
+		m.Kinds = append(m.Kinds, KindCount{Kind: r.str(), Count: int(r.uvarint())})
+	}
+	return m, r.err
+}
+
+const flagRecycled = 1
+
+// EncodeSnapshot encodes every node and edge of snap, live and recycled,
+// with engine ids, plus the version and the next counter id.
+func EncodeSnapshot(snap *store.Snapshot) []byte {
+	b := append(make([]byte, 0, 1<<16), magicSnap...)
+	b = binary.BigEndian.AppendUint64(b, snap.Version())
+	b = binary.BigEndian.AppendUint64(b, uint64(snap.NextID()))
+	var nodes, edges int
+	snap.ScanAllNodes(func(*store.Node) bool { nodes++; return true })
+	snap.ScanAllEdges(func(*store.Edge) bool { edges++; return true })
+	b = binary.AppendUvarint(b, uint64(nodes))
+	snap.ScanAllNodes(func(n *store.Node) bool {
+		b = binary.AppendUvarint(b, uint64(n.ID))
+		b = append(b, flag(n.Recycled))
+		b = binary.AppendUvarint(b, uint64(len(n.Labels)))
+		for _, l := range n.Labels {
+			b = appendStr(b, l)
+		}
+		b = appendProps(b, n.Props)
+		return true
+	})
+	b = binary.AppendUvarint(b, uint64(edges))
+	snap.ScanAllEdges(func(e *store.Edge) bool {
+		b = binary.AppendUvarint(b, uint64(e.ID))
+		b = append(b, flag(e.Recycled))
+		b = appendStr(b, e.Type)
+		b = binary.AppendUvarint(b, uint64(e.From))
+		b = binary.AppendUvarint(b, uint64(e.To))
+		b = appendProps(b, e.Props)
+		return true
+	})
+	return seal(b)
+}
+
+func flag(recycled bool) byte {
+	if recycled {
+		return flagRecycled
+	}
+	return 0
+}
+
+type rawNode struct {
+	id       store.ID
+	recycled bool
+	labels   []string
+	props    store.Props
+}
+
+type rawEdge struct {
+	id       store.ID
+	recycled bool
+	typ      string
+	from, to store.ID
+	props    store.Props
+}
+
+// DecodeSnapshot checks a snapshot and restores it as a graph whose
+// published snapshot has the same version, elements (ids, labels,
+// properties, recycled flags) and next counter id.
+func DecodeSnapshot(b []byte) (*store.Graph, error) {
+	p, err := unseal(b, magicSnap)
+	if err != nil {
+		return nil, err
+	}
+	r := &reader{b: p}
+	version, nextID := r.u64(), store.ID(r.u64())
+	nn := r.count()
+	nodes := make([]rawNode, 0, nn)
+	intern := map[string]string{}
+	in := func(s string) string {
+		if x, ok := intern[s]; ok {
+			return x
+		}
+		intern[s] = s
+		return s
+	}
+	for i := 0; i < nn && r.err == nil; i++ {
+		n := rawNode{id: store.ID(r.uvarint()), recycled: r.byte1()&flagRecycled != 0}
+		nl := r.count()
+		n.labels = make([]string, 0, nl)
+		for j := 0; j < nl && r.err == nil; j++ {
+			n.labels = append(n.labels, in(r.str()))
+		}
+		n.props = r.props()
+		nodes = append(nodes, n)
+	}
+	ne := r.count()
+	edges := make([]rawEdge, 0, ne)
+	for i := 0; i < ne && r.err == nil; i++ {
+		e := rawEdge{id: store.ID(r.uvarint()), recycled: r.byte1()&flagRecycled != 0}
+		e.typ = in(r.str())
+		e.from, e.to = store.ID(r.uvarint()), store.ID(r.uvarint())
+		e.props = r.props()
+		edges = append(edges, e)
+	}
+	if r.err == nil && len(r.b) != 0 {
+		r.fail("snapshot (trailing bytes)")
+	}
+	if r.err != nil {
+		return nil, r.err
+	}
+	if version == 0 {
+		if nn+ne > 0 {
+			return nil, errors.New("snapshot at version 0 holds elements")
+		}
+		return store.New(), nil
+	}
+	return restore(version, nextID, nodes, edges)
+}
+
+// restore rebuilds a graph through the store's public Tx API, in one Tx
+// published as version. Recycled elements are inserted live, then
+// recycled; recycled nodes are first inserted without their nick (a live
+// node may hold it now) and get it back just before they are recycled.
+func restore(version uint64, nextID store.ID, nodes []rawNode, edges []rawEdge) (g *store.Graph, err error) {
+	g = store.NewAt(version - 1)
+	tx := g.Begin()
+	defer tx.Rollback()
+	fail := func(what string, id store.ID, err error) error {
+		return fmt.Errorf("restoring %s %d: %w", what, id, err)
+	}
+	for _, n := range nodes { // live nodes: their nicks are unique
+		if !n.recycled {
+			if _, err := tx.InsertNode(n.id, n.labels, n.props); err != nil {
+				return nil, fail("node", n.id, err)
+			}
+		}
+	}
+	for _, n := range nodes {
+		if n.recycled {
+			props := n.props
+			if stringNick(props) {
+				props = props.Without(store.NickKey)
+			}
+			if _, err := tx.InsertNode(n.id, n.labels, props); err != nil {
+				return nil, fail("node", n.id, err)
+			}
+		}
+	}
+	for _, e := range edges { // all ends are live now
+		if _, err := tx.InsertEdge(e.id, e.typ, e.from, e.to, e.props); err != nil {
+			return nil, fail("edge", e.id, err)
+		}
+		if e.recycled {
+			if err := tx.RecycleEdge(e.id); err != nil {
+				return nil, fail("edge", e.id, err)
+			}
+		}
+	}
+	for _, n := range nodes {
+		if !n.recycled {
+			continue
+		}
+		var holder *store.Node
+		if stringNick(n.props) {
+			nick, _ := n.props.Get(store.NickKey)
+			if h, ok := tx.Snapshot().NodeByNick(nick.AsString()); ok {
+				holder = h
+				if _, err := tx.SetProps(h.ID, h.Props.Without(store.NickKey)); err != nil {
+					return nil, fail("node", h.ID, err)
+				}
+			}
+			if _, err := tx.SetProps(n.id, n.props); err != nil {
+				return nil, fail("node", n.id, err)
+			}
+		}
+		if err := tx.RecycleNode(n.id); err != nil {
+			return nil, fail("node", n.id, err)
+		}
+		if holder != nil {
+			if _, err := tx.SetProps(holder.ID, holder.Props); err != nil {
+				return nil, fail("node", holder.ID, err)
+			}
+		}
+	}
+	// The counter may be above every surviving id (purged elements): move
+	// it with a placeholder that is inserted, recycled and purged.
+	if cur := tx.Snapshot().NextID(); nextID > cur && nextID&store.DeterministicBit == 0 {
+		ph := nextID - 1
+		if _, err := tx.InsertNode(ph, nil, nil); err != nil {
+			return nil, fail("counter placeholder", ph, err)
+		}
+		if err := tx.RecycleNode(ph); err != nil {
+			return nil, fail("counter placeholder", ph, err)
+		}
+		if err := tx.Purge(ph); err != nil {
+			return nil, fail("counter placeholder", ph, err)
+		}
+	}
+	if got := tx.Snapshot().NextID(); got != nextID {
+		return nil, fmt.Errorf("restored next id %d, snapshot says %d", got, nextID)
+	}
+	tx.Commit()
+	return g, nil
+}
+
+func stringNick(p store.Props) bool {
+	v, ok := p.Get(store.NickKey)
+	return ok && v.Kind() == store.KindString
+}

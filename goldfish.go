@@ -250,7 +250,22 @@ func (s *Session) Ingest(ctx context.Context, text string, params map[string]any
 }
 
 func (s *Session) commit(ctx context.Context, text string, params map[string]any, mint exec.Mint) (*CommitResult, error) {
-	plan, err := s.db.plan(text)
+	return s.commitTimed(ctx, text, params, mint, nil)
+}
+
+// CommitTimed is Commit that also reports where the time went.
+func (s *Session) CommitTimed(ctx context.Context, text string, params map[string]any) (*CommitResult, Timing, error) {
+	var t Timing
+	res, err := s.commitTimed(ctx, text, params, exec.MintDefault, &t)
+	return res, t, err
+}
+
+func (s *Session) commitTimed(ctx context.Context, text string, params map[string]any, mint exec.Mint, t *Timing) (*CommitResult, error) {
+	if t != nil {
+		t0 := time.Now()
+		defer func() { t.Execute = time.Since(t0) - t.Parse - t.Plan }()
+	}
+	plan, err := s.db.planTimed(text, t)
 	if err != nil {
 		return nil, err
 	}
@@ -268,9 +283,9 @@ func (s *Session) commit(ctx context.Context, text string, params map[string]any
 		s.wmu.Unlock()
 		return res, err
 	}
-	t := s.durable(cabinet.Entry{Kind: cabinet.EntryDelta, Mint: uint8(mint), Text: text, Params: vals})
+	ticket := s.durable(cabinet.Entry{Kind: cabinet.EntryDelta, Mint: uint8(mint), Text: text, Params: vals})
 	s.wmu.Unlock()
-	if err := s.await(t); err != nil {
+	if err := s.await(ticket); err != nil {
 		return nil, err
 	}
 	return res, nil
@@ -278,19 +293,44 @@ func (s *Session) commit(ctx context.Context, text string, params map[string]any
 
 // Plan parses and plans text, through the plan cache.
 func (db *DB) plan(text string) (*planner.Plan, error) {
+	return db.planTimed(text, nil)
+}
+
+// planTimed is plan, recording parse and plan time in t when t is not nil
+// (both stay zero on a plan-cache hit).
+func (db *DB) planTimed(text string, t *Timing) (*planner.Plan, error) {
 	if p, ok := db.plans.Get(text); ok {
 		return p, nil
+	}
+	var t0 time.Time
+	if t != nil {
+		t0 = time.Now()
 	}
 	script, err := parser.Parse(text)
 	if err != nil {
 		return nil, err
 	}
+	if t != nil {
+		t.Parse = time.Since(t0)
+		t0 = time.Now()
+	}
 	p, err := planner.Build(script)
 	if err != nil {
 		return nil, err
 	}
+	if t != nil {
+		t.Plan = time.Since(t0)
+	}
 	db.plans.Set(text, p, 1)
 	return p, nil
+}
+
+// Timing says where the time of one call went. Parse and Plan are zero
+// when the plan cache answered; Execute and Emit are zero when the Shape
+// cache did (Cached).
+type Timing struct {
+	Parse, Plan, Execute, Emit time.Duration
+	Cached                     bool
 }
 
 // storeParams converts Go parameter values to stored values.

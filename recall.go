@@ -100,7 +100,18 @@ func (o RecallOptions) resolve(c Ceilings) (RecallOptions, error) {
 // patterns with optional WHERE and LIMIT; MATCH () for the outline) and
 // returns the Shape: the same bytes for the same q on the same version.
 func (s *Session) Recall(ctx context.Context, q string, opts RecallOptions) (*Shape, error) {
-	plan, err := s.db.plan(q)
+	return s.recall(ctx, q, opts, nil)
+}
+
+// RecallTimed is Recall that also reports where the time went.
+func (s *Session) RecallTimed(ctx context.Context, q string, opts RecallOptions) (*Shape, Timing, error) {
+	var t Timing
+	sh, err := s.recall(ctx, q, opts, &t)
+	return sh, t, err
+}
+
+func (s *Session) recall(ctx context.Context, q string, opts RecallOptions, t *Timing) (*Shape, error) {
+	plan, err := s.db.planTimed(q, t)
 	if err != nil {
 		return nil, err
 	}
@@ -126,6 +137,9 @@ func (s *Session) Recall(ctx context.Context, q string, opts RecallOptions) (*Sh
 			return nil, err
 		}
 		if sh, ok := s.db.shapes.Get(*key); ok {
+			if t != nil {
+				t.Cached = true
+			}
 			return sh, nil
 		}
 	}
@@ -137,6 +151,9 @@ func (s *Session) Recall(ctx context.Context, q string, opts RecallOptions) (*Sh
 		M: o.M, K: o.K, L: o.L, F: o.F, MaxL: s.db.cfg.ceilings.L, CapL: capL, View: exec.View(o.View), Pinned: o.Pinned,
 		NoPeaks: o.NoPeaks, ExactTokens: o.ExactTokens, Session: s.name,
 	})
+	if t != nil && sh != nil {
+		t.Execute, t.Emit = sh.ExecTime, sh.EmitTime
+	}
 	if err != nil {
 		return nil, err
 	}

@@ -5,6 +5,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/goldfish-gql/goldfish/gqlstatus"
 	"github.com/goldfish-gql/goldfish/shapewalk"
@@ -27,6 +28,14 @@ type emitter struct {
 	shape *Shape
 	notes []string // comment lines after the header
 	body  []byte
+	// start and walked time the Recall: seed and walk, then emit.
+	start, walked time.Time
+}
+
+// timed marks the end of the walk.
+func (e *emitter) timed(w *shapewalk.Shape) *shapewalk.Shape {
+	e.walked = time.Now()
+	return w
 }
 
 func (e *emitter) outline(kinds []shapewalk.KindOutline, types []shapewalk.TypeCount) {
@@ -284,5 +293,10 @@ func (e *emitter) finish() (*Shape, error) {
 		s.Status = gqlstatus.Warning
 	}
 	s.Text = string(append(h, rest...))
+	if e.walked.IsZero() {
+		e.walked = time.Now()
+	}
+	s.ExecTime = e.walked.Sub(e.start)
+	s.EmitTime = time.Since(e.walked)
 	return s, nil
 }

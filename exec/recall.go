@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"time"
 
 	"github.com/goldfish-gql/goldfish/gqlstatus"
 	"github.com/goldfish-gql/goldfish/planner"
@@ -62,6 +63,9 @@ type Shape struct {
 	Notices   []gqlstatus.Notice
 	// Status is 00000, 01000 (a clamp, a cut or a token alarm) or 02000 (skip).
 	Status gqlstatus.Code
+	// ExecTime (seed and walk) and EmitTime (text and tokens) are what
+	// computing this Shape cost.
+	ExecTime, EmitTime time.Duration
 }
 
 // Recall seeds, walks and emits over one snapshot.
@@ -79,7 +83,7 @@ func Recall(ctx context.Context, snap *store.Snapshot, plan *planner.Plan, param
 	x := &executor{ctx: ctx, plan: plan, params: celParams}
 	walk := shapewalk.Options{K: opt.K, M: opt.M, F: opt.F, Shell: opt.View == ViewShell,
 		Pinned: opt.Pinned, Hierarchy: opt.Hierarchy}
-	e := emitter{opt: opt, shape: &Shape{Version: snap.Version(), Status: gqlstatus.Success}}
+	e := emitter{opt: opt, shape: &Shape{Version: snap.Version(), Status: gqlstatus.Success}, start: time.Now()}
 	if rp.Empty {
 		kinds, types := shapewalk.Outline(snap, opt.L)
 		var exemplars []*store.Node
@@ -92,7 +96,7 @@ func Recall(ctx context.Context, snap *store.Snapshot, plan *planner.Plan, param
 		outline := walk
 		outline.K = -1 // exemplars only: 0 would mean the default k
 		outline.Pinned = nil
-		e.emit(shapewalk.Walk(snap, exemplars, outline), len(exemplars))
+		e.emit(e.timed(shapewalk.Walk(snap, exemplars, outline)), len(exemplars))
 		return e.finish()
 	}
 	limit := opt.L
@@ -136,7 +140,7 @@ func Recall(ctx context.Context, snap *store.Snapshot, plan *planner.Plan, param
 		e.notes = append(e.notes, "02000: "+msg)
 		return e.finish()
 	}
-	e.emit(shapewalk.Walk(snap, seeds, walk), len(seeds))
+	e.emit(e.timed(shapewalk.Walk(snap, seeds, walk)), len(seeds))
 	return e.finish()
 }
 

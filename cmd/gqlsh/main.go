@@ -3,7 +3,7 @@
 //
 // Usage:
 //
-//	gqlsh [--mem] [--session NAME] [--format gql|json] [--fail-at-end] [-c TEXT | -f FILE]
+//	gqlsh [--cabinet PATH | --mem] [--session NAME] [--format gql|json] [--fail-at-end] [-c TEXT | -f FILE]
 //	gqlsh conformance [-v] [DIR]
 //	gqlsh --version | --help
 //
@@ -21,11 +21,26 @@
 // status 1 (--fail-at-end runs everything first). Colour is used only on a
 // terminal, and never when NO_COLOR is set.
 //
-// The only backend so far is memory (--mem, also the default): the session
-// lives as long as the process; openDB is the one place that opens the
-// database. "gqlsh conformance" runs the conformance suite (the copy built
-// into the binary, or the *.txt files of DIR) against the embedded engine
-// and prints one line per failing case.
+// # Where sessions live
+//
+// By default gqlsh keeps its sessions in a cabinet: one bbolt file that
+// holds every session, so plain "gqlsh" remembers across runs. The file is,
+// in order: --cabinet PATH; $GOLDFISH_CABINET; goldfish/cabinet.gf in the
+// user's data directory, which is $XDG_DATA_HOME if set, else
+// ~/.local/share on Linux and other Unix systems, ~/Library/Application
+// Support on macOS and %AppData% on Windows (the goldfish directory is
+// created with mode 0700). --mem keeps everything in memory instead: the
+// sessions live as long as the process. The banner names the backend.
+// One process at a time may use a cabinet: a second gqlsh on the same file
+// stops at once with "file is in use by another process" and the path;
+// a damaged file is reported with its path too (exit status 1 for both).
+// :sessions, :drop, :purge, :flush and :backup manage the cabinet, and
+// ":use catalog" Recalls the catalogue of sessions. openDB is the one place
+// that opens the database.
+//
+// "gqlsh conformance" runs the conformance suite (the copy built into the
+// binary, or the *.txt files of DIR) against the embedded engine, in
+// memory, and prints one line per failing case.
 package main
 
 import (
@@ -52,7 +67,7 @@ func main() {
 const usage = `gqlsh: the Goldfish GQL shell
 
 Usage:
-  gqlsh [--mem] [--session NAME] [--format gql|json] [--fail-at-end] [-c TEXT | -f FILE]
+  gqlsh [--cabinet PATH | --mem] [--session NAME] [--format gql|json] [--fail-at-end] [-c TEXT | -f FILE]
   gqlsh conformance [-v] [DIR]
   gqlsh --version | --help
 
@@ -66,6 +81,13 @@ in START TRANSACTION … COMMIT, which commits them as one atomic Δ. Lines
 starting with ':' are meta-commands. The first error stops the run with exit
 status 1 (--fail-at-end: run everything, then exit 1). NO_COLOR turns colour
 off.
+
+Sessions are kept in a cabinet file, so gqlsh remembers across runs. The
+file is --cabinet PATH, else $GOLDFISH_CABINET, else goldfish/cabinet.gf in
+your data directory ($XDG_DATA_HOME, else ~/.local/share on Linux,
+~/Library/Application Support on macOS, %AppData% on Windows). --mem keeps
+everything in memory for this run only. One gqlsh at a time may use a
+cabinet file. :sessions, :drop, :purge, :flush and :backup manage it.
 
 Options:
 `

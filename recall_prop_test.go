@@ -215,7 +215,9 @@ func TestRecallRoundTrip(t *testing.T) {
 		o.M = 200 // a Shape cut by M cannot come back whole: see the note
 		o.F = 64
 		first := uncached(t, s, q, o)
-		if first.Rows == 0 {
+		if first.Rows == 0 || first.Cue == exec.CuePeak {
+			// Peaks rank nodes by their edges in the whole session, which the
+			// copy holds only in part: a peak Shape is not expected to come back.
 			return
 		}
 		db, _ := Open(bigBudget)

@@ -75,6 +75,7 @@ func (e *emitter) emit(w *shapewalk.Shape, seeds int) {
 	type prefixCount struct {
 		kind, prefix string
 		n            int
+		shared       int // index of the entry whose counter this kind shares, or -1
 	}
 	var prefixes []prefixCount
 	vars := make([]varName, len(w.Nodes))
@@ -89,16 +90,23 @@ func (e *emitter) emit(w *shapewalk.Shape, seeds int) {
 			}
 		}
 		if k < 0 {
-			prefixes = append(prefixes, prefixCount{kind: kind, prefix: varPrefix(kind)})
-			k = len(prefixes) - 1
-		}
-		p := varPrefix(kind)
-		for j := range prefixes {
-			if prefixes[j].prefix == p && j != k {
-				// Two kinds with one prefix ("A-B", "AB") share its counter.
-				k = j
-				break
+			p := varPrefix(kind)
+			k = len(prefixes)
+			for j := range prefixes {
+				if prefixes[j].prefix == p {
+					// Two kinds with one prefix ("A-B", "AB") share its counter.
+					k = j
+					break
+				}
 			}
+			if k == len(prefixes) {
+				prefixes = append(prefixes, prefixCount{kind: kind, prefix: p, shared: -1})
+			} else {
+				prefixes = append(prefixes, prefixCount{kind: kind, prefix: p, shared: k})
+				k = prefixes[k].shared
+			}
+		} else if prefixes[k].shared >= 0 {
+			k = prefixes[k].shared
 		}
 		prefixes[k].n++
 		vars[i] = varName{prefixes[k].prefix, prefixes[k].n}

@@ -7,6 +7,7 @@ import (
 	"unicode"
 	"unicode/utf8"
 
+	"github.com/goldfish-gql/goldfish"
 	"github.com/goldfish-gql/goldfish/store"
 )
 
@@ -121,7 +122,16 @@ func (sh *Shell) completeMeta(before, after string) (string, []string, string) {
 	switch cmd := strings.TrimPrefix(fields[0], ":"); {
 	case cmd == "use" && argIndex == 1:
 		if sh.db != nil {
-			cands = sh.db.Sessions()
+			cands = append(sh.db.Sessions(), goldfish.CatalogName)
+			sort.Strings(cands)
+		}
+	case cmd == "drop" && argIndex == 1:
+		if sh.db != nil {
+			for _, n := range sh.db.Sessions() {
+				if n != sh.r.Session.Name() {
+					cands = append(cands, n)
+				}
+			}
 		}
 	case cmd == "help" && argIndex == 1:
 		for _, m := range metaCmds {

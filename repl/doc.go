@@ -36,9 +36,13 @@
 // # Meta-commands
 //
 // A line starting with ':' where a statement could start is a
-// meta-command (meta.go): :help, :use, :sessions, :agent, :set (M, k, L,
-// F, view, peaks), :param and :params (values passed to every Commit and
-// Recall), :source, :format, :timing, :quit. They work in scripts too.
+// meta-command (meta.go): :help, :use, :sessions, :drop, :purge, :flush,
+// :backup, :agent, :set (M, k, L, F, view, peaks), :param and :params
+// (values passed to every Commit and Recall), :source, :format, :timing,
+// :quit. They work in scripts too. :sessions reads the catalogue
+// (DB.SessionInfos), so listing hydrates no session; :use catalog Recalls
+// it; :drop NAME deletes another session for good; :purge, :flush and
+// :backup PATH call Session.Purge, DB.Flush and DB.Backup.
 //
 // # Timing
 //

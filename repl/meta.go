@@ -2,8 +2,10 @@ package repl
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"slices"
 	"sort"
@@ -30,8 +32,17 @@ func init() {
 	metaCmds = []metaCmd{
 		{name: "help", args: "[TOPIC]", short: "list the meta-commands, or explain one (or a topic: recall, commit, transactions, params)", run: (*Shell).metaHelp},
 		{name: "use", args: "SESSION", short: "switch to SESSION, creating it empty on first use",
-			long: "Sessions are made on first use: :use a new name gives an empty session (version 0).\nA transaction must be committed or rolled back first.", run: (*Shell).metaUse},
-		{name: "sessions", short: "list the sessions with their versions (* marks the current one)", run: (*Shell).metaSessions},
+			long: "Sessions are made on first use: :use a new name gives an empty session (version 0).\nA transaction must be committed or rolled back first. ':use catalog' reads the catalogue of sessions\n(Recall only): MATCH (s:SESSION) LIMIT 4;", run: (*Shell).metaUse},
+		{name: "sessions", short: "list the sessions with their versions and sizes (* marks the current one)",
+			long: "Read from the catalogue: no session is loaded to list it. ':use catalog' Recalls the catalogue itself\n(one SESSION node per session: MATCH (s:SESSION) LIMIT 4).", run: (*Shell).metaSessions},
+		{name: "drop", args: "NAME", short: "delete session NAME for good, from memory and from the cabinet file",
+			long: "There is no undo and no default: give the name. The current session and the catalog cannot be\ndropped (:use another session first).", run: (*Shell).metaDrop},
+		{name: "purge", short: "remove the current session's recycled (deleted) elements for good",
+			long: "DELETE only recycles; :purge frees them. It is a Commit of its own (a new version) when anything was removed.", run: (*Shell).metaPurge},
+		{name: "flush", short: "write a compact snapshot of every session in use to the cabinet file",
+			long: "Commits are durable without it; flushing makes the file compact and the next start faster.\nDo it before copying a cabinet that no gqlsh is using.", run: (*Shell).metaFlush},
+		{name: "backup", args: "PATH", short: "write a consistent copy of the cabinet file to PATH (a new file), while in use",
+			long: "Never cp a cabinet file that a gqlsh is using; :backup copies it safely. To restore, quit and put\nthe copy where the cabinet lives.", run: (*Shell).metaBackup},
 		{name: "agent", args: "[NAME]", short: "record the agent name (shown in the prompt); no NAME shows it, '-' clears it",
 			long: "The engine does not track agents yet; gqlsh only records the name and shows it in the prompt.", run: (*Shell).metaAgent},
 		{name: "set", args: "[KNOB VALUE]", short: "set a Recall budget: M, k, L, F, view (interior|shell), peaks (on|off); alone, list them",
@@ -207,6 +218,10 @@ func (sh *Shell) metaUse(_ context.Context, args []string) error {
 		return err
 	}
 	sh.r.Session = s
+	if name == goldfish.CatalogName {
+		sh.printf("using the %s (read-only, version %d): one SESSION node per session; MATCH (s:SESSION) LIMIT 4;\n", name, s.Version())
+		return nil
+	}
 	if existed {
 		sh.printf("using session %s (version %d)\n", name, s.Version())
 	} else {
@@ -219,26 +234,136 @@ func (sh *Shell) metaSessions(_ context.Context, args []string) error {
 	if err := wantArgs(args, 0, 0, ":sessions"); err != nil {
 		return err
 	}
+	cur := sh.r.Session.Name()
 	if sh.db == nil {
-		sh.printf("* %s v=%d\n", sh.r.Session.Name(), sh.r.Session.Version())
+		sh.printf("* %s v=%d\n", cur, sh.r.Session.Version())
 		return nil
 	}
-	names := sh.db.Sessions()
-	if !slices.Contains(names, sh.r.Session.Name()) {
-		names = append(names, sh.r.Session.Name())
-		sort.Strings(names)
+	infos := sh.db.SessionInfos()
+	if cur != goldfish.CatalogName && !slices.ContainsFunc(infos, func(i goldfish.SessionInfo) bool { return i.Name == cur }) {
+		infos = append(infos, goldfish.SessionInfo{Name: cur, Version: sh.r.Session.Version()})
+		sort.Slice(infos, func(i, j int) bool { return infos[i].Name < infos[j].Name })
 	}
-	for _, n := range names {
+	if len(infos) == 0 {
+		sh.printf("no sessions yet; :use NAME makes one\n")
+	}
+	width := 0
+	for _, in := range infos {
+		width = max(width, len(in.Name))
+	}
+	if cur == goldfish.CatalogName {
+		sh.printf("* %s (read-only: one SESSION node per session)\n", cur)
+	}
+	for _, in := range infos {
 		mark := " "
-		if n == sh.r.Session.Name() {
+		if in.Name == cur {
 			mark = "*"
 		}
-		s, err := sh.db.Session(n)
-		if err != nil {
-			return err
+		line := fmt.Sprintf("%s %-*s v=%d nodes=%d edges=%d", mark, width, in.Name, in.Version, in.Nodes, in.Edges)
+		if in.Recycled > 0 {
+			line += fmt.Sprintf(" recycled=%d", in.Recycled)
 		}
-		sh.printf("%s %s v=%d\n", mark, n, s.Version())
+		sh.printf("%s\n", line)
 	}
+	return nil
+}
+
+func (sh *Shell) metaDrop(ctx context.Context, args []string) error {
+	if err := wantArgs(args, 1, 1, ":drop NAME (the session to delete for good)"); err != nil {
+		return err
+	}
+	if sh.db == nil {
+		return metaErrorf(":drop needs the database; this shell runs on one session")
+	}
+	name := args[0]
+	switch {
+	case name == goldfish.CatalogName:
+		return metaErrorf("the %s lists the sessions and cannot be dropped", goldfish.CatalogName)
+	case name == sh.r.Session.Name():
+		return metaErrorf("%s is the current session and cannot be dropped; :use another session first", name)
+	}
+	var info *goldfish.SessionInfo
+	for _, in := range sh.db.SessionInfos() {
+		if in.Name == name {
+			info = &in
+			break
+		}
+	}
+	if err := sh.db.Drop(ctx, name); err != nil {
+		return err
+	}
+	if info != nil {
+		sh.printf("dropped session %s (v=%d nodes=%d edges=%d); it is gone for good\n", name, info.Version, info.Nodes, info.Edges)
+	} else {
+		sh.printf("dropped session %s; it is gone for good\n", name)
+	}
+	return nil
+}
+
+func (sh *Shell) metaPurge(ctx context.Context, args []string) error {
+	if err := wantArgs(args, 0, 0, ":purge (removes the current session's recycled elements)"); err != nil {
+		return err
+	}
+	s := sh.r.Session
+	if sh.r.InTransaction() {
+		return metaErrorf("a transaction is open on %s; COMMIT or ROLLBACK before :purge", s.Name())
+	}
+	n, err := s.Purge(ctx)
+	if err != nil {
+		return err
+	}
+	if n == 0 {
+		sh.printf("nothing to purge: %s has no recycled elements (v=%d)\n", s.Name(), s.Version())
+		return nil
+	}
+	sh.printf("purged %d recycled %s from %s: v=%d\n", n, plural(n, "element", "elements"), s.Name(), s.Version())
+	return nil
+}
+
+func (sh *Shell) metaFlush(ctx context.Context, args []string) error {
+	if err := wantArgs(args, 0, 0, ":flush"); err != nil {
+		return err
+	}
+	path := ""
+	if sh.db != nil {
+		path = sh.db.CabinetPath()
+	}
+	if path == "" {
+		sh.printf("nothing to flush: the sessions are in memory (gqlsh --mem)\n")
+		return nil
+	}
+	if err := sh.db.Flush(ctx); err != nil {
+		return err
+	}
+	sh.printf("flushed to %s\n", path)
+	return nil
+}
+
+func (sh *Shell) metaBackup(_ context.Context, args []string) error {
+	if err := wantArgs(args, 1, 1, ":backup PATH (a new file)"); err != nil {
+		return err
+	}
+	path := ""
+	if sh.db != nil {
+		path = sh.db.CabinetPath()
+	}
+	if path == "" {
+		return metaErrorf("nothing to back up: the sessions are in memory (gqlsh --mem); run gqlsh on a cabinet file")
+	}
+	dst := args[0]
+	if _, err := os.Lstat(dst); err == nil {
+		return metaErrorf("%s exists; :backup writes a new file (pick another name, or remove it first)", dst)
+	} else if !errors.Is(err, fs.ErrNotExist) {
+		return metaErrorf("%v", err)
+	}
+	if err := sh.db.Backup(dst); err != nil {
+		return metaErrorf("backup to %s: %v", dst, err)
+	}
+	size := ""
+	if fi, err := os.Stat(dst); err == nil {
+		size = fmt.Sprintf(" (%d bytes)", fi.Size())
+	}
+	sh.printf("backed up %s to %s%s\n", path, dst, size)
 	return nil
 }
 

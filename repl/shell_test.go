@@ -206,7 +206,33 @@ func TestMeta(t *testing.T) {
 		{name: "use bad name", in: ":use no/slash", err: "GQLSTATUS 22G03", code: 1},
 		{name: "use in a transaction", in: "START TRANSACTION;\n:use work\nROLLBACK;", err: "COMMIT or ROLLBACK before :use", code: 1},
 		{name: "use without a name", in: ":use", err: "usage: :use SESSION", code: 1},
-		{name: "sessions", in: "INSERT (:A);\n:use b\n:sessions", out: []string{"* b v=0\n  main v=1\n"}, session: "b", version: 1},
+		{name: "sessions", in: "INSERT (:A);\n:use b\n:sessions", out: []string{"* b    v=0 nodes=0 edges=0\n  main v=1 nodes=1 edges=0\n"}, session: "b", version: 1},
+		{name: "sessions counts recycled", in: "INSERT (:A {nick: 'a'})-[:r]->(:B);\nMATCH (a:A {nick: 'a'}) DETACH DELETE a;\n:sessions",
+			out: []string{"* main v=2 nodes=1 edges=0 recycled=2\n"}, version: 2},
+		{name: "use catalog", in: "INSERT (:A);\n:use catalog\nMATCH (s:SESSION);\n:sessions",
+			out: []string{"using the catalog (read-only", "name: \"main\"", "* catalog (read-only", "  main v=1 nodes=1 edges=0\n"}, session: "catalog", version: 1},
+		{name: "catalog refuses Commit", in: ":use catalog\nINSERT (:A);", err: "not a Commit target", code: 1, session: "catalog"},
+		{name: "drop", in: "INSERT (:A);\n:use b\nINSERT (:B)-[:r]->(:C);\n:use main\n:drop b\n:sessions",
+			out: []string{"dropped session b (v=1 nodes=2 edges=1); it is gone for good\n", "* main v=1 nodes=1 edges=0\n"}, notOut: "  b ", version: 1,
+			check: func(t *testing.T, sh *Shell) {
+				if slices.Contains(sh.db.Sessions(), "b") {
+					t.Errorf("b still listed: %v", sh.db.Sessions())
+				}
+			}},
+		{name: "drop then use makes a new session", in: ":use b\nINSERT (:B);\n:use main\n:drop b\n:use b", out: []string{"dropped session b", "using session b: a new, empty session"}, session: "b"},
+		{name: "drop the current session", in: ":drop main", err: "main is the current session and cannot be dropped; :use another session first", code: 1},
+		{name: "drop the catalog", in: ":drop catalog", err: "the catalog lists the sessions and cannot be dropped", code: 1},
+		{name: "drop needs a name", in: ":drop", err: "usage: :drop NAME", code: 1},
+		{name: "drop one name only", in: ":drop a b", err: "usage: :drop NAME", code: 1},
+		{name: "drop unknown", in: ":drop nope", err: "there is no session \"nope\" to drop", code: 1},
+		{name: "drop bad name", in: ":drop a/b", err: "GQLSTATUS 22G03", code: 1},
+		{name: "purge", in: "INSERT (:A {nick: 'a'});\nMATCH (a:A {nick: 'a'}) DETACH DELETE a;\n:purge\n:purge\n:sessions",
+			out: []string{"purged 1 recycled element from main: v=3\n", "nothing to purge: main has no recycled elements (v=3)\n", "* main v=3 nodes=0 edges=0\n"}, version: 3},
+		{name: "purge in a transaction", in: "START TRANSACTION;\n:purge\nROLLBACK;", err: "COMMIT or ROLLBACK before :purge", code: 1},
+		{name: "purge the catalog", in: ":use catalog\n:purge", err: "not a Commit target", code: 1, session: "catalog"},
+		{name: "flush in memory", in: ":flush", out: []string{"nothing to flush: the sessions are in memory"}},
+		{name: "backup in memory", in: ":backup " + filepath.Join(dir, "b.gf"), err: "nothing to back up: the sessions are in memory", code: 1},
+		{name: "backup needs a path", in: ":backup", err: "usage: :backup PATH", code: 1},
 		{name: "agent", in: ":agent\n:agent planner\n:agent\n:agent -", out: []string{"no agent set", "agent planner (recorded", "agent planner\n", "agent cleared"},
 			check: func(t *testing.T, sh *Shell) {
 				if sh.Agent() != "" {
@@ -259,7 +285,7 @@ func TestMeta(t *testing.T) {
 		{name: "timing bad", in: ":timing maybe", err: "usage: :timing on|off", code: 1},
 		{name: "quit", in: "INSERT (:A);\n:quit\nINSERT (:B);", out: []string{"ok v=1"}, version: 1, notOut: "v=2"},
 		{name: "exit alias", in: ":exit\nINSERT (:B);", notOut: "ok"},
-		{name: "unknown", in: ":frobnicate", err: "unknown meta-command :frobnicate; the meta-commands are :help :use :sessions :agent :set :param :params :source :format :timing :quit", code: 1},
+		{name: "unknown", in: ":frobnicate", err: "unknown meta-command :frobnicate; the meta-commands are :help :use :sessions :drop :purge :flush :backup :agent :set :param :params :source :format :timing :quit", code: 1},
 		{name: "meta line keeps script positions", in: ":timing off\nINSERT (:A);\n\n  INSERT (:A {x: });",
 			err: "GQLSTATUS 42001: statement 2: ", code: 1, version: 1},
 	}
@@ -331,9 +357,12 @@ func TestComplete(t *testing.T) {
 	}{
 		{"meta names", "", ":s", "", []string{":sessions ", ":set ", ":source "}},
 		{"meta after blanks", "", "  :ti", "  ", []string{":timing "}},
-		{"all meta names", "", ":", "", []string{":help ", ":use ", ":sessions ", ":agent ", ":set ", ":param ", ":params ", ":source ", ":format ", ":timing ", ":quit "}},
+		{"all meta names", "", ":", "", []string{":help ", ":use ", ":sessions ", ":drop ", ":purge ", ":flush ", ":backup ", ":agent ", ":set ", ":param ", ":params ", ":source ", ":format ", ":timing ", ":quit "}},
 		{"session after :use", "", ":use w", ":use ", []string{"wiki ", "work "}},
-		{"every session after :use", "", ":use ", ":use ", []string{"main ", "wiki ", "work "}},
+		{"every session and the catalog after :use", "", ":use ", ":use ", []string{"catalog ", "main ", "wiki ", "work "}},
+		{"other sessions after :drop", "", ":drop ", ":drop ", []string{"wiki ", "work "}},
+		{"meta names with f", "", ":f", "", []string{":flush ", ":format "}},
+		{"meta names with b", "", ":b", "", []string{":backup "}},
 		{"help topics", "", ":help tr", ":help ", []string{"transactions "}},
 		{"set knobs", "", ":set v", ":set ", []string{"view "}},
 		{"set view values", "", ":set view s", ":set view ", []string{"shell "}},
@@ -449,4 +478,62 @@ func TestSegmentAndHistoryLine(t *testing.T) {
 			t.Errorf("HistoryLine(%q) = %q, want %q", in, got, want)
 		}
 	}
+}
+
+// TestMetaCabinet runs the cabinet meta-commands on a cabinet file in a
+// temp dir: :flush, :backup (a hot copy), :drop and :sessions, and checks
+// the file and the backup after reopening.
+func TestMetaCabinet(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "cabinet.gf")
+	backup := filepath.Join(dir, "backup.gf")
+	open := func(p string) *goldfish.DB {
+		t.Helper()
+		db, err := goldfish.Open(goldfish.WithCabinet(p))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return db
+	}
+	script := func(db *goldfish.DB, in string) (string, string, int) {
+		t.Helper()
+		s, err := db.Session("main")
+		if err != nil {
+			t.Fatal(err)
+		}
+		var out, errOut bytes.Buffer
+		code := Run(context.Background(), s, &ReaderIO{R: strings.NewReader(in), Out: &out, Err: &errOut}, Options{DB: db, FailAtEnd: true})
+		return out.String(), errOut.String(), code
+	}
+
+	db := open(path)
+	out, errOut, code := script(db, "INSERT (:A {nick: 'a'});\n:use w\nINSERT (:B)-[:r]->(:C);\n:use main\n:flush\n:backup "+backup+
+		"\n:backup "+backup+"\n:drop w\n:sessions\n")
+	for _, w := range []string{"flushed to " + path + "\n", "backed up " + path + " to " + backup + " (", "dropped session w (v=1 nodes=2 edges=1)", "* main v=1 nodes=1 edges=0\n"} {
+		if !strings.Contains(out, w) {
+			t.Errorf("stdout lacks %q:\n%s", w, out)
+		}
+	}
+	if code != 1 || !strings.Contains(errOut, backup+" exists; :backup writes a new file") {
+		t.Errorf("second :backup to the same file: exit %d, stderr %q", code, errOut)
+	}
+	if err := db.Close(); err != nil {
+		t.Fatal(err)
+	}
+
+	// The file remembers main and not w; :sessions lists without loading.
+	db = open(path)
+	out, errOut, code = script(db, ":sessions\nMATCH (a:A);\n")
+	if code != 0 || errOut != "" || !strings.HasPrefix(out, "* main v=1 nodes=1 edges=0\n") || strings.Contains(out, " w ") || !strings.Contains(out, `nick: "a"`) {
+		t.Errorf("reopened: exit %d\nstdout: %s\nstderr: %s", code, out, errOut)
+	}
+	db.Close()
+
+	// The backup was taken before the drop: it has both.
+	db = open(backup)
+	out, _, code = script(db, ":use w\n:sessions\n")
+	if code != 0 || !strings.Contains(out, "  main v=1 nodes=1 edges=0\n* w    v=1 nodes=2 edges=1\n") {
+		t.Errorf("backup: exit %d\n%s", code, out)
+	}
+	db.Close()
 }

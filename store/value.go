@@ -280,7 +280,13 @@ func needsUEscape(r rune) bool {
 
 func appendQuoted(b []byte, s string) []byte {
 	b = append(b, '"')
-	for i := 0; i < len(s); {
+	// Fast path: copy the leading run that needs no escape in one append.
+	plain := 0
+	for plain < len(s) && plainByte[s[plain]] {
+		plain++
+	}
+	b = append(b, s[:plain]...)
+	for i := plain; i < len(s); {
 		c := s[i]
 		if c < utf8.RuneSelf {
 			switch c {
@@ -316,6 +322,14 @@ func appendQuoted(b []byte, s string) []byte {
 	}
 	return append(b, '"')
 }
+
+// plainByte marks the ASCII bytes a string literal holds as they are.
+var plainByte = func() (t [256]bool) {
+	for c := 0x20; c < 0x7f; c++ {
+		t[c] = c != '"' && c != '\\'
+	}
+	return
+}()
 
 func appendU(b []byte, r rune) []byte {
 	return append(b, '\\', 'u', hexDigits[r>>12&0xf], hexDigits[r>>8&0xf], hexDigits[r>>4&0xf], hexDigits[r&0xf])

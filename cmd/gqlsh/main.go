@@ -50,6 +50,8 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
+	"runtime"
 	"strings"
 
 	"github.com/goldfish-gql/goldfish"
@@ -104,6 +106,13 @@ type env struct {
 	color bool
 	// newTerm opens the line-editing IO (repl.NewTermIO in the process).
 	newTerm func(history string) (termIO, error)
+	// lookupEnv reads an environment variable ($GOLDFISH_CABINET,
+	// $XDG_DATA_HOME, $HOME, %AppData%); nil means os.LookupEnv. Tests
+	// give their own, so they never touch the user's files.
+	lookupEnv func(string) (string, bool)
+	// goos is the operating system the data directory follows; "" means
+	// runtime.GOOS.
+	goos string
 }
 
 // termIO is the terminal IO run closes at the end.
@@ -117,7 +126,7 @@ func processEnv() env {
 	_, noColor := os.LookupEnv("NO_COLOR")
 	color := !noColor && os.Getenv("TERM") != "dumb" && repl.IsTerminal(os.Stdout) && repl.IsTerminal(os.Stderr)
 	return env{stdin: os.Stdin, stdout: os.Stdout, stderr: os.Stderr, terminal: terminal, color: color,
-		newTerm: func(h string) (termIO, error) { return repl.NewTermIO(h) }}
+		newTerm: func(h string) (termIO, error) { return repl.NewTermIO(h) }, lookupEnv: os.LookupEnv}
 }
 
 // run is gqlsh without the process around it, so tests call it directly.
@@ -127,18 +136,97 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 
 // dbOptions say which database to open.
 type dbOptions struct {
-	mem bool
+	mem     bool   // --mem: no file
+	cabinet string // --cabinet PATH; "" for the default
+	// lookupEnv and goos as in env.
+	lookupEnv func(string) (string, bool)
+	goos      string
 }
 
-// openDB is the one place gqlsh opens its database; backends (a cabinet
-// file, a server) are chosen here from the flags.
+// openDB is the one place gqlsh opens its database. It returns the
+// database and the backend for the banner: "memory", or "cabinet PATH".
+// The cabinet file is --cabinet PATH, else $GOLDFISH_CABINET, else
+// goldfish/cabinet.gf in the user's data directory (created 0700).
 func openDB(o dbOptions) (*goldfish.DB, string, error) {
-	_ = o.mem // memory is the default and, for now, the only backend
-	db, err := goldfish.Open()
-	return db, "memory", err
+	if o.mem {
+		db, err := goldfish.Open()
+		return db, "memory", err
+	}
+	path, err := cabinetPath(o)
+	if err != nil {
+		return nil, "", err
+	}
+	db, err := goldfish.Open(goldfish.WithCabinet(path))
+	if err != nil {
+		return nil, "", err // ErrInUse and ErrDamaged name the path already
+	}
+	return db, "cabinet " + path, nil
 }
 
-func runEnv(args []string, e env) int {
+// cabinetPath chooses the cabinet file; for the default one it creates the
+// goldfish directory (0700).
+func cabinetPath(o dbOptions) (string, error) {
+	lookup := o.lookupEnv
+	if lookup == nil {
+		lookup = os.LookupEnv
+	}
+	if o.cabinet != "" {
+		return o.cabinet, nil
+	}
+	if p, ok := lookup("GOLDFISH_CABINET"); ok && p != "" {
+		return p, nil
+	}
+	data, err := dataDir(o.goos, lookup)
+	if err != nil {
+		return "", err
+	}
+	dir := filepath.Join(data, "goldfish")
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		return "", fmt.Errorf("creating the cabinet directory: %w (use --cabinet PATH or --mem)", err)
+	}
+	return filepath.Join(dir, "cabinet.gf"), nil
+}
+
+// dataDir is the user's data directory: $XDG_DATA_HOME when set (and
+// absolute), else ~/.local/share (Linux and other Unix systems),
+// ~/Library/Application Support (macOS) or %AppData% (Windows).
+func dataDir(goos string, lookup func(string) (string, bool)) (string, error) {
+	if goos == "" {
+		goos = runtime.GOOS
+	}
+	if d, ok := lookup("XDG_DATA_HOME"); ok && d != "" && isAbs(goos, d) {
+		return d, nil
+	}
+	if goos == "windows" {
+		if d, ok := lookup("AppData"); ok && d != "" {
+			return d, nil
+		}
+		if d, ok := lookup("APPDATA"); ok && d != "" {
+			return d, nil
+		}
+		return "", errors.New("cannot find the data directory: %AppData% is not set; use --cabinet PATH or --mem")
+	}
+	home, ok := lookup("HOME")
+	if !ok || home == "" {
+		return "", errors.New("cannot find the data directory: neither $XDG_DATA_HOME nor $HOME is set; use --cabinet PATH or --mem")
+	}
+	if goos == "darwin" || goos == "ios" {
+		return filepath.Join(home, "Library", "Application Support"), nil
+	}
+	return filepath.Join(home, ".local", "share"), nil
+}
+
+func isAbs(goos, p string) bool {
+	if goos == runtime.GOOS {
+		return filepath.IsAbs(p)
+	}
+	if goos == "windows" {
+		return len(p) >= 3 && p[1] == ':' && (p[2] == '\\' || p[2] == '/') || strings.HasPrefix(p, `\\`)
+	}
+	return strings.HasPrefix(p, "/")
+}
+
+func runEnv(args []string, e env) (code int) {
 	stdin, stdout, stderr := e.stdin, e.stdout, e.stderr
 	if len(args) > 0 && args[0] == "conformance" {
 		return runConformance(args[1:], stdout, stderr)
@@ -147,7 +235,8 @@ func runEnv(args []string, e env) int {
 	var flagOut strings.Builder // usage goes to stdout for --help, else stderr
 	fs.SetOutput(&flagOut)
 	var (
-		mem       = fs.Bool("mem", false, "keep sessions in memory (the only backend so far, and the default)")
+		mem       = fs.Bool("mem", false, "keep sessions in memory for this run only (no cabinet file)")
+		cabinet   = fs.String("cabinet", "", "keep sessions in the cabinet file `PATH` (default $GOLDFISH_CABINET, else goldfish/cabinet.gf in the data directory)")
 		session   = fs.String("session", "main", "session `NAME` to start in")
 		format    = fs.String("format", "gql", "output `format`: gql (summaries and Shapes) or json (one object per line)")
 		command   = fs.String("c", "", "run the statements in `TEXT`")
@@ -184,6 +273,10 @@ func runEnv(args []string, e env) int {
 		fmt.Fprintln(stderr, "gqlsh: give -c or -f, not both")
 		return 2
 	}
+	if *mem && *cabinet != "" {
+		fmt.Fprintln(stderr, "gqlsh: give --cabinet or --mem, not both")
+		return 2
+	}
 	interactive := e.terminal && *command == "" && *file == ""
 	var in io.Reader = stdin
 	switch {
@@ -198,12 +291,19 @@ func runEnv(args []string, e env) int {
 		defer f.Close()
 		in = f
 	}
-	db, backend, err := openDB(dbOptions{mem: *mem})
+	db, backend, err := openDB(dbOptions{mem: *mem, cabinet: *cabinet, lookupEnv: e.lookupEnv, goos: e.goos})
 	if err != nil {
 		fmt.Fprintf(stderr, "gqlsh: %v\n", err)
 		return 1
 	}
-	defer db.Close()
+	defer func() {
+		if err := db.Close(); err != nil {
+			fmt.Fprintf(stderr, "gqlsh: closing %s: %v\n", backend, err)
+			if code == 0 {
+				code = 1
+			}
+		}
+	}()
 	s, err := db.Session(*session)
 	if err != nil {
 		repl.WriteError(stderr, err)

@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"fmt"
 	"io"
 	"os"
 	"path/filepath"
@@ -9,10 +10,56 @@ import (
 	"testing"
 )
 
+// TestMain points HOME, the XDG directories, %AppData% and GQLSH_HISTORY
+// of the whole test binary into a temp dir and unsets GOLDFISH_CABINET, as
+// a safety net: a test that forgets its own environment still never reads
+// or writes the user's files. Tests give gqlsh their own environment
+// (tempEnv) so that they never share a cabinet either.
+func TestMain(m *testing.M) {
+	dir, err := os.MkdirTemp("", "gqlsh-test-home-")
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(2)
+	}
+	for k, v := range map[string]string{"HOME": dir, "XDG_DATA_HOME": filepath.Join(dir, "data"),
+		"XDG_CONFIG_HOME": filepath.Join(dir, "config"), "AppData": filepath.Join(dir, "appdata"),
+		"GQLSH_HISTORY": filepath.Join(dir, "history")} {
+		os.Setenv(k, v)
+	}
+	os.Unsetenv("GOLDFISH_CABINET")
+	code := m.Run()
+	os.RemoveAll(dir)
+	os.Exit(code)
+}
+
+// tempEnv is an environment for gqlsh with a fresh, empty HOME and
+// XDG_DATA_HOME in a temp dir (and no GOLDFISH_CABINET), plus vars; its
+// lookup never reads the process environment.
+func tempEnv(t *testing.T, vars map[string]string) func(string) (string, bool) {
+	t.Helper()
+	dir := t.TempDir()
+	m := map[string]string{"HOME": filepath.Join(dir, "home"), "XDG_DATA_HOME": filepath.Join(dir, "data")}
+	for k, v := range vars {
+		if v == "" {
+			delete(m, k)
+		} else {
+			m[k] = v
+		}
+	}
+	return func(k string) (string, bool) { v, ok := m[k]; return v, ok }
+}
+
+// gqlsh runs gqlsh with stdin and args in a fresh environment (tempEnv):
+// without --mem or --cabinet its cabinet is a new file in a temp dir.
 func gqlsh(t *testing.T, stdin string, args ...string) (stdout, stderr string, code int) {
 	t.Helper()
+	return gqlshEnv(t, tempEnv(t, nil), stdin, args...)
+}
+
+func gqlshEnv(t *testing.T, lookup func(string) (string, bool), stdin string, args ...string) (stdout, stderr string, code int) {
+	t.Helper()
 	var out, errOut bytes.Buffer
-	code = run(args, strings.NewReader(stdin), &out, &errOut)
+	code = runEnv(args, env{stdin: strings.NewReader(stdin), stdout: &out, stderr: &errOut, lookupEnv: lookup})
 	return out.String(), errOut.String(), code
 }
 
@@ -112,7 +159,7 @@ func TestNonInteractiveExtras(t *testing.T) {
 
 func TestColor(t *testing.T) {
 	var out, errOut bytes.Buffer
-	code := runEnv([]string{"-c", "INSERT (:A); INSERT (:B {x: })"}, env{stdin: strings.NewReader(""), stdout: &out, stderr: &errOut, color: true})
+	code := runEnv([]string{"-c", "INSERT (:A); INSERT (:B {x: })"}, env{stdin: strings.NewReader(""), stdout: &out, stderr: &errOut, color: true, lookupEnv: tempEnv(t, nil)})
 	if code != 1 || !strings.Contains(out.String(), "\x1b[32mok v=1") || !strings.Contains(errOut.String(), "\x1b[31mGQLSTATUS 42001") {
 		t.Fatalf("colour on: %q %q", out.String(), errOut.String())
 	}
@@ -151,7 +198,7 @@ func TestInteractiveChoice(t *testing.T) {
 	ft := &fakeTerm{lines: []string{"INSERT (:A {x: });", "INSERT", "(:A);"}}
 	var gotHistory string
 	e := env{stdin: strings.NewReader(""), stdout: io.Discard, stderr: io.Discard, terminal: true,
-		newTerm: func(h string) (termIO, error) { gotHistory = h; return ft, nil }}
+		newTerm: func(h string) (termIO, error) { gotHistory = h; return ft, nil }, lookupEnv: tempEnv(t, nil)}
 	if code := runEnv(nil, e); code != 0 {
 		t.Fatalf("interactive exit %d", code)
 	}
@@ -165,6 +212,7 @@ func TestInteractiveChoice(t *testing.T) {
 	e.newTerm = func(string) (termIO, error) { t.Fatal("terminal opened for -c"); return nil, nil }
 	var out bytes.Buffer
 	e.stdout = &out
+	e.lookupEnv = tempEnv(t, nil)
 	if code := runEnv([]string{"-c", "INSERT (:A)"}, e); code != 0 || out.String() != "ok v=1 +1 node\n" {
 		t.Fatalf("-c: %d %q", code, out.String())
 	}

@@ -12,11 +12,12 @@ import (
 // TestTerminal drives a real gqlsh on a real terminal: tmux runs it in a
 // detached 120×40 pane, send-keys types, capture-pane reads the screen. It
 // types a multi-line INSERT, completes a label with Tab, Recalls it with
-// :timing on, quits, restarts and finds the INSERT again in the history.
-// It skips when tmux is missing (.ci/run installs it). The tmux server is
-// private to the test (its socket is in a temp dir) and HOME and
-// GQLSH_HISTORY point into the temp dir, so nothing of the user's is read
-// or written.
+// :timing on, quits, restarts, finds the INSERT again in the history and
+// the session remembered in the default cabinet file. It skips when tmux
+// is missing (.ci/run installs it). The tmux server is private to the test
+// (its socket is in a temp dir), and HOME, XDG_DATA_HOME, XDG_CONFIG_HOME
+// and GQLSH_HISTORY point into the temp dir (GOLDFISH_CABINET is unset), so
+// nothing of the user's is read or written.
 func TestTerminal(t *testing.T) {
 	tmux, err := exec.LookPath("tmux")
 	if err != nil {
@@ -37,10 +38,14 @@ func TestTerminal(t *testing.T) {
 	tm := &tmuxPane{t: t, tmux: tmux, sock: sock}
 	t.Cleanup(func() { exec.Command(tmux, "-S", sock, "kill-server").Run() })
 
-	shell := "env -u NO_COLOR HOME=" + home + " GQLSH_HISTORY=" + hist + " " + bin
+	data := filepath.Join(dir, "data")
+	cab := filepath.Join(data, "goldfish", "cabinet.gf")
+	shell := "env -u NO_COLOR -u GOLDFISH_CABINET HOME=" + home + " XDG_DATA_HOME=" + data +
+		" XDG_CONFIG_HOME=" + filepath.Join(dir, "config") + " GQLSH_HISTORY=" + hist + " " + bin
 
 	// First run: type, complete, Recall, time, quit.
 	tm.start(shell)
+	tm.waitFor("(cabinet " + cab + "): session main.")
 	tm.waitFor("main>")
 	tm.typeLine(`INSERT (:TSK {nick: "TSK_login",`)
 	tm.waitFor("...>")
@@ -58,7 +63,7 @@ func TestTerminal(t *testing.T) {
 	tm.keys("-l", "INSERT (:Junk")
 	tm.keys("C-c")
 	tm.typeLine(":sessions")
-	tm.waitFor("* main v=1")
+	tm.waitFor("* main v=1 nodes=2 edges=1")
 	tm.typeLine(":quit")
 	tm.waitDead()
 
@@ -71,13 +76,28 @@ func TestTerminal(t *testing.T) {
 		t.Fatalf("history file:\n%s\nwant a line %q and no Junk", b, want)
 	}
 
-	// Second run: the INSERT comes back from history with its prefix and Up.
+	if _, err := os.Stat(cab); err != nil {
+		t.Fatalf("no cabinet in the data directory: %v", err)
+	}
+
+	// Second run: the INSERT comes back from history with its prefix and
+	// Up; the cabinet remembers the first run, so its nick is taken.
 	tm.start(shell)
 	tm.waitFor("main>")
 	tm.keys("-l", "INSERT")
 	tm.keys("Up")
 	tm.waitFor("main> " + want)
 	tm.keys("Enter")
+	tm.waitFor(`GQLSTATUS 40002: statement 1: nick "TSK_login" is already used`)
+	tm.typeLine(`MATCH (t:TSK {nick: "TSK_login"});`)
+	tm.waitFor(`(tsk1:TSK {nick: "TSK_login", title: "Fix login"})`)
+	tm.keys("C-d")
+	tm.waitDead()
+
+	// --mem forgets: the same INSERT applies again.
+	tm.start(shell + " --mem")
+	tm.waitFor("(memory): session main.")
+	tm.typeLine(want)
 	tm.waitFor("ok v=1 +2 nodes +1 edge 3 properties set")
 	tm.keys("C-d")
 	tm.waitDead()

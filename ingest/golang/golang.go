@@ -1,0 +1,761 @@
+// Package golang ingests a Go source tree into a goldfish session (SPEC §8,
+// Model Snap): one PKG node per package (loc: import path), one FILE node per
+// file (loc: path relative to the tree), and FN, TYPE, VAR and CONST nodes
+// for the package-level declarations (loc: "importpath.Name", methods
+// "importpath.Type.Name"), joined by contains edges PKG→FILE→declaration,
+// imports edges PKG→PKG, has_method edges TYPE→FN and calls edges FN→FN.
+//
+// Everything goes through Session.Ingest, so every node gets its id from
+// (kind, loc) and every edge from (source, type, target): ingesting the same
+// tree again changes nothing (every Δ reports Applied=false).
+//
+// Declarations come from go/parser and go/ast only (no type checking), so
+// the tree is read at parser speed. Calls are resolved cheaply, without
+// go/types: a call f(…) to a package-level function of the same package, and
+// a call p.F(…) where p names an import of the file and F is a function of
+// the imported package in the tree. Method calls (x.M()), calls through
+// function values and calls to functions outside the tree are left out.
+//
+// Files are selected as the go command would for the running platform
+// (build constraints and file-name suffixes, go/build's default context);
+// _test.go files and testdata, vendor-less "_" and "." directories are
+// skipped unless Options say otherwise.
+//
+// Every Δ uses one of a few fixed statement texts with $parameters (one per
+// kind and chunk size, sizes 1, 2, 4, … 64), so the database's plan cache
+// parses each text once, whatever the size of the tree.
+package golang
+
+import (
+	"bufio"
+	"context"
+	"fmt"
+	"go/ast"
+	"go/build"
+	"go/parser"
+	"go/token"
+	"go/types"
+	"os"
+	"path"
+	"path/filepath"
+	"runtime"
+	"slices"
+	"sort"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/goldfish-gql/goldfish"
+)
+
+// Options configure a load.
+type Options struct {
+	// Tests includes _test.go files (their packages keep the directory's
+	// import path, with "_test" appended for external test packages).
+	Tests bool
+	// NoCalls leaves calls edges out.
+	NoCalls bool
+	// Prefix is the import path of the tree's root directory. Empty: read
+	// from the nearest go.mod ("std" and "cmd" give the standard library's
+	// own paths), else the directory's base name.
+	Prefix string
+	// Only, when not empty, keeps the packages whose import path equals
+	// one of these or lies below one of them.
+	Only []string
+	// Workers parse in parallel (default GOMAXPROCS).
+	Workers int
+}
+
+// Stats report a load and an ingest.
+type Stats struct {
+	Packages, Files int
+	Decls           int // FN + TYPE + VAR + CONST nodes
+	Nodes, Edges    int // elements the Δs carry (each once)
+	Imports, Calls  int // edges of those types
+	Deltas          int // Ingest calls
+	Applied         int // Δs that changed the session
+	SourceBytes     int64
+	Load            time.Duration // parse and build the Δs
+	Ingest          time.Duration // apply them
+}
+
+// Elements is Nodes+Edges.
+func (s Stats) Elements() int { return s.Nodes + s.Edges }
+
+// Delta is one Ingest call: a fixed statement text and its parameters.
+type Delta struct {
+	Text   string
+	Params map[string]any
+}
+
+// Tree is a loaded source tree: the Δs that ingest it, in a deterministic
+// order, and what they carry.
+type Tree struct {
+	Deltas []Delta
+	Stats  Stats
+}
+
+// IngestDir loads the Go tree under dir and ingests it into s.
+func IngestDir(ctx context.Context, s *goldfish.Session, dir string, opts Options) (Stats, error) {
+	t, err := Load(dir, opts)
+	if err != nil {
+		return Stats{}, err
+	}
+	return t.Ingest(ctx, s)
+}
+
+// Ingest applies the tree's Δs to s, in order, each as one Ingest call.
+func (t *Tree) Ingest(ctx context.Context, s *goldfish.Session) (Stats, error) {
+	st := t.Stats
+	st.Deltas, st.Applied = 0, 0
+	t0 := time.Now()
+	for _, d := range t.Deltas {
+		res, err := s.Ingest(ctx, d.Text, d.Params)
+		if err != nil {
+			return st, fmt.Errorf("ingest Δ %d: %w", st.Deltas, err)
+		}
+		st.Deltas++
+		if res.Applied {
+			st.Applied++
+		}
+	}
+	st.Ingest = time.Since(t0)
+	return st, nil
+}
+
+// ---------------------------------------------------------------- loading
+
+type decl struct {
+	kind string // FN, TYPE, VAR, CONST
+	loc  string
+	name string
+	sig  string
+	line int
+	recv string // FN methods: the receiver's base type name
+	body *ast.BlockStmt
+}
+
+type file struct {
+	rel     string // path relative to the root, slash-separated
+	name    string
+	lines   int
+	decls   []decl
+	imports map[string]string // local name → import path
+	size    int64
+}
+
+type pkg struct {
+	dir     string // relative, slash-separated; "." for the root
+	path    string // import path
+	name    string
+	files   []*file
+	imports []string // resolved import paths, sorted
+	funcs   map[string]string // package-level func name → loc
+	types   map[string]bool
+}
+
+// Load reads the tree under dir and builds its Δs; it does not touch a
+// session.
+func Load(dir string, opts Options) (*Tree, error) {
+	t0 := time.Now()
+	root, err := filepath.Abs(dir)
+	if err != nil {
+		return nil, err
+	}
+	prefix := opts.Prefix
+	if prefix == "" {
+		prefix = modulePrefix(root)
+	}
+	dirs, err := packageDirs(root, opts)
+	if err != nil {
+		return nil, err
+	}
+	workers := opts.Workers
+	if workers <= 0 {
+		workers = runtime.GOMAXPROCS(0)
+	}
+	var want []string
+	for _, d := range dirs {
+		if selected(importPath(prefix, d), opts.Only) || vendored(d) {
+			want = append(want, d)
+		}
+	}
+	dirs = want
+	pkgs := make([]*pkg, len(dirs))
+	errs := make([]error, len(dirs))
+	var wg sync.WaitGroup
+	next := make(chan int)
+	for range workers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			fset := token.NewFileSet()
+			for i := range next {
+				pkgs[i], errs[i] = loadPackage(fset, root, dirs[i], importPath(prefix, dirs[i]), opts)
+			}
+		}()
+	}
+	for i := range dirs {
+		next <- i
+	}
+	close(next)
+	wg.Wait()
+	for _, e := range errs {
+		if e != nil {
+			return nil, e
+		}
+	}
+	var kept []*pkg
+	for _, p := range pkgs {
+		if p != nil && len(p.files) > 0 {
+			kept = append(kept, p)
+		}
+	}
+	sort.Slice(kept, func(i, j int) bool { return kept[i].path < kept[j].path })
+	t := &Tree{}
+	b := &builder{t: t, byPath: map[string]*pkg{}, byDir: map[string]*pkg{}}
+	for _, p := range kept {
+		b.byPath[p.path] = p
+		b.byDir[p.dir] = p
+	}
+	for _, p := range kept {
+		b.pkg(p)
+	}
+	if !opts.NoCalls {
+		for _, p := range kept {
+			b.calls(p)
+		}
+	}
+	t.Stats.Deltas = len(t.Deltas)
+	t.Stats.Load = time.Since(t0)
+	return t, nil
+}
+
+// vendored reports whether dir is a vendored package: kept with Only, so
+// imports of the selected packages resolve.
+func vendored(dir string) bool {
+	return strings.HasPrefix(dir, "vendor/") || strings.Contains(dir, "/vendor/")
+}
+
+func selected(p string, only []string) bool {
+	if len(only) == 0 {
+		return true
+	}
+	for _, o := range only {
+		if p == o || strings.HasPrefix(p, o+"/") {
+			return true
+		}
+	}
+	return false
+}
+
+// modulePrefix reads the module path of the go.mod in root (or above it).
+// The standard library's "std" module has no prefix; "cmd" is its own.
+func modulePrefix(root string) string {
+	for d := root; ; d = filepath.Dir(d) {
+		if mod, ok := readModule(filepath.Join(d, "go.mod")); ok {
+			rel, _ := filepath.Rel(d, root)
+			rel = filepath.ToSlash(rel)
+			if mod == "std" {
+				mod = ""
+			}
+			switch {
+			case rel == ".":
+				return mod
+			case mod == "":
+				return rel
+			}
+			return mod + "/" + rel
+		}
+		if filepath.Dir(d) == d {
+			return filepath.Base(root)
+		}
+	}
+}
+
+func readModule(gomod string) (string, bool) {
+	f, err := os.Open(gomod)
+	if err != nil {
+		return "", false
+	}
+	defer f.Close()
+	sc := bufio.NewScanner(f)
+	for sc.Scan() {
+		line := strings.TrimSpace(sc.Text())
+		if rest, ok := strings.CutPrefix(line, "module "); ok {
+			return strings.Trim(strings.TrimSpace(rest), `"`), true
+		}
+	}
+	return "", false
+}
+
+func importPath(prefix, dir string) string {
+	switch {
+	case dir == ".":
+		return prefix
+	case prefix == "":
+		return dir
+	}
+	return prefix + "/" + dir
+}
+
+// packageDirs lists the directories under root that hold .go files, sorted,
+// relative and slash-separated; it skips testdata and directories whose
+// name starts with "." or "_". A nested module keeps its own prefix only
+// when its go.mod names the tree's paths (the standard library's cmd
+// module does: "cmd" under src).
+func packageDirs(root string, opts Options) ([]string, error) {
+	var dirs []string
+	err := filepath.WalkDir(root, func(p string, d os.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if !d.IsDir() {
+			return nil
+		}
+		name := d.Name()
+		if p != root && (name == "testdata" || strings.HasPrefix(name, ".") || strings.HasPrefix(name, "_")) {
+			return filepath.SkipDir
+		}
+		ents, err := os.ReadDir(p)
+		if err != nil {
+			return err
+		}
+		for _, e := range ents {
+			if !e.IsDir() && strings.HasSuffix(e.Name(), ".go") {
+				rel, _ := filepath.Rel(root, p)
+				dirs = append(dirs, filepath.ToSlash(rel))
+				break
+			}
+		}
+		return nil
+	})
+	sort.Strings(dirs)
+	return dirs, err
+}
+
+var buildCtx = build.Default
+
+func loadPackage(fset *token.FileSet, root, dir, ipath string, opts Options) (*pkg, error) {
+	abs := filepath.Join(root, filepath.FromSlash(dir))
+	ents, err := os.ReadDir(abs)
+	if err != nil {
+		return nil, err
+	}
+	p := &pkg{dir: dir, path: ipath, funcs: map[string]string{}, types: map[string]bool{}}
+	imports := map[string]bool{}
+	seen := map[string]bool{}
+	for _, e := range ents {
+		n := e.Name()
+		if e.IsDir() || !strings.HasSuffix(n, ".go") || (!opts.Tests && strings.HasSuffix(n, "_test.go")) {
+			continue
+		}
+		if ok, err := buildCtx.MatchFile(abs, n); err != nil || !ok {
+			continue
+		}
+		src, err := os.ReadFile(filepath.Join(abs, n))
+		if err != nil {
+			return nil, err
+		}
+		af, err := parser.ParseFile(fset, filepath.Join(abs, n), src, parser.SkipObjectResolution)
+		if err != nil {
+			continue // a file that does not parse is left out, as go/build would refuse it
+		}
+		pname := af.Name.Name
+		if pname == "documentation" {
+			continue
+		}
+		if p.name == "" {
+			p.name = pname
+		} else if pname != p.name && !(opts.Tests && pname == p.name+"_test") {
+			continue
+		}
+		rel := n
+		if dir != "." {
+			rel = dir + "/" + n
+		}
+		f := &file{rel: rel, name: n, lines: fset.File(af.Pos()).LineCount(), imports: map[string]string{}, size: int64(len(src))}
+		for _, is := range af.Imports {
+			ip, _ := strconv.Unquote(is.Path.Value)
+			imports[ip] = true
+			local := path.Base(ip)
+			if is.Name != nil {
+				local = is.Name.Name
+			}
+			f.imports[local] = ip
+		}
+		line := func(pos token.Pos) int { return fset.Position(pos).Line }
+		add := func(d decl) {
+			if d.name == "_" || d.name == "init" || seen[d.loc] {
+				d.loc += "@" + n + ":" + strconv.Itoa(d.line)
+			}
+			seen[d.loc] = true
+			f.decls = append(f.decls, d)
+		}
+		for _, dl := range af.Decls {
+			switch d := dl.(type) {
+			case *ast.FuncDecl:
+				fd := decl{kind: "FN", name: d.Name.Name, line: line(d.Name.Pos()), body: d.Body}
+				sig := types.ExprString(d.Type)
+				if d.Recv != nil && len(d.Recv.List) > 0 {
+					rt := d.Recv.List[0].Type
+					fd.recv = recvBase(rt)
+					fd.loc = ipath + "." + fd.recv + "." + fd.name
+					rs := types.ExprString(rt)
+					if names := d.Recv.List[0].Names; len(names) > 0 {
+						rs = names[0].Name + " " + rs
+					}
+					sig = "func (" + rs + ") " + fd.name + strings.TrimPrefix(sig, "func")
+				} else {
+					fd.loc = ipath + "." + fd.name
+					sig = "func " + fd.name + strings.TrimPrefix(sig, "func")
+					if fd.name != "init" && fd.name != "_" && !seen[fd.loc] {
+						p.funcs[fd.name] = fd.loc
+					}
+				}
+				fd.sig = clip(sig)
+				add(fd)
+			case *ast.GenDecl:
+				for _, sp := range d.Specs {
+					switch s := sp.(type) {
+					case *ast.TypeSpec:
+						td := decl{kind: "TYPE", name: s.Name.Name, loc: ipath + "." + s.Name.Name, line: line(s.Name.Pos())}
+						td.sig = clip("type " + s.Name.Name + typeKind(s))
+						if !seen[td.loc] && td.name != "_" {
+							p.types[td.name] = true
+						}
+						add(td)
+					case *ast.ValueSpec:
+						kind, word := "VAR", "var "
+						if d.Tok == token.CONST {
+							kind, word = "CONST", "const "
+						}
+						for i, id := range s.Names {
+							vd := decl{kind: kind, name: id.Name, loc: ipath + "." + id.Name, line: line(id.Pos())}
+							sig := word + id.Name
+							if s.Type != nil {
+								sig += " " + types.ExprString(s.Type)
+							}
+							if i < len(s.Values) {
+								if v := types.ExprString(s.Values[i]); len(v) <= 40 {
+									sig += " = " + v
+								}
+							}
+							vd.sig = clip(sig)
+							add(vd)
+						}
+					}
+				}
+			}
+		}
+		p.files = append(p.files, f)
+	}
+	for ip := range imports {
+		p.imports = append(p.imports, ip)
+	}
+	sort.Strings(p.imports)
+	return p, nil
+}
+
+// typeKind renders what a type declaration is: " struct", " interface",
+// " = T" for an alias, or the underlying type expression when short.
+func typeKind(s *ast.TypeSpec) string {
+	tp := ""
+	if s.TypeParams != nil && len(s.TypeParams.List) > 0 {
+		tp = "[…]"
+	}
+	switch t := s.Type.(type) {
+	case *ast.StructType:
+		return tp + " struct"
+	case *ast.InterfaceType:
+		return tp + " interface"
+	default:
+		e := types.ExprString(t)
+		if s.Assign.IsValid() {
+			return tp + " = " + e
+		}
+		return tp + " " + e
+	}
+}
+
+func clip(s string) string {
+	if len(s) <= 160 {
+		return s
+	}
+	cut := 157
+	for cut > 0 && (s[cut]&0xC0) == 0x80 {
+		cut--
+	}
+	return s[:cut] + "..."
+}
+
+// recvBase is the name of a receiver's base type: T for T, *T, T[P], *T[P].
+func recvBase(e ast.Expr) string {
+	for {
+		switch t := e.(type) {
+		case *ast.StarExpr:
+			e = t.X
+		case *ast.ParenExpr:
+			e = t.X
+		case *ast.IndexExpr:
+			e = t.X
+		case *ast.IndexListExpr:
+			e = t.X
+		case *ast.Ident:
+			return t.Name
+		default:
+			return types.ExprString(e)
+		}
+	}
+}
+
+// ---------------------------------------------------------------- Δs
+
+// sizes is the chunk ladder: a group of n items becomes Δs of these sizes,
+// largest first, so each kind has at most len(sizes) distinct texts.
+var sizes = []int{64, 32, 16, 8, 4, 2, 1}
+
+type builder struct {
+	t      *Tree
+	byPath map[string]*pkg
+	byDir  map[string]*pkg
+	texts  sync.Map // template key → text
+}
+
+// chunks calls fn with consecutive chunks of n items along the ladder.
+func chunks(n, max int, fn func(lo, hi int)) {
+	lo := 0
+	for _, s := range sizes {
+		if s > max {
+			continue
+		}
+		for n-lo >= s {
+			fn(lo, lo+s)
+			lo += s
+		}
+	}
+}
+
+// text returns the statement text for key and size n, built once.
+func (b *builder) text(key string, n int, build func(n int) string) string {
+	k := key + "/" + strconv.Itoa(n)
+	if t, ok := b.texts.Load(k); ok {
+		return t.(string)
+	}
+	t := build(n)
+	b.texts.Store(k, t)
+	return t
+}
+
+func (b *builder) emit(text string, params map[string]any) {
+	b.t.Deltas = append(b.t.Deltas, Delta{Text: text, Params: params})
+}
+
+var pname [4][]string // parameter names per field and index: l3, n3, s3, ln3
+
+func init() {
+	for i := range 256 {
+		is := strconv.Itoa(i)
+		pname[0] = append(pname[0], "l"+is)
+		pname[1] = append(pname[1], "n"+is)
+		pname[2] = append(pname[2], "s"+is)
+		pname[3] = append(pname[3], "ln"+is)
+	}
+}
+
+// resolveImport maps an import path seen in package p to a package of the
+// tree: itself, or a vendored copy in a vendor directory above p.
+func (b *builder) resolveImport(p *pkg, ip string) (*pkg, bool) {
+	if q, ok := b.byPath[ip]; ok {
+		return q, true
+	}
+	for d := p.dir; ; d = path.Dir(d) {
+		v := "vendor/" + ip
+		if d != "." {
+			v = d + "/" + v
+		}
+		if q, ok := b.byDir[v]; ok {
+			return q, true
+		}
+		if d == "." || d == "/" || d == "" {
+			return nil, false
+		}
+	}
+}
+
+func (b *builder) pkg(p *pkg) {
+	st := &b.t.Stats
+	st.Packages++
+	b.emit(`INSERT (:PKG {loc: $loc, name: $name, dir: $dir, files: $files})`,
+		map[string]any{"loc": p.path, "name": p.name, "dir": p.dir, "files": len(p.files)})
+	st.Nodes++
+	var imps []string
+	for _, ip := range p.imports {
+		if q, ok := b.resolveImport(p, ip); ok && q != p {
+			imps = append(imps, q.path)
+		}
+	}
+	slices.Sort(imps)
+	imps = slices.Compact(imps)
+	st.Edges += len(imps)
+	st.Imports += len(imps)
+	chunks(len(imps), 64, func(lo, hi int) {
+		params := map[string]any{"p": p.path}
+		for i, ip := range imps[lo:hi] {
+			params[pname[0][i]] = ip
+		}
+		b.emit(b.text("imports", hi-lo, importsText), params)
+	})
+	for _, f := range p.files {
+		st.Files++
+		st.SourceBytes += f.size
+		b.emit(`INSERT (:PKG {loc: $pkg})-[:contains]->(:FILE {loc: $loc, name: $name, lines: $lines})`,
+			map[string]any{"pkg": p.path, "loc": f.rel, "name": f.name, "lines": f.lines})
+		st.Nodes++
+		st.Edges++
+		// Group the file's declarations by template, keeping source order
+		// inside each group.
+		groups := map[string][]decl{}
+		for _, d := range f.decls {
+			key := d.kind
+			if d.recv != "" && p.types[d.recv] {
+				key = "METHOD"
+			}
+			groups[key] = append(groups[key], d)
+		}
+		for _, key := range []string{"TYPE", "FN", "METHOD", "VAR", "CONST"} {
+			ds := groups[key]
+			st.Decls += len(ds)
+			st.Nodes += len(ds)
+			st.Edges += len(ds)
+			if key == "METHOD" {
+				st.Edges += len(ds)
+			}
+			chunks(len(ds), 64, func(lo, hi int) {
+				params := make(map[string]any, 1+4*(hi-lo)+(hi-lo))
+				params["file"] = f.rel
+				for i, d := range ds[lo:hi] {
+					params[pname[0][i]] = d.loc
+					params[pname[1][i]] = d.name
+					params[pname[2][i]] = d.sig
+					params[pname[3][i]] = d.line
+					if key == "METHOD" {
+						params["t"+strconv.Itoa(i)] = p.path + "." + d.recv
+					}
+				}
+				b.emit(b.text(key, hi-lo, declText(key)), params)
+			})
+		}
+	}
+}
+
+func importsText(n int) string {
+	var sb strings.Builder
+	sb.WriteString("INSERT ")
+	for i := range n {
+		if i == 0 {
+			sb.WriteString("(p:PKG {loc: $p})")
+		} else {
+			sb.WriteString(", (p)")
+		}
+		fmt.Fprintf(&sb, "-[:imports]->(:PKG {loc: $l%d})", i)
+	}
+	return sb.String()
+}
+
+func declText(key string) func(n int) string {
+	return func(n int) string {
+		kind := key
+		if key == "METHOD" {
+			kind = "FN"
+		}
+		var sb strings.Builder
+		sb.WriteString("INSERT ")
+		for i := range n {
+			if i == 0 {
+				sb.WriteString("(f:FILE {loc: $file})")
+			} else {
+				sb.WriteString(", (f)")
+			}
+			fmt.Fprintf(&sb, "-[:contains]->(:%s {loc: $l%d, name: $n%d, sig: $s%d, line: $ln%d})", kind, i, i, i, i)
+			if key == "METHOD" {
+				fmt.Fprintf(&sb, "<-[:has_method]-(:TYPE {loc: $t%d})", i)
+			}
+		}
+		return sb.String()
+	}
+}
+
+// calls emits the calls edges of p's functions: f(…) to a package-level
+// function of p, and x.F(…) where x names an import of the file and F is a
+// package-level function of that package in the tree.
+func (b *builder) calls(p *pkg) {
+	var pairs [][2]string
+	for _, f := range p.files {
+		for _, d := range f.decls {
+			if d.kind != "FN" || d.body == nil {
+				continue
+			}
+			seen := map[string]bool{}
+			ast.Inspect(d.body, func(n ast.Node) bool {
+				c, ok := n.(*ast.CallExpr)
+				if !ok {
+					return true
+				}
+				fun := c.Fun
+				switch x := fun.(type) {
+				case *ast.IndexExpr:
+					fun = x.X
+				case *ast.IndexListExpr:
+					fun = x.X
+				}
+				var to string
+				switch x := fun.(type) {
+				case *ast.Ident:
+					to = p.funcs[x.Name]
+				case *ast.SelectorExpr:
+					id, ok := x.X.(*ast.Ident)
+					if !ok {
+						break
+					}
+					ip, ok := f.imports[id.Name]
+					if !ok || p.funcs[id.Name] != "" || p.types[id.Name] {
+						break
+					}
+					if q, ok := b.resolveImport(p, ip); ok {
+						to = q.funcs[x.Sel.Name]
+					}
+				}
+				if to != "" && to != d.loc && !seen[to] {
+					seen[to] = true
+					pairs = append(pairs, [2]string{d.loc, to})
+				}
+				return true
+			})
+		}
+	}
+	st := &b.t.Stats
+	st.Calls += len(pairs)
+	st.Edges += len(pairs)
+	chunks(len(pairs), 64, func(lo, hi int) {
+		params := make(map[string]any, 2*(hi-lo))
+		for i, pr := range pairs[lo:hi] {
+			params[pname[0][i]] = pr[0]
+			params[pname[1][i]] = pr[1]
+		}
+		b.emit(b.text("calls", hi-lo, callsText), params)
+	})
+}
+
+func callsText(n int) string {
+	var sb strings.Builder
+	sb.WriteString("INSERT ")
+	for i := range n {
+		if i > 0 {
+			sb.WriteString(", ")
+		}
+		fmt.Fprintf(&sb, "(:FN {loc: $l%d})-[:calls]->(:FN {loc: $n%d})", i, i)
+	}
+	return sb.String()
+}

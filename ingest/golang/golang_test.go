@@ -1,0 +1,91 @@
+package golang_test
+
+import (
+	"context"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"testing"
+
+	"github.com/goldfish-gql/goldfish"
+	"github.com/goldfish-gql/goldfish/ingest/golang"
+)
+
+func ingestTwice(t *testing.T, dir string, opts golang.Options) (first, second golang.Stats, dump string) {
+	t.Helper()
+	db, err := goldfish.Open()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	s, err := db.Session("code")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	first, err = golang.IngestDir(ctx, s, dir, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	dump = s.Dump()
+	v := s.Version()
+	second, err = golang.IngestDir(ctx, s, dir, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if second.Applied != 0 {
+		t.Errorf("re-ingest applied %d of %d Δs; want 0", second.Applied, second.Deltas)
+	}
+	if s.Version() != v {
+		t.Errorf("re-ingest moved the version from %d to %d", v, s.Version())
+	}
+	if again := s.Dump(); again != dump {
+		t.Errorf("re-ingest changed the dump")
+	}
+	snap := s.Snapshot()
+	if got, want := snap.NodeCount()+snap.EdgeCount(), first.Elements(); got != want {
+		t.Errorf("session holds %d elements, the Δs carry %d", got, want)
+	}
+	return first, second, dump
+}
+
+func TestIngestTree(t *testing.T) {
+	first, _, dump := ingestTwice(t, "testdata/tree", golang.Options{})
+	if first.Packages != 2 || first.Files != 2 {
+		t.Errorf("packages %d files %d; want 2 and 2 (the _windows file is not for this platform)", first.Packages, first.Files)
+	}
+	for _, want := range []string{
+		`(:PKG {dir: "geom", files: 1, loc: "example.com/tree/geom", name: "geom"})`,
+		`-[:imports]->(:PKG {dir: "geom"`,
+		`(:FN {line: 13, loc: "example.com/tree/geom.Dist", name: "Dist", sig: "func Dist(a, b Point) float64"})`,
+		`(:FN {line: 13, loc: "example.com/tree/geom.Dist", name: "Dist", sig: "func Dist(a, b Point) float64"})-[:calls]->(:FN {line: 15, loc: "example.com/tree/geom.sq"`,
+		`loc: "example.com/tree/shapes.describe", name: "describe", sig: "func describe(c Circle) string"})-[:calls]->(:FN {line: 13, loc: "example.com/tree/geom.Dist"`,
+		`loc: "example.com/tree/shapes.Circle.String"`,
+		`-[:has_method]->(:FN {line: 16, loc: "example.com/tree/shapes.Circle.Area"`,
+		`(:CONST {line: 7, loc: "example.com/tree/geom.Pi", name: "Pi", sig: "const Pi = math.Pi"})`,
+		`loc: "example.com/tree/geom.init@geom.go:20"`,
+		`(:TYPE {line: 10, loc: "example.com/tree/geom.Point", name: "Point", sig: "type Point struct"})`,
+		`(:FILE {lines: 20, loc: "geom/geom.go", name: "geom.go"})-[:contains]->(:FN`,
+	} {
+		if !strings.Contains(dump, want) {
+			t.Errorf("dump lacks %s", want)
+		}
+	}
+	if strings.Contains(dump, "windowsOnly") {
+		t.Errorf("a file for another platform was ingested")
+	}
+	if t.Failed() {
+		t.Log(dump)
+	}
+}
+
+func TestIngestStdlibIdempotent(t *testing.T) {
+	if testing.Short() {
+		t.Skip("reads the standard library")
+	}
+	src := filepath.Join(runtime.GOROOT(), "src")
+	first, _, _ := ingestTwice(t, src, golang.Options{Only: []string{"strings", "strconv", "unicode/utf8", "bufio"}})
+	if first.Packages < 4 || first.Calls == 0 || first.Imports == 0 {
+		t.Errorf("stats %+v", first)
+	}
+}

@@ -1,0 +1,3 @@
+package shapes
+
+func windowsOnly() {}

@@ -2,9 +2,11 @@ package exec
 
 import (
 	"fmt"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/goldfish-gql/goldfish/gqlstatus"
@@ -30,6 +32,7 @@ type emitter struct {
 	body  []byte
 	// start and walked time the Recall: seed and walk, then emit.
 	start, walked time.Time
+	sc            *scratch
 }
 
 // timed marks the end of the walk.
@@ -78,8 +81,10 @@ func (e *emitter) emit(w *shapewalk.Shape, seeds int) {
 		shared       int // index of the entry whose counter this kind shares, or -1
 	}
 	var prefixes []prefixCount
-	vars := make([]varName, len(w.Nodes))
-	index := make(map[store.ID]int32, len(w.Nodes))
+	sc := e.scratch()
+	vars := slices.Grow(sc.vars[:0], len(w.Nodes))[:len(w.Nodes)]
+	sc.vars = vars
+	index := sc.index
 	for i, n := range w.Nodes {
 		kind := n.Kind()
 		k := -1
@@ -131,8 +136,7 @@ func (e *emitter) emit(w *shapewalk.Shape, seeds int) {
 	if s.Rows == 0 {
 		return
 	}
-	b := make([]byte, 0, 64*s.Rows+16)
-	b = append(b, "INSERT\n"...)
+	b := append(sc.body[:0], "INSERT\n"...)
 	shell := e.opt.View == ViewShell
 	for i, n := range w.Nodes {
 		if i > 0 {
@@ -159,6 +163,39 @@ func (e *emitter) emit(w *shapewalk.Shape, seeds int) {
 	}
 	b = append(b, '\n')
 	e.body = b
+	sc.body = b
+}
+
+// scratch holds an emit's reusable buffers; Recall is hot, and what it
+// allocates is what the garbage collector charges it for.
+type scratch struct {
+	body, rest, head []byte
+	vars             []varName
+	index            map[store.ID]int32
+}
+
+var scratchPool = sync.Pool{New: func() any {
+	return &scratch{index: make(map[store.ID]int32, 64)}
+}}
+
+func (e *emitter) scratch() *scratch {
+	if e.sc == nil {
+		e.sc = scratchPool.Get().(*scratch)
+	}
+	return e.sc
+}
+
+// release returns the scratch buffers; the emitter must not use them after.
+func (e *emitter) release() {
+	if e.sc == nil {
+		return
+	}
+	clear(e.sc.index)
+	if cap(e.sc.body) > 1<<20 {
+		e.sc.body = nil // an outsized Shape should not pin its buffer
+	}
+	scratchPool.Put(e.sc)
+	e.sc, e.body = nil, nil
 }
 
 // varName is a Shape variable: prefix and number.
@@ -240,17 +277,19 @@ func varPrefix(kind string) string {
 // counted apart (a newline separates them, so no token spans both), and the
 // header is counted again once its own token count is written into it.
 func (e *emitter) finish() (*Shape, error) {
+	defer e.release()
 	s := e.shape
-	rest := make([]byte, 0, len(e.body)+64*len(e.notes))
+	sc := e.scratch()
+	rest := sc.rest[:0]
 	for _, n := range e.notes {
 		rest = append(rest, "// "...)
 		rest = append(rest, n...)
 		rest = append(rest, '\n')
 	}
 	rest = append(rest, e.body...)
+	sc.rest = rest
 	head := func(tok int) []byte {
-		h := make([]byte, 0, 128)
-		h = append(h, "// goldfish session="...)
+		h := append(sc.head[:0], "// goldfish session="...)
 		h = append(h, e.opt.Session...)
 		h = append(h, " version="...)
 		h = strconv.AppendUint(h, s.Version, 10)
@@ -266,7 +305,9 @@ func (e *emitter) finish() (*Shape, error) {
 		h = strconv.AppendInt(h, int64(e.opt.M), 10)
 		h = append(h, " tokens="...)
 		h = strconv.AppendInt(h, int64(tok), 10)
-		return append(h, '\n')
+		h = append(h, '\n')
+		sc.head = h
+		return h
 	}
 	var tok int
 	if e.opt.ExactTokens {
@@ -279,15 +320,16 @@ func (e *emitter) finish() (*Shape, error) {
 		headTok, _ = tokens.Exact(string(head(tok)))
 		tok = restTok + headTok
 	} else {
-		restTok := tokens.Estimate(string(rest))
-		tok = restTok + tokens.Estimate(string(head(restTok)))
-		tok = restTok + tokens.Estimate(string(head(tok)))
+		restTok := tokens.EstimateBytes(rest)
+		tok = restTok + tokens.EstimateBytes(head(restTok))
+		tok = restTok + tokens.EstimateBytes(head(tok))
 	}
 	s.Tokens = tok
 	h := head(tok)
+	alarm := ""
 	if tok > TokenAlarm {
 		msg := fmt.Sprintf("Shape is %d tokens, over the %d-token alarm: narrow q, use view=shell, or split the session", tok, TokenAlarm)
-		h = append(h, "// 01000: "+msg+"\n"...)
+		alarm = "// 01000: " + msg + "\n"
 		s.Notices = append(s.Notices, gqlstatus.Notice{Code: gqlstatus.Warning, Msg: msg})
 	}
 	if s.Truncated {
@@ -300,7 +342,12 @@ func (e *emitter) finish() (*Shape, error) {
 	if s.Status == gqlstatus.Success && len(s.Notices) > 0 {
 		s.Status = gqlstatus.Warning
 	}
-	s.Text = string(append(h, rest...))
+	var text strings.Builder
+	text.Grow(len(h) + len(alarm) + len(rest))
+	text.Write(h)
+	text.WriteString(alarm)
+	text.Write(rest)
+	s.Text = text.String()
 	if e.walked.IsZero() {
 		e.walked = time.Now()
 	}

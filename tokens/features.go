@@ -32,7 +32,7 @@ var class = func() (t [256]uint8) {
 // features counts, in one pass, what the o200k pre-tokeniser splits on:
 // words, letters beyond a word's first few, digit groups of three,
 // punctuation bytes, whitespace runs and non-ASCII bytes.
-func features(text string) (words, longTail, digitGroups, punct, spaces, high int) {
+func features[T string | []byte](text T) (words, longTail, digitGroups, punct, spaces, high int) {
 	i, n := 0, len(text)
 	for i < n {
 		switch class[text[i]] {

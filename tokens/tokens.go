@@ -16,7 +16,12 @@ import (
 // bytes) and weighs each count by a rate fitted by least squares against
 // the exact count of the conformance suite's Shapes (TestEstimateCalibrated
 // keeps every one of them within 15%).
-func Estimate(text string) int {
+func Estimate(text string) int { return estimate(text) }
+
+// EstimateBytes is Estimate over bytes, so callers need not copy.
+func EstimateBytes(text []byte) int { return estimate(text) }
+
+func estimate[T string | []byte](text T) int {
 	words, longTail, digits, punct, spaces, high := features(text)
 	milli := 478*words + 130*longTail + 1632*digits + 654*punct + 846*spaces + 400*high
 	return (milli + 500) / 1000

@@ -1,0 +1,281 @@
+package main
+
+import (
+	"context"
+	"crypto/sha256"
+	"fmt"
+	"math/rand/v2"
+	"runtime"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/goldfish-gql/goldfish"
+	"github.com/goldfish-gql/goldfish/ingest/golang"
+	"github.com/goldfish-gql/goldfish/store"
+	"github.com/goldfish-gql/goldfish/tokens"
+)
+
+// heapNow is the live heap after a full collection.
+func heapNow() uint64 {
+	runtime.GC()
+	runtime.GC()
+	var m runtime.MemStats
+	runtime.ReadMemStats(&m)
+	return m.HeapAlloc
+}
+
+// probe is one token of the workload: the Recall's text and parameters,
+// and the SQLite peer's seed form and values.
+type probe struct {
+	params map[string]any
+	value  string // SQLite seed value
+}
+
+type kindSpec struct {
+	name   string
+	token  string
+	shell  bool
+	form   string // SQLite seed form
+	kind   string // SQLite seed kind
+	probes []probe
+}
+
+func benchStdlib(ctx context.Context, cfg Config, rep *Report, logf func(string, ...any)) error {
+	opts := golang.Options{Only: cfg.Only}
+	tree, err := golang.Load(cfg.Src, opts)
+	if err != nil {
+		return err
+	}
+	st := tree.Stats
+	logf("loaded %s: %d packages, %d files, %d Δs in %.2fs", cfg.Src, st.Packages, st.Files, len(tree.Deltas), st.Load.Seconds())
+	base := heapNow()
+	db, err := goldfish.Open()
+	if err != nil {
+		return err
+	}
+	defer db.Close()
+	s, err := db.Session("stdlib")
+	if err != nil {
+		return err
+	}
+	st, err = tree.Ingest(ctx, s)
+	if err != nil {
+		return err
+	}
+	heap := heapNow()
+	snap := s.Snapshot()
+	elems := snap.NodeCount() + snap.EdgeCount()
+	if elems != st.Elements() {
+		return fmt.Errorf("session holds %d elements, the Δs carry %d", elems, st.Elements())
+	}
+	in := IngestReport{Packages: st.Packages, Files: st.Files, Decls: st.Decls, Nodes: snap.NodeCount(), Edges: snap.EdgeCount(),
+		Imports: st.Imports, Calls: st.Calls, Deltas: st.Deltas, SourceMB: float64(st.SourceBytes) / 1e6,
+		LoadSec: st.Load.Seconds(), IngestSec: st.Ingest.Seconds(),
+		ElemsPerSec:    float64(elems) / st.Ingest.Seconds(),
+		EndToEndPerSec: float64(elems) / (st.Load + st.Ingest).Seconds(),
+		BytesPerElem:   float64(heap-base) / float64(elems)}
+	logf("ingested %d elements in %.2fs: %.0f elements/s, %.0f bytes/element", elems, in.IngestSec, in.ElemsPerSec, in.BytesPerElem)
+	before := sha256.Sum256([]byte(s.Dump()))
+	again, err := tree.Ingest(ctx, s)
+	if err != nil {
+		return err
+	}
+	after := sha256.Sum256([]byte(s.Dump()))
+	in.ReingestApplied, in.ReingestSec, in.ReingestSameDump = again.Applied, again.Ingest.Seconds(), before == after
+	logf("re-ingested: %d of %d Δs applied, same dump %v, %.2fs", again.Applied, again.Deltas, before == after, in.ReingestSec)
+	tree = nil
+
+	t0 := time.Now()
+	pr, err := openPeer()
+	if err != nil {
+		return err
+	}
+	defer pr.Close()
+	if err := pr.loadSnapshot(snap); err != nil {
+		return fmt.Errorf("sqlite: %w", err)
+	}
+	in.SQLiteLoadSec = time.Since(t0).Seconds()
+	logf("sqlite loaded in %.2fs", in.SQLiteLoadSec)
+	rep.Ingest = in
+
+	kinds := stdlibWorkload(snap, cfg)
+	var shapeTokens []int
+	for _, k := range kinds {
+		kr, toks, err := runKind(ctx, s, pr, k, cfg)
+		if err != nil {
+			return fmt.Errorf("%s: %w", k.name, err)
+		}
+		shapeTokens = append(shapeTokens, toks...)
+		logf("%-8s miss p50 %s  hit p50 %s  sqlite p50 %s  ratio %.1f×  tokens %.0f", k.name, us(kr.Miss.P50), us(kr.Hit.P50), us(kr.SQLite.P50), kr.Ratio, kr.Tokens)
+		rep.Workload = append(rep.Workload, kr)
+	}
+
+	t0 = time.Now()
+	rg := readGraphJSON(snap)
+	n, err := countTokens(rg)
+	if err != nil {
+		return err
+	}
+	rep.Tokens = TokenReport{ReadGraphBytes: len(rg), ReadGraphTokens: n, CountSec: time.Since(t0).Seconds()}
+	if len(shapeTokens) > 0 {
+		sum := 0
+		for _, t := range shapeTokens {
+			sum += t
+		}
+		rep.Tokens.ShapeTokensMean = float64(sum) / float64(len(shapeTokens))
+		rep.Tokens.Ratio = float64(n) / rep.Tokens.ShapeTokensMean
+	}
+	logf("read_graph JSON: %d bytes, %d tokens (%.1fs)", len(rg), n, rep.Tokens.CountSec)
+	return nil
+}
+
+// stdlibWorkload draws the seeded tokens of each kind from the session.
+func stdlibWorkload(snap *store.Snapshot, cfg Config) []*kindSpec {
+	rng := rand.New(rand.NewPCG(cfg.Seed, 42))
+	locs := func(kind string, keep func(*store.Node) bool) []string {
+		var out []string
+		snap.ScanLabel(kind, func(n *store.Node) bool {
+			if keep == nil || keep(n) {
+				out = append(out, propString(n.Props, "loc"))
+			}
+			return true
+		})
+		slices.Sort(out)
+		return out
+	}
+	pick := func(from []string, n int) []string {
+		if len(from) == 0 {
+			return nil
+		}
+		out := make([]string, 0, n)
+		perm := rng.Perm(len(from))
+		for i := 0; len(out) < n; i++ {
+			out = append(out, from[perm[i%len(perm)]])
+		}
+		return out
+	}
+	fns := locs("FN", nil)
+	typesWithMethods := locs("TYPE", func(n *store.Node) bool {
+		has := false
+		snap.EdgesOfType(n.ID, store.Out, "has_method", func(*store.Edge) bool { has = true; return false })
+		return has
+	})
+	pkgs := locs("PKG", func(n *store.Node) bool { return propString(n.Props, "name") != "" })
+	// keywords: identifiers of functions, lower-cased, so the match is
+	// the case-insensitive keyword token
+	var words []string
+	snap.ScanLabel("FN", func(n *store.Node) bool {
+		if w := propString(n.Props, "name"); len(w) >= 6 {
+			words = append(words, strings.ToLower(w))
+		}
+		return true
+	})
+	slices.Sort(words)
+	words = slices.Compact(words)
+
+	mk := func(name, token, form, kind string, shell bool, vals []string, param string) *kindSpec {
+		k := &kindSpec{name: name, token: token, form: form, kind: kind, shell: shell}
+		for _, v := range vals {
+			k.probes = append(k.probes, probe{params: map[string]any{param: v}, value: v})
+		}
+		return k
+	}
+	n := cfg.Iters
+	miss := make([]string, n)
+	for i := range miss {
+		miss[i] = fmt.Sprintf("nowhere/pkg%d.Missing%d", rng.IntN(1000), i)
+	}
+	return []*kindSpec{
+		mk("function", `MATCH (f:FN {loc: $loc})`, "loc", "FN", false, pick(fns, n), "loc"),
+		mk("type+methods", `MATCH (t:TYPE {loc: $loc})`, "loc", "TYPE", false, pick(typesWithMethods, n), "loc"),
+		mk("package outline", `MATCH (p:PKG {loc: $loc})`+" view=shell", "loc", "PKG", true, pick(pkgs, n), "loc"),
+		mk("keyword", `MATCH (n) WHERE n CONTAINS $w LIMIT 4`, "keyword", "", false, pick(words, n), "w"),
+		mk("codebook miss", `MATCH (f:FN {loc: $loc})`, "miss", "FN", false, miss, "loc"),
+	}
+}
+
+// recallText strips the " view=shell" marker of a kind's token.
+func recallText(k *kindSpec) (string, string) {
+	if t, ok := strings.CutSuffix(k.token, " view=shell"); ok {
+		return t, "shell"
+	}
+	return k.token, ""
+}
+
+// runKind measures one workload kind: every probe once (cache miss: each
+// token is distinct), then the first probes again and again (cache hit),
+// then the SQLite peer on every probe.
+func runKind(ctx context.Context, s *goldfish.Session, pr *peer, k *kindSpec, cfg Config) (KindReport, []int, error) {
+	text, view := recallText(k)
+	kr := KindReport{Kind: k.name, Token: k.token}
+	miss := make([]time.Duration, 0, len(k.probes))
+	shapes := make([]*goldfish.Shape, 0, len(k.probes))
+	cues := map[string]int{}
+	rows := 0
+	for _, p := range k.probes {
+		t0 := time.Now()
+		sh, err := s.Recall(ctx, text, goldfish.RecallOptions{View: view, Params: p.params})
+		miss = append(miss, time.Since(t0))
+		if err != nil {
+			return kr, nil, err
+		}
+		shapes = append(shapes, sh)
+		cues[string(sh.Cue)]++
+		rows += sh.Rows
+	}
+	kr.Miss = latOf(miss)
+	kr.Rows = float64(rows) / float64(len(k.probes))
+	var cs []string
+	for c, n := range cues {
+		cs = append(cs, fmt.Sprintf("%s %d", c, n))
+	}
+	slices.Sort(cs)
+	kr.Cues = strings.Join(cs, ", ")
+	time.Sleep(20 * time.Millisecond) // let the Shape cache admit the misses' Sets
+	hot := k.probes[:min(len(k.probes), 32)]
+	hit := make([]time.Duration, 0, cfg.Hits)
+	for i := range cfg.Hits {
+		p := hot[i%len(hot)]
+		t0 := time.Now()
+		if _, err := s.Recall(ctx, text, goldfish.RecallOptions{View: view, Params: p.params}); err != nil {
+			return kr, nil, err
+		}
+		hit = append(hit, time.Since(t0))
+	}
+	kr.Hit = latOf(hit)
+	sq := make([]time.Duration, 0, len(k.probes))
+	sqRows := 0
+	for _, p := range k.probes {
+		t0 := time.Now()
+		n, err := pr.read(ctx, k.form, k.shell, p.value, k.kind, 4, 2, 50)
+		sq = append(sq, time.Since(t0))
+		if err != nil {
+			return kr, nil, err
+		}
+		sqRows += n
+	}
+	kr.SQLite = latOf(sq)
+	kr.SQLRow = float64(sqRows) / float64(len(k.probes))
+	kr.Ratio = kr.SQLite.P50 / kr.Miss.P50
+	// exact o200k tokens of the first Shapes
+	var toks []int
+	for _, sh := range shapes[:min(len(shapes), cfg.TokensOf)] {
+		n, err := tokens.Exact(sh.Text)
+		if err != nil {
+			return kr, nil, err
+		}
+		toks = append(toks, n)
+	}
+	if len(toks) > 0 {
+		sum := 0
+		for _, t := range toks {
+			sum += t
+		}
+		kr.Tokens = float64(sum) / float64(len(toks))
+		s := slices.Clone(toks)
+		slices.Sort(s)
+		kr.TokP50, kr.TokMax = s[len(s)/2], s[len(s)-1]
+	}
+	return kr, toks, nil
+}

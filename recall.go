@@ -4,9 +4,12 @@ import (
 	"context"
 	"strconv"
 	"sync"
+	"time"
 
 	"github.com/goldfish-gql/goldfish/exec"
 	"github.com/goldfish-gql/goldfish/gqlstatus"
+	"github.com/goldfish-gql/goldfish/parser"
+	"github.com/goldfish-gql/goldfish/planner"
 )
 
 // Shape is what a Recall returns: the emitted GQL text (a comment header and
@@ -164,6 +167,27 @@ func (s *Session) recall(ctx context.Context, q string, opts RecallOptions, t *T
 }
 
 var keyPool = sync.Pool{New: func() any { b := make([]byte, 0, 256); return &b }}
+
+// Prepare parses and plans text (always, bypassing the plan cache, so the
+// times are real; the plan is cached for the call that follows) and says
+// whether it is a Recall. The shell's :timing uses it.
+func (s *Session) Prepare(text string) (isRecall bool, t Timing, err error) {
+	t0 := time.Now()
+	script, err := parser.Parse(text)
+	t.Parse = time.Since(t0)
+	if err != nil {
+		return false, t, err
+	}
+	t0 = time.Now()
+	plan, err := planner.Build(script)
+	t.Plan = time.Since(t0)
+	if err != nil {
+		return false, t, err
+	}
+	s.db.plans.Set(text, plan, 1)
+	s.db.plans.Wait()
+	return plan.Read(), t, nil
+}
 
 // IsRecall reports whether text is a Recall (one MATCH of node patterns
 // with optional WHERE and LIMIT) rather than a Δ. Text that does not parse

@@ -46,7 +46,8 @@
 //
 // # Timing
 //
-// The root API runs parse, plan and execute in one call. :timing measures
-// parse+plan by planning the text first (Session.IsRecall fills the plan
-// cache), execute as the Commit or Recall call, and emit as the printing.
+// :timing prints parse and plan time (Session.Prepare parses and plans for
+// real, bypassing the plan cache), execute and emit time as the engine
+// reports them (RecallTimed, CommitTimed; "cached" when the Shape cache
+// answered) and the time to print the result.
 package repl

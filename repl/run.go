@@ -141,29 +141,42 @@ func (r *Runner) Exec(ctx context.Context, src string, st Stmt) error {
 		r.txBuf = append(r.txBuf, st)
 		return nil
 	}
-	t0 := time.Now()
-	isRecall := r.Session.IsRecall(st.Text) // parses and plans, into the plan cache
-	tm := timing{plan: time.Since(t0)}
+	var tm timing
+	var isRecall bool
+	if r.Timing {
+		// Parse and plan for real (the cache would hide them); the call
+		// that follows then finds the plan cached.
+		var t goldfish.Timing
+		isRecall, t, _ = r.Session.Prepare(st.Text)
+		tm.parse, tm.plan = t.Parse, t.Plan
+	} else {
+		isRecall = r.Session.IsRecall(st.Text)
+	}
 	if isRecall {
 		return r.recall(ctx, src, st, tm)
 	}
 	return r.commit(ctx, src, []Stmt{st}, tm)
 }
 
-// timing is what :timing on prints. The root API runs parse, plan and
-// execute in one call, so parse+plan is measured by planning the text
-// first (Session.IsRecall fills the plan cache the call then reads), and
-// execute is the call itself.
+// timing is what :timing on prints: parse and plan (Session.Prepare),
+// execute and emit as the engine reports them (RecallTimed, CommitTimed;
+// a Shape served from the cache shows as cached), and print, the time to
+// write the result out.
 type timing struct {
-	plan, exec, emit time.Duration
+	parse, plan, exec, emit, print time.Duration
+	cached                         bool
 }
 
 func (r *Runner) printTiming(t timing) {
 	if !r.Timing {
 		return
 	}
-	line := fmt.Sprintf("-- time: parse+plan %s, execute %s, emit %s, total %s",
-		ms(t.plan), ms(t.exec), ms(t.emit), ms(t.plan+t.exec+t.emit))
+	exec := ms(t.exec)
+	if t.cached {
+		exec = "cached"
+	}
+	line := fmt.Sprintf("-- time: parse %s, plan %s, execute %s, emit %s, print %s, total %s",
+		ms(t.parse), ms(t.plan), exec, ms(t.emit), ms(t.print), ms(t.parse+t.plan+t.exec+t.emit+t.print))
 	if r.Format == FormatJSON {
 		fmt.Fprintln(r.Err, line) // stdout stays one JSON object per line
 		return
@@ -185,9 +198,8 @@ func (r *Runner) recallOptions() goldfish.RecallOptions {
 // recall runs a read statement and prints its Shape, header included.
 // Shapes are never paged: they are bounded by M.
 func (r *Runner) recall(ctx context.Context, src string, st Stmt, tm timing) error {
-	t0 := time.Now()
-	sh, err := r.Session.Recall(ctx, st.Text, r.recallOptions())
-	tm.exec = time.Since(t0)
+	sh, t, err := r.Session.RecallTimed(ctx, st.Text, r.recallOptions())
+	tm.exec, tm.emit, tm.cached = t.Execute, t.Emit, t.Cached
 	if err != nil {
 		err = newSourceMap(src, []Stmt{st}).locate(err)
 		r.fail(err)
@@ -199,7 +211,7 @@ func (r *Runner) recall(ctx context.Context, src string, st Stmt, tm timing) err
 	} else {
 		io.WriteString(r.Out, r.paintShape(sh.Text))
 	}
-	tm.emit = time.Since(t1)
+	tm.print = time.Since(t1)
 	r.printTiming(tm)
 	return nil
 }
@@ -208,13 +220,11 @@ func (r *Runner) recall(ctx context.Context, src string, st Stmt, tm timing) err
 func (r *Runner) commit(ctx context.Context, src string, stmts []Stmt, tm timing) error {
 	m := newSourceMap(src, stmts)
 	if r.Timing && len(stmts) > 1 {
-		t0 := time.Now()
-		r.Session.IsRecall(m.text) // plan the joined text, as for one statement
-		tm.plan = time.Since(t0)
+		_, t, _ := r.Session.Prepare(m.text) // the joined text, as for one statement
+		tm.parse, tm.plan = t.Parse, t.Plan
 	}
-	t0 := time.Now()
-	res, err := r.Session.Commit(ctx, m.text, r.Params)
-	tm.exec = time.Since(t0)
+	res, t, err := r.Session.CommitTimed(ctx, m.text, r.Params)
+	tm.exec = t.Execute
 	if err != nil {
 		err = m.locate(err)
 		r.fail(err)
@@ -235,7 +245,7 @@ func (r *Runner) commit(ctx context.Context, src string, stmts []Stmt, tm timing
 			fmt.Fprintln(r.Out, r.paint(yellow, NoticeLine(n)))
 		}
 	}
-	tm.emit = time.Since(t1)
+	tm.print = time.Since(t1)
 	r.printTiming(tm)
 	return nil
 }

@@ -280,7 +280,7 @@ func TestMeta(t *testing.T) {
 		{name: "format json prints meta output on stderr", in: ":format json\n:timing", jsonMode: true, notOut: "timing"},
 		{name: "format bad", in: ":format csv", err: "unknown format", code: 1},
 		{name: "timing", in: ":timing\n:timing on\nINSERT (:A);\nMATCH (a:A);\n:timing off\nINSERT (:B);",
-			out:     []string{"timing off\n", "timing on\n", "ok v=1 +1 node\n-- time: parse+plan ", "ms, execute ", "ms, emit ", "ms, total ", "INSERT\n", "-- time:", "timing off\nok v=2 +1 node\n"},
+			out:     []string{"timing off\n", "timing on\n", "ok v=1 +1 node\n-- time: parse ", "ms, plan ", "ms, execute ", "ms, emit ", "ms, print ", "ms, total ", "INSERT\n", "-- time:", "timing off\nok v=2 +1 node\n"},
 			version: 2},
 		{name: "timing bad", in: ":timing maybe", err: "usage: :timing on|off", code: 1},
 		{name: "quit", in: "INSERT (:A);\n:quit\nINSERT (:B);", out: []string{"ok v=1"}, version: 1, notOut: "v=2"},

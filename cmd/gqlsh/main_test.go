@@ -16,6 +16,9 @@ import (
 // or writes the user's files. Tests give gqlsh their own environment
 // (tempEnv) so that they never share a cabinet either.
 func TestMain(m *testing.M) {
+	// the go command that TestTerminal runs keeps the user's build and
+	// module caches (under $HOME by default)
+	goEnv = os.Environ()
 	dir, err := os.MkdirTemp("", "gqlsh-test-home-")
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
@@ -31,6 +34,9 @@ func TestMain(m *testing.M) {
 	os.RemoveAll(dir)
 	os.Exit(code)
 }
+
+// goEnv is the environment before TestMain changed it, for running go.
+var goEnv []string
 
 // tempEnv is an environment for gqlsh with a fresh, empty HOME and
 // XDG_DATA_HOME in a temp dir (and no GOLDFISH_CABINET), plus vars; its

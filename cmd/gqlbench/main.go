@@ -109,8 +109,7 @@ func main() {
 func Run(ctx context.Context, cfg Config, log interface{ Write([]byte) (int, error) }) (*Report, error) {
 	t0 := time.Now()
 	logf := func(format string, a ...any) {
-		fmt.Fprintf(log, "[%6.1fs] ", time.Since(t0).Seconds())
-		fmt.Fprintf(log, format+"\n", a...)
+		fmt.Fprintf(log, "[%6.1fs] %s\n", time.Since(t0).Seconds(), fmt.Sprintf(format, a...))
 	}
 	rep := &Report{Quick: cfg.Quick, GoVersion: runtime.Version(), GOOS: runtime.GOOS, GOARCH: runtime.GOARCH,
 		CPUs: runtime.NumCPU(), Src: cfg.Src, Budgets: "M=50 k=2 L=4 F=8"}

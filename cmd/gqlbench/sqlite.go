@@ -96,8 +96,8 @@ func (p *peer) index() error {
 		`CREATE INDEX nodes_nick ON nodes (nick)`,
 		`CREATE INDEX nodes_name ON nodes (kind, name)`,
 		`CREATE INDEX nodes_deg ON nodes (deg DESC, id)`,
-		`CREATE INDEX edges_src ON edges (src, dst)`,
-		`CREATE INDEX edges_dst ON edges (dst, src)`,
+		`CREATE INDEX edges_src ON edges (src, type, dst)`,
+		`CREATE INDEX edges_dst ON edges (dst, type, src)`,
 		`ANALYZE`,
 	} {
 		if _, err := p.db.Exec(q); err != nil {

@@ -5,6 +5,7 @@
 //
 //	gqlsh [--cabinet PATH | --mem] [--session NAME] [--format gql|json] [--fail-at-end] [-c TEXT | -f FILE]
 //	gqlsh conformance [-v] [DIR]
+//	gqlsh ingest-go DIR [--session NAME] [--mem | --cabinet PATH]
 //	gqlsh --version | --help
 //
 // On a terminal, without -c or -f, gqlsh is interactive: line editing and
@@ -71,6 +72,7 @@ const usage = `gqlsh: the Goldfish GQL shell
 Usage:
   gqlsh [--cabinet PATH | --mem] [--session NAME] [--format gql|json] [--fail-at-end] [-c TEXT | -f FILE]
   gqlsh conformance [-v] [DIR]
+  gqlsh ingest-go DIR [--session NAME] [--mem | --cabinet PATH] [--tests] [--no-calls]
   gqlsh --version | --help
 
 On a terminal, without -c or -f, gqlsh is interactive: statements end with
@@ -228,6 +230,9 @@ func isAbs(goos, p string) bool {
 
 func runEnv(args []string, e env) (code int) {
 	stdin, stdout, stderr := e.stdin, e.stdout, e.stderr
+	if len(args) > 0 && args[0] == "ingest-go" {
+		return runIngestGo(args[1:], e)
+	}
 	if len(args) > 0 && args[0] == "conformance" {
 		return runConformance(args[1:], stdout, stderr)
 	}

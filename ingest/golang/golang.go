@@ -150,7 +150,7 @@ type pkg struct {
 	path    string // import path
 	name    string
 	files   []*file
-	imports []string // resolved import paths, sorted
+	imports []string          // resolved import paths, sorted
 	funcs   map[string]string // package-level func name → loc
 	types   map[string]bool
 }
@@ -218,6 +218,9 @@ func Load(dir string, opts Options) (*Tree, error) {
 	for _, p := range kept {
 		b.byPath[p.path] = p
 		b.byDir[p.dir] = p
+	}
+	if len(opts.Only) > 0 {
+		kept = b.reachable(kept, opts.Only)
 	}
 	for _, p := range kept {
 		b.pkg(p)
@@ -389,6 +392,9 @@ func loadPackage(fset *token.FileSet, root, dir, ipath string, opts Options) (*p
 		add := func(d decl) {
 			if d.name == "_" || d.name == "init" || seen[d.loc] {
 				d.loc += "@" + n + ":" + strconv.Itoa(d.line)
+				for i, base := 2, d.loc; seen[d.loc]; i++ { // var _, _ = … on one line
+					d.loc = base + "#" + strconv.Itoa(i)
+				}
 			}
 			seen[d.loc] = true
 			f.decls = append(f.decls, d)
@@ -562,6 +568,39 @@ func init() {
 		pname[2] = append(pname[2], "s"+is)
 		pname[3] = append(pname[3], "ln"+is)
 	}
+}
+
+// reachable keeps the selected packages and the vendored packages their
+// imports reach.
+func (b *builder) reachable(all []*pkg, only []string) []*pkg {
+	keep := map[*pkg]bool{}
+	var visit func(p *pkg)
+	visit = func(p *pkg) {
+		if keep[p] {
+			return
+		}
+		keep[p] = true
+		for _, ip := range p.imports {
+			if q, ok := b.resolveImport(p, ip); ok && (vendored(q.dir) || selected(q.path, only)) {
+				visit(q)
+			}
+		}
+	}
+	for _, p := range all {
+		if selected(p.path, only) {
+			visit(p)
+		}
+	}
+	var out []*pkg
+	b.byPath, b.byDir = map[string]*pkg{}, map[string]*pkg{}
+	for _, p := range all {
+		if keep[p] {
+			out = append(out, p)
+			b.byPath[p.path] = p
+			b.byDir[p.dir] = p
+		}
+	}
+	return out
 }
 
 // resolveImport maps an import path seen in package p to a package of the

@@ -65,7 +65,8 @@ func TestIngestTree(t *testing.T) {
 		`(:CONST {line: 7, loc: "example.com/tree/geom.Pi", name: "Pi", sig: "const Pi = math.Pi"})`,
 		`loc: "example.com/tree/geom.init@geom.go:20"`,
 		`(:TYPE {line: 10, loc: "example.com/tree/geom.Point", name: "Point", sig: "type Point struct"})`,
-		`(:FILE {lines: 20, loc: "geom/geom.go", name: "geom.go"})-[:contains]->(:FN`,
+		`(:FILE {lines: 22, loc: "geom/geom.go", name: "geom.go"})-[:contains]->(:FN`,
+		`loc: "example.com/tree/geom._@geom.go:22#2"`,
 	} {
 		if !strings.Contains(dump, want) {
 			t.Errorf("dump lacks %s", want)

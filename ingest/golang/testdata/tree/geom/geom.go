@@ -18,3 +18,5 @@ func sq(x float64) float64 { return x * x }
 func (p *Point) Scale(f float64) { p.X, p.Y = p.X*f, p.Y*f }
 
 func init() {}
+
+var _, _ = 1, 2

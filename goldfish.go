@@ -228,6 +228,8 @@ type Session struct {
 	snapVersion uint64
 	logEntries  int64
 	logBytes    int64
+	// peaks keeps the Peak_L fallback's ranking for the latest version.
+	peaks exec.PeakCache
 }
 
 // Name returns the session's name.

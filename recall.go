@@ -152,7 +152,7 @@ func (s *Session) recall(ctx context.Context, q string, opts RecallOptions, t *T
 	}
 	sh, err := exec.Recall(ctx, snap, plan, params, exec.RecallOptions{
 		M: o.M, K: o.K, L: o.L, F: o.F, MaxL: s.db.cfg.ceilings.L, CapL: capL, View: exec.View(o.View), Pinned: o.Pinned,
-		NoPeaks: o.NoPeaks, ExactTokens: o.ExactTokens, Session: s.name,
+		NoPeaks: o.NoPeaks, ExactTokens: o.ExactTokens, Session: s.name, Peaks: &s.peaks,
 	})
 	if t != nil && sh != nil {
 		t.Execute, t.Emit = sh.ExecTime, sh.EmitTime

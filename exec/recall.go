@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"sync"
 	"time"
 
 	"github.com/goldfish-gql/goldfish/gqlstatus"
@@ -47,6 +48,33 @@ type RecallOptions struct {
 	Hierarchy   shapewalk.Hierarchy
 	// Session names the session in the header.
 	Session string
+	// Peaks, when set, keeps the session's peaks per version: they are a
+	// whole-session computation, so a miss should pay for it once.
+	Peaks *PeakCache
+}
+
+// PeakCache holds one session's peaks for its latest version.
+type PeakCache struct {
+	mu      sync.Mutex
+	version uint64
+	n       int
+	nodes   []*store.Node
+}
+
+// get returns the first l peaks of snap, computing at least max(l, 32) of
+// them once per version.
+func (c *PeakCache) get(snap *store.Snapshot, l int, h shapewalk.Hierarchy) []*store.Node {
+	if c == nil || h != nil {
+		return shapewalk.Peaks(snap, l, h)
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.nodes == nil || c.version != snap.Version() || c.n < l {
+		c.n = max(l, 32)
+		c.nodes = shapewalk.Peaks(snap, c.n, nil)
+		c.version = snap.Version()
+	}
+	return c.nodes[:min(l, len(c.nodes))]
 }
 
 // Shape is the result of a Recall: the emitted GQL text and what it holds.
@@ -126,7 +154,7 @@ func Recall(ctx context.Context, snap *store.Snapshot, plan *planner.Plan, param
 	}
 	e.shape.Cue = CueMatch
 	if len(seeds) == 0 && limit > 0 && !opt.NoPeaks {
-		seeds = shapewalk.Peaks(snap, limit, opt.Hierarchy)
+		seeds = opt.Peaks.get(snap, limit, opt.Hierarchy)
 		e.shape.Cue = CuePeak
 	}
 	if len(seeds) == 0 {

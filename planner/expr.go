@@ -29,6 +29,11 @@ type Program struct {
 	Source string
 	Pos    ast.Pos
 	prg    cel.Program
+	// Keyword is set when the whole program is the keyword token
+	// var CONTAINS 'word' on a node: Slot names the variable and Keyword
+	// the word, so a seed scan can test it without running CEL.
+	Keyword string
+	Slot    int
 }
 
 // Row is what a program reads: the statement's variable slots and the
@@ -87,6 +92,11 @@ func (p *Program) Eval(r *Row) (ref.Val, error) {
 
 // Test runs a predicate: true keeps the row; false and unknown drop it.
 func (p *Program) Test(r *Row) (bool, error) {
+	if p.Keyword != "" {
+		if e := r.Vars[p.Slot]; e.Node != nil {
+			return Keyword(e.Node.Props, p.Keyword), nil
+		}
+	}
 	out, err := p.Eval(r)
 	if err != nil {
 		return false, err
@@ -199,7 +209,17 @@ func (s *scope) compile(e ast.Expr) (*Program, error) {
 	if err != nil {
 		return nil, s.errAt(gqlstatus.InvalidValueType, e.Position(), "cannot compile expression: %v", err)
 	}
-	return &Program{Source: src, Pos: e.Position(), prg: prg}, nil
+	p := &Program{Source: src, Pos: e.Position(), prg: prg}
+	if b, ok := e.(*ast.Binary); ok && b.Op == ast.OpContains {
+		v, isVar := b.L.(*ast.Var)
+		w, isLit := b.R.(*ast.Literal)
+		if isVar && isLit && w.Kind == ast.LitString && w.Str != "" {
+			if slot, bound := s.slots[v.Name]; bound && s.kinds[slot] == VarNode {
+				p.Keyword, p.Slot = w.Str, slot
+			}
+		}
+	}
+	return p, nil
 }
 
 var binaryFuncs = map[ast.BinaryOp]string{

@@ -29,11 +29,13 @@ type Program struct {
 	Source string
 	Pos    ast.Pos
 	prg    cel.Program
-	// Keyword is set when the whole program is the keyword token
-	// var CONTAINS 'word' on a node: Slot names the variable and Keyword
-	// the word, so a seed scan can test it without running CEL.
-	Keyword string
-	Slot    int
+	// keyword is set when the whole program is the keyword token
+	// var CONTAINS 'word' (or $param) on a node: slot names the variable,
+	// and word or param the word, so a seed scan tests it without CEL.
+	keyword bool
+	slot    int
+	word    string
+	param   int // parameter slot of the word, -1 when it is a literal
 }
 
 // Row is what a program reads: the statement's variable slots and the
@@ -92,11 +94,23 @@ func (p *Program) Eval(r *Row) (ref.Val, error) {
 
 // Test runs a predicate: true keeps the row; false and unknown drop it.
 func (p *Program) Test(r *Row) (bool, error) {
-	if p.Keyword != "" {
-		if e := r.Vars[p.Slot]; e.Node != nil {
-			return Keyword(e.Node.Props, p.Keyword), nil
+	if p.keyword {
+		w := p.word
+		if p.param >= 0 {
+			s, ok := r.Params[p.param].(types.String)
+			if !ok {
+				return p.eval(r) // null or a mismatch: CEL says which
+			}
+			w = string(s)
+		}
+		if e := r.Vars[p.slot]; e.Node != nil && w != "" {
+			return Keyword(e.Node.Props, w), nil
 		}
 	}
+	return p.eval(r)
+}
+
+func (p *Program) eval(r *Row) (bool, error) {
 	out, err := p.Eval(r)
 	if err != nil {
 		return false, err
@@ -211,11 +225,16 @@ func (s *scope) compile(e ast.Expr) (*Program, error) {
 	}
 	p := &Program{Source: src, Pos: e.Position(), prg: prg}
 	if b, ok := e.(*ast.Binary); ok && b.Op == ast.OpContains {
-		v, isVar := b.L.(*ast.Var)
-		w, isLit := b.R.(*ast.Literal)
-		if isVar && isLit && w.Kind == ast.LitString && w.Str != "" {
+		if v, isVar := b.L.(*ast.Var); isVar {
 			if slot, bound := s.slots[v.Name]; bound && s.kinds[slot] == VarNode {
-				p.Keyword, p.Slot = w.Str, slot
+				switch w := b.R.(type) {
+				case *ast.Literal:
+					if w.Kind == ast.LitString && w.Str != "" {
+						p.keyword, p.slot, p.word, p.param = true, slot, w.Str, -1
+					}
+				case *ast.Param:
+					p.keyword, p.slot, p.param = true, slot, s.params.slot(w.Name)
+				}
 			}
 		}
 	}

@@ -36,6 +36,10 @@
 // once published and shared between versions; a write builds a new record
 // and replaces it in the trees. Callers must never modify them.
 //
+// Restore builds a graph from a persisted snapshot's elements in one pass
+// (each index sorted, then built in order, the independent ones
+// concurrently) instead of replaying them through a Tx.
+//
 // Tx.Snapshot is different: it is a view of the working state, for the
 // executor's MATCH inside a Δ; it sees the Tx's own writes and is valid
 // only until the Tx's next write (it shares the trees, it does not clone).

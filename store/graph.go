@@ -259,14 +259,17 @@ func (g *Graph) internLabels(labels []string) []string {
 	if len(labels) == 0 {
 		return nil
 	}
-	var kb strings.Builder
-	for i, l := range labels {
-		if i > 0 {
-			kb.WriteByte(0)
+	key := labels[0]
+	if len(labels) > 1 {
+		var kb strings.Builder
+		for i, l := range labels {
+			if i > 0 {
+				kb.WriteByte(0)
+			}
+			kb.WriteString(l)
 		}
-		kb.WriteString(l)
+		key = kb.String()
 	}
-	key := kb.String()
 	if x, ok := g.labelSets[key]; ok {
 		return x
 	}

@@ -125,6 +125,27 @@ func (r *reader) str() string {
 	return s
 }
 
+// istr reads a string like str, returning the copy held in intern (and
+// allocating only for a string not seen before).
+func (r *reader) istr(intern map[string]string) string {
+	n := r.uvarint()
+	if r.err != nil {
+		return ""
+	}
+	if n > uint64(len(r.b)) {
+		r.fail("string")
+		return ""
+	}
+	b := r.b[:n]
+	r.b = r.b[n:]
+	if s, ok := intern[string(b)]; ok {
+		return s
+	}
+	s := string(b)
+	intern[s] = s
+	return s
+}
+
 func appendStr(b []byte, s string) []byte {
 	b = binary.AppendUvarint(b, uint64(len(s)))
 	return append(b, s...)
@@ -201,17 +222,24 @@ func appendProps(b []byte, p store.Props) []byte {
 	return b
 }
 
-func (r *reader) props() store.Props {
+// props reads properties, their keys interned in intern, into windows of
+// a shared arena (*arena; one allocation per many nodes).
+func (r *reader) props(intern map[string]string, arena *[]store.Prop) store.Props {
 	n := r.count()
 	if n == 0 {
 		return nil
 	}
-	p := make(store.Props, 0, n)
-	for i := 0; i < n && r.err == nil; i++ {
-		k := r.str()
-		p = append(p, store.Prop{Key: k, Val: r.value(0)})
+	a := *arena
+	if cap(a)-len(a) < n {
+		a = make([]store.Prop, 0, max(n, 1024))
 	}
-	return p
+	start := len(a)
+	for i := 0; i < n && r.err == nil; i++ {
+		k := r.istr(intern)
+		a = append(a, store.Prop{Key: k, Val: r.value(0)})
+	}
+	*arena = a
+	return a[start:len(a):len(a)]
 }
 
 // EncodeEntry encodes a log entry; parameters in name order.
@@ -335,21 +363,6 @@ func flag(recycled bool) byte {
 	return 0
 }
 
-type rawNode struct {
-	id       store.ID
-	recycled bool
-	labels   []string
-	props    store.Props
-}
-
-type rawEdge struct {
-	id       store.ID
-	recycled bool
-	typ      string
-	from, to store.ID
-	props    store.Props
-}
-
 // DecodeSnapshot checks a snapshot and restores it as a graph whose
 // published snapshot has the same version, elements (ids, labels,
 // properties, recycled flags) and next counter id.
@@ -361,32 +374,41 @@ func DecodeSnapshot(b []byte) (*store.Graph, error) {
 	r := &reader{b: p}
 	version, nextID := r.u64(), store.ID(r.u64())
 	nn := r.count()
-	nodes := make([]rawNode, 0, nn)
-	intern := map[string]string{}
-	in := func(s string) string {
-		if x, ok := intern[s]; ok {
-			return x
-		}
-		intern[s] = s
-		return s
-	}
+	nslab := make([]store.Node, nn)
+	nodes := make([]*store.Node, 0, nn)
+	intern := map[string]string{} // labels, edge types, property keys
+	var arena []store.Prop
+	// Every node's labels in one array; a node's Labels is set to its
+	// window once the array no longer moves.
+	var labels []string
+	labelEnd := make([]int, 0, nn)
 	for i := 0; i < nn && r.err == nil; i++ {
-		n := rawNode{id: store.ID(r.uvarint()), recycled: r.byte1()&flagRecycled != 0}
+		n := &nslab[i]
+		n.ID, n.Recycled = store.ID(r.uvarint()), r.byte1()&flagRecycled != 0
 		nl := r.count()
-		n.labels = make([]string, 0, nl)
 		for j := 0; j < nl && r.err == nil; j++ {
-			n.labels = append(n.labels, in(r.str()))
+			labels = append(labels, r.istr(intern))
 		}
-		n.props = r.props()
+		labelEnd = append(labelEnd, len(labels))
+		n.Props = r.props(intern, &arena)
 		nodes = append(nodes, n)
 	}
+	for i, end := range labelEnd {
+		start := 0
+		if i > 0 {
+			start = labelEnd[i-1]
+		}
+		nodes[i].Labels = labels[start:end:end]
+	}
 	ne := r.count()
-	edges := make([]rawEdge, 0, ne)
+	eslab := make([]store.Edge, ne)
+	edges := make([]*store.Edge, 0, ne)
 	for i := 0; i < ne && r.err == nil; i++ {
-		e := rawEdge{id: store.ID(r.uvarint()), recycled: r.byte1()&flagRecycled != 0}
-		e.typ = in(r.str())
-		e.from, e.to = store.ID(r.uvarint()), store.ID(r.uvarint())
-		e.props = r.props()
+		e := &eslab[i]
+		e.ID, e.Recycled = store.ID(r.uvarint()), r.byte1()&flagRecycled != 0
+		e.Type = r.istr(intern)
+		e.From, e.To = store.ID(r.uvarint()), store.ID(r.uvarint())
+		e.Props = r.props(intern, &arena)
 		edges = append(edges, e)
 	}
 	if r.err == nil && len(r.b) != 0 {
@@ -401,96 +423,9 @@ func DecodeSnapshot(b []byte) (*store.Graph, error) {
 		}
 		return store.New(), nil
 	}
-	return restore(version, nextID, nodes, edges)
-}
-
-// restore rebuilds a graph through the store's public Tx API, in one Tx
-// published as version. Recycled elements are inserted live, then
-// recycled; recycled nodes are first inserted without their nick (a live
-// node may hold it now) and get it back just before they are recycled.
-func restore(version uint64, nextID store.ID, nodes []rawNode, edges []rawEdge) (g *store.Graph, err error) {
-	g = store.NewAt(version - 1)
-	tx := g.Begin()
-	defer tx.Rollback()
-	fail := func(what string, id store.ID, err error) error {
-		return fmt.Errorf("restoring %s %d: %w", what, id, err)
+	g, err := store.Restore(version, uint64(nextID), nodes, edges)
+	if err != nil {
+		return nil, fmt.Errorf("restoring: %w", err)
 	}
-	for _, n := range nodes { // live nodes: their nicks are unique
-		if !n.recycled {
-			if _, err := tx.InsertNode(n.id, n.labels, n.props); err != nil {
-				return nil, fail("node", n.id, err)
-			}
-		}
-	}
-	for _, n := range nodes {
-		if n.recycled {
-			props := n.props
-			if stringNick(props) {
-				props = props.Without(store.NickKey)
-			}
-			if _, err := tx.InsertNode(n.id, n.labels, props); err != nil {
-				return nil, fail("node", n.id, err)
-			}
-		}
-	}
-	for _, e := range edges { // all ends are live now
-		if _, err := tx.InsertEdge(e.id, e.typ, e.from, e.to, e.props); err != nil {
-			return nil, fail("edge", e.id, err)
-		}
-		if e.recycled {
-			if err := tx.RecycleEdge(e.id); err != nil {
-				return nil, fail("edge", e.id, err)
-			}
-		}
-	}
-	for _, n := range nodes {
-		if !n.recycled {
-			continue
-		}
-		var holder *store.Node
-		if stringNick(n.props) {
-			nick, _ := n.props.Get(store.NickKey)
-			if h, ok := tx.Snapshot().NodeByNick(nick.AsString()); ok {
-				holder = h
-				if _, err := tx.SetProps(h.ID, h.Props.Without(store.NickKey)); err != nil {
-					return nil, fail("node", h.ID, err)
-				}
-			}
-			if _, err := tx.SetProps(n.id, n.props); err != nil {
-				return nil, fail("node", n.id, err)
-			}
-		}
-		if err := tx.RecycleNode(n.id); err != nil {
-			return nil, fail("node", n.id, err)
-		}
-		if holder != nil {
-			if _, err := tx.SetProps(holder.ID, holder.Props); err != nil {
-				return nil, fail("node", holder.ID, err)
-			}
-		}
-	}
-	// The counter may be above every surviving id (purged elements): move
-	// it with a placeholder that is inserted, recycled and purged.
-	if cur := tx.Snapshot().NextID(); nextID > cur && nextID&store.DeterministicBit == 0 {
-		ph := nextID - 1
-		if _, err := tx.InsertNode(ph, nil, nil); err != nil {
-			return nil, fail("counter placeholder", ph, err)
-		}
-		if err := tx.RecycleNode(ph); err != nil {
-			return nil, fail("counter placeholder", ph, err)
-		}
-		if err := tx.Purge(ph); err != nil {
-			return nil, fail("counter placeholder", ph, err)
-		}
-	}
-	if got := tx.Snapshot().NextID(); got != nextID {
-		return nil, fmt.Errorf("restored next id %d, snapshot says %d", got, nextID)
-	}
-	tx.Commit()
 	return g, nil
-}
-
-func stringNick(p store.Props) bool {
-	v, ok := p.Get(store.NickKey)
-	return ok && v.Kind() == store.KindString
 }

@@ -1,0 +1,566 @@
+package store
+
+import (
+	"cmp"
+	"fmt"
+	"runtime"
+	"slices"
+	"strings"
+	"sync"
+
+	"github.com/google/btree"
+)
+
+// Restore builds, in one pass, a graph whose published snapshot has the
+// given version and next counter id and holds exactly nodes and edges,
+// live and recycled (Node.Recycled, Edge.Recycled), with their ids,
+// labels and properties: the bulk counterpart of replaying InsertNode,
+// InsertEdge, RecycleNode and RecycleEdge, for hydrating a persisted
+// snapshot.
+//
+// The records passed in are not retained or modified: Restore copies them
+// (labels are deduplicated and props normalised as InsertNode does); their
+// Props slices may be shared and, as always, must not be modified. Each
+// index is built by sorting its entries and inserting them in order, the
+// slot table and every node's canonical adjacency by sorting per node.
+//
+// Restore checks the invariants a graph built through Tx keeps and
+// returns an error naming the first violation (wrapping ErrIDTaken,
+// ErrNotFound or ErrNickClash where one applies): every id unique among
+// nodes and edges; counter-range ids below nextID, which must itself be a
+// counter id ≥ 1; every edge end an existing node, and live edges only
+// between live nodes; STRING nicks unique among live nodes.
+func Restore(version, nextID uint64, nodes []*Node, edges []*Edge) (*Graph, error) {
+	if nextID == 0 || ID(nextID)&DeterministicBit != 0 {
+		return nil, fmt.Errorf("store: restore: next id %d is not a counter id", nextID)
+	}
+	g := &Graph{strs: map[string]string{}, labelSets: map[string][]string{}}
+	st := state{nextID: nextID}
+
+	// Node records, sorted by id; slots in id order. Observable keys are
+	// computed concurrently (pure functions of labels and props).
+	nslab := make([]Node, len(nodes))
+	byID := make([]*Node, len(nodes))
+	for i, src := range nodes {
+		n := &nslab[i]
+		n.ID, n.Recycled = src.ID, src.Recycled
+		n.Labels = g.internLabels(src.Labels)
+		byID[i] = n
+	}
+	parallel(len(nslab), func(lo, hi int) {
+		var buf []byte
+		for i := lo; i < hi; i++ {
+			n := &nslab[i]
+			n.Props = NormalizeProps(nodes[i].Props)
+			buf = appendObservableKey(buf[:0], n.Labels, n.Props)
+			n.okey = string(buf)
+		}
+	})
+	if !slices.IsSortedFunc(byID, cmpNodeID) {
+		slices.SortFunc(byID, cmpNodeID)
+	}
+	for i, n := range byID {
+		if i > 0 && byID[i-1].ID == n.ID {
+			return nil, fmt.Errorf("store: restore: node id %d given twice: %w", n.ID, ErrIDTaken)
+		}
+		if err := checkCounterID(n.ID, nextID); err != nil {
+			return nil, err
+		}
+		n.slot = uint32(i + 1)
+		if n.Recycled {
+			st.recycled++
+		} else {
+			st.liveNodes++
+		}
+	}
+	if len(byID) >= 1<<32-1 {
+		return nil, fmt.Errorf("store: restore: %d nodes exceed the slot table", len(byID))
+	}
+	st.nslots = uint32(len(byID))
+	st.chunks = make([]*chunk, (len(byID)+1+chunkMask)>>chunkShift)
+	for i := range st.chunks {
+		st.chunks[i] = &chunk{}
+	}
+	for _, n := range byID {
+		st.rec(n.slot).n = n
+	}
+	// findNode looks an id up: counter ids in a dense table when the
+	// counter range is small enough, others by binary search.
+	var dense []uint32 // counter id → slot
+	if nextID <= 4*uint64(len(nodes)+len(edges))+1024 {
+		dense = make([]uint32, nextID)
+		for _, n := range byID {
+			if n.ID&DeterministicBit == 0 {
+				dense[n.ID] = n.slot
+			}
+		}
+	}
+	findNode := func(id ID) *Node {
+		if dense != nil && id&DeterministicBit == 0 {
+			if uint64(id) >= uint64(len(dense)) || dense[id] == 0 {
+				return nil
+			}
+			return byID[dense[id]-1]
+		}
+		i, ok := slices.BinarySearchFunc(byID, id, func(n *Node, id ID) int { return cmp.Compare(n.ID, id) })
+		if !ok {
+			return nil
+		}
+		return byID[i]
+	}
+
+	// Edge records, sorted by id; ends checked; live degrees counted.
+	eslab := make([]Edge, len(edges))
+	eByID := make([]*Edge, len(edges))
+	for i, src := range edges {
+		e := &eslab[i]
+		*e = Edge{ID: src.ID, Type: g.internStr(src.Type), From: src.From, To: src.To, Props: NormalizeProps(src.Props), Recycled: src.Recycled}
+		eByID[i] = e
+	}
+	if !slices.IsSortedFunc(eByID, cmpEdgeID) {
+		slices.SortFunc(eByID, cmpEdgeID)
+	}
+	ends := make([][2]uint32, len(eByID)) // from, to slots of live edges
+	typeCnt := map[string]int{}
+	for i, e := range eByID {
+		if i > 0 && eByID[i-1].ID == e.ID {
+			return nil, fmt.Errorf("store: restore: edge id %d given twice: %w", e.ID, ErrIDTaken)
+		}
+		if findNode(e.ID) != nil {
+			return nil, fmt.Errorf("store: restore: id %d is both a node and an edge: %w", e.ID, ErrIDTaken)
+		}
+		if err := checkCounterID(e.ID, nextID); err != nil {
+			return nil, err
+		}
+		from, to := findNode(e.From), findNode(e.To)
+		if from == nil || to == nil {
+			missing := e.From
+			if from != nil {
+				missing = e.To
+			}
+			return nil, fmt.Errorf("store: restore: edge %d: end node %d does not exist: %w", e.ID, missing, ErrNotFound)
+		}
+		if e.Recycled {
+			st.recycled++
+			continue
+		}
+		if from.Recycled || to.Recycled {
+			rec := from.ID
+			if !from.Recycled {
+				rec = to.ID
+			}
+			return nil, fmt.Errorf("store: restore: live edge %d: end node %d is recycled: %w", e.ID, rec, ErrNotFound)
+		}
+		st.liveEdges++
+		typeCnt[e.Type]++
+		ends[i] = [2]uint32{from.slot, to.slot}
+		st.rec(from.slot).out++
+		st.rec(to.slot).in++
+	}
+
+	var wg sync.WaitGroup
+	run := func(f func()) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			f()
+		}()
+	}
+	// Adjacency: one backing array, a full-capacity window per node (a Tx
+	// copies a list before its first write to it), sorted canonically.
+	ents := make([]adjEnt, 2*st.liveEdges)
+	off := 0
+	for _, n := range byID {
+		r := st.rec(n.slot)
+		d := int(r.out + r.in)
+		r.adj = ents[off : off : off+d]
+		off += d
+	}
+	for i, e := range eByID {
+		if e.Recycled {
+			continue
+		}
+		fs, ts := ends[i][0], ends[i][1]
+		tid := g.typeID(e.Type)
+		fr, tr := st.rec(fs), st.rec(ts)
+		fr.adj = append(fr.adj, adjEnt{e: e, far: ts, tid: tid, dir: Out})
+		tr.adj = append(tr.adj, adjEnt{e: e, far: fs, tid: tid, dir: In})
+	}
+	for _, n := range byID {
+		if r := st.rec(n.slot); len(r.adj) > 1 {
+			slices.SortFunc(r.adj, st.cmpEnt)
+		}
+	}
+
+	// Every index: sort, then build in order (bulkTree), the independent
+	// ones concurrently. Live nodes in observable order feed the node
+	// indexes.
+	var nickErr error
+	live := make([]*Node, 0, st.liveNodes)
+	for _, n := range byID {
+		if !n.Recycled {
+			live = append(live, n)
+		}
+	}
+	sortParallel(live, cmpNode)
+	run(func() { st.props = buildProps(live) })
+	run(func() {
+		items := make([]nodeItem, len(byID))
+		for i, n := range byID {
+			items[i] = nodeItem{id: n.ID, n: n}
+		}
+		st.nodes = bulkTree(items, lessNodeItem)
+		eitems := make([]edgeItem, len(eByID))
+		for i, e := range eByID {
+			eitems[i] = edgeItem{id: e.ID, e: e}
+		}
+		st.edges = bulkTree(eitems, lessEdgeItem)
+		st.typeCnt = countTree(typeCnt)
+	})
+	run(func() {
+		st.all = bulkTree(live, nodeLess)
+		st.nicks, nickErr = buildNicks(live)
+	})
+	st.labels, st.labelCnt, st.kindCnt = buildLabels(live)
+	wg.Wait()
+	if nickErr != nil {
+		return nil, nickErr
+	}
+	g.pub.Store(&Snapshot{version: version, st: st})
+	return g, nil
+}
+
+// bulkTree builds a B-tree holding items, which must be distinct and
+// sorted by less, by inserting them in order. While it builds, its
+// comparator answers a comparison with the item being inserted at once
+// (that item is greater than every item already in the tree), so a build
+// costs no real comparisons; otherwise, and afterwards, it is less.
+func bulkTree[T comparable](items []T, less func(a, b T) bool) *btree.BTreeG[T] {
+	b := &bulkBuild[T]{building: true}
+	t := btree.NewG(btreeDegree, func(x, y T) bool {
+		if b.building {
+			if y == b.cur {
+				return x != b.cur
+			}
+			if x == b.cur {
+				return false
+			}
+		}
+		return less(x, y)
+	})
+	for _, it := range items {
+		b.cur = it
+		t.ReplaceOrInsert(it)
+	}
+	*b = bulkBuild[T]{}
+	return t
+}
+
+type bulkBuild[T any] struct {
+	building bool
+	cur      T // the item being inserted
+}
+
+const parallelGrain = 4096
+
+// parallel calls f on consecutive ranges covering [0, n), concurrently
+// when n is large enough to be worth it.
+func parallel(n int, f func(lo, hi int)) {
+	k := min(runtime.GOMAXPROCS(0), n/parallelGrain)
+	if k <= 1 {
+		f(0, n)
+		return
+	}
+	var wg sync.WaitGroup
+	for j := range k {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			f(j*n/k, (j+1)*n/k)
+		}()
+	}
+	wg.Wait()
+}
+
+// sortParallel sorts s by c (a total order), sorting parts concurrently
+// and merging them pairwise.
+func sortParallel[E any](s []E, c func(a, b E) int) {
+	parallel(len(s), func(lo, hi int) {
+		slices.SortFunc(s[lo:hi], c)
+	})
+	k := min(runtime.GOMAXPROCS(0), len(s)/parallelGrain)
+	if k <= 1 {
+		return
+	}
+	runs := make([]int, 0, k+1) // run starts, then len(s)
+	for j := 0; j <= k; j++ {
+		runs = append(runs, j*len(s)/k)
+	}
+	src, dst := s, make([]E, len(s))
+	for len(runs) > 2 {
+		var next []int
+		for j := 0; j+1 < len(runs); j += 2 {
+			lo := runs[j]
+			if j+2 < len(runs) {
+				mergeRuns(dst[lo:runs[j+2]], src[lo:runs[j+1]], src[runs[j+1]:runs[j+2]], c)
+			} else {
+				copy(dst[lo:runs[j+1]], src[lo:runs[j+1]])
+			}
+			next = append(next, lo)
+		}
+		runs = append(next, len(s))
+		src, dst = dst, src
+	}
+	if &src[0] != &s[0] {
+		copy(s, src)
+	}
+}
+
+func mergeRuns[E any](dst, a, b []E, c func(x, y E) int) {
+	i, j, k := 0, 0, 0
+	for i < len(a) && j < len(b) {
+		if c(b[j], a[i]) < 0 {
+			dst[k] = b[j]
+			j++
+		} else {
+			dst[k] = a[i]
+			i++
+		}
+		k++
+	}
+	k += copy(dst[k:], a[i:])
+	copy(dst[k:], b[j:])
+}
+
+func cmpNodeID(a, b *Node) int { return cmp.Compare(a.ID, b.ID) }
+func cmpEdgeID(a, b *Edge) int { return cmp.Compare(a.ID, b.ID) }
+
+// cmpNode is nodeLess as a three-way comparison.
+func cmpNode(a, b *Node) int {
+	if c := strings.Compare(a.okey, b.okey); c != 0 {
+		return c
+	}
+	return cmp.Compare(a.ID, b.ID)
+}
+
+func checkCounterID(id ID, nextID uint64) error {
+	if id&DeterministicBit == 0 && uint64(id) >= nextID {
+		return fmt.Errorf("store: restore: id %d is not below the next id %d", id, nextID)
+	}
+	return nil
+}
+
+// countTree builds a counter tree from a map (positive counts only).
+func countTree(m map[string]int) *btree.BTreeG[countItem] {
+	t := btree.NewG(btreeDegree, lessCountItem)
+	names := make([]string, 0, len(m))
+	for k, n := range m {
+		if n > 0 {
+			names = append(names, k)
+		}
+	}
+	slices.Sort(names)
+	for _, k := range names {
+		t.ReplaceOrInsert(countItem{name: k, n: m[k]})
+	}
+	return t
+}
+
+// buildLabels builds the label index and the label and kind counters from
+// the live nodes in observable order: each label's run is already in
+// (observable key, id) order, so only the label names need sorting.
+func buildLabels(live []*Node) (*btree.BTreeG[labelItem], *btree.BTreeG[countItem], *btree.BTreeG[countItem]) {
+	byLabel := map[string][]*Node{}
+	kinds := map[string]int{}
+	for _, n := range live {
+		for _, l := range n.Labels {
+			byLabel[l] = append(byLabel[l], n)
+		}
+		kinds[n.Kind()]++
+	}
+	names := make([]string, 0, len(byLabel))
+	counts := make(map[string]int, len(byLabel))
+	for l, ns := range byLabel {
+		names = append(names, l)
+		counts[l] = len(ns)
+	}
+	slices.Sort(names)
+	items := make([]labelItem, 0, len(live))
+	for _, l := range names {
+		for _, n := range byLabel[l] {
+			items = append(items, labelItem{label: l, n: n})
+		}
+	}
+	return bulkTree(items, lessLabelItem), countTree(counts), countTree(kinds)
+}
+
+// buildProps builds the property index from the live nodes in observable
+// order: entries are grouped by key (a counting sort), then each group is
+// sorted by (value, rank in that order) on compact copies of the values:
+// a uint64 order key when the group holds only booleans, only integers or
+// only floats, the text when it holds strings of one kind, else the Value.
+func buildProps(live []*Node) *btree.BTreeG[propItem] {
+	kid := map[string]int{}
+	var keys []string
+	var counts []int
+	total := 0
+	for _, n := range live {
+		total += len(n.Props)
+	}
+	kidx := make([]int32, 0, total)
+	lastKey, lastID := "", -1
+	for _, n := range live {
+		for i := range n.Props {
+			// Consecutive nodes mostly share their keys: a one-entry
+			// cache saves most map lookups.
+			if k := n.Props[i].Key; lastID < 0 || k != lastKey {
+				id, ok := kid[k]
+				if !ok {
+					id = len(keys)
+					kid[k] = id
+					keys = append(keys, k)
+					counts = append(counts, 0)
+				}
+				lastKey, lastID = k, id
+			}
+			counts[lastID]++
+			kidx = append(kidx, int32(lastID))
+		}
+	}
+	order := make([]int, len(keys))
+	for i := range order {
+		order[i] = i
+	}
+	slices.SortFunc(order, func(a, b int) int { return strings.Compare(keys[a], keys[b]) })
+	start := make([]int, len(keys))
+	off := 0
+	for _, id := range order {
+		start[id] = off
+		off += counts[id]
+	}
+	refs := make([]propRef, total) // grouped by key, rank order within
+	next := slices.Clone(start)
+	j := 0
+	for r, n := range live {
+		for i := range n.Props {
+			id := kidx[j]
+			j++
+			refs[next[id]] = propRef{rank: uint32(r), i: uint32(i)}
+			next[id]++
+		}
+	}
+	items := make([]propItem, total)
+	for _, id := range order {
+		lo, hi := start[id], start[id]+counts[id]
+		sortPropGroup(live, refs[lo:hi])
+		for k, x := range refs[lo:hi] {
+			items[lo+k] = propItem{n: live[x.rank], i: x.i}
+		}
+	}
+	return bulkTree(items, lessPropItem)
+}
+
+// propRef is the i-th property of the live node of rank rank.
+type propRef struct{ rank, i uint32 }
+
+// sortPropGroup sorts refs (one key, in rank order) by (value, rank).
+func sortPropGroup(live []*Node, refs []propRef) {
+	val := func(x propRef) *Value { return &live[x.rank].Props[x.i].Val }
+	kind := val(refs[0]).kind
+	same := true
+	for _, x := range refs[1:] {
+		if val(x).kind != kind {
+			same = false
+			break
+		}
+	}
+	switch {
+	case same && (kind == KindBool || kind == KindInt || kind == KindFloat):
+		type ent struct {
+			k uint64
+			x propRef
+		}
+		es := make([]ent, len(refs))
+		for i, x := range refs {
+			v := val(x)
+			k := v.n
+			switch kind {
+			case KindInt:
+				k ^= 1 << 63
+			case KindFloat:
+				k = floatKey(k)
+			}
+			es[i] = ent{k, x}
+		}
+		sortRefs(es, refs, func(a, b ent) int {
+			if a.k != b.k {
+				return cmp.Compare(a.k, b.k)
+			}
+			return cmp.Compare(a.x.rank, b.x.rank)
+		}, func(e ent) propRef { return e.x })
+	case same && (kind == KindString || kind == KindDate || kind == KindDateTime):
+		type ent struct {
+			s string
+			x propRef
+		}
+		es := make([]ent, len(refs))
+		for i, x := range refs {
+			es[i] = ent{val(x).s, x}
+		}
+		sortRefs(es, refs, func(a, b ent) int {
+			if c := strings.Compare(a.s, b.s); c != 0 {
+				return c
+			}
+			return cmp.Compare(a.x.rank, b.x.rank)
+		}, func(e ent) propRef { return e.x })
+	default:
+		type ent struct {
+			v Value
+			x propRef
+		}
+		es := make([]ent, len(refs))
+		for i, x := range refs {
+			es[i] = ent{*val(x), x}
+		}
+		sortRefs(es, refs, func(a, b ent) int {
+			if c := a.v.Compare(b.v); c != 0 {
+				return c
+			}
+			return cmp.Compare(a.x.rank, b.x.rank)
+		}, func(e ent) propRef { return e.x })
+	}
+}
+
+// sortRefs sorts es (unless already sorted) and writes their refs back.
+func sortRefs[E any](es []E, refs []propRef, c func(a, b E) int, ref func(E) propRef) {
+	if slices.IsSortedFunc(es, c) {
+		return
+	}
+	slices.SortFunc(es, c)
+	for i, e := range es {
+		refs[i] = ref(e)
+	}
+}
+
+// buildNicks builds the nick index; two live nodes with one STRING nick
+// are an error.
+func buildNicks(live []*Node) (*btree.BTreeG[nickItem], error) {
+	var items []nickItem
+	for _, n := range live {
+		if nick, ok := nickOf(n.Props); ok {
+			items = append(items, nickItem{nick: nick, n: n})
+		}
+	}
+	slices.SortFunc(items, func(a, b nickItem) int {
+		if c := strings.Compare(a.nick, b.nick); c != 0 {
+			return c
+		}
+		return cmp.Compare(a.n.ID, b.n.ID)
+	})
+	for i := 1; i < len(items); i++ {
+		if a, b := items[i-1], items[i]; a.nick == b.nick {
+			return nil, fmt.Errorf("store: restore: nick %q held by live nodes %d and %d: %w", b.nick, a.n.ID, b.n.ID, ErrNickClash)
+		}
+	}
+	return bulkTree(items, lessNickItem), nil
+}

@@ -47,7 +47,7 @@ func goodStatement(t *rapid.T) string {
 	case 3:
 		return fmt.Sprintf(`MATCH (a:%s {v: %d}) DETACH DELETE a`, kind, v)
 	case 4:
-		return fmt.Sprintf(`MATCH (a:%s) WHERE a.v >= %d SET a:Seen REMOVE a.w`, kind, v)
+		return fmt.Sprintf(`MATCH (a:%s) WHERE a.v >= %d SET a:Seen REMOVE a.draft`, kind, v)
 	default:
 		return fmt.Sprintf(`MATCH (a {nick: %q}) SET a.touched = true`, nick)
 	}

@@ -140,26 +140,23 @@ func (w *wl) agg(n *store.Node, r int) uint64 {
 }
 
 func (w *wl) sig1(n *store.Node) uint64 {
-	if v, ok := w.h1[n.ID]; ok {
-		return v
-	}
-	h := combine(w.h0(n), w.agg(n, 1))
-	if w.h1 == nil {
-		w.h1 = map[store.ID]uint64{}
-	}
-	w.h1[n.ID] = h
-	return h
+	return memo(&w.h1, n, func() uint64 { return combine(w.h0(n), w.agg(n, 1)) })
 }
 
 func (w *wl) sig2(n *store.Node) uint64 {
-	if v, ok := w.h2[n.ID]; ok {
+	return memo(&w.h2, n, func() uint64 { return combine(w.sig1(n), w.agg(n, 2)) })
+}
+
+// memo returns m's value for n, computing and keeping it on first use.
+func memo(m *map[store.ID]uint64, n *store.Node, compute func() uint64) uint64 {
+	if v, ok := (*m)[n.ID]; ok {
 		return v
 	}
-	h := combine(w.sig1(n), w.agg(n, 2))
-	if w.h2 == nil {
-		w.h2 = map[store.ID]uint64{}
+	h := compute()
+	if *m == nil {
+		*m = map[store.ID]uint64{}
 	}
-	w.h2[n.ID] = h
+	(*m)[n.ID] = h
 	return h
 }
 

@@ -114,20 +114,19 @@ func (b *batcher) flush() error {
 }
 
 func nodeText(kind string) func(n int) string {
-	return func(n int) string {
-		var sb strings.Builder
-		sb.WriteString("INSERT ")
-		for i := range n {
-			if i > 0 {
-				sb.WriteString(", ")
-			}
-			fmt.Fprintf(&sb, "(:%s {loc: $l%d, nick: $n%d, title: $s%d, weight: $w%d})", kind, i, i, i, i)
-		}
-		return sb.String()
-	}
+	return insertOf(func(i int) string {
+		return fmt.Sprintf("(:%s {loc: $l%d, nick: $n%d, title: $s%d, weight: $w%d})", kind, i, i, i, i)
+	})
 }
 
 func edgeText(from, typ, to string) func(n int) string {
+	return insertOf(func(i int) string {
+		return fmt.Sprintf("(:%s {loc: $l%d})-[:%s]->(:%s {loc: $n%d})", from, i, typ, to, i)
+	})
+}
+
+// insertOf returns the text of one INSERT of n patterns, pattern(i) each.
+func insertOf(pattern func(i int) string) func(n int) string {
 	return func(n int) string {
 		var sb strings.Builder
 		sb.WriteString("INSERT ")
@@ -135,7 +134,7 @@ func edgeText(from, typ, to string) func(n int) string {
 			if i > 0 {
 				sb.WriteString(", ")
 			}
-			fmt.Fprintf(&sb, "(:%s {loc: $l%d})-[:%s]->(:%s {loc: $n%d})", from, i, typ, to, i)
+			sb.WriteString(pattern(i))
 		}
 		return sb.String()
 	}

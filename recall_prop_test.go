@@ -3,7 +3,9 @@ package goldfish
 import (
 	"context"
 	"fmt"
+	"regexp"
 	"sort"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -11,6 +13,7 @@ import (
 
 	"github.com/goldfish-gql/goldfish/exec"
 	"github.com/goldfish-gql/goldfish/parser"
+	"github.com/goldfish-gql/goldfish/tokens"
 )
 
 // testGraph is a random session described independently of insertion order.
@@ -147,6 +150,8 @@ func uncached(t *rapid.T, s *Session, q string, o RecallOptions) *exec.Shape {
 	return sh
 }
 
+var tokensField = regexp.MustCompile(`tokens=[0-9]+`)
+
 func checkBounds(t *rapid.T, sh *exec.Shape, o RecallOptions) {
 	if sh.Rows > o.M {
 		t.Fatalf("rows %d > M %d", sh.Rows, o.M)
@@ -156,6 +161,20 @@ func checkBounds(t *rapid.T, sh *exec.Shape, o RecallOptions) {
 	}
 	if _, err := parser.Parse(sh.Text); err != nil {
 		t.Fatalf("the Shape does not parse: %v\n%s", err, sh.Text)
+	}
+	// The emitter sums kept per-element estimates; they must add up to the
+	// estimate of the text it wrote (header and rest are counted apart).
+	head, rest, _ := strings.Cut(sh.Text, "\n")
+	if strings.HasPrefix(rest, "// 01000:") {
+		_, rest, _ = strings.Cut(rest, "\n")
+	}
+	withTokens := func(n int) string {
+		return tokensField.ReplaceAllString(head, "tokens="+strconv.Itoa(n)) + "\n"
+	}
+	restTok := tokens.Estimate(rest)
+	tok := restTok + tokens.Estimate(withTokens(restTok))
+	if want := restTok + tokens.Estimate(withTokens(tok)); sh.Tokens != want {
+		t.Fatalf("the header says %d tokens; the text estimates at %d\n%s", sh.Tokens, want, sh.Text)
 	}
 }
 

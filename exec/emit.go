@@ -30,6 +30,8 @@ type emitter struct {
 	shape *Shape
 	notes []string // comment lines after the header
 	body  []byte
+	// bodyCost is body's token estimate in tokens.Milli units.
+	bodyCost int64
 	// start and walked time the Recall: seed and walk, then emit.
 	start, walked time.Time
 	sc            *scratch
@@ -84,7 +86,6 @@ func (e *emitter) emit(w *shapewalk.Shape, seeds int) {
 	sc := e.scratch()
 	vars := slices.Grow(sc.vars[:0], len(w.Nodes))[:len(w.Nodes)]
 	sc.vars = vars
-	index := sc.index
 	for i, n := range w.Nodes {
 		kind := n.Kind()
 		k := -1
@@ -115,7 +116,6 @@ func (e *emitter) emit(w *shapewalk.Shape, seeds int) {
 		}
 		prefixes[k].n++
 		vars[i] = varName{prefixes[k].prefix, prefixes[k].n}
-		index[n.ID] = int32(i)
 	}
 	for _, c := range w.Clamps {
 		parts := make([]string, 0, len(c.Omitted))
@@ -126,7 +126,7 @@ func (e *emitter) emit(w *shapewalk.Shape, seeds int) {
 		if c.Total == 1 {
 			word = "neighbour"
 		}
-		note := fmt.Sprintf("clamp: %s has %d more %s (%s); F=%d", vars[index[c.Node.ID]], c.Total, word, strings.Join(parts, ", "), e.opt.F)
+		note := fmt.Sprintf("clamp: %s has %d more %s (%s); F=%d", vars[c.Index], c.Total, word, strings.Join(parts, ", "), e.opt.F)
 		s.Clamps = append(s.Clamps, note)
 		e.notes = append(e.notes, note)
 	}
@@ -136,34 +136,103 @@ func (e *emitter) emit(w *shapewalk.Shape, seeds int) {
 	if s.Rows == 0 {
 		return
 	}
-	b := append(sc.body[:0], "INSERT\n"...)
+	// The body is written in pieces cut where the byte class changes, so
+	// its token estimate is the sum of the pieces' (tokens.Milli): the
+	// glue's is constant, a variable's is counted, and an element's comes
+	// with its kept rendering.
 	shell := e.opt.View == ViewShell
+	b := append(sc.body[:0], "INSERT"...)
+	cost := glue.insert
 	for i, n := range w.Nodes {
-		if i > 0 {
-			b = append(b, ",\n"...)
+		if i == 0 {
+			b = append(b, "\n  ("...)
+			cost += glue.firstOpen
+		} else {
+			b = append(b, ",\n  ("...)
+			cost += glue.open
 		}
-		b = append(b, "  ("...)
-		b = vars[i].append(b)
-		for _, l := range canonicalLabels(n.Labels) {
-			b = append(b, ':')
-			b = appendKey(b, l)
-		}
-		b = appendProps(b, n.Props, shell)
+		b, cost = vars[i].appendCounted(b, cost)
+		var c int64
+		b, c = appendNode(b, n, shell)
 		b = append(b, ')')
+		cost += c + glue.close
 	}
-	for _, ed := range w.Edges {
+	for i, ed := range w.Edges {
+		ends := w.Ends[i]
 		b = append(b, ",\n  ("...)
-		b = vars[index[ed.From]].append(b)
-		b = append(b, ")-[:"...)
-		b = appendKey(b, ed.Type)
-		b = appendProps(b, ed.Props, shell)
+		b, cost = vars[ends.From].appendCounted(b, cost+glue.open)
+		b = append(b, ")-["...)
+		var c int64
+		b, c = appendEdge(b, ed, shell)
 		b = append(b, "]->("...)
-		b = vars[index[ed.To]].append(b)
+		b, cost = vars[ends.To].appendCounted(b, cost+glue.edgeMid+c+glue.edgeHead)
 		b = append(b, ')')
+		cost += glue.close
 	}
 	b = append(b, '\n')
-	e.body = b
+	e.body, e.bodyCost = b, cost+glue.end
 	sc.body = b
+}
+
+// glue holds the token estimate (tokens.Milli) of the constant pieces of
+// a Shape's body.
+var glue = struct {
+	insert, firstOpen, open, close, edgeMid, edgeHead, end int64
+}{
+	insert:    tokens.Milli([]byte("INSERT")),
+	firstOpen: tokens.Milli([]byte("\n  (")),
+	open:      tokens.Milli([]byte(",\n  (")),
+	close:     tokens.Milli([]byte(")")),
+	edgeMid:   tokens.Milli([]byte(")-[")),
+	edgeHead:  tokens.Milli([]byte("]->(")),
+	end:       tokens.Milli([]byte("\n")),
+}
+
+// appendNode writes n's labels and property literal and returns their
+// token estimate. The full view copies the rendering kept with the node
+// (made on first use); view=shell keeps identity keys only and renders
+// afresh.
+func appendNode(b []byte, n *store.Node, shell bool) ([]byte, int64) {
+	if shell {
+		mark := len(b)
+		b = appendNodeText(b, n, true)
+		return b, tokens.Milli(b[mark:])
+	}
+	r := n.Rendering()
+	if r == nil {
+		t := appendNodeText(nil, n, false)
+		r = n.KeepRendering(&store.Rendering{Text: t, Cost: tokens.Milli(t)})
+	}
+	return append(b, r.Text...), r.Cost
+}
+
+func appendNodeText(b []byte, n *store.Node, shell bool) []byte {
+	for _, l := range canonicalLabels(n.Labels) {
+		b = append(b, ':')
+		b = appendKey(b, l)
+	}
+	return appendProps(b, n.Props, shell)
+}
+
+// appendEdge is appendNode for an edge: ":type" and its property literal.
+func appendEdge(b []byte, e *store.Edge, shell bool) ([]byte, int64) {
+	if shell {
+		mark := len(b)
+		b = appendEdgeText(b, e, true)
+		return b, tokens.Milli(b[mark:])
+	}
+	r := e.Rendering()
+	if r == nil {
+		t := appendEdgeText(nil, e, false)
+		r = e.KeepRendering(&store.Rendering{Text: t, Cost: tokens.Milli(t)})
+	}
+	return append(b, r.Text...), r.Cost
+}
+
+func appendEdgeText(b []byte, e *store.Edge, shell bool) []byte {
+	b = append(b, ':')
+	b = appendKey(b, e.Type)
+	return appendProps(b, e.Props, shell)
 }
 
 // scratch holds an emit's reusable buffers; Recall is hot, and what it
@@ -171,12 +240,9 @@ func (e *emitter) emit(w *shapewalk.Shape, seeds int) {
 type scratch struct {
 	body, rest, head []byte
 	vars             []varName
-	index            map[store.ID]int32
 }
 
-var scratchPool = sync.Pool{New: func() any {
-	return &scratch{index: make(map[store.ID]int32, 64)}
-}}
+var scratchPool = sync.Pool{New: func() any { return new(scratch) }}
 
 func (e *emitter) scratch() *scratch {
 	if e.sc == nil {
@@ -190,7 +256,6 @@ func (e *emitter) release() {
 	if e.sc == nil {
 		return
 	}
-	clear(e.sc.index)
 	if cap(e.sc.body) > 1<<20 {
 		e.sc.body = nil // an outsized Shape should not pin its buffer
 	}
@@ -206,6 +271,13 @@ type varName struct {
 
 func (v varName) append(b []byte) []byte {
 	return strconv.AppendInt(append(b, v.prefix...), int64(v.n), 10)
+}
+
+// appendCounted appends v and adds its token estimate to cost.
+func (v varName) appendCounted(b []byte, cost int64) ([]byte, int64) {
+	mark := len(b)
+	b = v.append(b)
+	return b, cost + tokens.Milli(b[mark:])
 }
 
 func (v varName) String() string { return string(v.append(nil)) }
@@ -286,6 +358,7 @@ func (e *emitter) finish() (*Shape, error) {
 		rest = append(rest, n...)
 		rest = append(rest, '\n')
 	}
+	notesEnd := len(rest)
 	rest = append(rest, e.body...)
 	sc.rest = rest
 	head := func(tok int) []byte {
@@ -320,7 +393,9 @@ func (e *emitter) finish() (*Shape, error) {
 		headTok, _ = tokens.Exact(string(head(tok)))
 		tok = restTok + headTok
 	} else {
-		restTok := tokens.EstimateBytes(rest)
+		// The notes end with a newline and the body starts with INSERT:
+		// a class change, so the estimates add up.
+		restTok := tokens.FromMilli(tokens.Milli(rest[:notesEnd]) + e.bodyCost)
 		tok = restTok + tokens.EstimateBytes(head(restTok))
 		tok = restTok + tokens.EstimateBytes(head(tok))
 	}

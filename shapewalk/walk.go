@@ -38,6 +38,7 @@ type Omitted struct {
 // Clamp is the note for one node that had more than F new neighbours.
 type Clamp struct {
 	Node    *store.Node
+	Index   int32     // Node's position in Shape.Nodes
 	Omitted []Omitted // sorted by (Type, Dir)
 	Total   int       // sum of Omitted counts
 }
@@ -47,10 +48,14 @@ type Shape struct {
 	Nodes     []*store.Node // emit order: pinned first, then seeds (in the order given), then BFS order
 	Hops      []int         // hop distance of Nodes[i] from the seed set; -1 for pinned nodes not reached
 	Edges     []*store.Edge // sorted by (index of From, Type, index of To, props literal)
+	Ends      []Ends        // Ends[i]: the positions in Nodes of Edges[i]'s From and To
 	Clamps    []Clamp       // in the order the clamped nodes were expanded
 	Truncated bool          // M cut the walk short
 	MaxHop    int
 }
+
+// Ends locates an edge's ends in Shape.Nodes.
+type Ends struct{ From, To int32 }
 
 // Rows returns the number of rows (nodes + edges) of the Shape.
 func (s *Shape) Rows() int { return len(s.Nodes) + len(s.Edges) }
@@ -798,6 +803,9 @@ func (w *walker) closeTo(a store.Adjacency, lo, hi int, x *store.Node, typ strin
 // result copies the walk into a fresh Shape with the edges in emit order.
 func (w *walker) result() *Shape {
 	sh := &Shape{Truncated: w.trunc, Clamps: w.clamps}
+	for i := range sh.Clamps {
+		sh.Clamps[i].Index, _ = w.nodeSet.get(sh.Clamps[i].Node.ID)
+	}
 	if len(w.nodes) > 0 {
 		sh.Nodes = slices.Clone(w.nodes)
 		sh.Hops = slices.Clone(w.hops)
@@ -830,8 +838,10 @@ func (w *walker) result() *Shape {
 		return cmp.Compare(a.e.ID, b.e.ID)
 	})
 	sh.Edges = make([]*store.Edge, len(w.sortBuf))
+	sh.Ends = make([]Ends, len(w.sortBuf))
 	for i, c := range w.sortBuf {
 		sh.Edges[i] = c.e
+		sh.Ends[i] = Ends{c.pf, c.pt}
 	}
 	return sh
 }

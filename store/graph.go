@@ -32,6 +32,7 @@ type Node struct {
 	Recycled bool
 	okey     string
 	slot     uint32 // dense slot in the graph's slot table (0: none)
+	memo     atomic.Pointer[Rendering]
 }
 
 // Kind returns the first label, or "" for a node without labels.
@@ -59,6 +60,7 @@ type Edge struct {
 	From, To ID
 	Props    Props
 	Recycled bool
+	memo     atomic.Pointer[Rendering]
 }
 
 // Dir selects edge directions relative to a node.
@@ -941,7 +943,7 @@ func (t *Tx) SetEdgeProps(id ID, props Props) (*Edge, error) {
 	if err != nil {
 		return nil, err
 	}
-	e := *it.e
+	e := it.e.clone()
 	e.Props = NormalizeProps(props)
 	ne := &e
 	t.st.edges.ReplaceOrInsert(edgeItem{id: id, e: ne})
@@ -964,7 +966,7 @@ func (t *Tx) RecycleNode(id ID) error {
 		return ErrHasEdges
 	}
 	t.delNodeIdx(it.n)
-	n := *it.n
+	n := it.n.clone()
 	n.Recycled = true
 	it.n = &n
 	t.st.nodes.ReplaceOrInsert(it)
@@ -981,7 +983,7 @@ func (t *Tx) RecycleEdge(id ID) error {
 		return err
 	}
 	t.unlinkEdge(it.e)
-	e := *it.e
+	e := it.e.clone()
 	e.Recycled = true
 	t.st.edges.ReplaceOrInsert(edgeItem{id: id, e: &e})
 	t.st.liveEdges--
@@ -1004,7 +1006,7 @@ func (t *Tx) Revive(id ID) error {
 		if !t.nickFree(it.n.Props, id) {
 			return ErrNickClash
 		}
-		n := *it.n
+		n := it.n.clone()
 		n.Recycled = false
 		it.n = &n
 		t.st.nodes.ReplaceOrInsert(it)
@@ -1024,7 +1026,7 @@ func (t *Tx) Revive(id ID) error {
 		if _, err := t.liveNode(it.e.To); err != nil {
 			return err
 		}
-		e := *it.e
+		e := it.e.clone()
 		e.Recycled = false
 		t.st.edges.ReplaceOrInsert(edgeItem{id: id, e: &e})
 		t.linkEdge(&e)
@@ -1086,3 +1088,48 @@ func (t *Tx) Rollback() {
 
 // Done reports whether the Tx has been committed or rolled back.
 func (t *Tx) Done() bool { return t.done }
+
+// ---- renderings ------------------------------------------------------------
+
+// Rendering is an element's text as a Shape writes it (labels or type, then
+// the property literal) with a cost its renderer derives from the text (the
+// token estimate). It is computed on first use and kept with the immutable
+// record, so a Recall that meets the element again copies bytes instead of
+// formatting scattered properties; a write makes a new record without one.
+type Rendering struct {
+	Text []byte
+	Cost int64
+}
+
+// Rendering returns n's kept rendering, or nil.
+func (n *Node) Rendering() *Rendering { return n.memo.Load() }
+
+// KeepRendering keeps r as n's rendering unless one is kept already, and
+// returns the kept one. Renderers must produce the same r for the same n.
+func (n *Node) KeepRendering(r *Rendering) *Rendering {
+	if n.memo.CompareAndSwap(nil, r) {
+		return r
+	}
+	return n.memo.Load()
+}
+
+// Rendering returns e's kept rendering, or nil.
+func (e *Edge) Rendering() *Rendering { return e.memo.Load() }
+
+// KeepRendering is Node.KeepRendering for an edge.
+func (e *Edge) KeepRendering(r *Rendering) *Rendering {
+	if e.memo.CompareAndSwap(nil, r) {
+		return r
+	}
+	return e.memo.Load()
+}
+
+// clone copies n's content; the rendering is not copied (the copy is about
+// to change).
+func (n *Node) clone() Node {
+	return Node{ID: n.ID, Labels: n.Labels, Props: n.Props, Recycled: n.Recycled, okey: n.okey, slot: n.slot}
+}
+
+func (e *Edge) clone() Edge {
+	return Edge{ID: e.ID, Type: e.Type, From: e.From, To: e.To, Props: e.Props, Recycled: e.Recycled}
+}

@@ -25,11 +25,11 @@ func (m *model) clone() *model {
 	c := newModel()
 	c.nextID = m.nextID
 	for id, n := range m.nodes {
-		cp := *n
+		cp := n.clone()
 		c.nodes[id] = &cp
 	}
 	for id, e := range m.edges {
-		cp := *e
+		cp := e.clone()
 		c.edges[id] = &cp
 	}
 	return c

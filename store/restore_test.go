@@ -95,11 +95,11 @@ func modelOf(s *Snapshot) *model {
 	m.nextID = s.NextID()
 	ns, es := elements(s)
 	for _, n := range ns {
-		c := *n
+		c := n.clone()
 		m.nodes[n.ID] = &c
 	}
 	for _, e := range es {
-		c := *e
+		c := e.clone()
 		m.edges[e.ID] = &c
 	}
 	return m

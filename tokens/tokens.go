@@ -21,10 +21,21 @@ func Estimate(text string) int { return estimate(text) }
 // EstimateBytes is Estimate over bytes, so callers need not copy.
 func EstimateBytes(text []byte) int { return estimate(text) }
 
-func estimate[T string | []byte](text T) int {
+func estimate[T string | []byte](text T) int { return FromMilli(milli(text)) }
+
+// Milli is the estimate of text in thousandths of a token, before
+// rounding. It adds up: when a text is cut only where the byte class
+// changes (letter, digit, whitespace, punctuation, non-ASCII) or between
+// two punctuation or two non-ASCII bytes, the parts' Milli sum to the
+// whole's, so a renderer can count pieces once and reuse the counts.
+func Milli(text []byte) int64 { return milli(text) }
+
+// FromMilli rounds a sum of Milli to a token count.
+func FromMilli(m int64) int { return int((m + 500) / 1000) }
+
+func milli[T string | []byte](text T) int64 {
 	words, longTail, digits, punct, spaces, high := features(text)
-	milli := 478*words + 130*longTail + 1632*digits + 654*punct + 846*spaces + 400*high
-	return (milli + 500) / 1000
+	return int64(478*words + 130*longTail + 1632*digits + 654*punct + 846*spaces + 400*high)
 }
 
 var (

@@ -126,6 +126,7 @@ type topEnt struct {
 	n      *store.Node
 	e      *store.Edge
 	sig    uint64
+	slot   uint32
 	hasSig bool
 }
 
@@ -141,6 +142,7 @@ type walker struct {
 	hier    Hierarchy
 
 	nodes  []*store.Node
+	slots  []uint32 // slots[i] is nodes[i]'s slot
 	hops   []int
 	edges  []*store.Edge
 	clamps []Clamp
@@ -175,6 +177,8 @@ type walker struct {
 	pinLast  []byte
 	kindsBuf []string
 	sortBuf  []closeEnt
+	sink     uint64 // where prefetching loads go, so they are not dropped
+	pre      []uint32
 }
 
 var walkerPool = sync.Pool{New: func() any { return &walker{} }}
@@ -187,12 +191,13 @@ func (w *walker) isHier(t string) bool {
 	return w.lastHier
 }
 
-func (w *walker) addNode(n *store.Node, hop int) int32 {
+func (w *walker) addNode(n *store.Node, slot uint32, hop int) int32 {
 	idx := int32(len(w.nodes))
 	w.nodes = append(w.nodes, n)
+	w.slots = append(w.slots, slot)
 	w.hops = append(w.hops, hop)
 	w.nodeSet.put(n.ID, idx)
-	w.slotSet.put(slotKey(n.Slot()), idx)
+	w.slotSet.put(slotKey(slot), idx)
 	w.rows++
 	return idx
 }
@@ -252,7 +257,7 @@ func (w *walker) walk(snap *store.Snapshot, seeds []*store.Node, opt Options) *S
 		w.hier = DefaultHierarchy
 	}
 	w.hasLast = false
-	w.nodes, w.hops, w.edges, w.queue = w.nodes[:0], w.hops[:0], w.edges[:0], w.queue[:0]
+	w.nodes, w.slots, w.hops, w.edges, w.queue = w.nodes[:0], w.slots[:0], w.hops[:0], w.edges[:0], w.queue[:0]
 	w.clamps = nil
 	w.trunc = false
 	w.rows = 0
@@ -297,15 +302,22 @@ func (w *walker) walk(snap *store.Snapshot, seeds []*store.Node, opt Options) *S
 			w.queue = append(w.queue, idx)
 			continue
 		}
-		w.queue = append(w.queue, w.addNode(s, 0))
+		w.queue = append(w.queue, w.addNode(s, s.Slot(), 0))
 	}
 
-	// Breadth-first walk.
+	// Breadth-first walk. Each hop's nodes are prefetched together: their
+	// records and adjacency are scattered, and loads issued side by side
+	// overlap their cache misses.
+	levelEnd := 0
 	for qi := 0; qi < len(w.queue); qi++ {
 		idx := w.queue[qi]
 		h := w.hops[idx]
 		if h >= w.k {
 			continue
+		}
+		if qi >= levelEnd {
+			levelEnd = len(w.queue)
+			w.prefetch(w.queue[qi:])
 		}
 		n := w.nodes[idx]
 		if w.rows+2 > w.m {
@@ -326,6 +338,19 @@ func (w *walker) walk(snap *store.Snapshot, seeds []*store.Node, opt Options) *S
 	}
 	w.closeEdges()
 	return w.result()
+}
+
+// prefetch loads the records and adjacency heads of the queued nodes idx.
+func (w *walker) prefetch(idx []int32) {
+	if len(idx) < 2 {
+		return
+	}
+	buf := w.pre[:0]
+	for _, i := range idx {
+		buf = append(buf, w.slots[i])
+	}
+	w.pre = buf
+	w.sink += w.snap.Prefetch(buf)
 }
 
 // heavyGroup: a (type, direction) group with more entries than this is
@@ -423,10 +448,13 @@ func (w *walker) expand(n *store.Node, h int) bool {
 		w.clamps = append(w.clamps, c)
 	}
 	for _, c := range w.chosen {
+		w.sink += uint64(c.n.ID) // load the chosen records side by side
+	}
+	for _, c := range w.chosen {
 		if w.rows+2 > w.m {
 			return false
 		}
-		idx := w.addNode(c.n, h+1)
+		idx := w.addNode(c.n, c.slot, h+1)
 		w.addEdge(c.e)
 		w.queue = append(w.queue, idx)
 	}
@@ -439,7 +467,7 @@ func (w *walker) isChosen(slot uint32) bool {
 		return false
 	}
 	for i := range w.chosen {
-		if w.chosen[i].n.Slot() == slot {
+		if w.chosen[i].slot == slot {
 			return true
 		}
 	}
@@ -483,17 +511,15 @@ func (w *walker) group(a store.Adjacency, lo, hi int, n *store.Node, typ string,
 			i++
 			continue
 		}
-		far := a.Far(i)
-		// The run of distinct new far nodes sharing far's observable key.
-		key := far.ObservableKey()
+		// The run of distinct new far nodes sharing entry i's far node's
+		// observable key.
 		w.run = w.run[:0]
 		j := i
 		for j < hi {
-			fs := a.FarSlot(j)
-			f := a.Far(j)
-			if f != far && f.ObservableKey() != key {
+			if j > i && !a.SameFarKey(i, j) {
 				break
 			}
+			fs := a.FarSlot(j)
 			k := j + 1
 			best := a.Edge(j)
 			for k < hi && a.FarSlot(k) == fs {
@@ -505,7 +531,7 @@ func (w *walker) group(a store.Adjacency, lo, hi int, n *store.Node, typ string,
 			if idx, ok := w.slotSet.get(slotKey(fs)); ok {
 				w.reached(idx)
 			} else if !w.isChosen(fs) {
-				w.run = append(w.run, topEnt{n: f, e: best})
+				w.run = append(w.run, topEnt{n: a.Far(j), e: best, slot: fs})
 			}
 			j = k
 		}
@@ -522,8 +548,8 @@ func (w *walker) group(a store.Adjacency, lo, hi int, n *store.Node, typ string,
 		}
 		take := min(need, len(w.run))
 		for _, t := range w.run[:take] {
-			w.chosen = append(w.chosen, topEnt{n: t.n, e: t.e})
-			w.bloom |= bloomBit(slotKey(t.n.Slot()))
+			w.chosen = append(w.chosen, topEnt{n: t.n, e: t.e, slot: t.slot})
+			w.bloom |= bloomBit(slotKey(t.slot))
 		}
 		need -= take
 		i = j
@@ -702,7 +728,7 @@ func (w *walker) addPinned(kinds []string, budget int) {
 		w.trunc = true
 	}
 	for _, n := range w.pinNodes {
-		w.addNode(n, -1)
+		w.addNode(n, n.Slot(), -1)
 	}
 	w.nPinned = len(w.pinNodes)
 }
@@ -717,6 +743,7 @@ func (w *walker) addPinned(kinds []string, budget int) {
 // degree.
 func (w *walker) closeEdges() {
 	w.closing = w.closing[:0]
+	w.sink += w.snap.Prefetch(w.slots)
 	for i, x := range w.nodes {
 		a := w.snap.Adjacency(x)
 		for lo := 0; lo < a.Len(); {
@@ -928,6 +955,7 @@ func (w *walker) refineRun(lo, hi int) {
 	for k, e := range ents {
 		i := lo + k
 		w.nodes[i] = e.n
+		w.slots[i] = e.n.Slot()
 		w.hops[i] = e.hop
 		w.nodeSet.put(e.n.ID, int32(i))
 		w.slotSet.put(slotKey(e.n.Slot()), int32(i))

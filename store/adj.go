@@ -3,6 +3,8 @@ package store
 import (
 	"slices"
 	"strings"
+
+	"github.com/cespare/xxhash/v2"
 )
 
 // ---- slot table and per-node adjacency ---------------------------------
@@ -44,7 +46,13 @@ type adjEnt struct {
 	far uint32
 	tid uint16 // interned edge type (per graph; tidOverflow: compare e.Type)
 	dir Dir
+	kh  uint8 // keyByte of the far node's observable key
 }
+
+// keyByte hashes an observable key to one byte, kept in adjacency entries
+// so a walk tells most neighbours' keys apart without loading the far
+// nodes (equal bytes still need the keys compared).
+func keyByte(okey string) uint8 { return uint8(xxhash.Sum64String(okey)) }
 
 // tidOverflow marks an entry whose type got no small id (more than 65535
 // distinct edge types in one graph): group tests fall back to strings.
@@ -83,7 +91,7 @@ func (s *state) rec(slot uint32) *slotRec { return recOf(s.chunks, slot) }
 // recFor returns the record of node n in s (by slot when n has one and it
 // matches, else through the id index), or nil.
 func (s *state) recFor(n *Node) *slotRec {
-	if r := s.rec(n.slot); r != nil && r.n != nil && r.n.ID == n.ID {
+	if r := s.rec(n.slot); r != nil && (r.n == n || r.n != nil && r.n.ID == n.ID) {
 		return r
 	}
 	it, ok := s.nodes.Get(nodeItem{id: n.ID})
@@ -266,7 +274,9 @@ func (t *Tx) rekey(slot uint32) {
 		}
 		clear(adj[k:])
 		adj = adj[:k]
+		kh := keyByte(r.n.okey)
 		for _, a := range moved {
+			a.kh = kh
 			i := t.searchEnt(adj, a)
 			adj = slices.Insert(adj, i, a)
 		}
@@ -277,6 +287,12 @@ func (t *Tx) rekey(slot uint32) {
 	if self {
 		rw := t.recW(slot)
 		adj := t.adjW(rw)
+		kh := keyByte(rw.n.okey)
+		for i := range adj {
+			if adj[i].far == slot {
+				adj[i].kh = kh
+			}
+		}
 		slices.SortFunc(adj, t.st.cmpEnt)
 	}
 }
@@ -295,6 +311,7 @@ func (t *Tx) rekey(slot uint32) {
 // is an empty adjacency.
 type Adjacency struct {
 	chunks  []*chunk
+	types   []string
 	ents    []adjEnt
 	out, in int
 }
@@ -309,7 +326,30 @@ func (s *Snapshot) Adjacency(n *Node) Adjacency {
 	if r == nil || r.n == nil || r.n.Recycled {
 		return Adjacency{}
 	}
-	return Adjacency{chunks: s.st.chunks, ents: r.adj, out: int(r.out), in: int(r.in)}
+	return Adjacency{chunks: s.st.chunks, types: s.st.types, ents: r.adj, out: int(r.out), in: int(r.in)}
+}
+
+// Prefetch loads what a walk reads first for each slot (its record, the
+// head of its adjacency, its node record) in one loop of independent
+// loads, so their cache misses overlap instead of queueing. It returns a
+// value made of the loads; callers keep it (anywhere) so they are not
+// dropped.
+//
+//go:noinline
+func (s *Snapshot) Prefetch(slots []uint32) uint64 {
+	var sink uint64
+	chunks := s.st.chunks
+	for _, slot := range slots {
+		r := recOf(chunks, slot)
+		if r == nil || r.n == nil {
+			continue
+		}
+		sink += uint64(r.n.slot)
+		if len(r.adj) > 0 {
+			sink += uint64(r.adj[0].far)
+		}
+	}
+	return sink
 }
 
 // Len returns the number of entries (the degree, self-loops twice).
@@ -333,8 +373,28 @@ func (a Adjacency) Edge(i int) *Edge { return a.ents[i].e }
 // Dir returns the direction of entry i as seen from the node (Out or In).
 func (a Adjacency) Dir(i int) Dir { return a.ents[i].dir }
 
-// Type returns the edge type of entry i.
-func (a Adjacency) Type(i int) string { return a.ents[i].e.Type }
+// Type returns the edge type of entry i (from the type table when it
+// knows the entry's type id, so the edge record is not loaded).
+func (a Adjacency) Type(i int) string {
+	if t := int(a.ents[i].tid); t < len(a.types) {
+		return a.types[t]
+	}
+	return a.ents[i].e.Type
+}
+
+// SameFarKey reports whether entries i and j lead to far nodes with equal
+// observable keys. The far nodes are loaded only when the keys' hash
+// bytes agree.
+func (a Adjacency) SameFarKey(i, j int) bool {
+	x, y := a.ents[i], a.ents[j]
+	if x.far == y.far {
+		return true
+	}
+	if x.kh != y.kh {
+		return false
+	}
+	return recOf(a.chunks, x.far).n.okey == recOf(a.chunks, y.far).n.okey
+}
 
 // Far returns the node at the other end of entry i (the node itself for a
 // self-loop), without any lookup.

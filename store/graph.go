@@ -175,6 +175,7 @@ type state struct {
 	chunks    []*chunk
 	chunksGen uint64 // generation of the Tx that owns the chunks slice
 	nslots    uint32 // slots handed out (slot 0 is never used)
+	types     []string // edge type names by small id, as of the last publish
 }
 
 func newState() state {
@@ -222,6 +223,9 @@ type Graph struct {
 	strs      map[string]string
 	labelSets map[string][]string
 	typeIDs   map[string]uint16 // edge type → small id for adjacency entries
+	// typeNames[id] is the type of small id: append-only, so a published
+	// state's prefix of it never changes.
+	typeNames []string
 }
 
 // New returns an empty graph at version 0.
@@ -889,6 +893,7 @@ func (g *Graph) typeID(typ string) uint16 {
 	id := uint16(tidOverflow)
 	if len(g.typeIDs) < tidOverflow {
 		id = uint16(len(g.typeIDs))
+		g.typeNames = append(g.typeNames, typ)
 	}
 	if g.typeIDs == nil {
 		g.typeIDs = map[string]uint16{}
@@ -901,8 +906,8 @@ func (t *Tx) linkEdge(e *Edge) {
 	st := &t.st
 	fs, ts := t.slotOf(e.From), t.slotOf(e.To)
 	tid := t.g.typeID(e.Type)
-	t.adjInsert(fs, adjEnt{e: e, far: ts, tid: tid, dir: Out})
-	t.adjInsert(ts, adjEnt{e: e, far: fs, tid: tid, dir: In})
+	t.adjInsert(fs, adjEnt{e: e, far: ts, tid: tid, dir: Out, kh: keyByte(t.st.rec(ts).n.okey)})
+	t.adjInsert(ts, adjEnt{e: e, far: fs, tid: tid, dir: In, kh: keyByte(t.st.rec(fs).n.okey)})
 	t.incr(st.typeCnt, e.Type, 1)
 }
 
@@ -1068,6 +1073,7 @@ func (t *Tx) Commit() *Snapshot {
 	if t.done {
 		return t.g.pub.Load()
 	}
+	t.st.types = t.g.typeNames
 	s := &Snapshot{version: t.base.version + 1, st: t.st}
 	t.g.pub.Store(s)
 	t.done = true

@@ -500,6 +500,17 @@ func checkAdjacency(t interface{ Fatalf(string, ...any) }, s *Snapshot, n *Node)
 		if cur2 != e {
 			t.Fatalf("entry %d: edge record not current", i)
 		}
+		if a.Type(i) != e.Type {
+			t.Fatalf("entry %d: Type %q, the edge's is %q", i, a.Type(i), e.Type)
+		}
+		if a.ents[i].kh != keyByte(far.ObservableKey()) {
+			t.Fatalf("entry %d: stale key byte for the far node", i)
+		}
+		for j := 0; j < a.Len(); j++ {
+			if a.SameFarKey(i, j) != (a.Far(j).ObservableKey() == far.ObservableKey()) {
+				t.Fatalf("entries %d and %d: SameFarKey wrong", i, j)
+			}
+		}
 		k := [2]uint64{uint64(e.ID), uint64(d)}
 		if cnt[k] == 0 {
 			t.Fatalf("entry %d: edge not in Edges", i)

@@ -183,8 +183,8 @@ func Restore(version, nextID uint64, nodes []*Node, edges []*Edge) (*Graph, erro
 		fs, ts := ends[i][0], ends[i][1]
 		tid := g.typeID(e.Type)
 		fr, tr := st.rec(fs), st.rec(ts)
-		fr.adj = append(fr.adj, adjEnt{e: e, far: ts, tid: tid, dir: Out})
-		tr.adj = append(tr.adj, adjEnt{e: e, far: fs, tid: tid, dir: In})
+		fr.adj = append(fr.adj, adjEnt{e: e, far: ts, tid: tid, dir: Out, kh: keyByte(tr.n.okey)})
+		tr.adj = append(tr.adj, adjEnt{e: e, far: fs, tid: tid, dir: In, kh: keyByte(fr.n.okey)})
 	}
 	for _, n := range byID {
 		if r := st.rec(n.slot); len(r.adj) > 1 {
@@ -226,6 +226,7 @@ func Restore(version, nextID uint64, nodes []*Node, edges []*Edge) (*Graph, erro
 	if nickErr != nil {
 		return nil, nickErr
 	}
+	st.types = g.typeNames
 	g.pub.Store(&Snapshot{version: version, st: st})
 	return g, nil
 }

@@ -173,8 +173,8 @@ type state struct {
 
 	// slot table (see adj.go): records by dense slot, with adjacency.
 	chunks    []*chunk
-	chunksGen uint64 // generation of the Tx that owns the chunks slice
-	nslots    uint32 // slots handed out (slot 0 is never used)
+	chunksGen uint64   // generation of the Tx that owns the chunks slice
+	nslots    uint32   // slots handed out (slot 0 is never used)
 	types     []string // edge type names by small id, as of the last publish
 }
 

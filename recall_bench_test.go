@@ -69,37 +69,41 @@ func BenchmarkRecall(b *testing.B) {
 	ctx := context.Background()
 	const q = `MATCH (t:TSK {nick: $nick})`
 	for _, n := range []int{1_000, 10_000, 100_000, 1_000_000} {
-		db, _ := Open(WithShapeCacheBytes(0))
-		s := benchSession(b, db, n)
-		nicks := make([]map[string]any, 1024)
-		rng := rand.New(rand.NewPCG(7, 7))
-		for i := range nicks {
-			k := rng.IntN(n/len(benchKinds)) * len(benchKinds)
-			nicks[i] = map[string]any{"nick": fmt.Sprintf("TSK_%d", k)}
-		}
-		b.Run(fmt.Sprintf("nodes=%d/miss", n), func(b *testing.B) {
-			recallLatencies(b, func(i int) error {
-				_, err := s.Recall(ctx, q, RecallOptions{Params: nicks[i%len(nicks)]})
-				return err
-			})
-		})
-		cached, _ := Open()
-		cached.sessions[s.name] = &Session{db: cached, name: s.name, graph: s.graph}
-		cs := cached.sessions[s.name]
-		for _, p := range nicks[:16] {
-			if _, err := cs.Recall(ctx, q, RecallOptions{Params: p}); err != nil {
-				b.Fatal(err)
+		// One level per size, so a -bench filter on the size skips
+		// building the others.
+		b.Run(fmt.Sprintf("nodes=%d", n), func(b *testing.B) {
+			db, _ := Open(WithShapeCacheBytes(0))
+			defer db.Close()
+			s := benchSession(b, db, n)
+			nicks := make([]map[string]any, 1024)
+			rng := rand.New(rand.NewPCG(7, 7))
+			for i := range nicks {
+				k := rng.IntN(n/len(benchKinds)) * len(benchKinds)
+				nicks[i] = map[string]any{"nick": fmt.Sprintf("TSK_%d", k)}
 			}
-		}
-		cached.shapes.Wait()
-		b.Run(fmt.Sprintf("nodes=%d/hit", n), func(b *testing.B) {
-			recallLatencies(b, func(i int) error {
-				_, err := cs.Recall(ctx, q, RecallOptions{Params: nicks[i%16]})
-				return err
+			b.Run("miss", func(b *testing.B) {
+				recallLatencies(b, func(i int) error {
+					_, err := s.Recall(ctx, q, RecallOptions{Params: nicks[i%len(nicks)]})
+					return err
+				})
+			})
+			cached, _ := Open()
+			defer cached.Close()
+			cached.sessions[s.name] = &Session{db: cached, name: s.name, graph: s.graph}
+			cs := cached.sessions[s.name]
+			for _, p := range nicks[:16] {
+				if _, err := cs.Recall(ctx, q, RecallOptions{Params: p}); err != nil {
+					b.Fatal(err)
+				}
+			}
+			cached.shapes.Wait()
+			b.Run("hit", func(b *testing.B) {
+				recallLatencies(b, func(i int) error {
+					_, err := cs.Recall(ctx, q, RecallOptions{Params: nicks[i%16]})
+					return err
+				})
 			})
 		})
-		cached.Close()
-		db.Close()
 	}
 }
 

@@ -5,6 +5,7 @@ import (
 	"cmp"
 	"slices"
 	"sync"
+	"unsafe"
 
 	"github.com/goldfish-gql/goldfish/store"
 )
@@ -41,6 +42,7 @@ type Clamp struct {
 	Index   int32     // Node's position in Shape.Nodes
 	Omitted []Omitted // sorted by (Type, Dir)
 	Total   int       // sum of Omitted counts
+	slot    uint32
 }
 
 // Shape is the result of a Walk.
@@ -123,15 +125,18 @@ func bloomBit(id store.ID) uint64 { return 1 << (mix(uint64(id)) >> 58) }
 // ---- walker --------------------------------------------------------------
 
 type topEnt struct {
-	n      *store.Node
+	n      *store.Node // nil until needed (ties); the walk goes by slot
 	e      *store.Edge
+	typ    string
 	sig    uint64
 	slot   uint32
+	dir    store.Dir // as seen from the expanded node
 	hasSig bool
 }
 
 type closeEnt struct {
 	e      *store.Edge
+	typ    string // e.Type, from the adjacency's type table (no edge load)
 	pf, pt int32
 }
 
@@ -141,18 +146,21 @@ type walker struct {
 	shell   bool
 	hier    Hierarchy
 
-	nodes  []*store.Node
-	slots  []uint32 // slots[i] is nodes[i]'s slot
+	nodes  []*store.Node // nil until resolved (see node)
+	slots  []uint32      // slots[i] is nodes[i]'s slot
 	hops   []int
 	edges  []*store.Edge
+	ends   []Ends   // positions of edges[i]'s ends
+	etypes []string // edges[i].Type
+	perm   []int32
 	clamps []Clamp
 	trunc  bool
 	rows   int
 	queue  []int32
 
-	nodeSet idSet // node id → index in nodes
-	slotSet idSet // node slot → index in nodes (hot paths: no far-node load)
-	edgeSet idSet
+	slotSet idSet // node slot → index in nodes
+	edgeSet idSet // edge record address (one per edge in a snapshot) → 0
+	resolved int  // nodes[:resolved] are all non-nil
 
 	// expansion
 	curHop     int
@@ -191,20 +199,47 @@ func (w *walker) isHier(t string) bool {
 	return w.lastHier
 }
 
+// addNode adds the node in slot (n may be nil: it is resolved later, in
+// a batch, so the walk does not wait on one node record at a time).
 func (w *walker) addNode(n *store.Node, slot uint32, hop int) int32 {
 	idx := int32(len(w.nodes))
 	w.nodes = append(w.nodes, n)
 	w.slots = append(w.slots, slot)
 	w.hops = append(w.hops, hop)
-	w.nodeSet.put(n.ID, idx)
 	w.slotSet.put(slotKey(slot), idx)
 	w.rows++
 	return idx
 }
 
-func (w *walker) addEdge(e *store.Edge) {
+// node returns the node at position i, resolving it from its slot.
+func (w *walker) node(i int) *store.Node {
+	if w.nodes[i] == nil {
+		w.nodes[i] = w.snap.NodeAt(w.slots[i])
+	}
+	return w.nodes[i]
+}
+
+// resolveAll resolves every node added so far, the records' loads side by
+// side.
+func (w *walker) resolveAll() {
+	for i := w.resolved; i < len(w.nodes); i++ {
+		if w.nodes[i] == nil {
+			w.nodes[i] = w.snap.NodeAt(w.slots[i])
+		}
+	}
+	w.resolved = len(w.nodes)
+}
+
+// edgeKey identifies an edge within one snapshot by its record's address:
+// both adjacency entries of an edge hold the same record, and using it
+// spares loading the record for its id.
+func edgeKey(e *store.Edge) store.ID { return store.ID(uintptr(unsafe.Pointer(e))) }
+
+func (w *walker) addEdge(e *store.Edge, typ string, from, to int32) {
 	w.edges = append(w.edges, e)
-	w.edgeSet.put(e.ID, 0)
+	w.etypes = append(w.etypes, typ)
+	w.ends = append(w.ends, Ends{from, to})
+	w.edgeSet.put(edgeKey(e), 0)
 	w.rows++
 }
 
@@ -222,6 +257,7 @@ func (w *walker) release() {
 	w.snap = nil
 	clear(w.nodes)
 	clear(w.edges)
+	clear(w.etypes)
 	clear(w.run)
 	clear(w.chosen)
 	clear(w.closing)
@@ -257,12 +293,13 @@ func (w *walker) walk(snap *store.Snapshot, seeds []*store.Node, opt Options) *S
 		w.hier = DefaultHierarchy
 	}
 	w.hasLast = false
-	w.nodes, w.slots, w.hops, w.edges, w.queue = w.nodes[:0], w.slots[:0], w.hops[:0], w.edges[:0], w.queue[:0]
+	w.nodes, w.slots, w.hops, w.queue = w.nodes[:0], w.slots[:0], w.hops[:0], w.queue[:0]
+	w.edges, w.etypes, w.ends = w.edges[:0], w.etypes[:0], w.ends[:0]
+	w.resolved = 0
 	w.clamps = nil
 	w.trunc = false
 	w.rows = 0
 	w.nPinned = 0
-	w.nodeSet.init(w.m)
 	w.slotSet.init(w.m)
 	w.edgeSet.init(w.m)
 	w.wl.reset(snap)
@@ -273,7 +310,7 @@ func (w *walker) walk(snap *store.Snapshot, seeds []*store.Node, opt Options) *S
 		if s == nil {
 			continue
 		}
-		n, ok := snap.Node(s.ID)
+		n, ok := snap.Current(s)
 		if !ok {
 			continue
 		}
@@ -297,7 +334,7 @@ func (w *walker) walk(snap *store.Snapshot, seeds []*store.Node, opt Options) *S
 		w.addPinned(opt.Pinned, w.m-len(w.seeds))
 	}
 	for _, s := range w.seeds {
-		if idx, ok := w.nodeSet.get(s.ID); ok {
+		if idx, ok := w.slotSet.get(slotKey(s.Slot())); ok {
 			w.hops[idx] = 0
 			w.queue = append(w.queue, idx)
 			continue
@@ -318,21 +355,23 @@ func (w *walker) walk(snap *store.Snapshot, seeds []*store.Node, opt Options) *S
 		if qi >= levelEnd {
 			levelEnd = len(w.queue)
 			w.prefetch(w.queue[qi:])
+			w.resolveAll()
 		}
 		n := w.nodes[idx]
 		if w.rows+2 > w.m {
-			if w.hasNew(n) {
+			if w.hasNew(n, idx) {
 				w.trunc = true
 				break
 			}
 			continue
 		}
-		if !w.expand(n, h) {
+		if !w.expand(n, idx, h) {
 			w.trunc = true
 			break
 		}
 	}
 
+	w.resolveAll()
 	if w.nPinned > 1 {
 		w.refinePinned()
 	}
@@ -391,8 +430,9 @@ func (w *walker) entriesTo(a store.Adjacency, lo, hi int, n *store.Node, typ str
 	return h - l
 }
 
-// hasNew reports whether expanding n would bring at least one new node.
-func (w *walker) hasNew(n *store.Node) bool {
+// hasNew reports whether expanding n (at position idx) would bring at
+// least one new node.
+func (w *walker) hasNew(n *store.Node, idx int32) bool {
 	a := w.snap.Adjacency(n)
 	for lo := 0; lo < a.Len(); {
 		hi := a.GroupEnd(lo)
@@ -409,8 +449,8 @@ func (w *walker) hasNew(n *store.Node) bool {
 			}
 		} else {
 			in := 0
-			for _, x := range w.nodes {
-				in += w.entriesTo(a, lo, hi, n, typ, dir, x)
+			for i := range w.nodes {
+				in += w.entriesTo(a, lo, hi, n, typ, dir, w.node(i))
 			}
 			if in < hi-lo {
 				return true
@@ -425,7 +465,7 @@ func (w *walker) hasNew(n *store.Node) bool {
 // Cost: O(groups + F + entries skipped because their far end is in the
 // Shape) plus, for a heavy group, O(|Shape|) small lookups; never
 // O(degree).
-func (w *walker) expand(n *store.Node, h int) bool {
+func (w *walker) expand(n *store.Node, idx int32, h int) bool {
 	w.curHop = h
 	a := w.snap.Adjacency(n)
 	need := w.f
@@ -441,22 +481,23 @@ func (w *walker) expand(n *store.Node, h int) bool {
 		lo = hi
 	}
 	if len(w.omitted) > 0 {
-		c := Clamp{Node: n, Omitted: slices.Clone(w.omitted)}
+		c := Clamp{Node: n, Omitted: slices.Clone(w.omitted), slot: w.slots[idx]}
 		for _, o := range w.omitted {
 			c.Total += o.Count
 		}
 		w.clamps = append(w.clamps, c)
 	}
 	for _, c := range w.chosen {
-		w.sink += uint64(c.n.ID) // load the chosen records side by side
-	}
-	for _, c := range w.chosen {
 		if w.rows+2 > w.m {
 			return false
 		}
-		idx := w.addNode(c.n, c.slot, h+1)
-		w.addEdge(c.e)
-		w.queue = append(w.queue, idx)
+		to := w.addNode(c.n, c.slot, h+1)
+		if c.dir == store.Out {
+			w.addEdge(c.e, c.typ, idx, to)
+		} else {
+			w.addEdge(c.e, c.typ, to, idx)
+		}
+		w.queue = append(w.queue, to)
 	}
 	return true
 }
@@ -494,8 +535,8 @@ func (w *walker) group(a store.Adjacency, lo, hi int, n *store.Node, typ string,
 	heavy := hi-lo > heavyGroup
 	if heavy {
 		// Pinned nodes reached over this group, found from the Shape side.
-		for idx, x := range w.nodes {
-			if w.hops[idx] < 0 && w.entriesTo(a, lo, hi, n, typ, dir, x) > 0 {
+		for idx := range w.nodes {
+			if w.hops[idx] < 0 && w.entriesTo(a, lo, hi, n, typ, dir, w.node(idx)) > 0 {
 				w.reached(int32(idx))
 			}
 		}
@@ -531,12 +572,13 @@ func (w *walker) group(a store.Adjacency, lo, hi int, n *store.Node, typ string,
 			if idx, ok := w.slotSet.get(slotKey(fs)); ok {
 				w.reached(idx)
 			} else if !w.isChosen(fs) {
-				w.run = append(w.run, topEnt{n: a.Far(j), e: best, slot: fs})
+				w.run = append(w.run, topEnt{e: best, typ: typ, dir: dir, slot: fs})
 			}
 			j = k
 		}
 		if len(w.run) > 1 {
 			for r := range w.run {
+				w.run[r].n = w.snap.NodeAt(w.run[r].slot)
 				w.sigOf(&w.run[r])
 			}
 			slices.SortFunc(w.run, func(x, y topEnt) int {
@@ -548,7 +590,7 @@ func (w *walker) group(a store.Adjacency, lo, hi int, n *store.Node, typ string,
 		}
 		take := min(need, len(w.run))
 		for _, t := range w.run[:take] {
-			w.chosen = append(w.chosen, topEnt{n: t.n, e: t.e, slot: t.slot})
+			w.chosen = append(w.chosen, topEnt{n: t.n, e: t.e, typ: t.typ, dir: t.dir, slot: t.slot})
 			w.bloom |= bloomBit(slotKey(t.slot))
 		}
 		need -= take
@@ -577,11 +619,15 @@ func (w *walker) group(a store.Adjacency, lo, hi int, n *store.Node, typ string,
 		}
 	} else {
 		cnt = hi - lo
-		for _, x := range w.nodes {
-			cnt -= w.entriesTo(a, lo, hi, n, typ, dir, x)
+		for i := range w.nodes {
+			cnt -= w.entriesTo(a, lo, hi, n, typ, dir, w.node(i))
 		}
 		for _, c := range w.chosen {
-			cnt -= w.entriesTo(a, lo, hi, n, typ, dir, c.n)
+			x := c.n
+			if x == nil {
+				x = w.snap.NodeAt(c.slot)
+			}
+			cnt -= w.entriesTo(a, lo, hi, n, typ, dir, x)
 		}
 	}
 	if cnt > 0 {
@@ -755,7 +801,7 @@ func (w *walker) closeEdges() {
 			if hi-lo <= heavyGroup {
 				for k := lo; k < hi; k++ {
 					if pt, ok := w.slotSet.get(slotKey(a.FarSlot(k))); ok {
-						w.closeAdd(a.Edge(k), int32(i), pt)
+						w.closeAdd(a.Edge(k), a.Type(k), int32(i), pt)
 					}
 				}
 			} else {
@@ -779,7 +825,7 @@ func (w *walker) closeEdges() {
 		if c := cmp.Compare(ahi, bhi); c != 0 {
 			return c
 		}
-		if c := cmp.Compare(a.e.Type, b.e.Type); c != 0 {
+		if c := cmp.Compare(a.typ, b.typ); c != 0 {
 			return c
 		}
 		if c := cmp.Compare(a.pf, b.pf); c != 0 {
@@ -795,13 +841,13 @@ func (w *walker) closeEdges() {
 			w.trunc = true
 			break
 		}
-		w.addEdge(c.e)
+		w.addEdge(c.e, c.typ, c.pf, c.pt)
 	}
 }
 
-func (w *walker) closeAdd(e *store.Edge, pf, pt int32) {
-	if _, in := w.edgeSet.get(e.ID); !in {
-		w.closing = append(w.closing, closeEnt{e: e, pf: pf, pt: pt})
+func (w *walker) closeAdd(e *store.Edge, typ string, pf, pt int32) {
+	if _, in := w.edgeSet.get(edgeKey(e)); !in {
+		w.closing = append(w.closing, closeEnt{e: e, typ: typ, pf: pf, pt: pt})
 	}
 }
 
@@ -815,7 +861,7 @@ func (w *walker) closeTo(a store.Adjacency, lo, hi int, x *store.Node, typ strin
 			xs := x.Slot()
 			for k := l; k < h; k++ {
 				if ay.FarSlot(k) == xs {
-					w.closeAdd(ay.Edge(k), pf, pt)
+					w.closeAdd(ay.Edge(k), typ, pf, pt)
 				}
 			}
 			return
@@ -823,7 +869,7 @@ func (w *walker) closeTo(a store.Adjacency, lo, hi int, x *store.Node, typ strin
 	}
 	l, h := a.FarRange(lo, hi, y)
 	for k := l; k < h; k++ {
-		w.closeAdd(a.Edge(k), pf, pt)
+		w.closeAdd(a.Edge(k), typ, pf, pt)
 	}
 }
 
@@ -831,7 +877,7 @@ func (w *walker) closeTo(a store.Adjacency, lo, hi int, x *store.Node, typ strin
 func (w *walker) result() *Shape {
 	sh := &Shape{Truncated: w.trunc, Clamps: w.clamps}
 	for i := range sh.Clamps {
-		sh.Clamps[i].Index, _ = w.nodeSet.get(sh.Clamps[i].Node.ID)
+		sh.Clamps[i].Index, _ = w.slotSet.get(slotKey(sh.Clamps[i].slot))
 	}
 	if len(w.nodes) > 0 {
 		sh.Nodes = slices.Clone(w.nodes)
@@ -844,16 +890,14 @@ func (w *walker) result() *Shape {
 		return sh
 	}
 	w.sortBuf = w.sortBuf[:0]
-	for _, e := range w.edges {
-		pf, _ := w.nodeSet.get(e.From)
-		pt, _ := w.nodeSet.get(e.To)
-		w.sortBuf = append(w.sortBuf, closeEnt{e: e, pf: pf, pt: pt})
+	for i, e := range w.edges {
+		w.sortBuf = append(w.sortBuf, closeEnt{e: e, typ: w.etypes[i], pf: w.ends[i].From, pt: w.ends[i].To})
 	}
 	slices.SortFunc(w.sortBuf, func(a, b closeEnt) int {
 		if c := cmp.Compare(a.pf, b.pf); c != 0 {
 			return c
 		}
-		if c := cmp.Compare(a.e.Type, b.e.Type); c != 0 {
+		if c := cmp.Compare(a.typ, b.typ); c != 0 {
 			return c
 		}
 		if c := cmp.Compare(a.pt, b.pt); c != 0 {
@@ -904,28 +948,22 @@ func (w *walker) refinePinned() {
 
 func (w *walker) refineRun(lo, hi int) {
 	type ent struct {
-		n   *store.Node
-		hop int
-		sig uint64
-		ctx []uint64
-		pin bool // a seed: keeps its place first
+		n    *store.Node
+		hop  int
+		from int32 // position before refining
+		sig  uint64
+		ctx  []uint64
+		pin  bool // a seed: keeps its place first
 	}
 	ents := make([]ent, 0, hi-lo)
 	for i := lo; i < hi; i++ {
 		n := w.nodes[i]
-		e := ent{n: n, hop: w.hops[i], sig: w.wl.sig2(n), pin: w.hops[i] == 0}
-		if !e.pin && w.snap.Degree(n.ID, store.Both) <= wlDegreeCap {
-			for _, d := range [2]store.Dir{store.Out, store.In} {
-				w.snap.Edges(n.ID, d, func(ed *store.Edge) bool {
-					far := ed.To
-					if d == store.In {
-						far = ed.From
-					}
-					if p, ok := w.nodeSet.get(far); ok && (int(p) >= w.nPinned || int(p) < lo) {
-						e.ctx = append(e.ctx, uint64(p)<<40|(xxhashStr(ed.Type)&(1<<38-1))<<2|uint64(d))
-					}
-					return true
-				})
+		e := ent{n: n, hop: w.hops[i], from: int32(i), sig: w.wl.sig2(n), pin: w.hops[i] == 0}
+		if a := w.snap.Adjacency(n); !e.pin && a.Len() <= wlDegreeCap {
+			for k := 0; k < a.Len(); k++ {
+				if p, ok := w.slotSet.get(slotKey(a.FarSlot(k))); ok && (int(p) >= w.nPinned || int(p) < lo) {
+					e.ctx = append(e.ctx, uint64(p)<<40|(xxhashStr(a.Type(k))&(1<<38-1))<<2|uint64(a.Dir(k)))
+				}
 			}
 			slices.Sort(e.ctx)
 		}
@@ -952,12 +990,19 @@ func (w *walker) refineRun(lo, hi int) {
 		}
 		a = b
 	}
+	w.perm = w.perm[:0]
+	for i := range w.nodes {
+		w.perm = append(w.perm, int32(i))
+	}
 	for k, e := range ents {
 		i := lo + k
+		w.perm[e.from] = int32(i)
 		w.nodes[i] = e.n
 		w.slots[i] = e.n.Slot()
 		w.hops[i] = e.hop
-		w.nodeSet.put(e.n.ID, int32(i))
 		w.slotSet.put(slotKey(e.n.Slot()), int32(i))
+	}
+	for i := range w.ends {
+		w.ends[i] = Ends{w.perm[w.ends[i].From], w.perm[w.ends[i].To]}
 	}
 }

@@ -329,6 +329,24 @@ func (s *Snapshot) Adjacency(n *Node) Adjacency {
 	return Adjacency{chunks: s.st.chunks, types: s.st.types, ents: r.adj, out: int(r.out), in: int(r.in)}
 }
 
+// NodeAt returns the node record in slot (live or recycled), or nil. A
+// walk that goes by slots resolves nodes with it.
+func (s *Snapshot) NodeAt(slot uint32) *Node {
+	if r := s.st.rec(slot); r != nil {
+		return r.n
+	}
+	return nil
+}
+
+// Current returns the live record of n's node in s: O(1) through n's slot
+// when n is a record of s's graph, else an id lookup.
+func (s *Snapshot) Current(n *Node) (*Node, bool) {
+	if r := s.st.rec(n.slot); r != nil && r.n == n {
+		return n, !n.Recycled
+	}
+	return s.Node(n.ID)
+}
+
 // Prefetch loads what a walk reads first for each slot (its record, the
 // head of its adjacency, its node record) in one loop of independent
 // loads, so their cache misses overlap instead of queueing. It returns a

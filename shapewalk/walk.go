@@ -158,9 +158,9 @@ type walker struct {
 	rows   int
 	queue  []int32
 
-	slotSet idSet // node slot → index in nodes
-	edgeSet idSet // edge record address (one per edge in a snapshot) → 0
-	resolved int  // nodes[:resolved] are all non-nil
+	slotSet  idSet // node slot → index in nodes
+	edgeSet  idSet // edge record address (one per edge in a snapshot) → 0
+	resolved int   // nodes[:resolved] are all non-nil
 
 	// expansion
 	curHop     int

@@ -360,7 +360,8 @@ func edgeArrow(typ string, d store.Dir) string {
 }
 
 // varPrefix derives a variable prefix from a kind: lower-case ASCII letters,
-// digits and '_' ("TSK" → "tsk"); "n" when nothing is left.
+// digits and '_' ("TSK" → "tsk"), with '_' added after a final digit
+// ("A1" → "a1_"); "n" when nothing is left.
 func varPrefix(kind string) string {
 	var b []byte
 	for i := 0; i < len(kind) && len(b) < 12; i++ {
@@ -374,6 +375,10 @@ func varPrefix(kind string) string {
 	}
 	if len(b) == 0 {
 		return "n"
+	}
+	if c := b[len(b)-1]; c >= '0' && c <= '9' {
+		// The counter follows: "a1" + "1" would read as "a" + "11".
+		b = append(b, '_')
 	}
 	return string(b)
 }

@@ -17,7 +17,7 @@ var benchKinds = []string{"TSK", "MOD", "NOTE", "FILE", "FN"}
 // million nodes through GQL text would measure the parser, not Recall):
 // five kinds, three edges per node to random nodes, and a few hubs that
 // one node in a hundred also points at.
-func benchSession(b *testing.B, db *DB, n int) *Session {
+func benchSession(b testing.TB, db *DB, n int) *Session {
 	b.Helper()
 	s, _ := db.Session(fmt.Sprintf("bench%d", n))
 	rng := rand.New(rand.NewPCG(1, uint64(n)))

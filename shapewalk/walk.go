@@ -789,28 +789,53 @@ func (w *walker) addPinned(kinds []string, budget int) {
 // degree.
 func (w *walker) closeEdges() {
 	w.closing = w.closing[:0]
+	if w.trunc && w.rows >= w.m {
+		// M is spent and the Shape already says it was cut: no closing
+		// edge could be added, and finding one would change nothing.
+		return
+	}
 	w.sink += w.snap.Prefetch(w.slots)
+	full := w.rows >= w.m // then one closing edge is all there is to know
 	for i, x := range w.nodes {
 		a := w.snap.Adjacency(x)
-		for lo := 0; lo < a.Len(); {
-			hi := a.GroupEnd(lo)
-			if a.Dir(lo) != store.Out || (w.shell && !w.isHier(a.Type(lo))) {
-				lo = hi
-				continue
-			}
-			if hi-lo <= heavyGroup {
-				for k := lo; k < hi; k++ {
-					if pt, ok := w.slotSet.get(slotKey(a.FarSlot(k))); ok {
-						w.closeAdd(a.Edge(k), a.Type(k), int32(i), pt)
+		if a.Len() <= heavyGroup {
+			// A light node: one pass over its entries, no group search.
+			for k := 0; k < a.Len(); k++ {
+				if a.Dir(k) != store.Out {
+					continue
+				}
+				if pt, ok := w.slotSet.get(slotKey(a.FarSlot(k))); ok {
+					if typ := a.Type(k); !w.shell || w.isHier(typ) {
+						w.closeAdd(a.Edge(k), typ, int32(i), pt)
 					}
 				}
-			} else {
-				typ := a.Type(lo)
-				for j, y := range w.nodes {
-					w.closeTo(a, lo, hi, x, typ, int32(i), y, int32(j))
-				}
 			}
-			lo = hi
+		} else {
+			for lo := 0; lo < a.Len(); {
+				hi := a.GroupEnd(lo)
+				if a.Dir(lo) != store.Out || (w.shell && !w.isHier(a.Type(lo))) {
+					lo = hi
+					continue
+				}
+				if hi-lo <= heavyGroup {
+					for k := lo; k < hi; k++ {
+						if pt, ok := w.slotSet.get(slotKey(a.FarSlot(k))); ok {
+							w.closeAdd(a.Edge(k), a.Type(k), int32(i), pt)
+						}
+					}
+				} else {
+					typ := a.Type(lo)
+					for j, y := range w.nodes {
+						w.closeTo(a, lo, hi, x, typ, int32(i), y, int32(j))
+					}
+				}
+				lo = hi
+			}
+		}
+		if full && len(w.closing) > 0 {
+			w.trunc = true
+			w.closing = w.closing[:0]
+			return
 		}
 	}
 	if len(w.closing) == 0 {

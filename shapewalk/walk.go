@@ -433,7 +433,7 @@ func (w *walker) entriesTo(a store.Adjacency, lo, hi int, n *store.Node, typ str
 // hasNew reports whether expanding n (at position idx) would bring at
 // least one new node.
 func (w *walker) hasNew(n *store.Node, idx int32) bool {
-	a := w.snap.Adjacency(n)
+	a := w.snap.AdjacencyAt(w.slots[idx])
 	for lo := 0; lo < a.Len(); {
 		hi := a.GroupEnd(lo)
 		typ, dir := a.Type(lo), a.Dir(lo)
@@ -467,7 +467,7 @@ func (w *walker) hasNew(n *store.Node, idx int32) bool {
 // O(degree).
 func (w *walker) expand(n *store.Node, idx int32, h int) bool {
 	w.curHop = h
-	a := w.snap.Adjacency(n)
+	a := w.snap.AdjacencyAt(w.slots[idx])
 	need := w.f
 	w.chosen = w.chosen[:0]
 	w.bloom = 0
@@ -797,7 +797,7 @@ func (w *walker) closeEdges() {
 	w.sink += w.snap.Prefetch(w.slots)
 	full := w.rows >= w.m // then one closing edge is all there is to know
 	for i, x := range w.nodes {
-		a := w.snap.Adjacency(x)
+		a := w.snap.AdjacencyAt(w.slots[i])
 		if a.Len() <= heavyGroup {
 			// A light node: one pass over its entries, no group search.
 			for k := 0; k < a.Len(); k++ {

@@ -348,7 +348,7 @@ func (s *Snapshot) Current(n *Node) (*Node, bool) {
 }
 
 // Prefetch loads what a walk reads first for each slot (its record, the
-// head of its adjacency, its node record) in one loop of independent
+// ends of its adjacency) in one loop of independent
 // loads, so their cache misses overlap instead of queueing. It returns a
 // value made of the loads; callers keep it (anywhere) so they are not
 // dropped.
@@ -362,12 +362,21 @@ func (s *Snapshot) Prefetch(slots []uint32) uint64 {
 		if r == nil || r.n == nil {
 			continue
 		}
-		sink += uint64(r.n.slot)
 		if len(r.adj) > 0 {
-			sink += uint64(r.adj[0].far)
+			sink += uint64(r.adj[0].far) + uint64(r.adj[len(r.adj)-1].far)
 		}
 	}
 	return sink
+}
+
+// AdjacencyAt returns the adjacency of the live node in slot (empty when
+// there is none): what Adjacency gives, without loading the node record.
+func (s *Snapshot) AdjacencyAt(slot uint32) Adjacency {
+	r := s.st.rec(slot)
+	if r == nil || r.n == nil || r.n.Recycled {
+		return Adjacency{}
+	}
+	return Adjacency{chunks: s.st.chunks, types: s.st.types, ents: r.adj, out: int(r.out), in: int(r.in)}
 }
 
 // Len returns the number of entries (the degree, self-loops twice).

@@ -79,6 +79,7 @@ func (e *emitter) emit(w *shapewalk.Shape, seeds int) {
 	// mod2). Kinds are few, so a slice beats a map.
 	type prefixCount struct {
 		kind, prefix string
+		cost         int64 // tokens.Milli of prefix
 		n            int
 		shared       int // index of the entry whose counter this kind shares, or -1
 	}
@@ -107,7 +108,7 @@ func (e *emitter) emit(w *shapewalk.Shape, seeds int) {
 				}
 			}
 			if k == len(prefixes) {
-				prefixes = append(prefixes, prefixCount{kind: kind, prefix: p, shared: -1})
+				prefixes = append(prefixes, prefixCount{kind: kind, prefix: p, cost: tokens.Milli([]byte(p)), shared: -1})
 			} else {
 				prefixes = append(prefixes, prefixCount{kind: kind, prefix: p, shared: k})
 				k = prefixes[k].shared
@@ -116,7 +117,8 @@ func (e *emitter) emit(w *shapewalk.Shape, seeds int) {
 			k = prefixes[k].shared
 		}
 		prefixes[k].n++
-		vars[i] = varName{prefixes[k].prefix, prefixes[k].n}
+		// A prefix never ends in a digit, so the counter's estimate adds.
+		vars[i] = varName{prefixes[k].prefix, prefixes[k].n, prefixes[k].cost + counterCost(prefixes[k].n)}
 	}
 	for _, c := range w.Clamps {
 		parts := make([]string, 0, len(c.Omitted))
@@ -300,6 +302,7 @@ func (e *emitter) release() {
 type varName struct {
 	prefix string
 	n      int
+	cost   int64 // tokens.Milli of the name
 }
 
 func (v varName) append(b []byte) []byte {
@@ -308,9 +311,23 @@ func (v varName) append(b []byte) []byte {
 
 // appendCounted appends v and adds its token estimate to cost.
 func (v varName) appendCounted(b []byte, cost int64) ([]byte, int64) {
-	mark := len(b)
-	b = v.append(b)
-	return b, cost + tokens.Milli(b[mark:])
+	return v.append(b), cost + v.cost
+}
+
+// digitsCost[d] is the token estimate of a d-digit number.
+var digitsCost = func() (t [21]int64) {
+	for d := 1; d < len(t); d++ {
+		t[d] = tokens.Milli([]byte(strings.Repeat("1", d)))
+	}
+	return
+}()
+
+func counterCost(n int) int64 {
+	d := 1
+	for x := n; x >= 10; x /= 10 {
+		d++
+	}
+	return digitsCost[d]
 }
 
 func (v varName) String() string { return string(v.append(nil)) }

@@ -549,10 +549,15 @@ func buildNicks(live []*Node) (*btree.BTreeG[nickItem], error) {
 	var items []nickItem
 	for _, n := range live {
 		if nick, ok := nickOf(n.Props); ok {
-			items = append(items, nickItem{nick: nick, n: n})
+			it := nickKey(nick)
+			it.n = n
+			items = append(items, it)
 		}
 	}
 	slices.SortFunc(items, func(a, b nickItem) int {
+		if c := cmp.Compare(a.h, b.h); c != 0 {
+			return c
+		}
 		if c := strings.Compare(a.nick, b.nick); c != 0 {
 			return c
 		}

@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/goldfish-gql/goldfish/gqlstatus"
@@ -76,49 +77,50 @@ func (e *emitter) emit(w *shapewalk.Shape, seeds int) {
 	s.Rows = len(w.Nodes) + len(w.Edges)
 	s.Truncated = w.Truncated
 	// Variables: a prefix from the kind and a per-prefix counter (tsk1,
-	// mod2). Kinds are few, so a slice beats a map.
-	type prefixCount struct {
-		kind, prefix string
-		cost         int64 // tokens.Milli of prefix
-		n            int
-		shared       int // index of the entry whose counter this kind shares, or -1
+	// mod2); kinds with one prefix ("A-B", "AB") share its counter. Kinds
+	// are few, so slices beat maps.
+	type counter struct {
+		prefix prefixInfo
+		n      int
 	}
-	var prefixes []prefixCount
+	type kindCounter struct {
+		kind string
+		c    int // index in counters
+	}
+	var counterBuf [8]counter
+	var kindBuf [8]kindCounter
+	counters, kinds := counterBuf[:0], kindBuf[:0]
 	sc := e.scratch()
 	sc.sink += prefetchRenderings(w)
 	vars := slices.Grow(sc.vars[:0], len(w.Nodes))[:len(w.Nodes)]
 	sc.vars = vars
 	for i, n := range w.Nodes {
 		kind := n.Kind()
-		k := -1
-		for j := range prefixes {
-			if prefixes[j].kind == kind {
-				k = j
+		c := -1
+		for _, kc := range kinds {
+			if kc.kind == kind {
+				c = kc.c
 				break
 			}
 		}
-		if k < 0 {
-			p := varPrefix(kind)
-			k = len(prefixes)
-			for j := range prefixes {
-				if prefixes[j].prefix == p {
-					// Two kinds with one prefix ("A-B", "AB") share its counter.
-					k = j
+		if c < 0 {
+			p := prefixOf(kind)
+			for j := range counters {
+				if counters[j].prefix.name == p.name {
+					c = j
 					break
 				}
 			}
-			if k == len(prefixes) {
-				prefixes = append(prefixes, prefixCount{kind: kind, prefix: p, cost: tokens.Milli([]byte(p)), shared: -1})
-			} else {
-				prefixes = append(prefixes, prefixCount{kind: kind, prefix: p, shared: k})
-				k = prefixes[k].shared
+			if c < 0 {
+				c = len(counters)
+				counters = append(counters, counter{prefix: p})
 			}
-		} else if prefixes[k].shared >= 0 {
-			k = prefixes[k].shared
+			kinds = append(kinds, kindCounter{kind, c})
 		}
-		prefixes[k].n++
+		ct := &counters[c]
+		ct.n++
 		// A prefix never ends in a digit, so the counter's estimate adds.
-		vars[i] = varName{prefixes[k].prefix, prefixes[k].n, prefixes[k].cost + counterCost(prefixes[k].n)}
+		vars[i] = varName{ct.prefix.name, ct.n, ct.prefix.cost + counterCost(ct.n)}
 	}
 	for _, c := range w.Clamps {
 		parts := make([]string, 0, len(c.Omitted))
@@ -134,7 +136,7 @@ func (e *emitter) emit(w *shapewalk.Shape, seeds int) {
 		e.notes = append(e.notes, note)
 	}
 	if w.Truncated {
-		e.notes = append(e.notes, fmt.Sprintf("M=%d cut the walk short: narrow q, use view=shell, or split the session", e.opt.M))
+		e.notes = append(e.notes, truncNote(e.opt.M))
 	}
 	if s.Rows == 0 {
 		return
@@ -374,6 +376,48 @@ func edgeArrow(typ string, d store.Dir) string {
 		return "<-" + typ + "-"
 	}
 	return "-" + typ + "->"
+}
+
+// truncNotes caches the note of a walk M cut short, by M (bounded by the
+// M ceiling).
+var truncNotes sync.Map // int → string
+
+func truncNote(m int) string {
+	if n, ok := truncNotes.Load(m); ok {
+		return n.(string)
+	}
+	n := fmt.Sprintf("M=%d cut the walk short: narrow q, use view=shell, or split the session", m)
+	truncNotes.Store(m, n)
+	return n
+}
+
+// prefixInfo is a kind's variable prefix and its token estimate.
+type prefixInfo struct {
+	name string
+	cost int64 // tokens.Milli of name
+}
+
+// prefixes caches prefixOf for the kinds met so far (up to maxPrefixes;
+// kinds are a session's vocabulary, so few).
+var (
+	prefixes    sync.Map // kind → prefixInfo
+	prefixCount atomic.Int64
+)
+
+const maxPrefixes = 4096
+
+func prefixOf(kind string) prefixInfo {
+	if p, ok := prefixes.Load(kind); ok {
+		return p.(prefixInfo)
+	}
+	name := varPrefix(kind)
+	p := prefixInfo{name, tokens.Milli([]byte(name))}
+	if prefixCount.Load() < maxPrefixes {
+		if _, loaded := prefixes.LoadOrStore(kind, p); !loaded {
+			prefixCount.Add(1)
+		}
+	}
+	return p
 }
 
 // varPrefix derives a variable prefix from a kind: lower-case ASCII letters,

@@ -373,9 +373,12 @@ func (s *Snapshot) Prefetch(slots []uint32) uint64 {
 // there is none): what Adjacency gives, without loading the node record.
 func (s *Snapshot) AdjacencyAt(slot uint32) Adjacency {
 	r := s.st.rec(slot)
-	if r == nil || r.n == nil || r.n.Recycled {
+	if r == nil {
 		return Adjacency{}
 	}
+	// A recycled node has no live edges (RecycleNode refuses one that
+	// has), so its list is empty: no need to load the node to check.
+	// Purge clears the record.
 	return Adjacency{chunks: s.st.chunks, types: s.st.types, ents: r.adj, out: int(r.out), in: int(r.in)}
 }
 

@@ -26,13 +26,15 @@ const DeterministicBit ID = 1 << 63
 // shared by all readers and must never be modified; a write creates a new
 // record. Labels[0] is the kind; there are no duplicate labels.
 type Node struct {
-	ID       ID
+	ID ID
+	// memo sits next to Labels: an emit reads both, and a record may
+	// straddle two cache lines.
+	memo     atomic.Pointer[Rendering]
 	Labels   []string
 	Props    Props
-	Recycled bool
 	okey     string
 	slot     uint32 // dense slot in the graph's slot table (0: none)
-	memo     atomic.Pointer[Rendering]
+	Recycled bool
 }
 
 // Kind returns the first label, or "" for a node without labels.

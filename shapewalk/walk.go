@@ -138,6 +138,7 @@ type closeEnt struct {
 	e      *store.Edge
 	typ    string // e.Type, from the adjacency's type table (no edge load)
 	pf, pt int32
+	key    uint64 // the order's leading fields packed (see sortEdges)
 }
 
 type walker struct {
@@ -175,18 +176,20 @@ type walker struct {
 	wl         wl
 
 	// closing
-	closing  []closeEnt
-	seeds    []*store.Node
-	nPinned  int
-	ctx      [][]uint64
-	pinNodes []*store.Node
-	pinEnts  []sortEnt
-	pinArena []byte
-	pinLast  []byte
-	kindsBuf []string
-	sortBuf  []closeEnt
-	sink     uint64 // where prefetching loads go, so they are not dropped
-	pre      []uint32
+	closing   []closeEnt
+	seeds     []*store.Node
+	nPinned   int
+	ctx       [][]uint64
+	pinNodes  []*store.Node
+	pinEnts   []sortEnt
+	pinArena  []byte
+	pinLast   []byte
+	kindsBuf  []string
+	sortBuf   []closeEnt
+	sink      uint64 // where prefetching loads go, so they are not dropped
+	typeNames []string
+	wideSort  bool // tests: compare edge order fields one by one
+	pre       []uint32
 }
 
 var walkerPool = sync.Pool{New: func() any { return &walker{} }}
@@ -841,25 +844,9 @@ func (w *walker) closeEdges() {
 	if len(w.closing) == 0 {
 		return
 	}
-	slices.SortFunc(w.closing, func(a, b closeEnt) int {
-		alo, ahi := min(a.pf, a.pt), max(a.pf, a.pt)
-		blo, bhi := min(b.pf, b.pt), max(b.pf, b.pt)
-		if c := cmp.Compare(alo, blo); c != 0 {
-			return c
-		}
-		if c := cmp.Compare(ahi, bhi); c != 0 {
-			return c
-		}
-		if c := cmp.Compare(a.typ, b.typ); c != 0 {
-			return c
-		}
-		if c := cmp.Compare(a.pf, b.pf); c != 0 {
-			return c
-		}
-		if c := cmpPropsLit(a.e.Props, b.e.Props, &w.litA, &w.litB); c != 0 {
-			return c
-		}
-		return cmp.Compare(a.e.ID, b.e.ID)
+	// Closing edges in order of (lower end, higher end, type, From).
+	w.sortEdges(w.closing, func(c *closeEnt, rank uint32) [4]uint32 {
+		return [4]uint32{uint32(min(c.pf, c.pt)), uint32(max(c.pf, c.pt)), rank, uint32(c.pf)}
 	})
 	for _, c := range w.closing {
 		if w.rows >= w.m {
@@ -898,6 +885,54 @@ func (w *walker) closeTo(a store.Adjacency, lo, hi int, x *store.Node, typ strin
 	}
 }
 
+// sortEdges sorts ents by the four fields order gives for each entry
+// (positions and the rank of its type among the types present), then by
+// property literal, then by id (identical parallel edges). Fields below
+// 1<<16 (M up to 65535) are packed into one integer key.
+func (w *walker) sortEdges(ents []closeEnt, order func(c *closeEnt, rank uint32) [4]uint32) {
+	if len(ents) < 2 {
+		return
+	}
+	names := w.typeNames[:0]
+	for i := range ents {
+		if !slices.Contains(names, ents[i].typ) {
+			names = append(names, ents[i].typ)
+		}
+	}
+	slices.Sort(names)
+	w.typeNames = names
+	rank := func(c *closeEnt) uint32 {
+		r, _ := slices.BinarySearch(names, c.typ)
+		return uint32(r)
+	}
+	if len(w.nodes) > 1<<16 || len(names) > 1<<16 || w.wideSort {
+		slices.SortFunc(ents, func(a, b closeEnt) int {
+			if c := cmpFields(order(&a, rank(&a)), order(&b, rank(&b))); c != 0 {
+				return c
+			}
+			return w.cmpTail(a, b)
+		})
+		return
+	}
+	for i := range ents {
+		f := order(&ents[i], rank(&ents[i]))
+		ents[i].key = uint64(f[0])<<48 | uint64(f[1])<<32 | uint64(f[2])<<16 | uint64(f[3])
+	}
+	slices.SortFunc(ents, func(a, b closeEnt) int {
+		if a.key != b.key {
+			return cmp.Compare(a.key, b.key)
+		}
+		return w.cmpTail(a, b)
+	})
+}
+
+func (w *walker) cmpTail(a, b closeEnt) int {
+	if c := cmpPropsLit(a.e.Props, b.e.Props, &w.litA, &w.litB); c != 0 {
+		return c
+	}
+	return cmp.Compare(a.e.ID, b.e.ID)
+}
+
 // result copies the walk into a fresh Shape with the edges in emit order.
 func (w *walker) result() *Shape {
 	sh := &Shape{Truncated: w.trunc, Clamps: w.clamps}
@@ -918,20 +953,9 @@ func (w *walker) result() *Shape {
 	for i, e := range w.edges {
 		w.sortBuf = append(w.sortBuf, closeEnt{e: e, typ: w.etypes[i], pf: w.ends[i].From, pt: w.ends[i].To})
 	}
-	slices.SortFunc(w.sortBuf, func(a, b closeEnt) int {
-		if c := cmp.Compare(a.pf, b.pf); c != 0 {
-			return c
-		}
-		if c := cmp.Compare(a.typ, b.typ); c != 0 {
-			return c
-		}
-		if c := cmp.Compare(a.pt, b.pt); c != 0 {
-			return c
-		}
-		if c := cmpPropsLit(a.e.Props, b.e.Props, &w.litA, &w.litB); c != 0 {
-			return c
-		}
-		return cmp.Compare(a.e.ID, b.e.ID)
+	// Shape edges in order of (From, type, To).
+	w.sortEdges(w.sortBuf, func(c *closeEnt, rank uint32) [4]uint32 {
+		return [4]uint32{uint32(c.pf), rank, uint32(c.pt), 0}
 	})
 	sh.Edges = make([]*store.Edge, len(w.sortBuf))
 	sh.Ends = make([]Ends, len(w.sortBuf))
@@ -1030,4 +1054,13 @@ func (w *walker) refineRun(lo, hi int) {
 	for i := range w.ends {
 		w.ends[i] = Ends{w.perm[w.ends[i].From], w.perm[w.ends[i].To]}
 	}
+}
+
+func cmpFields(a, b [4]uint32) int {
+	for i := range a {
+		if a[i] != b[i] {
+			return cmp.Compare(a[i], b[i])
+		}
+	}
+	return 0
 }

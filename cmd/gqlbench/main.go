@@ -21,6 +21,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"runtime/pprof"
 	"strings"
 	"time"
 )
@@ -60,6 +61,7 @@ func main() {
 	src := flag.String("src", "", "Go source tree to ingest (default $(go env GOROOT)/src)")
 	sizes := flag.String("sizes", "", "generated graph sizes, comma-separated (default 1000,10000,100000,1000000; quick 1000,10000)")
 	iters := flag.Int("iters", 0, "Recalls per workload kind (default 400; quick 60)")
+	cpuProfile := flag.String("cpuprofile", "", "write a CPU profile of the run to this file (go tool pprof)")
 	flag.Parse()
 	cfg := FullConfig()
 	if *quick {
@@ -89,6 +91,17 @@ func main() {
 	}
 	defer os.RemoveAll(tmp)
 	cfg.TmpDir = tmp
+	if *cpuProfile != "" {
+		f, err := os.Create(*cpuProfile)
+		if err == nil {
+			err = pprof.StartCPUProfile(f)
+		}
+		if err != nil {
+			fmt.Fprintln(os.Stderr, "gqlbench:", err)
+			os.Exit(1)
+		}
+		defer pprof.StopCPUProfile()
+	}
 	rep, err := Run(context.Background(), cfg, os.Stderr)
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "gqlbench:", err)

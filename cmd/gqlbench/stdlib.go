@@ -144,14 +144,13 @@ func stdlibWorkload(snap *store.Snapshot, cfg Config) []*kindSpec {
 		slices.Sort(out)
 		return out
 	}
+	// pick draws n distinct values (fewer when from has fewer): a value
+	// drawn twice would be a Shape-cache hit measured as a miss.
 	pick := func(from []string, n int) []string {
-		if len(from) == 0 {
-			return nil
-		}
-		out := make([]string, 0, n)
-		perm := rng.Perm(len(from))
-		for i := 0; len(out) < n; i++ {
-			out = append(out, from[perm[i%len(perm)]])
+		perm := rng.Perm(len(from))[:min(n, len(from))]
+		out := make([]string, len(perm))
+		for i, j := range perm {
+			out[i] = from[j]
 		}
 		return out
 	}

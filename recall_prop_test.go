@@ -104,6 +104,7 @@ var propQueries = []string{
 	`MATCH (a:MOD {v: 1}) LIMIT 2`,
 	`MATCH (a:NOTE), (b:LAW) LIMIT 3`,
 	`MATCH (a) WHERE a CONTAINS "x1"`,
+	`MATCH (a) WHERE a CONTAINS "LEAF1" LIMIT 6`,
 	`MATCH (a:FILE) WHERE a.v >= 1`,
 	`MATCH (a:PKG)`,
 	`MATCH (a:NOPE)`,
@@ -196,6 +197,24 @@ func TestRecallDeterministicAndBounded(t *testing.T) {
 		}
 		if cached.Text != first.Text {
 			t.Fatalf("the API gave other bytes than the engine:\n%s\n---\n%s", cached.Text, first.Text)
+		}
+	})
+}
+
+// TestKeywordIndexAgreesWithScan: a bare keyword seed goes through the
+// store's text index; the same condition with "OR false" is no longer the
+// bare keyword token and scans. Both must give the same Shape.
+func TestKeywordIndexAgreesWithScan(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		g := drawGraph(t, true, rapid.Bool().Draw(t, "hub"))
+		s := build(t, g, identity(len(g.nodes)), identity(len(g.edges)))
+		w := rapid.SampledFrom([]string{"leaf1", "LEAF2", "x1", "X12", "hub", "eaf", "nothing"}).Draw(t, "word")
+		limit := rapid.IntRange(1, 8).Draw(t, "limit")
+		o := drawOptions(t)
+		indexed := uncached(t, s, fmt.Sprintf(`MATCH (a) WHERE a CONTAINS %q LIMIT %d`, w, limit), o)
+		scanned := uncached(t, s, fmt.Sprintf(`MATCH (a) WHERE a CONTAINS %q OR false LIMIT %d`, w, limit), o)
+		if indexed.Text != scanned.Text {
+			t.Fatalf("index and scan disagree:\n%s\n---\n%s", indexed.Text, scanned.Text)
 		}
 	})
 }

@@ -195,7 +195,7 @@ func (x *executor) seed(snap *store.Snapshot, st *planner.Statement, rp *planner
 	for i, np := range rp.Seeds {
 		var hits []*store.Node
 		var lastKey []byte
-		err := b.candidates(row, np, func(n *store.Node) error {
+		err := x.seedCandidates(b, row, np, rp.Filters[i], func(n *store.Node) error {
 			if len(hits) >= limit {
 				// Past L: keep only the nodes tied with the last hit on
 				// observables, for the structural tie-break.
@@ -227,6 +227,32 @@ func (x *executor) seed(snap *store.Snapshot, st *planner.Statement, rp *planner
 		found = found[:limit]
 	}
 	return found, nil
+}
+
+// seedCandidates enumerates a seed pattern's candidates in canonical
+// order: a bare (n) whose condition is the keyword token goes through the
+// store's text index (which lists a superset of the matches; each is
+// tested), anything else through the binder's index choice.
+func (x *executor) seedCandidates(b *binder, row *planner.Row, np *planner.NodePlan, filters []*planner.Program, fn func(*store.Node) error) error {
+	if len(np.Labels) == 0 && len(np.Props) == 0 && np.Slot >= 0 {
+		for _, f := range filters {
+			w, ok := f.KeywordOf(np.Slot, row)
+			if !ok {
+				continue
+			}
+			nodes, ok := b.snap.TextCandidates(w)
+			if !ok {
+				break
+			}
+			for _, n := range nodes {
+				if err := fn(n); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+	}
+	return b.candidates(row, np, fn)
 }
 
 func containsNode(list []*store.Node, n *store.Node) bool {

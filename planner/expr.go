@@ -92,6 +92,20 @@ func (p *Program) Eval(r *Row) (ref.Val, error) {
 	return out, nil
 }
 
+// KeywordOf returns the word when the program is the keyword token on the
+// variable in slot (var CONTAINS 'word' or $param bound to a string), so
+// a seed can narrow its candidates through the store's text index.
+func (p *Program) KeywordOf(slot int, r *Row) (string, bool) {
+	if !p.keyword || p.slot != slot {
+		return "", false
+	}
+	if p.param < 0 {
+		return p.word, p.word != ""
+	}
+	s, ok := r.Params[p.param].(types.String)
+	return string(s), ok && s != ""
+}
+
 // Test runs a predicate: true keeps the row; false and unknown drop it.
 func (p *Program) Test(r *Row) (bool, error) {
 	if p.keyword {

@@ -186,13 +186,16 @@ type state struct {
 
 	// slot table (see adj.go): records by dense slot, with adjacency.
 	chunks    []*chunk
-	chunksGen uint64   // generation of the Tx that owns the chunks slice
-	nslots    uint32   // slots handed out (slot 0 is never used)
-	types     []string // edge type names by small id, as of the last publish
+	chunksGen uint64      // generation of the Tx that owns the chunks slice
+	nslots    uint32      // slots handed out (slot 0 is never used)
+	types     []string    // edge type names by small id, as of the last publish
+	changed   []uint32    // slots of nodes inserted, changed or revived, oldest first (see text.go)
+	text      *textHolder // the graph's keyword index, shared by all its states
 }
 
 func newState() state {
 	return state{
+		text:     &textHolder{},
 		nodes:    btree.NewG(btreeDegree, lessNodeItem),
 		edges:    btree.NewG(btreeDegree, lessEdgeItem),
 		all:      btree.NewG(btreeDegree, nodeLess),
@@ -746,6 +749,7 @@ func (t *Tx) nickFree(p Props, self ID) bool {
 
 func (t *Tx) addNodeIdx(n *Node) {
 	st := &t.st
+	st.changed = append(st.changed, n.slot)
 	st.all.ReplaceOrInsert(n)
 	for _, l := range n.Labels {
 		st.labels.ReplaceOrInsert(labelItem{label: l, n: n})

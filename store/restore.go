@@ -35,7 +35,7 @@ func Restore(version, nextID uint64, nodes []*Node, edges []*Edge) (*Graph, erro
 		return nil, fmt.Errorf("store: restore: next id %d is not a counter id", nextID)
 	}
 	g := &Graph{strs: map[string]string{}, labelSets: map[string][]string{}}
-	st := state{nextID: nextID}
+	st := state{nextID: nextID, text: &textHolder{}}
 
 	// Node records, sorted by id; slots in id order. Observable keys are
 	// computed concurrently (pure functions of labels and props).

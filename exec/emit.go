@@ -257,12 +257,39 @@ func appendEdge(b []byte, e *store.Edge, shell bool) ([]byte, int64) {
 		b = appendEdgeText(b, e, true)
 		return b, tokens.Milli(b[mark:])
 	}
+	if len(e.Props) == 0 {
+		// Most edges carry no properties: their text is their type's,
+		// kept once per type rather than once per edge.
+		r := typeRendering(e.Type)
+		return append(b, r.Text...), r.Cost
+	}
 	r := e.Rendering()
 	if r == nil {
 		t := appendEdgeText(nil, e, false)
 		r = e.KeepRendering(&store.Rendering{Text: t, Cost: tokens.Milli(t)})
 	}
 	return append(b, r.Text...), r.Cost
+}
+
+// typeRenderings caches the rendering of a property-less edge by type (up
+// to maxPrefixes types; past that they are rendered each time).
+var (
+	typeRenderings sync.Map // type → *store.Rendering
+	typeCount      atomic.Int64
+)
+
+func typeRendering(typ string) *store.Rendering {
+	if r, ok := typeRenderings.Load(typ); ok {
+		return r.(*store.Rendering)
+	}
+	t := appendKey([]byte{':'}, typ)
+	r := &store.Rendering{Text: t, Cost: tokens.Milli(t)}
+	if typeCount.Load() < maxPrefixes {
+		if _, loaded := typeRenderings.LoadOrStore(typ, r); !loaded {
+			typeCount.Add(1)
+		}
+	}
+	return r
 }
 
 func appendEdgeText(b []byte, e *store.Edge, shell bool) []byte {

@@ -208,6 +208,7 @@ func TestKeywordIndexAgreesWithScan(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
 		g := drawGraph(t, true, rapid.Bool().Draw(t, "hub"))
 		s := build(t, g, identity(len(g.nodes)), identity(len(g.edges)))
+		s.graph.Snapshot().BuildTextIndex()
 		w := rapid.SampledFrom([]string{"leaf1", "LEAF2", "x1", "X12", "hub", "eaf", "nothing"}).Draw(t, "word")
 		limit := rapid.IntRange(1, 8).Draw(t, "limit")
 		o := drawOptions(t)

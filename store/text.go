@@ -16,13 +16,16 @@ import (
 // slots of the nodes holding it; the nodes holding every trigram of a word
 // are a superset of its matches, which the caller then tests exactly.
 //
-// The index is built from one published snapshot, on the first keyword
-// seed that needs it, and serves that version and every later one: the
+// The index is built from one published snapshot, in the background, when
+// a keyword seed first needs it (that seed and those until the build ends
+// scan, as they would without an index; BuildTextIndex builds in the
+// caller), and serves that version and every later one: the
 // nodes inserted or changed since (the state's change log, a list of
 // slots) are added to every candidate list, and stale postings are
 // harmless because candidates are tested against the snapshot's own
-// records. When the log since the build outgrows textRebuildAfter, the
-// next keyword seed rebuilds. A snapshot older than the index scans.
+// records. When the log since the build outgrows textRebuildAfter, a
+// keyword seed starts a rebuild and meanwhile uses the old index with the
+// longer log. A snapshot older than the index scans.
 
 // textRebuildAfter bounds the changed nodes a keyword seed tests besides
 // the index's candidates before it rebuilds the index.
@@ -37,8 +40,63 @@ type textIndex struct {
 
 // textHolder is shared by every state of one graph.
 type textHolder struct {
-	mu  sync.Mutex // serialises builds
-	idx atomic.Pointer[textIndex]
+	mu       sync.Mutex    // guards building
+	building chan struct{} // closed when the build in flight ends; nil when none
+	idx      atomic.Pointer[textIndex]
+}
+
+// start builds the index from s in the background unless a build is in
+// flight or an index of s or a later version exists.
+func (h *textHolder) start(s *Snapshot) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if idx := h.idx.Load(); h.building != nil || (idx != nil && idx.version >= s.version) {
+		return
+	}
+	done := make(chan struct{})
+	h.building = done
+	go func() {
+		h.publish(buildText(s), done)
+		close(done)
+	}()
+}
+
+// publish keeps idx unless a later one is kept; build is the channel of
+// the background build that made it (nil for BuildTextIndex).
+func (h *textHolder) publish(idx *textIndex, build chan struct{}) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if old := h.idx.Load(); old == nil || old.version < idx.version {
+		h.idx.Store(idx)
+	}
+	if build != nil && h.building == build {
+		h.building = nil
+	}
+}
+
+// wait returns once no build is in flight.
+func (h *textHolder) wait() {
+	h.mu.Lock()
+	b := h.building
+	h.mu.Unlock()
+	if b != nil {
+		<-b
+	}
+}
+
+// BuildTextIndex builds the keyword index from s now, in the caller (after
+// a bulk load, say), unless one of s or a later version exists; it waits
+// for a build in flight first. A no-op on a Tx's working view.
+func (s *Snapshot) BuildTextIndex() {
+	h := s.st.text
+	if s.working || h == nil {
+		return
+	}
+	h.wait()
+	if idx := h.idx.Load(); idx != nil && idx.version >= s.version {
+		return
+	}
+	h.publish(buildText(s), nil)
 }
 
 // trigram packs three bytes.
@@ -109,11 +167,15 @@ func (s *Snapshot) TextCandidates(word string) ([]*Node, bool) {
 		return nil, false
 	}
 	idx := s.st.text.idx.Load()
-	if idx == nil || (idx.version <= s.version && len(s.st.changed)-idx.logLen > textRebuildAfter) {
-		idx = s.buildTextIndex()
+	if idx == nil {
+		s.st.text.start(s)
+		return nil, false
 	}
 	if idx.version > s.version {
 		return nil, false
+	}
+	if len(s.st.changed)-idx.logLen > textRebuildAfter {
+		s.st.text.start(s)
 	}
 	lists := make([][]uint32, 0, len(w)-2)
 	for i := 0; i+3 <= len(w); i++ {
@@ -143,22 +205,6 @@ func (s *Snapshot) TextCandidates(word string) ([]*Node, bool) {
 		return 0
 	})
 	return out, true
-}
-
-// buildTextIndex builds the index from s, unless a build of s or of a
-// later version finished while this one waited.
-func (s *Snapshot) buildTextIndex() *textIndex {
-	h := s.st.text
-	h.mu.Lock()
-	defer h.mu.Unlock()
-	if idx := h.idx.Load(); idx != nil && idx.version >= s.version {
-		return idx // built meanwhile, from s or a later version
-	}
-	idx := buildText(s)
-	if old := h.idx.Load(); old == nil || old.version <= idx.version {
-		h.idx.Store(idx)
-	}
-	return idx
 }
 
 // intersectSorted returns the values in every list (lists[0] the

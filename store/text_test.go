@@ -65,8 +65,15 @@ func TestTextCandidates(t *testing.T) {
 				}
 			}
 			snap := tx.Commit()
+			if rapid.Bool().Draw(t, "build now") {
+				snap.BuildTextIndex()
+			}
 			for _, w := range []string{"abc", "BCD", "xab", "é-a", "ébc", "qqq"} {
 				got, ok := snap.TextCandidates(w)
+				if !ok {
+					snap.st.text.wait() // a background build may have started
+					got, ok = snap.TextCandidates(w)
+				}
 				if !ok {
 					continue
 				}
@@ -106,6 +113,10 @@ func TestTextCandidatesDeclines(t *testing.T) {
 	if _, ok := snap.TextCandidates("ab"); ok {
 		t.Fatal("a word under three bytes must scan")
 	}
+	if _, ok := snap.TextCandidates("ABC"); ok {
+		t.Fatal("without an index the first keyword seed scans (and starts a build)")
+	}
+	snap.st.text.wait()
 	got, ok := snap.TextCandidates("ABC")
 	if !ok || len(got) != 1 {
 		t.Fatalf("want the one node, got %d (ok %v)", len(got), ok)
@@ -128,7 +139,11 @@ func TestTextCandidatesDeclines(t *testing.T) {
 	}
 	snap = tx.Commit()
 	if got, ok := snap.TextCandidates("abc"); !ok || len(got) != 3 {
-		t.Fatalf("after a rebuild: got %d (ok %v)", len(got), ok)
+		t.Fatalf("past the rebuild threshold the old index and the log serve: got %d (ok %v)", len(got), ok)
+	}
+	snap.st.text.wait()
+	if idx := snap.st.text.idx.Load(); idx.version != snap.Version() {
+		t.Fatalf("the rebuild is from version %d, want %d", idx.version, snap.Version())
 	}
 	if _, ok := old.TextCandidates("abc"); ok {
 		t.Fatal("a snapshot older than the index must scan")

@@ -107,30 +107,10 @@ type labelItem struct {
 }
 
 // propItem is the i-th property of node n: 16 bytes, the key and value
-// are read through the (immutable) node record. The index orders items by
-// a hash of (key, value) first (lookups are exact): the hash sits in the
-// item, so searching the tree compares hashes instead of loading other
-// nodes' properties, and one (key, value) group stays contiguous, in
-// observable order.
+// are read through the (immutable) node record.
 type propItem struct {
 	n *Node
 	i uint32
-	h uint32 // propHash of the property
-}
-
-// propHash hashes a property consistently with Value.Equal (Equal values
-// have equal key encodings).
-func propHash(key string, v Value) uint32 {
-	var arr [64]byte
-	b := append(arr[:0], key...)
-	b = append(b, 0)
-	b = v.AppendKey(b)
-	return uint32(xxhash.Sum64(b))
-}
-
-func newPropItem(n *Node, i int) propItem {
-	p := &n.Props[i]
-	return propItem{n: n, i: uint32(i), h: propHash(p.Key, p.Val)}
 }
 
 func (it propItem) prop() *Prop { return &it.n.Props[it.i] }
@@ -171,9 +151,6 @@ func lessLabelItem(a, b labelItem) bool {
 	return nodeLess(a.n, b.n)
 }
 func lessPropItem(a, b propItem) bool {
-	if a.h != b.h {
-		return a.h < b.h
-	}
 	pa, pb := a.prop(), b.prop()
 	if pa.Key != pb.Key {
 		return pa.Key < pb.Key
@@ -198,7 +175,7 @@ type state struct {
 	edges    *btree.BTreeG[edgeItem]  // id → edge (live and recycled)
 	all      *btree.BTreeG[*Node]     // live nodes by (observable key, id)
 	labels   *btree.BTreeG[labelItem] // (label, observable key, id), live nodes
-	props    *btree.BTreeG[propItem]  // (hash, key, value, observable key, id), live nodes
+	props    *btree.BTreeG[propItem]  // (key, value, observable key, id), live nodes
 	nicks    *btree.BTreeG[nickItem]  // nick → live node
 	labelCnt *btree.BTreeG[countItem] // live nodes per label
 	kindCnt  *btree.BTreeG[countItem] // live nodes per kind
@@ -513,10 +490,9 @@ func (s *Snapshot) ScanProp(key string, v Value, fn func(*Node) bool) {
 		return
 	}
 	pivot := &Node{Props: Props{{key, v}}}
-	h := propHash(key, v)
-	s.st.props.AscendGreaterOrEqual(propItem{n: pivot, h: h}, func(it propItem) bool {
+	s.st.props.AscendGreaterOrEqual(propItem{n: pivot}, func(it propItem) bool {
 		p := it.prop()
-		if it.h != h || p.Key != key || !p.Val.Equal(v) {
+		if p.Key != key || !p.Val.Equal(v) {
 			return false
 		}
 		return fn(it.n)
@@ -781,7 +757,7 @@ func (t *Tx) addNodeIdx(n *Node) {
 	}
 	t.incr(st.kindCnt, n.Kind(), 1)
 	for i := range n.Props {
-		st.props.ReplaceOrInsert(newPropItem(n, i))
+		st.props.ReplaceOrInsert(propItem{n: n, i: uint32(i)})
 	}
 	if nick, ok := nickOf(n.Props); ok {
 		it := nickKey(nick)
@@ -799,7 +775,7 @@ func (t *Tx) delNodeIdx(n *Node) {
 	}
 	t.incr(st.kindCnt, n.Kind(), -1)
 	for i := range n.Props {
-		st.props.Delete(newPropItem(n, i))
+		st.props.Delete(propItem{n: n, i: uint32(i)})
 	}
 	if nick, ok := nickOf(n.Props); ok {
 		st.nicks.Delete(nickKey(nick))

@@ -455,22 +455,10 @@ func buildProps(live []*Node) *btree.BTreeG[propItem] {
 		lo, hi := start[id], start[id]+counts[id]
 		sortPropGroup(live, refs[lo:hi])
 		for k, x := range refs[lo:hi] {
-			items[lo+k] = newPropItem(live[x.rank], int(x.i))
+			items[lo+k] = propItem{n: live[x.rank], i: x.i}
 		}
 	}
-	// items are in (key, value, observable order); the index puts the
-	// property hash first. Sorting positions by (hash, position) keeps
-	// that order within one hash.
-	pos := make([]uint64, total)
-	for k := range items {
-		pos[k] = uint64(items[k].h)<<32 | uint64(k)
-	}
-	slices.Sort(pos)
-	sorted := make([]propItem, total)
-	for k, x := range pos {
-		sorted[k] = items[uint32(x)]
-	}
-	return bulkTree(sorted, lessPropItem)
+	return bulkTree(items, lessPropItem)
 }
 
 // propRef is the i-th property of the live node of rank rank.

@@ -412,15 +412,16 @@ func revDir(d store.Dir) store.Dir {
 	return store.Out
 }
 
-// entriesTo returns the number of entries of n's group [lo, hi) (type
-// typ, direction dir, in adjacency a) whose far end is x, in O(min(deg of
-// x's reverse group, log group)).
-func (w *walker) entriesTo(a store.Adjacency, lo, hi int, n *store.Node, typ string, dir store.Dir, x *store.Node) int {
-	if x.ID != n.ID {
-		ax := w.snap.Adjacency(x)
+// entriesTo returns the number of entries of the group [lo, hi) (type
+// typ, direction dir, in adjacency a of the node in slot ns) whose far end
+// is the node in slot xs, in O(min(deg of its reverse group, log group)).
+// It goes by slots and loads a node record only for the binary search.
+func (w *walker) entriesTo(a store.Adjacency, lo, hi int, ns uint32, typ string, dir store.Dir, xs uint32) int {
+	if xs != ns {
+		ax := w.snap.AdjacencyAt(xs)
 		l, h := ax.Group(typ, revDir(dir))
 		if h-l <= revScanMax {
-			c, ns := 0, n.Slot()
+			c := 0
 			for k := l; k < h; k++ {
 				if ax.FarSlot(k) == ns {
 					c++
@@ -429,7 +430,7 @@ func (w *walker) entriesTo(a store.Adjacency, lo, hi int, n *store.Node, typ str
 			return c
 		}
 	}
-	l, h := a.FarRange(lo, hi, x)
+	l, h := a.FarRange(lo, hi, w.snap.NodeAt(xs))
 	return h - l
 }
 
@@ -453,7 +454,7 @@ func (w *walker) hasNew(n *store.Node, idx int32) bool {
 		} else {
 			in := 0
 			for i := range w.nodes {
-				in += w.entriesTo(a, lo, hi, n, typ, dir, w.node(i))
+				in += w.entriesTo(a, lo, hi, w.slots[idx], typ, dir, w.slots[i])
 			}
 			if in < hi-lo {
 				return true
@@ -539,7 +540,7 @@ func (w *walker) group(a store.Adjacency, lo, hi int, n *store.Node, typ string,
 	if heavy {
 		// Pinned nodes reached over this group, found from the Shape side.
 		for idx := range w.nodes {
-			if w.hops[idx] < 0 && w.entriesTo(a, lo, hi, n, typ, dir, w.node(idx)) > 0 {
+			if w.hops[idx] < 0 && w.entriesTo(a, lo, hi, n.Slot(), typ, dir, w.slots[idx]) > 0 {
 				w.reached(int32(idx))
 			}
 		}
@@ -623,14 +624,10 @@ func (w *walker) group(a store.Adjacency, lo, hi int, n *store.Node, typ string,
 	} else {
 		cnt = hi - lo
 		for i := range w.nodes {
-			cnt -= w.entriesTo(a, lo, hi, n, typ, dir, w.node(i))
+			cnt -= w.entriesTo(a, lo, hi, n.Slot(), typ, dir, w.slots[i])
 		}
 		for _, c := range w.chosen {
-			x := c.n
-			if x == nil {
-				x = w.snap.NodeAt(c.slot)
-			}
-			cnt -= w.entriesTo(a, lo, hi, n, typ, dir, x)
+			cnt -= w.entriesTo(a, lo, hi, n.Slot(), typ, dir, c.slot)
 		}
 	}
 	if cnt > 0 {
@@ -799,7 +796,7 @@ func (w *walker) closeEdges() {
 	}
 	w.sink += w.snap.Prefetch(w.slots)
 	full := w.rows >= w.m // then one closing edge is all there is to know
-	for i, x := range w.nodes {
+	for i := range w.nodes {
 		a := w.snap.AdjacencyAt(w.slots[i])
 		if a.Len() <= heavyGroup {
 			// A light node: one pass over its entries, no group search.
@@ -828,8 +825,8 @@ func (w *walker) closeEdges() {
 					}
 				} else {
 					typ := a.Type(lo)
-					for j, y := range w.nodes {
-						w.closeTo(a, lo, hi, x, typ, int32(i), y, int32(j))
+					for j := range w.nodes {
+						w.closeTo(a, lo, hi, w.slots[i], typ, int32(i), w.slots[j], int32(j))
 					}
 				}
 				lo = hi
@@ -863,14 +860,13 @@ func (w *walker) closeAdd(e *store.Edge, typ string, pf, pt int32) {
 	}
 }
 
-// closeTo collects the edges of x's heavy Out group [lo, hi) (type typ)
-// that lead to Shape node y.
-func (w *walker) closeTo(a store.Adjacency, lo, hi int, x *store.Node, typ string, pf int32, y *store.Node, pt int32) {
-	if y.ID != x.ID {
-		ay := w.snap.Adjacency(y)
+// closeTo collects the edges of the heavy Out group [lo, hi) (type typ)
+// of the node in slot xs that lead to the Shape node in slot ys.
+func (w *walker) closeTo(a store.Adjacency, lo, hi int, xs uint32, typ string, pf int32, ys uint32, pt int32) {
+	if ys != xs {
+		ay := w.snap.AdjacencyAt(ys)
 		l, h := ay.Group(typ, store.In)
 		if h-l <= revScanMax {
-			xs := x.Slot()
 			for k := l; k < h; k++ {
 				if ay.FarSlot(k) == xs {
 					w.closeAdd(ay.Edge(k), typ, pf, pt)
@@ -879,7 +875,7 @@ func (w *walker) closeTo(a store.Adjacency, lo, hi int, x *store.Node, typ strin
 			return
 		}
 	}
-	l, h := a.FarRange(lo, hi, y)
+	l, h := a.FarRange(lo, hi, w.snap.NodeAt(ys))
 	for k := l; k < h; k++ {
 		w.closeAdd(a.Edge(k), typ, pf, pt)
 	}

@@ -405,12 +405,7 @@ func (a Adjacency) Dir(i int) Dir { return a.ents[i].dir }
 
 // Type returns the edge type of entry i (from the type table when it
 // knows the entry's type id, so the edge record is not loaded).
-func (a Adjacency) Type(i int) string {
-	if t := int(a.ents[i].tid); t < len(a.types) {
-		return a.types[t]
-	}
-	return a.ents[i].e.Type
-}
+func (a Adjacency) Type(i int) string { return a.typeOf(a.ents[i]) }
 
 // SameFarKey reports whether entries i and j lead to far nodes with equal
 // observable keys. The far nodes are loaded only when the keys' hash
@@ -445,9 +440,18 @@ func (a Adjacency) At(i int) (*Edge, *Node, Dir) {
 	return x.e, recOf(a.chunks, x.far).n, x.dir
 }
 
-func grpLess(x adjEnt, typ string, dir Dir) bool {
-	if x.e.Type != typ {
-		return x.e.Type < typ
+// typeOf is entry x's edge type, from the type table when it knows x's
+// type id (no edge load).
+func (a Adjacency) typeOf(x adjEnt) string {
+	if t := int(x.tid); t < len(a.types) {
+		return a.types[t]
+	}
+	return x.e.Type
+}
+
+func (a Adjacency) grpLess(x adjEnt, typ string, dir Dir) bool {
+	if t := a.typeOf(x); t != typ {
+		return t < typ
 	}
 	return x.dir < dir
 }
@@ -477,13 +481,13 @@ func (a Adjacency) Group(typ string, dir Dir) (lo, hi int) {
 	lo, hi = 0, len(a.ents)
 	for lo < hi {
 		m := int(uint(lo+hi) >> 1)
-		if grpLess(a.ents[m], typ, dir) {
+		if a.grpLess(a.ents[m], typ, dir) {
 			lo = m + 1
 		} else {
 			hi = m
 		}
 	}
-	if lo == len(a.ents) || a.ents[lo].e.Type != typ || a.ents[lo].dir != dir {
+	if lo == len(a.ents) || a.typeOf(a.ents[lo]) != typ || a.ents[lo].dir != dir {
 		return lo, lo
 	}
 	return lo, a.GroupEnd(lo)

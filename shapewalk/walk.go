@@ -226,9 +226,7 @@ func (w *walker) node(i int) *store.Node {
 // side.
 func (w *walker) resolveAll() {
 	for i := w.resolved; i < len(w.nodes); i++ {
-		if w.nodes[i] == nil {
-			w.nodes[i] = w.snap.NodeAt(w.slots[i])
-		}
+		w.node(i)
 	}
 	w.resolved = len(w.nodes)
 }
@@ -362,7 +360,7 @@ func (w *walker) walk(snap *store.Snapshot, seeds []*store.Node, opt Options) *S
 		}
 		n := w.nodes[idx]
 		if w.rows+2 > w.m {
-			if w.hasNew(n, idx) {
+			if w.hasNew(idx) {
 				w.trunc = true
 				break
 			}
@@ -434,9 +432,9 @@ func (w *walker) entriesTo(a store.Adjacency, lo, hi int, ns uint32, typ string,
 	return h - l
 }
 
-// hasNew reports whether expanding n (at position idx) would bring at
-// least one new node.
-func (w *walker) hasNew(n *store.Node, idx int32) bool {
+// hasNew reports whether expanding the node at position idx would bring
+// at least one new node.
+func (w *walker) hasNew(idx int32) bool {
 	a := w.snap.AdjacencyAt(w.slots[idx])
 	for lo := 0; lo < a.Len(); {
 		hi := a.GroupEnd(lo)
@@ -480,7 +478,7 @@ func (w *walker) expand(n *store.Node, idx int32, h int) bool {
 		hi := a.GroupEnd(lo)
 		typ, dir := a.Type(lo), a.Dir(lo)
 		if !w.shell || w.isHier(typ) {
-			need = w.group(a, lo, hi, n, typ, dir, need)
+			need = w.group(a, lo, hi, w.slots[idx], typ, dir, need)
 		}
 		lo = hi
 	}
@@ -530,17 +528,17 @@ func (w *walker) reached(idx int32) {
 	}
 }
 
-// group handles the (type, dir) group [lo, hi) of n's adjacency: takes
-// the first new neighbours in canonical order (observable key from the
+// group handles the (type, dir) group [lo, hi) of the adjacency of the
+// node in slot ns: takes the first new neighbours in canonical order (observable key from the
 // adjacency order, WL signature within runs of equal keys, then id), at
 // most need of them, and records the omitted count when the fan-out runs
 // out. Returns the remaining fan-out.
-func (w *walker) group(a store.Adjacency, lo, hi int, n *store.Node, typ string, dir store.Dir, need int) int {
+func (w *walker) group(a store.Adjacency, lo, hi int, ns uint32, typ string, dir store.Dir, need int) int {
 	heavy := hi-lo > heavyGroup
 	if heavy {
 		// Pinned nodes reached over this group, found from the Shape side.
 		for idx := range w.nodes {
-			if w.hops[idx] < 0 && w.entriesTo(a, lo, hi, n.Slot(), typ, dir, w.slots[idx]) > 0 {
+			if w.hops[idx] < 0 && w.entriesTo(a, lo, hi, ns, typ, dir, w.slots[idx]) > 0 {
 				w.reached(int32(idx))
 			}
 		}
@@ -624,10 +622,10 @@ func (w *walker) group(a store.Adjacency, lo, hi int, n *store.Node, typ string,
 	} else {
 		cnt = hi - lo
 		for i := range w.nodes {
-			cnt -= w.entriesTo(a, lo, hi, n.Slot(), typ, dir, w.slots[i])
+			cnt -= w.entriesTo(a, lo, hi, ns, typ, dir, w.slots[i])
 		}
 		for _, c := range w.chosen {
-			cnt -= w.entriesTo(a, lo, hi, n.Slot(), typ, dir, c.slot)
+			cnt -= w.entriesTo(a, lo, hi, ns, typ, dir, c.slot)
 		}
 	}
 	if cnt > 0 {

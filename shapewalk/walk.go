@@ -529,10 +529,10 @@ func (w *walker) reached(idx int32) {
 }
 
 // group handles the (type, dir) group [lo, hi) of the adjacency of the
-// node in slot ns: takes the first new neighbours in canonical order (observable key from the
-// adjacency order, WL signature within runs of equal keys, then id), at
-// most need of them, and records the omitted count when the fan-out runs
-// out. Returns the remaining fan-out.
+// node in slot ns: takes the first new neighbours in canonical order
+// (observable key from the adjacency order, WL signature within runs of
+// equal keys, then id), at most need of them, and records the omitted
+// count when the fan-out runs out. Returns the remaining fan-out.
 func (w *walker) group(a store.Adjacency, lo, hi int, ns uint32, typ string, dir store.Dir, need int) int {
 	heavy := hi-lo > heavyGroup
 	if heavy {

@@ -236,8 +236,7 @@ func appendNode(b []byte, n *store.Node, shell bool) ([]byte, int64) {
 	}
 	r := n.Rendering()
 	if r == nil {
-		t := appendNodeText(nil, n, false)
-		r = n.KeepRendering(&store.Rendering{Text: t, Cost: tokens.Milli(t)})
+		r = n.KeepRendering(newRendering(appendNodeText(nil, n, false)))
 	}
 	return append(b, r.Text...), r.Cost
 }
@@ -265,31 +264,46 @@ func appendEdge(b []byte, e *store.Edge, shell bool) ([]byte, int64) {
 	}
 	r := e.Rendering()
 	if r == nil {
-		t := appendEdgeText(nil, e, false)
-		r = e.KeepRendering(&store.Rendering{Text: t, Cost: tokens.Milli(t)})
+		r = e.KeepRendering(newRendering(appendEdgeText(nil, e, false)))
 	}
 	return append(b, r.Text...), r.Cost
 }
 
-// typeRenderings caches the rendering of a property-less edge by type (up
-// to maxPrefixes types; past that they are rendered each time).
-var (
-	typeRenderings sync.Map // type → *store.Rendering
-	typeCount      atomic.Int64
-)
+// typeRenderings keeps the rendering of a property-less edge by type.
+var typeRenderings boundedCache[string, *store.Rendering]
 
 func typeRendering(typ string) *store.Rendering {
-	if r, ok := typeRenderings.Load(typ); ok {
-		return r.(*store.Rendering)
+	return typeRenderings.get(typ, func(typ string) *store.Rendering {
+		return newRendering(appendKey([]byte{':'}, typ))
+	})
+}
+
+// newRendering keeps text with its token estimate.
+func newRendering(text []byte) *store.Rendering {
+	return &store.Rendering{Text: text, Cost: tokens.Milli(text)}
+}
+
+// boundedCache keeps up to maxCached values by key, for vocabularies that
+// are small in practice (kinds, edge types, M values); past the bound a
+// value is made on every call.
+type boundedCache[K comparable, V any] struct {
+	m sync.Map // K → V
+	n atomic.Int64
+}
+
+const maxCached = 4096
+
+func (c *boundedCache[K, V]) get(k K, build func(K) V) V {
+	if v, ok := c.m.Load(k); ok {
+		return v.(V)
 	}
-	t := appendKey([]byte{':'}, typ)
-	r := &store.Rendering{Text: t, Cost: tokens.Milli(t)}
-	if typeCount.Load() < maxPrefixes {
-		if _, loaded := typeRenderings.LoadOrStore(typ, r); !loaded {
-			typeCount.Add(1)
+	v := build(k)
+	if c.n.Load() < maxCached {
+		if _, loaded := c.m.LoadOrStore(k, v); !loaded {
+			c.n.Add(1)
 		}
 	}
-	return r
+	return v
 }
 
 func appendEdgeText(b []byte, e *store.Edge, shell bool) []byte {
@@ -405,17 +419,13 @@ func edgeArrow(typ string, d store.Dir) string {
 	return "-" + typ + "->"
 }
 
-// truncNotes caches the note of a walk M cut short, by M (bounded by the
-// M ceiling).
-var truncNotes sync.Map // int → string
+// truncNotes keeps the note of a walk M cut short, by M.
+var truncNotes boundedCache[int, string]
 
 func truncNote(m int) string {
-	if n, ok := truncNotes.Load(m); ok {
-		return n.(string)
-	}
-	n := fmt.Sprintf("M=%d cut the walk short: narrow q, use view=shell, or split the session", m)
-	truncNotes.Store(m, n)
-	return n
+	return truncNotes.get(m, func(m int) string {
+		return fmt.Sprintf("M=%d cut the walk short: narrow q, use view=shell, or split the session", m)
+	})
 }
 
 // prefixInfo is a kind's variable prefix and its token estimate.
@@ -424,27 +434,14 @@ type prefixInfo struct {
 	cost int64 // tokens.Milli of name
 }
 
-// prefixes caches prefixOf for the kinds met so far (up to maxPrefixes;
-// kinds are a session's vocabulary, so few).
-var (
-	prefixes    sync.Map // kind → prefixInfo
-	prefixCount atomic.Int64
-)
-
-const maxPrefixes = 4096
+// prefixes keeps prefixOf by kind.
+var prefixes boundedCache[string, prefixInfo]
 
 func prefixOf(kind string) prefixInfo {
-	if p, ok := prefixes.Load(kind); ok {
-		return p.(prefixInfo)
-	}
-	name := varPrefix(kind)
-	p := prefixInfo{name, tokens.Milli([]byte(name))}
-	if prefixCount.Load() < maxPrefixes {
-		if _, loaded := prefixes.LoadOrStore(kind, p); !loaded {
-			prefixCount.Add(1)
-		}
-	}
-	return p
+	return prefixes.get(kind, func(kind string) prefixInfo {
+		name := varPrefix(kind)
+		return prefixInfo{name, tokens.Milli([]byte(name))}
+	})
 }
 
 // varPrefix derives a variable prefix from a kind: lower-case ASCII letters,

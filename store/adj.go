@@ -326,6 +326,10 @@ func (s *Snapshot) Adjacency(n *Node) Adjacency {
 	if r == nil || r.n == nil || r.n.Recycled {
 		return Adjacency{}
 	}
+	return s.adjOf(r)
+}
+
+func (s *Snapshot) adjOf(r *slotRec) Adjacency {
 	return Adjacency{chunks: s.st.chunks, types: s.st.types, ents: r.adj, out: int(r.out), in: int(r.in)}
 }
 
@@ -379,7 +383,7 @@ func (s *Snapshot) AdjacencyAt(slot uint32) Adjacency {
 	// A recycled node has no live edges (RecycleNode refuses one that
 	// has), so its list is empty: no need to load the node to check.
 	// Purge clears the record.
-	return Adjacency{chunks: s.st.chunks, types: s.st.types, ents: r.adj, out: int(r.out), in: int(r.in)}
+	return s.adjOf(r)
 }
 
 // Len returns the number of entries (the degree, self-loops twice).

@@ -797,17 +797,7 @@ func (w *walker) closeEdges() {
 	for i := range w.nodes {
 		a := w.snap.AdjacencyAt(w.slots[i])
 		if a.Len() <= heavyGroup {
-			// A light node: one pass over its entries, no group search.
-			for k := 0; k < a.Len(); k++ {
-				if a.Dir(k) != store.Out {
-					continue
-				}
-				if pt, ok := w.slotSet.get(slotKey(a.FarSlot(k))); ok {
-					if typ := a.Type(k); !w.shell || w.isHier(typ) {
-						w.closeAdd(a.Edge(k), typ, int32(i), pt)
-					}
-				}
-			}
+			w.closeScan(a, 0, a.Len(), int32(i)) // a light node: no group search
 		} else {
 			for lo := 0; lo < a.Len(); {
 				hi := a.GroupEnd(lo)
@@ -816,11 +806,7 @@ func (w *walker) closeEdges() {
 					continue
 				}
 				if hi-lo <= heavyGroup {
-					for k := lo; k < hi; k++ {
-						if pt, ok := w.slotSet.get(slotKey(a.FarSlot(k))); ok {
-							w.closeAdd(a.Edge(k), a.Type(k), int32(i), pt)
-						}
-					}
+					w.closeScan(a, lo, hi, int32(i))
 				} else {
 					typ := a.Type(lo)
 					for j := range w.nodes {
@@ -849,6 +835,22 @@ func (w *walker) closeEdges() {
 			break
 		}
 		w.addEdge(c.e, c.typ, c.pf, c.pt)
+	}
+}
+
+// closeScan collects the edges among entries [lo, hi) of the adjacency of
+// Shape node pf that go out to a Shape node (hierarchical ones only in
+// view=shell).
+func (w *walker) closeScan(a store.Adjacency, lo, hi int, pf int32) {
+	for k := lo; k < hi; k++ {
+		if a.Dir(k) != store.Out {
+			continue
+		}
+		if pt, ok := w.slotSet.get(slotKey(a.FarSlot(k))); ok {
+			if typ := a.Type(k); !w.shell || w.isHier(typ) {
+				w.closeAdd(a.Edge(k), typ, pf, pt)
+			}
+		}
 	}
 }
 

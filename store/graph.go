@@ -115,17 +115,6 @@ type propItem struct {
 
 func (it propItem) prop() *Prop { return &it.n.Props[it.i] }
 
-// nickItem orders the nick index by the nick's hash first: lookups are
-// exact, and comparing hashes kept in the tree's item arrays spares
-// loading a scattered string at every step of the search.
-type nickItem struct {
-	h    uint64
-	nick string
-	n    *Node
-}
-
-func nickKey(nick string) nickItem { return nickItem{h: xxhash.Sum64String(nick), nick: nick} }
-
 type countItem struct {
 	name string
 	n    int
@@ -160,12 +149,6 @@ func lessPropItem(a, b propItem) bool {
 	}
 	return nodeLess(a.n, b.n)
 }
-func lessNickItem(a, b nickItem) bool {
-	if a.h != b.h {
-		return a.h < b.h
-	}
-	return a.nick < b.nick
-}
 func lessCountItem(a, b countItem) bool { return a.name < b.name }
 
 // state is the full content of one version: persistent (copy-on-write)
@@ -176,7 +159,7 @@ type state struct {
 	all      *btree.BTreeG[*Node]     // live nodes by (observable key, id)
 	labels   *btree.BTreeG[labelItem] // (label, observable key, id), live nodes
 	props    *btree.BTreeG[propItem]  // (key, value, observable key, id), live nodes
-	nicks    *btree.BTreeG[nickItem]  // nick → live node
+	nicks    hashTrie[*Node]          // nick (by its hash) → live node
 	labelCnt *btree.BTreeG[countItem] // live nodes per label
 	kindCnt  *btree.BTreeG[countItem] // live nodes per kind
 	typeCnt  *btree.BTreeG[countItem] // live edges per type
@@ -201,7 +184,6 @@ func newState() state {
 		all:      btree.NewG(btreeDegree, nodeLess),
 		labels:   btree.NewG(btreeDegree, lessLabelItem),
 		props:    btree.NewG(btreeDegree, lessPropItem),
-		nicks:    btree.NewG(btreeDegree, lessNickItem),
 		labelCnt: btree.NewG(btreeDegree, lessCountItem),
 		kindCnt:  btree.NewG(btreeDegree, lessCountItem),
 		typeCnt:  btree.NewG(btreeDegree, lessCountItem),
@@ -218,7 +200,6 @@ func (s *state) clone() state {
 	c.all = s.all.Clone()
 	c.labels = s.labels.Clone()
 	c.props = s.props.Clone()
-	c.nicks = s.nicks.Clone()
 	c.labelCnt = s.labelCnt.Clone()
 	c.kindCnt = s.kindCnt.Clone()
 	c.typeCnt = s.typeCnt.Clone()
@@ -446,11 +427,15 @@ func (s *Snapshot) RecycledEdge(id ID) (*Edge, bool) {
 
 // NodeByNick returns the live node whose STRING property "nick" is nick.
 func (s *Snapshot) NodeByNick(nick string) (*Node, bool) {
-	it, ok := s.st.nicks.Get(nickKey(nick))
-	if !ok {
-		return nil, false
-	}
-	return it.n, true
+	return s.st.nodeByNick(nick)
+}
+
+// nodeByNick looks nick up in the nick index.
+func (st *state) nodeByNick(nick string) (*Node, bool) {
+	return st.nicks.get(xxhash.Sum64String(nick), func(n *Node) bool {
+		v, _ := nickOf(n.Props)
+		return v == nick
+	})
 }
 
 // NodeCount returns the number of live nodes.
@@ -743,8 +728,8 @@ func (t *Tx) nickFree(p Props, self ID) bool {
 	if !ok {
 		return true
 	}
-	it, ok := t.st.nicks.Get(nickKey(nick))
-	return !ok || it.n.ID == self
+	n, ok := t.st.nodeByNick(nick)
+	return !ok || n.ID == self
 }
 
 func (t *Tx) addNodeIdx(n *Node) {
@@ -760,9 +745,7 @@ func (t *Tx) addNodeIdx(n *Node) {
 		st.props.ReplaceOrInsert(propItem{n: n, i: uint32(i)})
 	}
 	if nick, ok := nickOf(n.Props); ok {
-		it := nickKey(nick)
-		it.n = n
-		st.nicks.ReplaceOrInsert(it)
+		st.nicks.put(t.gen, xxhash.Sum64String(nick), n, func(m *Node) bool { return m.ID == n.ID })
 	}
 }
 
@@ -778,7 +761,7 @@ func (t *Tx) delNodeIdx(n *Node) {
 		st.props.Delete(propItem{n: n, i: uint32(i)})
 	}
 	if nick, ok := nickOf(n.Props); ok {
-		st.nicks.Delete(nickKey(nick))
+		st.nicks.del(t.gen, xxhash.Sum64String(nick), func(m *Node) bool { return m.ID == n.ID })
 	}
 }
 

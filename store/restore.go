@@ -8,6 +8,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/cespare/xxhash/v2"
 	"github.com/google/btree"
 )
 
@@ -545,28 +546,18 @@ func sortRefs[E any](es []E, refs []propRef, c func(a, b E) int, ref func(E) pro
 
 // buildNicks builds the nick index; two live nodes with one STRING nick
 // are an error.
-func buildNicks(live []*Node) (*btree.BTreeG[nickItem], error) {
-	var items []nickItem
+func buildNicks(live []*Node) (hashTrie[*Node], error) {
+	var st state
 	for _, n := range live {
-		if nick, ok := nickOf(n.Props); ok {
-			it := nickKey(nick)
-			it.n = n
-			items = append(items, it)
+		nick, ok := nickOf(n.Props)
+		if !ok {
+			continue
 		}
+		if m, clash := st.nodeByNick(nick); clash {
+			a, b := min(m.ID, n.ID), max(m.ID, n.ID)
+			return hashTrie[*Node]{}, fmt.Errorf("store: restore: nick %q held by live nodes %d and %d: %w", nick, a, b, ErrNickClash)
+		}
+		st.nicks.put(0, xxhash.Sum64String(nick), n, func(*Node) bool { return false })
 	}
-	slices.SortFunc(items, func(a, b nickItem) int {
-		if c := cmp.Compare(a.h, b.h); c != 0 {
-			return c
-		}
-		if c := strings.Compare(a.nick, b.nick); c != 0 {
-			return c
-		}
-		return cmp.Compare(a.n.ID, b.n.ID)
-	})
-	for i := 1; i < len(items); i++ {
-		if a, b := items[i-1], items[i]; a.nick == b.nick {
-			return nil, fmt.Errorf("store: restore: nick %q held by live nodes %d and %d: %w", b.nick, a.n.ID, b.n.ID, ErrNickClash)
-		}
-	}
-	return bulkTree(items, lessNickItem), nil
+	return st.nicks, nil
 }

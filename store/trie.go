@@ -1,0 +1,195 @@
+package store
+
+import "math/bits"
+
+// hashTrie is a persistent hash array mapped trie from a 64-bit hash to
+// values: 32-way nodes that keep only their used slots, five hash bits
+// per level. A lookup loads one small node per level (three or four at a
+// million entries) where a B-tree search loads a dozen scattered item
+// arrays. Writes copy the path from the root, except through nodes the
+// writing Tx already owns (same generation), which it edits in place; a
+// published trie is never changed.
+//
+// The trie does not know keys: callers hash the key and pass a match
+// function that tells whether a value with that hash is the one sought
+// (a 64-bit hash collision is possible, just rare).
+type hashTrie[T comparable] struct {
+	root *trieNode[T]
+	size int
+}
+
+type trieNode[T comparable] struct {
+	gen  uint64
+	used uint32 // bit i: slot i of this level is in kids (at depth 13, unused: kids is a plain list)
+	kids []trieKid[T]
+}
+
+// trieKid is either a subtrie (sub != nil) or one value and its hash.
+type trieKid[T comparable] struct {
+	sub *trieNode[T]
+	h   uint64
+	v   T
+}
+
+const (
+	trieBits = 5
+	trieMask = 1<<trieBits - 1
+)
+
+// slotOf returns the slot of hash h at shift, its bit and its position
+// in n.kids; ok reports whether the slot is used. Past the hash's last
+// bits (a full collision) n is a plain list and ok is false.
+func (n *trieNode[T]) slotOf(h uint64, shift uint) (bit uint32, pos int, ok bool) {
+	bit = 1 << ((h >> shift) & trieMask)
+	return bit, bits.OnesCount32(n.used & (bit - 1)), n.used&bit != 0
+}
+
+// get returns the value with hash h that match accepts.
+func (t *hashTrie[T]) get(h uint64, match func(T) bool) (T, bool) {
+	var zero T
+	n := t.root
+	for shift := uint(0); n != nil; shift += trieBits {
+		if shift >= 64 {
+			for _, k := range n.kids {
+				if k.h == h && match(k.v) {
+					return k.v, true
+				}
+			}
+			return zero, false
+		}
+		_, pos, ok := n.slotOf(h, shift)
+		if !ok {
+			return zero, false
+		}
+		k := &n.kids[pos]
+		if k.sub != nil {
+			n = k.sub
+			continue
+		}
+		if k.h == h && match(k.v) {
+			return k.v, true
+		}
+		return zero, false
+	}
+	return zero, false
+}
+
+// own returns n writable by generation gen: n itself if gen owns it, or
+// a copy that gen owns.
+func (n *trieNode[T]) own(gen uint64) *trieNode[T] {
+	if n.gen == gen {
+		return n
+	}
+	c := &trieNode[T]{gen: gen, used: n.used, kids: make([]trieKid[T], len(n.kids), len(n.kids)+1)}
+	copy(c.kids, n.kids)
+	return c
+}
+
+// put stores v under hash h, replacing the value match accepts if there
+// is one.
+func (t *hashTrie[T]) put(gen uint64, h uint64, v T, match func(T) bool) {
+	if t.root == nil {
+		t.root = &trieNode[T]{gen: gen}
+	}
+	var added bool
+	t.root, added = t.root.put(gen, 0, h, v, match)
+	if added {
+		t.size++
+	}
+}
+
+func (n *trieNode[T]) put(gen uint64, shift uint, h uint64, v T, match func(T) bool) (*trieNode[T], bool) {
+	n = n.own(gen)
+	if shift >= 64 {
+		for i := range n.kids {
+			if n.kids[i].h == h && match(n.kids[i].v) {
+				n.kids[i].v = v
+				return n, false
+			}
+		}
+		n.kids = append(n.kids, trieKid[T]{h: h, v: v})
+		return n, true
+	}
+	bit, pos, ok := n.slotOf(h, shift)
+	if !ok {
+		n.used |= bit
+		n.kids = append(n.kids, trieKid[T]{})
+		copy(n.kids[pos+1:], n.kids[pos:])
+		n.kids[pos] = trieKid[T]{h: h, v: v}
+		return n, true
+	}
+	k := &n.kids[pos]
+	var added bool
+	switch {
+	case k.sub != nil:
+		k.sub, added = k.sub.put(gen, shift+trieBits, h, v, match)
+	case k.h == h && match(k.v):
+		k.v = v
+	default:
+		// Two values in one slot: push the one there down a level.
+		sub := &trieNode[T]{gen: gen}
+		sub, _ = sub.put(gen, shift+trieBits, k.h, k.v, func(T) bool { return false })
+		sub, added = sub.put(gen, shift+trieBits, h, v, match)
+		*k = trieKid[T]{sub: sub}
+	}
+	return n, added
+}
+
+// del removes the value with hash h that match accepts, if any.
+func (t *hashTrie[T]) del(gen uint64, h uint64, match func(T) bool) {
+	if t.root == nil {
+		return
+	}
+	var removed bool
+	t.root, removed = t.root.del(gen, 0, h, match)
+	if removed {
+		t.size--
+	}
+}
+
+// del returns n without the value (nil if n is left empty) and whether
+// it was there. A subtrie left with one value folds into its parent's
+// slot, so paths stay as short as the content allows.
+func (n *trieNode[T]) del(gen uint64, shift uint, h uint64, match func(T) bool) (*trieNode[T], bool) {
+	var pos int
+	var bit uint32
+	if shift >= 64 {
+		pos = -1
+		for i, k := range n.kids {
+			if k.h == h && match(k.v) {
+				pos = i
+			}
+		}
+		if pos < 0 {
+			return n, false
+		}
+	} else {
+		var ok bool
+		if bit, pos, ok = n.slotOf(h, shift); !ok {
+			return n, false
+		}
+		if k := n.kids[pos]; k.sub != nil {
+			sub, removed := k.sub.del(gen, shift+trieBits, h, match)
+			if !removed {
+				return n, false
+			}
+			n = n.own(gen)
+			if len(sub.kids) == 1 && sub.kids[0].sub == nil {
+				n.kids[pos] = sub.kids[0]
+			} else {
+				n.kids[pos].sub = sub
+			}
+			return n, true
+		} else if k.h != h || !match(k.v) {
+			return n, false
+		}
+	}
+	if len(n.kids) == 1 {
+		return nil, true
+	}
+	n = n.own(gen)
+	n.used &^= bit
+	n.kids = append(n.kids[:pos], n.kids[pos+1:]...)
+	n.kids[len(n.kids):cap(n.kids)][0] = trieKid[T]{} // drop the reference
+	return n, true
+}

@@ -123,15 +123,23 @@ func (e *emitter) emit(w *shapewalk.Shape, seeds int) {
 		vars[i] = varName{ct.prefix.name, ct.n, ct.prefix.cost + counterCost(ct.n)}
 	}
 	for _, c := range w.Clamps {
-		parts := make([]string, 0, len(c.Omitted))
-		for _, o := range c.Omitted {
-			parts = append(parts, strconv.Itoa(o.Count)+" "+edgeArrow(o.Type, o.Dir))
-		}
-		word := "neighbours"
+		// clamp: fn3 has 12 more neighbours (9 -calls->, 3 <-refs-); F=8
+		nb := vars[c.Index].append(append(sc.note[:0], "clamp: "...))
+		nb = strconv.AppendInt(append(nb, " has "...), int64(c.Total), 10)
 		if c.Total == 1 {
-			word = "neighbour"
+			nb = append(nb, " more neighbour ("...)
+		} else {
+			nb = append(nb, " more neighbours ("...)
 		}
-		note := fmt.Sprintf("clamp: %s has %d more %s (%s); F=%d", vars[c.Index], c.Total, word, strings.Join(parts, ", "), e.opt.F)
+		for j, o := range c.Omitted {
+			if j > 0 {
+				nb = append(nb, ", "...)
+			}
+			nb = appendEdgeArrow(append(strconv.AppendInt(nb, int64(o.Count), 10), ' '), o.Type, o.Dir)
+		}
+		nb = strconv.AppendInt(append(nb, "); F="...), int64(e.opt.F), 10)
+		sc.note = nb
+		note := string(nb)
 		s.Clamps = append(s.Clamps, note)
 		e.notes = append(e.notes, note)
 	}
@@ -316,6 +324,7 @@ func appendEdgeText(b []byte, e *store.Edge, shell bool) []byte {
 // allocates is what the garbage collector charges it for.
 type scratch struct {
 	body, rest, head []byte
+	note             []byte // a clamp note being written
 	vars             []varName
 	sink             uintptr // see prefetchRenderings
 }
@@ -412,11 +421,11 @@ func canonicalLabels(labels []string) []string {
 	return out
 }
 
-func edgeArrow(typ string, d store.Dir) string {
+func appendEdgeArrow(b []byte, typ string, d store.Dir) []byte {
 	if d == store.In {
-		return "<-" + typ + "-"
+		return append(append(append(b, "<-"...), typ...), '-')
 	}
-	return "-" + typ + "->"
+	return append(append(append(b, '-'), typ...), "->"...)
 }
 
 // truncNotes keeps the note of a walk M cut short, by M.

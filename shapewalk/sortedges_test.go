@@ -10,7 +10,8 @@ import (
 )
 
 // TestSortEdgesPackedKey: the packed integer key orders edges exactly as
-// comparing the order's fields one by one (the path for M above 65535).
+// comparing the order's fields one by one (the path taken when the
+// fields and index do not fit one integer).
 func TestSortEdgesPackedKey(t *testing.T) {
 	types := []string{"calls", "about", "contains", "a", "zz"}
 	rapid.Check(t, func(t *rapid.T) {

@@ -3,6 +3,7 @@ package shapewalk
 import (
 	"bytes"
 	"cmp"
+	"math/bits"
 	"slices"
 	"sync"
 	"unsafe"
@@ -138,7 +139,6 @@ type closeEnt struct {
 	e      *store.Edge
 	typ    string // e.Type, from the adjacency's type table (no edge load)
 	pf, pt int32
-	key    uint64 // the order's leading fields packed (see sortEdges)
 }
 
 type walker struct {
@@ -186,7 +186,9 @@ type walker struct {
 	pinLast   []byte
 	kindsBuf  []string
 	sortBuf   []closeEnt
-	sink      uint64 // where prefetching loads go, so they are not dropped
+	sortKeys  []uint64   // sortEdges: packed fields and index
+	sortOut   []closeEnt // sortEdges: the entries before the sort
+	sink      uint64     // where prefetching loads go, so they are not dropped
 	typeNames []string
 	wideSort  bool // tests: compare edge order fields one by one
 	pre       []uint32
@@ -883,8 +885,10 @@ func (w *walker) closeTo(a store.Adjacency, lo, hi int, xs uint32, typ string, p
 
 // sortEdges sorts ents by the four fields order gives for each entry
 // (positions and the rank of its type among the types present), then by
-// property literal, then by id (identical parallel edges). Fields below
-// 1<<16 (M up to 65535) are packed into one integer key.
+// property literal, then by id (identical parallel edges). When the
+// fields and the entry's index fit one integer (M up to a few thousand),
+// it sorts those integers, with no comparison function, and settles
+// equal fields (parallel edges of one type) afterwards.
 func (w *walker) sortEdges(ents []closeEnt, order func(c *closeEnt, rank uint32) [4]uint32) {
 	if len(ents) < 2 {
 		return
@@ -901,7 +905,9 @@ func (w *walker) sortEdges(ents []closeEnt, order func(c *closeEnt, rank uint32)
 		r, _ := slices.BinarySearch(names, c.typ)
 		return uint32(r)
 	}
-	if len(w.nodes) > 1<<16 || len(names) > 1<<16 || w.wideSort {
+	fb := uint(bits.Len(uint(max(len(w.nodes), len(names))))) // bits per field
+	ib := uint(bits.Len(uint(len(ents))))                     // bits of the index
+	if 4*fb+ib > 64 || w.wideSort {
 		slices.SortFunc(ents, func(a, b closeEnt) int {
 			if c := cmpFields(order(&a, rank(&a)), order(&b, rank(&b))); c != 0 {
 				return c
@@ -910,16 +916,30 @@ func (w *walker) sortEdges(ents []closeEnt, order func(c *closeEnt, rank uint32)
 		})
 		return
 	}
+	keys := w.sortKeys[:0]
 	for i := range ents {
 		f := order(&ents[i], rank(&ents[i]))
-		ents[i].key = uint64(f[0])<<48 | uint64(f[1])<<32 | uint64(f[2])<<16 | uint64(f[3])
+		k := uint64(f[0])<<(3*fb) | uint64(f[1])<<(2*fb) | uint64(f[2])<<fb | uint64(f[3])
+		keys = append(keys, k<<ib|uint64(i))
 	}
-	slices.SortFunc(ents, func(a, b closeEnt) int {
-		if a.key != b.key {
-			return cmp.Compare(a.key, b.key)
+	slices.Sort(keys)
+	w.sortKeys = keys
+	sorted := append(w.sortOut[:0], ents...)
+	w.sortOut = sorted
+	for i, k := range keys {
+		ents[i] = sorted[k&(1<<ib-1)]
+	}
+	for lo := 0; lo < len(keys); {
+		hi := lo + 1
+		for hi < len(keys) && keys[hi]>>ib == keys[lo]>>ib {
+			hi++
 		}
-		return w.cmpTail(a, b)
-	})
+		if hi-lo > 1 {
+			slices.SortFunc(ents[lo:hi], w.cmpTail)
+		}
+		lo = hi
+	}
+	clear(sorted)
 }
 
 func (w *walker) cmpTail(a, b closeEnt) int {

@@ -176,7 +176,7 @@ func (e *emitter) emit(w *shapewalk.Shape, seeds int) {
 		b, cost = vars[ends.From].appendCounted(b, cost+glue.open)
 		b = append(b, ")-["...)
 		var c int64
-		b, c = appendEdge(b, ed, shell)
+		b, c = appendEdge(b, ed, shell, &sc.types)
 		b = append(b, "]->("...)
 		b, cost = vars[ends.To].appendCounted(b, cost+glue.edgeMid+c+glue.edgeHead)
 		b = append(b, ')')
@@ -258,7 +258,7 @@ func appendNodeText(b []byte, n *store.Node, shell bool) []byte {
 }
 
 // appendEdge is appendNode for an edge: ":type" and its property literal.
-func appendEdge(b []byte, e *store.Edge, shell bool) ([]byte, int64) {
+func appendEdge(b []byte, e *store.Edge, shell bool, types *typeMemo) ([]byte, int64) {
 	if shell {
 		mark := len(b)
 		b = appendEdgeText(b, e, true)
@@ -267,7 +267,7 @@ func appendEdge(b []byte, e *store.Edge, shell bool) ([]byte, int64) {
 	if len(e.Props) == 0 {
 		// Most edges carry no properties: their text is their type's,
 		// kept once per type rather than once per edge.
-		r := typeRendering(e.Type)
+		r := types.get(e.Type)
 		return append(b, r.Text...), r.Cost
 	}
 	r := e.Rendering()
@@ -284,6 +284,28 @@ func typeRendering(typ string) *store.Rendering {
 	return typeRenderings.get(typ, func(typ string) *store.Rendering {
 		return newRendering(appendKey([]byte{':'}, typ))
 	})
+}
+
+// typeMemo holds the renderings of the few edge types one emit meets, so
+// an edge costs a comparison or two instead of a hashed cache lookup.
+type typeMemo []typeRendered
+
+type typeRendered struct {
+	typ string
+	r   *store.Rendering
+}
+
+func (m *typeMemo) get(typ string) *store.Rendering {
+	for _, t := range *m {
+		if t.typ == typ {
+			return t.r
+		}
+	}
+	r := typeRendering(typ)
+	if len(*m) < 16 {
+		*m = append(*m, typeRendered{typ, r})
+	}
+	return r
 }
 
 // newRendering keeps text with its token estimate.
@@ -324,7 +346,8 @@ func appendEdgeText(b []byte, e *store.Edge, shell bool) []byte {
 // allocates is what the garbage collector charges it for.
 type scratch struct {
 	body, rest, head []byte
-	note             []byte // a clamp note being written
+	note             []byte   // a clamp note being written
+	types            typeMemo // this emit's edge type renderings
 	vars             []varName
 	sink             uintptr // see prefetchRenderings
 }
@@ -346,6 +369,8 @@ func (e *emitter) release() {
 	if cap(e.sc.body) > 1<<20 {
 		e.sc.body = nil // an outsized Shape should not pin its buffer
 	}
+	clear(e.sc.types) // nor a pooled buffer a graph's type names
+	e.sc.types = e.sc.types[:0]
 	scratchPool.Put(e.sc)
 	e.sc, e.body = nil, nil
 }
@@ -541,7 +566,7 @@ func (e *emitter) finish() (*Shape, error) {
 	}
 	if s.Truncated {
 		s.Notices = append(s.Notices, gqlstatus.Notice{Code: gqlstatus.Warning,
-			Msg: fmt.Sprintf("M=%d cut the walk short", e.opt.M)})
+			Msg: truncNote(e.opt.M)})
 	}
 	for _, c := range s.Clamps {
 		s.Notices = append(s.Notices, gqlstatus.Notice{Code: gqlstatus.Warning, Msg: c})

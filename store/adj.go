@@ -12,10 +12,12 @@ import (
 // Every node gets a dense slot (1-based; 0 means "no slot", e.g. a Node
 // literal built outside the store) when first inserted; recycling keeps
 // it, and it is never reused (Purge clears the record). The slot table is
-// a persistent chunked array: state.chunks is a slice of pointers to
-// fixed-size chunks of records. A Tx copies the chunk-pointer slice once
-// and each chunk it writes once (tracked with the Tx's generation number),
-// so published snapshots are never modified.
+// a persistent array in three levels: state.dirs is a slice of pointers
+// to directories of 256 leaves of 32 records. A Tx copies the directory
+// slice once and each directory and leaf it writes once (tracked with the
+// Tx's generation number), so published snapshots are never modified,
+// and a write that touches scattered slots copies a 1.5 KB leaf and a
+// 2 KB directory per slot, not a large block of records.
 //
 // A record holds the node's current *Node, its live out/in degree and its
 // adjacency: an immutable (per version) slice of entries {edge, far slot,
@@ -36,9 +38,12 @@ import (
 // adjacent to a hub pays the hub's degree).
 
 const (
-	chunkShift = 8
-	chunkSize  = 1 << chunkShift
-	chunkMask  = chunkSize - 1
+	leafShift = 5 // 32 records per leaf
+	leafSize  = 1 << leafShift
+	leafMask  = leafSize - 1
+	dirShift  = 8 // 256 leaves per directory
+	dirSize   = 1 << dirShift
+	dirMask   = dirSize - 1
 )
 
 type adjEnt struct {
@@ -72,21 +77,30 @@ type slotRec struct {
 	gen     uint64 // generation of the Tx that owns adj (may edit in place)
 }
 
-type chunk struct {
-	gen  uint64
-	recs [chunkSize]slotRec
+type slotDir struct {
+	gen    uint64
+	leaves [dirSize]*slotLeaf // nil past the last slot
 }
 
-// rec returns the record of slot (nil when out of range or slot 0).
-func recOf(chunks []*chunk, slot uint32) *slotRec {
-	ci := int(slot >> chunkShift)
-	if slot == 0 || ci >= len(chunks) {
+type slotLeaf struct {
+	gen  uint64
+	recs [leafSize]slotRec
+}
+
+// recOf returns the record of slot (nil when out of range or slot 0).
+func recOf(dirs []*slotDir, slot uint32) *slotRec {
+	di := int(slot >> (leafShift + dirShift))
+	if slot == 0 || di >= len(dirs) {
 		return nil
 	}
-	return &chunks[ci].recs[slot&chunkMask]
+	l := dirs[di].leaves[(slot>>leafShift)&dirMask]
+	if l == nil {
+		return nil
+	}
+	return &l.recs[slot&leafMask]
 }
 
-func (s *state) rec(slot uint32) *slotRec { return recOf(s.chunks, slot) }
+func (s *state) rec(slot uint32) *slotRec { return recOf(s.dirs, slot) }
 
 // recFor returns the record of node n in s (by slot when n has one and it
 // matches, else through the id index), or nil.
@@ -140,27 +154,40 @@ func (s *state) cmpEnt(a, b adjEnt) int {
 
 // ---- Tx side -----------------------------------------------------------
 
-// recW returns slot's record, writable by t (copying the chunk-pointer
-// slice and the chunk on first write in this Tx).
+// recW returns slot's record, writable by t (copying the directory slice,
+// the directory and the leaf on first write in this Tx).
 func (t *Tx) recW(slot uint32) *slotRec {
 	st := &t.st
-	if st.chunksGen != t.gen {
-		st.chunks = slices.Clone(st.chunks)
-		st.chunksGen = t.gen
+	if st.dirsGen != t.gen {
+		st.dirs = slices.Clone(st.dirs)
+		st.dirsGen = t.gen
 	}
-	ci := int(slot >> chunkShift)
-	for ci >= len(st.chunks) {
-		st.chunks = append(st.chunks, &chunk{gen: t.gen})
+	di := int(slot >> (leafShift + dirShift))
+	for di >= len(st.dirs) {
+		st.dirs = append(st.dirs, &slotDir{gen: t.gen})
 	}
-	c := st.chunks[ci]
-	if c.gen != t.gen {
-		nc := new(chunk)
-		*nc = *c
-		nc.gen = t.gen
-		st.chunks[ci] = nc
-		c = nc
+	d := st.dirs[di]
+	if d.gen != t.gen {
+		nd := new(slotDir)
+		*nd = *d
+		nd.gen = t.gen
+		st.dirs[di] = nd
+		d = nd
 	}
-	return &c.recs[slot&chunkMask]
+	li := (slot >> leafShift) & dirMask
+	l := d.leaves[li]
+	switch {
+	case l == nil:
+		l = &slotLeaf{gen: t.gen}
+		d.leaves[li] = l
+	case l.gen != t.gen:
+		nl := new(slotLeaf)
+		*nl = *l
+		nl.gen = t.gen
+		d.leaves[li] = nl
+		l = nl
+	}
+	return &l.recs[slot&leafMask]
 }
 
 // adjW makes r's adjacency owned by t and returns it.
@@ -310,7 +337,7 @@ func (t *Tx) rekey(slot uint32) {
 // group and far-node searches, which are binary searches. The zero value
 // is an empty adjacency.
 type Adjacency struct {
-	chunks  []*chunk
+	dirs    []*slotDir
 	types   []string
 	ents    []adjEnt
 	out, in int
@@ -330,7 +357,7 @@ func (s *Snapshot) Adjacency(n *Node) Adjacency {
 }
 
 func (s *Snapshot) adjOf(r *slotRec) Adjacency {
-	return Adjacency{chunks: s.st.chunks, types: s.st.types, ents: r.adj, out: int(r.out), in: int(r.in)}
+	return Adjacency{dirs: s.st.dirs, types: s.st.types, ents: r.adj, out: int(r.out), in: int(r.in)}
 }
 
 // NodeAt returns the node record in slot (live or recycled), or nil. A
@@ -360,9 +387,9 @@ func (s *Snapshot) Current(n *Node) (*Node, bool) {
 //go:noinline
 func (s *Snapshot) Prefetch(slots []uint32) uint64 {
 	var sink uint64
-	chunks := s.st.chunks
+	dirs := s.st.dirs
 	for _, slot := range slots {
-		r := recOf(chunks, slot)
+		r := recOf(dirs, slot)
 		if r == nil || r.n == nil {
 			continue
 		}
@@ -422,12 +449,12 @@ func (a Adjacency) SameFarKey(i, j int) bool {
 	if x.kh != y.kh {
 		return false
 	}
-	return recOf(a.chunks, x.far).n.okey == recOf(a.chunks, y.far).n.okey
+	return recOf(a.dirs, x.far).n.okey == recOf(a.dirs, y.far).n.okey
 }
 
 // Far returns the node at the other end of entry i (the node itself for a
 // self-loop), without any lookup.
-func (a Adjacency) Far(i int) *Node { return recOf(a.chunks, a.ents[i].far).n }
+func (a Adjacency) Far(i int) *Node { return recOf(a.dirs, a.ents[i].far).n }
 
 // FarSlot returns the slot of the far node of entry i (compare with
 // Node.Slot; no memory access beyond the entry).
@@ -441,7 +468,7 @@ func (n *Node) Slot() uint32 { return n.slot }
 // At returns entry i: edge, far node, direction.
 func (a Adjacency) At(i int) (*Edge, *Node, Dir) {
 	x := a.ents[i]
-	return x.e, recOf(a.chunks, x.far).n, x.dir
+	return x.e, recOf(a.dirs, x.far).n, x.dir
 }
 
 // typeOf is entry x's edge type, from the type table when it knows x's
@@ -503,7 +530,7 @@ func (a Adjacency) Group(typ string, dir Dir) (lo, hi int) {
 func (a Adjacency) FarRange(lo, hi int, far *Node) (int, int) {
 	key, id := far.ObservableKey(), far.ID
 	less := func(x adjEnt) bool {
-		f := recOf(a.chunks, x.far).n
+		f := recOf(a.dirs, x.far).n
 		if f.okey != key {
 			return f.okey < key
 		}
@@ -519,7 +546,7 @@ func (a Adjacency) FarRange(lo, hi int, far *Node) (int, int) {
 		}
 	}
 	j := l
-	for j < hi && recOf(a.chunks, a.ents[j].far).n.ID == id {
+	for j < hi && recOf(a.dirs, a.ents[j].far).n.ID == id {
 		j++
 	}
 	return l, j

@@ -90,9 +90,9 @@
 //
 // Every node gets a dense slot (uint32) when first inserted; recycling
 // keeps it, Purge clears its record (slots are not reused). The slot
-// table is a persistent chunked copy-on-write array (a slice of pointers
-// to chunks of 256 records; a Tx copies the pointer slice once and each
-// chunk it writes once). A record holds the node's current *Node, its
+// table is a persistent copy-on-write array in three levels (a slice of
+// directories of 256 leaves of 32 records; a Tx copies the slice once
+// and each directory and leaf it writes once). A record holds the node's current *Node, its
 // live out/in degree and its adjacency: an immutable slice of entries
 // {edge, far slot, direction} sorted by (edge type, direction, far node's
 // observable key, far node's engine id, edge id) — SPEC §5.2's canonical

@@ -168,12 +168,12 @@ type state struct {
 	nextID                         uint64
 
 	// slot table (see adj.go): records by dense slot, with adjacency.
-	chunks    []*chunk
-	chunksGen uint64      // generation of the Tx that owns the chunks slice
-	nslots    uint32      // slots handed out (slot 0 is never used)
-	types     []string    // edge type names by small id, as of the last publish
-	changed   []uint32    // slots of nodes inserted, changed or revived, oldest first (see text.go)
-	text      *textHolder // the graph's keyword index, shared by all its states
+	dirs    []*slotDir
+	dirsGen uint64      // generation of the Tx that owns the dirs slice
+	nslots  uint32      // slots handed out (slot 0 is never used)
+	types   []string    // edge type names by small id, as of the last publish
+	changed []uint32    // slots of nodes inserted, changed or revived, oldest first (see text.go)
+	text    *textHolder // the graph's keyword index, shared by all its states
 }
 
 func newState() state {
@@ -670,7 +670,7 @@ type Tx struct {
 	st   state
 	done bool
 	buf  []byte
-	gen  uint64 // this Tx's generation: chunks/adjacency it owns carry it
+	gen  uint64 // this Tx's generation: slot table parts and adjacency it owns carry it
 
 	slotBuf []uint32
 	entBuf  []adjEnt

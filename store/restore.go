@@ -78,13 +78,7 @@ func Restore(version, nextID uint64, nodes []*Node, edges []*Edge) (*Graph, erro
 		return nil, fmt.Errorf("store: restore: %d nodes exceed the slot table", len(byID))
 	}
 	st.nslots = uint32(len(byID))
-	st.chunks = make([]*chunk, (len(byID)+1+chunkMask)>>chunkShift)
-	for i := range st.chunks {
-		st.chunks[i] = &chunk{}
-	}
-	for _, n := range byID {
-		st.rec(n.slot).n = n
-	}
+	st.dirs = buildSlotTable(byID)
 	// findNode looks an id up: counter ids in a dense table when the
 	// counter range is small enough, others by binary search.
 	var dense []uint32 // counter id → slot
@@ -230,6 +224,24 @@ func Restore(version, nextID uint64, nodes []*Node, edges []*Edge) (*Graph, erro
 	st.types = g.typeNames
 	g.pub.Store(&Snapshot{version: version, st: st})
 	return g, nil
+}
+
+// buildSlotTable returns a slot table holding nodes, whose slots are
+// their positions plus one.
+func buildSlotTable(nodes []*Node) []*slotDir {
+	var dirs []*slotDir
+	for _, n := range nodes {
+		di := int(n.slot >> (leafShift + dirShift))
+		for di >= len(dirs) {
+			dirs = append(dirs, &slotDir{})
+		}
+		li := (n.slot >> leafShift) & dirMask
+		if dirs[di].leaves[li] == nil {
+			dirs[di].leaves[li] = &slotLeaf{}
+		}
+		dirs[di].leaves[li].recs[n.slot&leafMask].n = n
+	}
+	return dirs
 }
 
 // bulkTree builds a B-tree holding items, which must be distinct and

@@ -1045,7 +1045,10 @@ func (t *Tx) Revive(id ID) error {
 }
 
 // Purge removes a recycled node or edge for good (its id becomes free).
-// Errors: ErrNotFound if id is not a recycled element.
+// Purge a node's recycled edges before the node: Purge does not look for
+// them (that is a scan of every edge), and a recycled edge whose end is
+// gone can be neither revived nor restored. Errors: ErrNotFound if id is
+// not a recycled element.
 func (t *Tx) Purge(id ID) error {
 	if t.done {
 		return ErrTxDone

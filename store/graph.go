@@ -9,6 +9,7 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
+	"unsafe"
 
 	"github.com/cespare/xxhash/v2"
 	"github.com/google/btree"
@@ -765,9 +766,85 @@ func (t *Tx) delNodeIdx(n *Node) {
 	}
 }
 
-func (t *Tx) okey(labels []string, props Props) string {
+// newNode builds a node record laid out for reading: its Props share the
+// record's allocation (up to eight properties), and its observable key
+// and the bytes of its scalar string values share another. A walk or an
+// emit that meets the node for the first time then misses on two or
+// three neighbouring cache lines instead of one per string.
+func (t *Tx) newNode(id ID, labels []string, props Props) *Node {
 	t.buf = appendObservableKey(t.buf[:0], labels, props)
-	return string(t.buf)
+	size := len(t.buf)
+	for i := range props {
+		if v := &props[i].Val; v.l == nil {
+			size += len(v.s)
+		}
+	}
+	arena := make([]byte, 0, size)
+	arena = append(arena, t.buf...)
+	n := nodeWithProps(len(props))
+	n.ID, n.Labels = id, labels
+	n.okey = unsafe.String(unsafe.SliceData(arena), len(arena))
+	for i, p := range props {
+		if v := &p.Val; v.l == nil && len(v.s) > 0 {
+			at := len(arena)
+			arena = append(arena, v.s...)
+			v.s = unsafe.String(&arena[at], len(v.s))
+		}
+		n.Props[i] = p
+	}
+	return n
+}
+
+// nodeWithProps returns a node whose Props (length k) are allocated with
+// it when k is small.
+func nodeWithProps(k int) *Node {
+	switch k {
+	case 0:
+		return &Node{}
+	case 1:
+		b := &struct {
+			n Node
+			p [1]Prop
+		}{}
+		b.n.Props = b.p[:]
+		return &b.n
+	case 2:
+		b := &struct {
+			n Node
+			p [2]Prop
+		}{}
+		b.n.Props = b.p[:]
+		return &b.n
+	case 3:
+		b := &struct {
+			n Node
+			p [3]Prop
+		}{}
+		b.n.Props = b.p[:]
+		return &b.n
+	case 4:
+		b := &struct {
+			n Node
+			p [4]Prop
+		}{}
+		b.n.Props = b.p[:]
+		return &b.n
+	case 5, 6:
+		b := &struct {
+			n Node
+			p [6]Prop
+		}{}
+		b.n.Props = b.p[:k:k]
+		return &b.n
+	case 7, 8:
+		b := &struct {
+			n Node
+			p [8]Prop
+		}{}
+		b.n.Props = b.p[:k:k]
+		return &b.n
+	}
+	return &Node{Props: make(Props, k)}
 }
 
 func (t *Tx) liveNode(id ID) (nodeItem, error) {
@@ -810,7 +887,7 @@ func (t *Tx) InsertNode(id ID, labels []string, props Props) (*Node, error) {
 		return nil, ErrNickClash
 	}
 	labels = t.g.internLabels(labels)
-	n := &Node{ID: id, Labels: labels, Props: props, okey: t.okey(labels, props)}
+	n := t.newNode(id, labels, props)
 	t.newSlot(n)
 	t.st.nodes.ReplaceOrInsert(nodeItem{id: id, n: n})
 	t.addNodeIdx(n)
@@ -850,7 +927,7 @@ func (t *Tx) SetProps(id ID, props Props) (*Node, error) {
 	if !t.nickFree(props, id) {
 		return nil, ErrNickClash
 	}
-	n := &Node{ID: id, Labels: it.n.Labels, Props: props, okey: t.okey(it.n.Labels, props)}
+	n := t.newNode(id, it.n.Labels, props)
 	t.replaceNode(it, n)
 	return n, nil
 }
@@ -878,7 +955,7 @@ func (t *Tx) SetLabels(id ID, labels []string) (*Node, error) {
 		}
 	}
 	labels = t.g.internLabels(labels)
-	n := &Node{ID: id, Labels: labels, Props: it.n.Props, okey: t.okey(labels, it.n.Props)}
+	n := t.newNode(id, labels, it.n.Props)
 	t.replaceNode(it, n)
 	return n, nil
 }

@@ -772,15 +772,23 @@ func (t *Tx) delNodeIdx(n *Node) {
 // emit that meets the node for the first time then misses on two or
 // three neighbouring cache lines instead of one per string.
 func (t *Tx) newNode(id ID, labels []string, props Props) *Node {
-	t.buf = appendObservableKey(t.buf[:0], labels, props)
-	size := len(t.buf)
+	var n *Node
+	n, t.buf = layoutNode(t.buf, id, labels, props)
+	return n
+}
+
+// layoutNode is newNode with buf as scratch space for the key; it
+// returns buf for reuse.
+func layoutNode(buf []byte, id ID, labels []string, props Props) (*Node, []byte) {
+	buf = appendObservableKey(buf[:0], labels, props)
+	size := len(buf)
 	for i := range props {
 		if v := &props[i].Val; v.l == nil {
 			size += len(v.s)
 		}
 	}
 	arena := make([]byte, 0, size)
-	arena = append(arena, t.buf...)
+	arena = append(arena, buf...)
 	n := nodeWithProps(len(props))
 	n.ID, n.Labels = id, labels
 	n.okey = unsafe.String(unsafe.SliceData(arena), len(arena))
@@ -792,7 +800,7 @@ func (t *Tx) newNode(id ID, labels []string, props Props) *Node {
 		}
 		n.Props[i] = p
 	}
-	return n
+	return n, buf
 }
 
 // nodeWithProps returns a node whose Props (length k) are allocated with

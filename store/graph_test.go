@@ -7,6 +7,7 @@ import (
 	"sync"
 	"sync/atomic"
 	"testing"
+	"time"
 )
 
 func mustNode(t *testing.T, tx *Tx, labels []string, p Props) *Node {
@@ -554,6 +555,11 @@ func TestConcurrentReaders(t *testing.T) {
 		}
 		tx.Commit()
 		prev = id
+	}
+	// On a loaded machine the writer can finish before a reader is first
+	// scheduled: give them a moment to check the last version at least.
+	for deadline := time.Now().Add(10 * time.Second); checks.Load() == 0 && time.Now().Before(deadline); {
+		time.Sleep(time.Millisecond)
 	}
 	stop.Store(true)
 	wg.Wait()

@@ -38,23 +38,20 @@ func Restore(version, nextID uint64, nodes []*Node, edges []*Edge) (*Graph, erro
 	g := &Graph{strs: map[string]string{}, labelSets: map[string][]string{}}
 	st := state{nextID: nextID, text: &textHolder{}}
 
-	// Node records, sorted by id; slots in id order. Observable keys are
-	// computed concurrently (pure functions of labels and props).
-	nslab := make([]Node, len(nodes))
-	byID := make([]*Node, len(nodes))
+	// Node records (laid out as a Tx lays them out), sorted by id; slots
+	// in id order. They are built concurrently (observable keys are pure
+	// functions of labels and props).
+	labels := make([][]string, len(nodes))
 	for i, src := range nodes {
-		n := &nslab[i]
-		n.ID, n.Recycled = src.ID, src.Recycled
-		n.Labels = g.internLabels(src.Labels)
-		byID[i] = n
+		labels[i] = g.internLabels(src.Labels)
 	}
-	parallel(len(nslab), func(lo, hi int) {
+	byID := make([]*Node, len(nodes))
+	parallel(len(nodes), func(lo, hi int) {
 		var buf []byte
 		for i := lo; i < hi; i++ {
-			n := &nslab[i]
-			n.Props = NormalizeProps(nodes[i].Props)
-			buf = appendObservableKey(buf[:0], n.Labels, n.Props)
-			n.okey = string(buf)
+			src := nodes[i]
+			byID[i], buf = layoutNode(buf, src.ID, labels[i], NormalizeProps(src.Props))
+			byID[i].Recycled = src.Recycled
 		}
 	})
 	if !slices.IsSortedFunc(byID, cmpNodeID) {

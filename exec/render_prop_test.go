@@ -1,0 +1,88 @@
+package exec
+
+import (
+	"bytes"
+	"testing"
+
+	"pgregory.net/rapid"
+
+	"github.com/goldfish-gql/goldfish/store"
+	"github.com/goldfish-gql/goldfish/tokens"
+)
+
+// TestRapidKeptRenderings: an element's kept rendering is the rendering of
+// its record, whatever commits come after it was kept. Records are
+// immutable once published (a write makes a new record, which keeps no
+// rendering), so every kept text must equal a fresh render of the record
+// it hangs on, and its cost the estimate of that text.
+func TestRapidKeptRenderings(t *testing.T) {
+	labels := []string{"TSK", "MOD", "Note", "x-y"}
+	keys := []string{"nick", "title", "w", "when"}
+	values := []store.Value{
+		store.String("a"), store.String("Ä quote \" and \\ slash"), store.String("line\nbreak\x00"),
+		store.String(""), store.Int(-7), store.Float(2.5), store.Bool(true), store.Date("2026-11-30"),
+		store.List(store.String("in a list"), store.Int(1)),
+	}
+	genProps := func(t *rapid.T) store.Props {
+		m := map[string]store.Value{}
+		for range rapid.IntRange(0, 4).Draw(t, "props") {
+			m[rapid.SampledFrom(keys).Draw(t, "key")] = rapid.SampledFrom(values).Draw(t, "value")
+		}
+		return store.MakeProps(m)
+	}
+	rapid.Check(t, func(t *rapid.T) {
+		g := store.New()
+		var nodes []store.ID
+		for range rapid.IntRange(1, 6).Draw(t, "commits") {
+			tx := g.Begin()
+			for range rapid.IntRange(1, 8).Draw(t, "writes") {
+				op := rapid.IntRange(0, 4).Draw(t, "op")
+				if len(nodes) == 0 {
+					op = 0
+				}
+				switch op {
+				case 0:
+					ls := []string{rapid.SampledFrom(labels).Draw(t, "kind")}
+					if n, err := tx.InsertNode(tx.NewID(), ls, genProps(t)); err == nil {
+						nodes = append(nodes, n.ID)
+					}
+				case 1:
+					_, _ = tx.SetProps(rapid.SampledFrom(nodes).Draw(t, "node"), genProps(t))
+				case 2:
+					_, _ = tx.SetLabels(rapid.SampledFrom(nodes).Draw(t, "node"), rapid.SliceOfN(rapid.SampledFrom(labels), 1, 3).Draw(t, "labels"))
+				case 3:
+					from, to := rapid.SampledFrom(nodes).Draw(t, "from"), rapid.SampledFrom(nodes).Draw(t, "to")
+					_, _ = tx.InsertEdge(tx.NewID(), rapid.SampledFrom(labels).Draw(t, "type"), from, to, genProps(t))
+				case 4:
+					_ = tx.RecycleNode(rapid.SampledFrom(nodes).Draw(t, "node"))
+				}
+			}
+			snap := tx.Commit()
+			var types typeMemo
+			snap.ScanNodes(func(n *store.Node) bool {
+				if r := n.Rendering(); r != nil {
+					want := appendNodeText(nil, n, false)
+					if !bytes.Equal(r.Text, want) || r.Cost != tokens.Milli(want) {
+						t.Fatalf("node %d keeps %q (cost %d), its record renders %q", n.ID, r.Text, r.Cost, want)
+					}
+				}
+				if rapid.Bool().Draw(t, "render node") {
+					appendNode(nil, n, false)
+				}
+				return true
+			})
+			snap.ScanEdges(func(e *store.Edge) bool {
+				if r := e.Rendering(); r != nil {
+					want := appendEdgeText(nil, e, false)
+					if !bytes.Equal(r.Text, want) || r.Cost != tokens.Milli(want) {
+						t.Fatalf("edge %d keeps %q, its record renders %q", e.ID, r.Text, want)
+					}
+				}
+				if rapid.Bool().Draw(t, "render edge") {
+					appendEdge(nil, e, false, &types)
+				}
+				return true
+			})
+		}
+	})
+}

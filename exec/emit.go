@@ -120,8 +120,20 @@ func (e *emitter) emit(w *shapewalk.Shape, seeds int) {
 		ct := &counters[c]
 		ct.n++
 		// A prefix never ends in a digit, so the counter's estimate adds.
-		vars[i] = varName{ct.prefix.name, ct.n, ct.prefix.cost + counterCost(ct.n)}
+		vars[i] = varName{ct.prefix.name, ct.n, ct.prefix.cost + counterCost(ct.n), nil}
 	}
+	// Each name is written once; the body copies it once per use.
+	size := 0
+	for i := range vars {
+		size += len(vars[i].prefix) + 20
+	}
+	names := slices.Grow(sc.names[:0], size)
+	for i := range vars {
+		at := len(names)
+		names = vars[i].appendNumbered(names)
+		vars[i].text = names[at:len(names):len(names)]
+	}
+	sc.names = names
 	for _, c := range w.Clamps {
 		// clamp: fn3 has 12 more neighbours (9 -calls->, 3 <-refs-); F=8
 		nb := vars[c.Index].append(append(sc.note[:0], "clamp: "...))
@@ -345,11 +357,12 @@ func appendEdgeText(b []byte, e *store.Edge, shell bool) []byte {
 // scratch holds an emit's reusable buffers; Recall is hot, and what it
 // allocates is what the garbage collector charges it for.
 type scratch struct {
-	body, rest, head []byte
-	note             []byte   // a clamp note being written
-	types            typeMemo // this emit's edge type renderings
-	vars             []varName
-	sink             uintptr // see prefetchRenderings
+	body, notes, head []byte
+	names             []byte   // the Shape's variable names, written out
+	note              []byte   // a clamp note being written
+	types             typeMemo // this emit's edge type renderings
+	vars              []varName
+	sink              uintptr // see prefetchRenderings
 }
 
 var scratchPool = sync.Pool{New: func() any { return new(scratch) }}
@@ -379,11 +392,19 @@ func (e *emitter) release() {
 type varName struct {
 	prefix string
 	n      int
-	cost   int64 // tokens.Milli of the name
+	cost   int64  // tokens.Milli of the name
+	text   []byte // the name written out, once emit has written it
+}
+
+func (v varName) appendNumbered(b []byte) []byte {
+	return strconv.AppendInt(append(b, v.prefix...), int64(v.n), 10)
 }
 
 func (v varName) append(b []byte) []byte {
-	return strconv.AppendInt(append(b, v.prefix...), int64(v.n), 10)
+	if v.text != nil {
+		return append(b, v.text...)
+	}
+	return v.appendNumbered(b)
 }
 
 // appendCounted appends v and adds its token estimate to cost.
@@ -509,15 +530,13 @@ func (e *emitter) finish() (*Shape, error) {
 	defer e.release()
 	s := e.shape
 	sc := e.scratch()
-	rest := sc.rest[:0]
+	notes := sc.notes[:0]
 	for _, n := range e.notes {
-		rest = append(rest, "// "...)
-		rest = append(rest, n...)
-		rest = append(rest, '\n')
+		notes = append(notes, "// "...)
+		notes = append(notes, n...)
+		notes = append(notes, '\n')
 	}
-	notesEnd := len(rest)
-	rest = append(rest, e.body...)
-	sc.rest = rest
+	sc.notes = notes
 	head := func(tok int) []byte {
 		h := append(sc.head[:0], "// goldfish session="...)
 		h = append(h, e.opt.Session...)
@@ -541,7 +560,7 @@ func (e *emitter) finish() (*Shape, error) {
 	}
 	var tok int
 	if e.opt.ExactTokens {
-		restTok, err := tokens.Exact(string(rest))
+		restTok, err := tokens.Exact(string(notes) + string(e.body))
 		if err != nil {
 			return nil, gqlstatus.Errorf(gqlstatus.InvalidValueType, "cannot count tokens: %v", err)
 		}
@@ -552,7 +571,7 @@ func (e *emitter) finish() (*Shape, error) {
 	} else {
 		// The notes end with a newline and the body starts with INSERT:
 		// a class change, so the estimates add up.
-		restTok := tokens.FromMilli(tokens.Milli(rest[:notesEnd]) + e.bodyCost)
+		restTok := tokens.FromMilli(tokens.Milli(notes) + e.bodyCost)
 		tok = restTok + tokens.EstimateBytes(head(restTok))
 		tok = restTok + tokens.EstimateBytes(head(tok))
 	}
@@ -575,10 +594,11 @@ func (e *emitter) finish() (*Shape, error) {
 		s.Status = gqlstatus.Warning
 	}
 	var text strings.Builder
-	text.Grow(len(h) + len(alarm) + len(rest))
+	text.Grow(len(h) + len(alarm) + len(notes) + len(e.body))
 	text.Write(h)
 	text.WriteString(alarm)
-	text.Write(rest)
+	text.Write(notes)
+	text.Write(e.body)
 	s.Text = text.String()
 	if e.walked.IsZero() {
 		e.walked = time.Now()

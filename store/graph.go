@@ -9,7 +9,6 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
-	"unsafe"
 
 	"github.com/cespare/xxhash/v2"
 	"github.com/google/btree"
@@ -767,10 +766,12 @@ func (t *Tx) delNodeIdx(n *Node) {
 }
 
 // newNode builds a node record laid out for reading: its Props share the
-// record's allocation (up to eight properties), and its observable key
-// and the bytes of its scalar string values share another. A walk or an
-// emit that meets the node for the first time then misses on two or
-// three neighbouring cache lines instead of one per string.
+// record's allocation (up to eight properties), and each scalar string
+// value whose bytes appear in the observable key (short values do) points
+// into the key instead of its own allocation. A walk or an emit meeting
+// the node for the first time then misses on a few neighbouring cache
+// lines instead of one per string. A value found nowhere in the key keeps
+// its own bytes, which other records may share.
 func (t *Tx) newNode(id ID, labels []string, props Props) *Node {
 	var n *Node
 	n, t.buf = layoutNode(t.buf, id, labels, props)
@@ -781,22 +782,13 @@ func (t *Tx) newNode(id ID, labels []string, props Props) *Node {
 // returns buf for reuse.
 func layoutNode(buf []byte, id ID, labels []string, props Props) (*Node, []byte) {
 	buf = appendObservableKey(buf[:0], labels, props)
-	size := len(buf)
-	for i := range props {
-		if v := &props[i].Val; v.l == nil {
-			size += len(v.s)
-		}
-	}
-	arena := make([]byte, 0, size)
-	arena = append(arena, buf...)
 	n := nodeWithProps(len(props))
-	n.ID, n.Labels = id, labels
-	n.okey = unsafe.String(unsafe.SliceData(arena), len(arena))
+	n.ID, n.Labels, n.okey = id, labels, string(buf)
 	for i, p := range props {
 		if v := &p.Val; v.l == nil && len(v.s) > 0 {
-			at := len(arena)
-			arena = append(arena, v.s...)
-			v.s = unsafe.String(&arena[at], len(v.s))
+			if at := strings.Index(n.okey, v.s); at >= 0 {
+				v.s = n.okey[at : at+len(v.s)] // the same bytes
+			}
 		}
 		n.Props[i] = p
 	}
@@ -837,19 +829,33 @@ func nodeWithProps(k int) *Node {
 		}{}
 		b.n.Props = b.p[:]
 		return &b.n
-	case 5, 6:
+	case 5:
+		b := &struct {
+			n Node
+			p [5]Prop
+		}{}
+		b.n.Props = b.p[:]
+		return &b.n
+	case 6:
 		b := &struct {
 			n Node
 			p [6]Prop
 		}{}
-		b.n.Props = b.p[:k:k]
+		b.n.Props = b.p[:]
 		return &b.n
-	case 7, 8:
+	case 7:
+		b := &struct {
+			n Node
+			p [7]Prop
+		}{}
+		b.n.Props = b.p[:]
+		return &b.n
+	case 8:
 		b := &struct {
 			n Node
 			p [8]Prop
 		}{}
-		b.n.Props = b.p[:k:k]
+		b.n.Props = b.p[:]
 		return &b.n
 	}
 	return &Node{Props: make(Props, k)}

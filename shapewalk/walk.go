@@ -396,9 +396,22 @@ func (w *walker) prefetch(idx []int32) {
 }
 
 // heavyGroup: a (type, direction) group with more entries than this is
-// not scanned whole; what is needed from it (entries whose far end is in
-// the Shape or chosen) is found from the Shape's side instead.
+// not scanned whole unless scanning is cheaper (see scans); what is
+// needed from it (entries whose far end is in the Shape or chosen) is
+// found from the Shape's side instead.
 const heavyGroup = 32
+
+// scanPerLookup: scanning this many adjacency entries (sequential loads
+// and a lookup in the walk's own small table) costs about what one
+// lookup from the Shape's side costs (another node's adjacency, a binary
+// search: scattered loads).
+const scanPerLookup = 16
+
+// scans reports whether scanning a group (or a whole adjacency) of n
+// entries is cheaper than probing it from the side of lookups Shape
+// nodes, each probe loading another node's adjacency. Either way the
+// answer is exact, and the walk's cost stays bounded by M.
+func scans(n, lookups int) bool { return n <= heavyGroup || n <= scanPerLookup*lookups }
 
 // revScanMax: when counting the entries of a heavy group that lead to a
 // Shape node x, scan x's own reverse group if it has at most this many
@@ -445,7 +458,7 @@ func (w *walker) hasNew(idx int32) bool {
 			lo = hi
 			continue
 		}
-		if hi-lo <= heavyGroup {
+		if scans(hi-lo, len(w.nodes)) {
 			for i := lo; i < hi; i++ {
 				if _, ok := w.slotSet.get(slotKey(a.FarSlot(i))); !ok {
 					return true
@@ -536,7 +549,7 @@ func (w *walker) reached(idx int32) {
 // equal keys, then id), at most need of them, and records the omitted
 // count when the fan-out runs out. Returns the remaining fan-out.
 func (w *walker) group(a store.Adjacency, lo, hi int, ns uint32, typ string, dir store.Dir, need int) int {
-	heavy := hi-lo > heavyGroup
+	heavy := !scans(hi-lo, len(w.nodes)+len(w.chosen))
 	if heavy {
 		// Pinned nodes reached over this group, found from the Shape side.
 		for idx := range w.nodes {
@@ -798,7 +811,7 @@ func (w *walker) closeEdges() {
 	full := w.rows >= w.m // then one closing edge is all there is to know
 	for i := range w.nodes {
 		a := w.snap.AdjacencyAt(w.slots[i])
-		if a.Len() <= heavyGroup {
+		if scans(a.Len(), len(w.nodes)) {
 			w.closeScan(a, 0, a.Len(), int32(i)) // a light node: no group search
 		} else {
 			for lo := 0; lo < a.Len(); {
@@ -807,7 +820,7 @@ func (w *walker) closeEdges() {
 					lo = hi
 					continue
 				}
-				if hi-lo <= heavyGroup {
+				if scans(hi-lo, len(w.nodes)) {
 					w.closeScan(a, lo, hi, int32(i))
 				} else {
 					typ := a.Type(lo)

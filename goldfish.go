@@ -93,7 +93,7 @@ type DB struct {
 	// plans caches parsed and planned texts by their exact text.
 	plans *ristretto.Cache[string, *planner.Plan]
 	// shapes caches Recall results by (session, version, token, options).
-	shapes *ristretto.Cache[[]byte, *exec.Shape]
+	shapes *shapeCache
 }
 
 // Open opens a database: on the cabinet file given WithCabinet, in memory
@@ -109,10 +109,9 @@ func Open(opts ...Option) (*DB, error) {
 	if err != nil {
 		return nil, err
 	}
-	var shapes *ristretto.Cache[[]byte, *exec.Shape]
+	var shapes *shapeCache
 	if cfg.shapeBytes > 0 {
-		shapes, err = ristretto.NewCache(&ristretto.Config[[]byte, *exec.Shape]{
-			NumCounters: 1 << 17, MaxCost: cfg.shapeBytes, BufferItems: 64})
+		shapes, err = newShapeCache(cfg.shapeBytes)
 		if err != nil {
 			return nil, err
 		}
@@ -141,7 +140,7 @@ func (db *DB) Close() error {
 func (db *DB) closeCaches() {
 	db.plans.Close()
 	if db.shapes != nil {
-		db.shapes.Close()
+		db.shapes.close()
 	}
 }
 

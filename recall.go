@@ -139,7 +139,7 @@ func (s *Session) recall(ctx context.Context, q string, opts RecallOptions, t *T
 		if err != nil {
 			return nil, err
 		}
-		if sh, ok := s.db.shapes.Get(*key); ok {
+		if sh, ok := s.db.shapes.get(*key); ok {
 			if t != nil {
 				t.Cached = true
 			}
@@ -161,7 +161,7 @@ func (s *Session) recall(ctx context.Context, q string, opts RecallOptions, t *T
 		return nil, err
 	}
 	if key != nil {
-		s.db.shapes.Set(*key, sh, int64(len(sh.Text))+64)
+		s.db.shapes.set(*key, sh, int64(len(sh.Text))+64)
 	}
 	return sh, nil
 }

@@ -111,7 +111,7 @@ func BenchmarkRecall(b *testing.B) {
 					b.Fatal(err)
 				}
 			}
-			cached.shapes.Wait()
+			cached.shapes.wait()
 			b.Run("hit", func(b *testing.B) {
 				recallLatencies(b, func(i int) error {
 					_, err := cs.Recall(ctx, q, RecallOptions{Params: nicks[i%16]})

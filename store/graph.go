@@ -802,63 +802,34 @@ func nodeWithProps(k int) *Node {
 	case 0:
 		return &Node{}
 	case 1:
-		b := &struct {
-			n Node
-			p [1]Prop
-		}{}
-		b.n.Props = b.p[:]
-		return &b.n
+		return withProps(func(p *[1]Prop) Props { return p[:] })
 	case 2:
-		b := &struct {
-			n Node
-			p [2]Prop
-		}{}
-		b.n.Props = b.p[:]
-		return &b.n
+		return withProps(func(p *[2]Prop) Props { return p[:] })
 	case 3:
-		b := &struct {
-			n Node
-			p [3]Prop
-		}{}
-		b.n.Props = b.p[:]
-		return &b.n
+		return withProps(func(p *[3]Prop) Props { return p[:] })
 	case 4:
-		b := &struct {
-			n Node
-			p [4]Prop
-		}{}
-		b.n.Props = b.p[:]
-		return &b.n
+		return withProps(func(p *[4]Prop) Props { return p[:] })
 	case 5:
-		b := &struct {
-			n Node
-			p [5]Prop
-		}{}
-		b.n.Props = b.p[:]
-		return &b.n
+		return withProps(func(p *[5]Prop) Props { return p[:] })
 	case 6:
-		b := &struct {
-			n Node
-			p [6]Prop
-		}{}
-		b.n.Props = b.p[:]
-		return &b.n
+		return withProps(func(p *[6]Prop) Props { return p[:] })
 	case 7:
-		b := &struct {
-			n Node
-			p [7]Prop
-		}{}
-		b.n.Props = b.p[:]
-		return &b.n
+		return withProps(func(p *[7]Prop) Props { return p[:] })
 	case 8:
-		b := &struct {
-			n Node
-			p [8]Prop
-		}{}
-		b.n.Props = b.p[:]
-		return &b.n
+		return withProps(func(p *[8]Prop) Props { return p[:] })
 	}
 	return &Node{Props: make(Props, k)}
+}
+
+// withProps allocates a node and an array A of properties together; all
+// slices the array.
+func withProps[A any](all func(*A) Props) *Node {
+	b := new(struct {
+		n Node
+		p A
+	})
+	b.n.Props = all(&b.p)
+	return &b.n
 }
 
 func (t *Tx) liveNode(id ID) (nodeItem, error) {

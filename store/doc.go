@@ -52,7 +52,8 @@
 //   - (property key, value, observable key, id) over every property of
 //     live nodes, ordered by Value.Compare; an entry is just (node
 //     pointer, property index), 16 bytes       — ScanProp;
-//   - nick → live node                              — NodeByNick;
+//   - nick → live node, a persistent hash trie (trie.go): one small
+//     node per 5 bits of the nick's hash                — NodeByNick;
 //   - slot table: every node has a dense slot; its record holds the
 //     current *Node, live degree and adjacency — Adjacency, Edges, Degree;
 //   - counters per label, per kind and per edge type (small B-trees).

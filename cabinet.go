@@ -372,7 +372,7 @@ type SessionInfo struct {
 // and counts, from the catalogue: no session is hydrated.
 func (db *DB) SessionInfos() []SessionInfo {
 	names := db.Sessions()
-	snap := db.catalog.graph.Snapshot()
+	snap := db.catalog.snapshot()
 	db.mu.Lock()
 	defer db.mu.Unlock()
 	out := make([]SessionInfo, 0, len(names))

@@ -1,7 +1,10 @@
 package goldfish
 
 import (
+	"maps"
+	"slices"
 	"strconv"
+	"sync"
 	"time"
 
 	"github.com/goldfish-gql/goldfish/store"
@@ -13,7 +16,9 @@ import (
 //	(:SESSION {name: "mission", version: 12, nodes: 40, edges: 55, recycled: 3,
 //	           kinds: ["NOTE:4", "TSK:36"], last_commit: DATETIME "…"})
 //
-// per session, kept current by every Commit, Purge and Drop. Read it with
+// per session, kept current with every Commit, Purge and Drop (queued, and
+// applied when the catalogue is read, so its version counts the reads
+// that found changes, not the Commits). Read it with
 // Recall like any other session (MATCH (s:SESSION) LIMIT 4); it refuses
 // Commit. It is derived, not persisted: Open builds it from the metadata
 // the cabinet writes with every log entry, so listing sessions hydrates
@@ -91,10 +96,61 @@ func (db *DB) catalogLoad(metas []cabinet.Meta) {
 	tx.Commit()
 }
 
-// catalogPut creates or updates the catalogue node of one session.
-func (db *DB) catalogPut(m cabinet.Meta) {
+// catalogQueue holds the catalogue changes not yet applied: the latest
+// metadata of each session committed since the last read of the
+// catalogue (nil: dropped). Commits only queue (a map store); whoever
+// reads the catalogue applies the queue first, in one catalogue version.
+// A Commit thus does not pay for a catalogue write it does not need, and
+// the catalogue a reader sees is as current as a write-through one.
+type catalogQueue struct {
+	mu      sync.Mutex // guards pending
+	pending map[string]*cabinet.Meta
+	apply   sync.Mutex // one application at a time, so changes land in order
+}
+
+// catalogPut queues the creation or update of a session's catalogue node.
+func (db *DB) catalogPut(m cabinet.Meta) { db.catalogQueue(m.Name, &m) }
+
+// catalogDelete queues the removal of a session's catalogue node.
+func (db *DB) catalogDelete(name string) { db.catalogQueue(name, nil) }
+
+func (db *DB) catalogQueue(name string, m *cabinet.Meta) {
+	q := &db.catq
+	q.mu.Lock()
+	if q.pending == nil {
+		q.pending = map[string]*cabinet.Meta{}
+	}
+	q.pending[name] = m
+	q.mu.Unlock()
+}
+
+// catalogCurrent applies the queued catalogue changes (readers of the
+// catalogue call it first).
+func (db *DB) catalogCurrent() {
+	q := &db.catq
+	q.apply.Lock()
+	defer q.apply.Unlock()
+	q.mu.Lock()
+	pending := q.pending
+	q.pending = nil
+	q.mu.Unlock()
+	if len(pending) == 0 {
+		return
+	}
 	tx := db.catalog.graph.Begin()
 	defer tx.Rollback()
+	for _, name := range slices.Sorted(maps.Keys(pending)) {
+		if m := pending[name]; m != nil {
+			catalogPutIn(tx, *m)
+		} else {
+			catalogDeleteIn(tx, name)
+		}
+	}
+	tx.Commit()
+}
+
+// catalogPutIn creates or updates the catalogue node of one session.
+func catalogPutIn(tx *store.Tx, m cabinet.Meta) {
 	id, props := catalogID(m.Name), catalogProps(m)
 	var err error
 	if _, ok := tx.Snapshot().Node(id); ok {
@@ -108,17 +164,13 @@ func (db *DB) catalogPut(m cabinet.Meta) {
 	if err != nil {
 		panic("goldfish: updating the catalogue: " + err.Error())
 	}
-	tx.Commit()
 }
 
-// catalogDelete removes a session's catalogue node.
-func (db *DB) catalogDelete(name string) {
-	tx := db.catalog.graph.Begin()
-	defer tx.Rollback()
+// catalogDeleteIn removes a session's catalogue node.
+func catalogDeleteIn(tx *store.Tx, name string) {
 	id := catalogID(name)
 	if tx.RecycleNode(id) != nil {
 		return
 	}
 	_ = tx.Purge(id)
-	tx.Commit()
 }

@@ -88,8 +88,9 @@ type DB struct {
 	known map[string]bool
 	// cab is the cabinet; nil in memory.
 	cab cabinet.Cabinet
-	// catalog is the catalogue session (catalog.go).
+	// catalog is the catalogue session (catalog.go); catq its queued changes.
 	catalog *Session
+	catq    catalogQueue
 	// plans caches parsed and planned texts by their exact text.
 	plans *ristretto.Cache[string, *planner.Plan]
 	// shapes caches Recall results by (session, version, token, options).
@@ -235,7 +236,7 @@ type Session struct {
 func (s *Session) Name() string { return s.name }
 
 // Version returns the session's current version: the number of Δs applied.
-func (s *Session) Version() uint64 { return s.graph.Snapshot().Version() }
+func (s *Session) Version() uint64 { return s.snapshot().Version() }
 
 // Commit applies text as one atomic Δ with the default id rule: every new
 // element gets a fresh engine id.

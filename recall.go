@@ -127,7 +127,7 @@ func (s *Session) recall(ctx context.Context, q string, opts RecallOptions, t *T
 	if err != nil {
 		return nil, err
 	}
-	snap := s.graph.Snapshot()
+	snap := s.snapshot()
 	var key *[]byte
 	if s.db.shapes != nil {
 		// The hit path builds the key straight from the caller's values,

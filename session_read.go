@@ -10,7 +10,16 @@ import (
 
 // Snapshot returns the session's current published state: an immutable
 // view that later commits do not change.
-func (s *Session) Snapshot() *store.Snapshot { return s.graph.Snapshot() }
+func (s *Session) Snapshot() *store.Snapshot { return s.snapshot() }
+
+// snapshot returns the published snapshot; the catalogue applies its
+// queued changes first.
+func (s *Session) snapshot() *store.Snapshot {
+	if s.catalog {
+		s.db.catalogCurrent()
+	}
+	return s.graph.Snapshot()
+}
 
 // Dump lists the whole session deterministically, for tests, conformance
 // files and debugging; it is not a Recall (it ignores every budget) and
@@ -27,7 +36,7 @@ func (s *Session) Snapshot() *store.Snapshot { return s.graph.Snapshot() }
 // ends and their type and properties. Both lists are sorted as text, so
 // the listing depends on observables only, never on engine ids or
 // insertion order.
-func (s *Session) Dump() string { return Dump(s.graph.Snapshot()) }
+func (s *Session) Dump() string { return Dump(s.snapshot()) }
 
 // Dump is Session.Dump over any snapshot.
 func Dump(snap *store.Snapshot) string {

@@ -293,3 +293,48 @@ func TestCabinetConcurrent(t *testing.T) {
 		}
 	}
 }
+
+// TestCatalogQueued: Commits queue their catalogue changes and a read of
+// the catalogue applies them first, so every read sees each session's
+// latest version; the catalogue's own version moves once per read that
+// found changes, not once per Commit.
+func TestCatalogQueued(t *testing.T) {
+	ctx := context.Background()
+	db, _ := goldfish.Open()
+	defer db.Close()
+	s := mustSession(t, db, "work")
+	cat := mustSession(t, db, goldfish.CatalogName)
+	read := func() string {
+		sh, err := cat.Recall(ctx, `MATCH (s:SESSION {name: "work"})`, goldfish.RecallOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return sh.Text
+	}
+	for i := range 3 {
+		mustCommit(t, s, `INSERT (:TSK {n: $n})`, map[string]any{"n": i})
+	}
+	if text := read(); !strings.Contains(text, "version: 3") || !strings.Contains(text, `kinds: ["TSK:3"]`) {
+		t.Fatalf("after three commits the catalogue reads:\n%s", text)
+	}
+	v := cat.Version()
+	if v != 1 {
+		t.Fatalf("three commits, one read: catalogue version %d, want 1", v)
+	}
+	if cat.Version() != v || !strings.Contains(read(), "version: 3") {
+		t.Fatal("a read with nothing queued changed the catalogue")
+	}
+	mustCommit(t, s, `INSERT (:NOTE {n: 9})`, nil)
+	if infos := db.SessionInfos(); len(infos) != 1 || infos[0].Version != 4 || infos[0].Nodes != 4 {
+		t.Fatalf("SessionInfos after a fourth commit = %+v", infos)
+	}
+	if cat.Version() != v+1 {
+		t.Fatalf("catalogue version %d after one more read with changes, want %d", cat.Version(), v+1)
+	}
+	if err := db.Drop(ctx, "work"); err != nil {
+		t.Fatal(err)
+	}
+	if text := read(); strings.Contains(text, "work") {
+		t.Fatalf("dropped session still catalogued:\n%s", text)
+	}
+}

@@ -480,8 +480,8 @@ func (w *walker) hasNew(idx int32) bool {
 
 // expand adds up to F new neighbours of n (at hop h); false when M cut it.
 // Cost: O(groups + F + entries skipped because their far end is in the
-// Shape) plus, for a heavy group, O(|Shape|) small lookups; never
-// O(degree).
+// Shape) plus, for a group larger than scans allows, O(|Shape|) small
+// lookups: at most O(min(degree, 16·M)), never O(degree) for a hub.
 func (w *walker) expand(n *store.Node, idx int32, h int) bool {
 	w.curHop = h
 	a := w.snap.AdjacencyAt(w.slots[idx])
@@ -796,10 +796,10 @@ func (w *walker) addPinned(kinds []string, budget int) {
 
 // closeEdges adds the live edges between Shape nodes not yet included, in
 // canonical order, while rows < M. Each edge is found once, from its From
-// side: a light Out group is scanned; for a heavy one, the entries leading
-// to each Shape node are found from that node's (light) reverse group or
-// by binary search, so a hub in the Shape costs O(|Shape|), not its
-// degree.
+// side: an Out group that scans allows is scanned; for a larger one, the
+// entries leading to each Shape node are found from that node's (light)
+// reverse group or by binary search, so a hub in the Shape costs
+// O(|Shape|) lookups, not its degree.
 func (w *walker) closeEdges() {
 	w.closing = w.closing[:0]
 	if w.trunc && w.rows >= w.m {

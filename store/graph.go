@@ -438,6 +438,17 @@ func (st *state) nodeByNick(nick string) (*Node, bool) {
 	})
 }
 
+// putNick indexes n under nick (replacing n's earlier record), writing as
+// generation gen.
+func (st *state) putNick(gen uint64, nick string, n *Node) {
+	st.nicks.put(gen, xxhash.Sum64String(nick), n, func(m *Node) bool { return m.ID == n.ID })
+}
+
+// delNick removes n from the index under nick.
+func (st *state) delNick(gen uint64, nick string, n *Node) {
+	st.nicks.del(gen, xxhash.Sum64String(nick), func(m *Node) bool { return m.ID == n.ID })
+}
+
 // NodeCount returns the number of live nodes.
 func (s *Snapshot) NodeCount() int { return s.st.liveNodes }
 
@@ -745,7 +756,7 @@ func (t *Tx) addNodeIdx(n *Node) {
 		st.props.ReplaceOrInsert(propItem{n: n, i: uint32(i)})
 	}
 	if nick, ok := nickOf(n.Props); ok {
-		st.nicks.put(t.gen, xxhash.Sum64String(nick), n, func(m *Node) bool { return m.ID == n.ID })
+		st.putNick(t.gen, nick, n)
 	}
 }
 
@@ -761,7 +772,7 @@ func (t *Tx) delNodeIdx(n *Node) {
 		st.props.Delete(propItem{n: n, i: uint32(i)})
 	}
 	if nick, ok := nickOf(n.Props); ok {
-		st.nicks.del(t.gen, xxhash.Sum64String(nick), func(m *Node) bool { return m.ID == n.ID })
+		st.delNick(t.gen, nick, n)
 	}
 }
 

@@ -8,7 +8,6 @@ import (
 	"strings"
 	"sync"
 
-	"github.com/cespare/xxhash/v2"
 	"github.com/google/btree"
 )
 
@@ -566,7 +565,7 @@ func buildNicks(live []*Node) (hashTrie[*Node], error) {
 			a, b := min(m.ID, n.ID), max(m.ID, n.ID)
 			return hashTrie[*Node]{}, fmt.Errorf("store: restore: nick %q held by live nodes %d and %d: %w", nick, a, b, ErrNickClash)
 		}
-		st.nicks.put(0, xxhash.Sum64String(nick), n, func(*Node) bool { return false })
+		st.putNick(0, nick, n)
 	}
 	return st.nicks, nil
 }

@@ -122,22 +122,14 @@ func TestTextCandidatesDeclines(t *testing.T) {
 		t.Fatalf("want the one node, got %d (ok %v)", len(got), ok)
 	}
 	old := snap
-	tx = g.Begin()
-	if _, err := tx.InsertNode(tx.NewID(), []string{"A"}, Props{{"k", String("xabcx")}}); err != nil {
-		t.Fatal(err)
-	}
-	snap = tx.Commit()
+	snap = commitValue(t, g, "xabcx")
 	if got, ok := snap.TextCandidates("abc"); !ok || len(got) != 2 {
 		t.Fatalf("a node inserted after the build must be a candidate: got %d (ok %v)", len(got), ok)
 	}
 	keep := textRebuildAfter
 	textRebuildAfter = 0
 	defer func() { textRebuildAfter = keep }()
-	tx = g.Begin()
-	if _, err := tx.InsertNode(tx.NewID(), []string{"A"}, Props{{"k", String("abc!")}}); err != nil {
-		t.Fatal(err)
-	}
-	snap = tx.Commit()
+	snap = commitValue(t, g, "abc!")
 	if got, ok := snap.TextCandidates("abc"); !ok || len(got) != 3 {
 		t.Fatalf("past the rebuild threshold the old index and the log serve: got %d (ok %v)", len(got), ok)
 	}
@@ -187,4 +179,14 @@ func TestTextCandidatesConcurrent(t *testing.T) {
 			t.Fatal(e)
 		}
 	}
+}
+
+// commitValue commits one node whose property k holds v.
+func commitValue(t *testing.T, g *Graph, v string) *Snapshot {
+	t.Helper()
+	tx := g.Begin()
+	if _, err := tx.InsertNode(tx.NewID(), []string{"A"}, Props{{"k", String(v)}}); err != nil {
+		t.Fatal(err)
+	}
+	return tx.Commit()
 }

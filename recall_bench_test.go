@@ -81,9 +81,9 @@ func BenchmarkRecall(b *testing.B) {
 				k := rng.IntN(n/len(benchKinds)) * len(benchKinds)
 				nicks[i] = map[string]any{"nick": fmt.Sprintf("TSK_%d", k)}
 			}
-			// first: every Recall seeds a node no Recall has met, so few
-			// elements along its walk have a kept rendering yet (the cold
-			// case gqlbench measures). It runs before miss, on the same
+			// first: every Recall seeds a node no Recall has met, so its
+			// walk meets records, adjacency and renderings cold (the case
+			// gqlbench measures). It runs before miss, on the same
 			// session; run it with -benchtime of at most 200x (the 1k
 			// session has 200 TSK seeds).
 			b.Run("first", func(b *testing.B) {

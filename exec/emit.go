@@ -3,7 +3,6 @@ package exec
 import (
 	"fmt"
 	"slices"
-	"sort"
 	"strconv"
 	"strings"
 	"sync"
@@ -164,7 +163,7 @@ func (e *emitter) emit(w *shapewalk.Shape, seeds int) {
 	// The body is written in pieces cut where the byte class changes, so
 	// its token estimate is the sum of the pieces' (tokens.Milli): the
 	// glue's is constant, a variable's is counted, and an element's comes
-	// with its kept rendering.
+	// with its rendering.
 	shell := e.opt.View == ViewShell
 	b := append(sc.body[:0], "INSERT"...)
 	cost := glue.insert
@@ -199,7 +198,7 @@ func (e *emitter) emit(w *shapewalk.Shape, seeds int) {
 	sc.body = b
 }
 
-// prefetchRenderings loads the Shape's records and their kept renderings
+// prefetchRenderings loads the Shape's records and their renderings
 // in tight loops of independent loads, so their cache misses overlap
 // instead of each waiting its turn in the emit loop. It returns a value
 // made of the loads so they are kept.
@@ -208,18 +207,13 @@ func (e *emitter) emit(w *shapewalk.Shape, seeds int) {
 func prefetchRenderings(w *shapewalk.Shape) uintptr {
 	var sink uintptr
 	for _, n := range w.Nodes {
-		if r := n.Rendering(); r != nil {
-			sink += uintptr(len(r.Text))
+		if t, _ := n.Rendering(); len(t) > 0 {
+			sink += uintptr(t[0]) + uintptr(t[len(t)-1])
 		}
 	}
 	for _, e := range w.Edges {
 		if r := e.Rendering(); r != nil {
 			sink += uintptr(len(r.Text))
-		}
-	}
-	for _, n := range w.Nodes {
-		if r := n.Rendering(); r != nil && len(r.Text) > 0 {
-			sink += uintptr(r.Text[0]) + uintptr(r.Text[len(r.Text)-1])
 		}
 	}
 	for _, e := range w.Edges {
@@ -245,28 +239,20 @@ var glue = struct {
 }
 
 // appendNode writes n's labels and property literal and returns their
-// token estimate. The full view copies the rendering kept with the node
-// (made on first use); view=shell keeps identity keys only and renders
-// afresh.
+// token estimate. The full view copies the rendering the store made with
+// the record; view=shell keeps identity keys only and renders afresh.
 func appendNode(b []byte, n *store.Node, shell bool) ([]byte, int64) {
 	if shell {
 		mark := len(b)
 		b = appendNodeText(b, n, true)
 		return b, tokens.Milli(b[mark:])
 	}
-	r := n.Rendering()
-	if r == nil {
-		r = n.KeepRendering(newRendering(appendNodeText(nil, n, false)))
-	}
-	return append(b, r.Text...), r.Cost
+	text, cost := n.Rendering()
+	return append(b, text...), cost
 }
 
 func appendNodeText(b []byte, n *store.Node, shell bool) []byte {
-	for _, l := range canonicalLabels(n.Labels) {
-		b = append(b, ':')
-		b = appendKey(b, l)
-	}
-	return appendProps(b, n.Props, shell)
+	return appendProps(store.AppendLabels(b, n.Labels), n.Props, shell)
 }
 
 // appendEdge is appendNode for an edge: ":type" and its property literal.
@@ -294,7 +280,7 @@ var typeRenderings boundedCache[string, *store.Rendering]
 
 func typeRendering(typ string) *store.Rendering {
 	return typeRenderings.get(typ, func(typ string) *store.Rendering {
-		return newRendering(appendKey([]byte{':'}, typ))
+		return newRendering(store.AppendKey([]byte{':'}, typ))
 	})
 }
 
@@ -349,9 +335,7 @@ func (c *boundedCache[K, V]) get(k K, build func(K) V) V {
 }
 
 func appendEdgeText(b []byte, e *store.Edge, shell bool) []byte {
-	b = append(b, ':')
-	b = appendKey(b, e.Type)
-	return appendProps(b, e.Props, shell)
+	return appendProps(store.AppendKey(append(b, ':'), e.Type), e.Props, shell)
 }
 
 // scratch holds an emit's reusable buffers; Recall is hot, and what it
@@ -430,15 +414,6 @@ func counterCost(n int) int64 {
 
 func (v varName) String() string { return string(v.append(nil)) }
 
-// appendKey writes a label, type or key, back-quoted when it is not a
-// plain identifier.
-func appendKey(b []byte, s string) []byte {
-	if store.IsIdentifier(s) {
-		return append(b, s...)
-	}
-	return append(b, store.KeyLiteral(s)...)
-}
-
 func appendProps(b []byte, p store.Props, shell bool) []byte {
 	if shell {
 		var kept store.Props
@@ -454,17 +429,6 @@ func appendProps(b []byte, p store.Props, shell bool) []byte {
 	}
 	b = append(b, ' ')
 	return p.AppendLiteral(b)
-}
-
-// canonicalLabels puts the kind first and the other labels sorted, so the
-// same node always reads the same whatever order its labels were set in.
-func canonicalLabels(labels []string) []string {
-	if len(labels) <= 2 {
-		return labels
-	}
-	out := append([]string{labels[0]}, labels[1:]...)
-	sort.Strings(out[1:])
-	return out
 }
 
 func appendEdgeArrow(b []byte, typ string, d store.Dir) []byte {

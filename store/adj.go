@@ -133,8 +133,8 @@ func (s *state) cmpEnt(a, b adjEnt) int {
 	}
 	if a.far != b.far {
 		fa, fb := s.rec(a.far).n, s.rec(b.far).n
-		if fa.okey != fb.okey {
-			return strings.Compare(fa.okey, fb.okey)
+		if fa.okey() != fb.okey() {
+			return strings.Compare(fa.okey(), fb.okey())
 		}
 		if fa.ID != fb.ID {
 			if fa.ID < fb.ID {
@@ -301,7 +301,7 @@ func (t *Tx) rekey(slot uint32) {
 		}
 		clear(adj[k:])
 		adj = adj[:k]
-		kh := keyByte(r.n.okey)
+		kh := keyByte(r.n.okey())
 		for _, a := range moved {
 			a.kh = kh
 			i := t.searchEnt(adj, a)
@@ -314,7 +314,7 @@ func (t *Tx) rekey(slot uint32) {
 	if self {
 		rw := t.recW(slot)
 		adj := t.adjW(rw)
-		kh := keyByte(rw.n.okey)
+		kh := keyByte(rw.n.okey())
 		for i := range adj {
 			if adj[i].far == slot {
 				adj[i].kh = kh
@@ -449,7 +449,7 @@ func (a Adjacency) SameFarKey(i, j int) bool {
 	if x.kh != y.kh {
 		return false
 	}
-	return recOf(a.dirs, x.far).n.okey == recOf(a.dirs, y.far).n.okey
+	return recOf(a.dirs, x.far).n.okey() == recOf(a.dirs, y.far).n.okey()
 }
 
 // Far returns the node at the other end of entry i (the node itself for a
@@ -531,8 +531,8 @@ func (a Adjacency) FarRange(lo, hi int, far *Node) (int, int) {
 	key, id := far.ObservableKey(), far.ID
 	less := func(x adjEnt) bool {
 		f := recOf(a.dirs, x.far).n
-		if f.okey != key {
-			return f.okey < key
+		if fk := f.okey(); fk != key {
+			return fk < key
 		}
 		return f.ID < id
 	}
@@ -555,8 +555,8 @@ func (a Adjacency) FarRange(lo, hi int, far *Node) (int, int) {
 // ObservableKey returns n's observable order key (see package doc) as a
 // string, without allocating for records built by the store.
 func (n *Node) ObservableKey() string {
-	if n.okey != "" {
-		return n.okey
+	if n.keyLen != 0 {
+		return n.okey()
 	}
 	return observableKey(n.Labels, n.Props)
 }

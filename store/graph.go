@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"encoding/binary"
 	"errors"
+	"math"
 	"slices"
 	"sort"
 	"strings"
@@ -12,6 +13,8 @@ import (
 
 	"github.com/cespare/xxhash/v2"
 	"github.com/google/btree"
+
+	"github.com/goldfish-gql/goldfish/tokens"
 )
 
 // ID is an engine id. It is never shown to a model. Ids below 1<<63 come
@@ -26,16 +29,23 @@ const DeterministicBit ID = 1 << 63
 // shared by all readers and must never be modified; a write creates a new
 // record. Labels[0] is the kind; there are no duplicate labels.
 type Node struct {
-	ID ID
-	// memo sits next to Labels: an emit reads both, and a record may
-	// straddle two cache lines.
-	memo     atomic.Pointer[Rendering]
-	Labels   []string
-	Props    Props
-	okey     string
+	ID     ID
+	Labels []string
+	Props  Props
+	// blob holds the observable key, blob[:keyLen], then the rendering:
+	// the text a Shape writes for the node (see Rendering). The store
+	// makes both with the record, in one allocation, so a Recall meeting
+	// the node for the first time copies bytes instead of formatting
+	// scattered properties.
+	blob     string
+	keyLen   uint32
 	slot     uint32 // dense slot in the graph's slot table (0: none)
+	cost     int32  // the rendering's token estimate (tokens.Milli); -1: too large to keep
 	Recycled bool
 }
+
+// okey returns n's observable key.
+func (n *Node) okey() string { return n.blob[:n.keyLen] }
 
 // Kind returns the first label, or "" for a node without labels.
 func (n *Node) Kind() string {
@@ -125,8 +135,8 @@ var minNode = &Node{}
 // nodeLess orders nodes by observable key, then engine id (only to make
 // index entries unique).
 func nodeLess(a, b *Node) bool {
-	if a.okey != b.okey {
-		return a.okey < b.okey
+	if ka, kb := a.okey(), b.okey(); ka != kb {
+		return ka < kb
 	}
 	return a.ID < b.ID
 }
@@ -502,8 +512,8 @@ func (s *Snapshot) ScanIdentical(kind string, props Props, fn func(*Node) bool) 
 	props = NormalizeProps(props)
 	var buf [128]byte
 	prefix := string(appendObsPrefix(buf[:0], kind, props))
-	s.st.all.AscendGreaterOrEqual(&Node{okey: prefix}, func(n *Node) bool {
-		if !strings.HasPrefix(n.okey, prefix) {
+	s.st.all.AscendGreaterOrEqual(&Node{blob: prefix, keyLen: uint32(len(prefix))}, func(n *Node) bool {
+		if !strings.HasPrefix(n.okey(), prefix) {
 			return false
 		}
 		if n.Kind() != kind || !n.Props.Equal(props) {
@@ -665,8 +675,8 @@ func (s *Snapshot) EdgeTypeCount(t string) int { return count(s.st.typeCnt, t) }
 // observables have identical keys and are then ordered by engine id, which
 // callers must not rely on.
 func (s *Snapshot) ObservableKey(n *Node) []byte {
-	if n.okey != "" {
-		return []byte(n.okey)
+	if n.keyLen != 0 {
+		return []byte(n.okey())
 	}
 	return appendObservableKey(nil, n.Labels, n.Props)
 }
@@ -777,28 +787,31 @@ func (t *Tx) delNodeIdx(n *Node) {
 }
 
 // newNode builds a node record laid out for reading: its Props share the
-// record's allocation (up to eight properties), and each scalar string
-// value whose bytes appear in the observable key (short values do) points
-// into the key instead of its own allocation. A walk or an emit meeting
-// the node for the first time then misses on a few neighbouring cache
-// lines instead of one per string. A value found nowhere in the key keeps
-// its own bytes, which other records may share.
+// record's allocation (up to eight properties); its observable key and
+// rendering share one string, and each scalar string value whose bytes
+// appear there (most do) points into it instead of its own allocation. A
+// walk or an emit meeting the node for the first time then misses on a
+// few neighbouring cache lines instead of one per string. A value found
+// nowhere keeps its own bytes, which other records may share.
 func (t *Tx) newNode(id ID, labels []string, props Props) *Node {
 	var n *Node
 	n, t.buf = layoutNode(t.buf, id, labels, props)
 	return n
 }
 
-// layoutNode is newNode with buf as scratch space for the key; it
-// returns buf for reuse.
+// layoutNode is newNode with buf as scratch space for the key and the
+// rendering; it returns buf for reuse.
 func layoutNode(buf []byte, id ID, labels []string, props Props) (*Node, []byte) {
 	buf = appendObservableKey(buf[:0], labels, props)
+	keyLen := len(buf)
+	buf = appendRendering(buf, labels, props)
 	n := nodeWithProps(len(props))
-	n.ID, n.Labels, n.okey = id, labels, string(buf)
+	n.ID, n.Labels, n.blob, n.keyLen = id, labels, string(buf), uint32(keyLen)
+	n.cost = keptCost(tokens.Milli(buf[keyLen:]))
 	for i, p := range props {
 		if v := &p.Val; v.l == nil && len(v.s) > 0 {
-			if at := strings.Index(n.okey, v.s); at >= 0 {
-				v.s = n.okey[at : at+len(v.s)] // the same bytes
+			if at := strings.Index(n.blob, v.s); at >= 0 {
+				v.s = n.blob[at : at+len(v.s)] // the same bytes
 			}
 		}
 		n.Props[i] = p
@@ -900,7 +913,7 @@ func (t *Tx) replaceNode(it nodeItem, n *Node) {
 	t.st.nodes.ReplaceOrInsert(it)
 	t.addNodeIdx(n)
 	t.recW(n.slot).n = n
-	if n.okey != old.okey {
+	if n.okey() != old.okey() {
 		t.rekey(n.slot)
 	}
 }
@@ -981,8 +994,8 @@ func (t *Tx) linkEdge(e *Edge) {
 	st := &t.st
 	fs, ts := t.slotOf(e.From), t.slotOf(e.To)
 	tid := t.g.typeID(e.Type)
-	t.adjInsert(fs, adjEnt{e: e, far: ts, tid: tid, dir: Out, kh: keyByte(t.st.rec(ts).n.okey)})
-	t.adjInsert(ts, adjEnt{e: e, far: fs, tid: tid, dir: In, kh: keyByte(t.st.rec(fs).n.okey)})
+	t.adjInsert(fs, adjEnt{e: e, far: ts, tid: tid, dir: Out, kh: keyByte(t.st.rec(ts).n.okey())})
+	t.adjInsert(ts, adjEnt{e: e, far: fs, tid: tid, dir: In, kh: keyByte(t.st.rec(fs).n.okey())})
 	t.incr(st.typeCnt, e.Type, 1)
 }
 
@@ -1175,32 +1188,45 @@ func (t *Tx) Done() bool { return t.done }
 
 // ---- renderings ------------------------------------------------------------
 
-// Rendering is an element's text as a Shape writes it (labels or type, then
-// the property literal) with a cost its renderer derives from the text (the
+// Rendering is an edge's text as a Shape writes it (type, then the
+// property literal) with a cost its renderer derives from the text (the
 // token estimate). It is computed on first use and kept with the immutable
-// record, so a Recall that meets the element again copies bytes instead of
-// formatting scattered properties; a write makes a new record without one.
+// record; a write makes a new record without one. (A node's rendering is
+// made with its record: see Node.Rendering.)
 type Rendering struct {
 	Text []byte
 	Cost int64
 }
 
-// Rendering returns n's kept rendering, or nil.
-func (n *Node) Rendering() *Rendering { return n.memo.Load() }
-
-// KeepRendering keeps r as n's rendering unless one is kept already, and
-// returns the kept one. Renderers must produce the same r for the same n.
-func (n *Node) KeepRendering(r *Rendering) *Rendering {
-	if n.memo.CompareAndSwap(nil, r) {
-		return r
+// Rendering returns the text a Shape writes for n (its labels, kind first
+// and the others sorted, then its property literal) and that text's token
+// estimate (tokens.Milli).
+func (n *Node) Rendering() (text string, cost int64) {
+	if n.blob == "" && (len(n.Labels) > 0 || len(n.Props) > 0) {
+		// A record the store did not make (a caller's literal).
+		b := appendRendering(nil, n.Labels, n.Props)
+		return string(b), tokens.Milli(b)
 	}
-	return n.memo.Load()
+	text = n.blob[n.keyLen:]
+	if n.cost < 0 {
+		return text, tokens.MilliString(text)
+	}
+	return text, int64(n.cost)
+}
+
+// keptCost is a rendering's cost as a record keeps it.
+func keptCost(c int64) int32 {
+	if c > math.MaxInt32 {
+		return -1
+	}
+	return int32(c)
 }
 
 // Rendering returns e's kept rendering, or nil.
 func (e *Edge) Rendering() *Rendering { return e.memo.Load() }
 
-// KeepRendering is Node.KeepRendering for an edge.
+// KeepRendering keeps r as e's rendering unless one is kept already, and
+// returns the kept one. Renderers must produce the same r for the same e.
 func (e *Edge) KeepRendering(r *Rendering) *Rendering {
 	if e.memo.CompareAndSwap(nil, r) {
 		return r
@@ -1211,7 +1237,7 @@ func (e *Edge) KeepRendering(r *Rendering) *Rendering {
 // clone copies n's content; the rendering is not copied (the copy is about
 // to change).
 func (n *Node) clone() Node {
-	return Node{ID: n.ID, Labels: n.Labels, Props: n.Props, Recycled: n.Recycled, okey: n.okey, slot: n.slot}
+	return Node{ID: n.ID, Labels: n.Labels, Props: n.Props, Recycled: n.Recycled, blob: n.blob, keyLen: n.keyLen, cost: n.cost, slot: n.slot}
 }
 
 func (e *Edge) clone() Edge {

@@ -174,8 +174,8 @@ func Restore(version, nextID uint64, nodes []*Node, edges []*Edge) (*Graph, erro
 		fs, ts := ends[i][0], ends[i][1]
 		tid := g.typeID(e.Type)
 		fr, tr := st.rec(fs), st.rec(ts)
-		fr.adj = append(fr.adj, adjEnt{e: e, far: ts, tid: tid, dir: Out, kh: keyByte(tr.n.okey)})
-		tr.adj = append(tr.adj, adjEnt{e: e, far: fs, tid: tid, dir: In, kh: keyByte(fr.n.okey)})
+		fr.adj = append(fr.adj, adjEnt{e: e, far: ts, tid: tid, dir: Out, kh: keyByte(tr.n.okey())})
+		tr.adj = append(tr.adj, adjEnt{e: e, far: fs, tid: tid, dir: In, kh: keyByte(fr.n.okey())})
 	}
 	for _, n := range byID {
 		if r := st.rec(n.slot); len(r.adj) > 1 {
@@ -347,7 +347,7 @@ func cmpEdgeID(a, b *Edge) int { return cmp.Compare(a.ID, b.ID) }
 
 // cmpNode is nodeLess as a three-way comparison.
 func cmpNode(a, b *Node) int {
-	if c := strings.Compare(a.okey, b.okey); c != 0 {
+	if c := strings.Compare(a.okey(), b.okey()); c != 0 {
 		return c
 	}
 	return cmp.Compare(a.ID, b.ID)

@@ -30,6 +30,9 @@ func estimate[T string | []byte](text T) int { return FromMilli(milli(text)) }
 // whole's, so a renderer can count pieces once and reuse the counts.
 func Milli(text []byte) int64 { return milli(text) }
 
+// MilliString is Milli over a string.
+func MilliString(text string) int64 { return milli(text) }
+
 // FromMilli rounds a sum of Milli to a token count.
 func FromMilli(m int64) int { return int((m + 500) / 1000) }
 

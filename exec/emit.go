@@ -19,9 +19,6 @@ import (
 // alarm (SPEC §3).
 const TokenAlarm = 8000
 
-// identityKeys are the properties view=shell keeps.
-var identityKeys = map[string]bool{"nick": true, "loc": true, "name": true, "title": true}
-
 // emitter renders a walked Shape as one GQL INSERT statement under a
 // comment header. Everything a reader should know is a comment, so the
 // whole text parses with our own parser.
@@ -239,10 +236,11 @@ var glue = struct {
 }
 
 // appendNode writes n's labels and property literal and returns their
-// token estimate. The full view copies the rendering the store made with
-// the record; view=shell keeps identity keys only and renders afresh.
+// token estimate. It copies the rendering the store made with the record,
+// except in view=shell for a node with properties view=shell leaves out:
+// that text is made afresh.
 func appendNode(b []byte, n *store.Node, shell bool) ([]byte, int64) {
-	if shell {
+	if shell && !shellKeepsAll(n.Props) {
 		mark := len(b)
 		b = appendNodeText(b, n, true)
 		return b, tokens.Milli(b[mark:])
@@ -257,16 +255,16 @@ func appendNodeText(b []byte, n *store.Node, shell bool) []byte {
 
 // appendEdge is appendNode for an edge: ":type" and its property literal.
 func appendEdge(b []byte, e *store.Edge, shell bool, types *typeMemo) ([]byte, int64) {
-	if shell {
-		mark := len(b)
-		b = appendEdgeText(b, e, true)
-		return b, tokens.Milli(b[mark:])
-	}
 	if len(e.Props) == 0 {
 		// Most edges carry no properties: their text is their type's,
 		// kept once per type rather than once per edge.
 		r := types.get(e.Type)
 		return append(b, r.Text...), r.Cost
+	}
+	if shell && !shellKeepsAll(e.Props) {
+		mark := len(b)
+		b = appendEdgeText(b, e, true)
+		return b, tokens.Milli(b[mark:])
 	}
 	r := e.Rendering()
 	if r == nil {
@@ -415,20 +413,36 @@ func counterCost(n int) int64 {
 func (v varName) String() string { return string(v.append(nil)) }
 
 func appendProps(b []byte, p store.Props, shell bool) []byte {
-	if shell {
-		var kept store.Props
-		for _, kv := range p {
-			if identityKeys[kv.Key] {
-				kept = append(kept, kv)
-			}
+	if shell && !shellKeepsAll(p) {
+		if !slices.ContainsFunc(p, isIdentityProp) {
+			return b
 		}
-		p = kept
+		return p.AppendLiteralOf(append(b, ' '), isIdentityProp)
 	}
 	if len(p) == 0 {
 		return b
 	}
-	b = append(b, ' ')
-	return p.AppendLiteral(b)
+	return p.AppendLiteral(append(b, ' '))
+}
+
+// isIdentityProp reports whether view=shell keeps the property.
+func isIdentityProp(kv store.Prop) bool {
+	switch kv.Key {
+	case "nick", "loc", "name", "title":
+		return true
+	}
+	return false
+}
+
+// shellKeepsAll reports whether view=shell keeps every property of p (its
+// text in view=shell is then its full rendering).
+func shellKeepsAll(p store.Props) bool {
+	for _, kv := range p {
+		if !isIdentityProp(kv) {
+			return false
+		}
+	}
+	return true
 }
 
 func appendEdgeArrow(b []byte, typ string, d store.Dir) []byte {

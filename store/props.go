@@ -157,12 +157,21 @@ func (p Props) Compare(q Props) int {
 func (p Props) Literal() string { return string(p.AppendLiteral(nil)) }
 
 // AppendLiteral appends the canonical map literal to b.
-func (p Props) AppendLiteral(b []byte) []byte {
+func (p Props) AppendLiteral(b []byte) []byte { return p.AppendLiteralOf(b, nil) }
+
+// AppendLiteralOf appends the canonical map literal of the properties keep
+// reports true for (all of them when keep is nil).
+func (p Props) AppendLiteralOf(b []byte, keep func(Prop) bool) []byte {
 	b = append(b, '{')
-	for i, kv := range p {
-		if i > 0 {
+	first := true
+	for _, kv := range p {
+		if keep != nil && !keep(kv) {
+			continue
+		}
+		if !first {
 			b = append(b, ", "...)
 		}
+		first = false
 		b = appendKeyLiteral(b, kv.Key)
 		b = append(b, ": "...)
 		b = kv.Val.AppendLiteral(b)

@@ -36,6 +36,7 @@ func benchCommit(ctx context.Context, cfg Config, writers int) (CommitReport, er
 		}
 	}
 	var wg sync.WaitGroup
+	settle()
 	start := time.Now()
 	for w := range writers {
 		wg.Add(1)

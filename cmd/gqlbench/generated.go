@@ -226,6 +226,7 @@ func benchGenerated(ctx context.Context, cfg Config, n int, rep *Report, logf fu
 		return "MATCH (t:" + g.kind + " {nick: $nick})", map[string]any{"nick": g.nick}
 	}
 	var miss, hit []time.Duration
+	settle()
 	for _, i := range perm {
 		q, p := token(i)
 		t := time.Now()
@@ -242,6 +243,7 @@ func benchGenerated(ctx context.Context, cfg Config, n int, rep *Report, logf fu
 	}
 	time.Sleep(20 * time.Millisecond)
 	hot := perm[:min(len(perm), 16)]
+	settle()
 	for i := range cfg.Hits {
 		q, p := token(hot[i%len(hot)])
 		t := time.Now()
@@ -266,6 +268,7 @@ func benchGenerated(ctx context.Context, cfg Config, n int, rep *Report, logf fu
 	}
 	sr.SQLiteLoadSec = time.Since(t0).Seconds()
 	var sq []time.Duration
+	settle()
 	for _, i := range perm {
 		g := genNodeOf(i)
 		t := time.Now()

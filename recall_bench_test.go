@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"math/rand/v2"
+	"runtime"
 	"slices"
 	"testing"
 	"time"
@@ -140,4 +141,53 @@ func recallLatencies(b *testing.B, op func(i int) error) {
 		b.ReportMetric(float64(lat[len(lat)/2].Nanoseconds()), "p50-ns")
 		b.ReportMetric(float64(lat[len(lat)*99/100].Nanoseconds()), "p99-ns")
 	}
+}
+
+// BenchmarkRecallGrowth measures the growth ratio p50(1M)/p50(1k) of the
+// miss case of BenchmarkRecall with both sessions in one process, in
+// alternating blocks of 256 Recalls, so that the machine's drift (which
+// moves a p50 by a quarter between runs minutes apart on a shared 2-core
+// machine) weighs on both sizes alike:
+//
+//	go test -run '^$' -bench RecallGrowth -benchtime 40000x .
+func BenchmarkRecallGrowth(b *testing.B) {
+	ctx := context.Background()
+	const q = `MATCH (t:TSK {nick: $nick})`
+	const block = 256
+	db, _ := Open(WithShapeCacheBytes(0))
+	defer db.Close()
+	sizes := []int{1_000, 1_000_000}
+	sessions := make([]*Session, len(sizes))
+	nicks := make([][]map[string]any, len(sizes))
+	for i, n := range sizes {
+		sessions[i] = benchSession(b, db, n)
+		rng := rand.New(rand.NewPCG(7, 7))
+		for range 1024 {
+			k := rng.IntN(n/len(benchKinds)) * len(benchKinds)
+			nicks[i] = append(nicks[i], map[string]any{"nick": fmt.Sprintf("TSK_%d", k)})
+		}
+	}
+	lat := make([][]time.Duration, len(sizes))
+	runtime.GC()
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; b.Loop(); i++ {
+		at := (i / block) % len(sizes)
+		t0 := time.Now()
+		if _, err := sessions[at].Recall(ctx, q, RecallOptions{Params: nicks[at][i%1024]}); err != nil {
+			b.Fatal(err)
+		}
+		lat[at] = append(lat[at], time.Since(t0))
+	}
+	var p50 []float64
+	for _, l := range lat {
+		if len(l) == 0 {
+			return
+		}
+		slices.Sort(l)
+		p50 = append(p50, float64(l[len(l)/2].Nanoseconds()))
+	}
+	b.ReportMetric(p50[0], "p50-1k-ns")
+	b.ReportMetric(p50[1], "p50-1M-ns")
+	b.ReportMetric(p50[1]/p50[0], "growth")
 }

@@ -170,6 +170,7 @@ type state struct {
 	labels   *btree.BTreeG[labelItem] // (label, observable key, id), live nodes
 	props    *btree.BTreeG[propItem]  // (key, value, observable key, id), live nodes
 	nicks    hashTrie[*Node]          // nick (by its hash) → live node
+	locs     hashTrie[locEntry]       // STRING loc (by its hash) → live nodes (locs.go)
 	labelCnt *btree.BTreeG[countItem] // live nodes per label
 	kindCnt  *btree.BTreeG[countItem] // live nodes per kind
 	typeCnt  *btree.BTreeG[countItem] // live edges per type
@@ -495,6 +496,9 @@ func (s *Snapshot) ScanProp(key string, v Value, fn func(*Node) bool) {
 	if v.IsNull() {
 		return
 	}
+	if key == LocKey && v.Kind() == KindString && s.st.scanLoc(v.AsString(), fn) {
+		return
+	}
 	pivot := &Node{Props: Props{{key, v}}}
 	s.st.props.AscendGreaterOrEqual(propItem{n: pivot}, func(it propItem) bool {
 		p := it.prop()
@@ -768,6 +772,9 @@ func (t *Tx) addNodeIdx(n *Node) {
 	if nick, ok := nickOf(n.Props); ok {
 		st.putNick(t.gen, nick, n)
 	}
+	if loc, ok := locOf(n.Props); ok {
+		st.putLoc(t.gen, loc, n)
+	}
 }
 
 func (t *Tx) delNodeIdx(n *Node) {
@@ -783,6 +790,9 @@ func (t *Tx) delNodeIdx(n *Node) {
 	}
 	if nick, ok := nickOf(n.Props); ok {
 		st.delNick(t.gen, nick, n)
+	}
+	if loc, ok := locOf(n.Props); ok {
+		st.delLoc(t.gen, loc, n)
 	}
 }
 

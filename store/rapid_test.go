@@ -57,7 +57,7 @@ func TestRapidValueOrder(t *testing.T) {
 
 var (
 	rLabels = []string{"A", "B", "C"}
-	rKeys   = []string{"nick", "k", "v"}
+	rKeys   = []string{"nick", "loc", "k", "v"}
 	rTypes  = []string{"r", "s"}
 )
 
@@ -74,6 +74,8 @@ func genProps() *rapid.Generator[Props] {
 			var v Value
 			if key == NickKey && rapid.Bool().Draw(t, "strnick") {
 				v = String(rapid.SampledFrom([]string{"n1", "n2", "n3"}).Draw(t, "nick"))
+			} else if key == LocKey && rapid.Bool().Draw(t, "strloc") {
+				v = String(rapid.SampledFrom([]string{"l1", "l2", "l3"}).Draw(t, "loc"))
 			} else {
 				v = genValue().Draw(t, "val")
 			}
@@ -93,6 +95,9 @@ func sameErr(t *rapid.T, op string, got, want error) {
 // model, committing or rolling back at random, and compares every read
 // method, including on old snapshots (which must never change).
 func TestRapidModel(t *testing.T) {
+	// A small bucket bound, so locators shared by a few nodes go over it.
+	defer func(max int) { locBucketMax = max }(locBucketMax)
+	locBucketMax = 3
 	rapid.Check(t, func(t *rapid.T) {
 		g := New()
 		pub := newModel() // model of the published snapshot

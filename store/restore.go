@@ -212,6 +212,7 @@ func Restore(version, nextID uint64, nodes []*Node, edges []*Edge) (*Graph, erro
 		st.all = bulkTree(live, nodeLess)
 		st.nicks, nickErr = buildNicks(live)
 	})
+	run(func() { st.locs = buildLocs(live) })
 	st.labels, st.labelCnt, st.kindCnt = buildLabels(live)
 	wg.Wait()
 	if nickErr != nil {

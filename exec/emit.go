@@ -23,6 +23,7 @@ const TokenAlarm = 8000
 // comment header. Everything a reader should know is a comment, so the
 // whole text parses with our own parser.
 type emitter struct {
+	snap  *store.Snapshot
 	opt   RecallOptions
 	shape *Shape
 	notes []string // comment lines after the header
@@ -87,7 +88,7 @@ func (e *emitter) emit(w *shapewalk.Shape, seeds int) {
 	var kindBuf [8]kindCounter
 	counters, kinds := counterBuf[:0], kindBuf[:0]
 	sc := e.scratch()
-	sc.sink += prefetchRenderings(w)
+	sc.sink += prefetchRenderings(w, e.typeMemo())
 	vars := slices.Grow(sc.vars[:0], len(w.Nodes))[:len(w.Nodes)]
 	sc.vars = vars
 	for i, n := range w.Nodes {
@@ -184,7 +185,7 @@ func (e *emitter) emit(w *shapewalk.Shape, seeds int) {
 		b, cost = vars[ends.From].appendCounted(b, cost+glue.open)
 		b = append(b, ")-["...)
 		var c int64
-		b, c = appendEdge(b, ed, shell, &sc.types)
+		b, c = appendEdge(b, ed, w.Types[ends.Type], shell, e.typeMemo())
 		b = append(b, "]->("...)
 		b, cost = vars[ends.To].appendCounted(b, cost+glue.edgeMid+c+glue.edgeHead)
 		b = append(b, ')')
@@ -201,19 +202,17 @@ func (e *emitter) emit(w *shapewalk.Shape, seeds int) {
 // made of the loads so they are kept.
 //
 //go:noinline
-func prefetchRenderings(w *shapewalk.Shape) uintptr {
+func prefetchRenderings(w *shapewalk.Shape, types *typeMemo) uintptr {
 	var sink uintptr
 	for _, n := range w.Nodes {
 		if t, _ := n.Rendering(); len(t) > 0 {
 			sink += uintptr(t[0]) + uintptr(t[len(t)-1])
 		}
 	}
-	for _, e := range w.Edges {
-		if r := e.Rendering(); r != nil {
-			sink += uintptr(len(r.Text))
+	for i, e := range w.Edges {
+		if types.get(w.Types[w.Ends[i].Type]).bare {
+			continue // written from its type: its record is not read
 		}
-	}
-	for _, e := range w.Edges {
 		if r := e.Rendering(); r != nil && len(r.Text) > 0 {
 			sink += uintptr(r.Text[0])
 		}
@@ -253,13 +252,14 @@ func appendNodeText(b []byte, n *store.Node, shell bool) []byte {
 	return appendProps(store.AppendLabels(b, n.Labels), n.Props, shell)
 }
 
-// appendEdge is appendNode for an edge: ":type" and its property literal.
-func appendEdge(b []byte, e *store.Edge, shell bool, types *typeMemo) ([]byte, int64) {
-	if len(e.Props) == 0 {
-		// Most edges carry no properties: their text is their type's,
-		// kept once per type rather than once per edge.
-		r := types.get(e.Type)
-		return append(b, r.Text...), r.Cost
+// appendEdge is appendNode for an edge of type typ: ":type" and its
+// property literal.
+func appendEdge(b []byte, e *store.Edge, typ string, shell bool, types *typeMemo) ([]byte, int64) {
+	// Most edges carry no properties: their text is their type's, kept
+	// once per type rather than once per edge. When no edge of the type
+	// has properties, the record is not even read.
+	if t := types.get(typ); t.bare || len(e.Props) == 0 {
+		return append(b, t.r.Text...), t.r.Cost
 	}
 	if shell && !shellKeepsAll(e.Props) {
 		mark := len(b)
@@ -282,26 +282,30 @@ func typeRendering(typ string) *store.Rendering {
 	})
 }
 
-// typeMemo holds the renderings of the few edge types one emit meets, so
+// typeMemo holds what one emit knows of the few edge types it meets, so
 // an edge costs a comparison or two instead of a hashed cache lookup.
-type typeMemo []typeRendered
-
-type typeRendered struct {
-	typ string
-	r   *store.Rendering
+type typeMemo struct {
+	snap  *store.Snapshot
+	known []typeRendered
 }
 
-func (m *typeMemo) get(typ string) *store.Rendering {
-	for _, t := range *m {
+type typeRendered struct {
+	typ  string
+	r    *store.Rendering
+	bare bool // no live edge of typ has properties in snap
+}
+
+func (m *typeMemo) get(typ string) typeRendered {
+	for _, t := range m.known {
 		if t.typ == typ {
-			return t.r
+			return t
 		}
 	}
-	r := typeRendering(typ)
-	if len(*m) < 16 {
-		*m = append(*m, typeRendered{typ, r})
+	t := typeRendered{typ: typ, r: typeRendering(typ), bare: m.snap != nil && !m.snap.TypeCarriesProps(typ)}
+	if len(m.known) < 16 {
+		m.known = append(m.known, t)
 	}
-	return r
+	return t
 }
 
 // newRendering keeps text with its token estimate.
@@ -356,6 +360,13 @@ func (e *emitter) scratch() *scratch {
 	return e.sc
 }
 
+// typeMemo returns this emit's edge type memo, for the emitted snapshot.
+func (e *emitter) typeMemo() *typeMemo {
+	m := &e.scratch().types
+	m.snap = e.snap
+	return m
+}
+
 // release returns the scratch buffers; the emitter must not use them after.
 func (e *emitter) release() {
 	if e.sc == nil {
@@ -364,8 +375,8 @@ func (e *emitter) release() {
 	if cap(e.sc.body) > 1<<20 {
 		e.sc.body = nil // an outsized Shape should not pin its buffer
 	}
-	clear(e.sc.types) // nor a pooled buffer a graph's type names
-	e.sc.types = e.sc.types[:0]
+	clear(e.sc.types.known) // nor a pooled buffer a graph's type names
+	e.sc.types = typeMemo{known: e.sc.types.known[:0]}
 	scratchPool.Put(e.sc)
 	e.sc, e.body = nil, nil
 }

@@ -111,7 +111,7 @@ func Recall(ctx context.Context, snap *store.Snapshot, plan *planner.Plan, param
 	x := &executor{ctx: ctx, plan: plan, params: celParams}
 	walk := shapewalk.Options{K: opt.K, M: opt.M, F: opt.F, Shell: opt.View == ViewShell,
 		Pinned: opt.Pinned, Hierarchy: opt.Hierarchy}
-	e := emitter{opt: opt, shape: &Shape{Version: snap.Version(), Status: gqlstatus.Success}, start: time.Now()}
+	e := emitter{snap: snap, opt: opt, shape: &Shape{Version: snap.Version(), Status: gqlstatus.Success}, start: time.Now()}
 	if rp.Empty {
 		kinds, types := shapewalk.Outline(snap, opt.L)
 		var exemplars []*store.Node

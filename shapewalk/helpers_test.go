@@ -2,6 +2,7 @@ package shapewalk
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/goldfish-gql/goldfish/store"
@@ -222,6 +223,9 @@ func checkInvariants(tb tbT, snap *store.Snapshot, sh *Shape, opt Options, nPinn
 	if maxHop != sh.MaxHop {
 		tb.Fatalf("MaxHop %d, want %d", sh.MaxHop, maxHop)
 	}
+	if !slices.IsSorted(sh.Types) || len(slices.Compact(slices.Clone(sh.Types))) != len(sh.Types) {
+		tb.Fatalf("Types %q: not sorted and distinct", sh.Types)
+	}
 	seen := map[store.ID]bool{}
 	for i, e := range sh.Edges {
 		if seen[e.ID] {
@@ -235,6 +239,9 @@ func checkInvariants(tb tbT, snap *store.Snapshot, sh *Shape, opt Options, nPinn
 		pt, ok2 := pos[e.To]
 		if !ok1 || !ok2 {
 			tb.Fatalf("edge end not in Shape")
+		}
+		if ends := sh.Ends[i]; int(ends.From) != pf || int(ends.To) != pt || sh.Types[ends.Type] != e.Type {
+			tb.Fatalf("edge %d: Ends %+v (type %q), want %d→%d of type %q", i, ends, sh.Types[ends.Type], pf, pt, e.Type)
 		}
 		if opt.Shell && !DefaultHierarchy(e.Type) && opt.Hierarchy == nil {
 			tb.Fatalf("non-hierarchical edge in shell view")

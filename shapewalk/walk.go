@@ -51,14 +51,16 @@ type Shape struct {
 	Nodes     []*store.Node // emit order: pinned first, then seeds (in the order given), then BFS order
 	Hops      []int         // hop distance of Nodes[i] from the seed set; -1 for pinned nodes not reached
 	Edges     []*store.Edge // sorted by (index of From, Type, index of To, props literal)
+	Types     []string      // the edges' types, sorted, each once
 	Ends      []Ends        // Ends[i]: the positions in Nodes of Edges[i]'s From and To
 	Clamps    []Clamp       // in the order the clamped nodes were expanded
 	Truncated bool          // M cut the walk short
 	MaxHop    int
 }
 
-// Ends locates an edge's ends in Shape.Nodes.
-type Ends struct{ From, To int32 }
+// Ends locates an edge's ends in Shape.Nodes and its type in Shape.Types
+// (known from the adjacency, so a reader need not load the edge).
+type Ends struct{ From, To, Type int32 }
 
 // Rows returns the number of rows (nodes + edges) of the Shape.
 func (s *Shape) Rows() int { return len(s.Nodes) + len(s.Edges) }
@@ -241,7 +243,7 @@ func edgeKey(e *store.Edge) store.ID { return store.ID(uintptr(unsafe.Pointer(e)
 func (w *walker) addEdge(e *store.Edge, typ string, from, to int32) {
 	w.edges = append(w.edges, e)
 	w.etypes = append(w.etypes, typ)
-	w.ends = append(w.ends, Ends{from, to})
+	w.ends = append(w.ends, Ends{From: from, To: to})
 	w.edgeSet.put(edgeKey(e), 0)
 	w.rows++
 }
@@ -986,11 +988,16 @@ func (w *walker) result() *Shape {
 	w.sortEdges(w.sortBuf, func(c *closeEnt, rank uint32) [4]uint32 {
 		return [4]uint32{uint32(c.pf), rank, uint32(c.pt), 0}
 	})
+	if len(w.sortBuf) == 1 { // sortEdges left typeNames as they were
+		w.typeNames = append(w.typeNames[:0], w.sortBuf[0].typ)
+	}
+	sh.Types = slices.Clone(w.typeNames)
 	sh.Edges = make([]*store.Edge, len(w.sortBuf))
 	sh.Ends = make([]Ends, len(w.sortBuf))
 	for i, c := range w.sortBuf {
+		t, _ := slices.BinarySearch(sh.Types, c.typ)
 		sh.Edges[i] = c.e
-		sh.Ends[i] = Ends{c.pf, c.pt}
+		sh.Ends[i] = Ends{c.pf, c.pt, int32(t)}
 	}
 	return sh
 }
@@ -1081,7 +1088,7 @@ func (w *walker) refineRun(lo, hi int) {
 		w.slotSet.put(slotKey(e.n.Slot()), int32(i))
 	}
 	for i := range w.ends {
-		w.ends[i] = Ends{w.perm[w.ends[i].From], w.perm[w.ends[i].To]}
+		w.ends[i] = Ends{From: w.perm[w.ends[i].From], To: w.perm[w.ends[i].To]}
 	}
 }
 

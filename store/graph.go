@@ -174,6 +174,7 @@ type state struct {
 	labelCnt *btree.BTreeG[countItem] // live nodes per label
 	kindCnt  *btree.BTreeG[countItem] // live nodes per kind
 	typeCnt  *btree.BTreeG[countItem] // live edges per type
+	propsCnt *btree.BTreeG[countItem] // live edges with properties, per type
 
 	liveNodes, liveEdges, recycled int
 	nextID                         uint64
@@ -198,6 +199,7 @@ func newState() state {
 		labelCnt: btree.NewG(btreeDegree, lessCountItem),
 		kindCnt:  btree.NewG(btreeDegree, lessCountItem),
 		typeCnt:  btree.NewG(btreeDegree, lessCountItem),
+		propsCnt: btree.NewG(btreeDegree, lessCountItem),
 		nextID:   1,
 	}
 }
@@ -214,6 +216,7 @@ func (s *state) clone() state {
 	c.labelCnt = s.labelCnt.Clone()
 	c.kindCnt = s.kindCnt.Clone()
 	c.typeCnt = s.typeCnt.Clone()
+	c.propsCnt = s.propsCnt.Clone()
 	return c
 }
 
@@ -674,6 +677,11 @@ func (s *Snapshot) KindCount(kind string) int { return count(s.st.kindCnt, kind)
 // EdgeTypeCount returns the number of live edges of this type.
 func (s *Snapshot) EdgeTypeCount(t string) int { return count(s.st.typeCnt, t) }
 
+// TypeCarriesProps reports whether some live edge of type t has
+// properties. When none has, a reader can write such an edge from its type
+// alone, without loading its record.
+func (s *Snapshot) TypeCarriesProps(t string) bool { return count(s.st.propsCnt, t) > 0 }
+
 // ObservableKey returns n's observable order key (see package doc). Scans
 // return nodes in bytewise order of this key; nodes with identical
 // observables have identical keys and are then ordered by engine id, which
@@ -1007,6 +1015,9 @@ func (t *Tx) linkEdge(e *Edge) {
 	t.adjInsert(fs, adjEnt{e: e, far: ts, tid: tid, dir: Out, kh: keyByte(t.st.rec(ts).n.okey())})
 	t.adjInsert(ts, adjEnt{e: e, far: fs, tid: tid, dir: In, kh: keyByte(t.st.rec(fs).n.okey())})
 	t.incr(st.typeCnt, e.Type, 1)
+	if len(e.Props) > 0 {
+		t.incr(st.propsCnt, e.Type, 1)
+	}
 }
 
 func (t *Tx) unlinkEdge(e *Edge) {
@@ -1015,6 +1026,9 @@ func (t *Tx) unlinkEdge(e *Edge) {
 	t.adjRemove(fs, adjEnt{e: e, far: ts, dir: Out})
 	t.adjRemove(ts, adjEnt{e: e, far: fs, dir: In})
 	t.incr(st.typeCnt, e.Type, -1)
+	if len(e.Props) > 0 {
+		t.incr(st.propsCnt, e.Type, -1)
+	}
 }
 
 // InsertEdge creates a live edge from → to. Errors: ErrIDTaken (a live or
@@ -1048,6 +1062,13 @@ func (t *Tx) SetEdgeProps(id ID, props Props) (*Edge, error) {
 	}
 	e := it.e.clone()
 	e.Props = NormalizeProps(props)
+	if had, has := len(it.e.Props) > 0, len(e.Props) > 0; had != has {
+		d := 1
+		if had {
+			d = -1
+		}
+		t.incr(t.st.propsCnt, e.Type, d)
+	}
 	ne := &e
 	t.st.edges.ReplaceOrInsert(edgeItem{id: id, e: ne})
 	fs, ts := t.slotOf(ne.From), t.slotOf(ne.To)

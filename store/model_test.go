@@ -425,7 +425,7 @@ func checkSnapshot(t fataler, s *Snapshot, m *model) {
 			}
 		}
 	}
-	typeCnt := map[string]int{}
+	typeCnt, propsCnt := map[string]int{}, map[string]int{}
 	live := 0
 	for id, e := range m.edges {
 		got, ok := s.Edge(id)
@@ -439,6 +439,9 @@ func checkSnapshot(t fataler, s *Snapshot, m *model) {
 		}
 		live++
 		typeCnt[e.Type]++
+		if len(e.Props) > 0 {
+			propsCnt[e.Type]++
+		}
 		if !ok || rok || !sameEdge(got, e) {
 			t.Fatalf("edge %d: %+v want %+v", id, got, e)
 		}
@@ -451,6 +454,9 @@ func checkSnapshot(t fataler, s *Snapshot, m *model) {
 		types = append(types, ty)
 		if s.EdgeTypeCount(ty) != c {
 			t.Fatalf("EdgeTypeCount")
+		}
+		if s.TypeCarriesProps(ty) != (propsCnt[ty] > 0) {
+			t.Fatalf("TypeCarriesProps(%q) = %v, %d live edges of it have properties", ty, s.TypeCarriesProps(ty), propsCnt[ty])
 		}
 	}
 	sort.Strings(types)

@@ -112,7 +112,7 @@ func Restore(version, nextID uint64, nodes []*Node, edges []*Edge) (*Graph, erro
 		slices.SortFunc(eByID, cmpEdgeID)
 	}
 	ends := make([][2]uint32, len(eByID)) // from, to slots of live edges
-	typeCnt := map[string]int{}
+	typeCnt, propsCnt := map[string]int{}, map[string]int{}
 	for i, e := range eByID {
 		if i > 0 && eByID[i-1].ID == e.ID {
 			return nil, fmt.Errorf("store: restore: edge id %d given twice: %w", e.ID, ErrIDTaken)
@@ -144,6 +144,9 @@ func Restore(version, nextID uint64, nodes []*Node, edges []*Edge) (*Graph, erro
 		}
 		st.liveEdges++
 		typeCnt[e.Type]++
+		if len(e.Props) > 0 {
+			propsCnt[e.Type]++
+		}
 		ends[i] = [2]uint32{from.slot, to.slot}
 		st.rec(from.slot).out++
 		st.rec(to.slot).in++
@@ -207,6 +210,7 @@ func Restore(version, nextID uint64, nodes []*Node, edges []*Edge) (*Graph, erro
 		}
 		st.edges = bulkTree(eitems, lessEdgeItem)
 		st.typeCnt = countTree(typeCnt)
+		st.propsCnt = countTree(propsCnt)
 	})
 	run(func() {
 		st.all = bulkTree(live, nodeLess)

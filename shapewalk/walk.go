@@ -52,7 +52,7 @@ type Shape struct {
 	Hops      []int         // hop distance of Nodes[i] from the seed set; -1 for pinned nodes not reached
 	Edges     []*store.Edge // sorted by (index of From, Type, index of To, props literal)
 	Types     []string      // the edges' types, sorted, each once
-	Ends      []Ends        // Ends[i]: the positions in Nodes of Edges[i]'s From and To
+	Ends      []Ends        // Ends[i]: where Edges[i]'s From and To are in Nodes, its type in Types
 	Clamps    []Clamp       // in the order the clamped nodes were expanded
 	Truncated bool          // M cut the walk short
 	MaxHop    int

@@ -1265,12 +1265,15 @@ func (e *Edge) KeepRendering(r *Rendering) *Rendering {
 	return e.memo.Load()
 }
 
-// clone copies n's content; the rendering is not copied (the copy is about
-// to change).
+// clone copies n's record, key and rendering included: callers change
+// only its Recycled flag (a change of labels or properties lays out a new
+// record).
 func (n *Node) clone() Node {
 	return Node{ID: n.ID, Labels: n.Labels, Props: n.Props, Recycled: n.Recycled, blob: n.blob, keyLen: n.keyLen, cost: n.cost, slot: n.slot}
 }
 
+// clone copies e's content; the rendering is not copied (the copy is about
+// to change).
 func (e *Edge) clone() Edge {
 	return Edge{ID: e.ID, Type: e.Type, From: e.From, To: e.To, Props: e.Props, Recycled: e.Recycled}
 }

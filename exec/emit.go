@@ -88,7 +88,11 @@ func (e *emitter) emit(w *shapewalk.Shape, seeds int) {
 	var kindBuf [8]kindCounter
 	counters, kinds := counterBuf[:0], kindBuf[:0]
 	sc := e.scratch()
-	sc.sink += prefetchRenderings(w, e.typeMemo())
+	sc.types = sc.types[:0]
+	for _, t := range w.Types {
+		sc.types = append(sc.types, edgeTypeOf(e.snap, t))
+	}
+	sc.sink += prefetchRenderings(w, sc.types)
 	vars := slices.Grow(sc.vars[:0], len(w.Nodes))[:len(w.Nodes)]
 	sc.vars = vars
 	for i, n := range w.Nodes {
@@ -185,7 +189,7 @@ func (e *emitter) emit(w *shapewalk.Shape, seeds int) {
 		b, cost = vars[ends.From].appendCounted(b, cost+glue.open)
 		b = append(b, ")-["...)
 		var c int64
-		b, c = appendEdge(b, ed, w.Types[ends.Type], shell, e.typeMemo())
+		b, c = appendEdge(b, ed, sc.types[ends.Type], shell)
 		b = append(b, "]->("...)
 		b, cost = vars[ends.To].appendCounted(b, cost+glue.edgeMid+c+glue.edgeHead)
 		b = append(b, ')')
@@ -202,7 +206,7 @@ func (e *emitter) emit(w *shapewalk.Shape, seeds int) {
 // made of the loads so they are kept.
 //
 //go:noinline
-func prefetchRenderings(w *shapewalk.Shape, types *typeMemo) uintptr {
+func prefetchRenderings(w *shapewalk.Shape, types []edgeType) uintptr {
 	var sink uintptr
 	for _, n := range w.Nodes {
 		if t, _ := n.Rendering(); len(t) > 0 {
@@ -210,7 +214,7 @@ func prefetchRenderings(w *shapewalk.Shape, types *typeMemo) uintptr {
 		}
 	}
 	for i, e := range w.Edges {
-		if types.get(w.Types[w.Ends[i].Type]).bare {
+		if types[w.Ends[i].Type].bare {
 			continue // written from its type: its record is not read
 		}
 		if r := e.Rendering(); r != nil && len(r.Text) > 0 {
@@ -252,13 +256,13 @@ func appendNodeText(b []byte, n *store.Node, shell bool) []byte {
 	return appendProps(store.AppendLabels(b, n.Labels), n.Props, shell)
 }
 
-// appendEdge is appendNode for an edge of type typ: ":type" and its
+// appendEdge is appendNode for an edge of type t: ":type" and its
 // property literal.
-func appendEdge(b []byte, e *store.Edge, typ string, shell bool, types *typeMemo) ([]byte, int64) {
+func appendEdge(b []byte, e *store.Edge, t edgeType, shell bool) ([]byte, int64) {
 	// Most edges carry no properties: their text is their type's, kept
 	// once per type rather than once per edge. When no edge of the type
 	// has properties, the record is not even read.
-	if t := types.get(typ); t.bare || len(e.Props) == 0 {
+	if t.bare || len(e.Props) == 0 {
 		return append(b, t.r.Text...), t.r.Cost
 	}
 	if shell && !shellKeepsAll(e.Props) {
@@ -282,30 +286,14 @@ func typeRendering(typ string) *store.Rendering {
 	})
 }
 
-// typeMemo holds what one emit knows of the few edge types it meets, so
-// an edge costs a comparison or two instead of a hashed cache lookup.
-type typeMemo struct {
-	snap  *store.Snapshot
-	known []typeRendered
+// edgeType is what an emit knows of one edge type of its Shape.
+type edgeType struct {
+	r    *store.Rendering // the text of a property-less edge of the type
+	bare bool             // no live edge of the type has properties in the snapshot
 }
 
-type typeRendered struct {
-	typ  string
-	r    *store.Rendering
-	bare bool // no live edge of typ has properties in snap
-}
-
-func (m *typeMemo) get(typ string) typeRendered {
-	for _, t := range m.known {
-		if t.typ == typ {
-			return t
-		}
-	}
-	t := typeRendered{typ: typ, r: typeRendering(typ), bare: m.snap != nil && !m.snap.TypeCarriesProps(typ)}
-	if len(m.known) < 16 {
-		m.known = append(m.known, t)
-	}
-	return t
+func edgeTypeOf(snap *store.Snapshot, typ string) edgeType {
+	return edgeType{r: typeRendering(typ), bare: snap != nil && !snap.TypeCarriesProps(typ)}
 }
 
 // newRendering keeps text with its token estimate.
@@ -344,9 +332,9 @@ func appendEdgeText(b []byte, e *store.Edge, shell bool) []byte {
 // allocates is what the garbage collector charges it for.
 type scratch struct {
 	body, notes, head []byte
-	names             []byte   // the Shape's variable names, written out
-	note              []byte   // a clamp note being written
-	types             typeMemo // this emit's edge type renderings
+	names             []byte     // the Shape's variable names, written out
+	note              []byte     // a clamp note being written
+	types             []edgeType // what this emit knows of its Shape's edge types (by Ends.Type)
 	vars              []varName
 	sink              uintptr // see prefetchRenderings
 }
@@ -360,13 +348,6 @@ func (e *emitter) scratch() *scratch {
 	return e.sc
 }
 
-// typeMemo returns this emit's edge type memo, for the emitted snapshot.
-func (e *emitter) typeMemo() *typeMemo {
-	m := &e.scratch().types
-	m.snap = e.snap
-	return m
-}
-
 // release returns the scratch buffers; the emitter must not use them after.
 func (e *emitter) release() {
 	if e.sc == nil {
@@ -375,8 +356,8 @@ func (e *emitter) release() {
 	if cap(e.sc.body) > 1<<20 {
 		e.sc.body = nil // an outsized Shape should not pin its buffer
 	}
-	clear(e.sc.types.known) // nor a pooled buffer a graph's type names
-	e.sc.types = typeMemo{known: e.sc.types.known[:0]}
+	clear(e.sc.types) // nor a pooled buffer a graph's type renderings
+	e.sc.types = e.sc.types[:0]
 	scratchPool.Put(e.sc)
 	e.sc, e.body = nil, nil
 }

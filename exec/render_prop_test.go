@@ -59,7 +59,6 @@ func TestRapidKeptRenderings(t *testing.T) {
 				}
 			}
 			snap := tx.Commit()
-			types := typeMemo{snap: snap}
 			snap.ScanNodes(func(n *store.Node) bool {
 				text, cost := n.Rendering()
 				want := appendNodeText(nil, n, false)
@@ -78,7 +77,7 @@ func TestRapidKeptRenderings(t *testing.T) {
 				// Every edge is written as its record renders, whether
 				// from its type (no edge of the type has properties),
 				// from the type's rendering or from its own.
-				got, cost := appendEdge(nil, e, e.Type, false, &types)
+				got, cost := appendEdge(nil, e, edgeTypeOf(snap, e.Type), false)
 				if want := appendEdgeText(nil, e, false); !bytes.Equal(got, want) || cost != tokens.Milli(want) {
 					t.Fatalf("edge %d written %q (cost %d), its record renders %q", e.ID, got, cost, want)
 				}

@@ -133,8 +133,8 @@ func (s *state) cmpEnt(a, b adjEnt) int {
 	}
 	if a.far != b.far {
 		fa, fb := s.rec(a.far).n, s.rec(b.far).n
-		if fa.okey() != fb.okey() {
-			return strings.Compare(fa.okey(), fb.okey())
+		if c := strings.Compare(fa.okey(), fb.okey()); c != 0 {
+			return c
 		}
 		if fa.ID != fb.ID {
 			if fa.ID < fb.ID {

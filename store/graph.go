@@ -6,7 +6,6 @@ import (
 	"errors"
 	"math"
 	"slices"
-	"sort"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -365,13 +364,9 @@ func appendObservableKey(b []byte, labels []string, props Props) []byte {
 		kind = labels[0]
 	}
 	b = appendObsPrefix(b, kind, props)
-	if len(labels) > 1 {
-		var arr [8]string
-		extra := append(arr[:0], labels[1:]...)
-		sort.Strings(extra)
-		for _, l := range extra {
-			b = appendKeyString(b, l)
-		}
+	var arr [8]string
+	for _, l := range sortedExtraLabels(arr[:0], labels) {
+		b = appendKeyString(b, l)
 	}
 	return b
 }

@@ -54,11 +54,6 @@ func locMatch(loc string) func(locEntry) bool {
 	return func(e locEntry) bool { return e.loc() == loc }
 }
 
-// locEntry looks loc up in the locator index.
-func (st *state) locEntry(loc string) (locEntry, bool) {
-	return st.locs.get(xxhash.Sum64String(loc), locMatch(loc))
-}
-
 // putLoc indexes the live node n under loc, writing as generation gen.
 func (st *state) putLoc(gen uint64, loc string, n *Node) {
 	h, match := xxhash.Sum64String(loc), locMatch(loc)
@@ -114,7 +109,7 @@ func (st *state) delLoc(gen uint64, loc string, n *Node) {
 // observable order, and reports whether the index could answer (false:
 // the locator's bucket went over; ask the property index).
 func (st *state) scanLoc(loc string, fn func(*Node) bool) bool {
-	e, ok := st.locEntry(loc)
+	e, ok := st.locs.get(xxhash.Sum64String(loc), locMatch(loc))
 	switch {
 	case !ok:
 	case e.n != nil:

@@ -17,20 +17,26 @@ func appendRendering(b []byte, labels []string, props Props) []byte {
 // others sorted, so the same node always reads the same whatever order its
 // labels were set in.
 func AppendLabels(b []byte, labels []string) []byte {
-	if len(labels) > 2 {
-		var arr [8]string
-		rest := append(arr[:0], labels[1:]...)
-		sort.Strings(rest)
-		b = AppendKey(append(b, ':'), labels[0])
-		for _, l := range rest {
-			b = AppendKey(append(b, ':'), l)
-		}
+	if len(labels) == 0 {
 		return b
 	}
-	for _, l := range labels {
+	b = AppendKey(append(b, ':'), labels[0])
+	var arr [8]string
+	for _, l := range sortedExtraLabels(arr[:0], labels) {
 		b = AppendKey(append(b, ':'), l)
 	}
 	return b
+}
+
+// sortedExtraLabels returns the labels after the kind, sorted (in buf
+// when there are two or more of them to sort).
+func sortedExtraLabels(buf, labels []string) []string {
+	if len(labels) <= 2 {
+		return labels[min(1, len(labels)):]
+	}
+	rest := append(buf, labels[1:]...)
+	sort.Strings(rest)
+	return rest
 }
 
 // AppendKey writes a label, type or key as KeyLiteral does.

@@ -76,12 +76,7 @@ func BenchmarkRecall(b *testing.B) {
 			db, _ := Open(WithShapeCacheBytes(0))
 			defer db.Close()
 			s := benchSession(b, db, n)
-			nicks := make([]map[string]any, 1024)
-			rng := rand.New(rand.NewPCG(7, 7))
-			for i := range nicks {
-				k := rng.IntN(n/len(benchKinds)) * len(benchKinds)
-				nicks[i] = map[string]any{"nick": fmt.Sprintf("TSK_%d", k)}
-			}
+			nicks := benchNicks(n)
 			// first: every Recall seeds a node no Recall has met, so its
 			// walk meets records, adjacency and renderings cold (the case
 			// gqlbench measures). It runs before miss, on the same
@@ -123,6 +118,18 @@ func BenchmarkRecall(b *testing.B) {
 	}
 }
 
+// benchNicks returns the parameters of 1,024 seeded Recalls of TSK nodes
+// of a session of n nodes (the miss case's seeds).
+func benchNicks(n int) []map[string]any {
+	nicks := make([]map[string]any, 1024)
+	rng := rand.New(rand.NewPCG(7, 7))
+	for i := range nicks {
+		k := rng.IntN(n/len(benchKinds)) * len(benchKinds)
+		nicks[i] = map[string]any{"nick": fmt.Sprintf("TSK_%d", k)}
+	}
+	return nicks
+}
+
 // recallLatencies runs op b.N times and reports p50 and p99 latencies.
 func recallLatencies(b *testing.B, op func(i int) error) {
 	b.ReportAllocs()
@@ -161,11 +168,7 @@ func BenchmarkRecallGrowth(b *testing.B) {
 	nicks := make([][]map[string]any, len(sizes))
 	for i, n := range sizes {
 		sessions[i] = benchSession(b, db, n)
-		rng := rand.New(rand.NewPCG(7, 7))
-		for range 1024 {
-			k := rng.IntN(n/len(benchKinds)) * len(benchKinds)
-			nicks[i] = append(nicks[i], map[string]any{"nick": fmt.Sprintf("TSK_%d", k)})
-		}
+		nicks[i] = benchNicks(n)
 	}
 	lat := make([][]time.Duration, len(sizes))
 	runtime.GC()

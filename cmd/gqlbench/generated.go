@@ -225,8 +225,7 @@ func benchGenerated(ctx context.Context, cfg Config, n int, rep *Report, logf fu
 		g := genNodeOf(i)
 		return "MATCH (t:" + g.kind + " {nick: $nick})", map[string]any{"nick": g.nick}
 	}
-	var miss, hit []time.Duration
-	settle()
+	var miss, hit []time.Duration // heapNow has just collected
 	for _, i := range perm {
 		q, p := token(i)
 		t := time.Now()

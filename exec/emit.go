@@ -81,8 +81,8 @@ func (e *emitter) emit(w *shapewalk.Shape, seeds int) {
 		n      int
 	}
 	type kindCounter struct {
-		kind string
-		c    int // index in counters
+		kind string // the kind as its nodes' renderings write it (store.KindPrefix)
+		c    int    // index in counters
 	}
 	var counterBuf [8]counter
 	var kindBuf [8]kindCounter
@@ -92,11 +92,16 @@ func (e *emitter) emit(w *shapewalk.Shape, seeds int) {
 	for _, t := range w.Types {
 		sc.types = append(sc.types, edgeTypeOf(e.snap, t))
 	}
-	sc.sink += prefetchRenderings(w, sc.types)
+	sc.sink += e.snap.PrefetchRenderings(w.Slots) + prefetchEdgeRenderings(w, sc.types)
 	vars := slices.Grow(sc.vars[:0], len(w.Nodes))[:len(w.Nodes)]
 	sc.vars = vars
+	texts := slices.Grow(sc.texts[:0], len(w.Nodes))[:len(w.Nodes)]
+	sc.texts = texts
 	for i, n := range w.Nodes {
-		kind := n.Kind()
+		// The node's text comes from the slot table, so the record is
+		// not loaded, except once per kind for the variable prefix.
+		texts[i].text, texts[i].cost = e.snap.RenderingAt(w.Slots[i])
+		kind := store.KindPrefix(texts[i].text)
 		c := -1
 		for _, kc := range kinds {
 			if kc.kind == kind {
@@ -105,7 +110,7 @@ func (e *emitter) emit(w *shapewalk.Shape, seeds int) {
 			}
 		}
 		if c < 0 {
-			p := prefixOf(kind)
+			p := prefixOf(n.Kind())
 			for j := range counters {
 				if counters[j].prefix.name == p.name {
 					c = j
@@ -179,7 +184,7 @@ func (e *emitter) emit(w *shapewalk.Shape, seeds int) {
 		}
 		b, cost = vars[i].appendCounted(b, cost)
 		var c int64
-		b, c = appendNode(b, n, shell)
+		b, c = appendNode(b, n, texts[i], shell)
 		b = append(b, ')')
 		cost += c + glue.close
 	}
@@ -200,25 +205,20 @@ func (e *emitter) emit(w *shapewalk.Shape, seeds int) {
 	sc.body = b
 }
 
-// prefetchRenderings loads the Shape's records and their renderings
-// in tight loops of independent loads, so their cache misses overlap
-// instead of each waiting its turn in the emit loop. It returns a value
-// made of the loads so they are kept.
+// prefetchEdgeRenderings loads the renderings of the Shape's edges that
+// carry properties in a tight loop of independent loads, so their cache
+// misses overlap instead of each waiting its turn in the emit loop. It
+// returns a value made of the loads so they are kept.
 //
 //go:noinline
-func prefetchRenderings(w *shapewalk.Shape, types []edgeType) uintptr {
-	var sink uintptr
-	for _, n := range w.Nodes {
-		if t, _ := n.Rendering(); len(t) > 0 {
-			sink += uintptr(t[0]) + uintptr(t[len(t)-1])
-		}
-	}
+func prefetchEdgeRenderings(w *shapewalk.Shape, types []edgeType) uint64 {
+	var sink uint64
 	for i, e := range w.Edges {
 		if types[w.Ends[i].Type].bare {
 			continue // written from its type: its record is not read
 		}
 		if r := e.Rendering(); r != nil && len(r.Text) > 0 {
-			sink += uintptr(r.Text[0])
+			sink += uint64(r.Text[0])
 		}
 	}
 	return sink
@@ -238,18 +238,23 @@ var glue = struct {
 	end:       tokens.Milli([]byte("\n")),
 }
 
+// rendering is a node's text and its token estimate (tokens.Milli).
+type rendering struct {
+	text string
+	cost int64
+}
+
 // appendNode writes n's labels and property literal and returns their
-// token estimate. It copies the rendering the store made with the record,
-// except in view=shell for a node with properties view=shell leaves out:
-// that text is made afresh.
-func appendNode(b []byte, n *store.Node, shell bool) ([]byte, int64) {
+// token estimate. It copies r, the rendering the store made with the
+// record, except in view=shell for a node with properties view=shell
+// leaves out: that text is made afresh.
+func appendNode(b []byte, n *store.Node, r rendering, shell bool) ([]byte, int64) {
 	if shell && !shellKeepsAll(n.Props) {
 		mark := len(b)
 		b = appendNodeText(b, n, true)
 		return b, tokens.Milli(b[mark:])
 	}
-	text, cost := n.Rendering()
-	return append(b, text...), cost
+	return append(b, r.text...), r.cost
 }
 
 func appendNodeText(b []byte, n *store.Node, shell bool) []byte {
@@ -336,7 +341,8 @@ type scratch struct {
 	note              []byte     // a clamp note being written
 	types             []edgeType // what this emit knows of its Shape's edge types (by Ends.Type)
 	vars              []varName
-	sink              uintptr // see prefetchRenderings
+	texts             []rendering // the Shape's node renderings, by position
+	sink              uint64      // see prefetchEdgeRenderings
 }
 
 var scratchPool = sync.Pool{New: func() any { return new(scratch) }}
@@ -356,8 +362,10 @@ func (e *emitter) release() {
 	if cap(e.sc.body) > 1<<20 {
 		e.sc.body = nil // an outsized Shape should not pin its buffer
 	}
-	clear(e.sc.types) // nor a pooled buffer a graph's type renderings
+	clear(e.sc.types) // nor a pooled buffer a graph's renderings
 	e.sc.types = e.sc.types[:0]
+	clear(e.sc.texts)
+	e.sc.texts = e.sc.texts[:0]
 	scratchPool.Put(e.sc)
 	e.sc, e.body = nil, nil
 }

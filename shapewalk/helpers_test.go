@@ -199,8 +199,8 @@ func checkInvariants(tb tbT, snap *store.Snapshot, sh *Shape, opt Options, nPinn
 	if sh.Rows() > m {
 		tb.Fatalf("rows %d > M %d", sh.Rows(), m)
 	}
-	if len(sh.Hops) != len(sh.Nodes) {
-		tb.Fatalf("hops/nodes length")
+	if len(sh.Hops) != len(sh.Nodes) || len(sh.Slots) != len(sh.Nodes) {
+		tb.Fatalf("hops/slots/nodes length")
 	}
 	pos := map[store.ID]int{}
 	maxHop := 0
@@ -209,8 +209,11 @@ func checkInvariants(tb tbT, snap *store.Snapshot, sh *Shape, opt Options, nPinn
 			tb.Fatalf("duplicate node")
 		}
 		pos[n.ID] = i
-		if _, ok := snap.Node(n.ID); !ok {
-			tb.Fatalf("node not live")
+		if cur, ok := snap.Node(n.ID); !ok || cur != n {
+			tb.Fatalf("node not live, or not snap's record")
+		}
+		if sh.Slots[i] != n.Slot() || snap.NodeAt(sh.Slots[i]) != n {
+			tb.Fatalf("Slots[%d] = %d is not the slot of node %d", i, sh.Slots[i], n.ID)
 		}
 		if sh.Hops[i] > k || sh.Hops[i] < -1 {
 			tb.Fatalf("hop %d out of range (k=%d)", sh.Hops[i], k)

@@ -49,6 +49,7 @@ type Clamp struct {
 // Shape is the result of a Walk.
 type Shape struct {
 	Nodes     []*store.Node // emit order: pinned first, then seeds (in the order given), then BFS order
+	Slots     []uint32      // Slots[i] is Nodes[i]'s slot (store.Snapshot.RenderingAt reads by slot)
 	Hops      []int         // hop distance of Nodes[i] from the seed set; -1 for pinned nodes not reached
 	Edges     []*store.Edge // sorted by (index of From, Type, index of To, props literal)
 	Types     []string      // the edges' types, sorted, each once
@@ -972,6 +973,7 @@ func (w *walker) result() *Shape {
 	}
 	if len(w.nodes) > 0 {
 		sh.Nodes = slices.Clone(w.nodes)
+		sh.Slots = slices.Clone(w.slots)
 		sh.Hops = slices.Clone(w.hops)
 	}
 	for _, h := range w.hops {

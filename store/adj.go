@@ -3,8 +3,11 @@ package store
 import (
 	"slices"
 	"strings"
+	"unsafe"
 
 	"github.com/cespare/xxhash/v2"
+
+	"github.com/goldfish-gql/goldfish/tokens"
 )
 
 // ---- slot table and per-node adjacency ---------------------------------
@@ -16,11 +19,12 @@ import (
 // to directories of 256 leaves of 32 records. A Tx copies the directory
 // slice once and each directory and leaf it writes once (tracked with the
 // Tx's generation number), so published snapshots are never modified,
-// and a write that touches scattered slots copies a 1.5 KB leaf and a
+// and a write that touches scattered slots copies a 2 KB leaf and a
 // 2 KB directory per slot, not a large block of records.
 //
-// A record holds the node's current *Node, its live out/in degree and its
-// adjacency: an immutable (per version) slice of entries {edge, far slot,
+// A record (one 64-byte cache line) holds the node's current *Node, a
+// copy of that record's rendering reference (so an emit need not load the
+// record), its live out/in degree and its adjacency: an immutable (per version) slice of entries {edge, far slot,
 // direction} sorted by
 //
 //	(edge type, direction (Out before In), far node's observable key,
@@ -75,6 +79,21 @@ type slotRec struct {
 	adj     []adjEnt
 	out, in uint32 // live degree
 	gen     uint64 // generation of the Tx that owns adj (may edit in place)
+	// n's rendering and its cost (see Node.Rendering), kept beside the
+	// adjacency so a Recall's emit reads it without loading n's record.
+	// With these a record is one 64-byte cache line.
+	text    *byte
+	textLen uint32
+	cost    int32
+}
+
+// A record fills one cache line exactly (see slotLeaf).
+var _ [0]struct{} = [64 - unsafe.Sizeof(slotRec{})]struct{}{}
+
+// setNode points r at n, a new record of its node.
+func (r *slotRec) setNode(n *Node) {
+	r.n = n
+	r.text, r.textLen, r.cost = unsafe.StringData(n.blob), n.textLen, n.cost
 }
 
 type slotDir struct {
@@ -83,8 +102,8 @@ type slotDir struct {
 }
 
 type slotLeaf struct {
+	recs [leafSize]slotRec // first, so each record is aligned to a cache line
 	gen  uint64
-	recs [leafSize]slotRec
 }
 
 // recOf returns the record of slot (nil when out of range or slot 0).
@@ -203,7 +222,7 @@ func (t *Tx) adjW(r *slotRec) []adjEnt {
 func (t *Tx) newSlot(n *Node) {
 	t.st.nslots++
 	n.slot = t.st.nslots
-	t.recW(n.slot).n = n
+	t.recW(n.slot).setNode(n)
 }
 
 func (t *Tx) searchEnt(adj []adjEnt, x adjEnt) int {
@@ -400,6 +419,39 @@ func (s *Snapshot) Prefetch(slots []uint32) uint64 {
 	return sink
 }
 
+// RenderingAt returns what NodeAt(slot).Rendering() returns, read from
+// the slot table: a Recall's emit copies a node's text without loading
+// its record.
+func (s *Snapshot) RenderingAt(slot uint32) (text string, cost int64) {
+	r := s.st.rec(slot)
+	if r == nil || r.n == nil {
+		return "", 0
+	}
+	// Every record in the table was laid out by the store (layoutNode,
+	// or a clone of such a record), so its text is kept.
+	text = unsafe.String(r.text, r.textLen)
+	if r.cost < 0 {
+		return text, tokens.MilliString(text)
+	}
+	return text, int64(r.cost)
+}
+
+// PrefetchRenderings loads the renderings of the nodes in slots (see
+// RenderingAt) in one loop of independent loads, so their cache misses
+// overlap; it returns a value made of the loads, which callers keep.
+//
+//go:noinline
+func (s *Snapshot) PrefetchRenderings(slots []uint32) uint64 {
+	var sink uint64
+	dirs := s.st.dirs
+	for _, slot := range slots {
+		if r := recOf(dirs, slot); r != nil && r.textLen > 0 {
+			sink += uint64(*r.text) + uint64(*(*byte)(unsafe.Add(unsafe.Pointer(r.text), r.textLen-1)))
+		}
+	}
+	return sink
+}
+
 // AdjacencyAt returns the adjacency of the live node in slot (empty when
 // there is none): what Adjacency gives, without loading the node record.
 func (s *Snapshot) AdjacencyAt(slot uint32) Adjacency {
@@ -555,7 +607,7 @@ func (a Adjacency) FarRange(lo, hi int, far *Node) (int, int) {
 // ObservableKey returns n's observable order key (see package doc) as a
 // string, without allocating for records built by the store.
 func (n *Node) ObservableKey() string {
-	if n.keyLen != 0 {
+	if n.blob != "" {
 		return n.okey()
 	}
 	return observableKey(n.Labels, n.Props)

@@ -28,23 +28,25 @@ const DeterministicBit ID = 1 << 63
 // shared by all readers and must never be modified; a write creates a new
 // record. Labels[0] is the kind; there are no duplicate labels.
 type Node struct {
-	ID     ID
-	Labels []string
-	Props  Props
-	// blob holds the observable key, blob[:keyLen], then the rendering:
-	// the text a Shape writes for the node (see Rendering). The store
+	// blob holds the rendering, blob[:textLen]: the text a Shape writes
+	// for the node (see Rendering), then the observable key. The store
 	// makes both with the record, in one allocation, so a Recall meeting
 	// the node for the first time copies bytes instead of formatting
-	// scattered properties.
+	// scattered properties. The fields a Recall's emit reads come first,
+	// so they share the record's first cache line, and the rendering
+	// starts its allocation.
 	blob     string
-	keyLen   uint32
+	textLen  uint32
+	cost     int32 // the rendering's token estimate (tokens.Milli); -1: too large to keep
+	ID       ID
+	Labels   []string
+	Props    Props
 	slot     uint32 // dense slot in the graph's slot table (0: none)
-	cost     int32  // the rendering's token estimate (tokens.Milli); -1: too large to keep
 	Recycled bool
 }
 
 // okey returns n's observable key.
-func (n *Node) okey() string { return n.blob[:n.keyLen] }
+func (n *Node) okey() string { return n.blob[n.textLen:] }
 
 // Kind returns the first label, or "" for a node without labels.
 func (n *Node) Kind() string {
@@ -514,7 +516,7 @@ func (s *Snapshot) ScanIdentical(kind string, props Props, fn func(*Node) bool) 
 	props = NormalizeProps(props)
 	var buf [128]byte
 	prefix := string(appendObsPrefix(buf[:0], kind, props))
-	s.st.all.AscendGreaterOrEqual(&Node{blob: prefix, keyLen: uint32(len(prefix))}, func(n *Node) bool {
+	s.st.all.AscendGreaterOrEqual(&Node{blob: prefix}, func(n *Node) bool {
 		if !strings.HasPrefix(n.okey(), prefix) {
 			return false
 		}
@@ -682,7 +684,7 @@ func (s *Snapshot) TypeCarriesProps(t string) bool { return count(s.st.propsCnt,
 // observables have identical keys and are then ordered by engine id, which
 // callers must not rely on.
 func (s *Snapshot) ObservableKey(n *Node) []byte {
-	if n.keyLen != 0 {
+	if n.blob != "" {
 		return []byte(n.okey())
 	}
 	return appendObservableKey(nil, n.Labels, n.Props)
@@ -815,12 +817,12 @@ func (t *Tx) newNode(id ID, labels []string, props Props) *Node {
 // layoutNode is newNode with buf as scratch space for the key and the
 // rendering; it returns buf for reuse.
 func layoutNode(buf []byte, id ID, labels []string, props Props) (*Node, []byte) {
-	buf = appendObservableKey(buf[:0], labels, props)
-	keyLen := len(buf)
-	buf = appendRendering(buf, labels, props)
+	buf = appendRendering(buf[:0], labels, props)
+	textLen := len(buf)
+	buf = appendObservableKey(buf, labels, props)
 	n := nodeWithProps(len(props))
-	n.ID, n.Labels, n.blob, n.keyLen = id, labels, string(buf), uint32(keyLen)
-	n.cost = keptCost(tokens.Milli(buf[keyLen:]))
+	n.ID, n.Labels, n.blob, n.textLen = id, labels, string(buf), uint32(textLen)
+	n.cost = keptCost(tokens.Milli(buf[:textLen]))
 	for i, p := range props {
 		if v := &p.Val; v.l == nil && len(v.s) > 0 {
 			if at := strings.Index(n.blob, v.s); at >= 0 {
@@ -925,7 +927,7 @@ func (t *Tx) replaceNode(it nodeItem, n *Node) {
 	it.n = n
 	t.st.nodes.ReplaceOrInsert(it)
 	t.addNodeIdx(n)
-	t.recW(n.slot).n = n
+	t.recW(n.slot).setNode(n)
 	if n.okey() != old.okey() {
 		t.rekey(n.slot)
 	}
@@ -934,7 +936,7 @@ func (t *Tx) replaceNode(it nodeItem, n *Node) {
 // setRec points n's slot record at n (a new record of the same node).
 func (t *Tx) setRec(n *Node) {
 	if n.slot != 0 {
-		t.recW(n.slot).n = n
+		t.recW(n.slot).setNode(n)
 	}
 }
 
@@ -1233,7 +1235,7 @@ func (n *Node) Rendering() (text string, cost int64) {
 		b := appendRendering(nil, n.Labels, n.Props)
 		return string(b), tokens.Milli(b)
 	}
-	text = n.blob[n.keyLen:]
+	text = n.blob[:n.textLen]
 	if n.cost < 0 {
 		return text, tokens.MilliString(text)
 	}
@@ -1264,7 +1266,7 @@ func (e *Edge) KeepRendering(r *Rendering) *Rendering {
 // only its Recycled flag (a change of labels or properties lays out a new
 // record).
 func (n *Node) clone() Node {
-	return Node{ID: n.ID, Labels: n.Labels, Props: n.Props, Recycled: n.Recycled, blob: n.blob, keyLen: n.keyLen, cost: n.cost, slot: n.slot}
+	return Node{ID: n.ID, Labels: n.Labels, Props: n.Props, Recycled: n.Recycled, blob: n.blob, textLen: n.textLen, cost: n.cost, slot: n.slot}
 }
 
 // clone copies e's content; the rendering is not copied (the copy is about

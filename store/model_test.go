@@ -6,6 +6,8 @@ import (
 	"slices"
 	"sort"
 	"strings"
+
+	"github.com/goldfish-gql/goldfish/tokens"
 )
 
 // model is a naive reference implementation with maps, used to check the
@@ -354,6 +356,14 @@ func checkSnapshot(t fataler, s *Snapshot, m *model) {
 		}
 	}
 	for _, n := range all {
+		// The slot table's copy of the rendering is the record's, and
+		// the record's is a fresh render of its content.
+		rec, _ := s.Node(n.ID)
+		text, cost := s.RenderingAt(rec.Slot())
+		fresh := appendRendering(nil, rec.Labels, rec.Props)
+		if rt, rc := rec.Rendering(); text != rt || cost != rc || text != string(fresh) || cost != tokens.Milli(fresh) {
+			t.Fatalf("RenderingAt(%d) = %q (%d), record %q (%d), fresh %q", rec.Slot(), text, cost, rt, rc, fresh)
+		}
 		want := m.live(func(x *Node) bool { return x.Kind() == n.Kind() && x.Props.Equal(n.Props) })
 		expectNodes(t, "ScanIdentical", collect(func(f func(*Node) bool) { s.ScanIdentical(n.Kind(), n.Props, f) }), want)
 		if nick, ok := nickOf(n.Props); ok {

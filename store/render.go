@@ -41,3 +41,35 @@ func sortedExtraLabels(buf, labels []string) []string {
 
 // AppendKey writes a label, type or key as KeyLiteral does.
 func AppendKey(b []byte, s string) []byte { return appendKeyLiteral(b, s) }
+
+// KindPrefix returns the part of a node's rendering (see Node.Rendering)
+// that writes its kind: ":Kind", or "" for a node without labels. Two
+// renderings have equal prefixes exactly when their nodes have the same
+// kind, so a reader of renderings can group nodes by kind without loading
+// their records.
+func KindPrefix(text string) string {
+	if len(text) < 2 || text[0] != ':' {
+		return ""
+	}
+	if text[1] != '`' {
+		// An identifier: it ends where the next label or the property
+		// literal starts.
+		for i := 2; i < len(text); i++ {
+			if text[i] == ':' || text[i] == ' ' {
+				return text[:i]
+			}
+		}
+		return text
+	}
+	// A quoted key: it ends at the first backquote that is not doubled.
+	for i := 2; i < len(text); i++ {
+		if text[i] == '`' {
+			if i+1 < len(text) && text[i+1] == '`' {
+				i++
+				continue
+			}
+			return text[:i+1]
+		}
+	}
+	return text
+}

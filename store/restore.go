@@ -240,7 +240,7 @@ func buildSlotTable(nodes []*Node) []*slotDir {
 		if dirs[di].leaves[li] == nil {
 			dirs[di].leaves[li] = &slotLeaf{}
 		}
-		dirs[di].leaves[li].recs[n.slot&leafMask].n = n
+		dirs[di].leaves[li].recs[n.slot&leafMask].setNode(n)
 	}
 	return dirs
 }

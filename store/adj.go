@@ -415,6 +415,9 @@ func (s *Snapshot) Prefetch(slots []uint32) uint64 {
 		if len(r.adj) > 0 {
 			sink += uint64(r.adj[0].far) + uint64(r.adj[len(r.adj)-1].far)
 		}
+		if r.textLen > 0 {
+			sink += uint64(*r.text) + uint64(*(*byte)(unsafe.Add(unsafe.Pointer(r.text), r.textLen-1)))
+		}
 	}
 	return sink
 }

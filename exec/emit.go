@@ -35,6 +35,12 @@ type emitter struct {
 	sc            *scratch
 }
 
+// walk walks seeds into the emitter's pooled Shape (the emit is done with
+// it before the next Recall takes the scratch).
+func (e *emitter) walk(snap *store.Snapshot, seeds []*store.Node, opt shapewalk.Options) *shapewalk.Shape {
+	return shapewalk.WalkInto(&e.scratch().walk, snap, seeds, opt)
+}
+
 // timed marks the end of the walk.
 func (e *emitter) timed(w *shapewalk.Shape) *shapewalk.Shape {
 	e.walked = time.Now()
@@ -342,7 +348,8 @@ type scratch struct {
 	types             []edgeType // what this emit knows of its Shape's edge types (by Ends.Type)
 	vars              []varName
 	texts             []rendering // the Shape's node renderings, by position
-	sink              uint64      // see prefetchEdgeRenderings
+	walk              shapewalk.Shape
+	sink              uint64 // see prefetchEdgeRenderings
 }
 
 var scratchPool = sync.Pool{New: func() any { return new(scratch) }}
@@ -360,12 +367,18 @@ func (e *emitter) release() {
 		return
 	}
 	if cap(e.sc.body) > 1<<20 {
-		e.sc.body = nil // an outsized Shape should not pin its buffer
+		e.sc.body = nil // an outsized Shape should not pin its buffers
+		e.sc.walk = shapewalk.Shape{}
 	}
 	clear(e.sc.types) // nor a pooled buffer a graph's renderings
 	e.sc.types = e.sc.types[:0]
 	clear(e.sc.texts)
 	e.sc.texts = e.sc.texts[:0]
+	w := &e.sc.walk // a pooled Shape must not keep a graph's records alive
+	clear(w.Nodes)
+	clear(w.Edges)
+	clear(w.Types)
+	w.Clamps = nil
 	scratchPool.Put(e.sc)
 	e.sc, e.body = nil, nil
 }

@@ -124,7 +124,7 @@ func Recall(ctx context.Context, snap *store.Snapshot, plan *planner.Plan, param
 		outline := walk
 		outline.K = -1 // exemplars only: 0 would mean the default k
 		outline.Pinned = nil
-		e.emit(e.timed(shapewalk.Walk(snap, exemplars, outline)), len(exemplars))
+		e.emit(e.timed(e.walk(snap, exemplars, outline)), len(exemplars))
 		return e.finish()
 	}
 	limit := opt.L
@@ -168,7 +168,7 @@ func Recall(ctx context.Context, snap *store.Snapshot, plan *planner.Plan, param
 		e.notes = append(e.notes, "02000: "+msg)
 		return e.finish()
 	}
-	e.emit(e.timed(shapewalk.Walk(snap, seeds, walk)), len(seeds))
+	e.emit(e.timed(e.walk(snap, seeds, walk)), len(seeds))
 	return e.finish()
 }
 

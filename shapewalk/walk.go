@@ -252,8 +252,16 @@ func (w *walker) addEdge(e *store.Edge, typ string, from, to int32) {
 // Walk computes the Shape of seeds in snap (SPEC §5.2). Seeds that are not
 // live in snap are ignored; a seed given twice appears once.
 func Walk(snap *store.Snapshot, seeds []*store.Node, opt Options) *Shape {
+	return WalkInto(new(Shape), snap, seeds, opt)
+}
+
+// WalkInto is Walk writing the Shape into sh, whose slices' capacity it
+// reuses (their old contents are overwritten): a caller that is done with
+// one Shape before it walks the next need not allocate one per walk.
+func WalkInto(sh *Shape, snap *store.Snapshot, seeds []*store.Node, opt Options) *Shape {
 	w := walkerPool.Get().(*walker)
-	sh := w.walk(snap, seeds, opt)
+	w.walk(snap, seeds, opt)
+	w.result(sh)
 	w.release()
 	walkerPool.Put(w)
 	return sh
@@ -277,7 +285,7 @@ func (w *walker) release() {
 	w.hasLast = false
 }
 
-func (w *walker) walk(snap *store.Snapshot, seeds []*store.Node, opt Options) *Shape {
+func (w *walker) walk(snap *store.Snapshot, seeds []*store.Node, opt Options) {
 	w.snap = snap
 	w.k, w.m, w.f = opt.K, opt.M, opt.F
 	if w.k == 0 {
@@ -382,7 +390,6 @@ func (w *walker) walk(snap *store.Snapshot, seeds []*store.Node, opt Options) *S
 		w.refinePinned()
 	}
 	w.closeEdges()
-	return w.result()
 }
 
 // prefetch loads the records and adjacency heads of the queued nodes idx.
@@ -965,22 +972,20 @@ func (w *walker) cmpTail(a, b closeEnt) int {
 	return cmp.Compare(a.e.ID, b.e.ID)
 }
 
-// result copies the walk into a fresh Shape with the edges in emit order.
-func (w *walker) result() *Shape {
-	sh := &Shape{Truncated: w.trunc, Clamps: w.clamps}
+// result copies the walk into sh (reusing its slices) with the edges in
+// emit order.
+func (w *walker) result(sh *Shape) {
+	*sh = Shape{Truncated: w.trunc, Clamps: w.clamps,
+		Nodes: append(sh.Nodes[:0], w.nodes...), Slots: append(sh.Slots[:0], w.slots...), Hops: append(sh.Hops[:0], w.hops...),
+		Edges: sh.Edges[:0], Types: sh.Types[:0], Ends: sh.Ends[:0]}
 	for i := range sh.Clamps {
 		sh.Clamps[i].Index, _ = w.slotSet.get(slotKey(sh.Clamps[i].slot))
-	}
-	if len(w.nodes) > 0 {
-		sh.Nodes = slices.Clone(w.nodes)
-		sh.Slots = slices.Clone(w.slots)
-		sh.Hops = slices.Clone(w.hops)
 	}
 	for _, h := range w.hops {
 		sh.MaxHop = max(sh.MaxHop, h)
 	}
 	if len(w.edges) == 0 {
-		return sh
+		return
 	}
 	w.sortBuf = w.sortBuf[:0]
 	for i, e := range w.edges {
@@ -993,15 +998,12 @@ func (w *walker) result() *Shape {
 	if len(w.sortBuf) == 1 { // sortEdges left typeNames as they were
 		w.typeNames = append(w.typeNames[:0], w.sortBuf[0].typ)
 	}
-	sh.Types = slices.Clone(w.typeNames)
-	sh.Edges = make([]*store.Edge, len(w.sortBuf))
-	sh.Ends = make([]Ends, len(w.sortBuf))
-	for i, c := range w.sortBuf {
+	sh.Types = append(sh.Types, w.typeNames...)
+	for _, c := range w.sortBuf {
 		t, _ := slices.BinarySearch(sh.Types, c.typ)
-		sh.Edges[i] = c.e
-		sh.Ends[i] = Ends{c.pf, c.pt, int32(t)}
+		sh.Edges = append(sh.Edges, c.e)
+		sh.Ends = append(sh.Ends, Ends{c.pf, c.pt, int32(t)})
 	}
-	return sh
 }
 
 // refinePinned reorders, after the walk, runs of pinned nodes that tie on

@@ -78,10 +78,19 @@ func (s *Shape) Index(id store.ID) int {
 
 // ---- small open-addressing id → int32 table --------------------------------
 
+// idSet maps ids to int32 values for the length of one walk. An entry
+// belongs to the walk whose generation it carries, so starting a walk
+// costs a counter increment, not a clear of the table.
 type idSet struct {
-	keys []store.ID
-	vals []int32 // -1 = empty slot
+	ents []idEnt
+	gen  uint32
 	mask int
+}
+
+type idEnt struct {
+	key store.ID
+	val int32
+	gen uint32 // the walk that wrote the entry; another walk's is empty
 }
 
 func (s *idSet) init(capacity int) {
@@ -89,36 +98,32 @@ func (s *idSet) init(capacity int) {
 	for size < 2*capacity+2 {
 		size <<= 1
 	}
-	if cap(s.keys) >= size {
-		s.keys = s.keys[:size]
-		s.vals = s.vals[:size]
-	} else {
-		s.keys = make([]store.ID, size)
-		s.vals = make([]int32, size)
+	s.gen++
+	if cap(s.ents) < size || s.gen == 0 {
+		s.ents = make([]idEnt, size)
+		s.gen = 1
 	}
-	for i := range s.vals {
-		s.vals[i] = -1
-	}
+	s.ents = s.ents[:size]
 	s.mask = size - 1
 }
 
 func (s *idSet) get(id store.ID) (int32, bool) {
 	for i := int(mix(uint64(id))) & s.mask; ; i = (i + 1) & s.mask {
-		v := s.vals[i]
-		if v < 0 {
+		e := &s.ents[i]
+		if e.gen != s.gen {
 			return -1, false
 		}
-		if s.keys[i] == id {
-			return v, true
+		if e.key == id {
+			return e.val, true
 		}
 	}
 }
 
 func (s *idSet) put(id store.ID, v int32) {
 	for i := int(mix(uint64(id))) & s.mask; ; i = (i + 1) & s.mask {
-		if s.vals[i] < 0 || s.keys[i] == id {
-			s.keys[i] = id
-			s.vals[i] = v
+		e := &s.ents[i]
+		if e.gen != s.gen || e.key == id {
+			*e = idEnt{key: id, val: v, gen: s.gen}
 			return
 		}
 	}

@@ -106,7 +106,7 @@ func Open(opts ...Option) (*DB, error) {
 		o(&cfg)
 	}
 	plans, err := ristretto.NewCache(&ristretto.Config[string, *planner.Plan]{
-		NumCounters: int64(cfg.planCache) * 10, MaxCost: int64(cfg.planCache), BufferItems: 64})
+		NumCounters: int64(cfg.planCache) * 10, MaxCost: int64(cfg.planCache), BufferItems: cacheGetBuffer})
 	if err != nil {
 		return nil, err
 	}

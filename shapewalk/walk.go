@@ -147,6 +147,7 @@ type closeEnt struct {
 	e      *store.Edge
 	typ    string // e.Type, from the adjacency's type table (no edge load)
 	pf, pt int32
+	rank   uint32 // typ's position among the sorted types sortEdges met
 }
 
 type walker struct {
@@ -918,9 +919,9 @@ func (w *walker) closeTo(a store.Adjacency, lo, hi int, xs uint32, typ string, p
 // it sorts those integers, with no comparison function, and settles
 // equal fields (parallel edges of one type) afterwards.
 func (w *walker) sortEdges(ents []closeEnt, order func(c *closeEnt, rank uint32) [4]uint32) {
-	if len(ents) < 2 {
-		return
-	}
+	// The distinct types, sorted (a Shape has a handful), and each
+	// entry's rank among them. Types are interned by the store, so the
+	// equality tests mostly compare pointers.
 	names := w.typeNames[:0]
 	for i := range ents {
 		if !slices.Contains(names, ents[i].typ) {
@@ -929,15 +930,17 @@ func (w *walker) sortEdges(ents []closeEnt, order func(c *closeEnt, rank uint32)
 	}
 	slices.Sort(names)
 	w.typeNames = names
-	rank := func(c *closeEnt) uint32 {
-		r, _ := slices.BinarySearch(names, c.typ)
-		return uint32(r)
+	for i := range ents {
+		ents[i].rank = uint32(slices.Index(names, ents[i].typ))
+	}
+	if len(ents) < 2 {
+		return
 	}
 	fb := uint(bits.Len(uint(max(len(w.nodes), len(names))))) // bits per field
 	ib := uint(bits.Len(uint(len(ents))))                     // bits of the index
 	if 4*fb+ib > 64 || w.wideSort {
 		slices.SortFunc(ents, func(a, b closeEnt) int {
-			if c := cmpFields(order(&a, rank(&a)), order(&b, rank(&b))); c != 0 {
+			if c := cmpFields(order(&a, a.rank), order(&b, b.rank)); c != 0 {
 				return c
 			}
 			return w.cmpTail(a, b)
@@ -946,7 +949,7 @@ func (w *walker) sortEdges(ents []closeEnt, order func(c *closeEnt, rank uint32)
 	}
 	keys := w.sortKeys[:0]
 	for i := range ents {
-		f := order(&ents[i], rank(&ents[i]))
+		f := order(&ents[i], ents[i].rank)
 		k := uint64(f[0])<<(3*fb) | uint64(f[1])<<(2*fb) | uint64(f[2])<<fb | uint64(f[3])
 		keys = append(keys, k<<ib|uint64(i))
 	}
@@ -1000,14 +1003,10 @@ func (w *walker) result(sh *Shape) {
 	w.sortEdges(w.sortBuf, func(c *closeEnt, rank uint32) [4]uint32 {
 		return [4]uint32{uint32(c.pf), rank, uint32(c.pt), 0}
 	})
-	if len(w.sortBuf) == 1 { // sortEdges left typeNames as they were
-		w.typeNames = append(w.typeNames[:0], w.sortBuf[0].typ)
-	}
 	sh.Types = append(sh.Types, w.typeNames...)
 	for _, c := range w.sortBuf {
-		t, _ := slices.BinarySearch(sh.Types, c.typ)
 		sh.Edges = append(sh.Edges, c.e)
-		sh.Ends = append(sh.Ends, Ends{c.pf, c.pt, int32(t)})
+		sh.Ends = append(sh.Ends, Ends{c.pf, c.pt, int32(c.rank)})
 	}
 }
 

@@ -168,7 +168,8 @@ type walker struct {
 	rows   int
 	queue  []int32
 
-	slotSet  idSet // node slot → index in nodes
+	slotSet  idSet     // node slot → index in nodes
+	member   [8]uint64 // bit slot%512 is set when a node in such a slot is in nodes
 	edgeSet  idSet // edge record address (one per edge in a snapshot) → 0
 	resolved int   // nodes[:resolved] are all non-nil
 
@@ -221,6 +222,7 @@ func (w *walker) addNode(n *store.Node, slot uint32, hop int) int32 {
 	w.slots = append(w.slots, slot)
 	w.hops = append(w.hops, hop)
 	w.slotSet.put(slotKey(slot), idx)
+	w.member[slot>>6&7] |= 1 << (slot & 63)
 	w.rows++
 	return idx
 }
@@ -321,6 +323,7 @@ func (w *walker) walk(snap *store.Snapshot, seeds []*store.Node, opt Options) {
 	w.rows = 0
 	w.nPinned = 0
 	w.slotSet.init(w.m)
+	w.member = [8]uint64{}
 	w.edgeSet.init(w.m)
 	w.wl.reset(snap)
 
@@ -354,7 +357,7 @@ func (w *walker) walk(snap *store.Snapshot, seeds []*store.Node, opt Options) {
 		w.addPinned(opt.Pinned, w.m-len(w.seeds))
 	}
 	for _, s := range w.seeds {
-		if idx, ok := w.slotSet.get(slotKey(s.Slot())); ok {
+		if idx, ok := w.index(s.Slot()); ok {
 			w.hops[idx] = 0
 			w.queue = append(w.queue, idx)
 			continue
@@ -476,7 +479,7 @@ func (w *walker) hasNew(idx int32) bool {
 		}
 		if scans(hi-lo, len(w.nodes)) {
 			for i := lo; i < hi; i++ {
-				if _, ok := w.slotSet.get(slotKey(a.FarSlot(i))); !ok {
+				if _, ok := w.index(a.FarSlot(i)); !ok {
 					return true
 				}
 			}
@@ -548,6 +551,16 @@ func (w *walker) isChosen(slot uint32) bool {
 	return false
 }
 
+// index returns the position in nodes of the node in slot. Most slots a
+// walk asks about (neighbours of Shape nodes) are not in the Shape: the
+// member bitmap answers for nearly all of them without a table probe.
+func (w *walker) index(slot uint32) (int32, bool) {
+	if w.member[slot>>6&7]&(1<<(slot&63)) == 0 {
+		return -1, false
+	}
+	return w.slotSet.get(slotKey(slot))
+}
+
 // slotKey maps a node slot into the idSet key space.
 func slotKey(slot uint32) store.ID { return store.ID(slot) }
 
@@ -576,7 +589,7 @@ func (w *walker) group(a store.Adjacency, lo, hi int, ns uint32, typ string, dir
 	}
 	for i := lo; i < hi && need > 0; {
 		fs := a.FarSlot(i)
-		if idx, ok := w.slotSet.get(slotKey(fs)); ok {
+		if idx, ok := w.index(fs); ok {
 			w.reached(idx)
 			i++
 			continue
@@ -602,7 +615,7 @@ func (w *walker) group(a store.Adjacency, lo, hi int, ns uint32, typ string, dir
 				}
 				k++
 			}
-			if idx, ok := w.slotSet.get(slotKey(fs)); ok {
+			if idx, ok := w.index(fs); ok {
 				w.reached(idx)
 			} else if !w.isChosen(fs) {
 				w.run = append(w.run, topEnt{e: best, typ: typ, dir: dir, slot: fs})
@@ -642,7 +655,7 @@ func (w *walker) group(a store.Adjacency, lo, hi int, ns uint32, typ string, dir
 	if !heavy {
 		for i := lo; i < hi; i++ {
 			fs := a.FarSlot(i)
-			if idx, ok := w.slotSet.get(slotKey(fs)); ok {
+			if idx, ok := w.index(fs); ok {
 				w.reached(idx)
 				continue
 			}
@@ -672,7 +685,7 @@ func (w *walker) markReached(a store.Adjacency, lo, hi int) {
 		return
 	}
 	for i := lo; i < hi; i++ {
-		if idx, ok := w.slotSet.get(slotKey(a.FarSlot(i))); ok {
+		if idx, ok := w.index(a.FarSlot(i)); ok {
 			w.reached(idx)
 		}
 	}
@@ -877,7 +890,7 @@ func (w *walker) closeScan(a store.Adjacency, lo, hi int, pf int32) {
 		if a.Dir(k) != store.Out {
 			continue
 		}
-		if pt, ok := w.slotSet.get(slotKey(a.FarSlot(k))); ok {
+		if pt, ok := w.index(a.FarSlot(k)); ok {
 			if typ := a.Type(k); !w.shell || w.isHier(typ) {
 				w.closeAdd(a.Edge(k), typ, pf, pt)
 			}
@@ -987,7 +1000,7 @@ func (w *walker) result(sh *Shape) {
 		Nodes: append(sh.Nodes[:0], w.nodes...), Slots: append(sh.Slots[:0], w.slots...), Hops: append(sh.Hops[:0], w.hops...),
 		Edges: sh.Edges[:0], Types: sh.Types[:0], Ends: sh.Ends[:0]}
 	for i := range sh.Clamps {
-		sh.Clamps[i].Index, _ = w.slotSet.get(slotKey(sh.Clamps[i].slot))
+		sh.Clamps[i].Index, _ = w.index(sh.Clamps[i].slot)
 	}
 	for _, h := range w.hops {
 		sh.MaxHop = max(sh.MaxHop, h)
@@ -1054,7 +1067,7 @@ func (w *walker) refineRun(lo, hi int) {
 		e := ent{n: n, hop: w.hops[i], from: int32(i), sig: w.wl.sig2(n), pin: w.hops[i] == 0}
 		if a := w.snap.Adjacency(n); !e.pin && a.Len() <= wlDegreeCap {
 			for k := 0; k < a.Len(); k++ {
-				if p, ok := w.slotSet.get(slotKey(a.FarSlot(k))); ok && (int(p) >= w.nPinned || int(p) < lo) {
+				if p, ok := w.index(a.FarSlot(k)); ok && (int(p) >= w.nPinned || int(p) < lo) {
 					e.ctx = append(e.ctx, uint64(p)<<40|(xxhashStr(a.Type(k))&(1<<38-1))<<2|uint64(a.Dir(k)))
 				}
 			}

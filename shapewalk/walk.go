@@ -170,8 +170,8 @@ type walker struct {
 
 	slotSet  idSet     // node slot → index in nodes
 	member   [8]uint64 // bit slot%512 is set when a node in such a slot is in nodes
-	edgeSet  idSet // edge record address (one per edge in a snapshot) → 0
-	resolved int   // nodes[:resolved] are all non-nil
+	edgeSet  idSet     // edge record address (one per edge in a snapshot) → 0
+	resolved int       // nodes[:resolved] are all non-nil
 
 	// expansion
 	curHop     int

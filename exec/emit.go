@@ -103,9 +103,9 @@ func (e *emitter) emit(w *shapewalk.Shape, seeds int) {
 	sc.vars = vars
 	texts := slices.Grow(sc.texts[:0], len(w.Nodes))[:len(w.Nodes)]
 	sc.texts = texts
-	for i, n := range w.Nodes {
-		// The node's text comes from the slot table, so the record is
-		// not loaded, except once per kind for the variable prefix.
+	for i := range w.Nodes {
+		// The node's text comes from the slot table, and its kind from
+		// the text, so the record is not loaded.
 		texts[i].text, texts[i].cost = e.snap.RenderingAt(w.Slots[i])
 		kind := store.KindPrefix(texts[i].text)
 		c := -1
@@ -116,7 +116,7 @@ func (e *emitter) emit(w *shapewalk.Shape, seeds int) {
 			}
 		}
 		if c < 0 {
-			p := prefixOf(n.Kind())
+			p := prefixOf(kind)
 			for j := range counters {
 				if counters[j].prefix.name == p.name {
 					c = j
@@ -483,6 +483,9 @@ type prefixInfo struct {
 // prefixes keeps prefixOf by kind.
 var prefixes boundedCache[string, prefixInfo]
 
+// prefixOf returns the variable prefix of a kind, given as the kind or as
+// its rendering (store.KindPrefix): varPrefix drops the ':' and quotes a
+// rendering adds, so both give the same prefix.
 func prefixOf(kind string) prefixInfo {
 	return prefixes.get(kind, func(kind string) prefixInfo {
 		name := varPrefix(kind)

@@ -394,6 +394,10 @@ func (w *walker) walk(snap *store.Snapshot, seeds []*store.Node, opt Options) {
 		}
 	}
 
+	// The last hop's nodes were never expanded: load their records,
+	// adjacency and renderings (closing edges and the emit read them) in
+	// one loop before resolving them.
+	w.sink += w.snap.Prefetch(w.slots[w.resolved:])
 	w.resolveAll()
 	if w.nPinned > 1 {
 		w.refinePinned()

@@ -341,14 +341,19 @@ func storeParams(params map[string]any) (map[string]store.Value, error) {
 		return nil, nil
 	}
 	out := make(map[string]store.Value, len(params))
+	return out, fillParams(out, params)
+}
+
+// fillParams stores the stored values of params in out.
+func fillParams(out map[string]store.Value, params map[string]any) error {
 	for k, v := range params {
 		sv, err := ToValue(v)
 		if err != nil {
-			return nil, gqlstatus.Errorf(gqlstatus.InvalidValueType, "parameter $%s: %v", k, err)
+			return gqlstatus.Errorf(gqlstatus.InvalidValueType, "parameter $%s: %v", k, err)
 		}
 		out[k] = sv
 	}
-	return out, nil
+	return nil
 }
 
 // ToValue converts a Go value to a property value: nil, bool, integers,

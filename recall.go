@@ -10,6 +10,7 @@ import (
 	"github.com/goldfish-gql/goldfish/gqlstatus"
 	"github.com/goldfish-gql/goldfish/parser"
 	"github.com/goldfish-gql/goldfish/planner"
+	"github.com/goldfish-gql/goldfish/store"
 )
 
 // Shape is what a Recall returns: the emitted GQL text (a comment header and
@@ -146,8 +147,11 @@ func (s *Session) recall(ctx context.Context, q string, opts RecallOptions, t *T
 			return sh, nil
 		}
 	}
-	params, err := storeParams(o.Params)
-	if err != nil {
+	// exec reads the parameters during the call and keeps none of them,
+	// so their map is pooled.
+	params := paramMaps.Get().(map[string]store.Value)
+	defer func() { clear(params); paramMaps.Put(params) }()
+	if err := fillParams(params, o.Params); err != nil {
 		return nil, err
 	}
 	sh, err := exec.Recall(ctx, snap, plan, params, exec.RecallOptions{
@@ -167,6 +171,8 @@ func (s *Session) recall(ctx context.Context, q string, opts RecallOptions, t *T
 }
 
 var keyPool = sync.Pool{New: func() any { b := make([]byte, 0, 256); return &b }}
+
+var paramMaps = sync.Pool{New: func() any { return map[string]store.Value{} }}
 
 // Prepare parses and plans text (always, bypassing the plan cache, so the
 // times are real; the plan is cached for the call that follows) and says

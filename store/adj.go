@@ -24,8 +24,8 @@ import (
 //
 // A record (one 64-byte cache line) holds the node's current *Node, a
 // copy of that record's rendering reference (so an emit need not load the
-// record), its live out/in degree and its adjacency: an immutable (per version) slice of entries {edge, far slot,
-// direction} sorted by
+// record), its live out/in degree and its adjacency: an immutable (per
+// version) slice of entries {edge, far slot, direction} sorted by
 //
 //	(edge type, direction (Out before In), far node's observable key,
 //	 far node's engine id, edge id)
@@ -397,11 +397,11 @@ func (s *Snapshot) Current(n *Node) (*Node, bool) {
 	return s.Node(n.ID)
 }
 
-// Prefetch loads what a walk reads first for each slot (its record, the
-// ends of its adjacency) in one loop of independent
-// loads, so their cache misses overlap instead of queueing. It returns a
-// value made of the loads; callers keep it (anywhere) so they are not
-// dropped.
+// Prefetch loads what a walk and then its emit read for each slot (its
+// record, the ends of its adjacency, its rendering) in one loop of
+// independent loads, so their cache misses overlap instead of queueing.
+// It returns a value made of the loads; callers keep it (anywhere) so
+// they are not dropped.
 //
 //go:noinline
 func (s *Snapshot) Prefetch(slots []uint32) uint64 {
@@ -415,11 +415,17 @@ func (s *Snapshot) Prefetch(slots []uint32) uint64 {
 		if len(r.adj) > 0 {
 			sink += uint64(r.adj[0].far) + uint64(r.adj[len(r.adj)-1].far)
 		}
-		if r.textLen > 0 {
-			sink += uint64(*r.text) + uint64(*(*byte)(unsafe.Add(unsafe.Pointer(r.text), r.textLen-1)))
-		}
+		sink += r.touchText()
 	}
 	return sink
+}
+
+// touchText loads the first and last bytes of r's rendering.
+func (r *slotRec) touchText() uint64 {
+	if r.textLen == 0 {
+		return 0
+	}
+	return uint64(*r.text) + uint64(*(*byte)(unsafe.Add(unsafe.Pointer(r.text), r.textLen-1)))
 }
 
 // RenderingAt returns what NodeAt(slot).Rendering() returns, read from
@@ -448,8 +454,8 @@ func (s *Snapshot) PrefetchRenderings(slots []uint32) uint64 {
 	var sink uint64
 	dirs := s.st.dirs
 	for _, slot := range slots {
-		if r := recOf(dirs, slot); r != nil && r.textLen > 0 {
-			sink += uint64(*r.text) + uint64(*(*byte)(unsafe.Add(unsafe.Pointer(r.text), r.textLen-1)))
+		if r := recOf(dirs, slot); r != nil {
+			sink += r.touchText()
 		}
 	}
 	return sink

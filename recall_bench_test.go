@@ -156,7 +156,7 @@ func recallLatencies(b *testing.B, op func(i int) error) {
 // moves a p50 by a quarter between runs minutes apart on a shared 2-core
 // machine) weighs on both sizes alike:
 //
-//	go test -run '^$' -bench RecallGrowth -benchtime 40000x .
+//	go test -run '^$' -bench RecallGrowth -benchtime 80000x .
 func BenchmarkRecallGrowth(b *testing.B) {
 	ctx := context.Background()
 	const q = `MATCH (t:TSK {nick: $nick})`

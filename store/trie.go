@@ -80,16 +80,64 @@ func (n *trieNode[T]) own(gen uint64) *trieNode[T] {
 	if n.gen == gen {
 		return n
 	}
-	c := &trieNode[T]{gen: gen, used: n.used, kids: make([]trieKid[T], len(n.kids), len(n.kids)+1)}
-	copy(c.kids, n.kids)
+	c := newTrieNode[T](gen, len(n.kids)+1)
+	c.used = n.used
+	c.kids = append(c.kids, n.kids...)
 	return c
+}
+
+// roomFor returns n, owned by gen, or when n's kids are at capacity a
+// copy with room for more that keeps its kids allocated with it.
+func (n *trieNode[T]) roomFor(gen uint64) *trieNode[T] {
+	if len(n.kids) < cap(n.kids) {
+		return n
+	}
+	c := newTrieNode[T](gen, 2*len(n.kids))
+	c.used = n.used
+	c.kids = append(c.kids, n.kids...)
+	return c
+}
+
+// newTrieNode returns an empty node owned by gen with room for capacity
+// kids, allocated with the node when capacity is small, so a lookup
+// loads one object per level where it would load the node and then its
+// kids array.
+func newTrieNode[T comparable](gen uint64, capacity int) *trieNode[T] {
+	var n *trieNode[T]
+	switch {
+	case capacity <= 2:
+		n = withKids(func(k *[2]trieKid[T]) []trieKid[T] { return k[:0] })
+	case capacity <= 4:
+		n = withKids(func(k *[4]trieKid[T]) []trieKid[T] { return k[:0] })
+	case capacity <= 8:
+		n = withKids(func(k *[8]trieKid[T]) []trieKid[T] { return k[:0] })
+	case capacity <= 16:
+		n = withKids(func(k *[16]trieKid[T]) []trieKid[T] { return k[:0] })
+	case capacity <= 32:
+		n = withKids(func(k *[32]trieKid[T]) []trieKid[T] { return k[:0] })
+	default:
+		n = &trieNode[T]{kids: make([]trieKid[T], 0, capacity)}
+	}
+	n.gen = gen
+	return n
+}
+
+// withKids allocates a trie node and an array A of kids together; none
+// slices the array.
+func withKids[T comparable, A any](none func(*A) []trieKid[T]) *trieNode[T] {
+	b := new(struct {
+		n trieNode[T]
+		k A
+	})
+	b.n.kids = none(&b.k)
+	return &b.n
 }
 
 // put stores v under hash h, replacing the value match accepts if there
 // is one.
 func (t *hashTrie[T]) put(gen uint64, h uint64, v T, match func(T) bool) {
 	if t.root == nil {
-		t.root = &trieNode[T]{gen: gen}
+		t.root = newTrieNode[T](gen, trieMask+1)
 	}
 	var added bool
 	t.root, added = t.root.put(gen, 0, h, v, match)
@@ -107,11 +155,13 @@ func (n *trieNode[T]) put(gen uint64, shift uint, h uint64, v T, match func(T) b
 				return n, false
 			}
 		}
+		n = n.roomFor(gen)
 		n.kids = append(n.kids, trieKid[T]{h: h, v: v})
 		return n, true
 	}
 	bit, pos, ok := n.slotOf(h, shift)
 	if !ok {
+		n = n.roomFor(gen)
 		n.used |= bit
 		n.kids = append(n.kids, trieKid[T]{})
 		copy(n.kids[pos+1:], n.kids[pos:])
@@ -127,7 +177,7 @@ func (n *trieNode[T]) put(gen uint64, shift uint, h uint64, v T, match func(T) b
 		k.v = v
 	default:
 		// Two values in one slot: push the one there down a level.
-		sub := &trieNode[T]{gen: gen}
+		sub := newTrieNode[T](gen, 2)
 		sub, _ = sub.put(gen, shift+trieBits, k.h, k.v, func(T) bool { return false })
 		sub, added = sub.put(gen, shift+trieBits, h, v, match)
 		*k = trieKid[T]{sub: sub}

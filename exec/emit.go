@@ -98,7 +98,8 @@ func (e *emitter) emit(w *shapewalk.Shape, seeds int) {
 	for _, t := range w.Types {
 		sc.types = append(sc.types, edgeTypeOf(e.snap, t))
 	}
-	sc.sink += e.snap.PrefetchRenderings(w.Slots) + prefetchEdgeRenderings(w, sc.types)
+	// The walk has loaded the nodes' slot records and renderings.
+	sc.sink += prefetchEdgeRenderings(w, sc.types)
 	vars := slices.Grow(sc.vars[:0], len(w.Nodes))[:len(w.Nodes)]
 	sc.vars = vars
 	texts := slices.Grow(sc.texts[:0], len(w.Nodes))[:len(w.Nodes)]

@@ -394,10 +394,10 @@ func (w *walker) walk(snap *store.Snapshot, seeds []*store.Node, opt Options) {
 		}
 	}
 
-	// The last hop's nodes were never expanded: load their records,
-	// adjacency and renderings (closing edges and the emit read them) in
-	// one loop before resolving them.
-	w.sink += w.snap.Prefetch(w.slots[w.resolved:])
+	// Closing edges and the emit read every Shape node's record,
+	// adjacency and rendering; the last hop's and pinned nodes' have not
+	// been loaded yet. One loop loads them all (the others are cached).
+	w.sink += w.snap.Prefetch(w.slots)
 	w.resolveAll()
 	if w.nPinned > 1 {
 		w.refinePinned()
@@ -405,7 +405,8 @@ func (w *walker) walk(snap *store.Snapshot, seeds []*store.Node, opt Options) {
 	w.closeEdges()
 }
 
-// prefetch loads the records and adjacency heads of the queued nodes idx.
+// prefetch loads the records, adjacency heads and renderings of the queued
+// nodes idx.
 func (w *walker) prefetch(idx []int32) {
 	if len(idx) < 2 {
 		return
@@ -840,7 +841,6 @@ func (w *walker) closeEdges() {
 		// edge could be added, and finding one would change nothing.
 		return
 	}
-	w.sink += w.snap.Prefetch(w.slots)
 	full := w.rows >= w.m // then one closing edge is all there is to know
 	for i := range w.nodes {
 		a := w.snap.AdjacencyAt(w.slots[i])

@@ -445,22 +445,6 @@ func (s *Snapshot) RenderingAt(slot uint32) (text string, cost int64) {
 	return text, int64(r.cost)
 }
 
-// PrefetchRenderings loads the renderings of the nodes in slots (see
-// RenderingAt) in one loop of independent loads, so their cache misses
-// overlap; it returns a value made of the loads, which callers keep.
-//
-//go:noinline
-func (s *Snapshot) PrefetchRenderings(slots []uint32) uint64 {
-	var sink uint64
-	dirs := s.st.dirs
-	for _, slot := range slots {
-		if r := recOf(dirs, slot); r != nil {
-			sink += r.touchText()
-		}
-	}
-	return sink
-}
-
 // AdjacencyAt returns the adjacency of the live node in slot (empty when
 // there is none): what Adjacency gives, without loading the node record.
 func (s *Snapshot) AdjacencyAt(slot uint32) Adjacency {

@@ -1,12 +1,15 @@
 package store
 
-import "math/bits"
+import (
+	"math/bits"
+	"unsafe"
+)
 
 // hashTrie is a persistent hash array mapped trie from a 64-bit hash to
 // values: 32-way nodes that keep only their used slots, five hash bits
-// per level. A lookup loads one small node per level (three or four at a
-// million entries) where a B-tree search loads a dozen scattered item
-// arrays. Writes copy the path from the root, except through nodes the
+// per level. A lookup loads one kid per level (three or four at a
+// million entries; each node's bitmap rides in its parent's kid) where a
+// B-tree search loads a dozen scattered item arrays. Writes copy the path from the root, except through nodes the
 // writing Tx already owns (same generation), which it edits in place; a
 // published trie is never changed.
 //
@@ -24,11 +27,19 @@ type trieNode[T comparable] struct {
 	kids []trieKid[T]
 }
 
-// trieKid is either a subtrie (sub != nil) or one value and its hash.
+// trieKid is either a subtrie (sub != nil, h == sub.used) or one value
+// and its hash. A subtrie's bitmap is kept in its parent's kid so that a
+// lookup goes from a kid straight to the next kid, one cache line per
+// level, without first loading the subtrie's header (see kidAt).
 type trieKid[T comparable] struct {
 	sub *trieNode[T]
 	h   uint64
 	v   T
+}
+
+// setSub points k at sub, keeping sub's bitmap beside it.
+func (k *trieKid[T]) setSub(sub *trieNode[T]) {
+	k.sub, k.h = sub, uint64(sub.used)
 }
 
 const (
@@ -48,30 +59,41 @@ func (n *trieNode[T]) slotOf(h uint64, shift uint) (bit uint32, pos int, ok bool
 func (t *hashTrie[T]) get(h uint64, match func(T) bool) (T, bool) {
 	var zero T
 	n := t.root
-	for shift := uint(0); n != nil; shift += trieBits {
-		if shift >= 64 {
-			for _, k := range n.kids {
-				if k.h == h && match(k.v) {
-					return k.v, true
-				}
+	if n == nil {
+		return zero, false
+	}
+	used := n.used
+	for shift := uint(0); shift < 64; shift += trieBits {
+		bit := uint32(1) << ((h >> shift) & trieMask)
+		if used&bit == 0 {
+			return zero, false
+		}
+		k := n.kidAt(bits.OnesCount32(used & (bit - 1)))
+		if k.sub == nil {
+			if k.h == h && match(k.v) {
+				return k.v, true
 			}
 			return zero, false
 		}
-		_, pos, ok := n.slotOf(h, shift)
-		if !ok {
-			return zero, false
-		}
-		k := &n.kids[pos]
-		if k.sub != nil {
-			n = k.sub
-			continue
-		}
+		n, used = k.sub, uint32(k.h)
+	}
+	for _, k := range n.kids { // past the hash's bits: a plain list
 		if k.h == h && match(k.v) {
 			return k.v, true
 		}
-		return zero, false
 	}
 	return zero, false
+}
+
+// kidAt returns &n.kids[i] without loading n's slice header: every node
+// above the plain lists has its kids allocated with it (newTrieNode, at
+// most trieMask+1 of them), right after the node.
+func (n *trieNode[T]) kidAt(i int) *trieKid[T] {
+	var b struct {
+		n trieNode[T]
+		k [1]trieKid[T]
+	}
+	return (*trieKid[T])(unsafe.Add(unsafe.Pointer(n), unsafe.Offsetof(b.k)+uintptr(i)*unsafe.Sizeof(b.k[0])))
 }
 
 // own returns n writable by generation gen: n itself if gen owns it, or
@@ -80,7 +102,11 @@ func (n *trieNode[T]) own(gen uint64) *trieNode[T] {
 	if n.gen == gen {
 		return n
 	}
-	c := newTrieNode[T](gen, len(n.kids)+1)
+	capacity := len(n.kids) + 1
+	if n.used != 0 { // a bitmap node never holds more than trieMask+1 kids
+		capacity = min(capacity, trieMask+1)
+	}
+	c := newTrieNode[T](gen, capacity)
 	c.used = n.used
 	c.kids = append(c.kids, n.kids...)
 	return c
@@ -172,7 +198,9 @@ func (n *trieNode[T]) put(gen uint64, shift uint, h uint64, v T, match func(T) b
 	var added bool
 	switch {
 	case k.sub != nil:
-		k.sub, added = k.sub.put(gen, shift+trieBits, h, v, match)
+		var sub *trieNode[T]
+		sub, added = k.sub.put(gen, shift+trieBits, h, v, match)
+		k.setSub(sub)
 	case k.h == h && match(k.v):
 		k.v = v
 	default:
@@ -180,7 +208,8 @@ func (n *trieNode[T]) put(gen uint64, shift uint, h uint64, v T, match func(T) b
 		sub := newTrieNode[T](gen, 2)
 		sub, _ = sub.put(gen, shift+trieBits, k.h, k.v, func(T) bool { return false })
 		sub, added = sub.put(gen, shift+trieBits, h, v, match)
-		*k = trieKid[T]{sub: sub}
+		*k = trieKid[T]{}
+		k.setSub(sub)
 	}
 	return n, added
 }
@@ -227,7 +256,7 @@ func (n *trieNode[T]) del(gen uint64, shift uint, h uint64, match func(T) bool) 
 			if len(sub.kids) == 1 && sub.kids[0].sub == nil {
 				n.kids[pos] = sub.kids[0]
 			} else {
-				n.kids[pos].sub = sub
+				n.kids[pos].setSub(sub)
 			}
 			return n, true
 		} else if k.h != h || !match(k.v) {

@@ -3,6 +3,7 @@ package store
 import (
 	"fmt"
 	"maps"
+	"math/bits"
 	"testing"
 
 	"pgregory.net/rapid"
@@ -17,6 +18,7 @@ import (
 func TestRapidHashTrie(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
 		type val struct{ key int }
+		keys := rapid.SampledFrom([]int{40, 400}).Draw(t, "keys")
 		mask := rapid.SampledFrom([]uint64{0, 0x3, 0xff, 0xf000_0000_0000_000f, ^uint64(0)}).Draw(t, "mask")
 		hash := func(k int) uint64 { return uint64(k) * 0x9E3779B97F4A7C15 & mask }
 		vals := map[int]*val{}
@@ -37,7 +39,8 @@ func TestRapidHashTrie(t *testing.T) {
 			if tr.size != len(want) {
 				t.Fatalf("%s: size %d, want %d", what, tr.size, len(want))
 			}
-			for k := range 40 {
+			checkTrieShape(t, tr.root, 0)
+			for k := range keys {
 				v, ok := tr.get(hash(k), func(v *val) bool { return v.key == k })
 				if ok != want[k] || ok && v.key != k {
 					t.Fatalf("%s: get %d = %v %v, want %v", what, k, v, ok, want[k])
@@ -46,7 +49,7 @@ func TestRapidHashTrie(t *testing.T) {
 		}
 		gens := rapid.IntRange(1, 4).Draw(t, "gens")
 		for gen := uint64(1); gen <= uint64(gens); gen++ {
-			for _, op := range rapid.SliceOfN(rapid.IntRange(-39, 39), 0, 60).Draw(t, "ops") {
+			for _, op := range rapid.SliceOfN(rapid.IntRange(1-keys, keys-1), 0, keys+20).Draw(t, "ops") {
 				k := max(op, -op)
 				match := func(v *val) bool { return v.key == k }
 				if op >= 0 {
@@ -64,4 +67,52 @@ func TestRapidHashTrie(t *testing.T) {
 			}
 		}
 	})
+}
+
+// checkTrieShape checks what a lookup relies on below n (at shift): a
+// bitmap node has its kids allocated right after it (kidAt reads them
+// there), at most trieMask+1 of them, one per bit, and each kid holding
+// a subtrie keeps that subtrie's bitmap.
+func checkTrieShape[T comparable](t interface{ Fatalf(string, ...any) }, n *trieNode[T], shift uint) {
+	if n == nil || shift >= 64 {
+		return
+	}
+	if len(n.kids) != bits.OnesCount32(n.used) || cap(n.kids) > trieMask+1 {
+		t.Fatalf("shift %d: %d kids, %d bits, capacity %d", shift, len(n.kids), bits.OnesCount32(n.used), cap(n.kids))
+	}
+	if len(n.kids) > 0 && n.kidAt(0) != &n.kids[0] {
+		t.Fatalf("shift %d: kids not allocated with the node", shift)
+	}
+	for i := range n.kids {
+		if k := &n.kids[i]; k.sub != nil {
+			if k.h != uint64(k.sub.used) {
+				t.Fatalf("shift %d: kid %d keeps bitmap %x, subtrie has %x", shift, i, k.h, k.sub.used)
+			}
+			checkTrieShape(t, k.sub, shift+trieBits)
+		}
+	}
+}
+
+// TestTrieFullNodeCopied: a later generation's write through full bitmap
+// nodes (every slot used, which the random test rarely reaches) copies
+// them into nodes that still have their kids allocated with them.
+func TestTrieFullNodeCopied(t *testing.T) {
+	type val struct{ key int }
+	var tr hashTrie[*val]
+	hash := func(k int) uint64 { return uint64(k) * 0x9E3779B97F4A7C15 }
+	for k := range 5000 {
+		tr.put(1, hash(k), &val{k}, func(v *val) bool { return v.key == k })
+	}
+	if len(tr.root.kids) != trieMask+1 {
+		t.Fatalf("root has %d kids; the test needs it full", len(tr.root.kids))
+	}
+	for k := range 5000 {
+		tr.put(2, hash(k), &val{k}, func(v *val) bool { return v.key == k })
+	}
+	checkTrieShape(t, tr.root, 0)
+	for k := range 5000 {
+		if v, ok := tr.get(hash(k), func(v *val) bool { return v.key == k }); !ok || v.key != k {
+			t.Fatalf("get %d = %v, %v", k, v, ok)
+		}
+	}
 }

@@ -9,9 +9,10 @@ import (
 // values: 32-way nodes that keep only their used slots, five hash bits
 // per level. A lookup loads one kid per level (three or four at a
 // million entries; each node's bitmap rides in its parent's kid) where a
-// B-tree search loads a dozen scattered item arrays. Writes copy the path from the root, except through nodes the
-// writing Tx already owns (same generation), which it edits in place; a
-// published trie is never changed.
+// B-tree search loads a dozen scattered item arrays. Writes copy the path
+// from the root, except through nodes the writing Tx already owns (same
+// generation), which it edits in place; a published trie is never
+// changed.
 //
 // The trie does not know keys: callers hash the key and pass a match
 // function that tells whether a value with that hash is the one sought

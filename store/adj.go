@@ -6,8 +6,6 @@ import (
 	"unsafe"
 
 	"github.com/cespare/xxhash/v2"
-
-	"github.com/goldfish-gql/goldfish/tokens"
 )
 
 // ---- slot table and per-node adjacency ---------------------------------
@@ -439,10 +437,7 @@ func (s *Snapshot) RenderingAt(slot uint32) (text string, cost int64) {
 	// Every record in the table was laid out by the store (layoutNode,
 	// or a clone of such a record), so its text is kept.
 	text = unsafe.String(r.text, r.textLen)
-	if r.cost < 0 {
-		return text, tokens.MilliString(text)
-	}
-	return text, int64(r.cost)
+	return text, costOf(text, r.cost)
 }
 
 // AdjacencyAt returns the adjacency of the live node in slot (empty when

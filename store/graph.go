@@ -1236,10 +1236,16 @@ func (n *Node) Rendering() (text string, cost int64) {
 		return string(b), tokens.Milli(b)
 	}
 	text = n.blob[:n.textLen]
-	if n.cost < 0 {
-		return text, tokens.MilliString(text)
+	return text, costOf(text, n.cost)
+}
+
+// costOf is the cost of a kept rendering, text, whose record keeps kept
+// (keptCost): counted afresh when too large to keep.
+func costOf(text string, kept int32) int64 {
+	if kept < 0 {
+		return tokens.MilliString(text)
 	}
-	return text, int64(n.cost)
+	return int64(kept)
 }
 
 // keptCost is a rendering's cost as a record keeps it.

@@ -32,7 +32,8 @@ const SessionLabel = "SESSION"
 func catalogID(name string) store.ID { return store.DeterministicNodeID(SessionLabel, name) }
 
 func newCatalog(db *DB) *Session {
-	s := &Session{db: db, name: CatalogName, graph: store.New(), catalog: true}
+	s := newSession(db, CatalogName)
+	s.graph, s.catalog = store.New(), true
 	s.once.Do(func() {})
 	s.hydrated.Store(true)
 	return s

@@ -178,7 +178,7 @@ func (db *DB) Session(name string) (*Session, error) {
 	db.mu.Lock()
 	s, ok := db.sessions[name]
 	if !ok {
-		s = &Session{db: db, name: name}
+		s = newSession(db, name)
 		db.sessions[name] = s
 	}
 	db.mu.Unlock()
@@ -209,9 +209,13 @@ func (db *DB) Sessions() []string {
 
 // Session is one named working memory.
 type Session struct {
-	db    *DB
-	name  string
-	graph *store.Graph // set once hydrated
+	db   *DB
+	name string
+	// incarnation tells this Session apart from every other one the
+	// process has made, a dropped and re-created session of the same name
+	// included: the Shape cache keys by it, not by the name.
+	incarnation uint64
+	graph       *store.Graph // set once hydrated
 
 	once     sync.Once
 	herr     error // hydrate's error
@@ -230,6 +234,13 @@ type Session struct {
 	logBytes    int64
 	// peaks keeps the Peak_L fallback's ranking for the latest version.
 	peaks exec.PeakCache
+}
+
+// incarnations numbers the Sessions of the process.
+var incarnations atomic.Uint64
+
+func newSession(db *DB, name string) *Session {
+	return &Session{db: db, name: name, incarnation: incarnations.Add(1)}
 }
 
 // Name returns the session's name.

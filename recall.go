@@ -2,7 +2,8 @@ package goldfish
 
 import (
 	"context"
-	"strconv"
+	"encoding/binary"
+	"slices"
 	"sync"
 	"time"
 
@@ -136,7 +137,7 @@ func (s *Session) recall(ctx context.Context, q string, opts RecallOptions, t *T
 		// of the text, a hash of the key and two cache probes.
 		key = keyPool.Get().(*[]byte)
 		defer keyPool.Put(key)
-		*key, err = appendShapeKey((*key)[:0], s.name, snap.Version(), plan.Stmts[0].Recall.Key, plan.Params, o, capL)
+		*key, err = appendShapeKey((*key)[:0], s.incarnation, snap.Version(), plan.Stmts[0].Recall.Key, plan.Params, o, capL)
 		if err != nil {
 			return nil, err
 		}
@@ -144,7 +145,7 @@ func (s *Session) recall(ctx context.Context, q string, opts RecallOptions, t *T
 			if t != nil {
 				t.Cached = true
 			}
-			return sh, nil
+			return cloneShape(sh), nil
 		}
 	}
 	// exec reads the parameters during the call and keeps none of them,
@@ -166,8 +167,19 @@ func (s *Session) recall(ctx context.Context, q string, opts RecallOptions, t *T
 	}
 	if key != nil {
 		s.db.shapes.set(*key, sh, int64(len(sh.Text))+64)
+		return cloneShape(sh), nil
 	}
 	return sh, nil
+}
+
+// cloneShape copies a cached Shape for one caller, so what the caller
+// changes in it (Text, appended Notices) is never what the next caller of
+// the same Recall receives.
+func cloneShape(sh *Shape) *Shape {
+	c := *sh
+	c.Clamps = slices.Clone(sh.Clamps)
+	c.Notices = slices.Clone(sh.Notices)
+	return &c
 }
 
 var keyPool = sync.Pool{New: func() any { b := make([]byte, 0, 256); return &b }}
@@ -203,46 +215,55 @@ func (s *Session) IsRecall(text string) bool {
 	return err == nil && plan.Read()
 }
 
-// appendShapeKey appends the Shape cache key: session, version,
-// normalised token, parameter values and options. A Commit bumps the
-// version, so older entries become unreachable, never stale.
-func appendShapeKey(b []byte, session string, version uint64, token string, names []string, o RecallOptions, capL bool) ([]byte, error) {
-	b = append(b, session...)
-	b = append(b, 0)
-	b = strconv.AppendUint(b, version, 10)
-	b = append(b, 0)
-	b = append(b, token...)
+// appendShapeKey appends the Shape cache key: the session's incarnation,
+// its version, the normalised token, the parameter values and every
+// option. Each variable-length part is written with its length first and
+// every option has a fixed place, so two different requests never share
+// a key (a pinned kind "K,J" is not the kinds "K" and "J", a pinned kind
+// "nopeaks" is not NoPeaks). A Commit bumps the version and a dropped
+// session's successor has another incarnation, so older entries become
+// unreachable, never stale.
+func appendShapeKey(b []byte, incarnation, version uint64, token string, names []string, o RecallOptions, capL bool) ([]byte, error) {
+	b = binary.AppendUvarint(b, incarnation)
+	b = binary.AppendUvarint(b, version)
+	b = appendField(b, token)
+	var lit [64]byte
 	for _, n := range names {
-		b = append(b, 0)
 		raw, ok := o.Params[n]
 		if !ok {
-			b = append(b, 1) // missing: exec reports it
+			b = append(b, 0) // missing: exec reports it
 			continue
 		}
 		v, err := ToValue(raw)
 		if err != nil {
 			return b, gqlstatus.Errorf(gqlstatus.InvalidValueType, "parameter $%s: %v", n, err)
 		}
-		b = v.AppendLiteral(b)
+		b = append(b, 1)
+		b = appendField(b, v.AppendLiteral(lit[:0]))
 	}
-	b = append(b, 0)
 	for _, v := range [...]int{o.M, o.K, o.L, o.F} {
-		b = strconv.AppendInt(b, int64(v), 10)
-		b = append(b, ',')
+		b = binary.AppendUvarint(b, uint64(v))
 	}
-	b = append(b, o.View...)
+	b = appendField(b, o.View)
+	b = binary.AppendUvarint(b, uint64(len(o.Pinned)))
 	for _, p := range o.Pinned {
-		b = append(b, ',')
-		b = append(b, p...)
+		b = appendField(b, p)
 	}
+	var flags byte
 	if capL {
-		b = append(b, ",capL"...)
+		flags |= 1
 	}
 	if o.NoPeaks {
-		b = append(b, ",nopeaks"...)
+		flags |= 2
 	}
 	if o.ExactTokens {
-		b = append(b, ",exact"...)
+		flags |= 4
 	}
-	return b, nil
+	return append(b, flags), nil
+}
+
+// appendField appends s with its length first.
+func appendField[T string | []byte](b []byte, s T) []byte {
+	b = binary.AppendUvarint(b, uint64(len(s)))
+	return append(b, s...)
 }

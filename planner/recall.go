@@ -2,7 +2,6 @@ package planner
 
 import (
 	"strconv"
-	"strings"
 
 	"github.com/goldfish-gql/goldfish/gqlstatus"
 	"github.com/goldfish-gql/goldfish/parser/ast"
@@ -131,46 +130,55 @@ func varsOf(e ast.Expr, out map[string]bool) {
 }
 
 // recallKey renders the plan in a normal form: labels, property values as
-// canonical literals or parameter slots, and the compiled conditions.
+// canonical literals or parameter slots, and the compiled conditions. Every
+// part that comes from the text (a label, a key, a literal, a condition's
+// source) is written with its length first, so no two different plans
+// share a key whatever bytes their names hold: (n:`A:B`) and (n:A:B), or
+// {`a=1 b`: 2} and {a: 1, b: 2}, differ in their field counts and lengths.
 func recallKey(rp *RecallPlan) string {
-	var b strings.Builder
+	var b []byte
+	field := func(tag byte, s string) {
+		b = append(b, tag)
+		b = strconv.AppendInt(b, int64(len(s)), 10)
+		b = append(b, ':')
+		b = append(b, s...)
+	}
 	value := func(v Value) {
 		switch {
 		case v.Const != nil:
-			b.WriteString(v.Const.Literal())
+			field('c', v.Const.Literal())
 		case v.Prog != nil:
-			b.WriteString(v.Prog.Source)
+			field('e', v.Prog.Source)
 		default:
-			b.WriteString("$p")
-			b.WriteString(strconv.Itoa(v.Param))
+			field('p', strconv.Itoa(v.Param))
 		}
 	}
 	for i, np := range rp.Seeds {
-		b.WriteString("(")
+		b = append(b, '(')
 		if np.Slot >= 0 {
-			b.WriteString("v" + strconv.Itoa(np.Slot))
+			field('v', strconv.Itoa(np.Slot))
 		}
 		for _, l := range np.Labels {
-			b.WriteString(":" + l)
+			field('l', l)
 		}
 		for _, pp := range np.Props {
-			b.WriteString(" " + pp.Key + "=")
+			field('k', pp.Key)
 			value(pp.Val)
 		}
 		if np.Where != nil {
-			b.WriteString(" where " + np.Where.Source)
+			field('w', np.Where.Source)
 		}
 		for _, f := range rp.Filters[i] {
-			b.WriteString(" & " + f.Source)
+			field('f', f.Source)
 		}
-		b.WriteString(")")
+		b = append(b, ')')
 	}
 	for _, g := range rp.Global {
-		b.WriteString(" & " + g.Source)
+		field('g', g.Source)
 	}
 	if rp.Limit != nil {
-		b.WriteString(" limit ")
+		b = append(b, 'L')
 		value(*rp.Limit)
 	}
-	return b.String()
+	return string(b)
 }

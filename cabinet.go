@@ -78,12 +78,12 @@ func (db *DB) openCabinet() error {
 func (s *Session) hydrate() error {
 	cab := s.db.cab
 	if cab == nil {
-		s.graph = store.New()
+		s.setGraph(store.New())
 		return nil
 	}
 	img, err := cab.Load(s.name)
 	if errors.Is(err, cabinet.ErrNoSession) {
-		s.graph = store.New()
+		s.setGraph(store.New())
 		return nil
 	}
 	if err != nil {
@@ -99,7 +99,7 @@ func (s *Session) hydrate() error {
 	if v := g.Snapshot().Version(); v != img.Meta.Version {
 		return fmt.Errorf("%w: session %q in %s: hydrated version %d, metadata says %d", cabinet.ErrDamaged, s.name, cab.Path(), v, img.Meta.Version)
 	}
-	s.graph = g
+	s.setGraph(g)
 	s.lastCommit = img.Meta.LastCommit
 	s.snapVersion = img.Meta.SnapVersion
 	s.logEntries = int64(len(img.Log))
@@ -180,45 +180,74 @@ func (s *Session) refuseWrite() error {
 	return nil
 }
 
-// durable writes what the Commit (or purge) that made the current version
-// did: the log entry and metadata to the cabinet (queued; the returned
-// Ticket says when it is on disk) and the catalogue node. Called with
-// s.wmu held, right after the version was published.
-func (s *Session) durable(e cabinet.Entry) *cabinet.Ticket {
+// setGraph makes g the session's state, all of it readable (hydrate: what
+// the cabinet holds is durable).
+func (s *Session) setGraph(g *store.Graph) {
+	s.graph = g
+	s.readable.Store(g.Snapshot())
+}
+
+// pendingWrite is a Commit (or purge) applied in memory whose log entry
+// is on its way to the cabinet.
+type pendingWrite struct {
+	snap   *store.Snapshot // the version it made
+	meta   cabinet.Meta
+	ticket *cabinet.Ticket // nil in memory
+}
+
+// durable queues what the Commit (or purge) that made the current version
+// did for the cabinet. Called with s.wmu held, right after the version
+// was made; await then waits for it and publishes it to readers.
+func (s *Session) durable(e cabinet.Entry) pendingWrite {
 	snap := s.graph.Snapshot()
 	e.Version = snap.Version()
 	e.Time = time.Now().UTC()
 	s.lastCommit = e.Time
-	m := cabinet.MetaOf(s.name, snap, e.Time)
-	s.db.catalogPut(m)
-	if s.db.cab == nil {
-		return nil
+	w := pendingWrite{snap: snap, meta: cabinet.MetaOf(s.name, snap, e.Time)}
+	if s.db.cab != nil {
+		s.logEntries++
+		s.logBytes += int64(len(e.Text)) + 32
+		w.ticket = s.db.cab.Append(s.name, e, w.meta)
 	}
-	s.logEntries++
-	s.logBytes += int64(len(e.Text)) + 32
-	return s.db.cab.Append(s.name, e, m)
+	return w
 }
 
-// await waits for a queued write; a failure poisons the session.
-func (s *Session) await(t *cabinet.Ticket) error {
-	if t == nil {
-		return nil
-	}
-	if err := t.Wait(); err != nil {
-		s.wmu.Lock()
-		if s.poisoned == nil {
-			s.poisoned = err
+// await waits until a queued write is durable, then publishes its version
+// to readers and to the catalogue; a failure poisons the session, and
+// readers stay on the last durable version.
+func (s *Session) await(w pendingWrite) error {
+	if w.ticket != nil {
+		if err := w.ticket.Wait(); err != nil {
+			s.wmu.Lock()
+			if s.poisoned == nil {
+				s.poisoned = err
+			}
+			s.wmu.Unlock()
+			return fmt.Errorf("%w (the change is applied in memory but not on disk; this session refuses further Commits)", err)
 		}
-		s.wmu.Unlock()
-		return fmt.Errorf("%w (the change is applied in memory but not on disk; this session refuses further Commits)", err)
 	}
-	s.db.mu.Lock()
-	if s.db.sessions[s.name] == s {
-		s.db.known[s.name] = true
+	s.publish(w)
+	if w.ticket != nil {
+		s.db.mu.Lock()
+		if s.db.sessions[s.name] == s {
+			s.db.known[s.name] = true
+		}
+		s.db.mu.Unlock()
+		s.maybeAutoFlush()
 	}
-	s.db.mu.Unlock()
-	s.maybeAutoFlush()
 	return nil
+}
+
+// publish makes a durable version readable, unless a later one already
+// is: group commit wakes the waiters of one fsync in any order.
+func (s *Session) publish(w pendingWrite) {
+	s.durableMu.Lock()
+	defer s.durableMu.Unlock()
+	if cur := s.readable.Load(); cur != nil && cur.Version() >= w.snap.Version() {
+		return
+	}
+	s.readable.Store(w.snap)
+	s.db.catalogPut(w.meta)
 }
 
 func (s *Session) maybeAutoFlush() {
@@ -293,12 +322,13 @@ func (s *Session) Purge(ctx context.Context) (int, error) {
 		return 0, err
 	}
 	n, _ := purgeAll(s.graph)
-	var t *cabinet.Ticket
-	if n > 0 {
-		t = s.durable(cabinet.Entry{Kind: cabinet.EntryPurge})
+	if n == 0 {
+		s.wmu.Unlock()
+		return 0, nil
 	}
+	w := s.durable(cabinet.Entry{Kind: cabinet.EntryPurge})
 	s.wmu.Unlock()
-	return n, s.await(t)
+	return n, s.await(w)
 }
 
 // Flush flushes every session in use (see Session.Flush).

@@ -215,7 +215,16 @@ type Session struct {
 	// process has made, a dropped and re-created session of the same name
 	// included: the Shape cache keys by it, not by the name.
 	incarnation uint64
-	graph       *store.Graph // set once hydrated
+	// graph is the session's state, ahead of what readers see by the
+	// Commits whose log entries are not yet durable; only Commits (under
+	// wmu) read it. Set once hydrated.
+	graph *store.Graph
+	// durableMu orders publishing: readable only ever moves forward.
+	durableMu sync.Mutex
+	// readable is the newest durable snapshot: what every read sees
+	// (SPEC §7: no reader sees a version before it is durable, so a crash
+	// never takes back what an agent has read).
+	readable atomic.Pointer[store.Snapshot]
 
 	once     sync.Once
 	herr     error // hydrate's error
@@ -296,9 +305,9 @@ func (s *Session) commitTimed(ctx context.Context, text string, params map[strin
 		s.wmu.Unlock()
 		return res, err
 	}
-	ticket := s.durable(cabinet.Entry{Kind: cabinet.EntryDelta, Mint: uint8(mint), Text: text, Params: vals})
+	w := s.durable(cabinet.Entry{Kind: cabinet.EntryDelta, Mint: uint8(mint), Text: text, Params: vals})
 	s.wmu.Unlock()
-	if err := s.await(ticket); err != nil {
+	if err := s.await(w); err != nil {
 		return nil, err
 	}
 	return res, nil

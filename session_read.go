@@ -12,13 +12,14 @@ import (
 // view that later commits do not change.
 func (s *Session) Snapshot() *store.Snapshot { return s.snapshot() }
 
-// snapshot returns the published snapshot; the catalogue applies its
+// snapshot returns the newest durable snapshot; the catalogue applies its
 // queued changes first.
 func (s *Session) snapshot() *store.Snapshot {
 	if s.catalog {
 		s.db.catalogCurrent()
+		return s.graph.Snapshot()
 	}
-	return s.graph.Snapshot()
+	return s.readable.Load()
 }
 
 // Dump lists the whole session deterministically, for tests, conformance

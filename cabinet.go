@@ -257,9 +257,14 @@ func (s *Session) maybeAutoFlush() {
 		(cfg.flushBytes > 0 && s.logBytes >= cfg.flushBytes)
 	s.wmu.Unlock()
 	if due && s.flushing.CompareAndSwap(false, true) {
+		if s.db.enter() != nil {
+			s.flushing.Store(false)
+			return
+		}
 		go func() {
+			defer s.db.exit()
 			defer s.flushing.Store(false)
-			_ = s.Flush(context.Background()) // a failure leaves the log; the next trigger retries
+			_ = s.flush(context.Background()) // a failure leaves the log; the next trigger retries
 		}()
 	}
 }
@@ -268,6 +273,14 @@ func (s *Session) maybeAutoFlush() {
 // its log; hydrating then needs no replay. It is a no-op in memory, for
 // the catalogue, and when nothing was committed since the last flush.
 func (s *Session) Flush(ctx context.Context) error {
+	if err := s.db.enter(); err != nil {
+		return err
+	}
+	defer s.db.exit()
+	return s.flush(ctx)
+}
+
+func (s *Session) flush(ctx context.Context) error {
 	if s.db.cab == nil || s.catalog {
 		return nil
 	}
@@ -313,6 +326,10 @@ func (s *Session) Flush(ctx context.Context) error {
 // done by a Recall). It is durable like a Commit and, when it removed
 // anything, makes a new version. It returns the number removed.
 func (s *Session) Purge(ctx context.Context) (int, error) {
+	if err := s.db.enter(); err != nil {
+		return 0, err
+	}
+	defer s.db.exit()
 	if err := ctx.Err(); err != nil {
 		return 0, err
 	}
@@ -333,6 +350,10 @@ func (s *Session) Purge(ctx context.Context) (int, error) {
 
 // Flush flushes every session in use (see Session.Flush).
 func (db *DB) Flush(ctx context.Context) error {
+	if err := db.enter(); err != nil {
+		return err
+	}
+	defer db.exit()
 	db.mu.Lock()
 	list := make([]*Session, 0, len(db.sessions))
 	for _, s := range db.sessions {
@@ -344,7 +365,7 @@ func (db *DB) Flush(ctx context.Context) error {
 		if !s.hydrated.Load() {
 			continue // being hydrated, or failed to
 		}
-		if err := s.Flush(ctx); err != nil && !errors.Is(err, ErrDropped) {
+		if err := s.flush(ctx); err != nil && !errors.Is(err, ErrDropped) {
 			errs = append(errs, err)
 		}
 	}
@@ -360,6 +381,10 @@ func (db *DB) Drop(ctx context.Context, name string) error {
 	if name == CatalogName {
 		return gqlstatus.Errorf(gqlstatus.Rollback, "the %s session is kept by the engine and cannot be dropped", CatalogName)
 	}
+	if err := db.enter(); err != nil {
+		return err
+	}
+	defer db.exit()
 	if err := ctx.Err(); err != nil {
 		return err
 	}
@@ -419,6 +444,10 @@ func (db *DB) SessionInfos() []SessionInfo {
 // Backup writes a consistent copy of the cabinet file to path while the
 // database stays in use (bbolt's hot backup). It fails in memory.
 func (db *DB) Backup(path string) error {
+	if err := db.enter(); err != nil {
+		return err
+	}
+	defer db.exit()
 	b, ok := db.cab.(interface{ Backup(string) error })
 	if !ok {
 		return fmt.Errorf("goldfish: this database has no cabinet file to back up")

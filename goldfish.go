@@ -2,6 +2,7 @@ package goldfish
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"math"
 	"reflect"
@@ -95,7 +96,32 @@ type DB struct {
 	plans *ristretto.Cache[string, *planner.Plan]
 	// shapes caches Recall results by (session, version, token, options).
 	shapes *shapeCache
+
+	// closed is set by Close; calls counts the calls in flight, which
+	// Close waits for before it closes the cabinet and the caches.
+	closed    atomic.Bool
+	calls     atomic.Int64
+	closeOnce sync.Once
+	closeErr  error
 }
+
+// ErrClosed is returned by every call on a database, or on a session of
+// it, after Close.
+var ErrClosed = errors.New("goldfish: the database is closed")
+
+// enter admits a call, or refuses it once Close has begun; every admitted
+// call must exit. A call admitted before Close finishes before Close
+// closes anything, so it never meets a closed cabinet or cache.
+func (db *DB) enter() error {
+	db.calls.Add(1)
+	if db.closed.Load() {
+		db.calls.Add(-1)
+		return ErrClosed
+	}
+	return nil
+}
+
+func (db *DB) exit() { db.calls.Add(-1) }
 
 // Open opens a database: on the cabinet file given WithCabinet, in memory
 // otherwise. Sessions in the cabinet are hydrated on first use.
@@ -126,16 +152,24 @@ func Open(opts ...Option) (*DB, error) {
 	return db, nil
 }
 
-// Close waits for queued cabinet writes, closes the cabinet file and
-// releases the caches. Every acknowledged Commit is already durable, so
-// Close does not flush (call Flush first for a compact file).
+// Close refuses new calls (they get ErrClosed), waits for the calls in
+// flight to finish (a Commit among them either returns durable or fails
+// as it would have anyway), waits for queued cabinet writes, closes the
+// cabinet file and releases the caches. Every acknowledged Commit is
+// already durable, so Close does not flush (call Flush first for a
+// compact file). Closing again returns what the first Close returned.
 func (db *DB) Close() error {
-	var err error
-	if db.cab != nil {
-		err = db.cab.Close()
-	}
-	db.closeCaches()
-	return err
+	db.closeOnce.Do(func() {
+		db.closed.Store(true)
+		for wait := 50 * time.Microsecond; db.calls.Load() != 0; wait = min(2*wait, 10*time.Millisecond) {
+			time.Sleep(wait)
+		}
+		if db.cab != nil {
+			db.closeErr = db.cab.Close()
+		}
+		db.closeCaches()
+	})
+	return db.closeErr
 }
 
 func (db *DB) closeCaches() {
@@ -172,6 +206,10 @@ func (db *DB) Session(name string) (*Session, error) {
 	if err := ValidSessionName(name); err != nil {
 		return nil, err
 	}
+	if err := db.enter(); err != nil {
+		return nil, err
+	}
+	defer db.exit()
 	if name == CatalogName {
 		return db.catalog, nil
 	}
@@ -283,6 +321,10 @@ func (s *Session) CommitTimed(ctx context.Context, text string, params map[strin
 }
 
 func (s *Session) commitTimed(ctx context.Context, text string, params map[string]any, mint exec.Mint, t *Timing) (*CommitResult, error) {
+	if err := s.db.enter(); err != nil {
+		return nil, err
+	}
+	defer s.db.exit()
 	if t != nil {
 		t0 := time.Now()
 		defer func() { t.Execute = time.Since(t0) - t.Parse - t.Plan }()

@@ -116,6 +116,10 @@ func (s *Session) RecallTimed(ctx context.Context, q string, opts RecallOptions)
 }
 
 func (s *Session) recall(ctx context.Context, q string, opts RecallOptions, t *Timing) (*Shape, error) {
+	if err := s.db.enter(); err != nil {
+		return nil, err
+	}
+	defer s.db.exit()
 	plan, err := s.db.planTimed(q, t)
 	if err != nil {
 		return nil, err
@@ -190,6 +194,10 @@ var paramMaps = sync.Pool{New: func() any { return map[string]store.Value{} }}
 // times are real; the plan is cached for the call that follows) and says
 // whether it is a Recall. The shell's :timing uses it.
 func (s *Session) Prepare(text string) (isRecall bool, t Timing, err error) {
+	if err := s.db.enter(); err != nil {
+		return false, t, err
+	}
+	defer s.db.exit()
 	t0 := time.Now()
 	script, err := parser.Parse(text)
 	t.Parse = time.Since(t0)
@@ -211,6 +219,10 @@ func (s *Session) Prepare(text string) (isRecall bool, t Timing, err error) {
 // with optional WHERE and LIMIT) rather than a Δ. Text that does not parse
 // is not a Recall; Commit reports its error.
 func (s *Session) IsRecall(text string) bool {
+	if s.db.enter() != nil {
+		return false
+	}
+	defer s.db.exit()
 	plan, err := s.db.plan(text)
 	return err == nil && plan.Read()
 }

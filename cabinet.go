@@ -343,9 +343,28 @@ func (s *Session) Purge(ctx context.Context) (int, error) {
 		s.wmu.Unlock()
 		return 0, nil
 	}
+	s.compactIfShrunk()
 	w := s.durable(cabinet.Entry{Kind: cabinet.EntryPurge})
 	s.wmu.Unlock()
 	return n, s.await(w)
+}
+
+// compactIfShrunk replaces the session's graph by a compact copy when
+// most of the node slots it handed out belong to purged nodes: the store
+// keeps a purged node's slot record, and interned strings, until then,
+// so an emptied session would otherwise keep the memory of its largest
+// size. Called with s.wmu held, before the purge's version is published
+// (readers hold the old graph's snapshots, which stay valid).
+func (s *Session) compactIfShrunk() {
+	snap := s.graph.Snapshot()
+	if held := snap.NodeCount() + snap.RecycledCount(); snap.SlotCount() <= 2*held+1024 {
+		return
+	}
+	g, err := snap.Compact()
+	if err != nil {
+		panic(fmt.Sprintf("goldfish: compacting session %q: %v", s.name, err)) // the graph broke its own invariants: a store bug
+	}
+	s.graph = g
 }
 
 // Flush flushes every session in use (see Session.Flush).

@@ -357,7 +357,8 @@ func (s *Session) Purge(ctx context.Context) (int, error) {
 // (readers hold the old graph's snapshots, which stay valid).
 func (s *Session) compactIfShrunk() {
 	snap := s.graph.Snapshot()
-	if held := snap.NodeCount() + snap.RecycledCount(); snap.SlotCount() <= 2*held+1024 {
+	// A purge leaves no recycled element: the live nodes are all it holds.
+	if snap.SlotCount() <= 2*snap.NodeCount()+1024 {
 		return
 	}
 	g, err := snap.Compact()

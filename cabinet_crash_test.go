@@ -24,7 +24,8 @@ const crashEnv = "GOLDFISH_CRASH_CHILD"
 
 // TestCrashChild is the child of TestCrashRecovery (it does nothing
 // otherwise): four writers commit numbered Δs to one session, each
-// printing "ack VERSION N" once its Commit has returned, until killed.
+// printing "ack VERSION N" once its Commit has returned, and a reader
+// prints "read VERSION" for each Recall, until killed.
 func TestCrashChild(t *testing.T) {
 	path := os.Getenv(crashEnv)
 	if path == "" {
@@ -46,6 +47,23 @@ func TestCrashChild(t *testing.T) {
 	out := bufio.NewWriter(os.Stdout)
 	fmt.Println("ready", s.Version())
 	var wg sync.WaitGroup
+	go func() {
+		for {
+			sh, err := s.Recall(context.Background(), `MATCH (s:STEP) LIMIT 1`, goldfish.RecallOptions{NoPeaks: true})
+			mu.Lock()
+			if err != nil {
+				fmt.Fprintln(out, "error", err)
+			} else {
+				fmt.Fprintln(out, "read", sh.Version)
+			}
+			out.Flush()
+			mu.Unlock()
+			if err != nil {
+				os.Exit(2)
+			}
+			time.Sleep(200 * time.Microsecond)
+		}
+	}()
 	for range 4 {
 		wg.Add(1)
 		go func() {
@@ -72,7 +90,9 @@ func TestCrashChild(t *testing.T) {
 
 // TestCrashRecovery kills a committing child with SIGKILL at random
 // moments and checks after each kill that reopening yields every
-// acknowledged Δ exactly once and no version below the last acknowledged.
+// acknowledged Δ exactly once, no version below the last acknowledged and
+// none below the last one a Recall saw. It logs its seed; set
+// GOLDFISH_CRASH_SEED to replay the same kill times.
 func TestCrashRecovery(t *testing.T) {
 	if testing.Short() {
 		t.Skip("crash test takes ~30 s")
@@ -82,8 +102,16 @@ func TestCrashRecovery(t *testing.T) {
 	}
 	path := filepath.Join(t.TempDir(), "crash.gf")
 	acked := map[int64]uint64{} // n → version acknowledged for it
-	var maxAck uint64
-	rng := rand.New(rand.NewPCG(1, uint64(time.Now().UnixNano())))
+	var maxAck, maxRead uint64
+	seed := uint64(time.Now().UnixNano())
+	if env := os.Getenv("GOLDFISH_CRASH_SEED"); env != "" {
+		var err error
+		if seed, err = strconv.ParseUint(env, 10, 64); err != nil {
+			t.Fatalf("GOLDFISH_CRASH_SEED: %v", err)
+		}
+	}
+	t.Logf("seed %d (GOLDFISH_CRASH_SEED=%d replays the kill times)", seed, seed)
+	rng := rand.New(rand.NewPCG(1, seed))
 	kills, deadline := 0, time.Now().Add(40*time.Second)
 	for kills < 25 || (len(acked) < 4000 && time.Now().Before(deadline)) {
 		if time.Now().After(deadline.Add(20 * time.Second)) {
@@ -119,6 +147,9 @@ func TestCrashRecovery(t *testing.T) {
 				n, _ := strconv.ParseInt(f[2], 10, 64)
 				acked[n] = v
 				maxAck = max(maxAck, v)
+			case len(f) == 2 && f[0] == "read":
+				v, _ := strconv.ParseUint(f[1], 10, 64)
+				maxRead = max(maxRead, v)
 			default:
 				t.Fatalf("child: %s", line)
 			}
@@ -131,12 +162,12 @@ func TestCrashRecovery(t *testing.T) {
 		}
 		cmd.Wait()
 		kills++
-		checkRecovered(t, path, acked, maxAck)
+		checkRecovered(t, path, acked, maxAck, maxRead)
 	}
-	t.Logf("%d kills, %d acknowledged commits, last version %d", kills, len(acked), maxAck)
+	t.Logf("%d kills, %d acknowledged commits, last version %d, last version read %d", kills, len(acked), maxAck, maxRead)
 }
 
-func checkRecovered(t *testing.T, path string, acked map[int64]uint64, maxAck uint64) {
+func checkRecovered(t *testing.T, path string, acked map[int64]uint64, maxAck, maxRead uint64) {
 	t.Helper()
 	db, err := goldfish.Open(goldfish.WithCabinet(path))
 	if err != nil {
@@ -150,6 +181,9 @@ func checkRecovered(t *testing.T, path string, acked map[int64]uint64, maxAck ui
 	v := s.Version()
 	if v < maxAck || v > maxAck+4 { // at most 4 commits in flight, durable but not yet printed
 		t.Fatalf("recovered version %d, last acknowledged %d", v, maxAck)
+	}
+	if v < maxRead {
+		t.Fatalf("recovered version %d, but a Recall had read version %d", v, maxRead)
 	}
 	snap := s.Snapshot()
 	seen := map[int64]int{}

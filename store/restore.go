@@ -70,7 +70,7 @@ func Restore(version, nextID uint64, nodes []*Node, edges []*Edge) (*Graph, erro
 			st.liveNodes++
 		}
 	}
-	if len(byID) >= 1<<32-1 {
+	if uint64(len(byID)) >= 1<<32-1 {
 		return nil, fmt.Errorf("store: restore: %d nodes exceed the slot table", len(byID))
 	}
 	st.nslots = uint32(len(byID))

@@ -616,7 +616,7 @@ func NormalizeDateTime(s string) (string, error) {
 		return "", fmt.Errorf("DATETIME '%s' is not an ISO 8601 date and time; write DATETIME '2026-01-31T12:00:00Z'", s)
 	}
 	if !store.InDateTimeRange(t) {
-		return "", fmt.Errorf("DATETIME '%s' is outside the years 0000 to 9999 (UTC)", s)
+		return "", fmt.Errorf("DATETIME '%s' is outside the years 0000 to 9999 (UTC); write an instant within them", s)
 	}
 	return t.Format(time.RFC3339Nano), nil
 }

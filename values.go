@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"github.com/goldfish-gql/goldfish/exec"
 	"github.com/goldfish-gql/goldfish/gqlstatus"
@@ -65,6 +66,34 @@ func recallParams(out map[string]store.Value, params map[string]any, limit int) 
 		return paramError(name, err, limit, false)
 	}
 	return nil
+}
+
+// paramConverter converts Recall parameters one at a time under one
+// running byte bound (the R byte budget), with fillParams's errors: for
+// the Shape cache's key, which reads the caller's values without
+// building a map of them.
+type paramConverter struct {
+	c     converter
+	limit int
+}
+
+func newParamConverter(limit int) paramConverter {
+	if limit <= 0 {
+		limit = exec.DefaultBudget.Bytes
+	}
+	return paramConverter{c: converter{left: limit}, limit: limit}
+}
+
+// recall converts the Recall parameter name.
+func (p *paramConverter) recall(name string, v any) (store.Value, error) {
+	if err := p.c.spend(len(name)); err != nil {
+		return store.Value{}, paramError(name, err, p.limit, false)
+	}
+	sv, err := p.c.value(v, 0)
+	if err != nil {
+		return store.Value{}, paramError(name, err, p.limit, false)
+	}
+	return sv, nil
 }
 
 // convertParams converts params into out under one running byte bound
@@ -126,6 +155,24 @@ func paramError(name string, err error, limit int, commit bool) error {
 // store.Value.Check), a list that holds itself, and a value whose GQL
 // literal is over the R byte budget's default (exec.DefaultBudget).
 func ToValue(v any) (store.Value, error) {
+	// The Shape cache's key converts every Recall parameter, so the
+	// common ones skip the measuring: an integer's literal is at most 20
+	// bytes, and a string's at most 6 per byte of text plus its quotes.
+	switch x := v.(type) {
+	case string:
+		if len(x) <= (exec.DefaultBudget.Bytes-2)/6 && utf8.ValidString(x) {
+			return store.String(x), nil
+		}
+	case int64:
+		return store.Int(x), nil
+	case int:
+		return store.Int(int64(x)), nil
+	}
+	return toValue(v)
+}
+
+// toValue is ToValue of a value the fast path does not take.
+func toValue(v any) (store.Value, error) {
 	c := converter{left: exec.DefaultBudget.Bytes}
 	sv, err := c.value(v, 0)
 	if errors.Is(err, errOverBudget) {
@@ -245,6 +292,14 @@ func (c *converter) value(v any, depth int) (store.Value, error) {
 			return store.Value{}, invalid("pass a time in the years 0000 to 9999", "%v", err)
 		}
 		return c.scalar(dt)
+	}
+	return c.composite(v, depth)
+}
+
+// composite converts a Go slice or array (kept out of value, whose
+// scalar cases are the common parameters).
+func (c *converter) composite(v any, depth int) (store.Value, error) {
+	switch x := v.(type) {
 	case []any:
 		return c.list(len(x), x, depth, func(i, d int) (store.Value, error) { return c.value(x[i], d) })
 	case []string:
@@ -268,11 +323,11 @@ func (c *converter) str(s string) (store.Value, error) {
 	if len(s)+2 > c.left {
 		return store.Value{}, errOverBudget
 	}
-	v := store.String(s)
-	if err := v.Check(); err != nil {
-		return store.Value{}, invalid("send text as UTF-8, or binary data encoded (base64, hex)", "%v", err)
+	n, ok := store.QuotedSize(s)
+	if !ok {
+		return store.Value{}, invalid("send text as UTF-8, or binary data encoded (base64, hex)", "%v", store.String(s).Check())
 	}
-	return c.scalar(v)
+	return store.String(s), c.spend(n)
 }
 
 func (c *converter) unsigned(u uint64) (store.Value, error) {

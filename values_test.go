@@ -14,6 +14,7 @@ import (
 	"github.com/goldfish-gql/goldfish"
 	"github.com/goldfish-gql/goldfish/parser"
 	"github.com/goldfish-gql/goldfish/store"
+	"github.com/goldfish-gql/goldfish/store/cabinet"
 )
 
 // nestedList is leaf inside depth lists: nestedList(2, 1) is [[1]].
@@ -442,5 +443,38 @@ func TestShapeNotesStayComments(t *testing.T) {
 		if err := checkShapeText(s, q); err != nil {
 			t.Errorf("%s: %v", q, err)
 		}
+	}
+}
+
+// TestReplayKeepsOlderValues: a log entry an older version wrote, with a
+// value today's Commit refuses (a string that is not UTF-8, DATETIME text
+// in another form), still replays: hydrate reads back what was once
+// acknowledged.
+func TestReplayKeepsOlderValues(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "old.db")
+	cab, err := cabinet.Open(path, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	e := cabinet.Entry{Version: 1, Kind: cabinet.EntryDelta, Text: `INSERT (:K {s: $s, l: $l})`, Time: time.Unix(1, 0).UTC(),
+		Params: map[string]store.Value{"s": store.String("a\xffb"), "l": store.List(store.DateTime("2026-01-31 12:00"))}}
+	m := cabinet.Meta{Name: "old", Version: 1, Nodes: 1, Kinds: []cabinet.KindCount{{Kind: "K", Count: 1}}, LastCommit: e.Time}
+	if err := cab.Append("old", e, m).Wait(); err != nil {
+		t.Fatal(err)
+	}
+	if err := cab.Close(); err != nil {
+		t.Fatal(err)
+	}
+	db := openCab(t, path)
+	defer db.Close()
+	s := mustSession(t, db, "old")
+	var got []string
+	s.Snapshot().ScanNodes(func(n *storeNode) bool {
+		v, _ := n.Props.Get("s")
+		got = append(got, v.AsString())
+		return true
+	})
+	if len(got) != 1 || got[0] != "a\xffb" {
+		t.Fatalf("replayed %q:\n%s", got, s.Dump())
 	}
 }

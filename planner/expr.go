@@ -377,6 +377,8 @@ var aggregateNames = map[string]bool{
 	"percentile_disc": true,
 }
 
+// writeLiteral writes the CEL form of a literal other than DATETIME (whose
+// text emit normalises first).
 func writeLiteral(b *strings.Builder, x *ast.Literal) {
 	switch x.Kind {
 	case ast.LitNull:
@@ -395,8 +397,6 @@ func writeLiteral(b *strings.Builder, x *ast.Literal) {
 		b.WriteString(strconv.Quote(x.Str))
 	case ast.LitDate:
 		fmt.Fprintf(b, "gql_date(%s)", strconv.Quote(x.Str))
-	case ast.LitDateTime:
-		fmt.Fprintf(b, "gql_datetime(%s)", strconv.Quote(x.Str))
 	}
 }
 

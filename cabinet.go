@@ -123,7 +123,7 @@ func replay(db *DB, g *store.Graph, e cabinet.Entry) error {
 		if err != nil {
 			return err
 		}
-		res, err := exec.Commit(context.Background(), g, plan, e.Params, exec.CommitOptions{Mint: exec.Mint(e.Mint), Budget: replayBudget})
+		res, err := exec.Commit(context.Background(), g, plan, e.Params, exec.CommitOptions{Mint: exec.Mint(e.Mint), Budget: replayBudget, Replay: true})
 		if err != nil {
 			return err
 		}

@@ -21,6 +21,17 @@
 // get an id from (kind, loc), so ingesting the same artefact twice updates
 // instead of duplicating.
 //
+// # Parameters
+//
+// Commit, Ingest and Recall take $parameters as Go values: nil, bool,
+// integers, floats, strings, time.Time (a DATETIME) and slices or arrays
+// of those. A value no property can hold is refused with 22G03 before
+// anything applies: lists nested more than 64 deep (store.MaxNesting) or
+// holding themselves, strings that are not UTF-8, NaN and infinite
+// floats, times outside the years 0000–9999. The parameters of one call
+// together take at most R's byte budget (WithCommitBudget) as GQL
+// literals; their conversion stops where the bound is passed.
+//
 // # Errors
 //
 // Every error a caller can cause is an *Error carrying a GQLSTATUS code, a

@@ -3,9 +3,6 @@ package goldfish
 import (
 	"context"
 	"errors"
-	"fmt"
-	"math"
-	"reflect"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -333,7 +330,7 @@ func (s *Session) commitTimed(ctx context.Context, text string, params map[strin
 	if err != nil {
 		return nil, err
 	}
-	vals, err := storeParams(params)
+	vals, err := storeParams(params, s.db.cfg.budget.Bytes)
 	if err != nil {
 		return nil, err
 	}
@@ -395,92 +392,4 @@ func (db *DB) planTimed(text string, t *Timing) (*planner.Plan, error) {
 type Timing struct {
 	Parse, Plan, Execute, Emit time.Duration
 	Cached                     bool
-}
-
-// storeParams converts Go parameter values to stored values.
-func storeParams(params map[string]any) (map[string]store.Value, error) {
-	if len(params) == 0 {
-		return nil, nil
-	}
-	out := make(map[string]store.Value, len(params))
-	return out, fillParams(out, params)
-}
-
-// fillParams stores the stored values of params in out.
-func fillParams(out map[string]store.Value, params map[string]any) error {
-	for k, v := range params {
-		sv, err := ToValue(v)
-		if err != nil {
-			return gqlstatus.Errorf(gqlstatus.InvalidValueType, "parameter $%s: %v", k, err)
-		}
-		out[k] = sv
-	}
-	return nil
-}
-
-// ToValue converts a Go value to a property value: nil, bool, integers,
-// floats, strings, time.Time (DATETIME) and slices of those.
-func ToValue(v any) (store.Value, error) {
-	switch x := v.(type) {
-	case nil:
-		return store.Null(), nil
-	case store.Value:
-		return x, nil
-	case bool:
-		return store.Bool(x), nil
-	case string:
-		return store.String(x), nil
-	case int:
-		return store.Int(int64(x)), nil
-	case int8:
-		return store.Int(int64(x)), nil
-	case int16:
-		return store.Int(int64(x)), nil
-	case int32:
-		return store.Int(int64(x)), nil
-	case int64:
-		return store.Int(x), nil
-	case uint8:
-		return store.Int(int64(x)), nil
-	case uint16:
-		return store.Int(int64(x)), nil
-	case uint32:
-		return store.Int(int64(x)), nil
-	case uint:
-		if uint64(x) > math.MaxInt64 {
-			return store.Value{}, fmt.Errorf("%d is above the INTEGER range", x)
-		}
-		return store.Int(int64(x)), nil
-	case uint64:
-		if x > math.MaxInt64 {
-			return store.Value{}, fmt.Errorf("%d is above the INTEGER range", x)
-		}
-		return store.Int(int64(x)), nil
-	case float32:
-		return floatValue(float64(x))
-	case float64:
-		return floatValue(x)
-	case time.Time:
-		return store.DateTime(x.Format(time.RFC3339Nano)), nil
-	}
-	rv := reflect.ValueOf(v)
-	if rv.Kind() == reflect.Slice || rv.Kind() == reflect.Array {
-		elems := make([]store.Value, rv.Len())
-		for i := range elems {
-			e, err := ToValue(rv.Index(i).Interface())
-			if err != nil {
-				return store.Value{}, err
-			}
-			elems[i] = e
-		}
-		return store.List(elems...), nil
-	}
-	return store.Value{}, fmt.Errorf("a value of Go type %T cannot be a GQL value", v)
-}
-
-func floatValue(f float64) (store.Value, error) {
-	if !store.ValidFloat(f) {
-		return store.Value{}, fmt.Errorf("NaN and infinite floats cannot be stored")
-	}
-	return store.Float(f), nil
 }

@@ -141,7 +141,7 @@ func (s *Session) recall(ctx context.Context, q string, opts RecallOptions, t *T
 		// of the text, a hash of the key and two cache probes.
 		key = keyPool.Get().(*[]byte)
 		defer keyPool.Put(key)
-		*key, err = appendShapeKey((*key)[:0], s.incarnation, snap.Version(), plan.Stmts[0].Recall.Key, plan.Params, o, capL)
+		*key, err = appendShapeKey((*key)[:0], s.incarnation, snap.Version(), plan.Stmts[0].Recall.Key, plan.Params, o, capL, s.db.cfg.budget.Bytes)
 		if err != nil {
 			return nil, err
 		}
@@ -156,7 +156,7 @@ func (s *Session) recall(ctx context.Context, q string, opts RecallOptions, t *T
 	// so their map is pooled.
 	params := paramMaps.Get().(map[string]store.Value)
 	defer func() { clear(params); paramMaps.Put(params) }()
-	if err := fillParams(params, o.Params); err != nil {
+	if err := recallParams(params, o.Params, s.db.cfg.budget.Bytes); err != nil {
 		return nil, err
 	}
 	sh, err := exec.Recall(ctx, snap, plan, params, exec.RecallOptions{
@@ -235,20 +235,21 @@ func (s *Session) IsRecall(text string) bool {
 // "nopeaks" is not NoPeaks). A Commit bumps the version and a dropped
 // session's successor has another incarnation, so older entries become
 // unreachable, never stale.
-func appendShapeKey(b []byte, incarnation, version uint64, token string, names []string, o RecallOptions, capL bool) ([]byte, error) {
+func appendShapeKey(b []byte, incarnation, version uint64, token string, names []string, o RecallOptions, capL bool, paramBytes int) ([]byte, error) {
 	b = binary.AppendUvarint(b, incarnation)
 	b = binary.AppendUvarint(b, version)
 	b = appendField(b, token)
 	var lit [64]byte
+	pc := newParamConverter(paramBytes)
 	for _, n := range names {
 		raw, ok := o.Params[n]
 		if !ok {
 			b = append(b, 0) // missing: exec reports it
 			continue
 		}
-		v, err := ToValue(raw)
+		v, err := pc.recall(n, raw)
 		if err != nil {
-			return b, gqlstatus.Errorf(gqlstatus.InvalidValueType, "parameter $%s: %v", n, err)
+			return b, err
 		}
 		b = append(b, 1)
 		b = appendField(b, v.AppendLiteral(lit[:0]))

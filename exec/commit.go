@@ -47,6 +47,9 @@ type CommitOptions struct {
 	// held: a cabinet uses it to queue the Δ for the write-ahead log in
 	// version order. An error rolls the Δ back.
 	BeforePublish func(version uint64) error
+	// Replay re-applies a Δ from the log: its values are not checked
+	// again beyond the nesting limit (see executor.storable).
+	Replay bool
 }
 
 // Commit applies a planned Δ to g atomically: every statement runs inside one

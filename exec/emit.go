@@ -518,6 +518,26 @@ func varPrefix(kind string) string {
 	return string(b)
 }
 
+// appendCommentText appends s as the text of one line comment. A note
+// quotes labels and edge types, which may hold line breaks; written raw,
+// one would end the comment and the rest of the name would be read as
+// GQL, so \r and \n are written as those two-character escapes.
+func appendCommentText(b []byte, s string) []byte {
+	for {
+		i := strings.IndexAny(s, "\r\n")
+		if i < 0 {
+			return append(b, s...)
+		}
+		b = append(b, s[:i]...)
+		if s[i] == '\r' {
+			b = append(b, `\r`...)
+		} else {
+			b = append(b, `\n`...)
+		}
+		s = s[i+1:]
+	}
+}
+
 // finish writes the header and counts the tokens. Header and rest are
 // counted apart (a newline separates them, so no token spans both), and the
 // header is counted again once its own token count is written into it.
@@ -528,7 +548,7 @@ func (e *emitter) finish() (*Shape, error) {
 	notes := sc.notes[:0]
 	for _, n := range e.notes {
 		notes = append(notes, "// "...)
-		notes = append(notes, n...)
+		notes = appendCommentText(notes, n)
 		notes = append(notes, '\n')
 	}
 	sc.notes = notes

@@ -216,8 +216,9 @@ func (x *executor) propsOf(row *planner.Row, pps []planner.PropPlan) (store.Prop
 		if err != nil {
 			return nil, 0, err
 		}
-		if err := checkStorable(v); err != nil {
-			return nil, 0, x.errAt(gqlstatus.InvalidValueType, pp.Pos, "property %s: %v", pp.Key, err)
+		if err := x.storable(v); err != nil {
+			return nil, 0, x.errAt(gqlstatus.InvalidValueType, pp.Val.Pos, "property %s: %v", pp.Key, err).
+				WithHint("write a value a property can hold")
 		}
 		m[pp.Key] = v
 		size += len(pp.Key) + v.Size()
@@ -225,18 +226,19 @@ func (x *executor) propsOf(row *planner.Row, pps []planner.PropPlan) (store.Prop
 	return store.MakeProps(m), size, nil
 }
 
-func checkStorable(v store.Value) error {
-	if v.Kind() == store.KindFloat && !store.ValidFloat(v.AsFloat()) {
-		return errors.New("NaN and infinite floats cannot be stored")
-	}
-	if v.Kind() == store.KindList {
-		for _, e := range v.AsList() {
-			if err := checkStorable(e); err != nil {
-				return err
-			}
+// storable reports why v cannot be written, or nil: whatever a Commit
+// writes, the cabinet must hold and hydrate must read back (SPEC §7).
+// A replayed Δ was checked when it was committed, by whatever checks
+// the version that committed it had; it is held only to the nesting
+// limit, without which the session's next snapshot would not decode.
+func (x *executor) storable(v store.Value) error {
+	if x.opts.Replay {
+		if v.Nesting() > store.MaxNesting {
+			return fmt.Errorf("lists are nested more than %d deep", store.MaxNesting)
 		}
+		return nil
 	}
-	return nil
+	return v.Check()
 }
 
 func (x *executor) storeErr(err error, pos gqlstatus.Pos, props store.Props) error {
@@ -378,8 +380,9 @@ func (x *executor) set(rows []*planner.Row, s *planner.SetStep, sr *StmtResult) 
 				if err != nil {
 					return err
 				}
-				if err := checkStorable(v); err != nil {
-					return x.errAt(gqlstatus.InvalidValueType, it.Pos, "property %s: %v", it.Key, err)
+				if err := x.storable(v); err != nil {
+					return x.errAt(gqlstatus.InvalidValueType, it.Val.Pos, "property %s: %v", it.Key, err).
+						WithHint("write a value a property can hold")
 				}
 				if it.Key == "nick" && !v.IsNull() && v.Kind() != store.KindString {
 					return x.errAt(gqlstatus.InvalidValueType, it.Pos, "nick must be a STRING, not %s", v.Kind())

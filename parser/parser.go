@@ -24,14 +24,19 @@ type Limits struct {
 	// MaxBytes is the largest text accepted, in bytes (default 1 MiB).
 	MaxBytes int
 	// MaxDepth is the deepest nesting accepted: parentheses, lists, maps,
-	// function calls and prefix operators (default 64).
+	// function calls and prefix operators (default DefaultMaxDepth).
 	MaxDepth int
 }
 
 // Default limits.
 const (
 	DefaultMaxBytes = 1 << 20
-	DefaultMaxDepth = 64
+	// DefaultMaxDepth is the store's value nesting limit (store.MaxNesting,
+	// 64) plus the two brackets a Shape writes around a property value,
+	// "(v:K {p: …})" or "-[:T {p: …}]->": the Shape of the deepest list a
+	// property may hold parses again. (The parser does not import the
+	// store; a test ties the two.)
+	DefaultMaxDepth = 64 + 2
 )
 
 // DefaultLimits are the limits Parse uses.

@@ -86,7 +86,11 @@ func ToCEL(v store.Value) ref.Val {
 		t, _ := time.Parse(time.DateOnly, v.AsString())
 		return dateVal{types.Timestamp{Time: t}}
 	case store.KindDateTime:
-		t, _ := time.Parse(time.RFC3339Nano, v.AsString())
+		t, err := time.Parse(time.RFC3339Nano, v.AsString())
+		if err != nil {
+			// text an older version stored without normalising it
+			t, _ = parseDateTime(v.AsString())
+		}
 		return types.Timestamp{Time: t}
 	case store.KindList:
 		elems := v.AsList()
@@ -109,8 +113,16 @@ func (e ErrUnsupported) Error() string {
 	return fmt.Sprintf("a property cannot hold a value of type %s", e.TypeName)
 }
 
-// FromCEL converts a CEL result back to a stored value.
-func FromCEL(v ref.Val) (store.Value, error) {
+// FromCEL converts a CEL result back to a stored value. It refuses what
+// no property can hold and the literal syntax could not write back: a
+// NaN or infinite float, lists nested deeper than store.MaxNesting, a
+// DATE or DATETIME outside the years 0000–9999 (a DATETIME is written
+// in UTC, which can leave that range when the value's own offset does
+// not).
+func FromCEL(v ref.Val) (store.Value, error) { return fromCEL(v, 0) }
+
+// fromCEL is FromCEL for a value inside depth lists.
+func fromCEL(v ref.Val, depth int) (store.Value, error) {
 	switch x := v.(type) {
 	case types.Null:
 		return store.Null(), nil
@@ -131,16 +143,27 @@ func FromCEL(v ref.Val) (store.Value, error) {
 	case types.String:
 		return store.String(string(x)), nil
 	case dateVal:
-		return store.Date(x.Time.UTC().Format(time.DateOnly)), nil
+		t := x.Time.UTC()
+		if !store.InDateTimeRange(t) {
+			return store.Value{}, ErrUnsupported{"DATE outside the years 0000 to 9999"}
+		}
+		return store.Date(t.Format(time.DateOnly)), nil
 	case types.Timestamp:
-		return store.DateTime(x.Time.UTC().Format(time.RFC3339Nano)), nil
+		t := x.Time.UTC()
+		if !store.InDateTimeRange(t) {
+			return store.Value{}, ErrUnsupported{"DATETIME outside the years 0000 to 9999 (UTC)"}
+		}
+		return store.DateTime(t.Format(time.RFC3339Nano)), nil
 	case Element:
 		return store.Value{}, ErrUnsupported{"graph element"}
 	case traits.Lister:
+		if depth >= store.MaxNesting {
+			return store.Value{}, ErrUnsupported{fmt.Sprintf("LIST nested more than %d deep", store.MaxNesting)}
+		}
 		n := int(x.Size().(types.Int))
 		out := make([]store.Value, n)
 		for i := 0; i < n; i++ {
-			e, err := FromCEL(x.Get(types.Int(i)))
+			e, err := fromCEL(x.Get(types.Int(i)), depth+1)
 			if err != nil {
 				return store.Value{}, err
 			}

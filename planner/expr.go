@@ -286,6 +286,16 @@ func (s *scope) emit(b *strings.Builder, e ast.Expr) error {
 	}
 	switch x := e.(type) {
 	case *ast.Literal:
+		if x.Kind == ast.LitDateTime {
+			// gql_datetime reads canonical text only; a literal in any
+			// other ISO 8601 form would read as null.
+			norm, err := s.dateTime(x)
+			if err != nil {
+				return err
+			}
+			fmt.Fprintf(b, "gql_datetime(%s)", strconv.Quote(norm))
+			return nil
+		}
 		writeLiteral(b, x)
 	case *ast.ListLit:
 		b.WriteByte('[')
@@ -367,6 +377,8 @@ var aggregateNames = map[string]bool{
 	"percentile_disc": true,
 }
 
+// writeLiteral writes the CEL form of a literal other than DATETIME (whose
+// text emit normalises first).
 func writeLiteral(b *strings.Builder, x *ast.Literal) {
 	switch x.Kind {
 	case ast.LitNull:
@@ -385,53 +397,68 @@ func writeLiteral(b *strings.Builder, x *ast.Literal) {
 		b.WriteString(strconv.Quote(x.Str))
 	case ast.LitDate:
 		fmt.Fprintf(b, "gql_date(%s)", strconv.Quote(x.Str))
-	case ast.LitDateTime:
-		fmt.Fprintf(b, "gql_datetime(%s)", strconv.Quote(x.Str))
 	}
 }
 
-// constValue folds a literal (or a list of literals) to a stored value at
-// plan time, so INSERT of constants never runs CEL.
-func constValue(e ast.Expr) (store.Value, bool) {
+// constValue folds a literal (or a list of literals) inside depth lists
+// to a stored value at plan time, so INSERT of constants never runs CEL;
+// ok is false when e is not constant. DATETIME text is normalised; a
+// list nested deeper than a property can hold is refused at its bracket.
+func (s *scope) constValue(e ast.Expr, depth int) (v store.Value, ok bool, err error) {
 	switch x := e.(type) {
 	case *ast.Literal:
 		switch x.Kind {
 		case ast.LitNull:
-			return store.Null(), true
+			return store.Null(), true, nil
 		case ast.LitBool:
-			return store.Bool(x.Bool), true
+			return store.Bool(x.Bool), true, nil
 		case ast.LitInt:
-			return store.Int(x.Int), true
+			return store.Int(x.Int), true, nil
 		case ast.LitFloat:
-			return store.Float(x.Float), true
+			return store.Float(x.Float), true, nil
 		case ast.LitString:
-			return store.String(x.Str), true
+			return store.String(x.Str), true, nil
 		case ast.LitDate:
-			return store.Date(x.Str), true
+			return store.Date(x.Str), true, nil
 		case ast.LitDateTime:
-			return store.DateTime(x.Str), true
+			norm, err := s.dateTime(x)
+			return store.DateTime(norm), err == nil, err
 		}
 	case *ast.ListLit:
+		if depth >= store.MaxNesting {
+			return store.Value{}, false, s.errAt(gqlstatus.InvalidValueType, x.Pos,
+				"lists are nested more than %d deep; no property can hold them", store.MaxNesting).
+				WithHint("flatten the list")
+		}
 		vs := make([]store.Value, len(x.Elems))
 		for i, el := range x.Elems {
-			v, ok := constValue(el)
-			if !ok {
-				return store.Value{}, false
+			v, ok, err := s.constValue(el, depth+1)
+			if err != nil || !ok {
+				return store.Value{}, false, err
 			}
 			vs[i] = v
 		}
-		return store.List(vs...), true
+		return store.List(vs...), true, nil
 	case *ast.Unary:
 		if x.Op == ast.OpNeg {
 			if l, ok := x.X.(*ast.Literal); ok {
 				switch {
 				case l.Kind == ast.LitInt && l.Int != math.MinInt64:
-					return store.Int(-l.Int), true
+					return store.Int(-l.Int), true, nil
 				case l.Kind == ast.LitFloat:
-					return store.Float(-l.Float), true
+					return store.Float(-l.Float), true, nil
 				}
 			}
 		}
 	}
-	return store.Value{}, false
+	return store.Value{}, false, nil
+}
+
+// dateTime returns the canonical text of a DATETIME literal.
+func (s *scope) dateTime(x *ast.Literal) (string, error) {
+	norm, err := NormalizeDateTime(x.Str)
+	if err != nil {
+		return "", s.errAt(gqlstatus.InvalidValueType, x.Pos, "%v", err)
+	}
+	return norm, nil
 }

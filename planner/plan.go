@@ -522,15 +522,16 @@ func (s *scope) props(entries []*ast.PropEntry) ([]PropPlan, error) {
 }
 
 // value plans a value expression: constants fold, parameters stay slots,
-// the rest compiles to CEL.
+// the rest compiles to CEL. A constant no property can hold is refused
+// here, at its literal, so a Commit never writes it.
 func (s *scope) value(e ast.Expr) (Value, error) {
-	if v, ok := constValue(e); ok {
-		if v.Kind() == store.KindDateTime {
-			norm, err := NormalizeDateTime(v.AsString())
-			if err != nil {
-				return Value{}, s.errAt(gqlstatus.InvalidValueType, e.Position(), "%v", err)
-			}
-			v = store.DateTime(norm)
+	if v, ok, err := s.constValue(e, 0); err != nil || ok {
+		if err != nil {
+			return Value{}, err
+		}
+		if err := v.Check(); err != nil {
+			return Value{}, s.errAt(gqlstatus.InvalidValueType, e.Position(), "%v", err).
+				WithHint("write a value a property can hold")
 		}
 		return Value{Pos: e.Position(), Const: &v, Param: -1}, nil
 	}
@@ -604,15 +605,46 @@ func (s *scope) removeItem(it ast.RemoveItem) (RemoveItem, error) {
 	return RemoveItem{}, gqlstatus.At(gqlstatus.Syntax, it.Position(), s.text, "unsupported REMOVE item")
 }
 
-// NormalizeDateTime parses ISO 8601 date-time text and returns its
-// canonical RFC 3339 form (UTC when no offset is written).
+// NormalizeDateTime parses ISO 8601 date-time text, in any of the forms a
+// DATETIME literal may take, and returns its canonical RFC 3339 form
+// (its own offset kept, UTC when none is written). It refuses an instant
+// outside the years 0000–9999, in UTC or in its own offset: no DATETIME
+// property can hold one (store.CheckDateTime).
 func NormalizeDateTime(s string) (string, error) {
-	layouts := []string{time.RFC3339Nano, "2006-01-02T15:04:05.999999999", "2006-01-02 15:04:05.999999999Z07:00",
-		"2006-01-02 15:04:05.999999999", "2006-01-02T15:04", "2006-01-02"}
-	for _, l := range layouts {
+	t, ok := parseDateTime(s)
+	if !ok {
+		return "", fmt.Errorf("DATETIME '%s' is not an ISO 8601 date and time; write DATETIME '2026-01-31T12:00:00Z'", s)
+	}
+	if !store.InDateTimeRange(t) {
+		return "", fmt.Errorf("DATETIME '%s' is outside the years 0000 to 9999 (UTC); write an instant within them", s)
+	}
+	return t.Format(time.RFC3339Nano), nil
+}
+
+// dateTimeLayouts are the forms of a DATETIME literal's text: the ones
+// the parser accepts (and a bare date, midnight UTC).
+var dateTimeLayouts = []string{
+	time.RFC3339Nano,
+	"2006-01-02T15:04:05.999999999",
+	"2006-01-02T15:04Z07:00",
+	"2006-01-02T15:04",
+	"2006-01-02 15:04:05.999999999Z07:00",
+	"2006-01-02 15:04:05.999999999",
+	"2006-01-02 15:04Z07:00",
+	"2006-01-02 15:04",
+	"2006-01-02",
+}
+
+// parseDateTime parses s in any of dateTimeLayouts, with a lower-case
+// 't' or 'z' as ISO 8601 allows.
+func parseDateTime(s string) (time.Time, bool) {
+	for _, l := range dateTimeLayouts {
 		if t, err := time.Parse(l, s); err == nil {
-			return t.Format(time.RFC3339Nano), nil
+			return t, true
 		}
 	}
-	return "", fmt.Errorf("DATETIME '%s' is not an ISO 8601 date and time; write DATETIME '2026-01-31T12:00:00Z'", s)
+	if u := strings.ToUpper(s); u != s {
+		return parseDateTime(u)
+	}
+	return time.Time{}, false
 }

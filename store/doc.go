@@ -117,5 +117,8 @@
 // Value is a small immutable tagged union (NULL, BOOLEAN, INTEGER, FLOAT,
 // STRING, DATE, DATETIME, LIST) with exact equality (Int(1) ≠ Float(1)), a
 // total order and a canonical GQL literal. NaN and ±Inf have no GQL literal:
-// callers reject them (ValidFloat) before storing.
+// callers reject them (ValidFloat) before storing. Value.Check says whether
+// a value can be stored at all: lists nested at most MaxNesting deep, UTF-8
+// strings, canonical DATE and DATETIME text in the years 0000–9999; every
+// writer checks it, so whatever is stored encodes, decodes and parses back.
 package store

@@ -337,30 +337,41 @@ func appendU(b []byte, r rune) []byte {
 
 // quotedLen is len(appendQuoted(nil, s)) without allocating.
 func quotedLen(s string) int {
-	n := 2
+	n, _ := QuotedSize(s)
+	return n
+}
+
+// QuotedSize returns the length of the canonical literal of the STRING s
+// and whether s is valid UTF-8, in one pass: what a parameter's
+// conversion needs of a string.
+func QuotedSize(s string) (n int, valid bool) {
+	n, valid = 2, true
 	for i := 0; i < len(s); {
 		c := s[i]
 		if c < utf8.RuneSelf {
 			switch {
+			case plainByte[c]:
+				n++
 			case c == '"' || c == '\\' || c == '\n' || c == '\r' || c == '\t':
 				n += 2
-			case c < 0x20 || c == 0x7f:
-				n += 6
 			default:
-				n++
+				n += 6
 			}
 			i++
 			continue
 		}
 		r, size := utf8.DecodeRuneInString(s[i:])
-		if (r == utf8.RuneError && size == 1) || needsUEscape(r) {
+		if r == utf8.RuneError && size == 1 {
+			n += 6
+			valid = false
+		} else if needsUEscape(r) {
 			n += 6
 		} else {
 			n += size
 		}
 		i += size
 	}
-	return n
+	return n, valid
 }
 
 // Size returns the length in bytes of v's canonical literal (exact), used

@@ -146,7 +146,10 @@ func appendStr(b []byte, s string) []byte {
 // AppendValue appends the canonical binary encoding of v: a kind byte,
 // then nothing (NULL), one byte (BOOLEAN), a zig-zag varint (INTEGER), the
 // 8 IEEE bytes (FLOAT, exact: -0 stays -0), the text (STRING, DATE,
-// DATETIME) or the count and elements (LIST).
+// DATETIME) or the count and elements (LIST). v must pass store's
+// Value.Check, as every value a Commit accepts does: the decoder refuses
+// lists nested deeper than store.MaxNesting, so a deeper one written here
+// would make its session unreadable.
 func AppendValue(b []byte, v store.Value) []byte {
 	b = append(b, byte(v.Kind()))
 	switch v.Kind() {
@@ -172,11 +175,10 @@ func AppendValue(b []byte, v store.Value) []byte {
 	return b
 }
 
+// value reads one value whose enclosing lists are depth deep, refusing a
+// list nested deeper than store.MaxNesting (no Commit writes one), so a
+// damaged record cannot recurse without bound.
 func (r *reader) value(depth int) store.Value {
-	if depth > 64 {
-		r.fail("value (nesting)")
-		return store.Null()
-	}
 	switch k := store.ValueKind(r.byte1()); k {
 	case store.KindNull:
 		return store.Null()
@@ -193,6 +195,10 @@ func (r *reader) value(depth int) store.Value {
 	case store.KindDateTime:
 		return store.DateTime(r.str())
 	case store.KindList:
+		if depth >= store.MaxNesting {
+			r.fail("value (lists nested too deep)")
+			return store.Null()
+		}
 		n := r.count()
 		l := make([]store.Value, 0, n)
 		for i := 0; i < n && r.err == nil; i++ {

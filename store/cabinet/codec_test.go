@@ -101,3 +101,41 @@ func TestEntryRoundTrip(t *testing.T) {
 		}
 	}
 }
+
+// TestEntryNesting: the decoder reads every list as deep as a property
+// may hold (store.MaxNesting) and refuses one level more, whatever the
+// innermost list holds, so the limit Commit enforces is the one hydrate
+// reads back.
+func TestEntryNesting(t *testing.T) {
+	nest := func(depth int, leaf store.Value) store.Value {
+		for range depth {
+			leaf = store.List(leaf)
+		}
+		return leaf
+	}
+	cases := []struct {
+		v  store.Value
+		ok bool
+	}{
+		{nest(store.MaxNesting, store.Int(1)), true},
+		{nest(store.MaxNesting-1, store.List()), true},
+		{nest(store.MaxNesting-1, store.List(store.Int(1), store.List())), false},
+		{nest(store.MaxNesting+1, store.Int(1)), false},
+		{nest(store.MaxNesting, store.List()), false},
+	}
+	for i, c := range cases {
+		if got := c.v.Nesting() <= store.MaxNesting; got != c.ok {
+			t.Fatalf("case %d: nesting %d", i, c.v.Nesting())
+		}
+		e := Entry{Version: 1, Kind: EntryDelta, Text: "INSERT (:X {a: $a})", Params: map[string]store.Value{"a": c.v}}
+		got, err := DecodeEntry(EncodeEntry(e))
+		switch {
+		case c.ok && err != nil:
+			t.Errorf("case %d: a value %d deep does not decode: %v", i, c.v.Nesting(), err)
+		case c.ok && !got.Params["a"].Equal(c.v):
+			t.Errorf("case %d: decoded %s", i, got.Params["a"].Literal())
+		case !c.ok && err == nil:
+			t.Errorf("case %d: a value %d deep decodes", i, c.v.Nesting())
+		}
+	}
+}

@@ -11,7 +11,9 @@ import (
 
 // match extends each input row with every binding of the step's patterns
 // that passes its predicates. It stops, failing the Δ, as soon as the rows
-// bound pass the R budget, so a careless MATCH never enumerates a session.
+// bound pass the R budget or the work of binding them passes the work
+// budget (see Budget), so a careless MATCH never enumerates a session, nor
+// a cartesian product of one.
 func (x *executor) match(in []*planner.Row, m *planner.MatchStep, sr *StmtResult) ([]*planner.Row, error) {
 	var out []*planner.Row
 	snap := x.tx.Snapshot()
@@ -19,12 +21,9 @@ func (x *executor) match(in []*planner.Row, m *planner.MatchStep, sr *StmtResult
 	for _, row := range in {
 		b.emit = func(r *planner.Row) error {
 			if m.Where != nil {
-				ok, err := m.Where.Test(r)
-				if err != nil {
-					return x.located(err)
-				}
-				if !ok {
-					return nil
+				ok, err := x.test(m.Where, r)
+				if err != nil || !ok {
+					return err
 				}
 			}
 			cp := &planner.Row{Vars: append([]planner.Element(nil), r.Vars...), Params: r.Params}
@@ -78,12 +77,12 @@ func (b *binder) nodeAt(row *planner.Row, p *planner.PathPlan, j int, fixed *sto
 			row.Vars[np.Slot] = planner.Element{Node: n}
 		}
 		if np.Where != nil {
-			keep, err := np.Where.Test(row)
+			keep, err := b.x.test(np.Where, row)
 			if err != nil || !keep {
 				if np.Slot >= 0 {
 					row.Vars[np.Slot] = saved
 				}
-				return b.x.located(err)
+				return err
 			}
 		}
 		if j < len(p.Edges) {
@@ -113,31 +112,72 @@ func (b *binder) nodeAt(row *planner.Row, p *planner.PathPlan, j int, fixed *sto
 }
 
 // candidates enumerates the live nodes that may match np through the most
-// selective index the pattern offers: nick, then a property, then a label.
+// selective index the pattern offers (see candidateScans).
 func (b *binder) candidates(row *planner.Row, np *planner.NodePlan, fn func(*store.Node) error) error {
-	var ferr error
-	visit := func(n *store.Node) bool {
-		ferr = fn(n)
-		return ferr == nil
+	scans, n, err := b.candidateScans(row, np)
+	if err != nil {
+		return err
 	}
+	for i := range n {
+		if err := b.scan(&scans[i], fn); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// scanKind says how a candidateScan lists its nodes.
+type scanKind uint8
+
+const (
+	scanOne   scanKind = iota // one node, found by nick
+	scanProp                  // the property index: nodes whose key is Equal to val
+	scanLabel                 // the label index
+	scanAll                   // every live node
+	scanList                  // nodes already listed in observable order (the text index)
+)
+
+// maxScans is the most index scans one node pattern takes: a number and
+// its numeric twin.
+const maxScans = 2
+
+// candidateScan is one index scan of a node pattern's candidates. Each
+// lists its nodes in observable order (store's scan order, the first key
+// of the canonical order).
+type candidateScan struct {
+	kind  scanKind
+	key   string // the property key or the label
+	val   store.Value
+	node  *store.Node
+	nodes []*store.Node
+}
+
+// candidateScans returns the index scans that together list every live
+// node that may match np: its nick, else its first property, else its
+// first label, else every node. A number takes two scans, for the value
+// and for its numeric twin: the index is exact, but = on numbers is not
+// ({f: 1500} also finds a stored 1500.0, see sameValue), and each form
+// has its own key.
+func (b *binder) candidateScans(row *planner.Row, np *planner.NodePlan) (scans [maxScans]candidateScan, n int, err error) {
 	for _, pp := range np.Props {
 		if pp.Val.Prog != nil {
 			continue
 		}
 		v, err := b.x.eval(pp.Val, row)
 		if err != nil {
-			return err
+			return scans, 0, err
 		}
 		if v.IsNull() {
-			return nil // {k: null} matches nothing: a comparison with null is unknown
+			return scans, 0, nil // {k: null} matches nothing: a comparison with null is unknown
 		}
 		if pp.Key == "nick" {
 			if v.Kind() == store.KindString {
-				if n, ok := b.snap.NodeByNick(v.AsString()); ok {
-					return fn(n)
+				if node, ok := b.snap.NodeByNick(v.AsString()); ok {
+					scans[0] = candidateScan{kind: scanOne, node: node}
+					return scans, 1, nil
 				}
 			}
-			return nil
+			return scans, 0, nil
 		}
 	}
 	for _, pp := range np.Props {
@@ -145,19 +185,51 @@ func (b *binder) candidates(row *planner.Row, np *planner.NodePlan, fn func(*sto
 			continue
 		}
 		v, _ := b.x.eval(pp.Val, row)
-		b.snap.ScanProp(pp.Key, v, visit)
-		if twin, ok := numericTwin(v); ok && ferr == nil {
-			// The index is exact, but = on numbers is not: {f: 1500}
-			// must also find a stored 1500.0 (see sameValue).
-			b.snap.ScanProp(pp.Key, twin, visit)
+		scans[0] = candidateScan{kind: scanProp, key: pp.Key, val: v}
+		if twin, ok := numericTwin(v); ok {
+			scans[1] = candidateScan{kind: scanProp, key: pp.Key, val: twin}
+			return scans, 2, nil
 		}
-		return ferr
+		return scans, 1, nil
 	}
 	if len(np.Labels) > 0 {
-		b.snap.ScanLabel(np.Labels[0], visit)
-		return ferr
+		scans[0] = candidateScan{kind: scanLabel, key: np.Labels[0]}
+		return scans, 1, nil
 	}
-	b.snap.ScanNodes(visit)
+	scans[0] = candidateScan{kind: scanAll}
+	return scans, 1, nil
+}
+
+// scan calls fn for each node of s until fn fails, charging one unit of
+// work per node (see executor.spend).
+func (b *binder) scan(s *candidateScan, fn func(*store.Node) error) error {
+	if s.kind == scanOne {
+		if err := b.x.spend(1); err != nil {
+			return err
+		}
+		return fn(s.node)
+	}
+	var ferr error
+	visit := func(n *store.Node) bool {
+		if ferr = b.x.spend(1); ferr == nil {
+			ferr = fn(n)
+		}
+		return ferr == nil
+	}
+	switch s.kind {
+	case scanProp:
+		b.snap.ScanProp(s.key, s.val, visit)
+	case scanLabel:
+		b.snap.ScanLabel(s.key, visit)
+	case scanAll:
+		b.snap.ScanNodes(visit)
+	case scanList:
+		for _, n := range s.nodes {
+			if !visit(n) {
+				break
+			}
+		}
+	}
 	return ferr
 }
 
@@ -236,6 +308,9 @@ func (b *binder) edgeAt(row *planner.Row, p *planner.PathPlan, j int, from *stor
 	}
 	var ferr error
 	b.snap.Edges(from.ID, dir, func(e *store.Edge) bool {
+		if ferr = b.x.spend(1); ferr != nil {
+			return false
+		}
 		if len(ep.Types) > 0 && !contains(ep.Types, e.Type) {
 			return true
 		}

@@ -137,9 +137,9 @@ const (
 	scanList                  // nodes already listed in observable order (the text index)
 )
 
-// maxScans is the most index scans one node pattern takes: a number and
-// its numeric twin.
-const maxScans = 2
+// maxScans is the most index scans one node pattern takes: a zero and its
+// two numeric twins.
+const maxScans = 3
 
 // candidateScan is one index scan of a node pattern's candidates. Each
 // lists its nodes in observable order (store's scan order, the first key
@@ -154,10 +154,12 @@ type candidateScan struct {
 
 // candidateScans returns the index scans that together list every live
 // node that may match np: its nick, else its first property, else its
-// first label, else every node. A number takes two scans, for the value
-// and for its numeric twin: the index is exact, but = on numbers is not
-// ({f: 1500} also finds a stored 1500.0, see sameValue), and each form
-// has its own key.
+// first label, else every node. A number takes a scan for the value and
+// one for each of its numeric twins: the index is exact, but = on numbers
+// is not ({f: 1500} also finds a stored 1500.0, see sameValue), and each
+// form has its own key. The scans are disjoint and each is in observable
+// order, but their concatenation is not: a caller that stops early (a seed
+// past L) must stop each scan on its own and merge what they found.
 func (b *binder) candidateScans(row *planner.Row, np *planner.NodePlan) (scans [maxScans]candidateScan, n int, err error) {
 	for _, pp := range np.Props {
 		if pp.Val.Prog != nil {
@@ -186,11 +188,11 @@ func (b *binder) candidateScans(row *planner.Row, np *planner.NodePlan) (scans [
 		}
 		v, _ := b.x.eval(pp.Val, row)
 		scans[0] = candidateScan{kind: scanProp, key: pp.Key, val: v}
-		if twin, ok := numericTwin(v); ok {
-			scans[1] = candidateScan{kind: scanProp, key: pp.Key, val: twin}
-			return scans, 2, nil
+		twins, nt := numericTwins(v)
+		for i := range nt {
+			scans[1+i] = candidateScan{kind: scanProp, key: pp.Key, val: twins[i]}
 		}
-		return scans, 1, nil
+		return scans, 1 + nt, nil
 	}
 	if len(np.Labels) > 0 {
 		scans[0] = candidateScan{kind: scanLabel, key: np.Labels[0]}
@@ -256,21 +258,42 @@ func (b *binder) propsMatch(row *planner.Row, want []planner.PropPlan, have stor
 	return true, nil
 }
 
-// sameValue is pattern equality: exact, except that integers and floats
-// compare by number as GQL's = does.
+// sameValue is pattern equality: exact, except that numbers compare by
+// value as GQL's = does (1500 = 1500.0, 0.0 = -0.0).
 func sameValue(a, b store.Value) bool {
 	if a.Equal(b) {
 		return true
 	}
 	ak, bk := a.Kind(), b.Kind()
-	if (ak == store.KindInt && bk == store.KindFloat) || (ak == store.KindFloat && bk == store.KindInt) {
-		return toFloat(a) == toFloat(b)
+	if (ak == store.KindFloat && (bk == store.KindInt || bk == store.KindFloat)) ||
+		(bk == store.KindFloat && ak == store.KindInt) {
+		return toFloat(a) == toFloat(b) // as WHERE's = compares them
 	}
 	return false
 }
 
-// numericTwin returns the other numeric form of v that sameValue finds
-// equal to it: the float of an integer, the integer of an integral float.
+// numericTwins returns the other numeric forms of v that sameValue finds
+// equal to it: the float of an integer, the integer of an integral float,
+// and for zero also the other signed zero. Each is stored under its own
+// key in the property index.
+func numericTwins(v store.Value) (twins [2]store.Value, n int) {
+	if twin, ok := numericTwin(v); ok {
+		twins[n] = twin
+		n++
+	}
+	if v.Kind() == store.KindFloat && v.AsFloat() == 0 {
+		twins[n] = store.Float(math.Copysign(0, -math.Copysign(1, v.AsFloat())))
+		n++
+	} else if v.Kind() == store.KindInt && v.AsInt() == 0 {
+		twins[n] = store.Float(math.Copysign(0, -1))
+		n++
+	}
+	return twins, n
+}
+
+// numericTwin returns the numeric form of v of the other kind that is
+// exactly equal to it: the float of an integer, the integer of an integral
+// float.
 func numericTwin(v store.Value) (store.Value, bool) {
 	switch v.Kind() {
 	case store.KindInt:

@@ -201,9 +201,13 @@ func (x *executor) interruptedBy(err error) error {
 }
 
 // seed finds the first limit live nodes, in canonical order, that match any
-// of the plan's node patterns and their conditions. Each pattern's index
-// scan stops once it has limit hits and has passed their tie group, so the
-// cost follows the scan that finds the seeds, not the session's size.
+// of the plan's node patterns and their conditions. Each index scan of a
+// pattern (see candidateScans) stops once it has limit hits and has passed
+// their tie group; the hits of all scans are then sorted and cut to limit.
+// A scan lists its nodes in observable order, so its first limit hits,
+// ties included, hold every hit of its that can be among the first limit
+// of all; the cost follows the scans that find the seeds, not the
+// session's size.
 func (x *executor) seed(snap *store.Snapshot, st *planner.Statement, rp *planner.RecallPlan, limit int) ([]*store.Node, error) {
 	if limit == 0 {
 		return nil, nil
@@ -222,9 +226,9 @@ func (x *executor) seed(snap *store.Snapshot, st *planner.Statement, rp *planner
 		if err != nil {
 			return nil, x.located(err)
 		}
-		var hits []*store.Node
-		var lastKey string
 		for j := range n {
+			var hits []*store.Node
+			var lastKey string
 			err := b.scan(&scans[j], func(n *store.Node) error {
 				if len(hits) >= limit {
 					// Past L: keep only the nodes tied with the last hit on
@@ -243,16 +247,13 @@ func (x *executor) seed(snap *store.Snapshot, st *planner.Statement, rp *planner
 				hits = append(hits, n)
 				return nil
 			})
-			if err == errStop {
-				break
-			}
-			if err != nil {
+			if err != nil && err != errStop {
 				return nil, x.located(err)
 			}
-		}
-		for _, n := range hits {
-			if !containsNode(found, n) {
-				found = append(found, n)
+			for _, n := range hits {
+				if !containsNode(found, n) {
+					found = append(found, n)
+				}
 			}
 		}
 	}

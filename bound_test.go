@@ -130,3 +130,41 @@ func TestWorkBudgetStopsCartesianProducts(t *testing.T) {
 		t.Fatalf("an indexed MATCH: %v, %v", res, err)
 	}
 }
+
+// TestPlanCacheBoundedByBytes: the plan cache holds at most its size in
+// bytes of texts, however few texts that is.
+func TestPlanCacheBoundedByBytes(t *testing.T) {
+	const limit = 1 << 20
+	db, _ := Open(WithPlanCacheBytes(limit))
+	defer db.Close()
+	pad := strings.Repeat("x", 128<<10)
+	var texts []string
+	for i := range 24 { // 3 MiB of text
+		text := fmt.Sprintf("MATCH (t:TSK {nick: \"n%d\"}) SET t.seen = true // %s", i, pad)
+		if _, err := db.plan(text); err != nil {
+			t.Fatal(err)
+		}
+		texts = append(texts, text)
+	}
+	db.plans.Wait()
+	held := 0
+	for _, text := range texts {
+		if _, ok := db.plans.Get(text); ok {
+			held += len(text)
+		}
+	}
+	if held > limit {
+		t.Fatalf("the plan cache holds %d bytes of text, over its %d bytes", held, limit)
+	}
+	// A cache bounded by bytes still keeps a plan it has room for.
+	fresh, _ := Open(WithPlanCacheBytes(limit))
+	defer fresh.Close()
+	const small = `MATCH (t:TSK {nick: "small"}) SET t.seen = true`
+	if _, err := fresh.plan(small); err != nil {
+		t.Fatal(err)
+	}
+	fresh.plans.Wait()
+	if _, ok := fresh.plans.Get(small); !ok {
+		t.Fatalf("a small plan was not kept")
+	}
+}

@@ -88,3 +88,26 @@ func TestExpressionSizeBudget(t *testing.T) {
 		t.Errorf("the message is cel-go's: %v", ge)
 	}
 }
+
+// TestPlanSize: a plan's size estimate grows with what it holds, and
+// leaves its text out (the plan cache adds the text's length).
+func TestPlanSize(t *testing.T) {
+	small, err := plan(t, `MATCH (t:TSK {nick: "a"}) SET t.done = true`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	big, err := plan(t, `MATCH (t:TSK {nick: "a"}), (m:MOD {loc: "x"}) WHERE t.prio > 2 AND m.lines < 100 SET t.done = true, m.seen = true`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if small.Size() <= 0 || big.Size() <= small.Size() {
+		t.Fatalf("sizes %d and %d: want positive and growing", small.Size(), big.Size())
+	}
+	padded, err := plan(t, `MATCH (t:TSK {nick: "a"}) SET t.done = true // `+strings.Repeat("x", 10_000))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if padded.Size() != small.Size() {
+		t.Fatalf("a comment changed the estimate from %d to %d: the text is counted apart", small.Size(), padded.Size())
+	}
+}

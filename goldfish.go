@@ -75,9 +75,9 @@ type config struct {
 // 256 KiB).
 func WithCommitBudget(b Budget) Option { return func(c *config) { c.budget = b } }
 
-// DefaultPlanCacheBytes is the plan cache's default size: thousands of
-// typical texts (a plan is a few times the size of its text), and a bound
-// on memory whatever the texts a caller sends.
+// DefaultPlanCacheBytes is the plan cache's default size: room for
+// thousands of typical plans, and a bound on memory whatever the texts a
+// caller sends.
 const DefaultPlanCacheBytes = 16 << 20
 
 // WithPlanCacheBytes sizes the plan cache, which keeps parsed and planned
@@ -119,10 +119,10 @@ func Open(opts ...Option) (*DB, error) {
 	if cfg.planBytes <= 0 {
 		cfg.planBytes = DefaultPlanCacheBytes
 	}
-	// ristretto wants about ten counters per entry it can hold; a text
-	// and its plan rarely come to less than a kilobyte.
+	// ristretto wants about ten counters per entry it can hold; even the
+	// shortest text's plan (one node pattern) takes hundreds of bytes.
 	plans, err := ristretto.NewCache(&ristretto.Config[string, *planner.Plan]{
-		NumCounters: max(cfg.planBytes/100, 1024), MaxCost: cfg.planBytes, BufferItems: cacheGetBuffer})
+		NumCounters: max(cfg.planBytes/50, 1024), MaxCost: cfg.planBytes, BufferItems: cacheGetBuffer})
 	if err != nil {
 		return nil, err
 	}

@@ -33,9 +33,8 @@ import (
 // predicate that reads a list or a string. The runtime price is the bound.
 
 // MaxBuiltBytes is the longest string, in bytes, an expression may build
-// by concatenation: as long as a whole Δ may write (R's default bytes), so
-// nothing an expression builds for a property is refused by this bound
-// that R would have allowed.
+// by concatenation: as much as a whole Δ may write under the default R, so
+// a property value the default R allows is never refused by this bound.
 const MaxBuiltBytes = 256 << 10
 
 // MaxBuiltElems is the longest list an expression may build by

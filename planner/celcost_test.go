@@ -2,6 +2,7 @@ package planner
 
 import (
 	"context"
+	"errors"
 	"strings"
 	"testing"
 
@@ -109,5 +110,50 @@ func TestPlanSize(t *testing.T) {
 	}
 	if padded.Size() != small.Size() {
 		t.Fatalf("a comment changed the estimate from %d to %d: the text is counted apart", small.Size(), padded.Size())
+	}
+}
+
+// TestComprehensionStopsWhenCancelled: a program that loops (a
+// comprehension, which goldfish's own predicates never hold but CEL can)
+// runs under the context and stops between iterations once it is done,
+// with the error of a stopped call.
+func TestComprehensionStopsWhenCancelled(t *testing.T) {
+	prg, err := celCache.get(`p0.all(x, gql_ge(x, 0) == true)`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !prg.fold {
+		t.Fatal("a comprehension was not recognised")
+	}
+	p := &Program{prg: prg.prg, fold: prg.fold}
+	vs := make([]store.Value, 1000)
+	for i := range vs {
+		vs[i] = store.Int(int64(i))
+	}
+	row := &Row{Params: []ref.Val{ToCEL(store.List(vs...))}}
+	if _, _, err := p.Eval(context.Background(), row); err != nil {
+		t.Fatalf("under a live context: %v", err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	_, _, err = p.Eval(ctx, row)
+	ge, ok := err.(*gqlstatus.Error)
+	if !ok || ge.Code != gqlstatus.Rollback || !errors.Is(err, context.Canceled) {
+		t.Fatalf("under a cancelled context: %v, want 40000 wrapping context.Canceled", err)
+	}
+}
+
+// TestMismatchAdvice: an operator applied to values of types it does not
+// take is a data exception (22G03) with advice, found by its kind.
+func TestMismatchAdvice(t *testing.T) {
+	p, err := plan(t, `MATCH (n) WHERE n.v < 'a' SET n.seen = true`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	node := &store.Node{Props: store.MakeProps(map[string]store.Value{"v": store.Int(-1)})}
+	_, _, err = p.Stmts[0].Steps[0].(*MatchStep).Where.Test(context.Background(), &Row{Vars: []Element{{Node: node}}})
+	ge, ok := err.(*gqlstatus.Error)
+	if !ok || ge.Code != gqlstatus.InvalidValueType || !strings.Contains(ge.Msg, "cannot apply < to INTEGER and STRING") || !strings.Contains(ge.Hint, "like with like") {
+		t.Fatalf("got %v, want 22G03 with advice", err)
 	}
 }

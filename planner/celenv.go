@@ -313,8 +313,14 @@ func gqlType(v ref.Val) string {
 // mismatch is the data exception of an operator applied to values of types
 // it does not take (22G03); null is never a mismatch, it is unknown.
 func mismatch(op string, a, b ref.Val) ref.Val {
-	return types.NewErr("cannot apply %s to %s and %s", op, gqlType(a), gqlType(b))
+	return types.WrapErr(&mismatchError{fmt.Sprintf("cannot apply %s to %s and %s", op, gqlType(a), gqlType(b))})
 }
+
+// mismatchError marks the data exception of mismatched operand types, so
+// the message can be given its advice by kind.
+type mismatchError struct{ msg string }
+
+func (e *mismatchError) Error() string { return e.msg }
 
 func ordering(op string, test func(c int) bool) func(a, b ref.Val) ref.Val {
 	return func(a, b ref.Val) ref.Val {

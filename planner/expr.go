@@ -127,6 +127,7 @@ func (p *Program) evalErr(ctx context.Context, err error) error {
 	var cancelled interpreter.EvalCancelledError
 	var value *valueError
 	var price *costError
+	var mixed *mismatchError
 	switch {
 	case errors.As(err, &value):
 		return &gqlstatus.Error{Code: gqlstatus.InvalidValueType, Pos: p.Pos,
@@ -146,7 +147,7 @@ func (p *Program) evalErr(ctx context.Context, err error) error {
 		return e
 	}
 	e := &gqlstatus.Error{Code: gqlstatus.InvalidValueType, Pos: p.Pos, Msg: err.Error()}
-	if strings.HasPrefix(e.Msg, "cannot apply") {
+	if errors.As(err, &mixed) {
 		e.Hint = "values of these types do not mix (only null is unknown): compare like with like"
 	}
 	return e

@@ -8,7 +8,7 @@ import (
 )
 
 // checkEvery is how many units of work pass between two looks at the
-// call's context: often enough that a cancelled call stops within a few
+// call's context: often enough that a cancelled call stops within tens of
 // microseconds of work, rarely enough that looking costs nothing a Recall
 // could measure.
 const checkEvery = 256

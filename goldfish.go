@@ -60,7 +60,7 @@ type Option func(*config)
 type config struct {
 	budget     Budget
 	ceilings   Ceilings
-	planCache  int
+	planBytes  int64
 	shapeBytes int64
 	// persistence (cabinet.go)
 	cabinetPath  string
@@ -72,6 +72,17 @@ type config struct {
 // WithCommitBudget sets the R cap of every Commit (default 500 elements,
 // 256 KiB).
 func WithCommitBudget(b Budget) Option { return func(c *config) { c.budget = b } }
+
+// DefaultPlanCacheBytes is the plan cache's default size: room for
+// thousands of typical plans, and a bound on memory whatever the texts a
+// caller sends.
+const DefaultPlanCacheBytes = 16 << 20
+
+// WithPlanCacheBytes sizes the plan cache, which keeps parsed and planned
+// texts by their exact text, in bytes: each plan costs its text's length
+// plus an estimate of what its plan holds (default DefaultPlanCacheBytes).
+// A plan larger than the whole cache is not kept.
+func WithPlanCacheBytes(n int64) Option { return func(c *config) { c.planBytes = n } }
 
 // WithShapeCacheBytes sizes the Shape cache (default 64 MiB); 0 turns it
 // off, so every Recall computes its Shape.
@@ -123,13 +134,18 @@ func (db *DB) exit() { db.calls.Add(-1) }
 // Open opens a database: on the cabinet file given WithCabinet, in memory
 // otherwise. Sessions in the cabinet are hydrated on first use.
 func Open(opts ...Option) (*DB, error) {
-	cfg := config{budget: exec.DefaultBudget, ceilings: DefaultCeilings, planCache: 8192, shapeBytes: 64 << 20,
+	cfg := config{budget: exec.DefaultBudget, ceilings: DefaultCeilings, planBytes: DefaultPlanCacheBytes, shapeBytes: 64 << 20,
 		flushEntries: 4096, flushBytes: 4 << 20}
 	for _, o := range opts {
 		o(&cfg)
 	}
+	if cfg.planBytes <= 0 {
+		cfg.planBytes = DefaultPlanCacheBytes
+	}
+	// ristretto wants about ten counters per entry it can hold; even the
+	// shortest text's plan (one node pattern) takes hundreds of bytes.
 	plans, err := ristretto.NewCache(&ristretto.Config[string, *planner.Plan]{
-		NumCounters: int64(cfg.planCache) * 10, MaxCost: int64(cfg.planCache), BufferItems: cacheGetBuffer})
+		NumCounters: max(cfg.planBytes/50, 1024), MaxCost: cfg.planBytes, BufferItems: cacheGetBuffer})
 	if err != nil {
 		return nil, err
 	}
@@ -382,8 +398,13 @@ func (db *DB) planTimed(text string, t *Timing) (*planner.Plan, error) {
 	if t != nil {
 		t.Plan = time.Since(t0)
 	}
-	db.plans.Set(text, p, 1)
+	db.cachePlan(text, p)
 	return p, nil
+}
+
+// cachePlan keeps p under its text, costing the bytes both hold.
+func (db *DB) cachePlan(text string, p *planner.Plan) {
+	db.plans.Set(text, p, int64(len(text))+int64(p.Size()))
 }
 
 // Timing says where the time of one call went. Parse and Plan are zero

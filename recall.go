@@ -210,7 +210,7 @@ func (s *Session) Prepare(text string) (isRecall bool, t Timing, err error) {
 	if err != nil {
 		return false, t, err
 	}
-	s.db.plans.Set(text, plan, 1)
+	s.db.cachePlan(text, plan)
 	s.db.plans.Wait()
 	return plan.Read(), t, nil
 }

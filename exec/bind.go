@@ -11,7 +11,9 @@ import (
 
 // match extends each input row with every binding of the step's patterns
 // that passes its predicates. It stops, failing the Δ, as soon as the rows
-// bound pass the R budget, so a careless MATCH never enumerates a session.
+// bound pass the R budget or the work of binding them passes the work
+// budget (see Budget), so a careless MATCH never enumerates a session, nor
+// a cartesian product of one.
 func (x *executor) match(in []*planner.Row, m *planner.MatchStep, sr *StmtResult) ([]*planner.Row, error) {
 	var out []*planner.Row
 	snap := x.tx.Snapshot()
@@ -19,12 +21,9 @@ func (x *executor) match(in []*planner.Row, m *planner.MatchStep, sr *StmtResult
 	for _, row := range in {
 		b.emit = func(r *planner.Row) error {
 			if m.Where != nil {
-				ok, err := m.Where.Test(r)
-				if err != nil {
-					return x.located(err)
-				}
-				if !ok {
-					return nil
+				ok, err := x.test(m.Where, r)
+				if err != nil || !ok {
+					return err
 				}
 			}
 			cp := &planner.Row{Vars: append([]planner.Element(nil), r.Vars...), Params: r.Params}
@@ -78,12 +77,12 @@ func (b *binder) nodeAt(row *planner.Row, p *planner.PathPlan, j int, fixed *sto
 			row.Vars[np.Slot] = planner.Element{Node: n}
 		}
 		if np.Where != nil {
-			keep, err := np.Where.Test(row)
+			keep, err := b.x.test(np.Where, row)
 			if err != nil || !keep {
 				if np.Slot >= 0 {
 					row.Vars[np.Slot] = saved
 				}
-				return b.x.located(err)
+				return err
 			}
 		}
 		if j < len(p.Edges) {
@@ -113,31 +112,74 @@ func (b *binder) nodeAt(row *planner.Row, p *planner.PathPlan, j int, fixed *sto
 }
 
 // candidates enumerates the live nodes that may match np through the most
-// selective index the pattern offers: nick, then a property, then a label.
+// selective index the pattern offers (see candidateScans).
 func (b *binder) candidates(row *planner.Row, np *planner.NodePlan, fn func(*store.Node) error) error {
-	var ferr error
-	visit := func(n *store.Node) bool {
-		ferr = fn(n)
-		return ferr == nil
+	scans, n, err := b.candidateScans(row, np)
+	if err != nil {
+		return err
 	}
+	for i := range n {
+		if err := b.scan(&scans[i], fn); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// scanKind says how a candidateScan lists its nodes.
+type scanKind uint8
+
+const (
+	scanOne   scanKind = iota // one node, found by nick
+	scanProp                  // the property index: nodes whose key is Equal to val
+	scanLabel                 // the label index
+	scanAll                   // every live node
+	scanList                  // nodes already listed in observable order (the text index)
+)
+
+// maxScans is the most index scans one node pattern takes: a zero and its
+// two numeric twins.
+const maxScans = 3
+
+// candidateScan is one index scan of a node pattern's candidates. Each
+// lists its nodes in observable order (store's scan order, the first key
+// of the canonical order).
+type candidateScan struct {
+	kind  scanKind
+	key   string // the property key or the label
+	val   store.Value
+	node  *store.Node
+	nodes []*store.Node
+}
+
+// candidateScans returns the index scans that together list every live
+// node that may match np: its nick, else its first property, else its
+// first label, else every node. A number takes a scan for the value and
+// one for each of its numeric twins: the index is exact, but = on numbers
+// is not ({f: 1500} also finds a stored 1500.0, see sameValue), and each
+// form has its own key. The scans are disjoint and each is in observable
+// order, but their concatenation is not: a caller that stops early (a seed
+// past L) must stop each scan on its own and merge what they found.
+func (b *binder) candidateScans(row *planner.Row, np *planner.NodePlan) (scans [maxScans]candidateScan, n int, err error) {
 	for _, pp := range np.Props {
 		if pp.Val.Prog != nil {
 			continue
 		}
 		v, err := b.x.eval(pp.Val, row)
 		if err != nil {
-			return err
+			return scans, 0, err
 		}
 		if v.IsNull() {
-			return nil // {k: null} matches nothing: a comparison with null is unknown
+			return scans, 0, nil // {k: null} matches nothing: a comparison with null is unknown
 		}
 		if pp.Key == "nick" {
 			if v.Kind() == store.KindString {
-				if n, ok := b.snap.NodeByNick(v.AsString()); ok {
-					return fn(n)
+				if node, ok := b.snap.NodeByNick(v.AsString()); ok {
+					scans[0] = candidateScan{kind: scanOne, node: node}
+					return scans, 1, nil
 				}
 			}
-			return nil
+			return scans, 0, nil
 		}
 	}
 	for _, pp := range np.Props {
@@ -145,19 +187,51 @@ func (b *binder) candidates(row *planner.Row, np *planner.NodePlan, fn func(*sto
 			continue
 		}
 		v, _ := b.x.eval(pp.Val, row)
-		b.snap.ScanProp(pp.Key, v, visit)
-		if twin, ok := numericTwin(v); ok && ferr == nil {
-			// The index is exact, but = on numbers is not: {f: 1500}
-			// must also find a stored 1500.0 (see sameValue).
-			b.snap.ScanProp(pp.Key, twin, visit)
+		scans[0] = candidateScan{kind: scanProp, key: pp.Key, val: v}
+		twins, nt := numericTwins(v)
+		for i := range nt {
+			scans[1+i] = candidateScan{kind: scanProp, key: pp.Key, val: twins[i]}
 		}
-		return ferr
+		return scans, 1 + nt, nil
 	}
 	if len(np.Labels) > 0 {
-		b.snap.ScanLabel(np.Labels[0], visit)
-		return ferr
+		scans[0] = candidateScan{kind: scanLabel, key: np.Labels[0]}
+		return scans, 1, nil
 	}
-	b.snap.ScanNodes(visit)
+	scans[0] = candidateScan{kind: scanAll}
+	return scans, 1, nil
+}
+
+// scan calls fn for each node of s until fn fails, charging one unit of
+// work per node (see executor.spend).
+func (b *binder) scan(s *candidateScan, fn func(*store.Node) error) error {
+	if s.kind == scanOne {
+		if err := b.x.spend(1); err != nil {
+			return err
+		}
+		return fn(s.node)
+	}
+	var ferr error
+	visit := func(n *store.Node) bool {
+		if ferr = b.x.spend(1); ferr == nil {
+			ferr = fn(n)
+		}
+		return ferr == nil
+	}
+	switch s.kind {
+	case scanProp:
+		b.snap.ScanProp(s.key, s.val, visit)
+	case scanLabel:
+		b.snap.ScanLabel(s.key, visit)
+	case scanAll:
+		b.snap.ScanNodes(visit)
+	case scanList:
+		for _, n := range s.nodes {
+			if !visit(n) {
+				break
+			}
+		}
+	}
 	return ferr
 }
 
@@ -184,21 +258,42 @@ func (b *binder) propsMatch(row *planner.Row, want []planner.PropPlan, have stor
 	return true, nil
 }
 
-// sameValue is pattern equality: exact, except that integers and floats
-// compare by number as GQL's = does.
+// sameValue is pattern equality: exact, except that numbers compare by
+// value as GQL's = does (1500 = 1500.0, 0.0 = -0.0).
 func sameValue(a, b store.Value) bool {
 	if a.Equal(b) {
 		return true
 	}
 	ak, bk := a.Kind(), b.Kind()
-	if (ak == store.KindInt && bk == store.KindFloat) || (ak == store.KindFloat && bk == store.KindInt) {
-		return toFloat(a) == toFloat(b)
+	if (ak == store.KindFloat && (bk == store.KindInt || bk == store.KindFloat)) ||
+		(bk == store.KindFloat && ak == store.KindInt) {
+		return toFloat(a) == toFloat(b) // as WHERE's = compares them
 	}
 	return false
 }
 
-// numericTwin returns the other numeric form of v that sameValue finds
-// equal to it: the float of an integer, the integer of an integral float.
+// numericTwins returns the other numeric forms of v that sameValue finds
+// equal to it: the float of an integer, the integer of an integral float,
+// and for zero also the other signed zero. Each is stored under its own
+// key in the property index.
+func numericTwins(v store.Value) (twins [2]store.Value, n int) {
+	if twin, ok := numericTwin(v); ok {
+		twins[n] = twin
+		n++
+	}
+	if v.Kind() == store.KindFloat && v.AsFloat() == 0 {
+		twins[n] = store.Float(math.Copysign(0, -math.Copysign(1, v.AsFloat())))
+		n++
+	} else if v.Kind() == store.KindInt && v.AsInt() == 0 {
+		twins[n] = store.Float(math.Copysign(0, -1))
+		n++
+	}
+	return twins, n
+}
+
+// numericTwin returns the numeric form of v of the other kind that is
+// exactly equal to it: the float of an integer, the integer of an integral
+// float.
 func numericTwin(v store.Value) (store.Value, bool) {
 	switch v.Kind() {
 	case store.KindInt:
@@ -236,6 +331,9 @@ func (b *binder) edgeAt(row *planner.Row, p *planner.PathPlan, j int, from *stor
 	}
 	var ferr error
 	b.snap.Edges(from.ID, dir, func(e *store.Edge) bool {
+		if ferr = b.x.spend(1); ferr != nil {
+			return false
+		}
 		if len(ep.Types) > 0 && !contains(ep.Types, e.Type) {
 			return true
 		}

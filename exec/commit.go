@@ -30,9 +30,29 @@ type Budget struct {
 	Rows int
 	// Bytes is the most bytes of text and written values one Δ may carry.
 	Bytes int
+	// Work is the most units of work one Δ may spend finding what its
+	// MATCHes bind, whether or not the rows it was for pass WHERE: one
+	// unit per candidate node examined and per edge traversed, and for
+	// each predicate or computed value evaluated one unit plus its CEL
+	// cost (the units of planner.CostLimit; a comparison of two
+	// properties costs a few). Zero means WorkPerRow × Rows. Rows counts
+	// only the rows that pass, so without Work a cartesian product whose
+	// WHERE keeps almost nothing would run for as long as the product is
+	// large, holding the session's writer (every other Commit of the
+	// session waits) all the while.
+	Work int
 }
 
-// DefaultBudget is SPEC §3's R: 500 rows, 256 KiB.
+// WorkPerRow is the work budget per element of R when Budget.Work is zero.
+// With R's 500 rows, the 1,000,000 units let a MATCH test a simple WHERE
+// on about a hundred thousand candidates or pairs (a join of two labels of
+// a few hundred nodes each), ample for one that finds its nodes through a
+// nick, a property or a label and follows their edges, and stop a
+// cartesian product of three such labels after a small part of it.
+const WorkPerRow = 2000
+
+// DefaultBudget is SPEC §3's R: 500 rows, 256 KiB, and the work budget
+// derived from them (WorkPerRow × 500 = 1,000,000 units).
 var DefaultBudget = Budget{Rows: 500, Bytes: 256 << 10}
 
 // ActionRunner resolves CALL name(args); nil means no actions are registered.
@@ -61,6 +81,12 @@ func Commit(ctx context.Context, g *store.Graph, plan *planner.Plan, params map[
 	if opts.Budget.Bytes <= 0 {
 		opts.Budget.Bytes = DefaultBudget.Bytes
 	}
+	if opts.Budget.Work <= 0 {
+		opts.Budget.Work = WorkPerRow * opts.Budget.Rows
+	}
+	if ctx == nil {
+		ctx = context.Background()
+	}
 	if len(plan.Text) > opts.Budget.Bytes {
 		return nil, gqlstatus.Errorf(gqlstatus.Rollback,
 			"Δ text is %d bytes, over the R budget of %d bytes; nothing applied", len(plan.Text), opts.Budget.Bytes).
@@ -79,8 +105,9 @@ func Commit(ctx context.Context, g *store.Graph, plan *planner.Plan, params map[
 	}
 	tx := g.Begin()
 	defer tx.Rollback()
-	x := &executor{ctx: ctx, tx: tx, plan: plan, params: celParams, opts: opts,
+	x := &executor{tx: tx, plan: plan, params: celParams, opts: opts,
 		assigned: map[assignKey]store.Value{}}
+	x.meter.start(ctx, "Δ", opts.Budget.Work)
 	res := &Result{Status: gqlstatus.Success}
 	for _, st := range plan.Stmts {
 		sr, err := x.statement(st)
@@ -114,7 +141,7 @@ func Commit(ctx context.Context, g *store.Graph, plan *planner.Plan, params map[
 func annotate(err error, st *planner.Statement, text string) error {
 	var ge *gqlstatus.Error
 	if !errors.As(err, &ge) {
-		ge = &gqlstatus.Error{Code: gqlstatus.Rollback, Msg: err.Error()}
+		ge = &gqlstatus.Error{Code: gqlstatus.Rollback, Msg: err.Error(), Cause: err}
 	}
 	if ge.Stmt == 0 {
 		ge.Stmt = st.Index
@@ -133,7 +160,7 @@ type assignKey struct {
 }
 
 type executor struct {
-	ctx      context.Context
+	meter
 	tx       *store.Tx
 	plan     *planner.Plan
 	params   []ref.Val
@@ -166,8 +193,8 @@ func (x *executor) charge(rows, bytes int) error {
 
 func (x *executor) statement(st *planner.Statement) (StmtResult, error) {
 	sr := StmtResult{Index: st.Index, Status: string(gqlstatus.Success)}
-	if err := x.ctx.Err(); err != nil {
-		return sr, gqlstatus.Errorf(gqlstatus.Rollback, "Δ cancelled: %v; nothing applied", err)
+	if err := x.check(); err != nil {
+		return sr, err
 	}
 	if st.Call != nil {
 		return sr, x.errAt(gqlstatus.InvalidReference, st.Call.Pos, "no action named %s is registered in this session", st.Call.Name).
@@ -230,11 +257,11 @@ func (x *executor) eval(v planner.Value, row *planner.Row) (store.Value, error) 
 	case v.Const != nil:
 		return *v.Const, nil
 	case v.Prog != nil:
-		out, err := v.Prog.Eval(row)
+		out, cost, err := v.Prog.Eval(x.ctx, row)
 		if err != nil {
-			if ge, ok := err.(*gqlstatus.Error); ok {
-				ge.Locate(ge.Pos, x.plan.Text)
-			}
+			return store.Value{}, x.located(err)
+		}
+		if err := x.evaluated(cost); err != nil {
 			return store.Value{}, err
 		}
 		val, err := planner.FromCEL(out)

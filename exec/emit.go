@@ -1,6 +1,7 @@
 package exec
 
 import (
+	"context"
 	"fmt"
 	"slices"
 	"strconv"
@@ -37,8 +38,12 @@ type emitter struct {
 
 // walk walks seeds into the emitter's pooled Shape (the emit is done with
 // it before the next Recall takes the scratch).
-func (e *emitter) walk(snap *store.Snapshot, seeds []*store.Node, opt shapewalk.Options) *shapewalk.Shape {
-	return shapewalk.WalkInto(&e.scratch().walk, snap, seeds, opt)
+func (e *emitter) walk(ctx context.Context, snap *store.Snapshot, seeds []*store.Node, opt shapewalk.Options) (*shapewalk.Shape, error) {
+	w, err := shapewalk.WalkIntoContext(ctx, &e.scratch().walk, snap, seeds, opt)
+	if err != nil {
+		e.release()
+	}
+	return w, err
 }
 
 // timed marks the end of the walk.

@@ -1,7 +1,6 @@
 package exec
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"sync"
@@ -62,19 +61,22 @@ type PeakCache struct {
 }
 
 // get returns the first l peaks of snap, computing at least max(l, 32) of
-// them once per version.
-func (c *PeakCache) get(snap *store.Snapshot, l int, h shapewalk.Hierarchy) []*store.Node {
+// them once per version. A computation ctx stops is not kept.
+func (c *PeakCache) get(ctx context.Context, snap *store.Snapshot, l int, h shapewalk.Hierarchy) ([]*store.Node, error) {
 	if c == nil || h != nil {
-		return shapewalk.Peaks(snap, l, h)
+		return shapewalk.PeaksContext(ctx, snap, l, h)
 	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if c.nodes == nil || c.version != snap.Version() || c.n < l {
-		c.n = max(l, 32)
-		c.nodes = shapewalk.Peaks(snap, c.n, nil)
-		c.version = snap.Version()
+		n := max(l, 32)
+		nodes, err := shapewalk.PeaksContext(ctx, snap, n, nil)
+		if err != nil {
+			return nil, err
+		}
+		c.n, c.nodes, c.version = n, nodes, snap.Version()
 	}
-	return c.nodes[:min(l, len(c.nodes))]
+	return c.nodes[:min(l, len(c.nodes))], nil
 }
 
 // Shape is the result of a Recall: the emitted GQL text and what it holds.
@@ -108,7 +110,14 @@ func Recall(ctx context.Context, snap *store.Snapshot, plan *planner.Plan, param
 	if err != nil {
 		return nil, err
 	}
-	x := &executor{ctx: ctx, plan: plan, params: celParams}
+	if ctx == nil {
+		ctx = context.Background()
+	}
+	x := &executor{plan: plan, params: celParams}
+	x.meter.start(ctx, "Recall", 0)
+	if err := x.check(); err != nil {
+		return nil, err
+	}
 	walk := shapewalk.Options{K: opt.K, M: opt.M, F: opt.F, Shell: opt.View == ViewShell,
 		Pinned: opt.Pinned, Hierarchy: opt.Hierarchy}
 	e := emitter{snap: snap, opt: opt, shape: &Shape{Version: snap.Version(), Status: gqlstatus.Success}, start: time.Now()}
@@ -124,7 +133,11 @@ func Recall(ctx context.Context, snap *store.Snapshot, plan *planner.Plan, param
 		outline := walk
 		outline.K = -1 // exemplars only: 0 would mean the default k
 		outline.Pinned = nil
-		e.emit(e.timed(e.walk(snap, exemplars, outline)), len(exemplars))
+		w, err := e.walk(ctx, snap, exemplars, outline)
+		if err != nil {
+			return nil, x.interruptedBy(err)
+		}
+		e.emit(e.timed(w), len(exemplars))
 		return e.finish()
 	}
 	limit := opt.L
@@ -154,7 +167,9 @@ func Recall(ctx context.Context, snap *store.Snapshot, plan *planner.Plan, param
 	}
 	e.shape.Cue = CueMatch
 	if len(seeds) == 0 && limit > 0 && !opt.NoPeaks {
-		seeds = opt.Peaks.get(snap, limit, opt.Hierarchy)
+		if seeds, err = opt.Peaks.get(ctx, snap, limit, opt.Hierarchy); err != nil {
+			return nil, x.interruptedBy(err)
+		}
 		e.shape.Cue = CuePeak
 	}
 	if len(seeds) == 0 {
@@ -168,57 +183,77 @@ func Recall(ctx context.Context, snap *store.Snapshot, plan *planner.Plan, param
 		e.notes = append(e.notes, "02000: "+msg)
 		return e.finish()
 	}
-	e.emit(e.timed(e.walk(snap, seeds, walk)), len(seeds))
+	w, err := e.walk(ctx, snap, seeds, walk)
+	if err != nil {
+		return nil, x.interruptedBy(err)
+	}
+	e.emit(e.timed(w), len(seeds))
 	return e.finish()
 }
 
+// interruptedBy turns the context's error, as shapewalk returns it, into
+// the call's error.
+func (x *executor) interruptedBy(err error) error {
+	if x.ctx.Err() != nil {
+		return x.interrupted()
+	}
+	return err
+}
+
 // seed finds the first limit live nodes, in canonical order, that match any
-// of the plan's node patterns and their conditions. Each pattern's index
-// scan stops once it has limit hits and has passed their tie group, so the
-// cost follows the scan that finds the seeds, not the session's size.
+// of the plan's node patterns and their conditions. Each index scan of a
+// pattern (see candidateScans) stops once it has limit hits and has passed
+// their tie group; the hits of all scans are then sorted and cut to limit.
+// A scan lists its nodes in observable order, so its first limit hits,
+// ties included, hold every hit of its that can be among the first limit
+// of all; the cost follows the scans that find the seeds, not the
+// session's size.
 func (x *executor) seed(snap *store.Snapshot, st *planner.Statement, rp *planner.RecallPlan, limit int) ([]*store.Node, error) {
 	if limit == 0 {
 		return nil, nil
 	}
 	row := &planner.Row{Vars: make([]planner.Element, len(st.Vars)), Params: x.params}
 	for _, g := range rp.Global {
-		ok, err := g.Test(row)
-		if err != nil {
-			return nil, x.located(err)
-		}
-		if !ok {
-			return nil, nil
+		ok, err := x.test(g, row)
+		if err != nil || !ok {
+			return nil, err
 		}
 	}
 	var found []*store.Node
 	b := &binder{x: x, snap: snap}
 	for i, np := range rp.Seeds {
-		var hits []*store.Node
-		var lastKey []byte
-		err := x.seedCandidates(b, row, np, rp.Filters[i], func(n *store.Node) error {
-			if len(hits) >= limit {
-				// Past L: keep only the nodes tied with the last hit on
-				// observables, for the structural tie-break.
-				if lastKey == nil {
-					lastKey = snap.ObservableKey(hits[len(hits)-1])
-				}
-				if !bytes.Equal(snap.ObservableKey(n), lastKey) {
-					return errStop
-				}
-			}
-			ok, err := x.seedMatches(b, row, np, rp.Filters[i], n)
-			if err != nil || !ok {
-				return err
-			}
-			hits = append(hits, n)
-			return nil
-		})
-		if err != nil && err != errStop {
+		scans, n, err := x.seedScans(b, row, np, rp.Filters[i])
+		if err != nil {
 			return nil, x.located(err)
 		}
-		for _, n := range hits {
-			if !containsNode(found, n) {
-				found = append(found, n)
+		for j := range n {
+			var hits []*store.Node
+			var lastKey string
+			err := b.scan(&scans[j], func(n *store.Node) error {
+				if len(hits) >= limit {
+					// Past L: keep only the nodes tied with the last hit on
+					// observables, for the structural tie-break.
+					if lastKey == "" {
+						lastKey = hits[len(hits)-1].ObservableKey()
+					}
+					if n.ObservableKey() != lastKey {
+						return errStop
+					}
+				}
+				ok, err := x.seedMatches(b, row, np, rp.Filters[i], n)
+				if err != nil || !ok {
+					return err
+				}
+				hits = append(hits, n)
+				return nil
+			})
+			if err != nil && err != errStop {
+				return nil, x.located(err)
+			}
+			for _, n := range hits {
+				if !containsNode(found, n) {
+					found = append(found, n)
+				}
 			}
 		}
 	}
@@ -229,11 +264,11 @@ func (x *executor) seed(snap *store.Snapshot, st *planner.Statement, rp *planner
 	return found, nil
 }
 
-// seedCandidates enumerates a seed pattern's candidates in canonical
-// order: a bare (n) whose condition is the keyword token goes through the
-// store's text index (which lists a superset of the matches; each is
+// seedScans returns a seed pattern's index scans: a bare (n) whose
+// condition is the keyword token goes through the store's text index
+// (which lists a superset of the matches in observable order; each is
 // tested), anything else through the binder's index choice.
-func (x *executor) seedCandidates(b *binder, row *planner.Row, np *planner.NodePlan, filters []*planner.Program, fn func(*store.Node) error) error {
+func (x *executor) seedScans(b *binder, row *planner.Row, np *planner.NodePlan, filters []*planner.Program) ([maxScans]candidateScan, int, error) {
 	if len(np.Labels) == 0 && len(np.Props) == 0 && np.Slot >= 0 {
 		for _, f := range filters {
 			w, ok := f.KeywordOf(np.Slot, row)
@@ -244,15 +279,10 @@ func (x *executor) seedCandidates(b *binder, row *planner.Row, np *planner.NodeP
 			if !ok {
 				break
 			}
-			for _, n := range nodes {
-				if err := fn(n); err != nil {
-					return err
-				}
-			}
-			return nil
+			return [maxScans]candidateScan{{kind: scanList, nodes: nodes}}, 1, nil
 		}
 	}
-	return b.candidates(row, np, fn)
+	return b.candidateScans(row, np)
 }
 
 func containsNode(list []*store.Node, n *store.Node) bool {
@@ -277,12 +307,12 @@ func (x *executor) seedMatches(b *binder, row *planner.Row, np *planner.NodePlan
 	row.Vars[np.Slot] = planner.Element{Node: n}
 	defer func() { row.Vars[np.Slot] = planner.Element{} }()
 	if np.Where != nil {
-		if ok, err := np.Where.Test(row); err != nil || !ok {
+		if ok, err := x.test(np.Where, row); err != nil || !ok {
 			return false, err
 		}
 	}
 	for _, f := range filters {
-		if ok, err := f.Test(row); err != nil || !ok {
+		if ok, err := x.test(f, row); err != nil || !ok {
 			return false, err
 		}
 	}

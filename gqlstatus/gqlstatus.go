@@ -5,6 +5,8 @@
 package gqlstatus
 
 import (
+	"context"
+	"errors"
 	"fmt"
 	"strings"
 )
@@ -21,7 +23,7 @@ const (
 	NegativeLimit       Code = "22G02" // negative LIMIT
 	InvalidValueType    Code = "22G03" // invalid value type, budget over its ceiling
 	DuplicateAssignment Code = "22G0M" // the same property assigned twice in one Δ
-	Rollback            Code = "40000" // the atomic Δ failed; nothing applied
+	Rollback            Code = "40000" // the atomic Δ failed, nothing applied; a call stopped by its context
 	IntegrityViolation  Code = "40002" // nick clash, slice id clash
 	Syntax              Code = "42001" // invalid syntax, or GQL outside the subset
 	InvalidReference    Code = "42002" // unbound variable, unknown action or view
@@ -59,7 +61,15 @@ type Error struct {
 	// Stmt is the 1-based number of the statement that failed inside a Δ,
 	// 0 when the error is not tied to one statement.
 	Stmt int
+	// Cause is the error underneath, when there is one (the context's
+	// error of a call cut short): errors.Is and errors.As see it through
+	// Unwrap. The message already says what it means for the caller.
+	Cause error
 }
+
+// Unwrap returns the cause, so errors.Is(err, context.Canceled) holds for
+// a call its context stopped.
+func (e *Error) Unwrap() error { return e.Cause }
 
 // Errorf builds an Error without a position.
 func Errorf(code Code, format string, args ...any) *Error {
@@ -77,6 +87,33 @@ func At(code Code, pos Pos, text string, format string, args ...any) *Error {
 func (e *Error) Locate(pos Pos, text string) *Error {
 	e.Pos = pos
 	e.Line = SourceLine(text, pos.Line)
+	return e
+}
+
+// Interrupted is the error of a call that its context stopped before it
+// finished: what names the call ("Recall", "Δ"). Its code is 40000
+// (transaction rollback): the call's work is abandoned whole, and for a Δ
+// nothing applies. The message says whether the deadline passed or the
+// caller cancelled, and the context's error is the cause, so
+// errors.Is(err, context.DeadlineExceeded) or context.Canceled holds.
+func Interrupted(ctx context.Context, what string) *Error {
+	err := ctx.Err()
+	if err == nil {
+		err = context.Canceled
+	}
+	e := &Error{Code: Rollback, Cause: err}
+	if cause := context.Cause(ctx); cause != nil && cause != err {
+		e.Cause = fmt.Errorf("%w: %w", err, cause)
+	}
+	if errors.Is(err, context.DeadlineExceeded) {
+		e.Msg = what + " stopped: the call's deadline passed before it finished"
+		e.Hint = "allow the call more time, or narrow the MATCH so it examines fewer nodes"
+	} else {
+		e.Msg = what + " stopped: the call was cancelled before it finished"
+	}
+	if e.Cause != err {
+		e.Msg += " (" + context.Cause(ctx).Error() + ")"
+	}
 	return e
 }
 

@@ -300,7 +300,7 @@ func equal(a, b ref.Val) (eq, ok bool) {
 
 func binary(name string, fn func(a, b ref.Val) ref.Val) cel.EnvOption {
 	return cel.Function(name, cel.Overload(name+"_dyn_dyn",
-		[]*cel.Type{cel.DynType, cel.DynType}, cel.DynType, cel.BinaryBinding(fn)))
+		[]*cel.Type{cel.DynType, cel.DynType}, cel.DynType, cel.BinaryBinding(priced(name, fn))))
 }
 
 func unary(name string, fn func(a ref.Val) ref.Val) cel.EnvOption {
@@ -336,8 +336,14 @@ func gqlType(v ref.Val) string {
 // mismatch is the data exception of an operator applied to values of types
 // it does not take (22G03); null is never a mismatch, it is unknown.
 func mismatch(op string, a, b ref.Val) ref.Val {
-	return types.NewErr("cannot apply %s to %s and %s", op, gqlType(a), gqlType(b))
+	return types.WrapErr(&mismatchError{fmt.Sprintf("cannot apply %s to %s and %s", op, gqlType(a), gqlType(b))})
 }
+
+// mismatchError marks the data exception of mismatched operand types, so
+// the message can be given its advice by kind.
+type mismatchError struct{ msg string }
+
+func (e *mismatchError) Error() string { return e.msg }
 
 func ordering(op string, test func(c int) bool) func(a, b ref.Val) ref.Val {
 	return func(a, b ref.Val) ref.Val {
@@ -474,7 +480,7 @@ func celFunctions() []cel.EnvOption {
 		binary("gql_add", func(a, b ref.Val) ref.Val {
 			if s, ok := a.(types.String); ok {
 				if t, ok := b.(types.String); ok {
-					return s + t
+					return joinStrings("+", s, t)
 				}
 			}
 			return arith("+", func(x, y int64) (int64, error) {
@@ -514,13 +520,13 @@ func celFunctions() []cel.EnvOption {
 		binary("gql_concat", func(a, b ref.Val) ref.Val {
 			if s, ok := a.(types.String); ok {
 				if t, ok := b.(types.String); ok {
-					return s + t
+					return joinStrings("||", s, t)
 				}
 			}
 			la, aok := a.(traits.Lister)
 			lb, bok := b.(traits.Lister)
 			if aok && bok {
-				return la.Add(lb)
+				return joinLists(la, lb)
 			}
 			return types.NullValue
 		}),
@@ -583,6 +589,34 @@ func celFunctions() []cel.EnvOption {
 			return types.Timestamp{Time: t}
 		}),
 	}
+}
+
+// joinStrings concatenates s and t, unless the result would be over
+// MaxBuiltBytes: then it is the value budget's error, before anything is
+// allocated.
+func joinStrings(op string, s, t types.String) ref.Val {
+	if n := len(s) + len(t); n > MaxBuiltBytes {
+		return tooLarge(op, "string", n, MaxBuiltBytes, "bytes")
+	}
+	return s + t
+}
+
+// joinLists concatenates two lists into one flat list, unless it would be
+// over MaxBuiltElems. Flat, not cel-go's lazy concatenation: a chain of
+// lazy lists makes every element read walk the chain.
+func joinLists(a, b traits.Lister) ref.Val {
+	na, nb := int(a.Size().(types.Int)), int(b.Size().(types.Int))
+	if na+nb > MaxBuiltElems {
+		return tooLarge("||", "list", na+nb, MaxBuiltElems, "elements")
+	}
+	out := make([]ref.Val, 0, na+nb)
+	for i := 0; i < na; i++ {
+		out = append(out, a.Get(types.Int(i)))
+	}
+	for i := 0; i < nb; i++ {
+		out = append(out, b.Get(types.Int(i)))
+	}
+	return types.NewRefValList(types.DefaultTypeAdapter, out)
 }
 
 // Keyword reports whether any string property (or string element of a list

@@ -1,13 +1,17 @@
 package planner
 
 import (
+	"context"
+	"errors"
 	"fmt"
 	"math"
 	"strconv"
 	"strings"
 	"sync"
+	"unicode/utf8"
 
 	"github.com/google/cel-go/cel"
+	celast "github.com/google/cel-go/common/ast"
 	"github.com/google/cel-go/common/types"
 	"github.com/google/cel-go/common/types/ref"
 	"github.com/google/cel-go/interpreter"
@@ -18,8 +22,18 @@ import (
 )
 
 // CostLimit bounds one evaluation of a predicate or computed value, in CEL
-// cost units. A predicate over its cost is an error, never a hang.
+// cost units (celcost.go prices goldfish's own functions). A predicate over
+// its cost is an error, never a hang.
 const CostLimit = 100_000
+
+// MaxSource bounds the CEL text of one expression, in code points: cel-go's
+// own parser limit, set here so that an expression over it is refused with
+// a message naming the budget rather than cel-go's.
+const MaxSource = 100_000
+
+// interruptEvery is how many iterations of a comprehension pass between
+// two looks at the context.
+const interruptEvery = 64
 
 // Program is an expression compiled to CEL. Variables are addressed by slot
 // (v0, v1, … for the statement's variables; p0, p1, … for parameters), so
@@ -29,6 +43,9 @@ type Program struct {
 	Source string
 	Pos    ast.Pos
 	prg    cel.Program
+	// fold is set when the program holds a comprehension: only then can
+	// one evaluation loop, and only then is it run under the context.
+	fold bool
 	// keyword is set when the whole program is the keyword token
 	// var CONTAINS 'word' (or $param) on a node: slot names the variable,
 	// and word or param the word, so a seed scan tests it without CEL.
@@ -73,23 +90,67 @@ func (r *Row) ResolveName(name string) (any, bool) {
 // Parent implements interpreter.Activation.
 func (r *Row) Parent() interpreter.Activation { return nil }
 
-// Eval runs the program over one row.
-func (p *Program) Eval(r *Row) (ref.Val, error) {
-	out, _, err := p.prg.Eval(r)
-	if err != nil {
-		msg := err.Error()
-		if strings.Contains(msg, "cost limit") {
-			return nil, &gqlstatus.Error{Code: gqlstatus.InvalidValueType, Pos: p.Pos,
-				Msg:  fmt.Sprintf("expression is over its evaluation budget (CEL cost limit %d)", CostLimit),
-				Hint: "simplify the predicate or split the statement"}
-		}
-		e := &gqlstatus.Error{Code: gqlstatus.InvalidValueType, Pos: p.Pos, Msg: msg}
-		if strings.Contains(msg, "cannot apply") {
-			e.Hint = "values of these types do not mix (only null is unknown): compare like with like"
-		}
-		return nil, e
+// Eval runs the program over one row and returns its value and what it
+// cost in CEL units. A program with a comprehension runs under ctx, which
+// stops it between iterations; any other program is one pass over its
+// calls, each priced and refused before it runs when it would cost more
+// than CostLimit, so its caller stops it by checking ctx between
+// evaluations (a cancellable evaluation costs cel-go a frame and a child
+// context per call, which nothing but a loop needs).
+func (p *Program) Eval(ctx context.Context, r *Row) (ref.Val, uint64, error) {
+	var (
+		out ref.Val
+		det *cel.EvalDetails
+		err error
+	)
+	if p.fold && ctx != nil && ctx.Done() != nil {
+		out, det, err = p.prg.ContextEval(ctx, r)
+	} else {
+		out, det, err = p.prg.Eval(r)
 	}
-	return out, nil
+	var cost uint64
+	if det != nil {
+		if c := det.ActualCost(); c != nil {
+			cost = *c
+		}
+	}
+	if err != nil {
+		return nil, cost, p.evalErr(ctx, err)
+	}
+	return out, cost, nil
+}
+
+// evalErr turns a failed evaluation into the error a user reads: a budget
+// names itself, a stopped call says why, a data exception says which
+// values did not mix. It matches cel-go's and its own errors by kind.
+func (p *Program) evalErr(ctx context.Context, err error) error {
+	var cancelled interpreter.EvalCancelledError
+	var value *valueError
+	var price *costError
+	var mixed *mismatchError
+	switch {
+	case errors.As(err, &value):
+		return &gqlstatus.Error{Code: gqlstatus.InvalidValueType, Pos: p.Pos,
+			Msg:  fmt.Sprintf("expression is over its value budget: %v", value),
+			Hint: "build long values outside the statement and pass them as $parameters"}
+	case errors.As(err, &price), errors.As(err, &cancelled) && cancelled.Cause == interpreter.CostLimitExceeded:
+		msg := fmt.Sprintf("expression is over its evaluation budget (CEL cost limit %d)", CostLimit)
+		if price != nil {
+			msg += ": " + price.op + " alone would cost " + strconv.FormatUint(price.units, 10)
+		}
+		return &gqlstatus.Error{Code: gqlstatus.InvalidValueType, Pos: p.Pos, Msg: msg,
+			Hint: "simplify the predicate, or compare with shorter strings and lists"}
+	case ctx != nil && ctx.Err() != nil &&
+		(errors.As(err, &cancelled) || errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded)):
+		e := gqlstatus.Interrupted(ctx, "expression")
+		e.Pos = p.Pos
+		return e
+	}
+	e := &gqlstatus.Error{Code: gqlstatus.InvalidValueType, Pos: p.Pos, Msg: err.Error()}
+	if errors.As(err, &mixed) {
+		e.Hint = "values of these types do not mix (only null is unknown): compare like with like"
+	}
+	return e
 }
 
 // KeywordOf returns the word when the program is the keyword token on the
@@ -107,30 +168,31 @@ func (p *Program) KeywordOf(slot int, r *Row) (string, bool) {
 }
 
 // Test runs a predicate: true keeps the row; false and unknown drop it.
-func (p *Program) Test(r *Row) (bool, error) {
+// It returns the CEL cost as Eval does.
+func (p *Program) Test(ctx context.Context, r *Row) (bool, uint64, error) {
 	if p.keyword {
 		w := p.word
 		if p.param >= 0 {
 			s, ok := r.Params[p.param].(types.String)
 			if !ok {
-				return p.eval(r) // null or a mismatch: CEL says which
+				return p.eval(ctx, r) // null or a mismatch: CEL says which
 			}
 			w = string(s)
 		}
 		if e := r.Vars[p.slot]; e.Node != nil && w != "" {
-			return Keyword(e.Node.Props, w), nil
+			return Keyword(e.Node.Props, w), 1, nil
 		}
 	}
-	return p.eval(r)
+	return p.eval(ctx, r)
 }
 
-func (p *Program) eval(r *Row) (bool, error) {
-	out, err := p.Eval(r)
+func (p *Program) eval(ctx context.Context, r *Row) (bool, uint64, error) {
+	out, cost, err := p.Eval(ctx, r)
 	if err != nil {
-		return false, err
+		return false, cost, err
 	}
 	b, ok := out.(types.Bool)
-	return ok && bool(b), nil
+	return ok && bool(b), cost, nil
 }
 
 var (
@@ -145,7 +207,7 @@ const maxSlots = 256
 
 func env() (*cel.Env, error) {
 	celEnvOnce.Do(func() {
-		opts := celFunctions()
+		opts := append(celFunctions(), cel.ParserExpressionSizeLimit(MaxSource))
 		for i := 0; i < maxSlots; i++ {
 			opts = append(opts, cel.Variable("v"+strconv.Itoa(i), cel.DynType),
 				cel.Variable("p"+strconv.Itoa(i), cel.DynType))
@@ -160,32 +222,52 @@ func env() (*cel.Env, error) {
 type programCache struct {
 	mu  sync.Mutex
 	max int
-	m   map[string]cel.Program
+	m   map[string]compiled
+}
+
+type compiled struct {
+	prg  cel.Program
+	fold bool
 }
 
 func newProgramCache(max int) *programCache {
-	return &programCache{max: max, m: make(map[string]cel.Program)}
+	return &programCache{max: max, m: make(map[string]compiled)}
 }
 
-func (c *programCache) get(src string) (cel.Program, error) {
+// errSourceSize marks an expression whose CEL text is over MaxSource.
+var errSourceSize = errors.New("expression too long")
+
+func (c *programCache) get(src string) (compiled, error) {
 	c.mu.Lock()
 	prg, ok := c.m[src]
 	c.mu.Unlock()
 	if ok {
 		return prg, nil
 	}
+	if utf8.RuneCountInString(src) > MaxSource {
+		return compiled{}, errSourceSize
+	}
 	e, err := env()
 	if err != nil {
-		return nil, err
+		return compiled{}, err
 	}
 	checked, iss := e.Compile(src)
 	if iss != nil && iss.Err() != nil {
-		return nil, iss.Err()
+		// The messages without cel-go's "<input>:line:col" locations,
+		// which point into goldfish's CEL form, not the user's text.
+		var msgs []string
+		for _, ce := range iss.Errors() {
+			msgs = append(msgs, ce.Message)
+		}
+		return compiled{}, errors.New(strings.Join(msgs, "; "))
 	}
-	prg, err = e.Program(checked, cel.CostLimit(CostLimit))
+	p, err := e.Program(checked, cel.CostLimit(CostLimit),
+		cel.CostTrackerOptions(costTrackers()...),
+		cel.InterruptCheckFrequency(interruptEvery))
 	if err != nil {
-		return nil, err
+		return compiled{}, err
 	}
+	prg = compiled{prg: p, fold: hasFold(checked)}
 	c.mu.Lock()
 	if len(c.m) >= c.max {
 		clear(c.m)
@@ -193,6 +275,12 @@ func (c *programCache) get(src string) (cel.Program, error) {
 	c.m[src] = prg
 	c.mu.Unlock()
 	return prg, nil
+}
+
+// hasFold reports whether a checked program holds a comprehension.
+func hasFold(a *cel.Ast) bool {
+	nav := celast.NavigateAST(a.NativeRep())
+	return len(celast.MatchDescendants(nav, celast.KindMatcher(celast.ComprehensionKind))) > 0
 }
 
 // scope maps the variables of one statement to slots and kinds.
@@ -234,10 +322,16 @@ func (s *scope) compile(e ast.Expr) (*Program, error) {
 		return nil, s.errAt(gqlstatus.Syntax, e.Position(), "more than %d parameters in one text", maxSlots)
 	}
 	prg, err := celCache.get(src)
-	if err != nil {
-		return nil, s.errAt(gqlstatus.InvalidValueType, e.Position(), "cannot compile expression: %v", err)
+	if errors.Is(err, errSourceSize) {
+		return nil, s.errAt(gqlstatus.InvalidValueType, e.Position(),
+			"expression is over its size budget: %d characters as CEL, more than %d", utf8.RuneCountInString(src), MaxSource).
+			WithHint("pass long values as $parameters instead of writing them into the text")
 	}
-	p := &Program{Source: src, Pos: e.Position(), prg: prg}
+	if err != nil {
+		return nil, s.errAt(gqlstatus.InvalidValueType, e.Position(), "cannot compile expression: %v", err).
+			WithHint("simplify the expression")
+	}
+	p := &Program{Source: src, Pos: e.Position(), prg: prg.prg, fold: prg.fold}
 	if b, ok := e.(*ast.Binary); ok && b.Op == ast.OpContains {
 		if v, isVar := b.L.(*ast.Var); isVar {
 			if slot, bound := s.slots[v.Name]; bound && s.kinds[slot] == VarNode {

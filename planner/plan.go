@@ -26,7 +26,15 @@ type Plan struct {
 	Stmts  []*Statement
 	// RolledBack is set when the text ends with ROLLBACK: nothing applies.
 	RolledBack bool
+	// size is the estimate Size returns, taken once when planned.
+	size int
 }
+
+// Size estimates the bytes the plan holds besides its text (Text), so a
+// cache of plans can be bounded by memory rather than by count. The
+// compiled CEL programs are shared between plans by source and kept in
+// their own bounded cache; only the plan's references to them count here.
+func (p *Plan) Size() int { return p.size }
 
 // Read reports whether the plan is a single read-only MATCH: a Recall.
 func (p *Plan) Read() bool {
@@ -225,7 +233,122 @@ func Build(script *ast.Script) (*Plan, error) {
 			WithHint("end the transaction with COMMIT to apply it, or ROLLBACK to drop it")
 	}
 	p.Params = params.names
+	p.size = planSize(p)
 	return p, nil
+}
+
+// Rough sizes of the planned structures: a struct with its slice headers
+// and pointers, a string header, a slice element.
+const (
+	sizePlan    = 96
+	sizeStmt    = 192
+	sizeStep    = 64
+	sizePath    = 64
+	sizeNode    = 128
+	sizeEdge    = 112
+	sizeProp    = 96
+	sizeProgram = 144
+	sizeString  = 16
+)
+
+func planSize(p *Plan) int {
+	n := sizePlan
+	for _, name := range p.Params {
+		n += sizeString + len(name)
+	}
+	for _, st := range p.Stmts {
+		n += sizeStmt
+		for _, v := range st.Vars {
+			n += sizeString + len(v) + 1
+		}
+		for _, step := range st.Steps {
+			n += sizeStep + stepSize(step)
+		}
+		if st.Call != nil {
+			n += sizeStep + len(st.Call.Name) + len(st.Call.Args)*valueSize(Value{})
+			for _, a := range st.Call.Args {
+				n += valueSize(a)
+			}
+		}
+		if rp := st.Recall; rp != nil {
+			n += sizeStep + len(rp.Key) + 8*len(rp.Seeds) + sizeString*len(rp.Filters)
+			for _, fs := range rp.Filters {
+				n += 8 * len(fs) // programs shared with the MATCH step
+			}
+		}
+	}
+	return n
+}
+
+func stepSize(step Step) int {
+	switch s := step.(type) {
+	case *MatchStep:
+		return pathsSize(s.Patterns) + programSize(s.Where)
+	case *InsertStep:
+		return pathsSize(s.Patterns)
+	case *LimitStep:
+		return valueSize(s.Count)
+	case *SetStep:
+		n := 0
+		for _, it := range s.Items {
+			n += sizeProp + len(it.Key) + valueSize(it.Val) + propsSize(it.All) + stringsSize(it.Labels)
+		}
+		return n
+	case *RemoveStep:
+		n := 0
+		for _, it := range s.Items {
+			n += sizeProp + len(it.Key) + stringsSize(it.Labels)
+		}
+		return n
+	case *DeleteStep:
+		return 32 * len(s.Slots)
+	}
+	return 0
+}
+
+func pathsSize(paths []*PathPlan) int {
+	n := 0
+	for _, p := range paths {
+		n += sizePath
+		for _, np := range p.Nodes {
+			n += sizeNode + stringsSize(np.Labels) + propsSize(np.Props) + programSize(np.Where)
+		}
+		for _, ep := range p.Edges {
+			n += sizeEdge + stringsSize(ep.Types) + propsSize(ep.Props)
+		}
+	}
+	return n
+}
+
+func propsSize(props []PropPlan) int {
+	n := 0
+	for _, pp := range props {
+		n += sizeProp + len(pp.Key) + valueSize(pp.Val)
+	}
+	return n
+}
+
+func valueSize(v Value) int {
+	n := 0
+	if v.Const != nil {
+		n += 32 + v.Const.Size()
+	}
+	return n + programSize(v.Prog)
+}
+
+func programSize(p *Program) int {
+	if p == nil {
+		return 0
+	}
+	return sizeProgram + len(p.Source) + len(p.word)
+}
+
+func stringsSize(ss []string) int {
+	n := 0
+	for _, s := range ss {
+		n += sizeString + len(s)
+	}
+	return n
 }
 
 func txWord(s ast.Stmt) string {

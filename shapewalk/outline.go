@@ -32,7 +32,7 @@ func Outline(snap *store.Snapshot, L int) ([]KindOutline, []TypeCount) {
 		ko := KindOutline{Kind: k, Count: snap.KindCount(k)}
 		if L > 0 {
 			one[0] = k
-			nodes, ents, arena, last, _ = firstOfKinds(snap, one[:], L, w, nil, nodes, ents, arena, last)
+			nodes, ents, arena, last, _ = firstOfKinds(snap, one[:], L, w, nil, nil, nodes, ents, arena, last)
 			ko.Exemplars = append([]*store.Node(nil), nodes...)
 		}
 		kinds = append(kinds, ko)

@@ -3,6 +3,7 @@ package shapewalk
 import (
 	"bytes"
 	"cmp"
+	"context"
 	"slices"
 
 	"github.com/goldfish-gql/goldfish/store"
@@ -17,18 +18,47 @@ import (
 // Cost: O(N + E) over the whole snapshot (two edge scans); it is the last
 // resort cue, so callers should cache it per (session, version).
 func Peaks(snap *store.Snapshot, L int, h Hierarchy) []*store.Node {
+	nodes, _ := PeaksContext(context.Background(), snap, L, h)
+	return nodes
+}
+
+// peaksCheckEvery is how many nodes or edges Peaks scans between two looks
+// at its context.
+const peaksCheckEvery = 4096
+
+// PeaksContext is Peaks that stops when ctx is done, returning the
+// context's error: its scans cover the whole session.
+func PeaksContext(ctx context.Context, snap *store.Snapshot, L int, h Hierarchy) ([]*store.Node, error) {
 	if L <= 0 || snap.NodeCount() == 0 {
-		return nil
+		return nil, nil
 	}
 	if h == nil {
 		h = DefaultHierarchy
+	}
+	var done <-chan struct{}
+	if ctx != nil {
+		done = ctx.Done()
+	}
+	ticks, stopped := 0, false
+	interrupted := func() bool {
+		if done == nil {
+			return false
+		}
+		if ticks++; ticks%peaksCheckEvery == 1 {
+			select {
+			case <-done:
+				stopped = true
+			default:
+			}
+		}
+		return stopped
 	}
 	nodes := make([]*store.Node, 0, snap.NodeCount())
 	pos := make(map[store.ID]int32, snap.NodeCount())
 	snap.ScanNodes(func(n *store.Node) bool {
 		pos[n.ID] = int32(len(nodes))
 		nodes = append(nodes, n)
-		return true
+		return !interrupted()
 	})
 	hier := map[string]bool{}
 	isHier := func(t string) bool {
@@ -41,6 +71,9 @@ func Peaks(snap *store.Snapshot, L int, h Hierarchy) []*store.Node {
 	}
 	rho := make([]int32, len(nodes))
 	snap.ScanEdges(func(e *store.Edge) bool {
+		if stopped || interrupted() {
+			return false
+		}
 		if isHier(e.Type) {
 			return true
 		}
@@ -57,6 +90,9 @@ func Peaks(snap *store.Snapshot, L int, h Hierarchy) []*store.Node {
 	})
 	notPeak := make([]bool, len(nodes))
 	snap.ScanEdges(func(e *store.Edge) bool {
+		if stopped || interrupted() {
+			return false
+		}
 		if isHier(e.Type) {
 			return true
 		}
@@ -73,6 +109,9 @@ func Peaks(snap *store.Snapshot, L int, h Hierarchy) []*store.Node {
 		}
 		return true
 	})
+	if stopped {
+		return nil, ctx.Err()
+	}
 	var cands []int32
 	for i := range nodes {
 		if rho[i] >= 1 && !notPeak[i] {
@@ -80,7 +119,7 @@ func Peaks(snap *store.Snapshot, L int, h Hierarchy) []*store.Node {
 		}
 	}
 	if len(cands) == 0 {
-		return nil
+		return nil, nil
 	}
 	// rho descending, then store order (observable key; ties by id, fixed below).
 	slices.SortFunc(cands, func(a, b int32) int {
@@ -116,5 +155,5 @@ func Peaks(snap *store.Snapshot, L int, h Hierarchy) []*store.Node {
 	for i := range out {
 		out[i] = ents[i].n
 	}
-	return out
+	return out, nil
 }

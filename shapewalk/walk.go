@@ -3,6 +3,7 @@ package shapewalk
 import (
 	"bytes"
 	"cmp"
+	"context"
 	"math/bits"
 	"slices"
 	"sync"
@@ -202,6 +203,39 @@ type walker struct {
 	typeNames []string
 	wideSort  bool // tests: compare edge order fields one by one
 	pre       []uint32
+
+	// done is the walk's context's Done channel (nil: never done);
+	// stopped is set once it was found closed, ticks paces the looks.
+	done    <-chan struct{}
+	stopped bool
+	ticks   uint32
+}
+
+// interruptEvery is how many steps of a walk (node expansions, entries of
+// a run of look-alike neighbours, pinned candidates, closing scans) pass
+// between two looks at its context.
+const interruptEvery = 16
+
+// interrupted reports whether the walk's context is done, looking at it
+// once in interruptEvery calls. Once it is, the walk unwinds without
+// adding anything more and WalkIntoContext returns the context's error.
+func (w *walker) interrupted() bool {
+	if w.done == nil {
+		return false
+	}
+	if w.stopped {
+		return true
+	}
+	w.ticks++
+	if w.ticks%interruptEvery != 1 { // the first step looks, then every interruptEvery-th
+		return false
+	}
+	select {
+	case <-w.done:
+		w.stopped = true
+	default:
+	}
+	return w.stopped
 }
 
 var walkerPool = sync.Pool{New: func() any { return &walker{} }}
@@ -267,12 +301,31 @@ func Walk(snap *store.Snapshot, seeds []*store.Node, opt Options) *Shape {
 // reuses (their old contents are overwritten): a caller that is done with
 // one Shape before it walks the next need not allocate one per walk.
 func WalkInto(sh *Shape, snap *store.Snapshot, seeds []*store.Node, opt Options) *Shape {
+	sh, _ = WalkIntoContext(context.Background(), sh, snap, seeds, opt)
+	return sh
+}
+
+// WalkIntoContext is WalkInto that stops when ctx is done, returning the
+// context's error and no Shape. The walk is bounded by M, but one
+// expansion may still meet a long run of neighbours that look alike; ctx
+// is checked between steps, so a cancelled walk stops within a few of
+// them.
+func WalkIntoContext(ctx context.Context, sh *Shape, snap *store.Snapshot, seeds []*store.Node, opt Options) (*Shape, error) {
 	w := walkerPool.Get().(*walker)
+	if ctx != nil {
+		w.done = ctx.Done()
+	}
 	w.walk(snap, seeds, opt)
-	w.result(sh)
+	stopped := w.stopped
+	if !stopped {
+		w.result(sh)
+	}
 	w.release()
 	walkerPool.Put(w)
-	return sh
+	if stopped {
+		return nil, ctx.Err()
+	}
+	return sh, nil
 }
 
 func (w *walker) release() {
@@ -291,6 +344,7 @@ func (w *walker) release() {
 	w.wl.reset(nil)
 	w.hier = nil
 	w.hasLast = false
+	w.done, w.stopped, w.ticks = nil, false, 0
 }
 
 func (w *walker) walk(snap *store.Snapshot, seeds []*store.Node, opt Options) {
@@ -370,6 +424,9 @@ func (w *walker) walk(snap *store.Snapshot, seeds []*store.Node, opt Options) {
 	// overlap their cache misses.
 	levelEnd := 0
 	for qi := 0; qi < len(w.queue); qi++ {
+		if w.interrupted() {
+			return
+		}
 		idx := w.queue[qi]
 		h := w.hops[idx]
 		if h >= w.k {
@@ -397,6 +454,9 @@ func (w *walker) walk(snap *store.Snapshot, seeds []*store.Node, opt Options) {
 	// Closing edges and the emit read every Shape node's record,
 	// adjacency and rendering; the last hop's and pinned nodes' have not
 	// been loaded yet. One loop loads them all (the others are cached).
+	if w.stopped {
+		return
+	}
 	w.sink += w.snap.Prefetch(w.slots)
 	w.resolveAll()
 	if w.nPinned > 1 {
@@ -611,6 +671,9 @@ func (w *walker) group(a store.Adjacency, lo, hi int, ns uint32, typ string, dir
 			if j > i && !a.SameFarKey(i, j) {
 				break
 			}
+			if w.interrupted() {
+				return 0
+			}
 			fs := a.FarSlot(j)
 			k := j + 1
 			best := a.Edge(j)
@@ -735,12 +798,18 @@ func scanKind(snap *store.Snapshot, kind string, fn func(*store.Node) bool) {
 
 // firstOfKinds returns the first limit live nodes whose kind is in kinds,
 // in canonical order, and whether more existed. ents/arena are scratch.
-func firstOfKinds(snap *store.Snapshot, kinds []string, limit int, w *wl, rank func(*store.Node) int, nodes []*store.Node, ents []sortEnt, arena, last []byte) ([]*store.Node, []sortEnt, []byte, []byte, bool) {
+// interrupted, when not nil, is asked once per node scanned: true ends
+// the scan (the caller then drops the result).
+func firstOfKinds(snap *store.Snapshot, kinds []string, limit int, w *wl, rank func(*store.Node) int, interrupted func() bool, nodes []*store.Node, ents []sortEnt, arena, last []byte) ([]*store.Node, []sortEnt, []byte, []byte, bool) {
 	more := false
 	nodes = nodes[:0]
 	for _, kind := range kinds {
 		stop := false
 		scanKind(snap, kind, func(n *store.Node) bool {
+			if interrupted != nil && interrupted() {
+				stop = true
+				return false
+			}
 			if len(nodes) < limit {
 				nodes = append(nodes, n)
 				if len(nodes) == limit {
@@ -816,7 +885,10 @@ func (w *walker) addPinned(kinds []string, budget int) {
 		budget = 0
 	}
 	var more bool
-	w.pinNodes, w.pinEnts, w.pinArena, w.pinLast, more = firstOfKinds(w.snap, w.kindsBuf, budget, &w.wl, w.seedRank, w.pinNodes, w.pinEnts, w.pinArena, w.pinLast)
+	w.pinNodes, w.pinEnts, w.pinArena, w.pinLast, more = firstOfKinds(w.snap, w.kindsBuf, budget, &w.wl, w.seedRank, w.interrupted, w.pinNodes, w.pinEnts, w.pinArena, w.pinLast)
+	if w.stopped {
+		return
+	}
 	if more {
 		w.trunc = true
 	}
@@ -843,6 +915,9 @@ func (w *walker) closeEdges() {
 	}
 	full := w.rows >= w.m // then one closing edge is all there is to know
 	for i := range w.nodes {
+		if w.interrupted() {
+			return
+		}
 		a := w.snap.AdjacencyAt(w.slots[i])
 		if scans(a.Len(), len(w.nodes)) {
 			w.closeScan(a, 0, a.Len(), int32(i)) // a light node: no group search

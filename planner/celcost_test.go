@@ -1,0 +1,159 @@
+package planner
+
+import (
+	"context"
+	"errors"
+	"strings"
+	"testing"
+
+	"github.com/google/cel-go/common/types/ref"
+
+	"github.com/goldfish-gql/goldfish/gqlstatus"
+	"github.com/goldfish-gql/goldfish/store"
+)
+
+// TestBudgetsOfBuiltinFunctions: goldfish's own CEL functions are priced
+// by the sizes of the lists and strings they touch, and the values an
+// expression builds are bounded, so an expression that would do a long
+// piece of work fails at once with an error naming its budget (22G03),
+// never cel-go's own text, instead of running for as long as its inputs
+// are large. Each WHERE is tested on one node {v: -1}.
+func TestBudgetsOfBuiltinFunctions(t *testing.T) {
+	ints := func(n int) store.Value {
+		vs := make([]store.Value, n)
+		for i := range vs {
+			vs[i] = store.Int(int64(i))
+		}
+		return store.List(vs...)
+	}
+	long := store.String(strings.Repeat("a", 100_000))
+	huge := store.String(strings.Repeat("b", 1_500_000))
+	for _, c := range []struct {
+		name   string
+		where  string
+		params map[string]store.Value
+		budget string // "" when the predicate must evaluate
+	}{
+		{"IN over a million elements", `n.v IN $list`, map[string]store.Value{"list": ints(1_000_000)}, "evaluation budget"},
+		{"IN over a short list", `n.v IN $list`, map[string]store.Value{"list": ints(1000)}, ""},
+		{"a long string concatenated 60 times", `n.v = $s` + strings.Repeat(" || $s", 60), map[string]store.Value{"s": long}, "value budget"},
+		{"a long string added 60 times", `n.v = $s` + strings.Repeat(" + $s", 60), map[string]store.Value{"s": long}, "value budget"},
+		{"a long string concatenated once", `n.v = $s || $s`, map[string]store.Value{"s": long}, ""},
+		{"lists concatenated past the bound", `n.v IN $l || $l`, map[string]store.Value{"l": ints(40_000)}, "value budget"},
+		{"CONTAINS over long strings", `$s CONTAINS $t`, map[string]store.Value{"s": huge, "t": huge}, "evaluation budget"},
+		{"= over long strings", `$s = $t`, map[string]store.Value{"s": huge, "t": huge}, "evaluation budget"},
+		{"STARTS WITH a long prefix", `$s STARTS WITH $t`, map[string]store.Value{"s": huge, "t": huge}, "evaluation budget"},
+		{"= over long lists", `$l = $l`, map[string]store.Value{"l": ints(200_000)}, "evaluation budget"},
+		{"comparisons of long strings add up", strings.Repeat(`$s = $s AND `, 11) + `$s = $s`, map[string]store.Value{"s": long}, "evaluation budget"},
+		{"a few comparisons of long strings", `$s = $s AND $s = $s`, map[string]store.Value{"s": long}, ""},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			p, err := plan(t, `MATCH (n) WHERE `+c.where+` SET n.seen = true`)
+			if err != nil {
+				t.Fatal(err)
+			}
+			where := p.Stmts[0].Steps[0].(*MatchStep).Where
+			params := make([]ref.Val, len(p.Params))
+			for i, name := range p.Params {
+				params[i] = ToCEL(c.params[name])
+			}
+			node := &store.Node{Labels: []string{"N"}, Props: store.MakeProps(map[string]store.Value{"v": store.Int(-1)})}
+			row := &Row{Vars: []Element{{Node: node}}, Params: params}
+			_, _, err = where.Test(context.Background(), row)
+			if c.budget == "" {
+				if err != nil {
+					t.Fatalf("want an evaluation, got %v", err)
+				}
+				return
+			}
+			ge, ok := err.(*gqlstatus.Error)
+			if !ok || ge.Code != gqlstatus.InvalidValueType || !strings.Contains(ge.Msg, c.budget) {
+				t.Fatalf("got %v, want a 22G03 error naming the %s", err, c.budget)
+			}
+			if strings.Contains(ge.Error(), "<input>") || strings.Contains(ge.Error(), "operation cancelled") {
+				t.Errorf("the message is cel-go's: %v", ge)
+			}
+		})
+	}
+}
+
+// TestExpressionSizeBudget: an expression too long for CEL is refused with
+// the budget it is over and what to do, not cel-go's located message.
+func TestExpressionSizeBudget(t *testing.T) {
+	_, err := plan(t, `MATCH (n) WHERE n.v = '`+strings.Repeat("a", 100_000)+`' SET n.seen = true`)
+	ge, ok := err.(*gqlstatus.Error)
+	if !ok || ge.Code != gqlstatus.InvalidValueType || !strings.Contains(ge.Msg, "size budget") || !strings.Contains(ge.Hint, "$parameters") {
+		t.Fatalf("got %v, want a 22G03 error naming the size budget", err)
+	}
+	if strings.Contains(ge.Error(), "<input>") {
+		t.Errorf("the message is cel-go's: %v", ge)
+	}
+}
+
+// TestPlanSize: a plan's size estimate grows with what it holds, and
+// leaves its text out (the plan cache adds the text's length).
+func TestPlanSize(t *testing.T) {
+	small, err := plan(t, `MATCH (t:TSK {nick: "a"}) SET t.done = true`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	big, err := plan(t, `MATCH (t:TSK {nick: "a"}), (m:MOD {loc: "x"}) WHERE t.prio > 2 AND m.lines < 100 SET t.done = true, m.seen = true`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if small.Size() <= 0 || big.Size() <= small.Size() {
+		t.Fatalf("sizes %d and %d: want positive and growing", small.Size(), big.Size())
+	}
+	padded, err := plan(t, `MATCH (t:TSK {nick: "a"}) SET t.done = true // `+strings.Repeat("x", 10_000))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if padded.Size() != small.Size() {
+		t.Fatalf("a comment changed the estimate from %d to %d: the text is counted apart", small.Size(), padded.Size())
+	}
+}
+
+// TestComprehensionStopsWhenCancelled: a program that loops (a
+// comprehension, which goldfish's own predicates never hold but CEL can)
+// runs under the context and stops between iterations once it is done,
+// with the error of a stopped call.
+func TestComprehensionStopsWhenCancelled(t *testing.T) {
+	prg, err := celCache.get(`p0.all(x, gql_ge(x, 0) == true)`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !prg.fold {
+		t.Fatal("a comprehension was not recognised")
+	}
+	p := &Program{prg: prg.prg, fold: prg.fold}
+	vs := make([]store.Value, 1000)
+	for i := range vs {
+		vs[i] = store.Int(int64(i))
+	}
+	row := &Row{Params: []ref.Val{ToCEL(store.List(vs...))}}
+	if _, _, err := p.Eval(context.Background(), row); err != nil {
+		t.Fatalf("under a live context: %v", err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	_, _, err = p.Eval(ctx, row)
+	ge, ok := err.(*gqlstatus.Error)
+	if !ok || ge.Code != gqlstatus.Rollback || !errors.Is(err, context.Canceled) {
+		t.Fatalf("under a cancelled context: %v, want 40000 wrapping context.Canceled", err)
+	}
+}
+
+// TestMismatchAdvice: an operator applied to values of types it does not
+// take is a data exception (22G03) with advice, found by its kind.
+func TestMismatchAdvice(t *testing.T) {
+	p, err := plan(t, `MATCH (n) WHERE n.v < 'a' SET n.seen = true`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	node := &store.Node{Props: store.MakeProps(map[string]store.Value{"v": store.Int(-1)})}
+	_, _, err = p.Stmts[0].Steps[0].(*MatchStep).Where.Test(context.Background(), &Row{Vars: []Element{{Node: node}}})
+	ge, ok := err.(*gqlstatus.Error)
+	if !ok || ge.Code != gqlstatus.InvalidValueType || !strings.Contains(ge.Msg, "cannot apply < to INTEGER and STRING") || !strings.Contains(ge.Hint, "like with like") {
+		t.Fatalf("got %v, want 22G03 with advice", err)
+	}
+}

@@ -60,6 +60,7 @@ func benchSession(b testing.TB, db *DB, n int) *Session {
 		}
 		tx.Commit()
 	}
+	s.setGraph(s.graph) // built behind the Commit path: make it readable
 	return s
 }
 
@@ -100,8 +101,9 @@ func BenchmarkRecall(b *testing.B) {
 			})
 			cached, _ := Open()
 			defer cached.Close()
-			cached.sessions[s.name] = &Session{db: cached, name: s.name, graph: s.graph}
-			cs := cached.sessions[s.name]
+			cs := newSession(cached, s.name)
+			cs.setGraph(s.graph)
+			cached.sessions[s.name] = cs
 			for _, p := range nicks[:16] {
 				if _, err := cs.Recall(ctx, q, RecallOptions{Params: p}); err != nil {
 					b.Fatal(err)

@@ -13,7 +13,7 @@ import (
 // plan cache (the text is the same; the values come as parameters).
 func BenchmarkCommitSingleNode(b *testing.B) {
 	db, _ := goldfish.Open()
-	s, _ := db.Session("bench")
+	s, _ := db.Session(context.Background(), "bench")
 	ctx := context.Background()
 	params := map[string]any{"i": 0}
 	b.ReportAllocs()
@@ -42,7 +42,7 @@ func BenchmarkCommit100Elements(b *testing.B) {
 	sb.WriteString(", (n49)-[:imports]->(n0)")
 	text := sb.String()
 	db, _ := goldfish.Open()
-	s, _ := db.Session("bench")
+	s, _ := db.Session(context.Background(), "bench")
 	ctx := context.Background()
 	params := map[string]any{"p": ""}
 	b.ReportAllocs()

@@ -13,7 +13,7 @@ import (
 // most per nodes.
 func boundSession(t *testing.T, db *DB, n, per int) *Session {
 	t.Helper()
-	s, err := db.Session("bound")
+	s, err := db.Session(context.Background(), "bound")
 	if err != nil {
 		t.Fatal(err)
 	}

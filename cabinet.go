@@ -31,9 +31,9 @@ var (
 // (created if missing). Without it, Open gives an in-memory database.
 func WithCabinet(path string) Option { return func(c *config) { c.cabinetPath = path } }
 
-// WithCabinetBackend persists the database in an already opened cabinet
-// (another backend, or a test double); Close closes it.
-func WithCabinetBackend(cab cabinet.Cabinet) Option { return func(c *config) { c.cabinet = cab } }
+// withCabinetBackend persists the database in an already opened cabinet
+// (a test double around a real one); Close closes it.
+func withCabinetBackend(cab cabinet.Cabinet) Option { return func(c *config) { c.cabinet = cab } }
 
 // WithAutoFlush sets when a session is flushed automatically: once its log
 // after the last snapshot holds entries Δs or bytes bytes (defaults 4096
@@ -330,10 +330,9 @@ func (s *Session) Purge(ctx context.Context) (int, error) {
 		return 0, err
 	}
 	defer s.db.exit()
-	if err := ctx.Err(); err != nil {
-		return 0, err
+	if s.wmu.LockContext(ctx) != nil {
+		return 0, gqlstatus.Interrupted(ctx, "Purge").WithHint("nothing was purged; allow the call more time")
 	}
-	s.wmu.Lock()
 	if err := s.refuseWrite(); err != nil {
 		s.wmu.Unlock()
 		return 0, err
@@ -431,6 +430,12 @@ func (db *DB) Drop(ctx context.Context, name string) error {
 	return nil
 }
 
+// KindCount is the number of live nodes of one kind.
+type KindCount struct {
+	Kind  string
+	Count int
+}
+
 // SessionInfo describes one session without hydrating it.
 type SessionInfo struct {
 	Name       string
@@ -438,9 +443,9 @@ type SessionInfo struct {
 	Nodes      int
 	Edges      int
 	Recycled   int
-	Kinds      []cabinet.KindCount
-	LastCommit time.Time // zero if never committed (or in memory before any commit)
-	Persisted  bool      // the cabinet holds it
+	Kinds      []KindCount // live nodes per kind, sorted by kind
+	LastCommit time.Time   // zero if never committed (or in memory before any commit)
+	Persisted  bool        // the cabinet holds it
 }
 
 // SessionInfos lists the sessions (not the catalogue) with their version

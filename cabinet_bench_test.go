@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/goldfish-gql/goldfish"
+	"github.com/goldfish-gql/goldfish/internal/peek"
 )
 
 // BenchmarkCommitDurable measures durable Commit latency (every Commit is
@@ -100,8 +101,8 @@ func BenchmarkHydrate100k(b *testing.B) {
 	for range b.N {
 		db := openCab(b, path)
 		s := mustSession(b, db, "big")
-		if s.Snapshot().NodeCount()+s.Snapshot().EdgeCount() < 100000 {
-			b.Fatalf("only %d elements", s.Snapshot().NodeCount()+s.Snapshot().EdgeCount())
+		if peek.Snapshot(s).NodeCount()+peek.Snapshot(s).EdgeCount() < 100000 {
+			b.Fatalf("only %d elements", peek.Snapshot(s).NodeCount()+peek.Snapshot(s).EdgeCount())
 		}
 		b.StopTimer()
 		db.Close()

@@ -17,6 +17,7 @@ import (
 	"time"
 
 	"github.com/goldfish-gql/goldfish"
+	"github.com/goldfish-gql/goldfish/internal/peek"
 	"github.com/goldfish-gql/goldfish/store"
 )
 
@@ -36,7 +37,7 @@ func TestCrashChild(t *testing.T) {
 		fmt.Println("error", err)
 		os.Exit(2)
 	}
-	s, err := db.Session("crash")
+	s, err := db.Session(context.Background(), "crash")
 	if err != nil {
 		fmt.Println("error", err)
 		os.Exit(2)
@@ -174,7 +175,7 @@ func checkRecovered(t *testing.T, path string, acked map[int64]uint64, maxAck, m
 		t.Fatal(err)
 	}
 	defer db.Close()
-	s, err := db.Session("crash")
+	s, err := db.Session(context.Background(), "crash")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -185,7 +186,7 @@ func checkRecovered(t *testing.T, path string, acked map[int64]uint64, maxAck, m
 	if v < maxRead {
 		t.Fatalf("recovered version %d, but a Recall had read version %d", v, maxRead)
 	}
-	snap := s.Snapshot()
+	snap := peek.Snapshot(s)
 	seen := map[int64]int{}
 	snap.ScanLabel("STEP", func(n *store.Node) bool {
 		x, _ := n.Props.Get("n")

@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/goldfish-gql/goldfish"
+	"github.com/goldfish-gql/goldfish/internal/peek"
 )
 
 func openCab(t testing.TB, path string, opts ...goldfish.Option) *goldfish.DB {
@@ -33,7 +34,7 @@ func mustCommit(t testing.TB, s *goldfish.Session, text string, params map[strin
 
 func mustSession(t testing.TB, db *goldfish.DB, name string) *goldfish.Session {
 	t.Helper()
-	s, err := db.Session(name)
+	s, err := db.Session(context.Background(), name)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -65,7 +66,7 @@ func workload(t *testing.T, s *goldfish.Session) {
 }
 
 func fingerprint(s *goldfish.Session) string {
-	snap := s.Snapshot()
+	snap := peek.Snapshot(s)
 	var b strings.Builder
 	fmt.Fprintf(&b, "%s\nnext %d\n", s.Dump(), snap.NextID())
 	snap.ScanAllNodes(func(n *storeNode) bool {
@@ -170,7 +171,7 @@ func TestCatalog(t *testing.T) {
 		t.Fatal("dropping the catalogue worked")
 	}
 	for _, bad := range []string{"", "../x", "a/b", ".hidden", strings.Repeat("x", 65)} {
-		if _, err := db.Session(bad); err == nil {
+		if _, err := db.Session(context.Background(), bad); err == nil {
 			t.Errorf("session name %q accepted", bad)
 		}
 	}
@@ -215,7 +216,7 @@ func TestTornTail(t *testing.T) {
 			}
 			continue
 		}
-		s, err := db.Session("work")
+		s, err := db.Session(context.Background(), "work")
 		switch {
 		case err != nil:
 			if !errors.Is(err, goldfish.ErrDamaged) || !strings.Contains(err.Error(), `"work"`) {

@@ -38,7 +38,7 @@ func openExact(t interface {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { db.Close() })
-	s, err := db.Session("exact")
+	s, err := db.Session(context.Background(), "exact")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -200,7 +200,7 @@ func TestDroppedSessionIsGone(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		s, _ := db.Session("s")
+		s, _ := db.Session(context.Background(), "s")
 		if _, err := s.Commit(ctx, `INSERT (:TSK {nick: "t", title: "old"})`, nil); err != nil {
 			t.Fatal(err)
 		}
@@ -209,7 +209,7 @@ func TestDroppedSessionIsGone(t *testing.T) {
 		if err := db.Drop(ctx, "s"); err != nil {
 			t.Fatal(err)
 		}
-		s, _ = db.Session("s")
+		s, _ = db.Session(context.Background(), "s")
 		if _, err := s.Commit(ctx, `INSERT (:TSK {nick: "t", title: "new"})`, nil); err != nil {
 			t.Fatal(err)
 		}

@@ -73,7 +73,7 @@ func infoOf(n *store.Node, persisted bool) SessionInfo {
 		for i := len(s) - 1; i >= 0; i-- {
 			if s[i] == ':' {
 				c, _ := strconv.Atoi(s[i+1:])
-				info.Kinds = append(info.Kinds, cabinet.KindCount{Kind: s[:i], Count: c})
+				info.Kinds = append(info.Kinds, KindCount{Kind: s[:i], Count: c})
 				break
 			}
 		}

@@ -22,7 +22,7 @@ func TestClosedMeansClosed(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	s, _ := db.Session("s")
+	s, _ := db.Session(context.Background(), "s")
 	if _, err := s.Commit(ctx, `INSERT (:TSK {nick: "t"})`, nil); err != nil {
 		t.Fatal(err)
 	}
@@ -35,12 +35,12 @@ func TestClosedMeansClosed(t *testing.T) {
 		"Recall":  func() error { _, err := s.Recall(ctx, `MATCH (t:TSK)`, goldfish.RecallOptions{}); return err },
 		"Flush":   func() error { return s.Flush(ctx) },
 		"Purge":   func() error { _, err := s.Purge(ctx); return err },
-		"Session": func() error { _, err := db.Session("s"); return err },
+		"Session": func() error { _, err := db.Session(context.Background(), "s"); return err },
 		"Session(other)": func() error {
-			_, err := db.Session("other")
+			_, err := db.Session(context.Background(), "other")
 			return err
 		},
-		"catalogue": func() error { _, err := db.Session(goldfish.CatalogName); return err },
+		"catalogue": func() error { _, err := db.Session(context.Background(), goldfish.CatalogName); return err },
 		"DB.Flush":  func() error { return db.Flush(ctx) },
 		"Drop":      func() error { return db.Drop(ctx, "s") },
 		"Backup":    func() error { return db.Backup(filepath.Join(t.TempDir(), "b.gf")) },
@@ -59,7 +59,7 @@ func TestClosedMeansClosed(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer db.Close()
-	s, err = db.Session("s")
+	s, err = db.Session(context.Background(), "s")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -91,7 +91,7 @@ func TestCloseWhileInFlight(t *testing.T) {
 			go func() {
 				defer wg.Done()
 				for i := 0; i < 5000; i++ {
-					s, err := db.Session(fmt.Sprintf("s%d", g%3))
+					s, err := db.Session(context.Background(), fmt.Sprintf("s%d", g%3))
 					if err != nil {
 						if !errors.Is(err, goldfish.ErrClosed) {
 							t.Error(err)
@@ -130,7 +130,7 @@ func TestCloseWhileInFlight(t *testing.T) {
 		}
 		dumps := map[string]string{}
 		for _, name := range []string{"s0", "s1", "s2"} {
-			s, err := db.Session(name)
+			s, err := db.Session(context.Background(), name)
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -72,7 +72,7 @@ func badStatement(t *rapid.T) string {
 func TestFailedDeltaChangesNothing(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
 		db, _ := Open()
-		s, _ := db.Session("prop")
+		s, _ := db.Session(context.Background(), "prop")
 		ctx := context.Background()
 		if _, err := s.Commit(ctx, `INSERT (:TSK {nick: "fixed"})-[:rel]->(:ANCHOR {v: 0})`, nil); err != nil {
 			t.Fatal(err)

@@ -24,7 +24,8 @@ var allowed = map[string][]string{
 	"shapewalk":     {"store", "gqlstatus"},
 	"exec":          {"planner", "shapewalk", "store", "parser/ast", "gqlstatus", "tokens"},
 	"tokens":        {},
-	".":             {"exec", "planner", "parser", "parser/ast", "shapewalk", "store", "store/cabinet", "gqlstatus"},
+	"internal/peek": {"store"},
+	".":             {"exec", "planner", "parser", "parser/ast", "shapewalk", "store", "store/cabinet", "gqlstatus", "internal/peek"},
 }
 
 // TestDependencyDirection keeps the layering of STYLE.md: cmd → repl → root

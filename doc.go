@@ -8,7 +8,7 @@
 // on first use:
 //
 //	db, _ := goldfish.Open()
-//	s, _ := db.Session("mission")
+//	s, _ := db.Session(context.Background(), "mission")
 //
 // # Commit
 //

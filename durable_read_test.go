@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/goldfish-gql/goldfish/exec"
 	"github.com/goldfish-gql/goldfish/store/cabinet"
 )
 
@@ -32,12 +33,12 @@ func TestReadersSeeOnlyDurableVersions(t *testing.T) {
 		t.Fatal(err)
 	}
 	gc := &gatedCabinet{Cabinet: bolt, gate: make(chan struct{})}
-	db, err := Open(WithCabinetBackend(gc))
+	db, err := Open(withCabinetBackend(gc))
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer db.Close()
-	s, err := db.Session("s")
+	s, err := db.Session(context.Background(), "s")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -46,7 +47,7 @@ func TestReadersSeeOnlyDurableVersions(t *testing.T) {
 		_, err := s.Commit(ctx, `INSERT (:TSK {nick: "t"})`, nil)
 		done <- err
 	}()
-	catalog, _ := db.Session(CatalogName)
+	catalog, _ := db.Session(context.Background(), CatalogName)
 	// The Commit is applied in memory at once and then held before its
 	// write; look several times while it is held.
 	for range 20 {
@@ -73,5 +74,12 @@ func TestReadersSeeOnlyDurableVersions(t *testing.T) {
 	sh, err := s.Recall(ctx, `MATCH (t:TSK {nick: "t"})`, RecallOptions{})
 	if err != nil || sh.Version != 1 || sh.Cue != CueMatch {
 		t.Fatalf("after the Commit returned: version %d, cue %s, err %v", sh.Version, sh.Cue, err)
+	}
+}
+
+// TestDefaultBudgetIsExecs: the API's R is the executor's.
+func TestDefaultBudgetIsExecs(t *testing.T) {
+	if DefaultBudget.exec() != exec.DefaultBudget {
+		t.Fatalf("DefaultBudget %+v, exec's %+v", DefaultBudget, exec.DefaultBudget)
 	}
 }

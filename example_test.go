@@ -14,15 +14,15 @@ func ExampleOpen() {
 		panic(err)
 	}
 	defer db.Close()
-	s, _ := db.Session("mission")
+	s, _ := db.Session(context.Background(), "mission")
 	fmt.Println(s.Name(), s.Version())
 	// Output: mission 0
 }
 
 func ExampleDB_Session() {
 	db, _ := goldfish.Open()
-	a, _ := db.Session("alpha")
-	b, _ := db.Session("beta")
+	a, _ := db.Session(context.Background(), "alpha")
+	b, _ := db.Session(context.Background(), "beta")
 	_, _ = a.Commit(context.Background(), `INSERT (:NOTE {text: "only in alpha"})`, nil)
 	fmt.Println(a.Version(), b.Version(), db.Sessions())
 	// Output: 1 0 [alpha beta]
@@ -30,7 +30,7 @@ func ExampleDB_Session() {
 
 func ExampleSession_Commit() {
 	db, _ := goldfish.Open()
-	s, _ := db.Session("mission")
+	s, _ := db.Session(context.Background(), "mission")
 	ctx := context.Background()
 	res, err := s.Commit(ctx, `
 		INSERT (:TSK {nick: "TSK_login", title: "Fix login redirect", status: "open"});
@@ -51,7 +51,7 @@ func ExampleSession_Commit() {
 
 func ExampleSession_Ingest() {
 	db, _ := goldfish.Open()
-	s, _ := db.Session("code")
+	s, _ := db.Session(context.Background(), "code")
 	ctx := context.Background()
 	delta := `INSERT (:PKG {loc: "auth", name: "auth"})-[:contains]->(:FILE {loc: "auth/login.go"})`
 	first, _ := s.Ingest(ctx, delta, nil)
@@ -65,7 +65,7 @@ func ExampleSession_Ingest() {
 
 func ExampleError() {
 	db, _ := goldfish.Open()
-	s, _ := db.Session("mission")
+	s, _ := db.Session(context.Background(), "mission")
 	ctx := context.Background()
 	_, _ = s.Commit(ctx, `INSERT (:TSK {nick: "TSK_a"})`, nil)
 	_, err := s.Commit(ctx, `INSERT (:TSK {nick: "TSK_b"}), (:TSK {nick: "TSK_a"})`, nil)

@@ -32,7 +32,7 @@ func FuzzStatement(f *testing.F) {
 	n := 0
 	f.Fuzz(func(t *testing.T, text string) {
 		n++ // a fresh session per input; one database, so no cache start-up per run
-		s, _ := db.Session(fmt.Sprintf("fuzz%d", n))
+		s, _ := db.Session(context.Background(), fmt.Sprintf("fuzz%d", n))
 		ctx := context.Background()
 		if _, err := s.Commit(ctx, fuzzSetup, nil); err != nil {
 			t.Fatal(err)

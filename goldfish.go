@@ -42,18 +42,6 @@ const (
 	CodeDeleteConnected     = gqlstatus.DeleteConnected
 )
 
-// CommitResult reports what a Commit did, per statement and in total.
-type CommitResult = exec.Result
-
-// StmtResult reports what one statement of a Δ did.
-type StmtResult = exec.StmtResult
-
-// Counts are the element counts of a statement or a Δ.
-type Counts = exec.Counts
-
-// Budget is the R cap of one Δ.
-type Budget = exec.Budget
-
 // Option configures a database.
 type Option func(*config)
 
@@ -69,9 +57,20 @@ type config struct {
 	flushBytes   int64
 }
 
-// WithCommitBudget sets the R cap of every Commit (default 500 elements,
-// 256 KiB).
-func WithCommitBudget(b Budget) Option { return func(c *config) { c.budget = b } }
+// WithCommitBudget sets the R cap of every Commit (DefaultBudget: 500
+// elements, 256 KiB, and the work budget they imply); zero fields keep
+// their defaults.
+func WithCommitBudget(b Budget) Option {
+	return func(c *config) {
+		if b.Rows > 0 {
+			c.budget.Rows = b.Rows
+		}
+		if b.Bytes > 0 {
+			c.budget.Bytes = b.Bytes
+		}
+		c.budget.Work = b.Work
+	}
+}
 
 // DefaultPlanCacheBytes is the plan cache's default size: room for
 // thousands of typical plans, and a bound on memory whatever the texts a
@@ -134,7 +133,7 @@ func (db *DB) exit() { db.calls.Add(-1) }
 // Open opens a database: on the cabinet file given WithCabinet, in memory
 // otherwise. Sessions in the cabinet are hydrated on first use.
 func Open(opts ...Option) (*DB, error) {
-	cfg := config{budget: exec.DefaultBudget, ceilings: DefaultCeilings, planBytes: DefaultPlanCacheBytes, shapeBytes: 64 << 20,
+	cfg := config{budget: DefaultBudget, ceilings: DefaultCeilings, planBytes: DefaultPlanCacheBytes, shapeBytes: 64 << 20,
 		flushEntries: 4096, flushBytes: 4 << 20}
 	for _, o := range opts {
 		o(&cfg)
@@ -213,9 +212,9 @@ func ValidSessionName(name string) error {
 
 // Session returns the named session, creating it empty on first use. A
 // session held in the cabinet is hydrated on its first use (snapshot plus
-// log); a damaged one gives an error naming it. CatalogName gives the
-// catalogue, which takes Recall but refuses Commit.
-func (db *DB) Session(name string) (*Session, error) {
+// log, which ctx bounds); a damaged one gives an error naming it.
+// CatalogName gives the catalogue, which takes Recall but refuses Commit.
+func (db *DB) Session(ctx context.Context, name string) (*Session, error) {
 	if err := ValidSessionName(name); err != nil {
 		return nil, err
 	}
@@ -285,7 +284,7 @@ type Session struct {
 
 	// wmu orders a Commit's publish with its log entry, and guards what
 	// follows.
-	wmu         sync.Mutex
+	wmu         writeLock
 	dropped     bool
 	poisoned    error
 	lastCommit  time.Time
@@ -300,7 +299,7 @@ type Session struct {
 var incarnations atomic.Uint64
 
 func newSession(db *DB, name string) *Session {
-	return &Session{db: db, name: name, incarnation: incarnations.Add(1)}
+	return &Session{db: db, name: name, incarnation: incarnations.Add(1), wmu: newWriteLock()}
 }
 
 // Name returns the session's name.
@@ -350,22 +349,24 @@ func (s *Session) commitTimed(ctx context.Context, text string, params map[strin
 	if err != nil {
 		return nil, err
 	}
-	s.wmu.Lock()
+	if s.wmu.LockContext(ctx) != nil {
+		return nil, gqlstatus.Interrupted(ctx, "Δ").WithHint("nothing applied: the Δ was waiting for the session's other Commits; allow it more time")
+	}
 	if err := s.refuseWrite(); err != nil {
 		s.wmu.Unlock()
 		return nil, err
 	}
-	res, err := exec.Commit(ctx, s.graph, plan, vals, exec.CommitOptions{Mint: mint, Budget: s.db.cfg.budget})
+	res, err := exec.Commit(ctx, s.graph, plan, vals, exec.CommitOptions{Mint: mint, Budget: s.db.cfg.budget.exec()})
 	if err != nil || !res.Applied {
 		s.wmu.Unlock()
-		return res, err
+		return commitResultOf(res), err
 	}
 	w := s.durable(cabinet.Entry{Kind: cabinet.EntryDelta, Mint: uint8(mint), Text: text, Params: vals})
 	s.wmu.Unlock()
 	if err := s.await(w); err != nil {
 		return nil, err
 	}
-	return res, nil
+	return commitResultOf(res), nil
 }
 
 // Plan parses and plans text, through the plan cache.

@@ -31,7 +31,7 @@ func TestPurgeGivesMemoryBack(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer db.Close()
-	s, _ := db.Session("s")
+	s, _ := db.Session(context.Background(), "s")
 	var parts []string
 	for i := range 1000 {
 		parts = append(parts, fmt.Sprintf("(:N%d {nick: $n%d, v: %d})-[:r]->(:M {v: %d})", i%5, i, i, i))

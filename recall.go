@@ -14,19 +14,46 @@ import (
 	"github.com/goldfish-gql/goldfish/store"
 )
 
-// Shape is what a Recall returns: the emitted GQL text (a comment header and
-// one INSERT statement), the cue, and the counts.
-type Shape = exec.Shape
+// Shape is what a Recall returns: the emitted GQL text (a comment header
+// and one INSERT statement), the cue, and the counts. Each call returns a
+// Shape of its own: the caller may change it freely, and the next caller
+// of the same Recall receives the same bytes whatever this one did.
+type Shape struct {
+	// Text is the emit: the header and notes as comments, then one
+	// INSERT statement, so the whole text parses.
+	Text string
+	Cue  Cue
+	// Seeds is the number of seeds, Rows the elements emitted (at most
+	// M), Tokens the text's token count.
+	Seeds, Rows, Tokens int
+	// Version is the session version the Shape was read at.
+	Version uint64
+	// Truncated is set when M cut the walk short.
+	Truncated bool
+	// Clamps are the fan-out clamp notes.
+	Clamps  []string
+	Notices []Notice
+	// Status is 00000, 01000 (a clamp, a cut or a token alarm) or 02000
+	// (cue skip).
+	Status Code
+}
 
-// Cue says how a Recall found its seeds: match, peak, outline or skip.
-type Cue = exec.Cue
+// shapeOf gives one caller its own copy of a computed or cached Shape.
+func shapeOf(sh *exec.Shape) *Shape {
+	return &Shape{Text: sh.Text, Cue: Cue(sh.Cue), Seeds: sh.Seeds, Rows: sh.Rows, Tokens: sh.Tokens,
+		Version: sh.Version, Truncated: sh.Truncated, Clamps: slices.Clone(sh.Clamps),
+		Notices: slices.Clone(sh.Notices), Status: sh.Status}
+}
+
+// Cue says how a Recall found its seeds (SPEC §5).
+type Cue string
 
 // The cues.
 const (
-	CueMatch   = exec.CueMatch
-	CuePeak    = exec.CuePeak
-	CueOutline = exec.CueOutline
-	CueSkip    = exec.CueSkip
+	CueMatch   Cue = "match"   // the token matched live nodes
+	CuePeak    Cue = "peak"    // the token matched nothing; Peak_L seeded the walk
+	CueOutline Cue = "outline" // the empty token: counts and exemplars
+	CueSkip    Cue = "skip"    // no seed at all: an empty Shape
 )
 
 // RecallOptions are the budgets of one Recall. Zero values take the
@@ -149,7 +176,7 @@ func (s *Session) recall(ctx context.Context, q string, opts RecallOptions, t *T
 			if t != nil {
 				t.Cached = true
 			}
-			return cloneShape(sh), nil
+			return shapeOf(sh), nil
 		}
 	}
 	// exec reads the parameters during the call and keeps none of them,
@@ -171,19 +198,8 @@ func (s *Session) recall(ctx context.Context, q string, opts RecallOptions, t *T
 	}
 	if key != nil {
 		s.db.shapes.set(*key, sh, int64(len(sh.Text))+64)
-		return cloneShape(sh), nil
 	}
-	return sh, nil
-}
-
-// cloneShape copies a cached Shape for one caller, so what the caller
-// changes in it (Text, appended Notices) is never what the next caller of
-// the same Recall receives.
-func cloneShape(sh *Shape) *Shape {
-	c := *sh
-	c.Clamps = slices.Clone(sh.Clamps)
-	c.Notices = slices.Clone(sh.Notices)
-	return &c
+	return shapeOf(sh), nil
 }
 
 var keyPool = sync.Pool{New: func() any { b := make([]byte, 0, 256); return &b }}

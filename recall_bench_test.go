@@ -20,7 +20,7 @@ var benchKinds = []string{"TSK", "MOD", "NOTE", "FILE", "FN"}
 // one node in a hundred also points at.
 func benchSession(b testing.TB, db *DB, n int) *Session {
 	b.Helper()
-	s, _ := db.Session(fmt.Sprintf("bench%d", n))
+	s, _ := db.Session(context.Background(), fmt.Sprintf("bench%d", n))
 	rng := rand.New(rand.NewPCG(1, uint64(n)))
 	ids := make([]store.ID, n)
 	const batch = 50_000

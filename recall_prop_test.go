@@ -92,7 +92,7 @@ var bigBudget = WithCommitBudget(Budget{Rows: 1 << 20, Bytes: 64 << 20})
 // build commits the graph into a fresh session of a fresh database.
 func build(t *rapid.T, g testGraph, nodeOrder, edgeOrder []int) *Session {
 	db, _ := Open(bigBudget)
-	s, _ := db.Session("prop")
+	s, _ := db.Session(context.Background(), "prop")
 	if _, err := s.Commit(context.Background(), g.text(nodeOrder, edgeOrder), nil); err != nil {
 		t.Fatalf("building the graph: %v", err)
 	}
@@ -270,7 +270,7 @@ func TestRecallRoundTrip(t *testing.T) {
 			return
 		}
 		db, _ := Open(bigBudget)
-		fresh, _ := db.Session("copy")
+		fresh, _ := db.Session(context.Background(), "copy")
 		if _, err := fresh.Commit(context.Background(), body(first.Text), nil); err != nil {
 			t.Fatalf("the Shape's body does not commit: %v\n%s", err, first.Text)
 		}

@@ -1,16 +1,16 @@
 package goldfish
 
 import (
+	"context"
 	"sort"
 	"strconv"
 	"strings"
 
+	"github.com/goldfish-gql/goldfish/internal/peek"
 	"github.com/goldfish-gql/goldfish/store"
 )
 
-// Snapshot returns the session's current published state: an immutable
-// view that later commits do not change.
-func (s *Session) Snapshot() *store.Snapshot { return s.snapshot() }
+func init() { peek.Snapshot = func(s any) *store.Snapshot { return s.(*Session).snapshot() } }
 
 // snapshot returns the newest durable snapshot; the catalogue applies its
 // queued changes first.
@@ -37,10 +37,10 @@ func (s *Session) snapshot() *store.Snapshot {
 // ends and their type and properties. Both lists are sorted as text, so
 // the listing depends on observables only, never on engine ids or
 // insertion order.
-func (s *Session) Dump() string { return Dump(s.snapshot()) }
+func (s *Session) Dump() string { return dump(s.snapshot()) }
 
-// Dump is Session.Dump over any snapshot.
-func Dump(snap *store.Snapshot) string {
+// dump is Session.Dump over any snapshot.
+func dump(snap *store.Snapshot) string {
 	var nodes []string
 	snap.ScanNodes(func(n *store.Node) bool {
 		nodes = append(nodes, nodeLiteral(n))
@@ -113,4 +113,68 @@ func edgeBody(e *store.Edge) string {
 		s += " " + e.Props.Literal()
 	}
 	return s
+}
+
+// Names are the names a session holds, each list sorted: for completion
+// and for a caller who wants to know what it may ask a Recall for.
+type Names struct {
+	// Labels are the labels of live nodes (kinds and the labels after
+	// them), EdgeTypes the types of live edges: both exact.
+	Labels, EdgeTypes []string
+	// Keys are property keys and Nicks the nicks of live nodes, from at
+	// most MaxNameScan nodes and as many edges, so the call stays quick
+	// on a session that outgrew its Shapes.
+	Keys, Nicks []string
+}
+
+// MaxNameScan bounds the elements Names reads for keys and nicks.
+const MaxNameScan = 20000
+
+// Names returns the session's names at its current version.
+func (s *Session) Names(ctx context.Context) (Names, error) {
+	if err := s.db.enter(); err != nil {
+		return Names{}, err
+	}
+	defer s.db.exit()
+	if err := ctx.Err(); err != nil {
+		return Names{}, err
+	}
+	snap := s.snapshot()
+	keys, nicks := map[string]bool{}, map[string]bool{}
+	n := 0
+	snap.ScanNodes(func(nd *store.Node) bool {
+		for _, p := range nd.Props {
+			keys[p.Key] = true
+			if p.Key == store.NickKey && p.Val.Kind() == store.KindString {
+				nicks[p.Val.AsString()] = true
+			}
+		}
+		n++
+		return n < MaxNameScan
+	})
+	n = 0
+	snap.ScanEdges(func(e *store.Edge) bool {
+		for _, p := range e.Props {
+			keys[p.Key] = true
+		}
+		n++
+		return n < MaxNameScan
+	})
+	return Names{Labels: snap.Labels(), EdgeTypes: snap.EdgeTypes(), Keys: sortedKeys(keys), Nicks: sortedKeys(nicks)}, nil
+}
+
+// BuildTextIndex builds the session's keyword index (the trigram index a
+// bare (n) seeded by a word goes through) now, in the caller, instead of
+// in the background when a keyword first needs it: after a bulk load,
+// say, so the first keyword Recalls do not scan.
+func (s *Session) BuildTextIndex(ctx context.Context) error {
+	if err := s.db.enter(); err != nil {
+		return err
+	}
+	defer s.db.exit()
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	s.snapshot().BuildTextIndex()
+	return nil
 }

@@ -9,7 +9,6 @@ import (
 	"strconv"
 	"strings"
 	"time"
-	"unicode/utf8"
 
 	"github.com/goldfish-gql/goldfish/exec"
 	"github.com/goldfish-gql/goldfish/gqlstatus"
@@ -141,38 +140,6 @@ func paramError(name string, err error, limit int, commit bool) error {
 		return gqlstatus.Errorf(gqlstatus.InvalidValueType, "parameter $%s%s: %s", name, ve.where(), ve.msg).WithHint(ve.hint)
 	}
 	return gqlstatus.Errorf(gqlstatus.InvalidValueType, "parameter $%s: %v", name, err)
-}
-
-// ToValue converts a Go value to a property value: nil, bool, integers,
-// floats, strings, time.Time (DATETIME), store.Value, and slices and
-// arrays of those. It refuses what no property can hold (see
-// store.Value.Check), a list that holds itself, and a value whose GQL
-// literal is over the R byte budget's default (exec.DefaultBudget).
-func ToValue(v any) (store.Value, error) {
-	// The Shape cache's key converts every Recall parameter, so the
-	// common ones skip the measuring: an integer's literal is at most 20
-	// bytes, and a string's at most 6 per byte of text plus its quotes.
-	switch x := v.(type) {
-	case string:
-		if len(x) <= (exec.DefaultBudget.Bytes-2)/6 && utf8.ValidString(x) {
-			return store.String(x), nil
-		}
-	case int64:
-		return store.Int(x), nil
-	case int:
-		return store.Int(int64(x)), nil
-	}
-	return toValue(v)
-}
-
-// toValue is ToValue of a value the fast path does not take.
-func toValue(v any) (store.Value, error) {
-	c := converter{left: exec.DefaultBudget.Bytes}
-	sv, err := c.value(v, 0)
-	if errors.Is(err, errOverBudget) {
-		return store.Value{}, fmt.Errorf("the value is over %d bytes as a GQL literal (the R budget)", exec.DefaultBudget.Bytes)
-	}
-	return sv, err
 }
 
 // errOverBudget ends a conversion that passed its byte bound.

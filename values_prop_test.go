@@ -139,7 +139,7 @@ func TestCommitReadsBack(t *testing.T) {
 			rt.Fatal(err)
 		}
 		defer func() { db.Close() }()
-		s, err := db.Session("s")
+		s, err := db.Session(context.Background(), "s")
 		if err != nil {
 			rt.Fatal(err)
 		}
@@ -200,7 +200,7 @@ func TestCommitReadsBack(t *testing.T) {
 		if err != nil {
 			rt.Fatal(err)
 		}
-		s, err = db.Session("s")
+		s, err = db.Session(context.Background(), "s")
 		if err != nil {
 			rt.Fatalf("the session does not open again: %v", err)
 		}

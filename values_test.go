@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/goldfish-gql/goldfish"
+	"github.com/goldfish-gql/goldfish/internal/peek"
 	"github.com/goldfish-gql/goldfish/parser"
 	"github.com/goldfish-gql/goldfish/store"
 	"github.com/goldfish-gql/goldfish/store/cabinet"
@@ -58,7 +59,7 @@ func reopened(t *testing.T, db *goldfish.DB, path, name string) string {
 	}
 	db2 := openCab(t, path)
 	t.Cleanup(func() { db2.Close() })
-	s, err := db2.Session(name)
+	s, err := db2.Session(context.Background(), name)
 	if err != nil {
 		t.Fatalf("session %s does not open again: %v", name, err)
 	}
@@ -92,7 +93,7 @@ func checkShapeText(s *goldfish.Session, q string) error {
 		return err
 	}
 	defer db.Close()
-	again, err := db.Session("again")
+	again, err := db.Session(context.Background(), "again")
 	if err != nil {
 		return err
 	}
@@ -118,7 +119,7 @@ func checkShapeText(s *goldfish.Session, q string) error {
 // elements renders every live element of s by its observables, each on
 // one line whatever its names hold.
 func elements(s *goldfish.Session) []string {
-	snap := s.Snapshot()
+	snap := peek.Snapshot(s)
 	node := func(n *storeNode) string { return strconv.Quote(fmt.Sprintf("%q %s", n.Labels, n.Props.Literal())) }
 	var out []string
 	snap.ScanNodes(func(n *storeNode) bool {
@@ -469,7 +470,7 @@ func TestReplayKeepsOlderValues(t *testing.T) {
 	defer db.Close()
 	s := mustSession(t, db, "old")
 	var got []string
-	s.Snapshot().ScanNodes(func(n *storeNode) bool {
+	peek.Snapshot(s).ScanNodes(func(n *storeNode) bool {
 		v, _ := n.Props.Get("s")
 		got = append(got, v.AsString())
 		return true

@@ -86,7 +86,7 @@ func (e *Engine) Do(ctx context.Context, d Directive) (string, error) {
 		e.reset()
 		return "", nil
 	}
-	s, err := e.db.Session(name)
+	s, err := e.db.Session(ctx, name)
 	if err != nil {
 		return "", err
 	}

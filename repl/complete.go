@@ -1,6 +1,7 @@
 package repl
 
 import (
+	"context"
 	"slices"
 	"sort"
 	"strings"
@@ -8,7 +9,6 @@ import (
 	"unicode/utf8"
 
 	"github.com/goldfish-gql/goldfish"
-	"github.com/goldfish-gql/goldfish/store"
 )
 
 // Keywords are the words Tab completes where no name fits.
@@ -279,57 +279,22 @@ type vocabCache struct {
 	v       vocab
 }
 
-// maxScan bounds the elements scanned for names, so Tab stays instant on
-// a session that outgrew its Shapes.
-const maxScan = 20000
-
 // names returns the current session's labels (and edge types), property
 // keys and nicks, sorted, from a cache keyed by session and version.
 func (sh *Shell) names() vocab {
 	s := sh.r.Session
 	c := &sh.vocab
-	snap := s.Snapshot()
-	if c.ok && c.session == s.Name() && c.version == snap.Version() {
+	v := s.Version()
+	if c.ok && c.session == s.Name() && c.version == v {
 		return c.v
 	}
-	labels, keys, nicks := map[string]bool{}, map[string]bool{}, map[string]bool{}
-	n := 0
-	snap.ScanNodes(func(nd *store.Node) bool {
-		for _, l := range nd.Labels {
-			labels[l] = true
-		}
-		for _, p := range nd.Props {
-			keys[p.Key] = true
-			if p.Key == "nick" {
-				if p.Val.Kind() == store.KindString {
-					nicks[p.Val.AsString()] = true
-				}
-			}
-		}
-		n++
-		return n < maxScan
-	})
-	n = 0
-	snap.ScanEdges(func(e *store.Edge) bool {
-		labels[e.Type] = true
-		for _, p := range e.Props {
-			keys[p.Key] = true
-		}
-		n++
-		return n < maxScan
-	})
-	*c = vocabCache{session: s.Name(), version: snap.Version(), ok: true,
-		v: vocab{labels: sortedKeys(labels), keys: sortedKeys(keys), nicks: sortedKeys(nicks)}}
-	return c.v
-}
-
-func sortedKeys(m map[string]bool) []string {
-	out := make([]string, 0, len(m))
-	for k := range m {
-		if k != "" {
-			out = append(out, k)
-		}
+	names, err := s.Names(context.Background())
+	if err != nil {
+		return vocab{}
 	}
-	slices.Sort(out)
-	return out
+	labels := slices.Concat(names.Labels, names.EdgeTypes)
+	slices.Sort(labels)
+	*c = vocabCache{session: s.Name(), version: v, ok: true,
+		v: vocab{labels: slices.Compact(labels), keys: names.Keys, nicks: names.Nicks}}
+	return c.v
 }

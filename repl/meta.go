@@ -201,7 +201,7 @@ func (sh *Shell) metaHelp(_ context.Context, args []string) error {
 	return nil
 }
 
-func (sh *Shell) metaUse(_ context.Context, args []string) error {
+func (sh *Shell) metaUse(ctx context.Context, args []string) error {
 	if err := wantArgs(args, 1, 1, ":use SESSION"); err != nil {
 		return err
 	}
@@ -213,7 +213,7 @@ func (sh *Shell) metaUse(_ context.Context, args []string) error {
 	}
 	name := args[0]
 	existed := slices.Contains(sh.db.Sessions(), name)
-	s, err := sh.db.Session(name)
+	s, err := sh.db.Session(ctx, name)
 	if err != nil {
 		return err
 	}

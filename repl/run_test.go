@@ -16,7 +16,7 @@ func newSession(t *testing.T) *goldfish.Session {
 	if err != nil {
 		t.Fatal(err)
 	}
-	s, err := db.Session("main")
+	s, err := db.Session(context.Background(), "main")
 	if err != nil {
 		t.Fatal(err)
 	}

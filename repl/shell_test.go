@@ -51,7 +51,7 @@ func newDB(t *testing.T) (*goldfish.DB, *goldfish.Session) {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { db.Close() })
-	s, err := db.Session("main")
+	s, err := db.Session(context.Background(), "main")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -344,10 +344,10 @@ func TestComplete(t *testing.T) {
 	if _, err := s.Commit(ctx, `INSERT (:TSK:Urgent {nick: "TSK_login", title: "x"})-[:touches {weight: 1}]->(:MOD {loc: "auth/login.go", nick: "MOD_auth"}), (:TSK {nick: "TSK_logout"})`, nil); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := db.Session("work"); err != nil {
+	if _, err := db.Session(context.Background(), "work"); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := db.Session("wiki"); err != nil {
+	if _, err := db.Session(context.Background(), "wiki"); err != nil {
 		t.Fatal(err)
 	}
 	cases := []struct {
@@ -497,7 +497,7 @@ func TestMetaCabinet(t *testing.T) {
 	}
 	script := func(db *goldfish.DB, in string) (string, string, int) {
 		t.Helper()
-		s, err := db.Session("main")
+		s, err := db.Session(context.Background(), "main")
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -661,6 +661,10 @@ func names(t *btree.BTreeG[countItem]) []string {
 // LabelCount returns the number of live nodes carrying label, O(log n).
 func (s *Snapshot) LabelCount(label string) int { return count(s.st.labelCnt, label) }
 
+// Labels returns the labels of live nodes (kinds and the labels after
+// them), sorted.
+func (s *Snapshot) Labels() []string { return names(s.st.labelCnt) }
+
 // Kinds returns the kinds of live nodes, sorted. Nodes without labels have
 // kind "" (listed first when present).
 func (s *Snapshot) Kinds() []string { return names(s.st.kindCnt) }

@@ -31,7 +31,7 @@ func benchCommit(ctx context.Context, cfg Config, writers int) (CommitReport, er
 	errs := make([]error, writers)
 	sessions := make([]*goldfish.Session, writers)
 	for w := range writers {
-		if sessions[w], err = db.Session(fmt.Sprintf("w%d", w)); err != nil {
+		if sessions[w], err = db.Session(context.Background(), fmt.Sprintf("w%d", w)); err != nil {
 			return CommitReport{}, err
 		}
 	}

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/goldfish-gql/goldfish"
+	"github.com/goldfish-gql/goldfish/internal/peek"
 )
 
 // The generated graph has the shape of recall_bench_test.go: five kinds,
@@ -203,7 +204,7 @@ func benchGenerated(ctx context.Context, cfg Config, n int, rep *Report, logf fu
 	if err != nil {
 		return err
 	}
-	s, err := db.Session(fmt.Sprintf("gen%d", n))
+	s, err := db.Session(context.Background(), fmt.Sprintf("gen%d", n))
 	if err != nil {
 		db.Close()
 		return err
@@ -215,7 +216,7 @@ func benchGenerated(ctx context.Context, cfg Config, n int, rep *Report, logf fu
 		return err
 	}
 	sr.BuildSec = time.Since(t0).Seconds()
-	snap := s.Snapshot()
+	snap := peek.Snapshot(s)
 	sr.Elements = snap.NodeCount() + snap.EdgeCount()
 	sr.ElemsPerSec = float64(sr.Elements) / sr.BuildSec
 	sr.BytesPerElem = float64(heapNow()-base) / float64(sr.Elements)

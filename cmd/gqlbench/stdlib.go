@@ -12,6 +12,7 @@ import (
 
 	"github.com/goldfish-gql/goldfish"
 	"github.com/goldfish-gql/goldfish/ingest/golang"
+	"github.com/goldfish-gql/goldfish/internal/peek"
 	"github.com/goldfish-gql/goldfish/store"
 	"github.com/goldfish-gql/goldfish/tokens"
 )
@@ -61,7 +62,7 @@ func benchStdlib(ctx context.Context, cfg Config, rep *Report, logf func(string,
 		return err
 	}
 	defer db.Close()
-	s, err := db.Session("stdlib")
+	s, err := db.Session(context.Background(), "stdlib")
 	if err != nil {
 		return err
 	}
@@ -70,7 +71,7 @@ func benchStdlib(ctx context.Context, cfg Config, rep *Report, logf func(string,
 		return err
 	}
 	heap := heapNow()
-	snap := s.Snapshot()
+	snap := peek.Snapshot(s)
 	elems := snap.NodeCount() + snap.EdgeCount()
 	if elems != st.Elements() {
 		logf("note: the session holds %d elements, the Δs carry %d (some element is carried twice)", elems, st.Elements())

@@ -45,7 +45,7 @@ func runIngestGo(args []string, e env) int {
 		return 1
 	}
 	defer db.Close()
-	s, err := db.Session(*session)
+	s, err := db.Session(context.Background(), *session)
 	if err != nil {
 		repl.WriteError(e.stderr, err)
 		return 2

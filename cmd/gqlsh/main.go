@@ -309,7 +309,7 @@ func runEnv(args []string, e env) (code int) {
 			}
 		}
 	}()
-	s, err := db.Session(*session)
+	s, err := db.Session(context.Background(), *session)
 	if err != nil {
 		repl.WriteError(stderr, err)
 		return 2

@@ -23,7 +23,7 @@ func BenchmarkIngest(b *testing.B) {
 	elems := 0
 	for b.Loop() {
 		db, _ := goldfish.Open()
-		s, _ := db.Session("code")
+		s, _ := db.Session(context.Background(), "code")
 		st, err := tree.Ingest(context.Background(), s)
 		if err != nil {
 			b.Fatal(err)

@@ -9,6 +9,7 @@ import (
 
 	"github.com/goldfish-gql/goldfish"
 	"github.com/goldfish-gql/goldfish/ingest/golang"
+	"github.com/goldfish-gql/goldfish/internal/peek"
 )
 
 func ingestTwice(t *testing.T, dir string, opts golang.Options) (first, second golang.Stats, dump string) {
@@ -18,7 +19,7 @@ func ingestTwice(t *testing.T, dir string, opts golang.Options) (first, second g
 		t.Fatal(err)
 	}
 	defer db.Close()
-	s, err := db.Session("code")
+	s, err := db.Session(context.Background(), "code")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -42,7 +43,7 @@ func ingestTwice(t *testing.T, dir string, opts golang.Options) (first, second g
 	if again := s.Dump(); again != dump {
 		t.Errorf("re-ingest changed the dump")
 	}
-	snap := s.Snapshot()
+	snap := peek.Snapshot(s)
 	if got, want := snap.NodeCount()+snap.EdgeCount(), first.Elements(); got != want {
 		t.Errorf("session holds %d elements, the Δs carry %d", got, want)
 	}

@@ -1,0 +1,91 @@
+package goldfish
+
+import (
+	"slices"
+
+	"github.com/goldfish-gql/goldfish/exec"
+)
+
+// CommitResult reports what a Commit did, per statement and in total. It
+// is the caller's: nothing the engine keeps shares its slices.
+type CommitResult struct {
+	// Status is 00000, or the first warning or no-data code raised.
+	Status  Code
+	Version uint64
+	// Applied is false when the Δ changed nothing (or was rolled back);
+	// the version is then unchanged.
+	Applied bool
+	Total   Counts
+	Stmts   []StmtResult
+}
+
+// StmtResult reports what one statement of a Δ did.
+type StmtResult struct {
+	Index  int    `json:"statement"`
+	Status string `json:"status"`
+	Counts
+	Notices []Notice `json:"notices,omitempty"`
+}
+
+// Counts are the element counts of a statement or a Δ.
+type Counts struct {
+	NodesCreated  int `json:"nodes_created"`
+	EdgesCreated  int `json:"edges_created"`
+	PropsSet      int `json:"properties_set"`
+	LabelsAdded   int `json:"labels_added"`
+	LabelsRemoved int `json:"labels_removed"`
+	NodesRecycled int `json:"nodes_recycled"`
+	EdgesRecycled int `json:"edges_recycled"`
+	NodesUpdated  int `json:"nodes_updated"` // ingest: existing nodes found by locator
+	Bindings      int `json:"bindings"`
+}
+
+// Summary renders the counts that are not zero: "+2 nodes +1 edge 3
+// properties set".
+func (c Counts) Summary() string {
+	return exec.Counts{NodesCreated: c.NodesCreated, EdgesCreated: c.EdgesCreated, PropsSet: c.PropsSet,
+		LabelsAdded: c.LabelsAdded, LabelsRemoved: c.LabelsRemoved, NodesRecycled: c.NodesRecycled,
+		EdgesRecycled: c.EdgesRecycled, NodesUpdated: c.NodesUpdated, Bindings: c.Bindings}.Summary()
+}
+
+func countsOf(c exec.Counts) Counts {
+	return Counts{NodesCreated: c.NodesCreated, EdgesCreated: c.EdgesCreated, PropsSet: c.PropsSet,
+		LabelsAdded: c.LabelsAdded, LabelsRemoved: c.LabelsRemoved, NodesRecycled: c.NodesRecycled,
+		EdgesRecycled: c.EdgesRecycled, NodesUpdated: c.NodesUpdated, Bindings: c.Bindings}
+}
+
+func commitResultOf(r *exec.Result) *CommitResult {
+	if r == nil {
+		return nil
+	}
+	out := &CommitResult{Status: r.Status, Version: r.Version, Applied: r.Applied, Total: countsOf(r.Total),
+		Stmts: make([]StmtResult, len(r.Stmts))}
+	for i, st := range r.Stmts {
+		out.Stmts[i] = StmtResult{Index: st.Index, Status: st.Status, Counts: countsOf(st.Counts), Notices: slices.Clone(st.Notices)}
+	}
+	return out
+}
+
+// Budget is the R cap of one Δ (SPEC §3).
+type Budget struct {
+	// Rows is the most elements one Δ may write or bind (default 500).
+	Rows int
+	// Bytes is the most bytes of text, written values and parameters (as
+	// GQL literals) one Δ may carry (default 256 KiB). A Recall's
+	// parameters are held to it too.
+	Bytes int
+	// Work is the most units of work one Δ may spend finding what its
+	// MATCHes bind, whether or not the rows it was for pass WHERE: one
+	// unit per candidate node examined and per edge traversed, and for
+	// each predicate or computed value evaluated one unit plus its CEL
+	// cost. Zero means 2,000 units per row of Rows (1,000,000 by
+	// default): enough for a join of two labels of a few hundred nodes
+	// each, and a stop for a cartesian product that would hold the
+	// session's writer for minutes.
+	Work int
+}
+
+// DefaultBudget is SPEC §3's R: 500 rows, 256 KiB.
+var DefaultBudget = Budget{Rows: 500, Bytes: 256 << 10}
+
+func (b Budget) exec() exec.Budget { return exec.Budget{Rows: b.Rows, Bytes: b.Bytes, Work: b.Work} }

@@ -1,0 +1,251 @@
+package cabinet
+
+import (
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"time"
+
+	bolt "go.etcd.io/bbolt"
+)
+
+// compactSuffix names the file a compaction writes beside the cabinet
+// before renaming it over the cabinet.
+const compactSuffix = ".compact"
+
+// bbolt reuses free pages but never shrinks its file; a compaction
+// rewrites the live data into a new file. It is due when at least half
+// the file's pages, and at least compactMin bytes, are free: a session
+// flushed over and over keeps about half its pages free (the new snapshot
+// is written before the old one's pages are released), so it does not
+// compact at every Close.
+const compactMin = 1 << 20
+
+func wasteful(free, pages uint64, pageSize int64) bool {
+	return free*uint64(pageSize) >= compactMin && 2*free >= pages
+}
+
+// wasteful reports whether the open file is due for compaction.
+func (b *Bolt) wasteful() bool {
+	var pages uint64
+	if err := b.db.View(func(tx *bolt.Tx) error {
+		pages = uint64(tx.Size()) / uint64(b.db.Info().PageSize)
+		return nil
+	}); err != nil {
+		return false
+	}
+	st := b.db.Stats()
+	return wasteful(uint64(st.FreePageN+st.PendingPageN), pages, int64(b.db.Info().PageSize))
+}
+
+// rewrite copies the cabinet into a new file in format 2 (from format 1
+// if migrate) and puts it in the cabinet's place; b then uses it. The
+// cabinet file stays whole at every instant: the new file is written
+// beside it, fsynced, renamed over it, and the directory fsynced. The
+// lock never lapses: bbolt locks the new file when it opens it, before
+// the rename, and the old one is closed (its lock released) only after.
+// On an error before the rename the new file is removed and b keeps the
+// old one.
+func (b *Bolt) rewrite(migrate bool) (err error) {
+	tmp := b.path + compactSuffix
+	mode := os.FileMode(0o600)
+	if st, err := os.Stat(b.path); err == nil {
+		mode = st.Mode().Perm()
+	}
+	if err := os.Remove(tmp); err != nil && !os.IsNotExist(err) {
+		return err
+	}
+	dst, err := bolt.Open(tmp, mode, &bolt.Options{
+		Timeout:        time.Second, // the file was just created by us; nobody else waits for it
+		NoFreelistSync: true,
+		FreelistType:   bolt.FreelistMapType,
+		NoSync:         true, // one fsync at the end is enough: the file is not in use until renamed
+	})
+	if err != nil {
+		return err
+	}
+	renamed := false
+	defer func() {
+		if !renamed {
+			dst.Close()
+			os.Remove(tmp)
+		}
+	}()
+	if migrate {
+		err = migrateFormat1(dst, b.db, b.path)
+	} else {
+		err = bolt.Compact(dst, b.db, 32<<20)
+	}
+	if err != nil {
+		return err
+	}
+	if err := dst.Sync(); err != nil {
+		return err
+	}
+	dst.NoSync = false
+	if err := os.Rename(tmp, b.path); err != nil {
+		return err
+	}
+	renamed = true
+	// Whichever name the directory holds after a crash, it is a whole
+	// cabinet; the fsync makes it the new one.
+	syncErr := syncDir(filepath.Dir(b.path))
+	b.mu.Lock()
+	old := b.db
+	b.db = dst
+	b.mu.Unlock()
+	b.chunk = chunkBytes(dst.Info().PageSize)
+	return errors.Join(old.Close(), syncErr)
+}
+
+func syncDir(dir string) error {
+	d, err := os.Open(dir)
+	if err != nil {
+		return err
+	}
+	defer d.Close()
+	return d.Sync()
+}
+
+// migrateFormat1 copies a format-1 cabinet (src) into dst in format 2.
+// Records are copied as they are (their checks run when a session is
+// loaded); a session that is not a bucket, or whose meta record fails its
+// check, fails the migration, since format 2 could not hold it.
+func migrateFormat1(dst, src *bolt.DB, path string) error {
+	c := &copier{db: dst}
+	defer c.rollback()
+	chunk := chunkBytes(dst.Info().PageSize)
+	err := src.View(func(tx *bolt.Tx) error {
+		for _, name := range topBucketsFormat {
+			if _, err := c.bucket(name); err != nil {
+				return err
+			}
+		}
+		if err := c.put(keyFormat, formatVersion, bucketRoot); err != nil {
+			return err
+		}
+		ss := tx.Bucket(bucketSessions1)
+		if ss == nil {
+			return nil
+		}
+		cur := ss.Cursor()
+		for k, v := cur.First(); k != nil; k, v = cur.Next() {
+			damaged := func(format string, args ...any) error {
+				return fmt.Errorf("%w: session %q in %s: %s (restore the file from a backup, or drop the session with the previous release first)",
+					ErrDamaged, k, path, fmt.Sprintf(format, args...))
+			}
+			if v != nil {
+				return damaged("not a bucket")
+			}
+			sb := ss.Bucket(k)
+			meta := sb.Get(keyMeta1)
+			if _, err := decodeMeta(meta); err != nil {
+				return damaged("metadata: %v", err)
+			}
+			if err := c.put(k, meta, bucketIndex); err != nil {
+				return err
+			}
+			if snap := sb.Get(keySnap1); snap != nil {
+				var version uint64
+				if v := sb.Get(keySnapVersion1); len(v) == 8 {
+					version = binary.BigEndian.Uint64(v) // else 0: Load reports the mismatch
+				}
+				var n uint64
+				for off := 0; off < len(snap); off += chunk {
+					if err := c.put(versionKey(n), sealChunk(version, n, snap[off:min(off+chunk, len(snap))]), bucketSnaps, k); err != nil {
+						return err
+					}
+					n++
+				}
+				h := encodeHead(snapHead{version: version, chunks: n, size: uint64(len(snap))})
+				if err := c.put(keyHead, h, bucketSnaps, k); err != nil {
+					return err
+				}
+			}
+			if lb := sb.Bucket(bucketLog1); lb != nil {
+				lc := lb.Cursor()
+				for lk, lv := lc.First(); lk != nil; lk, lv = lc.Next() {
+					if lv == nil {
+						return damaged("log key %x is a bucket", lk)
+					}
+					if err := c.put(lk, lv, bucketLogs, k); err != nil {
+						return err
+					}
+				}
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	return c.commit()
+}
+
+// copier writes into a bbolt database in transactions of about
+// copyTxBytes each, so that copying a large file does not hold all of it
+// in memory as dirty pages.
+type copier struct {
+	db *bolt.DB
+	tx *bolt.Tx
+	n  int
+}
+
+const copyTxBytes = 32 << 20
+
+// bucket returns the bucket at path, created if needed, in the current
+// transaction.
+func (c *copier) bucket(path ...[]byte) (*bolt.Bucket, error) {
+	if c.tx == nil {
+		tx, err := c.db.Begin(true)
+		if err != nil {
+			return nil, err
+		}
+		c.tx, c.n = tx, 0
+	}
+	b, err := c.tx.CreateBucketIfNotExists(path[0])
+	for _, name := range path[1:] {
+		if err != nil {
+			break
+		}
+		b, err = b.CreateBucketIfNotExists(name)
+	}
+	if err != nil {
+		return nil, err
+	}
+	b.FillPercent = 1 // written in key order
+	return b, nil
+}
+
+// put stores key → value in the bucket at path.
+func (c *copier) put(key, value []byte, path ...[]byte) error {
+	if c.tx != nil && c.n >= copyTxBytes {
+		if err := c.commit(); err != nil {
+			return err
+		}
+	}
+	b, err := c.bucket(path...)
+	if err != nil {
+		return err
+	}
+	c.n += len(key) + len(value)
+	return b.Put(key, value)
+}
+
+func (c *copier) commit() error {
+	if c.tx == nil {
+		return nil
+	}
+	err := c.tx.Commit()
+	c.tx = nil
+	return err
+}
+
+func (c *copier) rollback() {
+	if c.tx != nil {
+		c.tx.Rollback()
+		c.tx = nil
+	}
+}

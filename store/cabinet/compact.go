@@ -85,6 +85,9 @@ func (b *Bolt) rewrite(migrate bool) (err error) {
 		return err
 	}
 	dst.NoSync = false
+	if beforeRename != nil {
+		beforeRename()
+	}
 	if err := os.Rename(tmp, b.path); err != nil {
 		return err
 	}
@@ -99,6 +102,10 @@ func (b *Bolt) rewrite(migrate bool) (err error) {
 	b.chunk = chunkBytes(dst.Info().PageSize)
 	return errors.Join(old.Close(), syncErr)
 }
+
+// beforeRename, if set (by tests), runs just before a compaction renames
+// the new file over the cabinet.
+var beforeRename func()
 
 func syncDir(dir string) error {
 	d, err := os.Open(dir)

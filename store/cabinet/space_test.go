@@ -1,0 +1,288 @@
+package cabinet
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	bolt "go.etcd.io/bbolt"
+
+	"github.com/goldfish-gql/goldfish/store"
+)
+
+// bigSession appends steps entries to name, each with 1000 nodes of
+// about 60 bytes, flushes the snapshot, and returns the graph.
+func bigSession(t *testing.T, b *Bolt, name string, steps int) *store.Graph {
+	t.Helper()
+	g := store.New()
+	pad := strings.Repeat("x", 40)
+	for i := range steps {
+		tx := g.Begin()
+		for j := range 1000 {
+			tx.InsertNode(tx.NewID(), []string{"TSK"}, store.MakeProps(map[string]store.Value{
+				"n": store.Int(int64(i*1000 + j)), "pad": store.String(pad)}))
+		}
+		snap := tx.Commit()
+		e := Entry{Version: snap.Version(), Kind: EntryDelta, Text: "INSERT (:TSK)", Time: time.Unix(1, 0).UTC()}
+		if err := b.Append(name, e, MetaOf(name, snap, e.Time)).Wait(); err != nil {
+			t.Fatal(err)
+		}
+	}
+	snap := g.Snapshot()
+	if err := b.Flush(name, snap, MetaOf(name, snap, time.Unix(1, 0).UTC())); err != nil {
+		t.Fatal(err)
+	}
+	return g
+}
+
+func appendOne(t *testing.T, b *Bolt, name string, g *store.Graph) {
+	t.Helper()
+	tx := g.Begin()
+	tx.InsertNode(tx.NewID(), []string{"NOTE"}, nil)
+	snap := tx.Commit()
+	e := Entry{Version: snap.Version(), Kind: EntryDelta, Text: "INSERT (:NOTE)", Time: time.Unix(2, 0).UTC()}
+	if err := b.Append(name, e, MetaOf(name, snap, e.Time)).Wait(); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func fileSize(t *testing.T, path string) int64 {
+	t.Helper()
+	st, err := os.Stat(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return st.Size()
+}
+
+// TestSmallCommitWritesLittle: after a 20k-node session was flushed, a
+// one-node entry writes a few pages (its log leaf, the index record's
+// leaf and the branches above them), not the snapshot again.
+func TestSmallCommitWritesLittle(t *testing.T) {
+	b, err := Open(filepath.Join(t.TempDir(), "c.gf"), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer b.Close()
+	g := bigSession(t, b, "big", 20)
+	alloc := func() int64 { st := b.db.Stats(); return st.TxStats.GetPageAlloc() }
+	before := alloc()
+	const n = 20
+	for range n {
+		appendOne(t, b, "big", g)
+	}
+	per := (alloc() - before) / n
+	if per > 64<<10 {
+		t.Fatalf("a one-node entry wrote %d bytes of pages after a flush of 20k nodes, want at most 64 KiB", per)
+	}
+}
+
+// TestDropGivesSpaceBack: a file whose only big session was dropped
+// shrinks when it is closed, and a copy of it (never closed by its
+// writer) shrinks when it is opened.
+func TestDropGivesSpaceBack(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "c.gf")
+	b, err := Open(path, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	bigSession(t, b, "big", 20)
+	small := store.New()
+	appendOne(t, b, "small", small)
+	full := fileSize(t, path)
+	if err := b.Drop("big"); err != nil {
+		t.Fatal(err)
+	}
+	copyPath := filepath.Join(dir, "copy.gf")
+	if err := b.Backup(copyPath); err != nil {
+		t.Fatal(err)
+	}
+	if err := b.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if got := fileSize(t, path); got > 128<<10 {
+		t.Fatalf("closed after dropping its big session: %d bytes (%d before the drop), want at most 128 KiB", got, full)
+	}
+	c, err := Open(copyPath, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := fileSize(t, copyPath); got > 128<<10 {
+		t.Fatalf("a copy with the big session dropped is %d bytes once opened, want at most 128 KiB", got)
+	}
+	if _, err := os.Stat(copyPath + compactSuffix); !os.IsNotExist(err) {
+		t.Fatalf("the compaction left %s behind: %v", copyPath+compactSuffix, err)
+	}
+	for _, c := range []*Bolt{c} {
+		metas, err := c.Sessions()
+		if err != nil || len(metas) != 1 || metas[0].Name != "small" || metas[0].Version != 1 {
+			t.Fatalf("after compaction: %+v %v", metas, err)
+		}
+		if _, err := c.Load("small"); err != nil {
+			t.Fatal(err)
+		}
+		appendOne(t, c, "small", small) // and it goes on taking writes
+	}
+	c.Close()
+	c, err = Open(copyPath, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	if img, err := c.Load("small"); err != nil || img.Meta.Version != 2 {
+		t.Fatalf("reopened: %v", err)
+	}
+}
+
+// TestFlushReusesSpace: flushing a large session over and over reuses the
+// pages of the snapshots it replaces; the file stops growing.
+func TestFlushReusesSpace(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "c.gf")
+	b, err := Open(path, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer b.Close()
+	g := bigSession(t, b, "big", 10)
+	var sizes []int64
+	for range 12 {
+		appendOne(t, b, "big", g)
+		snap := g.Snapshot()
+		if err := b.Flush("big", snap, MetaOf("big", snap, time.Unix(3, 0).UTC())); err != nil {
+			t.Fatal(err)
+		}
+		sizes = append(sizes, fileSize(t, path))
+	}
+	if sizes[len(sizes)-1] > sizes[2] {
+		t.Fatalf("the file grows with every flush of the same session: %v", sizes)
+	}
+}
+
+// TestCompactionKeepsLock: a process that opens the file while another
+// rewrites it (here: migrates it from format 1) must not end up using the
+// replaced file: it waits, then opens the new one, and finds what the
+// other process wrote there.
+func TestCompactionKeepsLock(t *testing.T) {
+	if !canCompact {
+		t.Skip("no compaction on this system")
+	}
+	raw, err := os.ReadFile(filepath.Join("testdata", "format1.gf"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(t.TempDir(), "c.gf")
+	if err := os.WriteFile(path, raw, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	var wg sync.WaitGroup
+	var second *Bolt
+	var secondErr error
+	beforeRename = func() {
+		beforeRename = nil
+		wg.Add(1)
+		go func() { // opens the old file and waits for its lock, released only after the rename
+			defer wg.Done()
+			second, secondErr = Open(path, &Options{LockTimeout: time.Minute})
+		}()
+		time.Sleep(100 * time.Millisecond) // let it reach its wait (if it is late, it simply opens the new file)
+	}
+	defer func() { beforeRename = nil }()
+	b, err := Open(path, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	appendOne(t, b, "after", store.New())
+	if err := b.Close(); err != nil {
+		t.Fatal(err)
+	}
+	wg.Wait()
+	if secondErr != nil {
+		t.Fatal(secondErr)
+	}
+	defer second.Close()
+	if img, err := second.Load("after"); err != nil || img.Meta.Version != 1 {
+		t.Fatalf("the second opener does not see what the first wrote after its migration: %v", err)
+	}
+}
+
+// TestInUseWhileOpen: a second Open of a file in use fails with ErrInUse
+// naming the file.
+func TestInUseWhileOpen(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "c.gf")
+	b, err := Open(path, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer b.Close()
+	_, err = Open(path, nil)
+	if !errors.Is(err, ErrInUse) || !strings.Contains(err.Error(), path) {
+		t.Fatalf("second Open: %v", err)
+	}
+}
+
+// TestMigrateFormat1 opens a format-1 file (testdata/format1.gf, written
+// by the first release; see TestCabinetFormat1 in the root package for
+// what it holds): Open rewrites it in format 2 with every session's
+// records, removes a compaction file left over by a crash, and a second
+// Open finds format 2.
+func TestMigrateFormat1(t *testing.T) {
+	raw, err := os.ReadFile(filepath.Join("testdata", "format1.gf"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	path := filepath.Join(dir, "old.gf")
+	if err := os.WriteFile(path, raw, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path+compactSuffix, []byte("half written"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	var first string
+	for round := range 2 {
+		b, err := Open(path, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var format []byte
+		b.db.View(func(tx *bolt.Tx) error {
+			format = bytes.Clone(tx.Bucket(bucketRoot).Get(keyFormat))
+			return nil
+		})
+		if string(format) != "2" {
+			t.Fatalf("round %d: format %q", round, format)
+		}
+		metas, err := b.Sessions()
+		if err != nil {
+			t.Fatal(err)
+		}
+		var s strings.Builder
+		for _, m := range metas {
+			img, err := b.Load(m.Name)
+			if err != nil {
+				t.Fatal(err)
+			}
+			fmt.Fprintf(&s, "%s v%d snap v%d log %d nodes %d\n", m.Name, m.Version, m.SnapVersion, len(img.Log), img.Graph.Snapshot().NodeCount())
+		}
+		const want = "flushed v1 snap v1 log 0 nodes 1\nplain v3 snap v0 log 3 nodes 0\nwork v14 snap v12 log 2 nodes 4\n"
+		if s.String() != want {
+			t.Fatalf("round %d: migrated\n%s\nwant\n%s", round, s.String(), want)
+		}
+		if round == 0 {
+			first = s.String()
+		} else if s.String() != first {
+			t.Fatal("the second Open changed the file")
+		}
+		b.Close()
+		if _, err := os.Stat(path + compactSuffix); !os.IsNotExist(err) {
+			t.Fatalf("%s is still there: %v", path+compactSuffix, err)
+		}
+	}
+}

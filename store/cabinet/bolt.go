@@ -163,10 +163,14 @@ func (b *Bolt) prepare(info fileInfo) error {
 			return tx.Bucket(bucketRoot).Put(keyFormat, formatVersion)
 		})
 	case bytes.Equal(format, format1):
+		migrate := func() error { return b.rewrite(true) }
 		if !canCompact {
-			return fmt.Errorf("%w: %s has cabinet format 1, which this goldfish migrates only where it can rename the file safely (Linux, macOS, BSD)", ErrDamaged, b.path)
+			migrate = func() error { return migrateInPlace(b.db, b.path) }
 		}
-		if err := b.rewrite(true); err != nil {
+		if err := migrate(); err != nil {
+			if errors.Is(err, ErrDamaged) {
+				return err
+			}
 			return fmt.Errorf("cabinet: migrating %s from format 1: %w", b.path, err)
 		}
 		return nil

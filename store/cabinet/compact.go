@@ -9,6 +9,7 @@ import (
 	"time"
 
 	bolt "go.etcd.io/bbolt"
+	berrors "go.etcd.io/bbolt/errors"
 )
 
 // compactSuffix names the file a compaction writes beside the cabinet
@@ -74,7 +75,17 @@ func (b *Bolt) rewrite(migrate bool) (err error) {
 		}
 	}()
 	if migrate {
-		err = migrateFormat1(dst, b.db, b.path)
+		c := &copier{db: dst}
+		err = b.db.View(func(tx *bolt.Tx) error {
+			return migrateFormat1(tx, c.put, chunkBytes(dst.Info().PageSize), b.path)
+		})
+		if err == nil {
+			err = c.put(keyFormat, formatVersion, bucketRoot)
+		}
+		if err == nil {
+			err = c.commit()
+		}
+		c.rollback()
 	} else {
 		err = bolt.Compact(dst, b.db, 32<<20)
 	}
@@ -116,79 +127,99 @@ func syncDir(dir string) error {
 	return d.Sync()
 }
 
-// migrateFormat1 copies a format-1 cabinet (src) into dst in format 2.
+// putFunc stores key → value in the bucket at path (created if needed).
+type putFunc func(key, value []byte, path ...[]byte) error
+
+// migrateFormat1 copies the sessions of a format-1 cabinet (read in src)
+// through put in format 2, with snapshots cut into chunks of chunk bytes.
 // Records are copied as they are (their checks run when a session is
 // loaded); a session that is not a bucket, or whose meta record fails its
 // check, fails the migration, since format 2 could not hold it.
-func migrateFormat1(dst, src *bolt.DB, path string) error {
-	c := &copier{db: dst}
-	defer c.rollback()
-	chunk := chunkBytes(dst.Info().PageSize)
-	err := src.View(func(tx *bolt.Tx) error {
-		for _, name := range topBucketsFormat {
-			if _, err := c.bucket(name); err != nil {
-				return err
-			}
-		}
-		if err := c.put(keyFormat, formatVersion, bucketRoot); err != nil {
+func migrateFormat1(src *bolt.Tx, put putFunc, chunk int, path string) error {
+	for _, name := range topBucketsFormat {
+		if err := put(nil, nil, name); err != nil {
 			return err
 		}
-		ss := tx.Bucket(bucketSessions1)
-		if ss == nil {
-			return nil
+	}
+	ss := src.Bucket(bucketSessions1)
+	if ss == nil {
+		return nil
+	}
+	cur := ss.Cursor()
+	for k, v := cur.First(); k != nil; k, v = cur.Next() {
+		damaged := func(format string, args ...any) error {
+			return fmt.Errorf("%w: session %q in %s: %s (restore the file from a backup, or drop the session with the previous release first)",
+				ErrDamaged, k, path, fmt.Sprintf(format, args...))
 		}
-		cur := ss.Cursor()
-		for k, v := cur.First(); k != nil; k, v = cur.Next() {
-			damaged := func(format string, args ...any) error {
-				return fmt.Errorf("%w: session %q in %s: %s (restore the file from a backup, or drop the session with the previous release first)",
-					ErrDamaged, k, path, fmt.Sprintf(format, args...))
+		if v != nil {
+			return damaged("not a bucket")
+		}
+		sb := ss.Bucket(k)
+		meta := sb.Get(keyMeta1)
+		if _, err := decodeMeta(meta); err != nil {
+			return damaged("metadata: %v", err)
+		}
+		if err := put(k, meta, bucketIndex); err != nil {
+			return err
+		}
+		if snap := sb.Get(keySnap1); snap != nil {
+			var version uint64
+			if v := sb.Get(keySnapVersion1); len(v) == 8 {
+				version = binary.BigEndian.Uint64(v) // else 0: Load reports the mismatch
 			}
-			if v != nil {
-				return damaged("not a bucket")
+			var n uint64
+			for off := 0; off < len(snap); off += chunk {
+				if err := put(versionKey(n), sealChunk(version, n, snap[off:min(off+chunk, len(snap))]), bucketSnaps, k); err != nil {
+					return err
+				}
+				n++
 			}
-			sb := ss.Bucket(k)
-			meta := sb.Get(keyMeta1)
-			if _, err := decodeMeta(meta); err != nil {
-				return damaged("metadata: %v", err)
-			}
-			if err := c.put(k, meta, bucketIndex); err != nil {
+			h := encodeHead(snapHead{version: version, chunks: n, size: uint64(len(snap))})
+			if err := put(keyHead, h, bucketSnaps, k); err != nil {
 				return err
 			}
-			if snap := sb.Get(keySnap1); snap != nil {
-				var version uint64
-				if v := sb.Get(keySnapVersion1); len(v) == 8 {
-					version = binary.BigEndian.Uint64(v) // else 0: Load reports the mismatch
+		}
+		if lb := sb.Bucket(bucketLog1); lb != nil {
+			lc := lb.Cursor()
+			for lk, lv := lc.First(); lk != nil; lk, lv = lc.Next() {
+				if lv == nil {
+					return damaged("log key %x is a bucket", lk)
 				}
-				var n uint64
-				for off := 0; off < len(snap); off += chunk {
-					if err := c.put(versionKey(n), sealChunk(version, n, snap[off:min(off+chunk, len(snap))]), bucketSnaps, k); err != nil {
-						return err
-					}
-					n++
-				}
-				h := encodeHead(snapHead{version: version, chunks: n, size: uint64(len(snap))})
-				if err := c.put(keyHead, h, bucketSnaps, k); err != nil {
+				if err := put(lk, lv, bucketLogs, k); err != nil {
 					return err
 				}
 			}
-			if lb := sb.Bucket(bucketLog1); lb != nil {
-				lc := lb.Cursor()
-				for lk, lv := lc.First(); lk != nil; lk, lv = lc.Next() {
-					if lv == nil {
-						return damaged("log key %x is a bucket", lk)
-					}
-					if err := c.put(lk, lv, bucketLogs, k); err != nil {
-						return err
-					}
-				}
-			}
 		}
-		return nil
-	})
-	if err != nil {
-		return err
 	}
-	return c.commit()
+	return nil
+}
+
+// migrateInPlace migrates a format-1 cabinet to format 2 inside its own
+// file, in one transaction (so a crash leaves one format or the other),
+// where the file cannot be replaced by a rename. The file keeps its size.
+func migrateInPlace(db *bolt.DB, path string) error {
+	return db.Update(func(tx *bolt.Tx) error {
+		put := func(key, value []byte, path ...[]byte) error {
+			b, err := tx.CreateBucketIfNotExists(path[0])
+			for _, name := range path[1:] {
+				if err != nil {
+					break
+				}
+				b, err = b.CreateBucketIfNotExists(name)
+			}
+			if err != nil || key == nil {
+				return err
+			}
+			return b.Put(key, value)
+		}
+		if err := migrateFormat1(tx, put, chunkBytes(db.Info().PageSize), path); err != nil {
+			return err
+		}
+		if err := tx.DeleteBucket(bucketSessions1); err != nil && !errors.Is(err, berrors.ErrBucketNotFound) {
+			return err
+		}
+		return tx.Bucket(bucketRoot).Put(keyFormat, formatVersion)
+	})
 }
 
 // copier writes into a bbolt database in transactions of about
@@ -226,7 +257,8 @@ func (c *copier) bucket(path ...[]byte) (*bolt.Bucket, error) {
 	return b, nil
 }
 
-// put stores key → value in the bucket at path.
+// put stores key → value in the bucket at path (only creates the bucket
+// if key is nil).
 func (c *copier) put(key, value []byte, path ...[]byte) error {
 	if c.tx != nil && c.n >= copyTxBytes {
 		if err := c.commit(); err != nil {
@@ -236,6 +268,9 @@ func (c *copier) put(key, value []byte, path ...[]byte) error {
 	b, err := c.bucket(path...)
 	if err != nil {
 		return err
+	}
+	if key == nil {
+		return nil
 	}
 	c.n += len(key) + len(value)
 	return b.Put(key, value)

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -230,59 +231,147 @@ func TestInUseWhileOpen(t *testing.T) {
 // TestMigrateFormat1 opens a format-1 file (testdata/format1.gf, written
 // by the first release; see TestCabinetFormat1 in the root package for
 // what it holds): Open rewrites it in format 2 with every session's
-// records, removes a compaction file left over by a crash, and a second
-// Open finds format 2.
+// records and removes a compaction file left over by a crash, and a
+// second Open finds format 2. Migrating in place (where the file cannot
+// be renamed over) gives the same sessions.
 func TestMigrateFormat1(t *testing.T) {
 	raw, err := os.ReadFile(filepath.Join("testdata", "format1.gf"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	dir := t.TempDir()
-	path := filepath.Join(dir, "old.gf")
-	if err := os.WriteFile(path, raw, 0o600); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(path+compactSuffix, []byte("half written"), 0o600); err != nil {
-		t.Fatal(err)
-	}
-	var first string
-	for round := range 2 {
-		b, err := Open(path, nil)
-		if err != nil {
+	for _, inPlace := range []bool{false, true} {
+		dir := t.TempDir()
+		path := filepath.Join(dir, "old.gf")
+		if err := os.WriteFile(path, raw, 0o600); err != nil {
 			t.Fatal(err)
 		}
-		var format []byte
-		b.db.View(func(tx *bolt.Tx) error {
-			format = bytes.Clone(tx.Bucket(bucketRoot).Get(keyFormat))
-			return nil
-		})
-		if string(format) != "2" {
-			t.Fatalf("round %d: format %q", round, format)
-		}
-		metas, err := b.Sessions()
-		if err != nil {
+		if err := os.WriteFile(path+compactSuffix, []byte("half written"), 0o600); err != nil {
 			t.Fatal(err)
 		}
-		var s strings.Builder
-		for _, m := range metas {
-			img, err := b.Load(m.Name)
+		if inPlace {
+			db, err := bolt.Open(path, 0o600, &bolt.Options{NoFreelistSync: true})
 			if err != nil {
 				t.Fatal(err)
 			}
-			fmt.Fprintf(&s, "%s v%d snap v%d log %d nodes %d\n", m.Name, m.Version, m.SnapVersion, len(img.Log), img.Graph.Snapshot().NodeCount())
+			if err := migrateInPlace(db, path); err != nil {
+				t.Fatal(err)
+			}
+			db.Close()
 		}
-		const want = "flushed v1 snap v1 log 0 nodes 1\nplain v3 snap v0 log 3 nodes 0\nwork v14 snap v12 log 2 nodes 4\n"
-		if s.String() != want {
-			t.Fatalf("round %d: migrated\n%s\nwant\n%s", round, s.String(), want)
-		}
-		if round == 0 {
-			first = s.String()
-		} else if s.String() != first {
-			t.Fatal("the second Open changed the file")
-		}
-		b.Close()
-		if _, err := os.Stat(path + compactSuffix); !os.IsNotExist(err) {
-			t.Fatalf("%s is still there: %v", path+compactSuffix, err)
+		for round := range 2 {
+			b, err := Open(path, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var format []byte
+			b.db.View(func(tx *bolt.Tx) error {
+				format = bytes.Clone(tx.Bucket(bucketRoot).Get(keyFormat))
+				return nil
+			})
+			if string(format) != "2" {
+				t.Fatalf("in place %v, round %d: format %q", inPlace, round, format)
+			}
+			metas, err := b.Sessions()
+			if err != nil {
+				t.Fatal(err)
+			}
+			var s strings.Builder
+			for _, m := range metas {
+				img, err := b.Load(m.Name)
+				if err != nil {
+					t.Fatal(err)
+				}
+				fmt.Fprintf(&s, "%s v%d snap v%d log %d nodes %d\n", m.Name, m.Version, m.SnapVersion, len(img.Log), img.Graph.Snapshot().NodeCount())
+			}
+			const want = "flushed v1 snap v1 log 0 nodes 1\nplain v3 snap v0 log 3 nodes 0\nwork v14 snap v12 log 2 nodes 4\n"
+			if s.String() != want {
+				t.Fatalf("in place %v, round %d: migrated\n%s\nwant\n%s", inPlace, round, s.String(), want)
+			}
+			b.Close()
+			if _, err := os.Stat(path + compactSuffix); canCompact && !os.IsNotExist(err) {
+				t.Fatalf("%s is still there: %v", path+compactSuffix, err)
+			}
 		}
 	}
+}
+
+const compactCrashEnv = "GOLDFISH_COMPACT_CRASH_CHILD"
+
+// TestCompactionCrashChild is the child of TestCompactionCrash (it does
+// nothing otherwise): it opens the cabinet, which compacts it, and closes it.
+func TestCompactionCrashChild(t *testing.T) {
+	path := os.Getenv(compactCrashEnv)
+	if path == "" {
+		t.Skip("only run as the child of TestCompactionCrash")
+	}
+	b, err := Open(path, nil)
+	if err != nil {
+		fmt.Println("error", err)
+		os.Exit(2)
+	}
+	b.Close()
+	fmt.Println("done")
+}
+
+// TestCompactionCrash kills a process while Open compacts the cabinet, at
+// random moments, and checks that the file then opens whole every time.
+func TestCompactionCrash(t *testing.T) {
+	if !canCompact {
+		t.Skip("no compaction on this system")
+	}
+	if os.Getenv(compactCrashEnv) != "" {
+		t.Skip()
+	}
+	dir := t.TempDir()
+	orig := filepath.Join(dir, "orig.gf")
+	b, err := Open(orig, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	bigSession(t, b, "kept", 10)
+	bigSession(t, b, "dropped", 30)
+	if err := b.Drop("dropped"); err != nil {
+		t.Fatal(err)
+	}
+	want, err := image(b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// A copy, so that Close does not compact the original.
+	if err := b.Backup(orig + ".copy"); err != nil {
+		t.Fatal(err)
+	}
+	b.Close()
+	raw, err := os.ReadFile(orig + ".copy")
+	if err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(dir, "c.gf")
+	compacted := 0
+	for i := range 16 {
+		if err := os.WriteFile(path, raw, 0o600); err != nil {
+			t.Fatal(err)
+		}
+		cmd := exec.Command(os.Args[0], "-test.run=^TestCompactionCrashChild$", "-test.count=1")
+		cmd.Env = append(os.Environ(), compactCrashEnv+"="+path)
+		if err := cmd.Start(); err != nil {
+			t.Fatal(err)
+		}
+		time.Sleep(time.Duration(i*4) * time.Millisecond) // from at once to after the compaction
+		cmd.Process.Kill()
+		cmd.Wait()
+		if fileSize(t, path) < int64(len(raw)) {
+			compacted++
+		}
+		b, err := Open(path, nil)
+		if err != nil {
+			t.Fatalf("kill %d: %v", i, err)
+		}
+		got, err := image(b)
+		b.Close()
+		if err != nil || len(got) != 1 || got["kept"] != want["kept"] {
+			t.Fatalf("kill %d: the cabinet differs after a kill during compaction (%v)", i, err)
+		}
+	}
+	t.Logf("%d of 16 kills came after the rename", compacted)
 }

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"path/filepath"
 	"runtime/debug"
 	"sort"
 	"sync"
@@ -28,8 +29,9 @@ type Options struct {
 // a group-committing writer goroutine.
 type Bolt struct {
 	db    *bolt.DB
-	path  string
-	chunk int // snapshot bytes per chunk
+	path  string // as given, for messages
+	file  string // path with symbolic links resolved: what a compaction replaces
+	chunk int    // snapshot bytes per chunk
 
 	mu       sync.Mutex
 	cond     *sync.Cond
@@ -80,10 +82,14 @@ func Open(path string, opts *Options) (*Bolt, error) {
 	if err != nil {
 		return nil, fmt.Errorf("cabinet: open %s: %w", path, err)
 	}
+	file := path
+	if real, err := filepath.EvalSymlinks(path); err == nil {
+		file = real
+	}
 	if canCompact {
 		// Left by a compaction that did not finish: we hold the lock, so
 		// no other process is writing it.
-		if err := os.Remove(path + compactSuffix); err != nil && !os.IsNotExist(err) {
+		if err := os.Remove(file + compactSuffix); err != nil && !os.IsNotExist(err) {
 			f.Close()
 			return nil, fmt.Errorf("cabinet: %w", err)
 		}
@@ -103,7 +109,7 @@ func Open(path string, opts *Options) (*Bolt, error) {
 		}
 		return nil, fmt.Errorf("cabinet: open %s: %w", path, err)
 	}
-	b := &Bolt{db: db, path: path, poisoned: map[string]error{}, stopped: make(chan struct{})}
+	b := &Bolt{db: db, path: path, file: file, poisoned: map[string]error{}, stopped: make(chan struct{})}
 	b.cond = sync.NewCond(&b.mu)
 	if err := b.prepare(info); err != nil {
 		b.db.Close()

@@ -50,9 +50,9 @@ func (b *Bolt) wasteful() bool {
 // On an error before the rename the new file is removed and b keeps the
 // old one.
 func (b *Bolt) rewrite(migrate bool) (err error) {
-	tmp := b.path + compactSuffix
+	tmp := b.file + compactSuffix
 	mode := os.FileMode(0o600)
-	if st, err := os.Stat(b.path); err == nil {
+	if st, err := os.Stat(b.file); err == nil {
 		mode = st.Mode().Perm()
 	}
 	if err := os.Remove(tmp); err != nil && !os.IsNotExist(err) {
@@ -99,13 +99,13 @@ func (b *Bolt) rewrite(migrate bool) (err error) {
 	if beforeRename != nil {
 		beforeRename()
 	}
-	if err := os.Rename(tmp, b.path); err != nil {
+	if err := os.Rename(tmp, b.file); err != nil {
 		return err
 	}
 	renamed = true
 	// Whichever name the directory holds after a crash, it is a whole
 	// cabinet; the fsync makes it the new one.
-	syncErr := syncDir(filepath.Dir(b.path))
+	syncErr := syncDir(filepath.Dir(b.file))
 	b.mu.Lock()
 	old := b.db
 	b.db = dst

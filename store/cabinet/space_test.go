@@ -375,3 +375,45 @@ func TestCompactionCrash(t *testing.T) {
 	}
 	t.Logf("%d of 16 kills came after the rename", compacted)
 }
+
+// TestCompactionFollowsSymlink: compacting a cabinet opened through a
+// symbolic link replaces the file it points to, not the link.
+func TestCompactionFollowsSymlink(t *testing.T) {
+	if !canCompact {
+		t.Skip("no compaction on this system")
+	}
+	dir := t.TempDir()
+	real, link := filepath.Join(dir, "real.gf"), filepath.Join(dir, "link.gf")
+	b, err := Open(real, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b.Close()
+	if err := os.Symlink(real, link); err != nil {
+		t.Skip(err)
+	}
+	b, err = Open(link, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	bigSession(t, b, "big", 20)
+	appendOne(t, b, "small", store.New())
+	if err := b.Drop("big"); err != nil {
+		t.Fatal(err)
+	}
+	b.Close()
+	if st, err := os.Lstat(link); err != nil || st.Mode()&os.ModeSymlink == 0 {
+		t.Fatalf("the link is no longer a link: %v %v", st.Mode(), err)
+	}
+	if got := fileSize(t, real); got > 128<<10 {
+		t.Fatalf("the file behind the link was not compacted: %d bytes", got)
+	}
+	b, err = Open(link, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer b.Close()
+	if _, err := b.Load("small"); err != nil {
+		t.Fatal(err)
+	}
+}

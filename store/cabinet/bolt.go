@@ -99,7 +99,7 @@ func Open(path string, opts *Options) (*Bolt, error) {
 		f.Close()
 		return nil, err
 	}
-	db, err := openBolt(path, f, timeout, false)
+	db, err := openBolt(path, f, timeout)
 	if err != nil {
 		switch {
 		case errors.Is(err, berrors.ErrTimeout):
@@ -120,24 +120,25 @@ func Open(path string, opts *Options) (*Bolt, error) {
 	return b, nil
 }
 
-// openBolt opens the bbolt database at path on the already opened (and
-// locked) file f, or on a file of its own if f is nil.
-func openBolt(path string, f *os.File, timeout time.Duration, noSync bool) (*bolt.DB, error) {
+// openBolt opens the bbolt database at path on f, the file openLocked
+// opened (and locked), so that bbolt reads the file that was checked.
+func openBolt(path string, f *os.File, timeout time.Duration) (*bolt.DB, error) {
 	handed := false
 	db, err := bolt.Open(path, 0o600, &bolt.Options{
-		Timeout:        timeout,
+		Timeout: timeout,
+		// No free-list page is written with each transaction; Open
+		// rebuilds the list by walking the file, which preflight checked.
 		NoFreelistSync: true,
 		FreelistType:   bolt.FreelistMapType,
-		NoSync:         noSync,
 		OpenFile: func(name string, flag int, mode os.FileMode) (*os.File, error) {
-			if f != nil && !handed {
+			if !handed {
 				handed = true
 				return f, nil
 			}
 			return os.OpenFile(name, flag, mode)
 		},
 	})
-	if f != nil && !handed {
+	if !handed {
 		f.Close()
 	}
 	return db, err

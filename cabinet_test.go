@@ -1,6 +1,7 @@
 package goldfish_test
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -337,5 +338,115 @@ func TestCatalogQueued(t *testing.T) {
 	}
 	if text := read(); strings.Contains(text, "work") {
 		t.Fatalf("dropped session still catalogued:\n%s", text)
+	}
+}
+
+// TestCabinetMissingSessionData damages the name of a session wherever it
+// occurs in the file, one occurrence at a time (as a key of the index, of
+// its log, of its snapshot, inside its records): the session must then be
+// reported damaged, or load whole, never come back empty at version 0
+// while the cabinet's own records say it has versions.
+func TestCabinetMissingSessionData(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "c.gf")
+	const name = "sessionzq"
+	db := openCab(t, path, goldfish.WithAutoFlush(0, 0))
+	s := mustSession(t, db, name)
+	for i := range 20 {
+		mustCommit(t, s, `INSERT (:STEP {n: $n})`, map[string]any{"n": i})
+		if i == 9 {
+			if err := s.Flush(context.Background()); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	want, wantV := s.Dump(), s.Version()
+	db.Close()
+	orig, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	hits := 0
+	for at := 0; ; at++ {
+		i := bytes.Index(orig[at:], []byte(name))
+		if i < 0 {
+			break
+		}
+		at += i
+		hits++
+		c := bytes.Clone(orig)
+		c[at] = 't' // "tessionzq"
+		p := filepath.Join(dir, fmt.Sprintf("at%d.gf", at))
+		if err := os.WriteFile(p, c, 0o600); err != nil {
+			t.Fatal(err)
+		}
+		db, err := goldfish.Open(goldfish.WithCabinet(p))
+		if err != nil {
+			if !errors.Is(err, goldfish.ErrDamaged) {
+				t.Errorf("name at %d: Open: %v", at, err)
+			}
+			continue
+		}
+		s, err := db.Session(name)
+		switch {
+		case err != nil:
+			if !errors.Is(err, goldfish.ErrDamaged) || !strings.Contains(err.Error(), name) {
+				t.Errorf("name at %d: the error does not report the session damaged: %v", at, err)
+			}
+		case s.Version() != wantV || s.Dump() != want:
+			t.Errorf("name at %d: the session opened at version %d without an error, want version %d or ErrDamaged", at, s.Version(), wantV)
+		}
+		db.Close()
+	}
+	if hits < 2 {
+		t.Fatalf("the name occurs %d times in the file", hits)
+	}
+}
+
+// TestCabinetFormat1 opens a cabinet written by the first release (format
+// 1: store/cabinet/testdata/format1.gf, written by that release's
+// goldfish with the Commits replayed below) and finds every session as
+// it was: the file is migrated to the current format on Open.
+func TestCabinetFormat1(t *testing.T) {
+	ctx := context.Background()
+	raw, err := os.ReadFile(filepath.Join("store", "cabinet", "testdata", "format1.gf"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(t.TempDir(), "old.gf")
+	if err := os.WriteFile(path, raw, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	mem, _ := goldfish.Open()
+	defer mem.Close()
+	w := mustSession(t, mem, "work")
+	workload(t, w)
+	mustCommit(t, w, `INSERT (:NOTE {text: "after the flush", n: $n})`, map[string]any{"n": 1})
+	mustCommit(t, w, `MATCH (b:TSK {nick: "b"}) SET b.status = "reopened"`, nil)
+	p := mustSession(t, mem, "plain")
+	for i := range 3 {
+		mustCommit(t, p, `INSERT (:TSK {nick: $nick, n: $n})`, map[string]any{"nick": string(rune('x' + i)), "n": i})
+	}
+	f := mustSession(t, mem, "flushed")
+	mustCommit(t, f, `INSERT (:LAW {nick: "law", text: "only flushed"})`, nil)
+	for round := range 2 { // migrated, then as migrated
+		db := openCab(t, path)
+		if got := strings.Join(db.Sessions(), ","); got != "flushed,plain,work" {
+			t.Fatalf("round %d: sessions %s", round, got)
+		}
+		for _, name := range []string{"work", "plain", "flushed"} {
+			s := mustSession(t, db, name)
+			if got, want := fingerprint(s), fingerprint(mustSession(t, mem, name)); got != want {
+				t.Fatalf("round %d: %s hydrated\n%s\nwant\n%s", round, name, got, want)
+			}
+		}
+		if round == 0 {
+			mustCommit(t, mustSession(t, db, "plain"), `INSERT (:TSK {nick: "w", n: 3})`, nil)
+			mustCommit(t, p, `INSERT (:TSK {nick: "w", n: 3})`, nil)
+			if err := db.Flush(ctx); err != nil {
+				t.Fatal(err)
+			}
+		}
+		db.Close()
 	}
 }

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"path/filepath"
 	"runtime/debug"
 	"sort"
 	"sync"
@@ -17,32 +18,20 @@ import (
 	"github.com/goldfish-gql/goldfish/store"
 )
 
-var (
-	bucketRoot     = []byte("goldfish")
-	bucketSessions = []byte("sessions")
-	bucketLog      = []byte("log")
-	keyFormat      = []byte("format")
-	keyMeta        = []byte("meta")
-	keySnap        = []byte("snap")
-	keySnapVer     = []byte("snapver")
-	formatVersion  = []byte("1")
-)
-
 // Options configure a bbolt cabinet.
 type Options struct {
 	// LockTimeout is how long Open waits for another process's lock on
 	// the file before it returns ErrInUse (default 250ms).
 	LockTimeout time.Duration
-	// NoCheck skips bbolt's page consistency check at Open (the size check
-	// and every per-record CRC still run).
-	NoCheck bool
 }
 
 // Bolt is the embedded cabinet: one bbolt file holding many sessions, with
 // a group-committing writer goroutine.
 type Bolt struct {
-	db   *bolt.DB
-	path string
+	db    *bolt.DB
+	path  string // as given, for messages
+	file  string // path with symbolic links resolved: what a compaction replaces
+	chunk int    // snapshot bytes per chunk
 
 	mu       sync.Mutex
 	cond     *sync.Cond
@@ -69,8 +58,12 @@ type op struct {
 	t       *Ticket
 }
 
-// Open opens (creating if needed) the cabinet file at path, checks it and
-// starts its writer.
+// errLocked: openLocked gave up waiting for another process's lock.
+var errLocked = errors.New("locked")
+
+// Open opens (creating if needed) the cabinet file at path, checks it,
+// migrates a file of the previous format, compacts one that is mostly
+// free space, and starts its writer.
 func Open(path string, opts *Options) (*Bolt, error) {
 	if opts == nil {
 		opts = &Options{}
@@ -79,51 +72,125 @@ func Open(path string, opts *Options) (*Bolt, error) {
 	if timeout <= 0 {
 		timeout = 250 * time.Millisecond
 	}
-	if err := preflight(path); err != nil {
+	inUse := func() error {
+		return fmt.Errorf("%w: %s (close the other goldfish or gqlsh using it, or pick another file)", ErrInUse, path)
+	}
+	f, err := openLocked(path, timeout)
+	if errors.Is(err, errLocked) {
+		return nil, inUse()
+	}
+	if err != nil {
+		return nil, fmt.Errorf("cabinet: open %s: %w", path, err)
+	}
+	file := path
+	if real, err := filepath.EvalSymlinks(path); err == nil {
+		file = real
+	}
+	if canCompact {
+		// Left by a compaction that did not finish: we hold the lock, so
+		// no other process is writing it.
+		if err := os.Remove(file + compactSuffix); err != nil && !os.IsNotExist(err) {
+			f.Close()
+			return nil, fmt.Errorf("cabinet: %w", err)
+		}
+	}
+	info, err := preflight(f, path)
+	if err != nil {
+		f.Close()
 		return nil, err
 	}
-	db, err := bolt.Open(path, 0o600, &bolt.Options{
-		Timeout:        timeout,
-		NoFreelistSync: true,
-		FreelistType:   bolt.FreelistMapType,
-	})
+	db, err := openBolt(path, f, timeout)
 	if err != nil {
 		switch {
 		case errors.Is(err, berrors.ErrTimeout):
-			return nil, fmt.Errorf("%w: %s (close the other goldfish or gqlsh using it, or pick another file)", ErrInUse, path)
+			return nil, inUse()
 		case errors.Is(err, berrors.ErrInvalid), errors.Is(err, berrors.ErrChecksum), errors.Is(err, berrors.ErrVersionMismatch):
 			return nil, fmt.Errorf("%w: %s is not a readable cabinet file: %v", ErrDamaged, path, err)
 		}
 		return nil, fmt.Errorf("cabinet: open %s: %w", path, err)
 	}
-	b := &Bolt{db: db, path: path, poisoned: map[string]error{}, stopped: make(chan struct{})}
+	b := &Bolt{db: db, path: path, file: file, poisoned: map[string]error{}, stopped: make(chan struct{})}
 	b.cond = sync.NewCond(&b.mu)
-	if err := b.check(!opts.NoCheck); err != nil {
-		db.Close()
+	if err := b.prepare(info); err != nil {
+		b.db.Close()
 		return nil, err
 	}
+	b.chunk = chunkBytes(b.db.Info().PageSize)
 	go b.writer()
 	return b, nil
 }
 
-// check verifies the file is as long as its meta page claims (a shorter,
-// truncated file would fault when read through the mapping), runs bbolt's
-// consistency check and creates or verifies the top buckets.
-func (b *Bolt) check(full bool) (err error) {
-	fi, err := os.Stat(b.path)
-	if err != nil {
-		return fmt.Errorf("cabinet: %w", err)
+// openBolt opens the bbolt database at path on f, the file openLocked
+// opened (and locked), so that bbolt reads the file that was checked.
+func openBolt(path string, f *os.File, timeout time.Duration) (*bolt.DB, error) {
+	handed := false
+	db, err := bolt.Open(path, 0o600, &bolt.Options{
+		Timeout: timeout,
+		// No free-list page is written with each transaction; Open
+		// rebuilds the list by walking the file, which preflight checked.
+		NoFreelistSync: true,
+		FreelistType:   bolt.FreelistMapType,
+		OpenFile: func(name string, flag int, mode os.FileMode) (*os.File, error) {
+			if !handed {
+				handed = true
+				return f, nil
+			}
+			return os.OpenFile(name, flag, mode)
+		},
+	})
+	if !handed {
+		f.Close()
 	}
-	defer debug.SetPanicOnFault(debug.SetPanicOnFault(true))
-	defer guard(&err, b.path, "")
-	err = b.db.View(func(tx *bolt.Tx) error {
-		if tx.Size() > fi.Size() {
-			return fmt.Errorf("%w: %s is truncated: %d bytes, its pages need %d (restore it from a backup)",
-				ErrDamaged, b.path, fi.Size(), tx.Size())
+	return db, err
+}
+
+// prepare creates the buckets of a new file, migrates a format-1 file,
+// checks a format-2 one, and compacts it if most of it is free space
+// (info: what preflight found).
+func (b *Bolt) prepare(info fileInfo) error {
+	var format []byte
+	empty := true
+	err := b.db.View(func(tx *bolt.Tx) error {
+		if root := tx.Bucket(bucketRoot); root != nil {
+			format = bytes.Clone(root.Get(keyFormat))
 		}
-		if full {
-			for cerr := range tx.Check() {
-				return fmt.Errorf("%w: %s fails its consistency check: %v", ErrDamaged, b.path, cerr)
+		return tx.ForEach(func([]byte, *bolt.Bucket) error { empty = false; return nil })
+	})
+	if err != nil {
+		return fmt.Errorf("cabinet: %s: %w", b.path, err)
+	}
+	switch {
+	case empty:
+		return b.db.Update(func(tx *bolt.Tx) error {
+			for _, name := range topBucketsFormat {
+				if _, err := tx.CreateBucket(name); err != nil {
+					return err
+				}
+			}
+			return tx.Bucket(bucketRoot).Put(keyFormat, formatVersion)
+		})
+	case bytes.Equal(format, format1):
+		migrate := func() error { return b.rewrite(true) }
+		if !canCompact {
+			migrate = func() error { return migrateInPlace(b.db, b.path) }
+		}
+		if err := migrate(); err != nil {
+			if errors.Is(err, ErrDamaged) {
+				return err
+			}
+			return fmt.Errorf("cabinet: migrating %s from format 1: %w", b.path, err)
+		}
+		return nil
+	case !bytes.Equal(format, formatVersion):
+		if format == nil {
+			return fmt.Errorf("%w: %s is a bbolt file but not a cabinet (no format record)", ErrDamaged, b.path)
+		}
+		return fmt.Errorf("%w: %s has cabinet format %q, this goldfish reads %q", ErrDamaged, b.path, format, formatVersion)
+	}
+	err = b.db.View(func(tx *bolt.Tx) error {
+		for _, name := range topBucketsFormat {
+			if tx.Bucket(name) == nil {
+				return fmt.Errorf("%w: %s lacks its %q bucket", ErrDamaged, b.path, name)
 			}
 		}
 		return nil
@@ -131,21 +198,10 @@ func (b *Bolt) check(full bool) (err error) {
 	if err != nil {
 		return err
 	}
-	return b.db.Update(func(tx *bolt.Tx) error {
-		root, err := tx.CreateBucketIfNotExists(bucketRoot)
-		if err != nil {
-			return err
-		}
-		if f := root.Get(keyFormat); f == nil {
-			if err := root.Put(keyFormat, formatVersion); err != nil {
-				return err
-			}
-		} else if !bytes.Equal(f, formatVersion) {
-			return fmt.Errorf("%w: %s has cabinet format %q, this goldfish reads %q", ErrDamaged, b.path, f, formatVersion)
-		}
-		_, err = tx.CreateBucketIfNotExists(bucketSessions)
-		return err
-	})
+	if canCompact && wasteful(info.hwm-info.reachable, info.hwm, info.pageSize) {
+		_ = b.rewrite(false) // the file stays as it is; a later Open or Close retries
+	}
+	return nil
 }
 
 // guard turns a memory fault while reading the mapped file (a damaged or
@@ -166,31 +222,82 @@ func withFaults[T any](fn func() (T, error)) (T, error) {
 	return fn()
 }
 
+// handle returns the bbolt database for a reader (a compaction at Close
+// replaces it).
+func (b *Bolt) handle() *bolt.DB {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.db
+}
+
 // Path returns the file's path.
 func (b *Bolt) Path() string { return b.path }
 
-// Sessions lists the persisted sessions' metadata, sorted by name.
+// Sessions lists the persisted sessions' metadata, sorted by name. Each
+// index record must name its session, and every log and snapshot must
+// belong to a session of the index: a session whose index record was lost
+// is reported, not left out.
 func (b *Bolt) Sessions() ([]Meta, error) {
 	return withFaults(func() (out []Meta, err error) {
 		defer guard(&err, b.path, "")
-		err = b.db.View(func(tx *bolt.Tx) error {
-			ss := tx.Bucket(bucketSessions)
-			return ss.ForEachBucket(func(k []byte) error {
-				sb := ss.Bucket(k)
-				m, err := decodeMeta(sb.Get(keyMeta))
-				if err != nil {
-					return fmt.Errorf("%w: session %q in %s: metadata: %v", ErrDamaged, k, b.path, err)
+		err = b.handle().View(func(tx *bolt.Tx) error {
+			idx, logs, snaps := tx.Bucket(bucketIndex), tx.Bucket(bucketLogs), tx.Bucket(bucketSnaps)
+			if idx == nil || logs == nil || snaps == nil {
+				return fmt.Errorf("%w: %s lacks its index, logs or snaps bucket", ErrDamaged, b.path)
+			}
+			err := idx.ForEach(func(k, v []byte) error {
+				m, err := decodeMeta(v)
+				if err == nil && m.Name != string(k) {
+					err = fmt.Errorf("the record names session %q", m.Name)
 				}
-				if v := sb.Get(keySnapVer); len(v) == 8 {
-					m.SnapVersion = binary.BigEndian.Uint64(v)
+				if err != nil {
+					return fmt.Errorf("%w: session %q in %s: index record: %v", ErrDamaged, k, b.path, err)
+				}
+				if h, ok, err := head(snaps, k); err != nil {
+					return fmt.Errorf("%w: session %q in %s: snapshot head: %v", ErrDamaged, k, b.path, err)
+				} else if ok {
+					m.SnapVersion = h.version
 				}
 				out = append(out, m)
 				return nil
 			})
+			if err != nil {
+				return err
+			}
+			for _, data := range []*bolt.Bucket{logs, snaps} {
+				err := data.ForEach(func(k, _ []byte) error {
+					if idx.Get(k) == nil {
+						return fmt.Errorf("%w: session %q in %s has data but no index record", ErrDamaged, k, b.path)
+					}
+					return nil
+				})
+				if err != nil {
+					return err
+				}
+			}
+			return nil
 		})
 		sort.Slice(out, func(i, j int) bool { return out[i].Name < out[j].Name })
 		return out, err
 	})
+}
+
+// head reads the snapshot head of a session; ok is false if it has no
+// snapshot.
+func head(snaps *bolt.Bucket, name []byte) (h snapHead, ok bool, err error) {
+	if snaps.Get(name) != nil {
+		return h, false, errors.New("the snapshot is not a bucket")
+	}
+	sb := snaps.Bucket(name)
+	if sb == nil {
+		return h, false, nil
+	}
+	raw := sb.Get(keyHead)
+	if raw == nil {
+		return h, false, errors.New("missing")
+	}
+	h, err = decodeHead(raw)
+	return h, err == nil, err
 }
 
 // Load reads and checks one session.
@@ -200,36 +307,57 @@ func (b *Bolt) Load(name string) (*Image, error) {
 		damaged := func(format string, args ...any) error {
 			return fmt.Errorf("%w: session %q in %s: %s", ErrDamaged, name, b.path, fmt.Sprintf(format, args...))
 		}
-		err = b.db.View(func(tx *bolt.Tx) error {
-			sb := tx.Bucket(bucketSessions).Bucket([]byte(name))
-			if sb == nil {
+		key := []byte(name)
+		err = b.handle().View(func(tx *bolt.Tx) error {
+			idx, logs, snaps := tx.Bucket(bucketIndex), tx.Bucket(bucketLogs), tx.Bucket(bucketSnaps)
+			if idx == nil || logs == nil || snaps == nil {
+				return fmt.Errorf("%w: %s lacks its index, logs or snaps bucket", ErrDamaged, b.path)
+			}
+			raw := idx.Get(key)
+			if raw == nil {
+				if logs.Get(key) != nil || logs.Bucket(key) != nil || snaps.Get(key) != nil || snaps.Bucket(key) != nil {
+					return damaged("it has data but no index record")
+				}
 				return ErrNoSession
 			}
-			m, err := decodeMeta(sb.Get(keyMeta))
+			m, err := decodeMeta(raw)
+			if err == nil && m.Name != name {
+				err = fmt.Errorf("the record names session %q", m.Name)
+			}
 			if err != nil {
-				return damaged("metadata: %v", err)
+				return damaged("index record: %v", err)
 			}
 			img = &Image{Meta: m}
-			var snapVer uint64
-			if raw := sb.Get(keySnap); raw != nil {
-				g, err := DecodeSnapshot(raw)
+			h, ok, err := head(snaps, key)
+			if err != nil {
+				return damaged("snapshot head: %v", err)
+			}
+			if ok {
+				g, err := readSnapshot(snaps.Bucket(key), h, tx.Size())
 				if err != nil {
 					return damaged("snapshot: %v", err)
 				}
 				img.Graph = g
-				snapVer = g.Snapshot().Version()
-				if v := sb.Get(keySnapVer); len(v) != 8 || binary.BigEndian.Uint64(v) != snapVer {
-					return damaged("snapshot version %d does not match its record", snapVer)
-				}
 			} else {
 				img.Graph = store.New()
 			}
+			snapVer := h.version
 			img.Meta.SnapVersion = snapVer
+			if m.Version < snapVer {
+				return damaged("the index says version %d, older than its snapshot (version %d)", m.Version, snapVer)
+			}
+			if logs.Get(key) != nil {
+				return damaged("the log is not a bucket")
+			}
+			lb := logs.Bucket(key)
+			if lb == nil && m.Version > snapVer {
+				return damaged("the index says version %d but there is no log after the snapshot (version %d)", m.Version, snapVer)
+			}
 			prev := snapVer
-			if lb := sb.Bucket(bucketLog); lb != nil {
+			if lb != nil {
 				c := lb.Cursor()
 				for k, v := c.First(); k != nil; k, v = c.Next() {
-					if len(k) != 8 {
+					if len(k) != 8 || v == nil {
 						return damaged("log key %x", k)
 					}
 					kv := binary.BigEndian.Uint64(k)
@@ -252,7 +380,7 @@ func (b *Bolt) Load(name string) (*Image, error) {
 				}
 			}
 			if prev != m.Version {
-				return damaged("log ends at version %d but the metadata says %d", prev, m.Version)
+				return damaged("log ends at version %d but the index says %d", prev, m.Version)
 			}
 			return nil
 		})
@@ -261,6 +389,42 @@ func (b *Bolt) Load(name string) (*Image, error) {
 		}
 		return img, nil
 	})
+}
+
+// readSnapshot joins and checks a snapshot's chunks and decodes it; limit
+// (the file's size) bounds what a head may claim.
+func readSnapshot(sb *bolt.Bucket, h snapHead, limit int64) (*store.Graph, error) {
+	if h.size > uint64(limit) || h.chunks > h.size+1 {
+		return nil, fmt.Errorf("the head claims %d bytes in %d chunks", h.size, h.chunks)
+	}
+	buf := make([]byte, 0, h.size)
+	var n uint64
+	c := sb.Cursor()
+	for k, v := c.First(); k != nil && !bytes.Equal(k, keyHead); k, v = c.Next() {
+		if len(k) != 8 || binary.BigEndian.Uint64(k) != n || v == nil {
+			return nil, fmt.Errorf("chunk %d is missing (found key %x)", n, k)
+		}
+		p, err := openChunk(h.version, n, v)
+		if err != nil {
+			return nil, fmt.Errorf("chunk %d: %v", n, err)
+		}
+		if uint64(len(buf)+len(p)) > h.size {
+			return nil, fmt.Errorf("chunks hold more than the %d bytes of the head", h.size)
+		}
+		buf = append(buf, p...)
+		n++
+	}
+	if n != h.chunks || uint64(len(buf)) != h.size {
+		return nil, fmt.Errorf("%d chunks of %d bytes, the head says %d of %d", n, len(buf), h.chunks, h.size)
+	}
+	g, err := DecodeSnapshot(buf)
+	if err != nil {
+		return nil, err
+	}
+	if v := g.Snapshot().Version(); v != h.version {
+		return nil, fmt.Errorf("snapshot version %d does not match its head (%d)", v, h.version)
+	}
+	return g, nil
 }
 
 // Append queues an entry; see Cabinet.
@@ -336,7 +500,7 @@ func (b *Bolt) write(batch []*op) {
 	if len(live) == 0 {
 		return
 	}
-	err := b.db.Update(func(tx *bolt.Tx) error { return apply(tx, live) })
+	err := b.db.Update(func(tx *bolt.Tx) error { return b.apply(tx, live) })
 	if err == nil {
 		for _, o := range live {
 			o.t.finish(nil)
@@ -355,7 +519,7 @@ func (b *Bolt) write(batch []*op) {
 	}
 	for _, name := range order {
 		ops := by[name]
-		err := b.db.Update(func(tx *bolt.Tx) error { return apply(tx, ops) })
+		err := b.db.Update(func(tx *bolt.Tx) error { return b.apply(tx, ops) })
 		if err != nil {
 			err = fmt.Errorf("%w: session %q in %s: %v", ErrPoisoned, name, b.path, err)
 			b.mu.Lock()
@@ -368,29 +532,29 @@ func (b *Bolt) write(batch []*op) {
 	}
 }
 
-func apply(tx *bolt.Tx, ops []*op) error {
-	ss := tx.Bucket(bucketSessions)
+func (b *Bolt) apply(tx *bolt.Tx, ops []*op) error {
+	idx, logs, snaps := tx.Bucket(bucketIndex), tx.Bucket(bucketLogs), tx.Bucket(bucketSnaps)
 	last := map[string]uint64{} // session → last version written in this tx
 	for _, o := range ops {
 		key := []byte(o.name)
-		switch o.kind {
-		case opDrop:
-			if err := ss.DeleteBucket(key); err != nil && !errors.Is(err, berrors.ErrBucketNotFound) {
+		if o.kind == opDrop {
+			if err := idx.Delete(key); err != nil {
 				return err
+			}
+			for _, data := range []*bolt.Bucket{logs, snaps} {
+				if err := data.DeleteBucket(key); err != nil && !errors.Is(err, berrors.ErrBucketNotFound) {
+					return err
+				}
 			}
 			delete(last, o.name)
 			continue
 		}
-		sb, err := ss.CreateBucketIfNotExists(key)
-		if err != nil {
-			return err
-		}
 		prev, ok := last[o.name]
 		if !ok {
-			if raw := sb.Get(keyMeta); raw != nil {
+			if raw := idx.Get(key); raw != nil {
 				m, err := decodeMeta(raw)
 				if err != nil {
-					return fmt.Errorf("metadata: %v", err)
+					return fmt.Errorf("index record: %v", err)
 				}
 				prev = m.Version
 			}
@@ -400,30 +564,27 @@ func apply(tx *bolt.Tx, ops []*op) error {
 			if o.version != prev+1 {
 				return fmt.Errorf("log entry %d does not follow version %d", o.version, prev)
 			}
-			lb, err := sb.CreateBucketIfNotExists(bucketLog)
+			lb, err := logs.CreateBucketIfNotExists(key)
 			if err != nil {
 				return err
 			}
 			lb.FillPercent = 0.95 // keys only grow
-			if err := lb.Put(binary.BigEndian.AppendUint64(nil, o.version), o.data); err != nil {
+			if err := lb.Put(versionKey(o.version), o.data); err != nil {
 				return err
 			}
 			last[o.name] = o.version
 		case opFlush:
-			var stored uint64
-			if v := sb.Get(keySnapVer); len(v) == 8 {
-				stored = binary.BigEndian.Uint64(v)
+			h, _, err := head(snaps, key)
+			if err != nil {
+				return fmt.Errorf("snapshot head: %v", err)
 			}
-			if o.version <= stored || o.version > prev {
+			if o.version <= h.version || o.version > prev {
 				continue // a newer snapshot is already there (or the log lost its entries: keep it)
 			}
-			if err := sb.Put(keySnap, o.data); err != nil {
+			if err := b.putSnapshot(snaps, key, o.version, o.data); err != nil {
 				return err
 			}
-			if err := sb.Put(keySnapVer, binary.BigEndian.AppendUint64(nil, o.version)); err != nil {
-				return err
-			}
-			if lb := sb.Bucket(bucketLog); lb != nil {
+			if lb := logs.Bucket(key); lb != nil {
 				c := lb.Cursor()
 				for k, _ := c.First(); k != nil && binary.BigEndian.Uint64(k) <= o.version; k, _ = c.First() {
 					if err := c.Delete(); err != nil {
@@ -432,17 +593,44 @@ func apply(tx *bolt.Tx, ops []*op) error {
 				}
 			}
 			if o.version < prev {
-				continue // the log is ahead: its metadata stays
+				continue // the log is ahead: its index record stays
 			}
 		}
-		if err := sb.Put(keyMeta, o.meta); err != nil {
+		if err := idx.Put(key, o.meta); err != nil {
 			return err
 		}
 	}
 	return nil
 }
 
-// Close waits for queued writes, stops the writer and closes the file.
+// putSnapshot replaces a session's snapshot by data (a snapshot record of
+// the given version), cut into chunks.
+func (b *Bolt) putSnapshot(snaps *bolt.Bucket, key []byte, version uint64, data []byte) error {
+	if err := snaps.DeleteBucket(key); err != nil && !errors.Is(err, berrors.ErrBucketNotFound) {
+		return err
+	}
+	sb, err := snaps.CreateBucket(key)
+	if err != nil {
+		return err
+	}
+	sb.FillPercent = 1 // written in key order, never changed
+	return putChunks(sb, version, data, b.chunk)
+}
+
+// putChunks writes data as chunks of size bytes and their head into sb.
+func putChunks(sb *bolt.Bucket, version uint64, data []byte, size int) error {
+	var n uint64
+	for off := 0; off < len(data); off += size {
+		if err := sb.Put(versionKey(n), sealChunk(version, n, data[off:min(off+size, len(data))])); err != nil {
+			return err
+		}
+		n++
+	}
+	return sb.Put(keyHead, encodeHead(snapHead{version: version, chunks: n, size: uint64(len(data))}))
+}
+
+// Close waits for queued writes, stops the writer, compacts the file if
+// most of it is free space, and closes it.
 func (b *Bolt) Close() error {
 	b.mu.Lock()
 	if b.closed {
@@ -453,13 +641,16 @@ func (b *Bolt) Close() error {
 	b.cond.Signal()
 	b.mu.Unlock()
 	<-b.stopped
+	if canCompact && b.wasteful() {
+		_ = b.rewrite(false) // the file stays as it is; the next Open retries
+	}
 	return b.db.Close()
 }
 
 // Backup writes a consistent copy of the cabinet to path while it stays in
 // use (bbolt's hot backup: a read transaction copied page by page).
 func (b *Bolt) Backup(path string) error {
-	return b.db.View(func(tx *bolt.Tx) error { return tx.CopyFile(path, 0o600) })
+	return b.handle().View(func(tx *bolt.Tx) error { return tx.CopyFile(path, 0o600) })
 }
 
 var _ Cabinet = (*Bolt)(nil)

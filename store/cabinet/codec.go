@@ -14,12 +14,13 @@ import (
 
 var castagnoli = crc32.MakeTable(crc32.Castagnoli)
 
-// Every record (entry, meta, snapshot) is: a 4-byte magic, the payload, a
-// 4-byte big-endian CRC-32C of magic+payload.
+// Every record (entry, meta, snapshot, snapshot head) is: a 4-byte magic,
+// the payload, a 4-byte big-endian CRC-32C of magic+payload.
 var (
 	magicEntry = []byte("GFL1")
 	magicMeta  = []byte("GFM1")
 	magicSnap  = []byte("GFS1")
+	magicHead  = []byte("GFH1")
 )
 
 func seal(b []byte) []byte {
@@ -426,4 +427,60 @@ func DecodeSnapshot(b []byte) (*store.Graph, error) {
 		return nil, fmt.Errorf("restoring: %w", err)
 	}
 	return g, nil
+}
+
+// snapHead describes a stored snapshot: the snapshot record (as
+// EncodeSnapshot writes it) is cut into chunks, stored under their
+// numbers 0 … chunks-1 beside the head.
+type snapHead struct {
+	version uint64 // the snapshot's version
+	chunks  uint64 // number of chunks
+	size    uint64 // bytes of the snapshot record, all chunks together
+}
+
+func encodeHead(h snapHead) []byte {
+	b := append([]byte(nil), magicHead...)
+	b = binary.BigEndian.AppendUint64(b, h.version)
+	b = binary.AppendUvarint(b, h.chunks)
+	b = binary.AppendUvarint(b, h.size)
+	return seal(b)
+}
+
+func decodeHead(b []byte) (snapHead, error) {
+	p, err := unseal(b, magicHead)
+	if err != nil {
+		return snapHead{}, err
+	}
+	r := &reader{b: p}
+	h := snapHead{version: r.u64(), chunks: r.uvarint(), size: r.uvarint()}
+	if r.err == nil && len(r.b) != 0 {
+		r.fail("snapshot head (trailing bytes)")
+	}
+	return h, r.err
+}
+
+// sealChunk appends to the chunk's bytes a CRC-32C of them together with
+// the snapshot version and chunk number, so that a chunk of another
+// snapshot, or from another place, fails its check.
+func sealChunk(version, n uint64, p []byte) []byte {
+	return binary.BigEndian.AppendUint32(append(make([]byte, 0, len(p)+4), p...), chunkCRC(version, n, p))
+}
+
+// openChunk checks a sealed chunk and returns its bytes.
+func openChunk(version, n uint64, b []byte) ([]byte, error) {
+	if len(b) < 4 {
+		return nil, errors.New("chunk too short")
+	}
+	p := b[:len(b)-4]
+	if chunkCRC(version, n, p) != binary.BigEndian.Uint32(b[len(p):]) {
+		return nil, errors.New("checksum mismatch")
+	}
+	return p, nil
+}
+
+func chunkCRC(version, n uint64, p []byte) uint32 {
+	var id [16]byte
+	binary.BigEndian.PutUint64(id[:], version)
+	binary.BigEndian.PutUint64(id[8:], n)
+	return crc32.Update(crc32.Checksum(id[:], castagnoli), castagnoli, p)
 }

@@ -387,7 +387,7 @@ func TestCabinetMissingSessionData(t *testing.T) {
 			}
 			continue
 		}
-		s, err := db.Session(name)
+		s, err := db.Session(context.Background(), name)
 		switch {
 		case err != nil:
 			if !errors.Is(err, goldfish.ErrDamaged) || !strings.Contains(err.Error(), name) {

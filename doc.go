@@ -7,30 +7,105 @@
 // Open a database, then ask it for a session by name; a session is created
 // on first use:
 //
-//	db, _ := goldfish.Open()
-//	s, _ := db.Session(context.Background(), "mission")
+//	db, err := goldfish.Open(goldfish.WithCabinet("memory.gf"))
+//	…
+//	defer db.Close()
+//	s, err := db.Session(ctx, "mission")
+//
+// Without WithCabinet the database lives in memory only. A session held in
+// the cabinet is hydrated (its snapshot loaded, its log replayed) the first
+// time it is asked for. The catalogue, CatalogName, is a session too: one
+// SESSION node per session, read with Recall, never committed to.
+//
+// # Recall
+//
+// Recall reads a session with a codebook token (a MATCH of node patterns
+// with optional WHERE and LIMIT) and returns a Shape: at most M rows
+// within k hops of at most L seeds, emitted as one GQL INSERT statement
+// under a comment header. The same token on the same session version
+// gives the same bytes:
+//
+//	sh, err := s.Recall(ctx, `MATCH (t:TSK {status: "open"}) LIMIT 1`, goldfish.RecallOptions{})
+//	fmt.Print(sh.Text)
 //
 // # Commit
 //
 // Commit applies one Δ, a batch of GQL data-modifying statements, atomically:
 // all of it applies or none of it, and the session version grows by one.
 //
-//	s.Commit(ctx, `INSERT (:TSK {nick: "TSK_login", status: "open"})`, nil)
+//	res, err := s.Commit(ctx, `INSERT (:TSK {nick: "TSK_login", status: "open"})`, nil)
 //
 // Ingest is Commit with the ingest id rule: nodes carrying a loc property
 // get an id from (kind, loc), so ingesting the same artefact twice updates
-// instead of duplicating.
+// instead of duplicating. A Δ is bounded by R (WithCommitBudget: rows
+// written or bound, bytes, and the work its MATCHes may do).
 //
 // # Parameters
 //
 // Commit, Ingest and Recall take $parameters as Go values: nil, bool,
 // integers, floats, strings, time.Time (a DATETIME) and slices or arrays
 // of those. A value no property can hold is refused with 22G03 before
-// anything applies: lists nested more than 64 deep (store.MaxNesting) or
-// holding themselves, strings that are not UTF-8, NaN and infinite
-// floats, times outside the years 0000–9999. The parameters of one call
-// together take at most R's byte budget (WithCommitBudget) as GQL
-// literals; their conversion stops where the bound is passed.
+// anything applies: lists nested more than 64 deep or holding themselves,
+// strings that are not UTF-8, NaN and infinite floats, times outside the
+// years 0000–9999. The parameters of one call together take at most R's
+// byte budget as GQL literals; their conversion stops where the bound is
+// passed. The engine keeps no reference to a parameter map or its values.
+//
+// # Durability
+//
+// With a cabinet, a Commit returns only once its Δ is in the cabinet
+// file's write-ahead log and fsynced; concurrent Commits share one fsync.
+// No reader sees a version before it is durable: a Recall, Version, Dump
+// and the catalogue show a Commit's version only once it is on disk, so
+// a crash never takes back what a reader has seen. After a crash at any
+// instant (kill -9, power loss) reopening gives exactly the acknowledged
+// versions: none lost, none torn, none applied twice; a Commit that had
+// not returned may or may not be there. Flush compacts a session's log
+// into a snapshot (also done automatically, WithAutoFlush); Purge removes
+// recycled elements for good.
+//
+// What a crash cannot cost, damage to the file can: bbolt keeps two meta
+// pages and each group commit overwrites the older one, so a newer meta
+// page damaged later opens the file at the group commit before, whole and
+// passing every check, without the last group commit's Commits. Any other
+// damage the cabinet's checks find (its page structure, checked before
+// bbolt reads the file, and a CRC on every record) is ErrDamaged naming
+// the file or session, never a panic and never an empty or older session
+// where the cabinet's own records say there is more.
+//
+// # Concurrency
+//
+// A DB, its Sessions and everything they return are safe for concurrent
+// use by many goroutines. Recalls never wait for Commits or for each
+// other: each reads the newest durable snapshot of its session, an
+// immutable version. Commits of one session run one at a time (a Commit
+// waiting for the session's writer honours its context); Commits of
+// different sessions run in parallel and share fsyncs. One process at a
+// time may open a cabinet file: another gets ErrInUse at once.
+//
+// # What belongs to the caller
+//
+// A returned *Shape or *CommitResult is the caller's own: it may be
+// changed freely, and the next caller of the same Recall still receives
+// the same bytes. Strings are Go strings, immutable. Nothing the engine
+// holds is reachable from them.
+//
+// # Bounds and cancellation
+//
+// Every call honours its context inside its long loops (seed scans, MATCH
+// bindings, predicate evaluation, the walk): a call whose deadline passes
+// or whose context is cancelled stops with a GQLSTATUS 40000 error that
+// wraps the context's error, so errors.Is(err, context.DeadlineExceeded)
+// holds, and a stopped Δ applies nothing. Predicates run as CEL programs
+// under a cost limit that prices goldfish's own operators by the sizes
+// they touch; a Δ's MATCH work is budgeted whether or not its rows pass
+// WHERE. No input runs unbounded.
+//
+// # Closing
+//
+// Close refuses new calls (they get ErrClosed, as do calls on Sessions
+// got before), waits for the calls in flight, then closes the cabinet. An
+// acknowledged Commit is already durable, so Close does not flush.
 //
 // # Errors
 //
@@ -39,4 +114,9 @@
 //
 //	var ge *goldfish.Error
 //	if errors.As(err, &ge) && ge.Code == goldfish.CodeIntegrityViolation { … }
+//
+// Conditions of the database rather than of a call are sentinel errors,
+// matched with errors.Is: ErrClosed, ErrDamaged, ErrInUse, ErrNotDurable
+// (a Commit applied in memory could not be written; the session refuses
+// further Commits until the database is reopened) and ErrDropped.
 package goldfish

@@ -165,6 +165,13 @@ func purgeAll(g *store.Graph) (int, uint64) {
 	return len(ids), tx.Commit().Version()
 }
 
+// errDropped is the error of a call on a session after it was dropped:
+// nothing of the dropped session is served again, not even to a holder
+// of its *Session.
+func (s *Session) errDropped() error {
+	return fmt.Errorf("%w: %q; ask the database for the session again to get a new, empty one", ErrDropped, s.name)
+}
+
 // refuseWrite says why s takes no Commit; nil if it does. Called with
 // s.wmu held.
 func (s *Session) refuseWrite() error {
@@ -172,8 +179,8 @@ func (s *Session) refuseWrite() error {
 	case s.catalog:
 		return gqlstatus.Errorf(gqlstatus.Rollback, "the %s session is kept by the engine and is not a Commit target; nothing applied", CatalogName).
 			WithHint("read it with Recall, e.g. MATCH (s:SESSION) LIMIT 4; commit to a session of your own")
-	case s.dropped:
-		return fmt.Errorf("%w: %q; call DB.Session again for a new, empty one", ErrDropped, s.name)
+	case s.dropped.Load():
+		return s.errDropped()
 	case s.poisoned != nil:
 		return fmt.Errorf("session %q refuses Commits: %w; reopen the database to continue from the last durable version", s.name, s.poisoned)
 	}
@@ -288,9 +295,9 @@ func (s *Session) flush(ctx context.Context) error {
 		return err
 	}
 	s.wmu.Lock()
-	if s.dropped {
+	if s.dropped.Load() {
 		s.wmu.Unlock()
-		return fmt.Errorf("%w: %q", ErrDropped, s.name)
+		return s.errDropped()
 	}
 	if s.poisoned != nil {
 		s.wmu.Unlock()
@@ -416,7 +423,7 @@ func (db *DB) Drop(ctx context.Context, name string) error {
 	}
 	if s != nil {
 		s.wmu.Lock()
-		s.dropped = true
+		s.dropped.Store(true)
 		s.wmu.Unlock()
 		delete(db.sessions, name)
 	}

@@ -2,6 +2,7 @@ package goldfish_test
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"slices"
 	"strings"
@@ -208,6 +209,9 @@ func TestDroppedSessionIsGone(t *testing.T) {
 		old, _ := s.Recall(ctx, q, goldfish.RecallOptions{})
 		if err := db.Drop(ctx, "s"); err != nil {
 			t.Fatal(err)
+		}
+		if sh, err := s.Recall(ctx, q, goldfish.RecallOptions{}); !errors.Is(err, goldfish.ErrDropped) {
+			t.Errorf("cabinet %q: a Recall on the dropped session's handle gives %v, %v; want ErrDropped", path, sh, err)
 		}
 		s, _ = db.Session(context.Background(), "s")
 		if _, err := s.Commit(ctx, `INSERT (:TSK {nick: "t", title: "new"})`, nil); err != nil {

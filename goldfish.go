@@ -285,7 +285,7 @@ type Session struct {
 	// wmu orders a Commit's publish with its log entry, and guards what
 	// follows.
 	wmu         writeLock
-	dropped     bool
+	dropped     atomic.Bool // set by Drop: every later call gets ErrDropped
 	poisoned    error
 	lastCommit  time.Time
 	snapVersion uint64

@@ -147,6 +147,9 @@ func (s *Session) recall(ctx context.Context, q string, opts RecallOptions, t *T
 		return nil, err
 	}
 	defer s.db.exit()
+	if s.dropped.Load() {
+		return nil, s.errDropped()
+	}
 	plan, err := s.db.planTimed(q, t)
 	if err != nil {
 		return nil, err

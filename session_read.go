@@ -136,6 +136,9 @@ func (s *Session) Names(ctx context.Context) (Names, error) {
 		return Names{}, err
 	}
 	defer s.db.exit()
+	if s.dropped.Load() {
+		return Names{}, s.errDropped()
+	}
 	if err := ctx.Err(); err != nil {
 		return Names{}, err
 	}

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"math"
 	"sort"
+	"strconv"
 	"time"
 
 	"github.com/goldfish-gql/goldfish/exec"
@@ -73,9 +74,35 @@ func (db *DB) openCabinet() error {
 	return nil
 }
 
+// hydrateOnce hydrates the session unless it is: the first caller does
+// the work, bounded by its ctx; a caller whose ctx ends first (while
+// hydrating or waiting for another's hydration) gets ctx's error and
+// leaves the session to be hydrated by the next caller, while damage is
+// remembered and given to every later caller.
+func (s *Session) hydrateOnce(ctx context.Context) error {
+	if s.hmu.LockContext(ctx) != nil {
+		return gqlstatus.Interrupted(ctx, "opening session "+strconv.Quote(s.name))
+	}
+	defer s.hmu.Unlock()
+	switch {
+	case s.hydrated.Load():
+		return nil
+	case s.herr != nil:
+		return s.herr
+	}
+	if err := s.hydrate(ctx); err != nil {
+		if ctx.Err() == nil {
+			s.herr = err
+		}
+		return err
+	}
+	s.hydrated.Store(true)
+	return nil
+}
+
 // hydrate loads the session from the cabinet: its snapshot, then the log
 // after it replayed through the planner and executor.
-func (s *Session) hydrate() error {
+func (s *Session) hydrate(ctx context.Context) error {
 	cab := s.db.cab
 	if cab == nil {
 		s.setGraph(store.New())
@@ -91,7 +118,10 @@ func (s *Session) hydrate() error {
 	}
 	g := img.Graph
 	for _, e := range img.Log {
-		if err := replay(s.db, g, e); err != nil {
+		if err := replay(ctx, s.db, g, e); err != nil {
+			if ctx.Err() != nil {
+				return gqlstatus.Interrupted(ctx, "opening session "+strconv.Quote(s.name))
+			}
 			return fmt.Errorf("%w: session %q in %s: replaying version %d: %v (the log cannot be applied; restore the file from a backup)",
 				cabinet.ErrDamaged, s.name, cab.Path(), e.Version, err)
 		}
@@ -107,7 +137,7 @@ func (s *Session) hydrate() error {
 	return nil
 }
 
-func replay(db *DB, g *store.Graph, e cabinet.Entry) error {
+func replay(ctx context.Context, db *DB, g *store.Graph, e cabinet.Entry) error {
 	want := g.Snapshot().Version() + 1
 	if e.Version != want {
 		return fmt.Errorf("entry is version %d, expected %d", e.Version, want)
@@ -123,7 +153,7 @@ func replay(db *DB, g *store.Graph, e cabinet.Entry) error {
 		if err != nil {
 			return err
 		}
-		res, err := exec.Commit(context.Background(), g, plan, e.Params, exec.CommitOptions{Mint: exec.Mint(e.Mint), Budget: replayBudget, Replay: true})
+		res, err := exec.Commit(ctx, g, plan, e.Params, exec.CommitOptions{Mint: exec.Mint(e.Mint), Budget: replayBudget, Replay: true})
 		if err != nil {
 			return err
 		}

@@ -34,7 +34,6 @@ func catalogID(name string) store.ID { return store.DeterministicNodeID(SessionL
 func newCatalog(db *DB) *Session {
 	s := newSession(db, CatalogName)
 	s.graph, s.catalog = store.New(), true
-	s.once.Do(func() {})
 	s.hydrated.Store(true)
 	return s
 }

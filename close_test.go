@@ -145,3 +145,36 @@ func TestCloseWhileInFlight(t *testing.T) {
 		db.Close()
 	}
 }
+
+// TestHydrateHonoursContext: opening a session held in the cabinet under
+// a cancelled context stops with the context's error, and the next caller
+// opens it whole.
+func TestHydrateHonoursContext(t *testing.T) {
+	ctx := context.Background()
+	path := filepath.Join(t.TempDir(), "c.gf")
+	db, err := goldfish.Open(goldfish.WithCabinet(path))
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, _ := db.Session(ctx, "s")
+	for i := range 50 {
+		if _, err := s.Commit(ctx, `INSERT (:STEP {n: $n})`, map[string]any{"n": i}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	db.Close()
+	db, err = goldfish.Open(goldfish.WithCabinet(path))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	done, cancel := context.WithCancel(ctx)
+	cancel()
+	if _, err := db.Session(done, "s"); !errors.Is(err, context.Canceled) {
+		t.Fatalf("opening under a cancelled context: %v, want context.Canceled", err)
+	}
+	s, err = db.Session(ctx, "s")
+	if err != nil || s.Version() != 50 {
+		t.Fatalf("opening again: %v, version %v; want version 50", err, s)
+	}
+}

@@ -232,12 +232,10 @@ func (db *DB) Session(ctx context.Context, name string) (*Session, error) {
 		db.sessions[name] = s
 	}
 	db.mu.Unlock()
-	s.once.Do(func() {
-		s.herr = s.hydrate()
-		s.hydrated.Store(s.herr == nil)
-	})
-	if s.herr != nil {
-		return nil, s.herr
+	if !s.hydrated.Load() {
+		if err := s.hydrateOnce(ctx); err != nil {
+			return nil, err
+		}
 	}
 	return s, nil
 }
@@ -276,8 +274,8 @@ type Session struct {
 	// never takes back what an agent has read).
 	readable atomic.Pointer[store.Snapshot]
 
-	once     sync.Once
-	herr     error // hydrate's error
+	hmu      writeLock // one hydration at a time
+	herr     error     // a hydration's lasting error (damage), under hmu
 	hydrated atomic.Bool
 	catalog  bool // the catalogue: Recall only
 	flushing atomic.Bool
@@ -299,7 +297,7 @@ type Session struct {
 var incarnations atomic.Uint64
 
 func newSession(db *DB, name string) *Session {
-	return &Session{db: db, name: name, incarnation: incarnations.Add(1), wmu: newWriteLock()}
+	return &Session{db: db, name: name, incarnation: incarnations.Add(1), wmu: newWriteLock(), hmu: newWriteLock()}
 }
 
 // Name returns the session's name.

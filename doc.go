@@ -44,10 +44,11 @@
 //
 // Commit, Ingest and Recall take $parameters as Go values: nil, bool,
 // integers, floats, strings, time.Time (a DATETIME) and slices or arrays
-// of those. A value no property can hold is refused with 22G03 before
-// anything applies: lists nested more than 64 deep or holding themselves,
-// strings that are not UTF-8, NaN and infinite floats, times outside the
-// years 0000–9999. The parameters of one call together take at most R's
+// of those. A value no property can hold is refused before anything
+// applies: lists nested more than 64 deep (22Q05) or holding themselves,
+// strings that are not UTF-8, Go types with no GQL value (22G03), NaN and
+// infinite floats (22003), times outside the years 0000–9999 (22008). The
+// parameters of one call together take at most R's
 // byte budget as GQL literals; their conversion stops where the bound is
 // passed. The engine keeps no reference to a parameter map or its values.
 //

@@ -100,7 +100,7 @@ const (
 	TextLimit Code = "42Q01"
 	// read-only session (implementation-defined): a Commit to the catalogue, or a drop of it
 	ReadOnlySession Code = "42Q02"
-	// invalid name (implementation-defined): a session, agent or shell parameter name outside its rules
+	// invalid name (implementation-defined): a session or shell parameter name outside its rules
 	InvalidName Code = "42Q03"
 	// wrong verb (implementation-defined): a Commit text sent to Recall, or a read-only MATCH sent to Commit
 	WrongVerb Code = "42Q04"

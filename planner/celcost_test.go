@@ -166,7 +166,9 @@ func TestEvaluationCodes(t *testing.T) {
 		{`n.v % 0 = 1`, gqlstatus.DivisionByZero, "division by zero in %", "not 0"},
 		{`n.big + 1 = 0`, gqlstatus.NumericOutOfRange, "INTEGER overflow in +", "FLOAT"},
 		{`n.big * -2 = 0`, gqlstatus.NumericOutOfRange, "INTEGER overflow in *", "FLOAT"},
-		{`n.f * n.f = 0`, gqlstatus.NumericOutOfRange, "the result of * is not a finite FLOAT", ""},
+		{`n.f * n.f = 0`, gqlstatus.NumericOutOfRange, "the result of * is not a finite FLOAT", "1.8e308"},
+		{`n.f / 0 = 0`, gqlstatus.DivisionByZero, "division by zero in /", "not 0"},
+		{`n.f % 0.0 = 0`, gqlstatus.DivisionByZero, "division by zero in %", "not 0"},
 	} {
 		p, err := plan(t, `MATCH (n) WHERE `+c.where+` SET n.seen = true`)
 		if err != nil {

@@ -413,6 +413,9 @@ func arith(op string, ints func(x, y int64) (int64, error), floats func(x, y flo
 		if !xok || !yok {
 			return mismatch(op, a, b)
 		}
+		if y == 0 && (op == "/" || op == "%") {
+			return types.WrapErr(fmt.Errorf("%w in %s", errDivZero, op)) // as for integers (ISO: any numeric type)
+		}
 		r := floats(x, y)
 		if !store.ValidFloat(r) {
 			return types.WrapErr(&codedError{gqlstatus.NumericOutOfRange, "the result of " + op + " is not a finite FLOAT"})

@@ -162,8 +162,10 @@ func (p *Program) evalErr(ctx context.Context, err error) error {
 		e.Hint = "values of these types do not mix (only null is unknown): give the operator operands of the types it takes"
 	case e.Code == gqlstatus.DivisionByZero:
 		e.Hint = "divide by a value that is not 0"
-	case e.Code == gqlstatus.NumericOutOfRange:
+	case errors.Is(err, errOverflow):
 		e.Hint = "INTEGER is 64-bit: compute in FLOAT (multiply by 1.0) for larger results"
+	case e.Code == gqlstatus.NumericOutOfRange:
+		e.Hint = "FLOAT is 64-bit IEEE 754 (up to about 1.8e308): scale the operands down"
 	}
 	return e
 }

@@ -111,7 +111,12 @@
 // # Errors
 //
 // Every error a caller can cause is an *Error carrying a GQLSTATUS code, a
-// message that says what to do and, for text, a position:
+// message that says what to do and, for text, a position. The codes are
+// ISO/IEC 39075's where it defines the condition, implementation-defined
+// ones (subclasses beginning with Q) where it does not; the Code constants
+// list them all, each with its meaning, as does the README's table. A
+// Commit that succeeds reports 00001 (the standard's "omitted result": a
+// Δ returns no table), a Recall 00000.
 //
 //	var ge *goldfish.Error
 //	if errors.As(err, &ge) && ge.Code == goldfish.CodeIntegrityViolation { … }

@@ -83,7 +83,9 @@ func MetaNames() []string {
 }
 
 // MetaError is the error of a meta-command: printed as "error: …", with no
-// GQLSTATUS since the engine was not asked.
+// GQLSTATUS since the engine was not asked. :set and :param report
+// GQLSTATUS errors instead (a budget over its ceiling, a value that is not
+// a literal), the codes the engine gives the same conditions.
 type MetaError struct{ Msg string }
 
 func (e *MetaError) Error() string { return e.Msg }

@@ -116,8 +116,8 @@ func TestWorkBudgetStopsCartesianProducts(t *testing.T) {
 	// 64,000 triples; R = 10 rows allows 20,000 units of work.
 	_, err := s.Commit(context.Background(), `MATCH (a:X), (b:X), (c:X) WHERE a.v + b.v + c.v = -1 SET a.z = 1`, nil)
 	var ge *Error
-	if !errors.As(err, &ge) || ge.Code != CodeRollback || !strings.Contains(ge.Msg, "work budget") || !strings.Contains(ge.Msg, "nothing applied") {
-		t.Fatalf("got %v, want 40000 naming the work budget", err)
+	if !errors.As(err, &ge) || ge.Code != CodeWorkBudget || !strings.Contains(ge.Msg, "work budget") || !strings.Contains(ge.Msg, "nothing applied") {
+		t.Fatalf("got %v, want 22Q03 naming the work budget", err)
 	}
 	if ge.Hint == "" {
 		t.Errorf("%v says nothing of what to do", err)

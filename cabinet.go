@@ -207,7 +207,7 @@ func (s *Session) errDropped() error {
 func (s *Session) refuseWrite() error {
 	switch {
 	case s.catalog:
-		return gqlstatus.Errorf(gqlstatus.Rollback, "the %s session is kept by the engine and is not a Commit target; nothing applied", CatalogName).
+		return gqlstatus.Errorf(gqlstatus.ReadOnlySession, "the %s session is kept by the engine and is not a Commit target; nothing applied", CatalogName).
 			WithHint("read it with Recall, e.g. MATCH (s:SESSION) LIMIT 4; commit to a session of your own")
 	case s.dropped.Load():
 		return s.errDropped()
@@ -435,7 +435,7 @@ func (db *DB) Drop(ctx context.Context, name string) error {
 		return err
 	}
 	if name == CatalogName {
-		return gqlstatus.Errorf(gqlstatus.Rollback, "the %s session is kept by the engine and cannot be dropped", CatalogName)
+		return gqlstatus.Errorf(gqlstatus.ReadOnlySession, "the %s session is kept by the engine and cannot be dropped", CatalogName)
 	}
 	if err := db.enter(); err != nil {
 		return err

@@ -141,7 +141,7 @@ func TestCatalog(t *testing.T) {
 	}
 	_, err = cat.Commit(ctx, `INSERT (:SESSION {name: "x"})`, nil)
 	var ge *goldfish.Error
-	if !errors.As(err, &ge) || ge.Code != goldfish.CodeRollback {
+	if !errors.As(err, &ge) || ge.Code != goldfish.CodeReadOnlySession {
 		t.Fatalf("commit to catalog: %v", err)
 	}
 	if got := strings.Join(db.Sessions(), ","); got != "alpha,beta" {

@@ -44,10 +44,11 @@
 //
 // Commit, Ingest and Recall take $parameters as Go values: nil, bool,
 // integers, floats, strings, time.Time (a DATETIME) and slices or arrays
-// of those. A value no property can hold is refused with 22G03 before
-// anything applies: lists nested more than 64 deep or holding themselves,
-// strings that are not UTF-8, NaN and infinite floats, times outside the
-// years 0000–9999. The parameters of one call together take at most R's
+// of those. A value no property can hold is refused before anything
+// applies: lists nested more than 64 deep (22Q05) or holding themselves,
+// strings that are not UTF-8, Go types with no GQL value (22G03), NaN and
+// infinite floats (22003), times outside the years 0000–9999 (22008). The
+// parameters of one call together take at most R's
 // byte budget as GQL literals; their conversion stops where the bound is
 // passed. The engine keeps no reference to a parameter map or its values.
 //
@@ -110,7 +111,12 @@
 // # Errors
 //
 // Every error a caller can cause is an *Error carrying a GQLSTATUS code, a
-// message that says what to do and, for text, a position:
+// message that says what to do and, for text, a position. The codes are
+// ISO/IEC 39075's where it defines the condition, implementation-defined
+// ones (subclasses beginning with Q) where it does not; the Code constants
+// list them all, each with its meaning, as does the README's table. A
+// Commit that succeeds reports 00001 (the standard's "omitted result": a
+// Δ returns no table), a Recall 00000.
 //
 //	var ge *goldfish.Error
 //	if errors.As(err, &ge) && ge.Code == goldfish.CodeIntegrityViolation { … }

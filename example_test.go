@@ -45,8 +45,8 @@ func ExampleSession_Commit() {
 		map[string]any{"nick": "TSK_login"})
 	fmt.Println(res.Status, res.Version, res.Total.Summary())
 	// Output:
-	// 00000 1 +2 nodes +1 edge 4 properties set 1 binding
-	// 00000 2 1 property set +1 label 1 binding
+	// 00001 1 +2 nodes +1 edge 4 properties set 1 binding
+	// 00001 2 1 property set +1 label 1 binding
 }
 
 func ExampleSession_Ingest() {

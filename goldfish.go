@@ -27,19 +27,44 @@ type Code = gqlstatus.Code
 // Notice is a warning or no-data condition on a successful result.
 type Notice = gqlstatus.Notice
 
-// The GQLSTATUS codes goldfish raises.
+// The GQLSTATUS codes goldfish raises: gqlstatus documents each, and the
+// README's table "GQLSTATUS codes" lists them with their meanings.
 const (
-	CodeSuccess             = gqlstatus.Success
-	CodeWarning             = gqlstatus.Warning
-	CodeNoData              = gqlstatus.NoData
-	CodeNegativeLimit       = gqlstatus.NegativeLimit
-	CodeInvalidValueType    = gqlstatus.InvalidValueType
-	CodeDuplicateAssignment = gqlstatus.DuplicateAssignment
-	CodeRollback            = gqlstatus.Rollback
-	CodeIntegrityViolation  = gqlstatus.IntegrityViolation
-	CodeSyntax              = gqlstatus.Syntax
-	CodeInvalidReference    = gqlstatus.InvalidReference
-	CodeDeleteConnected     = gqlstatus.DeleteConnected
+	CodeSuccess                 = gqlstatus.Success
+	CodeOmitted                 = gqlstatus.Omitted
+	CodeWarning                 = gqlstatus.Warning
+	CodeNoData                  = gqlstatus.NoData
+	CodeDamaged                 = gqlstatus.Damaged
+	CodeDataException           = gqlstatus.DataException
+	CodeNumericOutOfRange       = gqlstatus.NumericOutOfRange
+	CodeInvalidDateTimeFormat   = gqlstatus.InvalidDateTimeFormat
+	CodeDateTimeOverflow        = gqlstatus.DateTimeOverflow
+	CodeDivisionByZero          = gqlstatus.DivisionByZero
+	CodeNegativeLimit           = gqlstatus.NegativeLimit
+	CodeInvalidValueType        = gqlstatus.InvalidValueType
+	CodeNotComparable           = gqlstatus.NotComparable
+	CodeDuplicateAssignment     = gqlstatus.DuplicateAssignment
+	CodeReferentDeleted         = gqlstatus.ReferentDeleted
+	CodeRecallBudget            = gqlstatus.RecallBudget
+	CodeCommitBudget            = gqlstatus.CommitBudget
+	CodeWorkBudget              = gqlstatus.WorkBudget
+	CodeCostBudget              = gqlstatus.CostBudget
+	CodeValueBudget             = gqlstatus.ValueBudget
+	CodeInvalidOption           = gqlstatus.InvalidOption
+	CodeInvalidTransactionState = gqlstatus.InvalidTransactionState
+	CodeActiveTransaction       = gqlstatus.ActiveTransaction
+	CodeRollback                = gqlstatus.Rollback
+	CodeIntegrityViolation      = gqlstatus.IntegrityViolation
+	CodeCompletionUnknown       = gqlstatus.CompletionUnknown
+	CodeInternal                = gqlstatus.Internal
+	CodeSyntax                  = gqlstatus.Syntax
+	CodeInvalidReference        = gqlstatus.InvalidReference
+	CodeTextLimit               = gqlstatus.TextLimit
+	CodeReadOnlySession         = gqlstatus.ReadOnlySession
+	CodeInvalidName             = gqlstatus.InvalidName
+	CodeWrongVerb               = gqlstatus.WrongVerb
+	CodeDeleteConnected         = gqlstatus.DeleteConnected
+	CodeEndpointDeleted         = gqlstatus.EndpointDeleted
 )
 
 // Option configures a database.
@@ -198,13 +223,13 @@ const MaxSessionName = 64
 // '-' or '.', not starting with '.' or '-'.
 func ValidSessionName(name string) error {
 	if name == "" || len(name) > MaxSessionName {
-		return gqlstatus.Errorf(gqlstatus.InvalidValueType, "session name must be 1 to %d characters, got %d", MaxSessionName, len(name))
+		return gqlstatus.Errorf(gqlstatus.InvalidName, "session name must be 1 to %d characters, got %d", MaxSessionName, len(name))
 	}
 	for i, r := range name {
 		ok := r == '_' || (r >= 'a' && r <= 'z') || (r >= 'A' && r <= 'Z') || (r >= '0' && r <= '9') ||
 			(i > 0 && (r == '-' || r == '.'))
 		if !ok {
-			return gqlstatus.Errorf(gqlstatus.InvalidValueType, "session name %q may hold only letters, digits, '_', and (not first) '-' or '.'", name)
+			return gqlstatus.Errorf(gqlstatus.InvalidName, "session name %q may hold only letters, digits, '_', and (not first) '-' or '.'", name)
 		}
 	}
 	return nil

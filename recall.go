@@ -33,8 +33,8 @@ type Shape struct {
 	// Clamps are the fan-out clamp notes.
 	Clamps  []string
 	Notices []Notice
-	// Status is 00000, 01000 (a clamp, a cut or a token alarm) or 02000
-	// (cue skip).
+	// Status is 00000, 01000 (a clamp, a cut, a token alarm, a LIMIT
+	// clamped to the seed budget) or 02000 (cue skip).
 	Status Code
 }
 
@@ -58,7 +58,14 @@ const (
 
 // RecallOptions are the budgets of one Recall. Zero values take the
 // defaults (M=50, k=2, L=4, F=8, view interior, peaks on); values above the
-// database's ceilings are refused.
+// database's ceilings are refused (22Q01).
+//
+// A LIMIT in the token is that Recall's L: LIMIT n seeds at most n nodes,
+// and on the outline (MATCH ()) shows at most n exemplars per kind. It may
+// lower L freely and raise it up to the L ceiling; when L is set here, it
+// bounds the LIMIT too. A LIMIT above its bound is clamped to it, with a
+// 01000 notice in the Shape (and a comment in its text) naming both: a
+// LIMIT says "at most n", which the clamped seed set still meets.
 type RecallOptions struct {
 	M, K, L, F int
 	// View is "interior" (default) or "shell": hierarchical edges and
@@ -96,10 +103,10 @@ func (o RecallOptions) resolve(c Ceilings) (RecallOptions, error) {
 		case *v == 0:
 			*v = def
 		case *v < 0:
-			return gqlstatus.Errorf(gqlstatus.InvalidValueType, "budget %s=%d is negative", name, *v).
+			return gqlstatus.Errorf(gqlstatus.RecallBudget, "budget %s=%d is negative", name, *v).
 				WithHint("budgets are positive; leave one at 0 for its default")
 		case *v > ceiling:
-			return gqlstatus.Errorf(gqlstatus.InvalidValueType, "budget %s=%d is above its ceiling %d", name, *v, ceiling).
+			return gqlstatus.Errorf(gqlstatus.RecallBudget, "budget %s=%d is above its ceiling %d", name, *v, ceiling).
 				WithHint("narrow the token, use view=shell, or split the session; ceilings are not raised per call")
 		}
 		return nil
@@ -122,7 +129,7 @@ func (o RecallOptions) resolve(c Ceilings) (RecallOptions, error) {
 		o.View = string(exec.ViewInterior)
 	case string(exec.ViewShell):
 	default:
-		return o, gqlstatus.Errorf(gqlstatus.InvalidValueType, "view %q is not a view", o.View).
+		return o, gqlstatus.Errorf(gqlstatus.InvalidOption, "view %q is not a view", o.View).
 			WithHint("use interior or shell")
 	}
 	return o, nil
@@ -155,7 +162,7 @@ func (s *Session) recall(ctx context.Context, q string, opts RecallOptions, t *T
 		return nil, err
 	}
 	if !plan.Read() {
-		return nil, gqlstatus.Errorf(gqlstatus.Syntax, "a Recall is one MATCH of node patterns with optional WHERE and LIMIT").
+		return nil, gqlstatus.Errorf(gqlstatus.WrongVerb, "a Recall is one MATCH of node patterns with optional WHERE and LIMIT").
 			WithHint("send INSERT, SET, REMOVE and DELETE to Commit")
 	}
 	capL := opts.L != 0

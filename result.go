@@ -9,7 +9,8 @@ import (
 // CommitResult reports what a Commit did, per statement and in total. It
 // is the caller's: nothing the engine keeps shares its slices.
 type CommitResult struct {
-	// Status is 00000, or the first warning or no-data code raised.
+	// Status is 00001 (successful completion, omitted result: a Δ returns
+	// no table), or the first warning or no-data code raised.
 	Status  Code
 	Version uint64
 	// Applied is false when the Δ changed nothing (or was rolled back);
@@ -19,7 +20,8 @@ type CommitResult struct {
 	Stmts   []StmtResult
 }
 
-// StmtResult reports what one statement of a Δ did.
+// StmtResult reports what one statement of a Δ did. Its Status is 00001,
+// 02000 when its MATCH bound nothing, or its first notice's code.
 type StmtResult struct {
 	Index  int    `json:"statement"`
 	Status string `json:"status"`

@@ -12,15 +12,17 @@ import (
 
 	"github.com/goldfish-gql/goldfish/exec"
 	"github.com/goldfish-gql/goldfish/gqlstatus"
+	"github.com/goldfish-gql/goldfish/planner"
 	"github.com/goldfish-gql/goldfish/store"
 )
 
 // Parameters arrive as Go values and leave as stored values that the
 // cabinet's log must hold and hydrate must read back (SPEC §7), so they
 // are refused here, before anything applies, when no property could hold
-// them (22G03): lists nested deeper than store.MaxNesting or holding
-// themselves, strings that are not UTF-8, NaN and infinite floats, times
-// outside the years 0000–9999, Go types with no GQL value. They are also
+// them: lists nested deeper than store.MaxNesting (22Q05) or holding
+// themselves (22G03), strings that are not UTF-8 (22G03), NaN and infinite
+// floats (22003), times outside the years 0000–9999 (22008), Go types with
+// no GQL value (22G03). They are also
 // measured while they are converted, as the bytes of their GQL literals,
 // and the conversion stops as soon as the bound is passed, so a huge
 // parameter costs the bound's worth of work, never its own size.
@@ -28,9 +30,9 @@ import (
 // storeParams converts a Commit's parameters. Together (names and
 // literals) they take at most limit bytes, R's byte budget (limit ≤ 0
 // means exec.DefaultBudget's); over it the Δ fails whole with the R
-// budget's error (40000), naming the parameter where the bound was
-// passed. A parameter no property can hold fails with 22G03, whether or
-// not the Δ uses it: every parameter goes into the log.
+// budget's error (22Q02), naming the parameter where the bound was
+// passed. A parameter no property can hold fails (22G03 and the codes
+// above), whether or not the Δ uses it: every parameter goes into the log.
 func storeParams(params map[string]any, limit int) (map[string]store.Value, error) {
 	if len(params) == 0 {
 		return nil, nil
@@ -48,9 +50,9 @@ func storeParams(params map[string]any, limit int) (map[string]store.Value, erro
 // recallParams converts a Recall's parameters into out. A Recall
 // parameter is part of the token and goes into the Shape cache's key, so
 // it is held to what a Commit parameter is: a value a property could hold
-// (22G03), and together at most limit bytes as GQL literals, the R byte
-// budget of the database the Recall reads (≤ 0: exec.DefaultBudget's;
-// over it, 22G03 too, like Recall's other budgets over their ceiling).
+// (22G03 and the codes above), and together at most limit bytes as GQL
+// literals, the R byte budget of the database the Recall reads (≤ 0:
+// exec.DefaultBudget's; over it, R's error, 22Q02).
 func recallParams(out map[string]store.Value, params map[string]any, limit int) error {
 	if limit <= 0 {
 		limit = exec.DefaultBudget.Bytes
@@ -123,23 +125,24 @@ func convertSorted(out map[string]store.Value, params map[string]any, limit int)
 }
 
 // paramError words a conversion error of parameter name: the R budget's
-// (40000 in a Commit, 22G03 in a Recall) or an invalid value's (22G03).
+// (22Q02) or an invalid value's (22G03, or the code of what is wrong with
+// it: 22003 for a number out of range, say).
 func paramError(name string, err error, limit int, commit bool) error {
 	if errors.Is(err, errOverBudget) {
 		if commit {
-			return gqlstatus.Errorf(gqlstatus.Rollback,
+			return gqlstatus.Errorf(gqlstatus.CommitBudget,
 				"Δ parameters are over the R budget of %d bytes (as GQL literals) at $%s; nothing applied", limit, name).
 				WithHint("pass less data per Commit, or split the Δ into smaller commits")
 		}
-		return gqlstatus.Errorf(gqlstatus.InvalidValueType,
+		return gqlstatus.Errorf(gqlstatus.CommitBudget,
 			"Recall parameters are over the R budget of %d bytes (as GQL literals) at $%s", limit, name).
 			WithHint("a codebook token is small: pass shorter values")
 	}
 	var ve *valueError
 	if errors.As(err, &ve) {
-		return gqlstatus.Errorf(gqlstatus.InvalidValueType, "parameter $%s%s: %s", name, ve.where(), ve.msg).WithHint(ve.hint)
+		return gqlstatus.Errorf(ve.code, "parameter $%s%s: %s", name, ve.where(), ve.msg).WithHint(ve.hint)
 	}
-	return gqlstatus.Errorf(gqlstatus.InvalidValueType, "parameter $%s: %v", name, err)
+	return gqlstatus.Errorf(planner.ValueCode(err), "parameter $%s: %v", name, err)
 }
 
 // errOverBudget ends a conversion that passed its byte bound.
@@ -149,6 +152,7 @@ var errOverBudget = errors.New("over the byte bound")
 // that lead to it from the parameter.
 type valueError struct {
 	path      []int // outermost first
+	code      gqlstatus.Code
 	msg, hint string
 }
 
@@ -169,8 +173,8 @@ func (e *valueError) where() string {
 	return b.String()
 }
 
-func invalid(hint, format string, args ...any) error {
-	return &valueError{msg: fmt.Sprintf(format, args...), hint: hint}
+func invalid(code gqlstatus.Code, hint, format string, args ...any) error {
+	return &valueError{code: code, msg: fmt.Sprintf(format, args...), hint: hint}
 }
 
 // converter converts Go values to stored values, spending a running
@@ -250,7 +254,7 @@ func (c *converter) value(v any, depth int) (store.Value, error) {
 	case time.Time:
 		dt, err := store.DateTimeOf(x)
 		if err != nil {
-			return store.Value{}, invalid("pass a time in the years 0000 to 9999", "%v", err)
+			return store.Value{}, invalid(gqlstatus.DateTimeOverflow, "pass a time in the years 0000 to 9999", "%v", err)
 		}
 		return c.scalar(dt)
 	}
@@ -274,7 +278,7 @@ func (c *converter) composite(v any, depth int) (store.Value, error) {
 	case reflect.Array:
 		return c.list(rv.Len(), nil, depth, elem)
 	}
-	return store.Value{}, invalid("pass nil, a bool, an integer, a float, a string, a time.Time or a slice of those",
+	return store.Value{}, invalid(gqlstatus.InvalidValueType, "pass nil, a bool, an integer, a float, a string, a time.Time or a slice of those",
 		"a value of Go type %T cannot be a GQL value", v)
 }
 
@@ -286,14 +290,14 @@ func (c *converter) str(s string) (store.Value, error) {
 	}
 	n, ok := store.QuotedSize(s)
 	if !ok {
-		return store.Value{}, invalid("send text as UTF-8, or binary data encoded (base64, hex)", "%v", store.String(s).Check())
+		return store.Value{}, invalid(gqlstatus.InvalidValueType, "send text as UTF-8, or binary data encoded (base64, hex)", "%v", store.String(s).Check())
 	}
 	return store.String(s), c.spend(n)
 }
 
 func (c *converter) unsigned(u uint64) (store.Value, error) {
 	if u > math.MaxInt64 {
-		return store.Value{}, invalid("pass a float or a string for larger numbers", "%d is above the INTEGER range", u)
+		return store.Value{}, invalid(gqlstatus.NumericOutOfRange, "pass a float or a string for larger numbers", "%d is above the INTEGER range", u)
 	}
 	return c.scalar(store.Int(int64(u)))
 }
@@ -301,14 +305,14 @@ func (c *converter) unsigned(u uint64) (store.Value, error) {
 func (c *converter) float(f float64) (store.Value, error) {
 	v, err := floatValue(f)
 	if err != nil {
-		return store.Value{}, invalid("pass null, or a string such as \"NaN\"", "%v", err)
+		return store.Value{}, invalid(gqlstatus.NumericOutOfRange, "pass null, or a string such as \"NaN\"", "%v", err)
 	}
 	return c.scalar(v)
 }
 
 func floatValue(f float64) (store.Value, error) {
 	if !store.ValidFloat(f) {
-		return store.Value{}, fmt.Errorf("NaN and infinite floats cannot be stored")
+		return store.Value{}, store.ErrNotFinite
 	}
 	return store.Float(f), nil
 }
@@ -336,7 +340,7 @@ func (c *converter) list(n int, s any, depth int, elem func(i, depth int) (store
 		ref := sliceRef{data: reflect.ValueOf(s).Pointer(), n: n}
 		for _, up := range c.lists {
 			if up == ref {
-				return store.Value{}, invalid("break the cycle: a list cannot hold itself", "the list holds itself")
+				return store.Value{}, invalid(gqlstatus.InvalidValueType, "break the cycle: a list cannot hold itself", "the list holds itself")
 			}
 		}
 		c.lists = append(c.lists, ref)
@@ -362,7 +366,7 @@ func (c *converter) list(n int, s any, depth int, elem func(i, depth int) (store
 func (c *converter) stored(v store.Value, depth int) error {
 	if v.Kind() != store.KindList {
 		if err := v.Check(); err != nil {
-			return invalid("pass a value a property can hold", "%v", err)
+			return invalid(planner.ValueCode(err), "pass a value a property can hold", "%v", err)
 		}
 		return c.spend(v.Size())
 	}
@@ -386,6 +390,6 @@ func (c *converter) stored(v store.Value, depth int) error {
 }
 
 func tooDeep() error {
-	return invalid("flatten the value, or pass the inner lists as strings",
+	return invalid(gqlstatus.ValueBudget, "flatten the value, or pass the inner lists as strings",
 		"lists are nested more than %d deep", store.MaxNesting)
 }

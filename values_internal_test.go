@@ -17,7 +17,7 @@ func TestParamConverter(t *testing.T) {
 	}
 	_, err := pc.recall("b", strings.Repeat("x", 60))
 	var ge *gqlstatus.Error
-	if !errors.As(err, &ge) || ge.Code != gqlstatus.InvalidValueType || !strings.Contains(ge.Msg, "R budget of 100 bytes") || !strings.Contains(ge.Msg, "$b") {
+	if !errors.As(err, &ge) || ge.Code != gqlstatus.CommitBudget || !strings.Contains(ge.Msg, "R budget of 100 bytes") || !strings.Contains(ge.Msg, "$b") {
 		t.Fatalf("got %v", err)
 	}
 	pc = newParamConverter(0)

@@ -148,10 +148,10 @@ func TestDeepListParam(t *testing.T) {
 	mustCommit(t, s, `INSERT (:K {nick: "deepest", p: $p})`, map[string]any{"p": nestedList(store.MaxNesting, 1)})
 	for _, text := range []string{`INSERT (:K {nick: "over", p: $p})`, `INSERT (:K {nick: "unused"})`} {
 		_, err := s.Commit(ctx, text, map[string]any{"p": nestedList(store.MaxNesting+1, 1)})
-		wantCode(t, err, goldfish.CodeInvalidValueType, "$p", "nested more than 64 deep")
+		wantCode(t, err, goldfish.CodeValueBudget, "$p", "nested more than 64 deep")
 	}
 	_, err := s.Commit(ctx, `INSERT (:K {nick: "over"})`, map[string]any{"p": nestedList(store.MaxNesting+1, []any{})})
-	wantCode(t, err, goldfish.CodeInvalidValueType, "$p")
+	wantCode(t, err, goldfish.CodeValueBudget, "$p")
 	shapeReparses(t, s, `MATCH (n:K {nick: "deepest"})`)
 	before := s.Dump()
 	if after := reopened(t, db, path, "deep"); after != before {
@@ -161,7 +161,7 @@ func TestDeepListParam(t *testing.T) {
 
 // TestDeepListLiteral: a list literal as deep as a property may hold is
 // accepted in a Commit and its Shape parses; a deeper one is refused with
-// 22G03 at its literal, and a deeper computed value with 22G03 at its
+// 22Q05 at its literal, and a deeper computed value with 22Q05 at its
 // expression, so no snapshot ever holds what the cabinet cannot read.
 func TestDeepListLiteral(t *testing.T) {
 	ctx := context.Background()
@@ -174,7 +174,7 @@ func TestDeepListLiteral(t *testing.T) {
 
 	text := `MATCH (n:K {nick: "a"}) SET n.q = ` + nestedText(store.MaxNesting+1)
 	_, err := s.Commit(ctx, text, nil)
-	ge := wantCode(t, err, goldfish.CodeInvalidValueType, "nested more than 64 deep")
+	ge := wantCode(t, err, goldfish.CodeValueBudget, "nested more than 64 deep")
 	if want := strings.Index(text, "[") + 1 + store.MaxNesting; ge.Pos.Col != want {
 		t.Errorf("error at column %d, want %d (the list past the limit)", ge.Pos.Col, want)
 	}
@@ -184,7 +184,7 @@ func TestDeepListLiteral(t *testing.T) {
 		`MATCH (n:K {nick: "a"}) INSERT (:K {q: [n.p]})`,
 	} {
 		_, err := s.Commit(ctx, text, nil)
-		ge := wantCode(t, err, goldfish.CodeInvalidValueType, "nested more than 64 deep")
+		ge := wantCode(t, err, goldfish.CodeValueBudget, "nested more than 64 deep")
 		if want := strings.LastIndex(text, "[n.p]") + 1; ge.Pos.Col != want {
 			t.Errorf("%s: error at column %d, want %d", text, ge.Pos.Col, want)
 		}
@@ -244,9 +244,9 @@ func TestTimeParamRange(t *testing.T) {
 		time.Unix(1<<40, 0),
 	} {
 		_, err := s.Commit(ctx, `INSERT (:K {t: $t})`, map[string]any{"t": tm})
-		wantCode(t, err, goldfish.CodeInvalidValueType, "$t", "years 0000 to 9999")
+		wantCode(t, err, goldfish.CodeDateTimeOverflow, "$t", "years 0000 to 9999")
 		_, err = s.Recall(ctx, `MATCH (n:K {t: $t})`, goldfish.RecallOptions{Params: map[string]any{"t": tm}})
-		wantCode(t, err, goldfish.CodeInvalidValueType, "$t")
+		wantCode(t, err, goldfish.CodeDateTimeOverflow, "$t")
 	}
 	for i, tm := range []time.Time{
 		time.Date(0, 1, 1, 0, 0, 0, 0, time.UTC),
@@ -259,7 +259,7 @@ func TestTimeParamRange(t *testing.T) {
 		params := map[string]any{"t": tm, "i": i}
 		_, err := s.Commit(ctx, `INSERT (:K {i: $i, t: $t})`, params)
 		if tm.UTC().Year() < 0 {
-			wantCode(t, err, goldfish.CodeInvalidValueType, "$t")
+			wantCode(t, err, goldfish.CodeDateTimeOverflow, "$t")
 			continue
 		}
 		if err != nil {
@@ -303,7 +303,7 @@ func TestDateTimeLiteral(t *testing.T) {
 		`MATCH (n:K {nick: "a"}) SET n.t = [DATETIME '9999-12-31T23:30:00-01:00', n.x]`,
 	} {
 		_, err := s.Commit(ctx, text, nil)
-		ge := wantCode(t, err, goldfish.CodeInvalidValueType, "outside the years 0000 to 9999")
+		ge := wantCode(t, err, goldfish.CodeDateTimeOverflow, "outside the years 0000 to 9999")
 		if want := strings.Index(text, "DATETIME") + 1; ge.Pos.Col != want {
 			t.Errorf("%s: error at column %d, want %d", text, ge.Pos.Col, want)
 		}
@@ -355,9 +355,17 @@ func TestStoreValueParam(t *testing.T) {
 	for range store.MaxNesting + 1 {
 		deep = store.List(deep)
 	}
-	for _, v := range []store.Value{deep, store.Date("2026-02-30"), store.DateTime("2026-01-31 12:00"), store.Float(-1 / zero())} {
-		_, err := s.Commit(ctx, `INSERT (:K {p: $p})`, map[string]any{"p": v})
-		wantCode(t, err, goldfish.CodeInvalidValueType, "$p")
+	for _, c := range []struct {
+		v    store.Value
+		code goldfish.Code
+	}{
+		{deep, goldfish.CodeValueBudget},
+		{store.Date("2026-02-30"), goldfish.CodeInvalidDateTimeFormat},
+		{store.DateTime("2026-01-31 12:00"), goldfish.CodeInvalidDateTimeFormat},
+		{store.Float(-1 / zero()), goldfish.CodeNumericOutOfRange},
+	} {
+		_, err := s.Commit(ctx, `INSERT (:K {p: $p})`, map[string]any{"p": c.v})
+		wantCode(t, err, c.code, "$p")
 	}
 	mustCommit(t, s, `INSERT (:K {p: $p})`, map[string]any{"p": store.List(store.Date("2026-01-31"), store.Float(-0.0*zero()))})
 }
@@ -386,10 +394,10 @@ func TestParamBudget(t *testing.T) {
 	} {
 		for _, text := range []string{`INSERT (:K {p: $big})`, `INSERT (:K)`} {
 			_, err := s.Commit(ctx, text, p)
-			wantCode(t, err, goldfish.CodeRollback, "$big", "R budget", "nothing applied")
+			wantCode(t, err, goldfish.CodeCommitBudget, "$big", "R budget", "nothing applied")
 		}
 		_, err = s.Recall(ctx, `MATCH (n:K {p: $big})`, goldfish.RecallOptions{Params: p})
-		wantCode(t, err, goldfish.CodeInvalidValueType, "$big", "R budget")
+		wantCode(t, err, goldfish.CodeCommitBudget, "$big", "R budget")
 	}
 	// The conversion stops at the bound: a huge parameter costs about
 	// the bound, not its own size.
@@ -398,7 +406,7 @@ func TestParamBudget(t *testing.T) {
 	runtime.ReadMemStats(&m0)
 	_, err = s.Commit(ctx, `INSERT (:K)`, map[string]any{"big": []any{huge}})
 	runtime.ReadMemStats(&m1)
-	wantCode(t, err, goldfish.CodeRollback, "$big")
+	wantCode(t, err, goldfish.CodeCommitBudget, "$big")
 	if alloc := m1.TotalAlloc - m0.TotalAlloc; alloc > 4<<20 {
 		t.Errorf("refusing a parameter of %d elements allocated %d bytes", len(huge), alloc)
 	}

@@ -88,13 +88,13 @@ func Commit(ctx context.Context, g *store.Graph, plan *planner.Plan, params map[
 		ctx = context.Background()
 	}
 	if len(plan.Text) > opts.Budget.Bytes {
-		return nil, gqlstatus.Errorf(gqlstatus.Rollback,
+		return nil, gqlstatus.Errorf(gqlstatus.CommitBudget,
 			"Δ text is %d bytes, over the R budget of %d bytes; nothing applied", len(plan.Text), opts.Budget.Bytes).
 			WithHint("split the Δ into smaller commits")
 	}
 	for _, st := range plan.Stmts {
 		if st.Read {
-			return nil, gqlstatus.At(gqlstatus.Syntax, st.Pos, plan.Text,
+			return nil, gqlstatus.At(gqlstatus.WrongVerb, st.Pos, plan.Text,
 				"a MATCH without INSERT, SET, REMOVE or DELETE is a Recall, not a Commit").
 				WithHint("send it to Recall, or add the change to make")
 		}
@@ -108,7 +108,8 @@ func Commit(ctx context.Context, g *store.Graph, plan *planner.Plan, params map[
 	x := &executor{tx: tx, plan: plan, params: celParams, opts: opts,
 		assigned: map[assignKey]store.Value{}}
 	x.meter.start(ctx, "Δ", opts.Budget.Work)
-	res := &Result{Status: gqlstatus.Success}
+	// A Δ returns no table: its success is ISO's "omitted result".
+	res := &Result{Status: gqlstatus.Omitted}
 	for _, st := range plan.Stmts {
 		sr, err := x.statement(st)
 		if err != nil {
@@ -116,7 +117,7 @@ func Commit(ctx context.Context, g *store.Graph, plan *planner.Plan, params map[
 		}
 		res.Stmts = append(res.Stmts, sr)
 		res.Total.add(sr.Counts)
-		if res.Status == gqlstatus.Success && sr.Status != string(gqlstatus.Success) {
+		if res.Status == gqlstatus.Omitted && sr.Status != string(gqlstatus.Omitted) {
 			res.Status = gqlstatus.Code(sr.Status)
 		}
 	}
@@ -141,7 +142,9 @@ func Commit(ctx context.Context, g *store.Graph, plan *planner.Plan, params map[
 func annotate(err error, st *planner.Statement, text string) error {
 	var ge *gqlstatus.Error
 	if !errors.As(err, &ge) {
-		ge = &gqlstatus.Error{Code: gqlstatus.Rollback, Msg: err.Error(), Cause: err}
+		ge = &gqlstatus.Error{Code: gqlstatus.Internal, Cause: err,
+			Msg:  "the Δ failed inside goldfish (" + err.Error() + "); nothing applied",
+			Hint: "report the statement: this is a fault in goldfish"}
 	}
 	if ge.Stmt == 0 {
 		ge.Stmt = st.Index
@@ -179,12 +182,12 @@ func (x *executor) charge(rows, bytes int) error {
 	x.touched += rows
 	x.bytes += bytes
 	if x.touched > x.opts.Budget.Rows {
-		return gqlstatus.Errorf(gqlstatus.Rollback,
+		return gqlstatus.Errorf(gqlstatus.CommitBudget,
 			"Δ writes or binds more than %d elements (the R budget); nothing applied", x.opts.Budget.Rows).
 			WithHint("narrow the MATCH or split the Δ into smaller commits")
 	}
 	if x.bytes+len(x.plan.Text) > x.opts.Budget.Bytes {
-		return gqlstatus.Errorf(gqlstatus.Rollback,
+		return gqlstatus.Errorf(gqlstatus.CommitBudget,
 			"Δ writes more than %d bytes (the R budget); nothing applied", x.opts.Budget.Bytes).
 			WithHint("split the Δ into smaller commits")
 	}
@@ -192,7 +195,7 @@ func (x *executor) charge(rows, bytes int) error {
 }
 
 func (x *executor) statement(st *planner.Statement) (StmtResult, error) {
-	sr := StmtResult{Index: st.Index, Status: string(gqlstatus.Success)}
+	sr := StmtResult{Index: st.Index, Status: string(gqlstatus.Omitted)}
 	if err := x.check(); err != nil {
 		return sr, err
 	}
@@ -227,7 +230,7 @@ func (x *executor) statement(st *planner.Statement) (StmtResult, error) {
 			return sr, err
 		}
 	}
-	if sr.Status == string(gqlstatus.Success) && len(sr.Notices) > 0 {
+	if sr.Status == string(gqlstatus.Omitted) && len(sr.Notices) > 0 {
 		sr.Status = string(sr.Notices[0].Code)
 	}
 	return sr, nil
@@ -266,13 +269,13 @@ func (x *executor) eval(v planner.Value, row *planner.Row) (store.Value, error) 
 		}
 		val, err := planner.FromCEL(out)
 		if err != nil {
-			return store.Value{}, x.errAt(gqlstatus.InvalidValueType, v.Pos, "%v", err)
+			return store.Value{}, x.errAt(planner.ValueCode(err), v.Pos, "%v", err)
 		}
 		return val, nil
 	default:
 		val, err := planner.FromCEL(x.params[v.Param])
 		if err != nil {
-			return store.Value{}, x.errAt(gqlstatus.InvalidValueType, v.Pos, "parameter $%s: %v", x.plan.Params[v.Param], err)
+			return store.Value{}, x.errAt(planner.ValueCode(err), v.Pos, "parameter $%s: %v", x.plan.Params[v.Param], err)
 		}
 		return val, nil
 	}

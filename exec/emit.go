@@ -582,7 +582,10 @@ func (e *emitter) finish() (*Shape, error) {
 	if e.opt.ExactTokens {
 		restTok, err := tokens.Exact(string(notes) + string(e.body))
 		if err != nil {
-			return nil, gqlstatus.Errorf(gqlstatus.InvalidValueType, "cannot count tokens: %v", err)
+			e := gqlstatus.Errorf(gqlstatus.Internal, "the exact token count failed").
+				WithHint("recall without the exact token count (the estimate), and report it: this is a fault in goldfish")
+			e.Cause = err
+			return nil, e
 		}
 		headTok, _ := tokens.Exact(string(head(restTok)))
 		tok = restTok + headTok
@@ -600,7 +603,7 @@ func (e *emitter) finish() (*Shape, error) {
 	alarm := ""
 	if tok > TokenAlarm {
 		msg := fmt.Sprintf("Shape is %d tokens, over the %d-token alarm: narrow q, use view=shell, or split the session", tok, TokenAlarm)
-		alarm = "// 01000: " + msg + "\n"
+		alarm = "// " + string(gqlstatus.Warning) + ": " + msg + "\n"
 		s.Notices = append(s.Notices, gqlstatus.Notice{Code: gqlstatus.Warning, Msg: msg})
 	}
 	if s.Truncated {

@@ -75,7 +75,7 @@ func (m *meter) interrupted() error {
 }
 
 func (m *meter) overWork() error {
-	return gqlstatus.Errorf(gqlstatus.Rollback,
+	return gqlstatus.Errorf(gqlstatus.WorkBudget,
 		"Δ did more than %d units of work to bind its MATCH (the work budget, %d per element of R: candidates examined, edges traversed, predicates evaluated); nothing applied",
 		m.limit, WorkPerRow).
 		WithHint("give each node pattern a label, a property or a nick, and join the patterns by edges instead of listing them apart (a cartesian product), so the MATCH examines fewer candidates; or split the Δ")

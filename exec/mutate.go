@@ -46,7 +46,8 @@ func (x *executor) insertNode(row *planner.Row, np *planner.NodePlan, sr *StmtRe
 	if np.Slot >= 0 && row.Vars[np.Slot].Node != nil {
 		n, ok := x.nodeOf(row, np.Slot)
 		if !ok {
-			return nil, x.errAt(gqlstatus.InvalidReference, np.Pos, "node %s was deleted earlier in this Δ", x.varName(row, np.Slot))
+			return nil, x.errAt(gqlstatus.EndpointDeleted, np.Pos, "node %s was deleted earlier in this Δ", x.varName(row, np.Slot)).
+				WithHint("insert the edge before the DELETE, or to another node")
 		}
 		return n, nil
 	}
@@ -217,7 +218,7 @@ func (x *executor) propsOf(row *planner.Row, pps []planner.PropPlan) (store.Prop
 			return nil, 0, err
 		}
 		if err := x.storable(v); err != nil {
-			return nil, 0, x.errAt(gqlstatus.InvalidValueType, pp.Val.Pos, "property %s: %v", pp.Key, err).
+			return nil, 0, x.errAt(planner.ValueCode(err), pp.Val.Pos, "property %s: %v", pp.Key, err).
 				WithHint("write a value a property can hold")
 		}
 		m[pp.Key] = v
@@ -234,7 +235,7 @@ func (x *executor) propsOf(row *planner.Row, pps []planner.PropPlan) (store.Prop
 func (x *executor) storable(v store.Value) error {
 	if x.opts.Replay {
 		if v.Nesting() > store.MaxNesting {
-			return fmt.Errorf("lists are nested more than %d deep", store.MaxNesting)
+			return store.ErrTooDeep
 		}
 		return nil
 	}
@@ -248,14 +249,20 @@ func (x *executor) storeErr(err error, pos gqlstatus.Pos, props store.Props) err
 		return x.errAt(gqlstatus.IntegrityViolation, pos, "nick %s is already used by another live node", nick.Literal()).
 			WithHint("choose another nick, or MATCH the existing node and SET what changed")
 	case errors.Is(err, store.ErrIDTaken):
-		return x.errAt(gqlstatus.IntegrityViolation, pos, "element id is already taken: %v", err)
+		e := x.errAt(gqlstatus.IntegrityViolation, pos, "the element's id is already taken by another element of this session; nothing applied").
+			WithHint("an ingested node's id comes from its kind and loc, a kept slice's from the slice: change the loc, or absorb with reject or remint")
+		e.Cause = err
+		return e
 	case errors.Is(err, store.ErrHasEdges):
 		return x.errAt(gqlstatus.DeleteConnected, pos, "node still has live edges").
 			WithHint("use DETACH DELETE, or delete its edges first")
 	case errors.Is(err, store.ErrNotFound):
-		return x.errAt(gqlstatus.InvalidReference, pos, "element was deleted earlier in this Δ")
+		return x.errAt(gqlstatus.ReferentDeleted, pos, "element was deleted earlier in this Δ")
 	}
-	return x.errAt(gqlstatus.Rollback, pos, "%v", err)
+	e := x.errAt(gqlstatus.Internal, pos, "the store refused the change (%v); nothing applied", err).
+		WithHint("report the statement: this is a fault in goldfish")
+	e.Cause = err
+	return e
 }
 
 // assign records a property assignment and refuses a second, different
@@ -286,7 +293,8 @@ func (x *executor) element(row *planner.Row, slot int, pos gqlstatus.Pos) (plann
 	default:
 		return e, x.errAt(gqlstatus.InvalidReference, pos, "variable is not bound to an element")
 	}
-	return e, x.errAt(gqlstatus.InvalidReference, pos, "element was deleted earlier in this Δ")
+	return e, x.errAt(gqlstatus.ReferentDeleted, pos, "element was deleted earlier in this Δ").
+		WithHint("drop the statement that changes it, or make the change before the DELETE")
 }
 
 func (x *executor) writeProps(el planner.Element, props store.Props, pos gqlstatus.Pos) (planner.Element, error) {
@@ -381,7 +389,7 @@ func (x *executor) set(rows []*planner.Row, s *planner.SetStep, sr *StmtResult) 
 					return err
 				}
 				if err := x.storable(v); err != nil {
-					return x.errAt(gqlstatus.InvalidValueType, it.Val.Pos, "property %s: %v", it.Key, err).
+					return x.errAt(planner.ValueCode(err), it.Val.Pos, "property %s: %v", it.Key, err).
 						WithHint("write a value a property can hold")
 				}
 				if it.Key == "nick" && !v.IsNull() && v.Kind() != store.KindString {

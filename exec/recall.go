@@ -3,8 +3,11 @@ package exec
 import (
 	"context"
 	"errors"
+	"fmt"
 	"sync"
 	"time"
+
+	"github.com/google/cel-go/common/types/ref"
 
 	"github.com/goldfish-gql/goldfish/gqlstatus"
 	"github.com/goldfish-gql/goldfish/planner"
@@ -91,7 +94,8 @@ type Shape struct {
 	Truncated bool
 	Clamps    []string
 	Notices   []gqlstatus.Notice
-	// Status is 00000, 01000 (a clamp, a cut or a token alarm) or 02000 (skip).
+	// Status is 00000, 01000 (a clamp, a cut, a token alarm, a LIMIT
+	// clamped) or 02000 (skip).
 	Status gqlstatus.Code
 	// ExecTime (seed and walk) and EmitTime (text and tokens) are what
 	// computing this Shape cost.
@@ -101,7 +105,7 @@ type Shape struct {
 // Recall seeds, walks and emits over one snapshot.
 func Recall(ctx context.Context, snap *store.Snapshot, plan *planner.Plan, params map[string]store.Value, opt RecallOptions) (*Shape, error) {
 	if !plan.Read() {
-		return nil, gqlstatus.Errorf(gqlstatus.Syntax, "a Recall is one MATCH of node patterns with optional WHERE and LIMIT").
+		return nil, gqlstatus.Errorf(gqlstatus.WrongVerb, "a Recall is one MATCH of node patterns with optional WHERE and LIMIT").
 			WithHint("send INSERT, SET, REMOVE and DELETE to Commit")
 	}
 	st := plan.Stmts[0]
@@ -121,8 +125,12 @@ func Recall(ctx context.Context, snap *store.Snapshot, plan *planner.Plan, param
 	walk := shapewalk.Options{K: opt.K, M: opt.M, F: opt.F, Shell: opt.View == ViewShell,
 		Pinned: opt.Pinned, Hierarchy: opt.Hierarchy}
 	e := emitter{snap: snap, opt: opt, shape: &Shape{Version: snap.Version(), Status: gqlstatus.Success}, start: time.Now()}
+	limit, err := x.seedLimit(rp, celParams, opt, &e)
+	if err != nil {
+		return nil, err
+	}
 	if rp.Empty {
-		kinds, types := shapewalk.Outline(snap, opt.L)
+		kinds, types := shapewalk.Outline(snap, limit)
 		var exemplars []*store.Node
 		for _, k := range kinds {
 			exemplars = append(exemplars, k.Exemplars...)
@@ -140,27 +148,6 @@ func Recall(ctx context.Context, snap *store.Snapshot, plan *planner.Plan, param
 		e.emit(e.timed(w), len(exemplars))
 		return e.finish()
 	}
-	limit := opt.L
-	if rp.Limit != nil {
-		v, err := x.eval(*rp.Limit, &planner.Row{Params: celParams})
-		if err != nil {
-			return nil, err
-		}
-		if v.Kind() != store.KindInt {
-			return nil, x.errAt(gqlstatus.InvalidValueType, rp.Limit.Pos, "LIMIT takes an integer, not %s", v.Kind())
-		}
-		switch n := v.AsInt(); {
-		case n < 0:
-			return nil, x.errAt(gqlstatus.NegativeLimit, rp.Limit.Pos, "LIMIT is negative (%d)", n).WithHint("write LIMIT 0 or more")
-		case n > int64(max(opt.MaxL, opt.L)):
-			return nil, x.errAt(gqlstatus.InvalidValueType, rp.Limit.Pos, "LIMIT %d is above the ceiling of the seed budget L (%d)", n, max(opt.MaxL, opt.L)).
-				WithHint("narrow the token instead; the seed set is small by design")
-		case opt.CapL && n > int64(opt.L):
-			// the caller's L caps the token's LIMIT
-		default:
-			limit = int(n)
-		}
-	}
 	seeds, err := x.seed(snap, st, rp, limit)
 	if err != nil {
 		return nil, err
@@ -176,11 +163,14 @@ func Recall(ctx context.Context, snap *store.Snapshot, plan *planner.Plan, param
 		e.shape.Cue = CueSkip
 		e.shape.Status = gqlstatus.NoData
 		msg := "no seed: the token matched nothing and the session has no peaks"
-		if opt.NoPeaks || limit == 0 {
+		switch {
+		case limit == 0:
+			msg = "no seed: LIMIT 0"
+		case opt.NoPeaks:
 			msg = "no seed: the token matched nothing"
 		}
 		e.shape.Notices = append(e.shape.Notices, gqlstatus.Notice{Code: gqlstatus.NoData, Msg: msg})
-		e.notes = append(e.notes, "02000: "+msg)
+		e.notes = append(e.notes, string(gqlstatus.NoData)+": "+msg)
 		return e.finish()
 	}
 	w, err := e.walk(ctx, snap, seeds, walk)
@@ -189,6 +179,58 @@ func Recall(ctx context.Context, snap *store.Snapshot, plan *planner.Plan, param
 	}
 	e.emit(e.timed(w), len(seeds))
 	return e.finish()
+}
+
+// seedLimit returns the seed budget of one Recall: L, or the token's LIMIT.
+//
+// LIMIT n in a Recall is its seed count L for that call: at most n seeds,
+// and on the outline (MATCH ()) at most n exemplars per kind. A LIMIT may
+// lower L freely and raise it up to the L ceiling, unless the caller set
+// L itself, which then bounds the LIMIT as well. A LIMIT above its bound
+// is clamped to the bound, with a 01000 notice that names the LIMIT and
+// the bound, on every Recall form alike: a LIMIT is an upper bound ("at
+// most n"), which the clamped seed set still meets, so refusing the
+// whole Recall would only cost the reader a round trip, and the notice
+// tells it that the set may be cut. Budgets asked for as options (M, k,
+// L, F) are refused above their ceilings instead (22Q01): they are the
+// caller's configuration, not part of the token. LIMIT takes an INTEGER
+// (22G03 otherwise) of 0 or more (22G02 otherwise); LIMIT 0 seeds
+// nothing, and on the outline gives the counts alone.
+func (x *executor) seedLimit(rp *planner.RecallPlan, params []ref.Val, opt RecallOptions, e *emitter) (int, error) {
+	if rp.Limit == nil {
+		return opt.L, nil
+	}
+	v, err := x.eval(*rp.Limit, &planner.Row{Params: params})
+	if err != nil {
+		return 0, err
+	}
+	if v.Kind() != store.KindInt {
+		return 0, x.errAt(gqlstatus.InvalidValueType, rp.Limit.Pos, "LIMIT takes an integer, not %s", v.Kind())
+	}
+	n := v.AsInt()
+	if n < 0 {
+		return 0, x.errAt(gqlstatus.NegativeLimit, rp.Limit.Pos, "LIMIT is negative (%d)", n).WithHint("write LIMIT 0 or more")
+	}
+	bound, what := max(opt.MaxL, opt.L), "the L ceiling"
+	if opt.CapL || opt.MaxL == 0 {
+		bound, what = opt.L, "this call's L"
+	}
+	if n <= int64(bound) {
+		return int(n), nil
+	}
+	per := "seeds"
+	switch {
+	case rp.Empty && bound == 1:
+		per = "exemplar per kind"
+	case rp.Empty:
+		per = "exemplars per kind"
+	case bound == 1:
+		per = "seed"
+	}
+	msg := fmt.Sprintf("LIMIT %d is over %s (%d): at most %d %s", n, what, bound, bound, per)
+	e.shape.Notices = append(e.shape.Notices, gqlstatus.Notice{Code: gqlstatus.Warning, Msg: msg, Pos: rp.Limit.Pos})
+	e.notes = append(e.notes, "limit: "+msg) // a warning, as the clamp notes are
+	return bound, nil
 }
 
 // interruptedBy turns the context's error, as shapewalk returns it, into

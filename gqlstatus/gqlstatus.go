@@ -11,24 +11,126 @@ import (
 	"strings"
 )
 
-// Code is a five-character GQLSTATUS. Codes are only ever appended.
+// Code is a five-character GQLSTATUS: a two-character class (00 success,
+// 01 warning, 02 no data, the rest exceptions) and a three-character
+// subclass. Codes are only ever appended.
+//
+// Where ISO/IEC 39075 (GQL) defines a condition, its code is used. Where
+// it defines none, goldfish uses an implementation-defined subclass: the
+// standard (ISO/IEC 39075 §23.1, as ISO/IEC 9075 before it) reserves for
+// implementations the subclasses that begin with a digit 5–9 or a letter
+// I–Z; goldfish's all begin with Q, under the standard class that says
+// what kind of condition it is (22 data exception, 42 syntax error or
+// access rule violation, …). 40002 is ISO/IEC 9075's subclass of
+// transaction rollback, the standard code for the condition, which GQL's
+// table does not repeat.
+//
+// Every code goldfish can return is one of the constants below, each with
+// its meaning as its doc comment; the README's table "GQLSTATUS codes"
+// lists exactly these, with the same meanings (a test holds both, and
+// that no code is written as a string anywhere else).
 type Code string
 
 // The codes goldfish raises (SPEC §11).
 const (
-	Success             Code = "00000" // success
-	Omitted             Code = "00001" // success, result omitted
-	Warning             Code = "01000" // warning: echo, fan-out clamp, token alarm
-	NoData              Code = "02000" // no data: a MATCH bound nothing, a Recall skipped
-	NegativeLimit       Code = "22G02" // negative LIMIT
-	InvalidValueType    Code = "22G03" // invalid value type, budget over its ceiling
-	DuplicateAssignment Code = "22G0M" // the same property assigned twice in one Δ
-	Rollback            Code = "40000" // the atomic Δ failed, nothing applied; a call stopped by its context
-	IntegrityViolation  Code = "40002" // nick clash, slice id clash
-	Syntax              Code = "42001" // invalid syntax, or GQL outside the subset
-	InvalidReference    Code = "42002" // unbound variable, unknown action or view
-	DeleteConnected     Code = "G1001" // DELETE of a node with live edges
+	// successful completion: a Recall's Shape
+	Success Code = "00000"
+	// successful completion, omitted result: a Commit, which returns no table, and the shell's transaction statements
+	Omitted Code = "00001"
+	// warning: an echo in a Δ, a fan-out clamp, an M cut, the token alarm, a Recall LIMIT above its seed budget (clamped)
+	Warning Code = "01000"
+	// no data: a Commit MATCH bound nothing; a Recall with cue skip
+	NoData Code = "02000"
+
+	// connection exception, cabinet damaged (implementation-defined): a session or the cabinet file fails its checks; restore it from a backup
+	Damaged Code = "08Q01"
+
+	// data exception with no subclass of its own: an expression that cannot be evaluated on its values for another reason
+	DataException Code = "22000"
+	// numeric value out of range: an integer literal or parameter outside INTEGER, a float literal outside FLOAT, INTEGER overflow, a FLOAT that is not finite
+	NumericOutOfRange Code = "22003"
+	// invalid date, time, or datetime format: DATE or DATETIME text that is not ISO 8601
+	InvalidDateTimeFormat Code = "22007"
+	// datetime field overflow: a DATE or DATETIME outside the years 0000 to 9999
+	DateTimeOverflow Code = "22008"
+	// division by zero: / or % by the integer 0
+	DivisionByZero Code = "22012"
+	// negative limit value: a negative LIMIT
+	NegativeLimit Code = "22G02"
+	// invalid value type: a value, variable or parameter of a type the place does not take (LIMIT of a STRING, a nick that is not a STRING, + on a STRING and an INTEGER, a MAP or Go value no property holds)
+	InvalidValueType Code = "22G03"
+	// values not comparable: <, <=, > or >= between values of different types
+	NotComparable Code = "22G04"
+	// multiple assignments to a graph element property: the same property assigned twice in one Δ
+	DuplicateAssignment Code = "22G0M"
+	// reference value, referent deleted: a SET, REMOVE or DELETE of an element deleted earlier in the same Δ
+	ReferentDeleted Code = "22G11"
+	// Recall budget out of range (implementation-defined): M, k, L or F negative or above its ceiling
+	RecallBudget Code = "22Q01"
+	// R budget exceeded (implementation-defined): a Δ that writes or binds more elements or bytes than R, or parameters over R's bytes
+	CommitBudget Code = "22Q02"
+	// work budget exceeded (implementation-defined): a Δ's MATCH examined more candidates than R allows
+	WorkBudget Code = "22Q03"
+	// evaluation budget exceeded (implementation-defined): an expression over its CEL cost limit
+	CostBudget Code = "22Q04"
+	// value budget exceeded (implementation-defined): an expression that builds a value over its size bound, a list nested deeper than a property holds
+	ValueBudget Code = "22Q05"
+	// invalid option (implementation-defined): an unknown Recall option or shell setting, or a value it does not take
+	InvalidOption Code = "22Q06"
+
+	// invalid transaction state: COMMIT or ROLLBACK without START TRANSACTION, START TRANSACTION after a statement, a statement after COMMIT, text that ends inside a transaction
+	InvalidTransactionState Code = "25000"
+	// active GQL-transaction: START TRANSACTION inside a transaction
+	ActiveTransaction Code = "25G01"
+
+	// transaction rollback: a call its context stopped (the deadline passed, or the caller cancelled); a Δ applies nothing
+	Rollback Code = "40000"
+	// transaction rollback, integrity constraint violation: a nick or element id already taken; nothing applied
+	IntegrityViolation Code = "40002"
+	// statement completion unknown: a Commit applied in memory but not written to the cabinet; the session refuses Commits until reopened
+	CompletionUnknown Code = "40003"
+	// transaction rollback, internal failure (implementation-defined): goldfish failed for a reason with no code of its own, a fault to report with the statement; nothing applied
+	Internal Code = "40Q01"
+
+	// invalid syntax: text the grammar cannot read, or GQL outside the goldfish subset (the feature is named, with what to write instead)
+	Syntax Code = "42001"
+	// invalid reference: an unbound variable, an unknown function, action, session or shell parameter, a $parameter not given
+	InvalidReference Code = "42002"
+	// statement over a limit (implementation-defined): text over the byte limit, nesting deeper than the limit, an expression too long, too many parameters or variables
+	TextLimit Code = "42Q01"
+	// read-only session (implementation-defined): a Commit to the catalogue, or a drop of it
+	ReadOnlySession Code = "42Q02"
+	// invalid name (implementation-defined): a session or shell parameter name outside its rules
+	InvalidName Code = "42Q03"
+	// wrong verb (implementation-defined): a Commit text sent to Recall, or a read-only MATCH sent to Commit
+	WrongVerb Code = "42Q04"
+
+	// edges still exist: DELETE of a node that still has live edges
+	DeleteConnected Code = "G1001"
+	// endpoint node is deleted: an INSERT of an edge to a node deleted earlier in the same Δ
+	EndpointDeleted Code = "G1002"
 )
+
+// GQLStatus returns the code, so *Error is a Coded error.
+func (e *Error) GQLStatus() Code { return e.Code }
+
+// Coded is an error that knows its GQLSTATUS code. A layer that finds a
+// condition but does not word it for the user (the planner's conversion of
+// a value, say) returns one, so the layer that words it need not guess.
+type Coded interface {
+	error
+	GQLStatus() Code
+}
+
+// CodeOf returns the code of the first error in err's chain that knows
+// its code, or fallback when none does.
+func CodeOf(err error, fallback Code) Code {
+	var c Coded
+	if errors.As(err, &c) {
+		return c.GQLStatus()
+	}
+	return fallback
+}
 
 // Pos is a position in statement text: 1-based line and column (in runes),
 // 0-based byte offset. The zero Pos means "no position".

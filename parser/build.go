@@ -361,7 +361,7 @@ func (b *builder) smallInt(t antlr.TerminalNode) int {
 	tok := t.GetSymbol()
 	v, err := strconv.Atoi(tok.GetText())
 	if err != nil || v > math.MaxInt32 {
-		b.fail(gqlstatus.InvalidValueType, b.pos(tok), "use a smaller bound", "quantifier bound %s is out of range", tok.GetText())
+		b.fail(gqlstatus.NumericOutOfRange, b.pos(tok), "use a smaller bound", "quantifier bound %s is out of range", tok.GetText())
 	}
 	return v
 }
@@ -401,7 +401,7 @@ func (b *builder) labels(ctx gen.ILabelSpecContext, mode labelMode) []string {
 func (b *builder) enter(pos ast.Pos) {
 	b.depth++
 	if b.depth > b.lim.MaxDepth {
-		b.fail(gqlstatus.Syntax, pos, "flatten the expression or split the statement",
+		b.fail(gqlstatus.TextLimit, pos, "flatten the expression or split the statement",
 			"nesting is deeper than %d levels", b.lim.MaxDepth)
 	}
 }
@@ -706,13 +706,13 @@ func (b *builder) temporal(kw, st antlr.Token) *ast.Literal {
 	s := b.str(st)
 	if kw.GetTokenType() == gen.GoldfishGQLParserDATE {
 		if _, err := time.Parse("2006-01-02", s); err != nil {
-			b.fail(gqlstatus.InvalidValueType, b.pos(st), "write dates as DATE 'YYYY-MM-DD', for example DATE '2026-01-31'",
+			b.fail(gqlstatus.InvalidDateTimeFormat, b.pos(st), "write dates as DATE 'YYYY-MM-DD', for example DATE '2026-01-31'",
 				"invalid DATE literal %q", s)
 		}
 		return &ast.Literal{Pos: pos, Kind: ast.LitDate, Str: s}
 	}
 	if !validDateTime(s) {
-		b.fail(gqlstatus.InvalidValueType, b.pos(st),
+		b.fail(gqlstatus.InvalidDateTimeFormat, b.pos(st),
 			"write date-times in ISO 8601, for example DATETIME '2026-01-31T14:05:00Z'",
 			"invalid DATETIME literal %q", s)
 	}
@@ -753,7 +753,7 @@ func (b *builder) number(t antlr.Token, neg bool) *ast.Literal {
 		}
 		v, err := strconv.ParseInt(s, 10, 64)
 		if err != nil {
-			b.fail(gqlstatus.InvalidValueType, pos,
+			b.fail(gqlstatus.NumericOutOfRange, pos,
 				"integers are 64-bit (up to 9223372036854775807); use a float or a string for larger numbers",
 				"integer literal %s is out of range", s)
 		}
@@ -761,7 +761,7 @@ func (b *builder) number(t antlr.Token, neg bool) *ast.Literal {
 	}
 	v, err := strconv.ParseFloat(txt, 64)
 	if err != nil {
-		b.fail(gqlstatus.InvalidValueType, pos, "floats are 64-bit IEEE 754", "float literal %s is out of range", txt)
+		b.fail(gqlstatus.NumericOutOfRange, pos, "floats are 64-bit IEEE 754", "float literal %s is out of range", txt)
 	}
 	if neg {
 		v = -v

@@ -59,7 +59,8 @@ func Parse(text string) (*ast.Script, error) {
 
 // ParseWith parses text under lim. Errors are *gqlstatus.Error: 42001 for
 // syntax (with the position of the offending token, what was found, and a
-// hint), 22G03 for literals out of range or malformed DATE/DATETIME text.
+// hint), 42Q01 for text over a limit, 22003 for numbers out of range and
+// 22007 for malformed DATE/DATETIME text.
 func ParseWith(text string, lim Limits) (script *ast.Script, err error) {
 	s, gerr := parse(text, lim.withDefaults(), true)
 	if gerr != nil {
@@ -73,12 +74,12 @@ func parse(text string, lim Limits, pooled bool) (script *ast.Script, gerr *gqls
 	defer func() {
 		if r := recover(); r != nil {
 			script = nil
-			gerr = gqlstatus.Errorf(gqlstatus.Syntax, "internal parser error: %v", r).
+			gerr = gqlstatus.Errorf(gqlstatus.Internal, "internal parser error: %v", r).
 				WithHint("this is a bug in goldfish's parser; please report the statement text")
 		}
 	}()
 	if len(text) > lim.MaxBytes {
-		return nil, gqlstatus.Errorf(gqlstatus.Syntax,
+		return nil, gqlstatus.Errorf(gqlstatus.TextLimit,
 			"statement text is %d bytes; the limit is %d bytes", len(text), lim.MaxBytes).
 			WithHint("split the text into smaller statements")
 	}

@@ -268,12 +268,12 @@ func TestErrors(t *testing.T) {
 		{`MATCH (n) REMOVE n`, "42001", 1, 19, "unexpected end of input", "REMOVE takes"},
 		{`MATCH (n) WHERE (n.a = 1`, "42001", 1, 25, "unexpected end of input", ")"},
 		{`MATCH (n) WHERE n.a IN [1, 2`, "42001", 1, 29, "unexpected end of input", "]"},
-		{`MATCH (n) WHERE n.a = 99999999999999999999`, "22G03", 1, 23, "out of range", "64-bit"},
-		{`MATCH (n) WHERE n.a = -9223372036854775809`, "22G03", 1, 24, "out of range", ""},
-		{`MATCH (n) WHERE n.a = 1e999`, "22G03", 1, 23, "out of range", ""},
-		{`MATCH (n) WHERE n.d = DATE '2026-13-01'`, "22G03", 1, 28, "invalid DATE", "YYYY-MM-DD"},
-		{`MATCH (n) WHERE n.d = DATE 'tomorrow'`, "22G03", 1, 28, "invalid DATE", ""},
-		{`MATCH (n) WHERE n.d = DATETIME '2026-01-31X'`, "22G03", 1, 32, "invalid DATETIME", "ISO 8601"},
+		{`MATCH (n) WHERE n.a = 99999999999999999999`, "22003", 1, 23, "out of range", "64-bit"},
+		{`MATCH (n) WHERE n.a = -9223372036854775809`, "22003", 1, 24, "out of range", ""},
+		{`MATCH (n) WHERE n.a = 1e999`, "22003", 1, 23, "out of range", ""},
+		{`MATCH (n) WHERE n.d = DATE '2026-13-01'`, "22007", 1, 28, "invalid DATE", "YYYY-MM-DD"},
+		{`MATCH (n) WHERE n.d = DATE 'tomorrow'`, "22007", 1, 28, "invalid DATE", ""},
+		{`MATCH (n) WHERE n.d = DATETIME '2026-01-31X'`, "22007", 1, 32, "invalid DATETIME", "ISO 8601"},
 		{`MATCH (n:A|B)`, "42001", 1, 11, "'|'", ":A:B"},
 		{`MATCH (a)-[:X:Y]->(b)`, "42001", 1, 14, "several types", ":A|B"},
 		{`MATCH (a)-[e WHERE e.w > 1]->(b)`, "42001", 1, 14, "WHERE inside an edge", "MATCH"},
@@ -314,7 +314,7 @@ func TestLimits(t *testing.T) {
 	big := "MATCH (n) WHERE n.a = '" + strings.Repeat("x", 2000) + "'"
 	_, err := ParseWith(big, Limits{MaxBytes: 1000})
 	var ge *gqlstatus.Error
-	if !errors.As(err, &ge) || ge.Code != gqlstatus.Syntax ||
+	if !errors.As(err, &ge) || ge.Code != gqlstatus.TextLimit ||
 		ge.Msg != fmt.Sprintf("statement text is %d bytes; the limit is 1000 bytes", len(big)) {
 		t.Fatalf("oversized: %v", err)
 	}
@@ -330,7 +330,7 @@ func TestLimits(t *testing.T) {
 			t.Errorf("%q x20: %v", k.open, err)
 		}
 		_, err := ParseWith(nest(40, k.open, k.close), Limits{MaxDepth: 30})
-		if !errors.As(err, &ge) || !strings.Contains(ge.Msg, "nesting is deeper than 30 levels") || !ge.Pos.Valid() {
+		if !errors.As(err, &ge) || ge.Code != gqlstatus.TextLimit || !strings.Contains(ge.Msg, "nesting is deeper than 30 levels") || !ge.Pos.Valid() {
 			t.Errorf("%q x40: %v", k.open, err)
 		}
 	}

@@ -156,7 +156,7 @@ func isWordByte(c byte) bool {
 }
 
 func tooDeep(text string, off, max int) *gqlstatus.Error {
-	return gqlstatus.At(gqlstatus.Syntax, posAtOffset(text, off), text,
+	return gqlstatus.At(gqlstatus.TextLimit, posAtOffset(text, off), text,
 		"nesting is deeper than %d levels", max).
 		WithHint("flatten the expression or split the statement")
 }

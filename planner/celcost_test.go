@@ -3,6 +3,7 @@ package planner
 import (
 	"context"
 	"errors"
+	"math"
 	"strings"
 	"testing"
 
@@ -15,7 +16,8 @@ import (
 // TestBudgetsOfBuiltinFunctions: goldfish's own CEL functions are priced
 // by the sizes of the lists and strings they touch, and the values an
 // expression builds are bounded, so an expression that would do a long
-// piece of work fails at once with an error naming its budget (22G03),
+// piece of work fails at once with an error naming its budget (22Q04 for
+// the evaluation budget, 22Q05 for the value budget),
 // never cel-go's own text, instead of running for as long as its inputs
 // are large. Each WHERE is tested on one node {v: -1}.
 func TestBudgetsOfBuiltinFunctions(t *testing.T) {
@@ -66,9 +68,10 @@ func TestBudgetsOfBuiltinFunctions(t *testing.T) {
 				}
 				return
 			}
+			code := map[string]gqlstatus.Code{"evaluation budget": gqlstatus.CostBudget, "value budget": gqlstatus.ValueBudget}[c.budget]
 			ge, ok := err.(*gqlstatus.Error)
-			if !ok || ge.Code != gqlstatus.InvalidValueType || !strings.Contains(ge.Msg, c.budget) {
-				t.Fatalf("got %v, want a 22G03 error naming the %s", err, c.budget)
+			if !ok || ge.Code != code || !strings.Contains(ge.Msg, c.budget) {
+				t.Fatalf("got %v, want a %s error naming the %s", err, code, c.budget)
 			}
 			if strings.Contains(ge.Error(), "<input>") || strings.Contains(ge.Error(), "operation cancelled") {
 				t.Errorf("the message is cel-go's: %v", ge)
@@ -82,8 +85,8 @@ func TestBudgetsOfBuiltinFunctions(t *testing.T) {
 func TestExpressionSizeBudget(t *testing.T) {
 	_, err := plan(t, `MATCH (n) WHERE n.v = '`+strings.Repeat("a", 100_000)+`' SET n.seen = true`)
 	ge, ok := err.(*gqlstatus.Error)
-	if !ok || ge.Code != gqlstatus.InvalidValueType || !strings.Contains(ge.Msg, "size budget") || !strings.Contains(ge.Hint, "$parameters") {
-		t.Fatalf("got %v, want a 22G03 error naming the size budget", err)
+	if !ok || ge.Code != gqlstatus.TextLimit || !strings.Contains(ge.Msg, "size budget") || !strings.Contains(ge.Hint, "$parameters") {
+		t.Fatalf("got %v, want a 42Q01 error naming the size budget", err)
 	}
 	if strings.Contains(ge.Error(), "<input>") {
 		t.Errorf("the message is cel-go's: %v", ge)
@@ -143,17 +146,40 @@ func TestComprehensionStopsWhenCancelled(t *testing.T) {
 	}
 }
 
-// TestMismatchAdvice: an operator applied to values of types it does not
-// take is a data exception (22G03) with advice, found by its kind.
-func TestMismatchAdvice(t *testing.T) {
-	p, err := plan(t, `MATCH (n) WHERE n.v < 'a' SET n.seen = true`)
-	if err != nil {
-		t.Fatal(err)
-	}
-	node := &store.Node{Props: store.MakeProps(map[string]store.Value{"v": store.Int(-1)})}
-	_, _, err = p.Stmts[0].Steps[0].(*MatchStep).Where.Test(context.Background(), &Row{Vars: []Element{{Node: node}}})
-	ge, ok := err.(*gqlstatus.Error)
-	if !ok || ge.Code != gqlstatus.InvalidValueType || !strings.Contains(ge.Msg, "cannot apply < to INTEGER and STRING") || !strings.Contains(ge.Hint, "like with like") {
-		t.Fatalf("got %v, want 22G03 with advice", err)
+// TestEvaluationCodes: each data exception an expression raises has the
+// standard's code for it, found by its kind, a message in GQL's words and
+// advice: an ordering of different types is values not comparable
+// (22G04), an operator on a type it does not take an invalid value type
+// (22G03), a division by 0 22012, INTEGER overflow and a FLOAT that is not
+// finite a numeric value out of range (22003).
+func TestEvaluationCodes(t *testing.T) {
+	for _, c := range []struct {
+		where     string
+		code      gqlstatus.Code
+		msg, hint string
+	}{
+		{`n.v < 'a'`, gqlstatus.NotComparable, "cannot compare INTEGER with STRING by <", "like with like"},
+		{`n.v >= [1]`, gqlstatus.NotComparable, "cannot compare INTEGER with LIST by >=", "like with like"},
+		{`n.v + 'a' = 1`, gqlstatus.InvalidValueType, "cannot apply + to INTEGER and STRING", "operands of the types it takes"},
+		{`n.v STARTS WITH 'a'`, gqlstatus.InvalidValueType, "cannot apply STARTS WITH to INTEGER and STRING", "operands"},
+		{`n.v / 0 = 1`, gqlstatus.DivisionByZero, "division by zero in /", "not 0"},
+		{`n.v % 0 = 1`, gqlstatus.DivisionByZero, "division by zero in %", "not 0"},
+		{`n.big + 1 = 0`, gqlstatus.NumericOutOfRange, "INTEGER overflow in +", "FLOAT"},
+		{`n.big * -2 = 0`, gqlstatus.NumericOutOfRange, "INTEGER overflow in *", "FLOAT"},
+		{`n.f * n.f = 0`, gqlstatus.NumericOutOfRange, "the result of * is not a finite FLOAT", "1.8e308"},
+		{`n.f / 0 = 0`, gqlstatus.DivisionByZero, "division by zero in /", "not 0"},
+		{`n.f % 0.0 = 0`, gqlstatus.DivisionByZero, "division by zero in %", "not 0"},
+	} {
+		p, err := plan(t, `MATCH (n) WHERE `+c.where+` SET n.seen = true`)
+		if err != nil {
+			t.Fatal(err)
+		}
+		node := &store.Node{Props: store.MakeProps(map[string]store.Value{
+			"v": store.Int(-1), "big": store.Int(math.MaxInt64), "f": store.Float(1e200)})}
+		_, _, err = p.Stmts[0].Steps[0].(*MatchStep).Where.Test(context.Background(), &Row{Vars: []Element{{Node: node}}})
+		ge, ok := err.(*gqlstatus.Error)
+		if !ok || ge.Code != c.code || !strings.Contains(ge.Msg, c.msg) || !strings.Contains(ge.Hint, c.hint) || !ge.Pos.Valid() {
+			t.Errorf("%s: got %v, want %s %q with advice %q", c.where, err, c.code, c.msg, c.hint)
+		}
 	}
 }

@@ -1,7 +1,6 @@
 package planner
 
 import (
-	"errors"
 	"fmt"
 	"math"
 	"reflect"
@@ -14,6 +13,7 @@ import (
 	"github.com/google/cel-go/common/types/ref"
 	"github.com/google/cel-go/common/types/traits"
 
+	"github.com/goldfish-gql/goldfish/gqlstatus"
 	"github.com/goldfish-gql/goldfish/store"
 )
 
@@ -107,7 +107,20 @@ func ToCEL(v store.Value) ref.Val {
 type dateVal struct{ types.Timestamp }
 
 // ErrUnsupported is returned by FromCEL for values a property cannot hold.
-type ErrUnsupported struct{ TypeName string }
+// Code is its GQLSTATUS when the value's type is not the trouble (a FLOAT
+// that is not finite, a DATE out of range); empty means 22G03.
+type ErrUnsupported struct {
+	TypeName string
+	Code     gqlstatus.Code
+}
+
+// GQLStatus implements gqlstatus.Coded.
+func (e ErrUnsupported) GQLStatus() gqlstatus.Code {
+	if e.Code == "" {
+		return gqlstatus.InvalidValueType
+	}
+	return e.Code
+}
 
 func (e ErrUnsupported) Error() string {
 	return fmt.Sprintf("a property cannot hold a value of type %s", e.TypeName)
@@ -132,12 +145,12 @@ func fromCEL(v ref.Val, depth int) (store.Value, error) {
 		return store.Int(int64(x)), nil
 	case types.Uint:
 		if uint64(x) > math.MaxInt64 {
-			return store.Value{}, ErrUnsupported{"unsigned integer above the INTEGER range"}
+			return store.Value{}, ErrUnsupported{TypeName: "unsigned integer above the INTEGER range", Code: gqlstatus.NumericOutOfRange}
 		}
 		return store.Int(int64(x)), nil
 	case types.Double:
 		if !store.ValidFloat(float64(x)) {
-			return store.Value{}, ErrUnsupported{"FLOAT (NaN or infinity)"}
+			return store.Value{}, ErrUnsupported{TypeName: "FLOAT (NaN or infinity)", Code: gqlstatus.NumericOutOfRange}
 		}
 		return store.Float(float64(x)), nil
 	case types.String:
@@ -145,20 +158,20 @@ func fromCEL(v ref.Val, depth int) (store.Value, error) {
 	case dateVal:
 		t := x.Time.UTC()
 		if !store.InDateTimeRange(t) {
-			return store.Value{}, ErrUnsupported{"DATE outside the years 0000 to 9999"}
+			return store.Value{}, ErrUnsupported{TypeName: "DATE outside the years 0000 to 9999", Code: gqlstatus.DateTimeOverflow}
 		}
 		return store.Date(t.Format(time.DateOnly)), nil
 	case types.Timestamp:
 		t := x.Time.UTC()
 		if !store.InDateTimeRange(t) {
-			return store.Value{}, ErrUnsupported{"DATETIME outside the years 0000 to 9999 (UTC)"}
+			return store.Value{}, ErrUnsupported{TypeName: "DATETIME outside the years 0000 to 9999 (UTC)", Code: gqlstatus.DateTimeOverflow}
 		}
 		return store.DateTime(t.Format(time.RFC3339Nano)), nil
 	case Element:
-		return store.Value{}, ErrUnsupported{"graph element"}
+		return store.Value{}, ErrUnsupported{TypeName: "graph element"}
 	case traits.Lister:
 		if depth >= store.MaxNesting {
-			return store.Value{}, ErrUnsupported{fmt.Sprintf("LIST nested more than %d deep", store.MaxNesting)}
+			return store.Value{}, ErrUnsupported{TypeName: fmt.Sprintf("LIST nested more than %d deep", store.MaxNesting), Code: gqlstatus.ValueBudget}
 		}
 		n := int(x.Size().(types.Int))
 		out := make([]store.Value, n)
@@ -171,11 +184,11 @@ func fromCEL(v ref.Val, depth int) (store.Value, error) {
 		}
 		return store.List(out...), nil
 	case traits.Mapper:
-		return store.Value{}, ErrUnsupported{"MAP"}
+		return store.Value{}, ErrUnsupported{TypeName: "MAP"}
 	case *types.Err:
 		return store.Value{}, x
 	}
-	return store.Value{}, ErrUnsupported{v.Type().TypeName()}
+	return store.Value{}, ErrUnsupported{TypeName: v.Type().TypeName()}
 }
 
 func isNull(v ref.Val) bool {
@@ -336,14 +349,23 @@ func gqlType(v ref.Val) string {
 // mismatch is the data exception of an operator applied to values of types
 // it does not take (22G03); null is never a mismatch, it is unknown.
 func mismatch(op string, a, b ref.Val) ref.Val {
-	return types.WrapErr(&mismatchError{fmt.Sprintf("cannot apply %s to %s and %s", op, gqlType(a), gqlType(b))})
+	return types.WrapErr(&mismatchError{fmt.Sprintf("cannot apply %s to %s and %s", op, gqlType(a), gqlType(b)), gqlstatus.InvalidValueType})
+}
+
+// incomparable is an ordering between values of different types (22G04).
+func incomparable(op string, a, b ref.Val) ref.Val {
+	return types.WrapErr(&mismatchError{fmt.Sprintf("cannot compare %s with %s by %s", gqlType(a), gqlType(b), op), gqlstatus.NotComparable})
 }
 
 // mismatchError marks the data exception of mismatched operand types, so
 // the message can be given its advice by kind.
-type mismatchError struct{ msg string }
+type mismatchError struct {
+	msg  string
+	code gqlstatus.Code
+}
 
-func (e *mismatchError) Error() string { return e.msg }
+func (e *mismatchError) Error() string             { return e.msg }
+func (e *mismatchError) GQLStatus() gqlstatus.Code { return e.code }
 
 func ordering(op string, test func(c int) bool) func(a, b ref.Val) ref.Val {
 	return func(a, b ref.Val) ref.Val {
@@ -352,7 +374,7 @@ func ordering(op string, test func(c int) bool) func(a, b ref.Val) ref.Val {
 		}
 		c, ok := compare(a, b)
 		if !ok {
-			return mismatch(op, a, b)
+			return incomparable(op, a, b)
 		}
 		return types.Bool(test(c))
 	}
@@ -381,7 +403,7 @@ func arith(op string, ints func(x, y int64) (int64, error), floats func(x, y flo
 			if y, ok := b.(types.Int); ok {
 				r, err := ints(int64(x), int64(y))
 				if err != nil {
-					return types.NewErr("%s: %v", op, err)
+					return types.WrapErr(fmt.Errorf("%w in %s", err, op))
 				}
 				return types.Int(r)
 			}
@@ -391,17 +413,20 @@ func arith(op string, ints func(x, y int64) (int64, error), floats func(x, y flo
 		if !xok || !yok {
 			return mismatch(op, a, b)
 		}
+		if y == 0 && (op == "/" || op == "%") {
+			return types.WrapErr(fmt.Errorf("%w in %s", errDivZero, op)) // as for integers (ISO: any numeric type)
+		}
 		r := floats(x, y)
 		if !store.ValidFloat(r) {
-			return types.NewErr("%s: the result is not a finite FLOAT", op)
+			return types.WrapErr(&codedError{gqlstatus.NumericOutOfRange, "the result of " + op + " is not a finite FLOAT"})
 		}
 		return types.Double(r)
 	}
 }
 
 var (
-	errOverflow = errors.New("INTEGER overflow")
-	errDivZero  = errors.New("division by zero")
+	errOverflow = &codedError{gqlstatus.NumericOutOfRange, "INTEGER overflow"}
+	errDivZero  = &codedError{gqlstatus.DivisionByZero, "division by zero"}
 )
 
 func overflowIf(b bool) error {

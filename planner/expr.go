@@ -130,7 +130,7 @@ func (p *Program) evalErr(ctx context.Context, err error) error {
 	var mixed *mismatchError
 	switch {
 	case errors.As(err, &value):
-		return &gqlstatus.Error{Code: gqlstatus.InvalidValueType, Pos: p.Pos,
+		return &gqlstatus.Error{Code: gqlstatus.ValueBudget, Pos: p.Pos,
 			Msg:  fmt.Sprintf("expression is over its value budget: %v", value),
 			Hint: "build long values outside the statement and pass them as $parameters"}
 	case errors.As(err, &price), errors.As(err, &cancelled) && cancelled.Cause == interpreter.CostLimitExceeded:
@@ -138,7 +138,7 @@ func (p *Program) evalErr(ctx context.Context, err error) error {
 		if price != nil {
 			msg += ": " + price.op + " alone would cost " + strconv.FormatUint(price.units, 10)
 		}
-		return &gqlstatus.Error{Code: gqlstatus.InvalidValueType, Pos: p.Pos, Msg: msg,
+		return &gqlstatus.Error{Code: gqlstatus.CostBudget, Pos: p.Pos, Msg: msg,
 			Hint: "simplify the predicate, or compare with shorter strings and lists"}
 	case ctx != nil && ctx.Err() != nil &&
 		(errors.As(err, &cancelled) || errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded)):
@@ -146,9 +146,26 @@ func (p *Program) evalErr(ctx context.Context, err error) error {
 		e.Pos = p.Pos
 		return e
 	}
-	e := &gqlstatus.Error{Code: gqlstatus.InvalidValueType, Pos: p.Pos, Msg: err.Error()}
-	if errors.As(err, &mixed) {
+	var coded gqlstatus.Coded
+	if !errors.As(err, &coded) {
+		// cel-go's own: its words are about goldfish's CEL form, not the
+		// user's text, so they stay in the cause.
+		return &gqlstatus.Error{Code: gqlstatus.DataException, Pos: p.Pos, Cause: err,
+			Msg:  "the expression cannot be evaluated on these values",
+			Hint: "check the types of the properties and parameters it reads"}
+	}
+	e := &gqlstatus.Error{Code: coded.GQLStatus(), Pos: p.Pos, Msg: err.Error()}
+	switch {
+	case errors.As(err, &mixed) && e.Code == gqlstatus.NotComparable:
 		e.Hint = "values of these types do not mix (only null is unknown): compare like with like"
+	case errors.As(err, &mixed):
+		e.Hint = "values of these types do not mix (only null is unknown): give the operator operands of the types it takes"
+	case e.Code == gqlstatus.DivisionByZero:
+		e.Hint = "divide by a value that is not 0"
+	case errors.Is(err, errOverflow):
+		e.Hint = "INTEGER is 64-bit: compute in FLOAT (multiply by 1.0) for larger results"
+	case e.Code == gqlstatus.NumericOutOfRange:
+		e.Hint = "FLOAT is 64-bit IEEE 754 (up to about 1.8e308): scale the operands down"
 	}
 	return e
 }
@@ -319,17 +336,21 @@ func (s *scope) compile(e ast.Expr) (*Program, error) {
 	}
 	src := b.String()
 	if len(s.params.names) > maxSlots {
-		return nil, s.errAt(gqlstatus.Syntax, e.Position(), "more than %d parameters in one text", maxSlots)
+		return nil, s.errAt(gqlstatus.TextLimit, e.Position(), "more than %d parameters in one text", maxSlots)
 	}
 	prg, err := celCache.get(src)
 	if errors.Is(err, errSourceSize) {
-		return nil, s.errAt(gqlstatus.InvalidValueType, e.Position(),
+		return nil, s.errAt(gqlstatus.TextLimit, e.Position(),
 			"expression is over its size budget: %d characters as CEL, more than %d", utf8.RuneCountInString(src), MaxSource).
 			WithHint("pass long values as $parameters instead of writing them into the text")
 	}
 	if err != nil {
-		return nil, s.errAt(gqlstatus.InvalidValueType, e.Position(), "cannot compile expression: %v", err).
-			WithHint("simplify the expression")
+		// The planner writes only CEL it can compile, so this is a fault;
+		// cel-go's words point into that CEL form and stay in the cause.
+		ge := s.errAt(gqlstatus.Internal, e.Position(), "goldfish could not compile this expression").
+			WithHint("simplify the expression, and report the statement: this is a fault in goldfish")
+		ge.Cause = err
+		return nil, ge
 	}
 	p := &Program{Source: src, Pos: e.Position(), prg: prg.prg, fold: prg.fold}
 	if b, ok := e.(*ast.Binary); ok && b.Op == ast.OpContains {
@@ -413,7 +434,7 @@ func (s *scope) emit(b *strings.Builder, e ast.Expr) error {
 				WithHint("bind it in a MATCH or INSERT pattern before using it")
 		}
 		if slot >= maxSlots {
-			return s.errAt(gqlstatus.Syntax, x.Pos, "expressions may use the first %d variables of a statement; %s is later", maxSlots, x.Name).
+			return s.errAt(gqlstatus.TextLimit, x.Pos, "expressions may use the first %d variables of a statement; %s is later", maxSlots, x.Name).
 				WithHint("split the statement")
 		}
 		fmt.Fprintf(b, "v%d", slot)
@@ -520,7 +541,7 @@ func (s *scope) constValue(e ast.Expr, depth int) (v store.Value, ok bool, err e
 		}
 	case *ast.ListLit:
 		if depth >= store.MaxNesting {
-			return store.Value{}, false, s.errAt(gqlstatus.InvalidValueType, x.Pos,
+			return store.Value{}, false, s.errAt(gqlstatus.ValueBudget, x.Pos,
 				"lists are nested more than %d deep; no property can hold them", store.MaxNesting).
 				WithHint("flatten the list")
 		}
@@ -552,7 +573,7 @@ func (s *scope) constValue(e ast.Expr, depth int) (v store.Value, ok bool, err e
 func (s *scope) dateTime(x *ast.Literal) (string, error) {
 	norm, err := NormalizeDateTime(x.Str)
 	if err != nil {
-		return "", s.errAt(gqlstatus.InvalidValueType, x.Pos, "%v", err)
+		return "", s.errAt(gqlstatus.CodeOf(err, gqlstatus.InvalidDateTimeFormat), x.Pos, "%v", err)
 	}
 	return norm, nil
 }

@@ -189,21 +189,21 @@ func Build(script *ast.Script) (*Plan, error) {
 	for i, st := range script.Stmts {
 		index := i + 1
 		if ended {
-			return nil, gqlstatus.At(gqlstatus.Syntax, st.Position(), script.Text,
+			return nil, gqlstatus.At(gqlstatus.InvalidTransactionState, st.Position(), script.Text,
 				"statement after the end of the transaction").
 				WithHint("one text is one Δ: end it with COMMIT or ROLLBACK, or send the rest separately")
 		}
 		switch s := st.(type) {
 		case *ast.StartTransaction:
 			if inTx || len(p.Stmts) > 0 {
-				return nil, gqlstatus.At(gqlstatus.Syntax, s.Pos, script.Text,
+				return nil, gqlstatus.At(txStartCode(inTx), s.Pos, script.Text,
 					"START TRANSACTION must open the text, once").
 					WithHint("one text is already one atomic Δ; transactions do not nest")
 			}
 			inTx = true
 		case *ast.CommitTx, *ast.RollbackTx:
 			if !inTx {
-				return nil, gqlstatus.At(gqlstatus.Syntax, s.Position(), script.Text,
+				return nil, gqlstatus.At(gqlstatus.InvalidTransactionState, s.Position(), script.Text,
 					"%s without START TRANSACTION", txWord(s)).
 					WithHint("a text sent alone is already one atomic Δ")
 			}
@@ -229,7 +229,7 @@ func Build(script *ast.Script) (*Plan, error) {
 		}
 	}
 	if inTx && !ended {
-		return nil, gqlstatus.Errorf(gqlstatus.Syntax, "START TRANSACTION without COMMIT or ROLLBACK").
+		return nil, gqlstatus.Errorf(gqlstatus.InvalidTransactionState, "START TRANSACTION without COMMIT or ROLLBACK").
 			WithHint("end the transaction with COMMIT to apply it, or ROLLBACK to drop it")
 	}
 	p.Params = params.names
@@ -653,7 +653,7 @@ func (s *scope) value(e ast.Expr) (Value, error) {
 			return Value{}, err
 		}
 		if err := v.Check(); err != nil {
-			return Value{}, s.errAt(gqlstatus.InvalidValueType, e.Position(), "%v", err).
+			return Value{}, s.errAt(ValueCode(err), e.Position(), "%v", err).
 				WithHint("write a value a property can hold")
 		}
 		return Value{Pos: e.Position(), Const: &v, Param: -1}, nil
@@ -736,10 +736,10 @@ func (s *scope) removeItem(it ast.RemoveItem) (RemoveItem, error) {
 func NormalizeDateTime(s string) (string, error) {
 	t, ok := parseDateTime(s)
 	if !ok {
-		return "", fmt.Errorf("DATETIME '%s' is not an ISO 8601 date and time; write DATETIME '2026-01-31T12:00:00Z'", s)
+		return "", &codedError{gqlstatus.InvalidDateTimeFormat, fmt.Sprintf("DATETIME '%s' is not an ISO 8601 date and time; write DATETIME '2026-01-31T12:00:00Z'", s)}
 	}
 	if !store.InDateTimeRange(t) {
-		return "", fmt.Errorf("DATETIME '%s' is outside the years 0000 to 9999 (UTC); write an instant within them", s)
+		return "", &codedError{gqlstatus.DateTimeOverflow, fmt.Sprintf("DATETIME '%s' is outside the years 0000 to 9999 (UTC); write an instant within them", s)}
 	}
 	return t.Format(time.RFC3339Nano), nil
 }

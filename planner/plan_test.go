@@ -61,8 +61,11 @@ func TestReferencesAndValues(t *testing.T) {
 		{`INSERT (:A {a: 1, a: 2})`, gqlstatus.DuplicateAssignment},
 		{`MATCH (n)-[r]->(m) SET r:Label`, gqlstatus.InvalidValueType},
 		{`INSERT (a)-[:r]-(b)`, gqlstatus.Syntax},
-		{`COMMIT`, gqlstatus.Syntax},
-		{`START TRANSACTION; INSERT (:A)`, gqlstatus.Syntax},
+		{`COMMIT`, gqlstatus.InvalidTransactionState},
+		{`START TRANSACTION; INSERT (:A)`, gqlstatus.InvalidTransactionState},
+		{`INSERT (:A); START TRANSACTION; COMMIT`, gqlstatus.InvalidTransactionState},
+		{`START TRANSACTION; START TRANSACTION; COMMIT`, gqlstatus.ActiveTransaction},
+		{`START TRANSACTION; INSERT (:A); COMMIT; INSERT (:B)`, gqlstatus.InvalidTransactionState},
 	} {
 		_, err := plan(t, c.text)
 		ge, ok := err.(*gqlstatus.Error)

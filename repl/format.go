@@ -2,7 +2,6 @@ package repl
 
 import (
 	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
 	"strings"
@@ -64,11 +63,7 @@ func Notices(res *goldfish.CommitResult) []gqlstatus.Notice {
 // WriteError prints err the way gqlsh does: "GQLSTATUS <code>: <message>
 // (line L, column C)", then the caret lines when the error points into text.
 func WriteError(w io.Writer, err error) {
-	var ge *gqlstatus.Error
-	if !errors.As(err, &ge) {
-		fmt.Fprintf(w, "error: %v\n", err)
-		return
-	}
+	ge := statusOf(err)
 	fmt.Fprintln(w, ge.Error())
 	if c := ge.Caret(); c != "" {
 		fmt.Fprintln(w, c)
@@ -108,7 +103,7 @@ func writeJSON(w io.Writer, v any) {
 	enc := json.NewEncoder(w)
 	enc.SetEscapeHTML(false) // Shapes hold "->"; keep them readable
 	if err := enc.Encode(v); err != nil {
-		enc.Encode(jsonError{Status: string(gqlstatus.Rollback), Error: err.Error()})
+		enc.Encode(errorJSON(gqlstatus.Errorf(gqlstatus.Internal, "cannot write the result as JSON: %v", err)))
 	}
 }
 
@@ -125,10 +120,7 @@ func resultJSON(res *goldfish.CommitResult, statements int) jsonResult {
 }
 
 func errorJSON(err error) jsonError {
-	var ge *gqlstatus.Error
-	if !errors.As(err, &ge) {
-		return jsonError{Status: string(gqlstatus.Rollback), Error: err.Error()}
-	}
+	ge := statusOf(err)
 	return jsonError{Status: string(ge.Code), Error: ge.Msg, Hint: ge.Hint, Statement: ge.Stmt,
 		Line: ge.Pos.Line, Column: ge.Pos.Col}
 }

@@ -13,6 +13,7 @@ import (
 	"strings"
 
 	"github.com/goldfish-gql/goldfish"
+	"github.com/goldfish-gql/goldfish/gqlstatus"
 )
 
 // A meta-command is a line starting with ':' (as in cypher-shell and
@@ -82,7 +83,9 @@ func MetaNames() []string {
 }
 
 // MetaError is the error of a meta-command: printed as "error: …", with no
-// GQLSTATUS since the engine was not asked.
+// GQLSTATUS since the engine was not asked. :set and :param report
+// GQLSTATUS errors instead (a budget over its ceiling, a value that is not
+// a literal), the codes the engine gives the same conditions.
 type MetaError struct{ Msg string }
 
 func (e *MetaError) Error() string { return e.Msg }
@@ -424,17 +427,17 @@ func (sh *Shell) metaSet(_ context.Context, args []string) error {
 		return nil
 	}
 	if len(args) != 2 {
-		return metaErrorf("usage: :set KNOB VALUE with KNOB one of %s; :set alone lists them", strings.Join(knobs, ", "))
+		return gqlstatus.Errorf(gqlstatus.Syntax, "usage: :set KNOB VALUE with KNOB one of %s; :set alone lists them", strings.Join(knobs, ", "))
 	}
 	name, val := args[0], args[1]
 	o := &sh.r.Recall
 	num := func(dst *int, ceiling int) error {
 		n, err := strconv.Atoi(val)
 		if err != nil || n < 0 {
-			return metaErrorf("%s takes a whole number ≥ 0 (0 for the default), not %q", name, val)
+			return gqlstatus.Errorf(gqlstatus.InvalidOption, "%s takes a whole number ≥ 0 (0 for the default), not %q", name, val)
 		}
 		if n > ceiling {
-			return metaErrorf("%s=%d is above its ceiling %d; narrow the token, use view shell, or split the session", name, n, ceiling)
+			return gqlstatus.Errorf(gqlstatus.RecallBudget, "%s=%d is above its ceiling %d; narrow the token, use view shell, or split the session", name, n, ceiling)
 		}
 		*dst = n
 		return nil
@@ -454,7 +457,7 @@ func (sh *Shell) metaSet(_ context.Context, args []string) error {
 		case "interior", "shell":
 			o.View = strings.ToLower(val)
 		default:
-			err = metaErrorf("view is interior or shell, not %q", val)
+			err = gqlstatus.Errorf(gqlstatus.InvalidOption, "view is interior or shell, not %q", val)
 		}
 	case "peaks":
 		switch strings.ToLower(val) {
@@ -463,10 +466,10 @@ func (sh *Shell) metaSet(_ context.Context, args []string) error {
 		case "off", "false":
 			o.NoPeaks = true
 		default:
-			err = metaErrorf("peaks is on or off, not %q", val)
+			err = gqlstatus.Errorf(gqlstatus.InvalidOption, "peaks is on or off, not %q", val)
 		}
 	default:
-		err = metaErrorf("unknown knob %q; the knobs are %s", name, strings.Join(knobs, ", "))
+		err = gqlstatus.Errorf(gqlstatus.InvalidOption, "unknown knob %q; the knobs are %s", name, strings.Join(knobs, ", "))
 	}
 	if err != nil {
 		return err
@@ -480,14 +483,14 @@ func (sh *Shell) metaParamLine(rest string) error {
 	name = strings.TrimPrefix(strings.TrimSpace(name), "$")
 	val = strings.TrimSpace(val)
 	if name == "" {
-		return metaErrorf("usage: :param NAME VALUE (VALUE a literal: 1, 2.5, true, null, \"text\", [1, 2]); :params lists them")
+		return gqlstatus.Errorf(gqlstatus.Syntax, "usage: :param NAME VALUE (VALUE a literal: 1, 2.5, true, null, \"text\", [1, 2]); :params lists them")
 	}
 	if !validParamName(name) {
-		return metaErrorf("parameter name %q: use letters, digits and '_', not starting with a digit", name)
+		return gqlstatus.Errorf(gqlstatus.InvalidName, "parameter name %q: use letters, digits and '_', not starting with a digit", name)
 	}
 	if val == "" {
 		if _, ok := sh.r.Params[name]; !ok {
-			return metaErrorf("no parameter $%s; :param %s VALUE sets it", name, name)
+			return gqlstatus.Errorf(gqlstatus.InvalidReference, "no parameter $%s; :param %s VALUE sets it", name, name)
 		}
 		delete(sh.r.Params, name)
 		sh.printf("$%s removed\n", name)
@@ -495,7 +498,13 @@ func (sh *Shell) metaParamLine(rest string) error {
 	}
 	v, err := ParseValue(val)
 	if err != nil {
-		return metaErrorf("$%s: %v", name, err)
+		// the value's own code (42001 not a literal, 22003 out of range, …)
+		e := &gqlstatus.Error{Code: gqlstatus.CodeOf(err, gqlstatus.Syntax), Msg: "$" + name + ": " + err.Error(), Cause: err}
+		var ge *gqlstatus.Error
+		if errors.As(err, &ge) {
+			e.Msg, e.Hint = "$"+name+": "+ge.Msg, ge.Hint
+		}
+		return e
 	}
 	if sh.r.Params == nil {
 		sh.r.Params = map[string]any{}

@@ -8,6 +8,8 @@ import (
 	"strconv"
 	"strings"
 	"unicode"
+
+	"github.com/goldfish-gql/goldfish/gqlstatus"
 )
 
 // ParseValue reads a :param value: a JSON literal (numbers, true, false,
@@ -22,15 +24,15 @@ func ParseValue(s string) (any, error) {
 	dec.UseNumber()
 	var v any
 	if err := dec.Decode(&v); err != nil {
-		return nil, fmt.Errorf("%q is not a literal; write 1, 2.5, true, false, null, \"text\" or [1, \"a\"]", s)
+		return nil, gqlstatus.Errorf(gqlstatus.Syntax, "%q is not a literal; write 1, 2.5, true, false, null, \"text\" or [1, \"a\"]", s)
 	}
 	if dec.More() || dec.InputOffset() != int64(len(s)) {
 		if rest := bytes.TrimSpace([]byte(s[dec.InputOffset():])); len(rest) > 0 {
-			return nil, fmt.Errorf("%q is more than one literal; quote a string with spaces", s)
+			return nil, gqlstatus.Errorf(gqlstatus.Syntax, "%q is more than one literal; quote a string with spaces", s)
 		}
 	}
 	if _, ok := v.(map[string]any); ok {
-		return nil, fmt.Errorf("maps are not GQL property values; use a list or a string")
+		return nil, gqlstatus.Errorf(gqlstatus.InvalidValueType, "maps are not GQL property values; use a list or a string")
 	}
 	return convertNumbers(v)
 }
@@ -43,7 +45,7 @@ func convertNumbers(v any) (any, error) {
 		}
 		f, err := strconv.ParseFloat(string(x), 64)
 		if err != nil || math.IsInf(f, 0) {
-			return nil, fmt.Errorf("number %s is out of range", x)
+			return nil, gqlstatus.Errorf(gqlstatus.NumericOutOfRange, "number %s is out of range", x)
 		}
 		return f, nil
 	case []any:
@@ -54,7 +56,7 @@ func convertNumbers(v any) (any, error) {
 				return nil, err
 			}
 			if _, ok := c.(map[string]any); ok {
-				return nil, fmt.Errorf("maps are not GQL property values")
+				return nil, gqlstatus.Errorf(gqlstatus.InvalidValueType, "maps are not GQL property values")
 			}
 			out[i] = c
 		}
@@ -102,7 +104,7 @@ func unquoteSingle(body string) (string, error) {
 	for i := 0; i < len(body); i++ {
 		c := body[i]
 		if c == '\'' {
-			return "", fmt.Errorf("unescaped ' inside '%s'; write \\'", body)
+			return "", gqlstatus.Errorf(gqlstatus.Syntax, "unescaped ' inside '%s'; write \\'", body)
 		}
 		if c != '\\' {
 			b.WriteByte(c)
@@ -110,7 +112,7 @@ func unquoteSingle(body string) (string, error) {
 		}
 		i++
 		if i == len(body) {
-			return "", fmt.Errorf("string '%s' ends with a lone backslash", body)
+			return "", gqlstatus.Errorf(gqlstatus.Syntax, "string '%s' ends with a lone backslash", body)
 		}
 		switch body[i] {
 		case 'n':

@@ -97,7 +97,7 @@ func (r *Runner) Close() error {
 		return nil
 	}
 	r.inTx, r.txBuf = false, nil
-	err := &gqlstatus.Error{Code: gqlstatus.Syntax, Stmt: r.txAt.Index,
+	err := &gqlstatus.Error{Code: gqlstatus.InvalidTransactionState, Stmt: r.txAt.Index,
 		Msg:  "START TRANSACTION without COMMIT or ROLLBACK at the end of the input; nothing applied",
 		Hint: "end the transaction with COMMIT to apply it, or ROLLBACK to drop it"}
 	r.fail(err)
@@ -115,7 +115,7 @@ func (r *Runner) Exec(ctx context.Context, src string, st Stmt) error {
 	switch {
 	case verb == "START" && len(words) == 2 && words[1] == "TRANSACTION":
 		if r.inTx {
-			err := gqlstatus.At(gqlstatus.Syntax, gqlstatus.Pos{Line: st.Line, Col: st.Col, Offset: st.Offset}, src,
+			err := gqlstatus.At(gqlstatus.ActiveTransaction, gqlstatus.Pos{Line: st.Line, Col: st.Col, Offset: st.Offset}, src,
 				"START TRANSACTION inside a transaction").WithHint("transactions do not nest: COMMIT or ROLLBACK first")
 			err.Stmt = st.Index
 			r.fail(err)
@@ -253,7 +253,7 @@ func (r *Runner) commit(ctx context.Context, src string, stmts []Stmt, tm timing
 // note prints the outcome of a statement that did not reach the engine.
 func (r *Runner) note(text, tx string) {
 	if r.Format == FormatJSON {
-		writeJSON(r.Out, jsonResult{Status: string(gqlstatus.Success), Version: r.Session.Version(),
+		writeJSON(r.Out, jsonResult{Status: string(gqlstatus.Omitted), Version: r.Session.Version(),
 			Notices: []jsonNotice{}, Transaction: tx})
 		return
 	}

@@ -94,7 +94,7 @@ func TestRunGQL(t *testing.T) {
 			name: "unclosed transaction at the end of input",
 			in:   "START TRANSACTION; INSERT (:A)",
 			out:  "ok transaction started\n",
-			err: "GQLSTATUS 42001: statement 1: START TRANSACTION without COMMIT or ROLLBACK at the end of the input; nothing applied; " +
+			err: "GQLSTATUS 25000: statement 1: START TRANSACTION without COMMIT or ROLLBACK at the end of the input; nothing applied; " +
 				"end the transaction with COMMIT to apply it, or ROLLBACK to drop it\n",
 			code: 1,
 		},
@@ -102,7 +102,7 @@ func TestRunGQL(t *testing.T) {
 			name: "nested START TRANSACTION",
 			in:   "START TRANSACTION;\nSTART TRANSACTION;",
 			out:  "ok transaction started\n",
-			err: "GQLSTATUS 42001: statement 2: START TRANSACTION inside a transaction; transactions do not nest: COMMIT or ROLLBACK first (line 2, column 1)\n" +
+			err: "GQLSTATUS 25G01: statement 2: START TRANSACTION inside a transaction; transactions do not nest: COMMIT or ROLLBACK first (line 2, column 1)\n" +
 				"  START TRANSACTION;\n" +
 				"  ^\n",
 			code: 1,
@@ -110,7 +110,7 @@ func TestRunGQL(t *testing.T) {
 		{
 			name: "COMMIT outside a transaction",
 			in:   "COMMIT",
-			err: "GQLSTATUS 42001: statement 1: COMMIT without START TRANSACTION; a text sent alone is already one atomic Δ (line 1, column 1)\n" +
+			err: "GQLSTATUS 25000: statement 1: COMMIT without START TRANSACTION; a text sent alone is already one atomic Δ (line 1, column 1)\n" +
 				"  COMMIT\n" +
 				"  ^\n",
 			code: 1,
@@ -180,10 +180,10 @@ func TestRunJSON(t *testing.T) {
 		objs = append(objs, m)
 	}
 	want := []map[string]any{
-		{"status": "00000", "version": 1.0, "nodes_created": 2.0, "edges_created": 1.0, "properties_set": 1.0, "bindings": 0.0, "labels_added": 0.0, "labels_removed": 0.0, "nodes_recycled": 0.0, "edges_recycled": 0.0},
+		{"status": "00001", "version": 1.0, "nodes_created": 2.0, "edges_created": 1.0, "properties_set": 1.0, "bindings": 0.0, "labels_added": 0.0, "labels_removed": 0.0, "nodes_recycled": 0.0, "edges_recycled": 0.0},
 		{"status": "01000", "version": 2.0, "nodes_created": 1.0},
-		{"status": "00000", "transaction": "started"},
-		{"status": "00000", "version": 3.0, "nodes_created": 2.0, "statements": 2.0},
+		{"status": "00001", "transaction": "started"},
+		{"status": "00001", "version": 3.0, "nodes_created": 2.0, "statements": 2.0},
 		{"status": "42001", "statement": 7.0, "line": 4.0, "column": 16.0},
 	}
 	for i, w := range want {

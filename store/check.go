@@ -13,7 +13,7 @@ import (
 // every layer holds values to, so that whatever a Commit accepts is read
 // back by hydrate and re-parsed from a Shape:
 //
-//   - Commit refuses a deeper value (22G03) whether it comes from a
+//   - Commit refuses a deeper value (22Q05) whether it comes from a
 //     parameter, a literal or a computed expression (Value.Check);
 //   - the cabinet's decoder refuses to read a deeper one, and its
 //     encoder is only ever given values that passed Check;
@@ -30,22 +30,46 @@ const MaxNesting = 64
 // time.Time.Format(time.RFC3339Nano) writes it) of an instant in the
 // years 0000–9999, UTC. Those are the values whose literal parses back
 // to the same value and whose cabinet encoding decodes. Check reads at
-// most MaxNesting+1 levels of v, whatever its depth.
+// most MaxNesting+1 levels of v, whatever its depth. Its error is one of
+// the kinds below (errors.Is), so the layer that words it for the user
+// can give each its code.
 func (v Value) Check() error { return v.check(0) }
+
+// The kinds of Check's errors.
+var (
+	ErrTooDeep    = fmt.Errorf("lists are nested more than %d deep", MaxNesting)
+	ErrNotFinite  = errors.New("NaN and infinite floats cannot be stored")
+	ErrNotUTF8    = errors.New("the string is not valid UTF-8")
+	ErrDateFormat = errors.New("not ISO 8601 date or date-time text")
+	ErrDateRange  = errors.New("outside the years 0000 to 9999")
+)
+
+// kindError is an error of one of Check's kinds, with its own message.
+type kindError struct {
+	kind error
+	msg  string
+}
+
+func (e *kindError) Error() string { return e.msg }
+func (e *kindError) Unwrap() error { return e.kind }
+
+func kinded(kind error, format string, args ...any) error {
+	return &kindError{kind: kind, msg: fmt.Sprintf(format, args...)}
+}
 
 func (v Value) check(depth int) error {
 	switch v.kind {
 	case KindFloat:
 		if !ValidFloat(v.AsFloat()) {
-			return errors.New("NaN and infinite floats cannot be stored")
+			return ErrNotFinite
 		}
 	case KindString:
 		if !utf8.ValidString(v.s) {
-			return fmt.Errorf("the string is not valid UTF-8 (byte %d)", invalidUTF8At(v.s))
+			return kinded(ErrNotUTF8, "the string is not valid UTF-8 (byte %d)", invalidUTF8At(v.s))
 		}
 	case KindDate:
 		if !ValidDate(v.s) {
-			return fmt.Errorf("DATE %s is not a date written YYYY-MM-DD", strconv.Quote(v.s))
+			return kinded(ErrDateFormat, "DATE %s is not a date written YYYY-MM-DD", strconv.Quote(v.s))
 		}
 	case KindDateTime:
 		if err := CheckDateTime(v.s); err != nil {
@@ -53,11 +77,11 @@ func (v Value) check(depth int) error {
 		}
 	case KindList:
 		if depth >= MaxNesting {
-			return errTooDeep
+			return ErrTooDeep
 		}
 		for i, e := range v.AsList() {
 			if err := e.check(depth + 1); err != nil {
-				if err == errTooDeep {
+				if err == ErrTooDeep {
 					return err
 				}
 				return fmt.Errorf("element %d: %w", i, err)
@@ -66,9 +90,6 @@ func (v Value) check(depth int) error {
 	}
 	return nil
 }
-
-// errTooDeep is Check's error for a list nested deeper than MaxNesting.
-var errTooDeep = fmt.Errorf("lists are nested more than %d deep", MaxNesting)
 
 // invalidUTF8At returns the byte offset of the first invalid UTF-8
 // sequence in s (len(s) when there is none).
@@ -98,10 +119,10 @@ func ValidDate(s string) bool {
 func CheckDateTime(s string) error {
 	t, err := time.Parse(time.RFC3339Nano, s)
 	if err != nil || t.Format(time.RFC3339Nano) != s {
-		return fmt.Errorf("DATETIME %s is not ISO 8601 date-time text in RFC 3339 form", strconv.Quote(s))
+		return kinded(ErrDateFormat, "DATETIME %s is not ISO 8601 date-time text in RFC 3339 form", strconv.Quote(s))
 	}
 	if !InDateTimeRange(t) {
-		return fmt.Errorf("DATETIME %s is outside the years 0000 to 9999 (UTC)", strconv.Quote(s))
+		return kinded(ErrDateRange, "DATETIME %s is outside the years 0000 to 9999 (UTC)", strconv.Quote(s))
 	}
 	return nil
 }
@@ -120,7 +141,7 @@ func InDateTimeRange(t time.Time) bool {
 // instant. It fails for an instant outside InDateTimeRange.
 func DateTimeOf(t time.Time) (Value, error) {
 	if !InDateTimeRange(t.UTC()) {
-		return Value{}, fmt.Errorf("time %s is outside the years 0000 to 9999 (UTC) a DATETIME can hold", t.UTC().Format(time.RFC3339Nano))
+		return Value{}, kinded(ErrDateRange, "time %s is outside the years 0000 to 9999 (UTC) a DATETIME can hold", t.UTC().Format(time.RFC3339Nano))
 	}
 	if _, off := t.Zone(); off%60 != 0 || off <= -24*3600 || off >= 24*3600 || !InDateTimeRange(t) {
 		t = t.UTC()

@@ -53,7 +53,7 @@ const (
 	InvalidDateTimeFormat Code = "22007"
 	// datetime field overflow: a DATE or DATETIME outside the years 0000 to 9999
 	DateTimeOverflow Code = "22008"
-	// division by zero: / or % by the integer 0
+	// division by zero: / or % by 0 or 0.0
 	DivisionByZero Code = "22012"
 	// negative limit value: a negative LIMIT
 	NegativeLimit Code = "22G02"

@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"context"
 	"fmt"
 	"io"
 	"os"
@@ -186,7 +187,7 @@ type fakeTerm struct {
 	closed   bool
 }
 
-func (f *fakeTerm) Next(string) (string, error) {
+func (f *fakeTerm) Next(context.Context, string) (string, error) {
 	if len(f.lines) == 0 {
 		return "", io.EOF
 	}

@@ -40,7 +40,9 @@ func parseLiteral(ctx context.Context, s string) (any, error) {
 	if strings.TrimSpace(s) == "" {
 		return nil, metaErrorf(codeValue, "", "no value given")
 	}
-	db, err := goldfish.Open()
+	// The literal is held to the parser's size limit only: the R budget
+	// applies where the value is used, to the Δ or Recall it goes with.
+	db, err := goldfish.Open(goldfish.WithCommitBudget(goldfish.Budget{Bytes: 2 * MaxStatementBytes}))
 	if err != nil {
 		return nil, err
 	}
@@ -110,6 +112,18 @@ func FormatValue(v any) string {
 	return fmt.Sprint(v)
 }
 
+// maxShown is the most bytes of a parameter's literal :param and :params
+// print; a longer one is cut, with its size.
+const maxShown = 200
+
+func shortValue(v any) string {
+	s := FormatValue(v)
+	if len(s) <= maxShown {
+		return s
+	}
+	return cutRunes([]byte(s), maxShown) + "… (" + byteCount(len(s)) + ")"
+}
+
 func validParamName(name string) bool {
 	for i, r := range name {
 		if !(r == '_' || unicode.IsLetter(r) || (i > 0 && unicode.IsDigit(r))) {
@@ -168,7 +182,7 @@ func (sh *Shell) metaParamLine(ctx context.Context, m Meta, rest string, at int)
 		sh.r.Params = map[string]any{}
 	}
 	sh.r.Params[name] = v
-	sh.printf("$%s = %s\n", name, FormatValue(v))
+	sh.printf("$%s = %s\n", name, shortValue(v))
 	return nil
 }
 
@@ -195,7 +209,7 @@ func (sh *Shell) metaParams(_ context.Context, args []string) error {
 	}
 	sort.Strings(names)
 	for _, n := range names {
-		sh.printf("$%s = %s\n", n, FormatValue(sh.r.Params[n]))
+		sh.printf("$%s = %s\n", n, shortValue(sh.r.Params[n]))
 	}
 	return nil
 }

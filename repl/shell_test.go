@@ -22,10 +22,20 @@ type linesIO struct {
 	history  []string
 	out, err bytes.Buffer
 	complete func(string, int) (string, []string, string)
+	// errAt is the error stream as it stood at each prompt: what a
+	// person had seen before typing the next line.
+	errAt []string
+	// onNext, when set, is called with the prompt's number (0-based)
+	// before the line is given.
+	onNext func(i int)
 }
 
 func (l *linesIO) Next(_ context.Context, prompt string) (string, error) {
+	if l.onNext != nil {
+		l.onNext(len(l.prompts))
+	}
 	l.prompts = append(l.prompts, prompt)
+	l.errAt = append(l.errAt, l.err.String())
 	if len(l.lines) == 0 {
 		return "", io.EOF
 	}

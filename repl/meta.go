@@ -141,7 +141,7 @@ func (sh *Shell) metaFail(err error, m Meta) error {
 	if !ge.Pos.Valid() && (!sh.in.Interactive() || m.Source != "" || sh.depth > 0) {
 		c := *ge
 		c.Pos = gqlstatus.Pos{Line: m.Line, Col: m.Col, Offset: m.Offset}
-		c.Line, c.LineCol = m.Text, m.Col
+		c.Line = strings.Repeat(" ", max(m.Col-1, 0)) + m.Text // only blanks precede a meta-command
 		ge = &c
 	}
 	err = inFile(m.Source, ge)

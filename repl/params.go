@@ -175,7 +175,7 @@ func (sh *Shell) metaParamLine(ctx context.Context, m Meta, rest string, at int)
 			col = ge.Pos.Col
 		}
 		out.Pos = gqlstatus.Pos{Line: m.Line, Col: m.Col + len([]rune(m.Text[:valAt])) + col - 1, Offset: m.Offset + valAt}
-		out.Line, out.LineCol = m.Text, m.Col
+		out.Line = strings.Repeat(" ", max(m.Col-1, 0)) + m.Text
 		return &out
 	}
 	if sh.r.Params == nil {

@@ -3,7 +3,7 @@
 //
 // Usage:
 //
-//	gqlsh [--cabinet PATH | --mem] [--session NAME] [--format gql|json] [--fail-at-end] [-c TEXT | -f FILE]
+//	gqlsh [--cabinet PATH | --mem] [--session NAME] [--format gql|json] [--fail-at-end] [-c TEXT]... [-f FILE]...
 //	gqlsh conformance [-v] [DIR]
 //	gqlsh ingest-go DIR [--session NAME] [--mem | --cabinet PATH]
 //	gqlsh --version | --help
@@ -15,12 +15,18 @@
 // statements that span lines until ';', and meta-commands such as :use,
 // :set, :param and :timing (:help lists them).
 //
-// Otherwise the statements come from -c, -f or standard input (a pipe:
-// no prompts, no history) and each statement outside START TRANSACTION …
-// COMMIT is its own Commit. The first error is printed on standard error
-// with its GQLSTATUS, line, column and a caret, and ends the run with exit
-// status 1 (--fail-at-end runs everything first). Colour is used only on a
-// terminal, and never when NO_COLOR is set.
+// Otherwise the statements come from each -c and -f in the order given
+// (-f - is standard input), or from standard input (a pipe: no prompts,
+// no history), and run as they are read; each statement outside START
+// TRANSACTION … COMMIT is its own Commit. The first error is printed on
+// standard error with its GQLSTATUS, line, column (and file) and a caret,
+// and ends the run with exit status 1 (--fail-at-end runs everything
+// first). Ctrl-C (SIGINT) stops the statement that runs, and at a
+// terminal returns to the prompt; in a script it ends the run with exit
+// status 130. When the reader of the results goes away (gqlsh … | head),
+// gqlsh stops, closes the cabinet and ends by SIGPIPE, quietly, as other
+// commands do. Colour is used only on a terminal, and never when NO_COLOR
+// is set.
 //
 // # Where sessions live
 //

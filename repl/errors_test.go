@@ -149,3 +149,17 @@ func TestMetaErrorsAreGQLSTATUS(t *testing.T) {
 		}
 	}
 }
+
+// TestDroppedSessionMessage: a session dropped under the shell is said in
+// the shell's words, not the Go API's.
+func TestDroppedSessionMessage(t *testing.T) {
+	db, s := newDB(t)
+	if err := db.Drop(context.Background(), "main"); err != nil {
+		t.Fatal(err)
+	}
+	_, errOut, code := runText(t, s, "INSERT (:A);", Options{DB: db})
+	want := "GQLSTATUS 42002: statement 1: session main was dropped; :use main makes a new, empty one (line 1, column 1)"
+	if code != 1 || !strings.HasPrefix(errOut, want) || strings.Contains(errOut, "DB.") {
+		t.Fatalf("exit %d, stderr %q", code, errOut)
+	}
+}

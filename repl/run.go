@@ -201,7 +201,7 @@ func (r *Runner) Exec(ctx context.Context, st Stmt) error {
 func (r *Runner) check(stmts []Stmt) error {
 	m := r.sourceMap(stmts)
 	if _, _, err := r.Session.Prepare(m.text); err != nil {
-		err = m.locate(err)
+		err = m.locate(userError(err, r.Session.Name()))
 		r.fail(err)
 		return err
 	}
@@ -223,7 +223,7 @@ func (r *Runner) dryRun(ctx context.Context, st Stmt) error {
 	m := r.sourceMap(stmts)
 	res, err := r.Session.Commit(ctx, m.text, r.Params)
 	if err != nil {
-		err = m.locate(err)
+		err = m.locate(userError(err, r.Session.Name()))
 		r.fail(err)
 		return r.stillOpen(err)
 	}
@@ -302,7 +302,7 @@ func (r *Runner) recall(ctx context.Context, st Stmt, tm timing) error {
 	sh, t, err := r.Session.RecallTimed(ctx, st.Text, r.recallOptions())
 	tm.exec, tm.emit, tm.cached = t.Execute, t.Emit, t.Cached
 	if err != nil {
-		err = r.sourceMap([]Stmt{st}).locate(err)
+		err = r.sourceMap([]Stmt{st}).locate(userError(err, r.Session.Name()))
 		r.fail(err)
 		return err
 	}
@@ -328,7 +328,7 @@ func (r *Runner) commit(ctx context.Context, stmts []Stmt, body int, tm timing) 
 	res, t, err := r.Session.CommitTimed(ctx, m.text, r.Params)
 	tm.exec = t.Execute
 	if err != nil {
-		err = m.locate(err)
+		err = m.locate(userError(err, r.Session.Name()))
 		r.fail(err)
 		return err
 	}

@@ -563,17 +563,9 @@ func Split(text string) []Stmt {
 // whole script, so errors point into the file as written.
 func Segment(text string) []Item { return Items(text, true) }
 
-// Blank reports whether text holds only blanks and complete comments.
-func Blank(text string) bool {
-	s := NewScanner("", false)
-	s.Feed(text)
-	for {
-		if _, ok := s.Next(); !ok {
-			break
-		}
-	}
-	return !s.Pending()
-}
+// Blank reports whether text holds only blanks and comments (a line
+// comment may end the text; a block comment must be closed).
+func Blank(text string) bool { return len(Items(text, false)) == 0 }
 
 // HistoryLine folds a multi-line entry into the one line a history file
 // can hold: line comments are dropped, other newlines become spaces (or

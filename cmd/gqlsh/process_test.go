@@ -114,29 +114,24 @@ func TestInterruptProcess(t *testing.T) {
 	}
 }
 
-// TestBrokenPipe: gqlsh … | head -1 stops at once and quietly, as other
+// TestBrokenPipe: gqlsh … | head -1 ends at once and quietly, as other
 // commands do: killed by SIGPIPE when it may be, else with status 141; in
-// both cases without running the rest of the input and with nothing on
-// stderr.
+// both cases with nothing on stderr, without reading the rest of its
+// input (here 50 MB of statements from a pipe), and with the cabinet
+// closed properly.
 func TestBrokenPipe(t *testing.T) {
 	bash, err := exec.LookPath("bash")
 	if err != nil || runtime.GOOS == "windows" {
 		t.Skip("needs bash and SIGPIPE")
 	}
-	dir := t.TempDir()
-	script := filepath.Join(dir, "many.gql")
-	var b strings.Builder
 	// long lines, so that the first chunk read holds few durable Commits
-	const n = 20000
-	pad := strings.Repeat("-", 400)
-	for i := 0; i < n; i++ {
-		fmt.Fprintf(&b, "INSERT (:A {x: %d}); // %s\n", i, pad)
-	}
-	os.WriteFile(script, []byte(b.String()), 0o644)
+	stmt := "INSERT (:A {x: 1}); // " + strings.Repeat("-", 4000)
 	for _, c := range []struct{ name, trap string }{{"SIGPIPE kills", ""}, {"SIGPIPE ignored", "trap '' PIPE; "}} {
 		t.Run(c.name, func(t *testing.T) {
 			cab := filepath.Join(t.TempDir(), "c.gf")
-			line := c.trap + fmt.Sprintf("%q --cabinet %q -f %q | head -1; echo \"status ${PIPESTATUS[0]}\" >&2", gqlshBinary(t), cab, script)
+			// timeout only keeps a gqlsh that reads on from hanging the test
+			line := fmt.Sprintf("%syes %q 2>/dev/null | head -c 50000000 2>/dev/null | timeout 120 %q --cabinet %q | head -1; echo \"status ${PIPESTATUS[2]}\" >&2",
+				c.trap, stmt, gqlshBinary(t), cab)
 			cmd := exec.Command(bash, "-c", line)
 			cmd.Env = processEnvFor(t)
 			var out, errOut bytes.Buffer
@@ -147,10 +142,9 @@ func TestBrokenPipe(t *testing.T) {
 			if out.String() != "ok v=1 +1 node 1 property set\n" || errOut.String() != "status 141\n" {
 				t.Fatalf("stdout %q\nstderr %q", out.String(), errOut.String())
 			}
-			// the cabinet was closed properly, and the run stopped early
 			sessions, errs, code := gqlsh(t, "", "--cabinet", cab, "-c", ":sessions")
 			var v int
-			if _, err := fmt.Sscanf(sessions, "* main v=%d", &v); err != nil || code != 0 || v >= n {
+			if _, err := fmt.Sscanf(sessions, "* main v=%d", &v); err != nil || code != 0 || v > 100 {
 				t.Fatalf("after the pipe closed: exit %d, %q %q", code, sessions, errs)
 			}
 		})

@@ -63,6 +63,7 @@ const (
 	CodeReadOnlySession         = gqlstatus.ReadOnlySession
 	CodeInvalidName             = gqlstatus.InvalidName
 	CodeWrongVerb               = gqlstatus.WrongVerb
+	CodeFileAccess              = gqlstatus.FileAccess
 	CodeDeleteConnected         = gqlstatus.DeleteConnected
 	CodeEndpointDeleted         = gqlstatus.EndpointDeleted
 )

@@ -104,6 +104,8 @@ const (
 	InvalidName Code = "42Q03"
 	// wrong verb (implementation-defined): a Commit text sent to Recall, or a read-only MATCH sent to Commit
 	WrongVerb Code = "42Q04"
+	// file not accessible (implementation-defined): a file the shell cannot read or write (-f, :source, :output, :backup), or a directory where a file is wanted
+	FileAccess Code = "42Q05"
 
 	// edges still exist: DELETE of a node that still has live edges
 	DeleteConnected Code = "G1001"
@@ -160,6 +162,10 @@ type Error struct {
 	Pos  Pos
 	// Line is the source line Pos points into, kept for the caret display.
 	Line string
+	// LineCol is the column of Line's first rune in its source line when
+	// Line holds only the end of a long line (a shell keeps a bounded
+	// part of what it read); 0 means Line starts the line.
+	LineCol int
 	// Stmt is the 1-based number of the statement that failed inside a Δ,
 	// 0 when the error is not tied to one statement.
 	Stmt int
@@ -188,7 +194,7 @@ func At(code Code, pos Pos, text string, format string, args ...any) *Error {
 // Locate sets the position and copies the source line it points into.
 func (e *Error) Locate(pos Pos, text string) *Error {
 	e.Pos = pos
-	e.Line = SourceLine(text, pos.Line)
+	e.Line, e.LineCol = SourceLine(text, pos.Line), 0
 	return e
 }
 
@@ -243,25 +249,6 @@ func (e *Error) Error() string {
 	if e.Pos.Valid() {
 		fmt.Fprintf(&b, " (%s)", e.Pos)
 	}
-	return b.String()
-}
-
-// Caret renders the source line and a caret under the column, or "" when
-// the error has no position in text.
-func (e *Error) Caret() string {
-	if !e.Pos.Valid() || e.Line == "" {
-		return ""
-	}
-	var b strings.Builder
-	b.WriteString("  ")
-	b.WriteString(strings.ReplaceAll(e.Line, "\t", " "))
-	b.WriteString("\n  ")
-	col := e.Pos.Col
-	if col < 1 {
-		col = 1
-	}
-	b.WriteString(strings.Repeat(" ", col-1))
-	b.WriteString("^")
 	return b.String()
 }
 

@@ -2,7 +2,8 @@ package repl
 
 import (
 	"context"
-	"slices"
+	"os"
+	"path/filepath"
 	"sort"
 	"strings"
 	"unicode"
@@ -25,7 +26,9 @@ var Keywords = []string{
 //
 //   - meta-commands at the start of a line when no statement is pending,
 //     and their arguments (session names after :use, knobs after :set, …);
-//   - labels and edge types after ':';
+//   - labels after ':' in a node pattern or after a variable, edge types
+//     after ':' in an edge pattern ("-[:");
+//   - file names after :source, :output and :backup;
 //   - property keys inside '{' (in key position) and after 'var.';
 //   - nicks inside a string ("TSK_l → "TSK_login");
 //   - keywords elsewhere, in the case the word was started in.
@@ -71,6 +74,8 @@ func (sh *Shell) Complete(line string, pos int) (head string, completions []stri
 	prevAt := len(head) - n
 	v := sh.names()
 	switch {
+	case prev == ':' && innermostBracket(sh.pending+head) == '[':
+		return head, withPrefix(v.types, word, ""), after
 	case prev == ':':
 		return head, withPrefix(v.labels, word, ""), after
 	case prev == '.' && prevAt > 0 && isWordRune(lastRuneOf(head[:prevAt])):
@@ -153,6 +158,8 @@ func (sh *Shell) completeMeta(before, after string) (string, []string, string) {
 		cands = []string{"gql", "json"}
 	case cmd == "params" && argIndex == 1:
 		cands = []string{"clear"}
+	case (cmd == "source" || cmd == "output" || cmd == "backup") && argIndex == 1:
+		return before[:start], fileNames(word), after
 	case cmd == "param" && argIndex == 1:
 		for n := range sh.r.Params {
 			cands = append(cands, n)
@@ -267,9 +274,69 @@ func inBraceKey(text string) bool {
 	return depth > 0 && (last == '{' || last == ',')
 }
 
+// innermostBracket returns the innermost '(', '[' or '{' that text leaves
+// open (outside strings and comments), or 0.
+func innermostBracket(text string) byte {
+	var open []byte
+	for i := 0; i < len(text); {
+		c := text[i]
+		switch {
+		case c == '\'' || c == '"' || c == '`':
+			i = skipQuoted(text, i, c)
+			continue
+		case c == '/' && i+1 < len(text) && text[i+1] == '/',
+			c == '-' && i+1 < len(text) && text[i+1] == '-':
+			i = skipLine(text, i)
+			continue
+		case c == '/' && i+1 < len(text) && text[i+1] == '*':
+			i = skipBlock(text, i)
+			continue
+		case c == '(' || c == '[' || c == '{':
+			open = append(open, c)
+		case (c == ')' || c == ']' || c == '}') && len(open) > 0:
+			open = open[:len(open)-1]
+		case c == ';':
+			open = open[:0]
+		}
+		i++
+	}
+	if len(open) == 0 {
+		return 0
+	}
+	return open[len(open)-1]
+}
+
+// fileNames completes a file name: the entries of word's directory that
+// start with its last element, directories with a '/' to go on.
+func fileNames(word string) []string {
+	dir, base := filepath.Split(word)
+	read := dir
+	if read == "" {
+		read = "."
+	}
+	entries, err := os.ReadDir(read)
+	if err != nil {
+		return nil
+	}
+	var out []string
+	for _, e := range entries {
+		name := e.Name()
+		if !strings.HasPrefix(name, base) || (strings.HasPrefix(name, ".") && !strings.HasPrefix(base, ".")) {
+			continue
+		}
+		if e.IsDir() {
+			out = append(out, dir+name+string(filepath.Separator))
+		} else {
+			out = append(out, dir+name+" ")
+		}
+	}
+	sort.Strings(out)
+	return out
+}
+
 // vocab is what completion offers from a session.
 type vocab struct {
-	labels, keys, nicks []string
+	labels, types, keys, nicks []string
 }
 
 type vocabCache struct {
@@ -279,8 +346,8 @@ type vocabCache struct {
 	v       vocab
 }
 
-// names returns the current session's labels (and edge types), property
-// keys and nicks, sorted, from a cache keyed by session and version.
+// names returns the current session's labels, edge types, property keys
+// and nicks, sorted, from a cache keyed by session and version.
 func (sh *Shell) names() vocab {
 	s := sh.r.Session
 	c := &sh.vocab
@@ -292,9 +359,7 @@ func (sh *Shell) names() vocab {
 	if err != nil {
 		return vocab{}
 	}
-	labels := slices.Concat(names.Labels, names.EdgeTypes)
-	slices.Sort(labels)
 	*c = vocabCache{session: s.Name(), version: v, ok: true,
-		v: vocab{labels: slices.Compact(labels), keys: names.Keys, nicks: names.Nicks}}
+		v: vocab{labels: names.Labels, types: names.EdgeTypes, keys: names.Keys, nicks: names.Nicks}}
 	return c.v
 }

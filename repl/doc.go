@@ -1,48 +1,74 @@
 // Package repl is the statement loop behind gqlsh: it reads GQL text
 // through a small IO interface, cuts it into statements without parsing
-// (Split), runs each against a session and prints one result per
-// statement, as a one-line summary (format gql) or one JSON object per line
-// (format json).
+// (Scanner, split.go), runs each against a session and prints one result
+// per statement, as a one-line summary (format gql) or one JSON object per
+// line (format json). Meta-commands live in meta*.go and params.go,
+// completion in complete.go.
 //
-// # Statements and transactions
-//
-// Outside a transaction every statement is its own Commit, so its own Δ
-// and its own version. START TRANSACTION opens a buffer; the statements
-// after it are only collected, and COMMIT sends them to Session.Commit as
-// one text, one atomic Δ. ROLLBACK drops the buffer; nothing was sent.
-//
-// # Errors
-//
-// An error is printed on the error stream as
-//
-//	GQLSTATUS 42001: statement 2: … (line 7, column 12)
-//	  <the source line>
-//	  <a caret under the column>
-//
-// with the line and column of the input the user wrote, not of the
-// statement text the engine saw, and with statements numbered in that
-// input. In non-interactive use the first error stops the run.
-//
-// # IO
+// # Input
 //
 // The loop (Shell) reads input through IO, so the same code runs on a
 // script, on standard input, in tests (a list of typed lines), and on a
 // terminal with line editing (TermIO: peterh/liner, history file, Tab
-// completion by Shell.Complete). A script is read whole and cut by Segment;
-// a person's lines are collected until ';' ends a statement, with a
-// continuation prompt meanwhile. Ctrl-C drops the pending input; Ctrl-D
-// on an empty line ends the loop.
+// completion by Shell.Complete). A script is passed on as it is read and
+// the Scanner cuts it as it arrives: a statement runs as soon as its ';'
+// has been read, each byte is looked at once, and only a bounded window
+// before the current statement is kept, so any input runs in time linear
+// in its size and in memory bounded by its longest statement. Bytes that
+// are not UTF-8, a statement longer than MaxStatementBytes and a block
+// comment never closed are refused by the Scanner where they are. A UTF-8
+// byte-order mark at the start of an input is skipped. Several inputs
+// (repeated -c, -f) are each cut on their own, in order.
+//
+// A person's lines are collected until ';' ends a statement, with a
+// continuation prompt meanwhile; a lone ';' ends nothing and prompts
+// afresh. Ctrl-C at the prompt drops the pending input; Ctrl-C (Interrupt)
+// while a statement or :source runs stops it through its context and the
+// loop prompts again; in a script it stops the run (ExitInterrupted).
+// Ctrl-D on an empty line ends the loop. Results are buffered and flushed
+// before the loop waits for input and before anything goes to the error
+// stream; when their reader has gone (a closed pipe) the run stops quietly
+// (ExitBrokenPipe).
+//
+// # Statements and transactions
+//
+// Outside a transaction every statement is its own Commit, so its own Δ
+// and its own version. START TRANSACTION opens a transaction; the
+// statements after it wait, and COMMIT sends START TRANSACTION, them and
+// COMMIT to Session.Commit as one text, one atomic Δ, so the grammar reads
+// the transaction's own statements. ROLLBACK drops them; nothing was sent.
+// At a terminal each statement of a transaction is checked when it is
+// typed, by committing the transaction so far with it and a ROLLBACK (so
+// nothing applies): its error shows at once, and the transaction stays
+// open for the statement typed again, or a ROLLBACK.
+//
+// # Errors
+//
+// Every error is a GQLSTATUS error (the shell's own conditions are named
+// in codes.go), printed on the error stream as
+//
+//	GQLSTATUS 42001: statement 2: … (line 7, column 12)
+//	  <the source line, or a window of a long one>
+//	  <a caret under the column, after wide runes too>
+//
+// with the line and column of the input the user wrote, not of the
+// statement text the engine saw, and with statements numbered in that
+// input. An error the engine gives without a position (a missing
+// parameter, a budget) is placed on the statement it is about; a
+// meta-command's error in a script on its line. An error in a named file
+// (-f, :source) is printed "FILE:LINE:COL: GQLSTATUS …". In
+// non-interactive use the first error stops the run.
 //
 // # Meta-commands
 //
 // A line starting with ':' where a statement could start is a
-// meta-command (meta.go): :help, :use, :sessions, :drop, :purge, :flush,
-// :backup, :agent, :set (M, k, L, F, view, peaks), :param and :params
-// (values passed to every Commit and Recall), :source, :format, :timing,
-// :quit. They work in scripts too. :sessions reads the catalogue
-// (DB.SessionInfos), so listing hydrates no session; :use catalog Recalls
-// it; :drop NAME deletes another session for good; :purge, :flush and
-// :backup PATH call Session.Purge, DB.Flush and DB.Backup.
+// meta-command: :help, :use, :sessions, :drop, :purge, :flush, :backup,
+// :agent, :set (M, k, L, F, view, peaks), :param and :params (GQL literals
+// passed as $parameters to every Commit and Recall), :source, :output,
+// :format, :timing, :quit. They work in scripts too. :sessions reads the
+// catalogue (DB.SessionInfos), so listing hydrates no session; :use catalog
+// Recalls it; :drop NAME deletes another session for good; :purge, :flush
+// and :backup PATH call Session.Purge, DB.Flush and DB.Backup.
 //
 // # Timing
 //

@@ -2,6 +2,7 @@ package repl
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"strings"
@@ -62,9 +63,17 @@ func Notices(res *goldfish.CommitResult) []gqlstatus.Notice {
 
 // WriteError prints err the way gqlsh does: "GQLSTATUS <code>: <message>
 // (line L, column C)", then the caret lines when the error points into text.
+//
+// An error in a named file is printed as psql and compilers print one:
+// "FILE:LINE:COL: GQLSTATUS <code>: <message>", then the caret lines.
 func WriteError(w io.Writer, err error) {
 	ge := statusOf(err)
-	fmt.Fprintln(w, ge.Error())
+	var fe *fileError
+	if errors.As(err, &fe) {
+		fmt.Fprintln(w, fe.Error())
+	} else {
+		fmt.Fprintln(w, ge.Error())
+	}
 	if c := ge.Caret(); c != "" {
 		fmt.Fprintln(w, c)
 	}
@@ -95,6 +104,7 @@ type jsonError struct {
 	Error     string `json:"error"`
 	Hint      string `json:"hint,omitempty"`
 	Statement int    `json:"statement,omitempty"`
+	File      string `json:"file,omitempty"`
 	Line      int    `json:"line,omitempty"`
 	Column    int    `json:"column,omitempty"`
 }
@@ -121,8 +131,13 @@ func resultJSON(res *goldfish.CommitResult, statements int) jsonResult {
 
 func errorJSON(err error) jsonError {
 	ge := statusOf(err)
-	return jsonError{Status: string(ge.Code), Error: ge.Msg, Hint: ge.Hint, Statement: ge.Stmt,
+	out := jsonError{Status: string(ge.Code), Error: ge.Msg, Hint: ge.Hint, Statement: ge.Stmt,
 		Line: ge.Pos.Line, Column: ge.Pos.Col}
+	var fe *fileError
+	if errors.As(err, &fe) {
+		out.File = fe.File
+	}
+	return out
 }
 
 // jsonShape is the line format json prints for a Recall.

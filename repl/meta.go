@@ -5,8 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"io/fs"
-	"os"
 	"slices"
 	"sort"
 	"strconv"
@@ -48,10 +46,12 @@ func init() {
 			long: "The engine does not track agents yet; gqlsh only records the name and shows it in the prompt.", run: (*Shell).metaAgent},
 		{name: "set", args: "[KNOB VALUE]", short: "set a Recall budget: M, k, L, F, view (interior|shell), peaks (on|off); alone, list them",
 			long: "Budgets may be lowered freely; values above the database's ceilings are refused.\n0 means the default. Example: :set M 20   :set view shell   :set peaks off", run: (*Shell).metaSet},
-		{name: "param", args: "NAME VALUE", short: "set $NAME for every following statement; VALUE is a literal: 1, 2.5, true, null, \"text\", [1, 2]",
-			long: "Values are JSON-like literals; strings may also be single-quoted. ':param NAME' alone removes the parameter.", run: nil}, // Meta passes the whole rest of the line to metaParamLine
+		{name: "param", args: "NAME VALUE", short: "set $NAME for every following statement; VALUE is a GQL literal: 1, 2.5, true, null, 'text', [1, 2], DATE '2026-01-31'",
+			long: "VALUE is read by the GQL literal rules, as in a statement: integers are 64-bit, DATE and DATETIME\nliterals are typed values, strings take '…' or \"…\". ':param NAME' alone removes the parameter.", run: nil}, // meta passes the whole rest of the line to metaParamLine
 		{name: "params", args: "[clear]", short: "list the parameters, or remove them all", run: (*Shell).metaParams},
-		{name: "source", args: "FILE", short: "run the statements and meta-commands of FILE", run: (*Shell).metaSource},
+		{name: "source", args: "FILE", short: "run the statements and meta-commands of FILE (Ctrl-C stops it)", run: (*Shell).metaSource},
+		{name: "output", args: "[FILE]", short: "send results to FILE (created or emptied); alone, back to standard output",
+			long: "Results (summaries, Shapes, notices) and the output of meta-commands go to FILE; errors stay on\nstandard error. As psql's \\o.", run: (*Shell).metaOutput},
 		{name: "format", args: "[gql|json]", short: "print results as gql (summaries and Shapes) or json (one object per line)", run: (*Shell).metaFormat},
 		{name: "timing", args: "[on|off]", short: "print the parse+plan, execute and emit time of each statement", run: (*Shell).metaTiming},
 		{name: "quit", short: "leave gqlsh (also :exit, or Ctrl-D on an empty line)", run: (*Shell).metaQuit},
@@ -82,58 +82,69 @@ func MetaNames() []string {
 	return out
 }
 
-// MetaError is the error of a meta-command: printed as "error: …", with no
-// GQLSTATUS since the engine was not asked. :set and :param report
-// GQLSTATUS errors instead (a budget over its ceiling, a value that is not
-// a literal), the codes the engine gives the same conditions.
-type MetaError struct{ Msg string }
-
-func (e *MetaError) Error() string { return e.Msg }
-
-func metaErrorf(format string, args ...any) error {
-	return &MetaError{Msg: fmt.Sprintf(format, args...)}
+// metaErrorf builds the error of a meta-command: a GQLSTATUS error like
+// every other (codes.go), placed on the meta-command's line by Meta.
+func metaErrorf(code gqlstatus.Code, hint, format string, args ...any) *gqlstatus.Error {
+	return &gqlstatus.Error{Code: code, Msg: fmt.Sprintf(format, args...), Hint: hint}
 }
 
-// Meta runs one meta-command line (":set M 20"). Its output goes to
-// standard output in format gql and to standard error in format json, so
-// that standard output stays one JSON object per line. Errors are printed
-// and returned.
+// Meta runs one meta-command line (":set M 20") typed at a prompt. Its
+// output goes to standard output in format gql and to standard error in
+// format json, so that standard output stays one JSON object per line.
+// Errors are printed and returned.
 func (sh *Shell) Meta(ctx context.Context, line string) error {
+	return sh.meta(ctx, Meta{Text: strings.TrimSpace(line), Line: 1, Col: 1})
+}
+
+// meta runs the meta-command m. An error with no position of its own is
+// placed on m's line when m comes from a script or a file, where the line
+// says which of many it was.
+func (sh *Shell) meta(ctx context.Context, m Meta) error {
+	line := m.Text
 	fields := strings.Fields(strings.TrimPrefix(strings.TrimSpace(line), ":"))
-	if len(fields) == 0 {
-		return sh.metaFail(metaErrorf("empty meta-command; %s", metaList()))
-	}
-	m := findMeta(strings.ToLower(fields[0]))
-	if m == nil {
-		return sh.metaFail(metaErrorf("unknown meta-command :%s; %s", fields[0], metaList()))
-	}
 	var err error
-	if m.name == "param" {
-		// the value is the rest of the line, spaces and all
-		rest := strings.TrimSpace(strings.TrimPrefix(strings.TrimSpace(line), ":"))
-		rest = strings.TrimSpace(rest[len(fields[0]):])
-		err = sh.metaParamLine(rest)
-	} else {
-		err = m.run(sh, ctx, fields[1:])
+	switch {
+	case len(fields) == 0:
+		err = metaErrorf(codeUsage, ":help NAME explains one", "empty meta-command; %s", metaList())
+	case findMeta(strings.ToLower(fields[0])) == nil:
+		err = metaErrorf(codeUsage, ":help NAME explains one", "unknown meta-command :%s; %s", fields[0], metaList())
+	default:
+		mc := findMeta(strings.ToLower(fields[0]))
+		if mc.name == "param" {
+			// the value is the rest of the line, spaces and all
+			rest := strings.TrimPrefix(strings.TrimSpace(line), ":")
+			at := len(line) - len(rest) + len(fields[0])
+			rest = rest[len(fields[0]):]
+			err = sh.metaParamLine(ctx, m, rest, at)
+		} else {
+			err = mc.run(sh, ctx, fields[1:])
+		}
 	}
 	if err != nil {
-		return sh.metaFail(err)
+		return sh.metaFail(err, m)
 	}
 	return nil
 }
 
 func metaList() string {
-	return "the meta-commands are " + strings.Join(MetaNames(), " ") + " (:help NAME explains one)"
+	return "the meta-commands are " + strings.Join(MetaNames(), " ")
 }
 
-func (sh *Shell) metaFail(err error) error {
+func (sh *Shell) metaFail(err error, m Meta) error {
 	if err == errSourced {
 		return err // its statements' errors are printed already
 	}
-	if _, ok := err.(*MetaError); ok {
-		fmt.Fprintln(sh.r.Err, sh.r.paint(red, "error: "+err.Error()))
-		return err
+	var ge *gqlstatus.Error
+	if !errors.As(err, &ge) {
+		ge = metaErrorf(gqlstatus.Rollback, "", "%v", err)
 	}
+	if !ge.Pos.Valid() && (!sh.in.Interactive() || m.Source != "" || sh.depth > 0) {
+		c := *ge
+		c.Pos = gqlstatus.Pos{Line: m.Line, Col: m.Col, Offset: m.Offset}
+		c.Line = strings.Repeat(" ", max(m.Col-1, 0)) + m.Text // only blanks precede a meta-command
+		ge = &c
+	}
+	err = inFile(m.Source, ge)
 	sh.r.fail(err)
 	return err
 }
@@ -150,7 +161,7 @@ func (sh *Shell) printf(format string, args ...any) { fmt.Fprintf(sh.out(), form
 
 func wantArgs(args []string, min, max int, usage string) error {
 	if len(args) < min || len(args) > max {
-		return metaErrorf("usage: %s", usage)
+		return metaErrorf(codeUsage, "", "usage: %s", usage)
 	}
 	return nil
 }
@@ -169,9 +180,12 @@ Budgets: :set M 20, :set k 1, :set view shell.`,
   MATCH (t:TSK {nick: "TSK_login"}) DETACH DELETE t;
 It prints "ok v=N" and what changed.`,
 	"transactions": `START TRANSACTION; … COMMIT; sends the statements between as one atomic Δ.
-ROLLBACK; drops them. The prompt shows [tx] while a transaction is open.`,
+ROLLBACK; drops them. The prompt shows [tx] while a transaction is open.
+At the prompt each statement is checked when it is typed: an error shows at once and the
+transaction stays open, so type the statement again fixed, or ROLLBACK.`,
 	"params": `:param NAME VALUE sets $NAME for every following Commit and Recall:
-  :param status "open"
+  :param status 'open'
+  :param due DATE '2026-01-31'
   MATCH (t:TSK {status: $status});
 :params lists them; :param NAME alone removes one; :params clear removes all.`,
 }
@@ -184,7 +198,8 @@ func (sh *Shell) metaHelp(_ context.Context, args []string) error {
 			sh.printf("  %-22s %s\n", ":"+m.name+" "+m.args, m.short)
 		}
 		sh.printf("Topics: :help recall, :help commit, :help transactions, :help params.\n" +
-			"Keys: Tab completes, Up/Down and Ctrl-R search history, Ctrl-C clears the input, Ctrl-D on an empty line quits.\n")
+			"Keys: Tab completes, Up/Down and Ctrl-R search history, Ctrl-C clears the input or stops\n" +
+			"what runs, Ctrl-D on an empty line quits.\n")
 		return nil
 	}
 	topic := strings.ToLower(strings.TrimPrefix(args[0], ":"))
@@ -194,7 +209,7 @@ func (sh *Shell) metaHelp(_ context.Context, args []string) error {
 	}
 	m := findMeta(topic)
 	if m == nil {
-		return metaErrorf("no help for %q; topics are recall, commit, transactions, params, and the meta-commands %s",
+		return metaErrorf(codeUsage, "", "no help for %q; topics are recall, commit, transactions, params, and the meta-commands %s",
 			args[0], strings.Join(MetaNames(), " "))
 	}
 	sh.printf(":%s %s\n  %s\n", m.name, m.args, m.short)
@@ -209,10 +224,10 @@ func (sh *Shell) metaUse(ctx context.Context, args []string) error {
 		return err
 	}
 	if sh.db == nil {
-		return metaErrorf(":use needs the database; this shell runs on one session")
+		return metaErrorf(codeUsage, "", ":use needs the database; this shell runs on one session")
 	}
 	if sh.r.InTransaction() {
-		return metaErrorf("a transaction is open on %s; COMMIT or ROLLBACK before :use", sh.r.Session.Name())
+		return metaErrorf(codeTxState, "", "a transaction is open on %s; COMMIT or ROLLBACK before :use", sh.r.Session.Name())
 	}
 	name := args[0]
 	existed := slices.Contains(sh.db.Sessions(), name)
@@ -276,14 +291,17 @@ func (sh *Shell) metaDrop(ctx context.Context, args []string) error {
 		return err
 	}
 	if sh.db == nil {
-		return metaErrorf(":drop needs the database; this shell runs on one session")
+		return metaErrorf(codeUsage, "", ":drop needs the database; this shell runs on one session")
 	}
 	name := args[0]
 	switch {
 	case name == goldfish.CatalogName:
-		return metaErrorf("the %s lists the sessions and cannot be dropped", goldfish.CatalogName)
+		return metaErrorf(codeReadOnly, "", "the %s lists the sessions and cannot be dropped", goldfish.CatalogName)
 	case name == sh.r.Session.Name():
-		return metaErrorf("%s is the current session and cannot be dropped; :use another session first", name)
+		return metaErrorf(codeValue, "", "%s is the current session and cannot be dropped; :use another session first", name)
+	}
+	if err := goldfish.ValidSessionName(name); err != nil {
+		return err
 	}
 	var info *goldfish.SessionInfo
 	for _, in := range sh.db.SessionInfos() {
@@ -291,6 +309,9 @@ func (sh *Shell) metaDrop(ctx context.Context, args []string) error {
 			info = &in
 			break
 		}
+	}
+	if info == nil && !slices.Contains(sh.db.Sessions(), name) {
+		return metaErrorf(codeNoSuch, ":sessions lists them", "there is no session %q to drop", name)
 	}
 	if err := sh.db.Drop(ctx, name); err != nil {
 		return err
@@ -309,11 +330,11 @@ func (sh *Shell) metaPurge(ctx context.Context, args []string) error {
 	}
 	s := sh.r.Session
 	if sh.r.InTransaction() {
-		return metaErrorf("a transaction is open on %s; COMMIT or ROLLBACK before :purge", s.Name())
+		return metaErrorf(codeTxState, "", "a transaction is open on %s; COMMIT or ROLLBACK before :purge", s.Name())
 	}
 	n, err := s.Purge(ctx)
 	if err != nil {
-		return err
+		return userError(err, s.Name())
 	}
 	if n == 0 {
 		sh.printf("nothing to purge: %s has no recycled elements (v=%d)\n", s.Name(), s.Version())
@@ -342,34 +363,6 @@ func (sh *Shell) metaFlush(ctx context.Context, args []string) error {
 	return nil
 }
 
-func (sh *Shell) metaBackup(_ context.Context, args []string) error {
-	if err := wantArgs(args, 1, 1, ":backup PATH (a new file)"); err != nil {
-		return err
-	}
-	path := ""
-	if sh.db != nil {
-		path = sh.db.CabinetPath()
-	}
-	if path == "" {
-		return metaErrorf("nothing to back up: the sessions are in memory (gqlsh --mem); run gqlsh on a cabinet file")
-	}
-	dst := args[0]
-	if _, err := os.Lstat(dst); err == nil {
-		return metaErrorf("%s exists; :backup writes a new file (pick another name, or remove it first)", dst)
-	} else if !errors.Is(err, fs.ErrNotExist) {
-		return metaErrorf("%v", err)
-	}
-	if err := sh.db.Backup(dst); err != nil {
-		return metaErrorf("backup to %s: %v", dst, err)
-	}
-	size := ""
-	if fi, err := os.Stat(dst); err == nil {
-		size = fmt.Sprintf(" (%d bytes)", fi.Size())
-	}
-	sh.printf("backed up %s to %s%s\n", path, dst, size)
-	return nil
-}
-
 func (sh *Shell) metaAgent(_ context.Context, args []string) error {
 	if err := wantArgs(args, 0, 1, ":agent [NAME]"); err != nil {
 		return err
@@ -384,7 +377,7 @@ func (sh *Shell) metaAgent(_ context.Context, args []string) error {
 		sh.printf("agent cleared\n")
 	default:
 		if err := goldfish.ValidSessionName(args[0]); err != nil {
-			return metaErrorf("agent name %q: use letters, digits, '_', '-' and '.'", args[0])
+			return metaErrorf(codeName, "", "agent name %q: use letters, digits, '_', '-' and '.'", args[0])
 		}
 		sh.agent = args[0]
 		sh.printf("agent %s (recorded and shown in the prompt; the engine does not track agents yet)\n", sh.agent)
@@ -427,17 +420,18 @@ func (sh *Shell) metaSet(_ context.Context, args []string) error {
 		return nil
 	}
 	if len(args) != 2 {
-		return gqlstatus.Errorf(gqlstatus.Syntax, "usage: :set KNOB VALUE with KNOB one of %s; :set alone lists them", strings.Join(knobs, ", "))
+		return metaErrorf(codeUsage, ":set alone lists them", "usage: :set KNOB VALUE with KNOB one of %s", strings.Join(knobs, ", "))
 	}
 	name, val := args[0], args[1]
 	o := &sh.r.Recall
 	num := func(dst *int, ceiling int) error {
 		n, err := strconv.Atoi(val)
 		if err != nil || n < 0 {
-			return gqlstatus.Errorf(gqlstatus.InvalidOption, "%s takes a whole number ≥ 0 (0 for the default), not %q", name, val)
+			return metaErrorf(codeValue, "", "%s takes a whole number ≥ 0 (0 for the default), not %q", name, val)
 		}
 		if n > ceiling {
-			return gqlstatus.Errorf(gqlstatus.RecallBudget, "%s=%d is above its ceiling %d; narrow the token, use view shell, or split the session", name, n, ceiling)
+			return metaErrorf(codeCeiling, "narrow the token, use view shell, or split the session",
+				"%s=%d is above its ceiling %d", name, n, ceiling)
 		}
 		*dst = n
 		return nil
@@ -457,7 +451,7 @@ func (sh *Shell) metaSet(_ context.Context, args []string) error {
 		case "interior", "shell":
 			o.View = strings.ToLower(val)
 		default:
-			err = gqlstatus.Errorf(gqlstatus.InvalidOption, "view is interior or shell, not %q", val)
+			err = metaErrorf(codeValue, "", "view is interior or shell, not %q", val)
 		}
 	case "peaks":
 		switch strings.ToLower(val) {
@@ -466,10 +460,10 @@ func (sh *Shell) metaSet(_ context.Context, args []string) error {
 		case "off", "false":
 			o.NoPeaks = true
 		default:
-			err = gqlstatus.Errorf(gqlstatus.InvalidOption, "peaks is on or off, not %q", val)
+			err = metaErrorf(codeValue, "", "peaks is on or off, not %q", val)
 		}
 	default:
-		err = gqlstatus.Errorf(gqlstatus.InvalidOption, "unknown knob %q; the knobs are %s", name, strings.Join(knobs, ", "))
+		err = metaErrorf(codeValue, "", "unknown knob %q; the knobs are %s", name, strings.Join(knobs, ", "))
 	}
 	if err != nil {
 		return err
@@ -477,98 +471,6 @@ func (sh *Shell) metaSet(_ context.Context, args []string) error {
 	sh.printf("%s = %s\n", name, val)
 	return nil
 }
-
-func (sh *Shell) metaParamLine(rest string) error {
-	name, val, _ := strings.Cut(rest, " ")
-	name = strings.TrimPrefix(strings.TrimSpace(name), "$")
-	val = strings.TrimSpace(val)
-	if name == "" {
-		return gqlstatus.Errorf(gqlstatus.Syntax, "usage: :param NAME VALUE (VALUE a literal: 1, 2.5, true, null, \"text\", [1, 2]); :params lists them")
-	}
-	if !validParamName(name) {
-		return gqlstatus.Errorf(gqlstatus.InvalidName, "parameter name %q: use letters, digits and '_', not starting with a digit", name)
-	}
-	if val == "" {
-		if _, ok := sh.r.Params[name]; !ok {
-			return gqlstatus.Errorf(gqlstatus.InvalidReference, "no parameter $%s; :param %s VALUE sets it", name, name)
-		}
-		delete(sh.r.Params, name)
-		sh.printf("$%s removed\n", name)
-		return nil
-	}
-	v, err := ParseValue(val)
-	if err != nil {
-		// the value's own code (42001 not a literal, 22003 out of range, …)
-		e := &gqlstatus.Error{Code: gqlstatus.CodeOf(err, gqlstatus.Syntax), Msg: "$" + name + ": " + err.Error(), Cause: err}
-		var ge *gqlstatus.Error
-		if errors.As(err, &ge) {
-			e.Msg, e.Hint = "$"+name+": "+ge.Msg, ge.Hint
-		}
-		return e
-	}
-	if sh.r.Params == nil {
-		sh.r.Params = map[string]any{}
-	}
-	sh.r.Params[name] = v
-	sh.printf("$%s = %s\n", name, FormatValue(v))
-	return nil
-}
-
-func (sh *Shell) metaParams(_ context.Context, args []string) error {
-	if err := wantArgs(args, 0, 1, ":params [clear]"); err != nil {
-		return err
-	}
-	if len(args) == 1 {
-		if args[0] != "clear" {
-			return metaErrorf("usage: :params [clear]")
-		}
-		n := len(sh.r.Params)
-		sh.r.Params = nil
-		sh.printf("%d %s removed\n", n, plural(n, "parameter", "parameters"))
-		return nil
-	}
-	if len(sh.r.Params) == 0 {
-		sh.printf("no parameters; :param NAME VALUE sets one\n")
-		return nil
-	}
-	names := make([]string, 0, len(sh.r.Params))
-	for n := range sh.r.Params {
-		names = append(names, n)
-	}
-	sort.Strings(names)
-	for _, n := range names {
-		sh.printf("$%s = %s\n", n, FormatValue(sh.r.Params[n]))
-	}
-	return nil
-}
-
-// maxSourceDepth bounds :source inside :source.
-const maxSourceDepth = 16
-
-func (sh *Shell) metaSource(ctx context.Context, args []string) error {
-	if err := wantArgs(args, 1, 1, ":source FILE"); err != nil {
-		return err
-	}
-	if sh.depth >= maxSourceDepth {
-		return metaErrorf(":source nested more than %d deep", maxSourceDepth)
-	}
-	b, err := os.ReadFile(args[0])
-	if err != nil {
-		return metaErrorf("%v", err)
-	}
-	sh.depth++
-	defer func() { sh.depth-- }()
-	stop := !sh.in.Interactive() && !sh.opts.FailAtEnd
-	if n := sh.Script(ctx, string(b), stop); n > 0 {
-		// the statements' errors are printed already; this one says where
-		fmt.Fprintf(sh.r.Err, "%s: %d %s failed\n", args[0], n, plural(n, "statement", "statements"))
-		return errSourced
-	}
-	return nil
-}
-
-// errSourced marks a :source whose errors were already printed.
-var errSourced = &MetaError{Msg: "sourced file failed"}
 
 func (sh *Shell) metaFormat(_ context.Context, args []string) error {
 	if err := wantArgs(args, 0, 1, ":format [gql|json]"); err != nil {
@@ -580,7 +482,7 @@ func (sh *Shell) metaFormat(_ context.Context, args []string) error {
 	}
 	f, err := ParseFormat(args[0])
 	if err != nil {
-		return metaErrorf("%v", err)
+		return metaErrorf(codeValue, "", "%v", err)
 	}
 	sh.r.Format = f
 	sh.printf("format %s\n", f)
@@ -598,7 +500,7 @@ func (sh *Shell) metaTiming(_ context.Context, args []string) error {
 		case "off", "false":
 			sh.r.Timing = false
 		default:
-			return metaErrorf("usage: :timing on|off")
+			return metaErrorf(codeUsage, "", "usage: :timing on|off")
 		}
 	}
 	state := "off"
@@ -615,4 +517,16 @@ func (sh *Shell) metaQuit(_ context.Context, args []string) error {
 	}
 	sh.quit = true
 	return nil
+}
+
+// userError rewords the engine's errors that name its Go API, for a
+// person at the shell.
+func userError(err error, session string) error {
+	switch {
+	case errors.Is(err, goldfish.ErrDropped):
+		return metaErrorf(codeNoSuch, ":use "+session+" makes a new, empty one", "session %s was dropped", session)
+	case errors.Is(err, goldfish.ErrClosed):
+		return metaErrorf(gqlstatus.Rollback, "start gqlsh again", "the database is closed")
+	}
+	return err
 }

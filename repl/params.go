@@ -1,68 +1,90 @@
 package repl
 
 import (
-	"bytes"
-	"encoding/json"
+	"context"
+	"errors"
 	"fmt"
-	"math"
+	"sort"
 	"strconv"
 	"strings"
 	"unicode"
 
+	"github.com/goldfish-gql/goldfish"
 	"github.com/goldfish-gql/goldfish/gqlstatus"
+	"github.com/goldfish-gql/goldfish/internal/peek"
+	"github.com/goldfish-gql/goldfish/store"
 )
 
-// ParseValue reads a :param value: a JSON literal (numbers, true, false,
-// null, "strings", [lists]) or a single-quoted string as GQL writes it.
-// Whole numbers become int64, other numbers float64, lists []any.
+// ParseValue reads a :param value as a GQL literal, by the rules a
+// statement's literals follow: integers are 64-bit (a larger one is an
+// error, never a float), floats must be finite, DATE and DATETIME
+// literals are typed values, strings take '…' or "…" with backslash
+// escapes, lists nest. The value is the one the engine itself builds from
+// the literal: the text is committed as the property of one node in a
+// scratch in-memory database and read back, so no second reader of GQL
+// literals can disagree with the parser. Errors are the parser's, with
+// their columns counted from the start of s.
 func ParseValue(s string) (any, error) {
-	s = strings.TrimSpace(s)
-	if len(s) >= 2 && s[0] == '\'' && s[len(s)-1] == '\'' {
-		return unquoteSingle(s[1 : len(s)-1])
-	}
-	dec := json.NewDecoder(strings.NewReader(s))
-	dec.UseNumber()
-	var v any
-	if err := dec.Decode(&v); err != nil {
-		return nil, gqlstatus.Errorf(gqlstatus.Syntax, "%q is not a literal; write 1, 2.5, true, false, null, \"text\" or [1, \"a\"]", s)
-	}
-	if dec.More() || dec.InputOffset() != int64(len(s)) {
-		if rest := bytes.TrimSpace([]byte(s[dec.InputOffset():])); len(rest) > 0 {
-			return nil, gqlstatus.Errorf(gqlstatus.Syntax, "%q is more than one literal; quote a string with spaces", s)
-		}
-	}
-	if _, ok := v.(map[string]any); ok {
-		return nil, gqlstatus.Errorf(gqlstatus.InvalidValueType, "maps are not GQL property values; use a list or a string")
-	}
-	return convertNumbers(v)
+	return parseLiteral(context.Background(), s)
 }
 
-func convertNumbers(v any) (any, error) {
-	switch x := v.(type) {
-	case json.Number:
-		if i, err := strconv.ParseInt(string(x), 10, 64); err == nil {
-			return i, nil
-		}
-		f, err := strconv.ParseFloat(string(x), 64)
-		if err != nil || math.IsInf(f, 0) {
-			return nil, gqlstatus.Errorf(gqlstatus.NumericOutOfRange, "number %s is out of range", x)
-		}
-		return f, nil
-	case []any:
-		out := make([]any, len(x))
-		for i, e := range x {
-			c, err := convertNumbers(e)
-			if err != nil {
-				return nil, err
-			}
-			if _, ok := c.(map[string]any); ok {
-				return nil, gqlstatus.Errorf(gqlstatus.InvalidValueType, "maps are not GQL property values")
-			}
-			out[i] = c
-		}
-		return out, nil
+// literalOpen and literalClose wrap a literal into the statement that
+// holds it; the close is on a line of its own, so a line comment in the
+// literal cannot swallow it.
+const (
+	literalOpen  = "INSERT (:P {v: "
+	literalClose = "\n})"
+)
+
+func parseLiteral(ctx context.Context, s string) (any, error) {
+	if strings.TrimSpace(s) == "" {
+		return nil, metaErrorf(codeLiteral, "", "no value given")
 	}
-	return v, nil
+	// The literal is held to the parser's size limit only: the R budget
+	// applies where the value is used, to the Δ or Recall it goes with.
+	db, err := goldfish.Open(goldfish.WithCommitBudget(goldfish.Budget{Bytes: 2 * MaxStatementBytes}))
+	if err != nil {
+		return nil, err
+	}
+	defer db.Close()
+	sess, err := db.Session(ctx, "literal")
+	if err != nil {
+		return nil, err
+	}
+	res, err := sess.Commit(ctx, literalOpen+s+literalClose, nil)
+	if err != nil {
+		var ge *gqlstatus.Error
+		if !errors.As(err, &ge) {
+			return nil, err
+		}
+		out := *ge
+		out.Stmt = 0
+		out.Line, out.LineCol = "", 0
+		out.Pos = gqlstatus.Pos{}
+		if ge.Pos.Valid() {
+			// a column of the wrapper's first line, or the end of s
+			col := len([]rune(s)) + 1
+			if ge.Pos.Line == 1 {
+				col = max(ge.Pos.Col-len(literalOpen), 1)
+			}
+			out.Pos = gqlstatus.Pos{Line: 1, Col: col}
+		}
+		return nil, &out
+	}
+	var props store.Props
+	nodes := 0
+	peek.Snapshot(sess).ScanNodes(func(n *store.Node) bool {
+		nodes++
+		props = n.Props
+		return true
+	})
+	if nodes != 1 || res.Total.EdgesCreated != 0 || len(props) > 1 || (len(props) == 1 && props[0].Key != "v") {
+		return nil, metaErrorf(codeLiteral, "quote a string that holds spaces or brackets", "%q is not one literal", s)
+	}
+	if len(props) == 0 {
+		return nil, nil // null: a property set to null is no property
+	}
+	return props[0].Val, nil
 }
 
 // FormatValue writes a parameter value back as a literal.
@@ -70,6 +92,8 @@ func FormatValue(v any) string {
 	switch x := v.(type) {
 	case nil:
 		return "null"
+	case store.Value:
+		return x.Literal()
 	case string:
 		return strconv.Quote(x)
 	case float64:
@@ -88,6 +112,18 @@ func FormatValue(v any) string {
 	return fmt.Sprint(v)
 }
 
+// maxShown is the most bytes of a parameter's literal :param and :params
+// print; a longer one is cut, with its size.
+const maxShown = 200
+
+func shortValue(v any) string {
+	s := FormatValue(v)
+	if len(s) <= maxShown {
+		return s
+	}
+	return cutRunes([]byte(s), maxShown) + "… (" + byteCount(len(s)) + ")"
+}
+
 func validParamName(name string) bool {
 	for i, r := range name {
 		if !(r == '_' || unicode.IsLetter(r) || (i > 0 && unicode.IsDigit(r))) {
@@ -97,31 +133,83 @@ func validParamName(name string) bool {
 	return name != ""
 }
 
-// unquoteSingle reads the body of a '…' string: a backslash escapes the
-// next character (\n and \t are newline and tab).
-func unquoteSingle(body string) (string, error) {
-	var b strings.Builder
-	for i := 0; i < len(body); i++ {
-		c := body[i]
-		if c == '\'' {
-			return "", gqlstatus.Errorf(gqlstatus.Syntax, "unescaped ' inside '%s'; write \\'", body)
-		}
-		if c != '\\' {
-			b.WriteByte(c)
-			continue
-		}
-		i++
-		if i == len(body) {
-			return "", gqlstatus.Errorf(gqlstatus.Syntax, "string '%s' ends with a lone backslash", body)
-		}
-		switch body[i] {
-		case 'n':
-			b.WriteByte('\n')
-		case 't':
-			b.WriteByte('\t')
-		default:
-			b.WriteByte(body[i])
-		}
+// metaParamLine runs ":param NAME VALUE": rest is the line after
+// ":param", which starts at byte at of m.Text.
+func (sh *Shell) metaParamLine(ctx context.Context, m Meta, rest string, at int) error {
+	trimmed := strings.TrimLeft(rest, " \t")
+	at += len(rest) - len(trimmed)
+	name, val, _ := strings.Cut(trimmed, " ")
+	valAt := at + len(name) + 1
+	name = strings.TrimPrefix(strings.TrimSpace(name), "$")
+	if v := strings.TrimLeft(val, " \t"); v != val {
+		valAt += len(val) - len(v)
+		val = v
 	}
-	return b.String(), nil
+	val = strings.TrimSpace(val)
+	if name == "" {
+		return metaErrorf(codeUsage, ":params lists them",
+			"usage: :param NAME VALUE (VALUE a GQL literal: 1, 2.5, true, null, 'text', [1, 2], DATE '2026-01-31')")
+	}
+	if !validParamName(name) {
+		return metaErrorf(codeName, "", "parameter name %q: use letters, digits and '_', not starting with a digit", name)
+	}
+	if val == "" {
+		if _, ok := sh.r.Params[name]; !ok {
+			return metaErrorf(codeNoSuch, fmt.Sprintf(":param %s VALUE sets it", name), "no parameter $%s", name)
+		}
+		delete(sh.r.Params, name)
+		sh.printf("$%s removed\n", name)
+		return nil
+	}
+	v, err := parseLiteral(ctx, val)
+	if err != nil {
+		var ge *gqlstatus.Error
+		if !errors.As(err, &ge) {
+			return err
+		}
+		out := *ge
+		out.Msg = "$" + name + ": " + out.Msg
+		// Point into the meta-command line: the value starts at valAt.
+		col := 1
+		if ge.Pos.Valid() {
+			col = ge.Pos.Col
+		}
+		out.Pos = gqlstatus.Pos{Line: m.Line, Col: m.Col + len([]rune(m.Text[:valAt])) + col - 1, Offset: m.Offset + valAt}
+		out.Line = strings.Repeat(" ", max(m.Col-1, 0)) + m.Text
+		return &out
+	}
+	if sh.r.Params == nil {
+		sh.r.Params = map[string]any{}
+	}
+	sh.r.Params[name] = v
+	sh.printf("$%s = %s\n", name, shortValue(v))
+	return nil
+}
+
+func (sh *Shell) metaParams(_ context.Context, args []string) error {
+	if err := wantArgs(args, 0, 1, ":params [clear]"); err != nil {
+		return err
+	}
+	if len(args) == 1 {
+		if args[0] != "clear" {
+			return metaErrorf(codeUsage, "", "usage: :params [clear]")
+		}
+		n := len(sh.r.Params)
+		sh.r.Params = nil
+		sh.printf("%d %s removed\n", n, plural(n, "parameter", "parameters"))
+		return nil
+	}
+	if len(sh.r.Params) == 0 {
+		sh.printf("no parameters; :param NAME VALUE sets one\n")
+		return nil
+	}
+	names := make([]string, 0, len(sh.r.Params))
+	for n := range sh.r.Params {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	for _, n := range names {
+		sh.printf("$%s = %s\n", n, shortValue(sh.r.Params[n]))
+	}
+	return nil
 }

@@ -48,10 +48,13 @@ type Runner struct {
 	Timing bool
 	// Color colours results and errors with ANSI escapes.
 	Color bool
+	// CheckEach runs each statement of a transaction when it arrives, as
+	// a Δ that ends in ROLLBACK, so its error shows at once (a person
+	// typing); without it the statements are only collected until COMMIT.
+	CheckEach bool
 
-	inTx  bool
-	txAt  Stmt   // the START TRANSACTION that opened the buffer
-	txBuf []Stmt // statements waiting for COMMIT
+	inTx bool
+	tx   []Stmt // START TRANSACTION, then the statements waiting for COMMIT
 }
 
 // NewRunner returns a runner printing to out and errOut.
@@ -66,10 +69,10 @@ func NewRunner(s *goldfish.Session, out, errOut io.Writer, format Format) *Runne
 // COMMIT or ROLLBACK.
 func (r *Runner) InTransaction() bool { return r.inTx }
 
-// Run reads all of in, runs it and returns the exit status: 0 when every
-// statement succeeded, 1 otherwise. Non-interactive input stops at the
-// first error unless opts.FailAtEnd is set. Meta-commands (":use work")
-// are understood on lines of their own; see Shell.
+// Run reads in, runs it and returns the exit status: 0 when every
+// statement succeeded, 1 otherwise (see Shell.Loop). Non-interactive input
+// stops at the first error unless opts.FailAtEnd is set. Meta-commands
+// (":use work") are understood on lines of their own; see Shell.
 func Run(ctx context.Context, s *goldfish.Session, in IO, opts Options) int {
 	return NewShell(s, in, opts).Loop(ctx)
 }
@@ -80,7 +83,7 @@ func Run(ctx context.Context, s *goldfish.Session, in IO, opts Options) int {
 func (r *Runner) RunText(ctx context.Context, text string, stopAtError bool) int {
 	failed := 0
 	for _, st := range Split(text) {
-		if err := r.Exec(ctx, text, st); err != nil {
+		if err := r.Exec(ctx, st); err != nil {
 			failed++
 			if stopAtError {
 				break
@@ -91,22 +94,32 @@ func (r *Runner) RunText(ctx context.Context, text string, stopAtError bool) int
 }
 
 // Close ends the input: a transaction still open is an error and is
-// dropped, since nothing after it can commit it.
+// dropped, since nothing after it can commit it. The error points at the
+// START TRANSACTION.
 func (r *Runner) Close() error {
 	if !r.inTx {
 		return nil
 	}
-	r.inTx, r.txBuf = false, nil
-	err := &gqlstatus.Error{Code: gqlstatus.InvalidTransactionState, Stmt: r.txAt.Index,
+	start := r.tx[0]
+	r.inTx, r.tx = false, nil
+	err := start.at(&gqlstatus.Error{Code: codeTxState,
 		Msg:  "START TRANSACTION without COMMIT or ROLLBACK at the end of the input; nothing applied",
-		Hint: "end the transaction with COMMIT to apply it, or ROLLBACK to drop it"}
+		Hint: "end the transaction with COMMIT to apply it, or ROLLBACK to drop it"})
 	r.fail(err)
 	return err
 }
 
-// Exec runs one statement; src is the whole input it was cut from, for
-// error positions. The error has already been printed when Exec returns it.
-func (r *Runner) Exec(ctx context.Context, src string, st Stmt) error {
+// Exec runs one statement. The error has already been printed when Exec
+// returns it.
+//
+// START TRANSACTION opens a transaction; the statements after it wait for
+// COMMIT, which sends START TRANSACTION, them and COMMIT to the engine as
+// one text, one Δ, so the grammar reads the transaction's own statements
+// (START TRANSACTION READ ONLY, COMMIT WORK). Each of the three is
+// checked by the engine when it arrives, and with CheckEach so is every
+// statement in between: an error shows at once, points at the statement,
+// and leaves the transaction open.
+func (r *Runner) Exec(ctx context.Context, st Stmt) error {
 	words := st.Words(2)
 	verb := ""
 	if len(words) > 0 {
@@ -115,47 +128,135 @@ func (r *Runner) Exec(ctx context.Context, src string, st Stmt) error {
 	switch {
 	case verb == "START" && len(words) == 2 && words[1] == "TRANSACTION":
 		if r.inTx {
-			err := gqlstatus.At(gqlstatus.ActiveTransaction, gqlstatus.Pos{Line: st.Line, Col: st.Col, Offset: st.Offset}, src,
-				"START TRANSACTION inside a transaction").WithHint("transactions do not nest: COMMIT or ROLLBACK first")
-			err.Stmt = st.Index
+			err := st.at(&gqlstatus.Error{Code: codeNestedTx, Msg: "START TRANSACTION inside a transaction",
+				Hint: "transactions do not nest: COMMIT or ROLLBACK first"})
 			r.fail(err)
 			return err
 		}
-		r.inTx, r.txAt, r.txBuf = true, st, nil
+		if err := r.check([]Stmt{st, syntheticStmt("ROLLBACK")}); err != nil {
+			return err
+		}
+		r.inTx, r.tx = true, []Stmt{st}
 		r.note("transaction started", "started")
 		return nil
 	case r.inTx && verb == "ROLLBACK":
-		n := len(r.txBuf)
-		r.inTx, r.txBuf = false, nil
+		if err := r.check([]Stmt{r.tx[0], st}); err != nil {
+			return r.stillOpen(err)
+		}
+		n := len(r.tx) - 1
+		r.inTx, r.tx = false, nil
 		r.note(fmt.Sprintf("rolled back: %d %s dropped", n, plural(n, "statement", "statements")), "rolled back")
 		return nil
 	case r.inTx && verb == "COMMIT":
-		stmts := r.txBuf
-		r.inTx, r.txBuf = false, nil
-		if len(stmts) == 0 {
+		all := append(r.tx[:len(r.tx):len(r.tx)], st)
+		if len(all) == 2 {
+			if err := r.check(all); err != nil {
+				return r.stillOpen(err)
+			}
+			r.inTx, r.tx = false, nil
 			r.note(fmt.Sprintf("ok v=%d empty transaction", r.Session.Version()), "committed")
 			return nil
 		}
-		return r.commit(ctx, src, stmts, timing{})
+		err := r.commit(ctx, all, len(all)-2, timing{})
+		if err != nil && r.CheckEach {
+			// A person can still decide: try COMMIT again, or ROLLBACK.
+			n := len(r.tx) - 1
+			fmt.Fprintln(r.Err, r.paint(yellow, fmt.Sprintf("-- the transaction is still open with its %d %s: COMMIT to try again, or ROLLBACK to drop it",
+				n, plural(n, "statement", "statements"))))
+			return err
+		}
+		r.inTx, r.tx = false, nil
+		return err
 	case r.inTx:
-		r.txBuf = append(r.txBuf, st)
+		if r.CheckEach {
+			if err := r.dryRun(ctx, st); err != nil {
+				return err
+			}
+		}
+		r.tx = append(r.tx, st)
 		return nil
 	}
 	var tm timing
 	var isRecall bool
-	if r.Timing {
+	switch {
+	case r.Timing:
 		// Parse and plan for real (the cache would hide them); the call
 		// that follows then finds the plan cached.
 		var t goldfish.Timing
 		isRecall, t, _ = r.Session.Prepare(st.Text)
 		tm.parse, tm.plan = t.Parse, t.Plan
-	} else {
+	case verb == "MATCH":
 		isRecall = r.Session.IsRecall(st.Text)
 	}
+	// A Recall is a MATCH; anything else goes to Commit unparsed here, so
+	// the common Δ is parsed once, not twice.
 	if isRecall {
-		return r.recall(ctx, src, st, tm)
+		return r.recall(ctx, st, tm)
 	}
-	return r.commit(ctx, src, []Stmt{st}, tm)
+	return r.commit(ctx, []Stmt{st}, 1, tm)
+}
+
+// check has the engine parse and plan stmts as one text, without running
+// it; the error, printed, points into the statements.
+func (r *Runner) check(stmts []Stmt) error {
+	m := r.sourceMap(stmts)
+	if _, _, err := r.Session.Prepare(m.text); err != nil {
+		err = m.locate(userError(err, r.Session.Name()))
+		r.fail(err)
+		return err
+	}
+	return nil
+}
+
+// stillOpen says, after err, that the transaction is still open.
+func (r *Runner) stillOpen(err error) error {
+	n := len(r.tx) - 1
+	fmt.Fprintln(r.Err, r.paint(yellow, fmt.Sprintf("-- the transaction is still open with its %d %s: fix the statement and type it again, or ROLLBACK to drop the transaction",
+		n, plural(n, "statement", "statements"))))
+	return err
+}
+
+// dryRun runs the open transaction with st added and a ROLLBACK at the
+// end: nothing applies, and st's error or outcome shows now.
+func (r *Runner) dryRun(ctx context.Context, st Stmt) error {
+	stmts := append(append(r.tx[:len(r.tx):len(r.tx)], st), syntheticStmt("ROLLBACK"))
+	m := r.sourceMap(stmts)
+	res, err := r.Session.Commit(ctx, m.text, r.Params)
+	if err != nil {
+		err = m.locate(userError(err, r.Session.Name()))
+		r.fail(err)
+		return r.stillOpen(err)
+	}
+	var last goldfish.StmtResult
+	if n := len(res.Stmts); n > 0 {
+		last = res.Stmts[n-1]
+	}
+	if r.Format == FormatJSON {
+		out := jsonResult{Status: string(last.Status), Version: r.Session.Version(), Counts: last.Counts,
+			Notices: []jsonNotice{}, Transaction: "pending"}
+		for _, n := range last.Notices {
+			n.Pos, _ = m.pos(n.Pos)
+			out.Notices = append(out.Notices, jsonNotice{Code: string(n.Code), Message: n.Msg, Line: n.Pos.Line, Column: n.Pos.Col})
+		}
+		writeJSON(r.Out, out)
+		return nil
+	}
+	line := "ok"
+	if c := last.Counts.Summary(); c != "" {
+		line += " " + c
+	}
+	fmt.Fprintln(r.Out, r.paint(green, line+" (pending: applies at COMMIT)"))
+	for _, n := range last.Notices {
+		n.Pos, _ = m.pos(n.Pos)
+		fmt.Fprintln(r.Out, r.paint(yellow, NoticeLine(n)))
+	}
+	return nil
+}
+
+func (r *Runner) sourceMap(stmts []Stmt) *sourceMap {
+	m := newSourceMap(stmts)
+	m.given = func(name string) bool { _, ok := r.Params[name]; return ok }
+	return m
 }
 
 // timing is what :timing on prints: parse and plan (Session.Prepare),
@@ -197,11 +298,11 @@ func (r *Runner) recallOptions() goldfish.RecallOptions {
 
 // recall runs a read statement and prints its Shape, header included.
 // Shapes are never paged: they are bounded by M.
-func (r *Runner) recall(ctx context.Context, src string, st Stmt, tm timing) error {
+func (r *Runner) recall(ctx context.Context, st Stmt, tm timing) error {
 	sh, t, err := r.Session.RecallTimed(ctx, st.Text, r.recallOptions())
 	tm.exec, tm.emit, tm.cached = t.Execute, t.Emit, t.Cached
 	if err != nil {
-		err = newSourceMap(src, []Stmt{st}).locate(err)
+		err = r.sourceMap([]Stmt{st}).locate(userError(err, r.Session.Name()))
 		r.fail(err)
 		return err
 	}
@@ -216,9 +317,10 @@ func (r *Runner) recall(ctx context.Context, src string, st Stmt, tm timing) err
 	return nil
 }
 
-// commit sends stmts as one Δ and prints the outcome.
-func (r *Runner) commit(ctx context.Context, src string, stmts []Stmt, tm timing) error {
-	m := newSourceMap(src, stmts)
+// commit sends stmts as one Δ and prints the outcome; body is the number
+// of statements that are not START TRANSACTION or COMMIT.
+func (r *Runner) commit(ctx context.Context, stmts []Stmt, body int, tm timing) error {
+	m := r.sourceMap(stmts)
 	if r.Timing && len(stmts) > 1 {
 		_, t, _ := r.Session.Prepare(m.text) // the joined text, as for one statement
 		tm.parse, tm.plan = t.Parse, t.Plan
@@ -226,7 +328,7 @@ func (r *Runner) commit(ctx context.Context, src string, stmts []Stmt, tm timing
 	res, t, err := r.Session.CommitTimed(ctx, m.text, r.Params)
 	tm.exec = t.Execute
 	if err != nil {
-		err = m.locate(err)
+		err = m.locate(userError(err, r.Session.Name()))
 		r.fail(err)
 		return err
 	}
@@ -234,11 +336,11 @@ func (r *Runner) commit(ctx context.Context, src string, stmts []Stmt, tm timing
 	for i := range res.Stmts {
 		for j := range res.Stmts[i].Notices {
 			n := &res.Stmts[i].Notices[j]
-			n.Pos = m.pos(n.Pos)
+			n.Pos, _ = m.pos(n.Pos)
 		}
 	}
 	if r.Format == FormatJSON {
-		writeJSON(r.Out, resultJSON(res, len(stmts)))
+		writeJSON(r.Out, resultJSON(res, body))
 	} else {
 		fmt.Fprintln(r.Out, r.paint(green, Summary(res)))
 		for _, n := range Notices(res) {
@@ -264,6 +366,7 @@ func (r *Runner) note(text, tx string) {
 }
 
 func (r *Runner) fail(err error) {
+	err = userError(err, r.Session.Name())
 	if r.Format == FormatJSON {
 		writeJSON(r.Out, errorJSON(err))
 	}
@@ -278,82 +381,14 @@ func (r *Runner) fail(err error) {
 	io.WriteString(r.Err, rest)
 }
 
+// interrupted reports whether err is a call stopped by its context.
+func interrupted(err error) bool {
+	return errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded)
+}
+
 func plural(n int, one, many string) string {
 	if n == 1 {
 		return one
 	}
 	return many
-}
-
-// sourceMap relates the text sent to the engine (statements joined with
-// ";\n") to the input they were cut from.
-type sourceMap struct {
-	src  string
-	text string
-	at   []int // byte offset of each statement in text
-	st   []Stmt
-}
-
-func newSourceMap(src string, stmts []Stmt) *sourceMap {
-	m := &sourceMap{src: src, st: stmts}
-	var b strings.Builder
-	for i, s := range stmts {
-		if i > 0 {
-			b.WriteString(";\n")
-		}
-		m.at = append(m.at, b.Len())
-		b.WriteString(s.Text)
-	}
-	m.text = b.String()
-	return m
-}
-
-// segment returns the index of the statement holding byte offset off of
-// the joined text.
-func (m *sourceMap) segment(off int) int {
-	i := 0
-	for i+1 < len(m.at) && m.at[i+1] <= off {
-		i++
-	}
-	return i
-}
-
-// pos maps a position in the joined text to the input.
-func (m *sourceMap) pos(p gqlstatus.Pos) gqlstatus.Pos {
-	if !p.Valid() {
-		return p
-	}
-	off := offsetOf(m.text, p.Line, p.Col)
-	seg := m.segment(off)
-	st := m.st[seg]
-	local := off - m.at[seg]
-	if local > len(st.Text) {
-		local = len(st.Text)
-	}
-	line, col := lineCol(st.Text, local)
-	if line == 1 {
-		col += st.Col - 1
-	}
-	return gqlstatus.Pos{Line: st.Line + line - 1, Col: col, Offset: st.Offset + local}
-}
-
-// locate rewrites an engine error so its position, source line and
-// statement number refer to the input.
-func (m *sourceMap) locate(err error) error {
-	var ge *gqlstatus.Error
-	if !errors.As(err, &ge) {
-		return err
-	}
-	out := *ge
-	switch {
-	case ge.Pos.Valid():
-		off := offsetOf(m.text, ge.Pos.Line, ge.Pos.Col)
-		out.Stmt = m.st[m.segment(off)].Index
-		out.Locate(m.pos(ge.Pos), m.src)
-	case ge.Stmt > 0 && ge.Stmt <= len(m.st):
-		out.Stmt = m.st[ge.Stmt-1].Index
-	case len(m.st) == 1:
-		out.Stmt = m.st[0].Index
-	}
-	return &out
 }

@@ -95,7 +95,9 @@ func TestRunGQL(t *testing.T) {
 			in:   "START TRANSACTION; INSERT (:A)",
 			out:  "ok transaction started\n",
 			err: "GQLSTATUS 25000: statement 1: START TRANSACTION without COMMIT or ROLLBACK at the end of the input; nothing applied; " +
-				"end the transaction with COMMIT to apply it, or ROLLBACK to drop it\n",
+				"end the transaction with COMMIT to apply it, or ROLLBACK to drop it (line 1, column 1)\n" +
+				"  START TRANSACTION;\n" +
+				"  ^\n",
 			code: 1,
 		},
 		{

@@ -6,21 +6,36 @@ import (
 	"fmt"
 	"io"
 	"strings"
+	"sync"
 
 	"github.com/goldfish-gql/goldfish"
 )
 
+// Exit statuses of Loop besides 0 (success) and 1 (an error).
+const (
+	// ExitInterrupted: Ctrl-C (SIGINT) stopped a non-interactive run, as
+	// a shell reports a command that SIGINT ended (128+2).
+	ExitInterrupted = 130
+	// ExitBrokenPipe: the reader of the results went away (gqlsh … |
+	// head -1); the run stopped quietly, as a command SIGPIPE ends
+	// (128+13).
+	ExitBrokenPipe = 141
+)
+
 // Shell is the loop around a Runner: it reads through an IO, recognises
-// meta-commands (":use work", see meta.go), keeps the multi-line buffer of
-// an interactive session and the state the meta-commands change (session,
-// agent, budgets, parameters, format, timing).
+// meta-commands (":use work", see meta.go), keeps the statement a person
+// is typing and the state the meta-commands change (session, agent,
+// budgets, parameters, format, timing, output).
 //
-// Non-interactive input (a script, -c, a pipe) is read whole and cut by
-// Segment, so errors point at the line and column of the script. Input
-// typed by a person comes line by line: a line that starts with ':' when no
-// statement is pending is a meta-command; other lines are collected until
-// a ';' outside strings and comments ends a statement, and the statements
-// then run (the prompt changes to a continuation prompt meanwhile).
+// Input is cut by a Scanner as it arrives: a statement runs as soon as its
+// ';' has been read, so a script of any length runs in time linear in its
+// size and a pipe kept open is answered statement by statement. Errors
+// point at the line and column of the input as written (and name the file
+// for a file). Input typed by a person comes line by line: a line that
+// starts with ':' when no statement is pending is a meta-command; other
+// lines are collected until a ';' outside strings and comments ends a
+// statement, and the statements then run (the prompt changes to a
+// continuation prompt meanwhile).
 type Shell struct {
 	r        *Runner
 	in       IO
@@ -28,21 +43,37 @@ type Shell struct {
 	ceilings goldfish.Ceilings
 	opts     Options
 	agent    string
-	pending  string // interactive input typed but not yet run
 	quit     bool
 	depth    int // :source nesting
 	vocab    vocabCache
+
+	stdout  *output     // the IO's standard output
+	outFile *outputFile // :output FILE, nil for standard output
+
+	typing    *Scanner // what a person types
+	pending   string   // typed text not yet in the history
+	pendingAt int      // its offset in the typing scanner's input
+
+	mu          sync.Mutex
+	cancelItem  context.CancelFunc // stops what runs now (Ctrl-C at a terminal)
+	cancelRun   context.CancelFunc // stops the whole run (Ctrl-C in a script)
+	interrupted bool
 }
 
 // NewShell returns a shell on session s reading from in.
 func NewShell(s *goldfish.Session, in IO, opts Options) *Shell {
-	r := NewRunner(s, in.Stdout(), in.Stderr(), opts.Format)
+	sh := &Shell{in: in, db: opts.DB, opts: opts}
+	sh.stdout = newOutput(in.Stdout())
+	r := NewRunner(s, sh.stdout, errStream{flush: sh.flush, w: in.Stderr()}, opts.Format)
 	r.Color = opts.Color
-	c := opts.Ceilings
-	if c == (goldfish.Ceilings{}) {
-		c = goldfish.DefaultCeilings
+	r.CheckEach = in.Interactive()
+	sh.r = r
+	sh.ceilings = opts.Ceilings
+	if sh.ceilings == (goldfish.Ceilings{}) {
+		sh.ceilings = goldfish.DefaultCeilings
 	}
-	return &Shell{r: r, in: in, db: opts.DB, ceilings: c, opts: opts}
+	sh.typing = NewScanner("", true)
+	return sh
 }
 
 // Runner returns the shell's runner (its session, format and budgets).
@@ -63,7 +94,7 @@ func (sh *Shell) Prompt() string {
 	if sh.r.InTransaction() {
 		p += "[tx]"
 	}
-	if sh.pending != "" {
+	if sh.typing.Pending() {
 		if len(p) > 3 {
 			return strings.Repeat(" ", len(p)-3) + "...> "
 		}
@@ -72,8 +103,50 @@ func (sh *Shell) Prompt() string {
 	return p + "> "
 }
 
+// Interrupt is Ctrl-C (SIGINT): at a terminal it stops the statement or
+// :source that runs now and the loop prompts again; in a script it stops
+// the run, which then ends with ExitInterrupted. It may be called from
+// any goroutine (a signal handler's).
+func (sh *Shell) Interrupt() {
+	sh.mu.Lock()
+	defer sh.mu.Unlock()
+	switch {
+	case !sh.in.Interactive() && sh.cancelRun != nil:
+		sh.interrupted = true
+		sh.cancelRun()
+	case sh.cancelItem != nil:
+		sh.interrupted = true
+		sh.cancelItem()
+	}
+}
+
+func (sh *Shell) setCancel(item context.CancelFunc) {
+	sh.mu.Lock()
+	sh.cancelItem = item
+	sh.mu.Unlock()
+}
+
+// wasInterrupted reports (and clears) whether Interrupt stopped something.
+func (sh *Shell) wasInterrupted() bool {
+	sh.mu.Lock()
+	defer sh.mu.Unlock()
+	i := sh.interrupted
+	sh.interrupted = false
+	return i
+}
+
+// flush writes out the results buffered so far.
+func (sh *Shell) flush() {
+	if sh.outFile != nil {
+		sh.outFile.out.Flush()
+	}
+	sh.stdout.Flush()
+}
+
 // Loop reads and runs input until it ends (or :quit) and returns the exit
-// status: 0 when everything succeeded, else 1.
+// status: 0 when everything succeeded, 1 after an error (a person at a
+// terminal sees errors and goes on: 0), ExitInterrupted when Ctrl-C
+// stopped a script, ExitBrokenPipe when the results' reader went away.
 func (sh *Shell) Loop(ctx context.Context) int {
 	in := sh.in
 	if c, ok := in.(CompleterSetter); ok {
@@ -82,113 +155,248 @@ func (sh *Shell) Loop(ctx context.Context) int {
 	if in.Interactive() && sh.opts.Banner != "" {
 		fmt.Fprintln(in.Stdout(), sh.opts.Banner)
 	}
-	stop := !in.Interactive() && !sh.opts.FailAtEnd
-	failed := false
-	for !sh.quit {
-		chunk, err := in.Next(sh.Prompt())
-		if errors.Is(err, ErrInterrupted) {
-			sh.pending = "" // Ctrl-C drops what was being typed
-			continue
-		}
-		if err == io.EOF {
-			if in.Interactive() {
-				fmt.Fprintln(in.Stdout()) // leave the terminal on a fresh line
-				if !Blank(sh.pending) {
-					fmt.Fprintln(in.Stderr(), "unfinished statement dropped (end it with ';' to run it)")
-				}
-			}
-			break
-		}
-		if err != nil {
-			fmt.Fprintf(in.Stderr(), "error: reading input: %v\n", err)
-			return 1
-		}
-		var n int
-		if in.Interactive() {
-			n = sh.Line(ctx, chunk)
-		} else {
-			n = sh.Script(ctx, chunk, stop)
-		}
-		if n > 0 && !in.Interactive() { // a person saw the error and goes on
-			failed = true
-			if stop {
-				return 1
-			}
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	sh.mu.Lock()
+	sh.cancelRun = cancel
+	sh.mu.Unlock()
+	defer sh.closeOutput()
+
+	var code int
+	var stopped bool
+	if in.Interactive() {
+		code = sh.interactive(ctx)
+	} else {
+		code, stopped = sh.script(ctx)
+	}
+	if code == ExitBrokenPipe || code == ExitInterrupted {
+		return code
+	}
+	// A script stopped by its first error has said why; one that ran to
+	// its end must not leave a transaction open unsaid.
+	if !stopped {
+		if err := sh.r.Close(); err != nil && !in.Interactive() {
+			code = 1
 		}
 	}
-	if err := sh.r.Close(); err != nil && !in.Interactive() {
-		failed = true
+	if c := sh.outputBroken(); c != 0 {
+		return c
 	}
-	if failed {
-		return 1
-	}
-	return 0
+	return code
 }
 
-// Script runs a whole text (a file, -c, a pipe, :source): statements and
-// meta-commands in order. It returns the number of failures; with
-// stopAtError it stops at the first.
-func (sh *Shell) Script(ctx context.Context, text string, stopAtError bool) int {
-	failed := 0
-	for _, it := range Segment(text) {
-		if sh.quit {
+// outputBroken checks the results stream after a write: a reader gone
+// away ends the run quietly; another write error is said once.
+func (sh *Shell) outputBroken() int {
+	sh.flush()
+	err := sh.stdout.Err()
+	switch {
+	case err == nil:
+		return 0
+	case brokenPipe(err):
+		return ExitBrokenPipe
+	}
+	fmt.Fprintf(sh.in.Stderr(), "gqlsh: cannot write the results: %v\n", err)
+	return 1
+}
+
+// script runs non-interactive input: each input cut by its own scanner,
+// items run as they are complete. stopped says an error stopped it.
+func (sh *Shell) script(ctx context.Context) (code int, stopped bool) {
+	stop := !sh.opts.FailAtEnd
+	failed := false
+	sc := sh.newScanner()
+	for !sh.quit {
+		sh.flush()
+		chunk, err := sh.in.Next(ctx, "")
+		switch {
+		case err == nil:
+			sc.Feed(chunk)
+		case err == io.EOF || errors.Is(err, ErrEndOfSource):
+			sc.End()
+		case ctx.Err() != nil:
+			return sh.stopped(), true
+		default:
+			fmt.Fprintf(sh.r.Err, "gqlsh: reading %s: %v\n", orStdin(sc.Source), err)
+			return 1, true
+		}
+		n, halt := sh.drain(ctx, sc, stop)
+		if n > 0 {
+			failed = true
+		}
+		if c := sh.outputBroken(); c != 0 {
+			return c, true
+		}
+		if ctx.Err() != nil {
+			return sh.stopped(), true
+		}
+		if halt && !sh.quit {
+			return 1, true
+		}
+		if err == io.EOF {
 			break
 		}
-		var err error
-		if it.Meta != nil {
-			err = sh.Meta(ctx, it.Meta.Text)
-		} else {
-			err = sh.r.Exec(ctx, text, *it.Stmt)
-		}
-		if err != nil {
-			failed++
-			if stopAtError {
-				break
-			}
+		if err != nil { // the next input, on its own
+			sc = sh.newScanner()
 		}
 	}
-	return failed
+	if failed {
+		return 1, false
+	}
+	return 0, false
+}
+
+func (sh *Shell) newScanner() *Scanner {
+	name := ""
+	if s, ok := sh.in.(Sourcer); ok {
+		name = s.Source()
+	}
+	return NewScanner(name, true)
+}
+
+// stopped ends a script that Ctrl-C stopped.
+func (sh *Shell) stopped() int {
+	sh.flush()
+	fmt.Fprintln(sh.r.Err, "gqlsh: interrupted (Ctrl-C); the statements that ran before stay applied")
+	return ExitInterrupted
+}
+
+func orStdin(name string) string {
+	if name == "" {
+		return "standard input"
+	}
+	return name
+}
+
+// drain runs the complete items sc holds. It returns the number of
+// failures and whether to stop (stopAtError and one failed, :quit, or
+// ctx ended).
+func (sh *Shell) drain(ctx context.Context, sc *Scanner, stopAtError bool) (failed int, stop bool) {
+	for !sh.quit {
+		if ctx.Err() != nil {
+			return failed, true
+		}
+		it, ok := sc.Next()
+		if !ok {
+			return failed, false
+		}
+		if err := sh.item(ctx, it); err != nil {
+			failed++
+			if stopAtError || interrupted(err) && ctx.Err() != nil {
+				return failed, true
+			}
+		}
+		if sh.stdout.Err() != nil {
+			return failed, true
+		}
+	}
+	return failed, true
+}
+
+// item runs one item of input. Its error has been printed.
+func (sh *Shell) item(ctx context.Context, it Item) error {
+	switch {
+	case it.Err != nil:
+		err := inFile(it.Source, it.Err)
+		sh.r.fail(err)
+		return err
+	case it.Meta != nil:
+		return sh.meta(ctx, *it.Meta)
+	}
+	return sh.r.Exec(ctx, *it.Stmt)
+}
+
+// interactive runs what a person types, line by line.
+func (sh *Shell) interactive(ctx context.Context) int {
+	for !sh.quit {
+		sh.flush()
+		line, err := sh.in.Next(ctx, sh.Prompt())
+		switch {
+		case errors.Is(err, ErrInterrupted):
+			sh.typing.Reset() // Ctrl-C drops what was being typed
+			sh.pending = ""
+			continue
+		case err == io.EOF:
+			fmt.Fprintln(sh.in.Stdout()) // leave the terminal on a fresh line
+			if sh.typing.Pending() {
+				fmt.Fprintln(sh.r.Err, "unfinished statement dropped (end it with ';' to run it)")
+			}
+			return 0
+		case err != nil:
+			fmt.Fprintf(sh.r.Err, "gqlsh: reading input: %v\n", err)
+			return 1
+		}
+		sh.Line(ctx, line)
+		if c := sh.outputBroken(); c != 0 {
+			return c
+		}
+	}
+	return 0
 }
 
 // Line takes one line typed by a person. It returns the number of
 // statements or meta-commands that failed.
 func (sh *Shell) Line(ctx context.Context, line string) int {
-	if Blank(sh.pending) && strings.HasPrefix(strings.TrimSpace(line), ":") {
-		sh.pending = ""
-		sh.history(strings.TrimSpace(line))
-		if err := sh.Meta(ctx, strings.TrimSpace(line)); err != nil {
-			return 1
-		}
-		return 0
+	sc := sh.typing
+	if !sc.Pending() {
+		sc.Rebase() // errors point into what was typed at this prompt
+		sh.pending, sh.pendingAt = "", sc.base+sc.i
 	}
+	sc.Feed(line + "\n")
 	sh.pending += line + "\n"
-	stmts := Split(sh.pending)
-	last := -1
-	for i, st := range stmts {
-		if st.Terminated {
-			last = i
+	var items []Item
+	end := -1 // offset past the last ';' read
+	for {
+		it, ok := sc.Next()
+		if !ok {
+			break
+		}
+		items = append(items, it)
+		if it.Stmt != nil && it.Stmt.Terminated {
+			end = it.Stmt.Offset + len(it.Stmt.Text) + 1
 		}
 	}
-	if last < 0 {
-		if len(stmts) == 0 && Blank(sh.pending) {
-			sh.pending = "" // blank lines and comments: nothing to wait for
+	// History first, so an entry is kept whatever running it does.
+	for _, it := range items {
+		if it.Meta != nil {
+			sh.history(it.Meta.Text)
 		}
-		return 0
 	}
-	end := stmts[last].Offset + len(stmts[last].Text) + 1 // past the ';'
-	src := sh.pending
-	sh.history(HistoryLine(src[:end]))
-	sh.pending = src[end:]
-	if Blank(sh.pending) {
+	if end >= 0 {
+		cut := min(max(end-sh.pendingAt, 0), len(sh.pending))
+		sh.history(HistoryLine(sh.pending[:cut]))
+		sh.pending, sh.pendingAt = sh.pending[cut:], end
+	}
+	if !sc.Pending() {
 		sh.pending = ""
 	}
 	failed := 0
-	for _, st := range stmts[:last+1] {
-		if err := sh.r.Exec(ctx, src, st); err != nil {
+	for _, it := range items {
+		if sh.quit {
+			break
+		}
+		ictx, cancel := context.WithCancel(ctx)
+		sh.setCancel(cancel)
+		err := sh.item(ictx, it)
+		sh.setCancel(nil)
+		cancel()
+		sh.wasInterrupted()
+		if err != nil {
 			failed++
 		}
 	}
 	return failed
+}
+
+// Script runs a whole text (as -c would): statements and meta-commands in
+// order. It returns the number of failures; with stopAtError it stops at
+// the first.
+func (sh *Shell) Script(ctx context.Context, text string, stopAtError bool) int {
+	sc := NewScanner("", true)
+	sc.Feed(text)
+	sc.End()
+	n, _ := sh.drain(ctx, sc, stopAtError)
+	return n
 }
 
 func (sh *Shell) history(entry string) {

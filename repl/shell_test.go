@@ -22,10 +22,20 @@ type linesIO struct {
 	history  []string
 	out, err bytes.Buffer
 	complete func(string, int) (string, []string, string)
+	// errAt is the error stream as it stood at each prompt: what a
+	// person had seen before typing the next line.
+	errAt []string
+	// onNext, when set, is called with the prompt's number (0-based)
+	// before the line is given.
+	onNext func(i int)
 }
 
-func (l *linesIO) Next(prompt string) (string, error) {
+func (l *linesIO) Next(_ context.Context, prompt string) (string, error) {
+	if l.onNext != nil {
+		l.onNext(len(l.prompts))
+	}
 	l.prompts = append(l.prompts, prompt)
+	l.errAt = append(l.errAt, l.err.String())
 	if len(l.lines) == 0 {
 		return "", io.EOF
 	}
@@ -264,9 +274,9 @@ func TestMeta(t *testing.T) {
 		{name: "param removed", in: ":param n 1\n:param n\n:params", out: []string{"$n removed\n", "no parameters"}},
 		{name: "params clear", in: ":param a 1\n:param b 2\n:params clear\n:params", out: []string{"2 parameters removed", "no parameters"}},
 		{name: "param unknown removed", in: ":param zz", err: "GQLSTATUS 42002: no parameter $zz", code: 1},
-		{name: "param bad value", in: ":param n open", err: "GQLSTATUS 42001: $n: \"open\" is not a literal", code: 1},
-		{name: "param out of range", in: ":param n 1e999", err: "GQLSTATUS 22003: $n: number 1e999 is out of range", code: 1},
-		{name: "param map refused", in: ":param n {\"a\": 1}", err: "GQLSTATUS 22G03: $n: maps are not", code: 1},
+		{name: "param bad value", in: ":param n open", err: "GQLSTATUS 42002: $n: variable open is not bound", code: 1},
+		{name: "param out of range", in: ":param n 1e999", err: "GQLSTATUS 22003: $n:", code: 1},
+		{name: "param map refused", in: ":param n {a: 1}", err: "GQLSTATUS 22G03: $n: a map value is allowed only as a property map", code: 1},
 		{name: "param bad name", in: ":param 1x 2", err: "GQLSTATUS 42Q03: parameter name", code: 1},
 		{name: "param no name", in: ":param", err: "GQLSTATUS 42001: usage: :param", code: 1},
 		{name: "source", in: ":source " + src + "\nMATCH (s:S);", out: []string{"ok v=1", "k = 1", "k=1", "nick: \"from_file\""}, version: 1,
@@ -287,7 +297,7 @@ func TestMeta(t *testing.T) {
 		{name: "timing bad", in: ":timing maybe", err: "usage: :timing on|off", code: 1},
 		{name: "quit", in: "INSERT (:A);\n:quit\nINSERT (:B);", out: []string{"ok v=1"}, version: 1, notOut: "v=2"},
 		{name: "exit alias", in: ":exit\nINSERT (:B);", notOut: "ok"},
-		{name: "unknown", in: ":frobnicate", err: "unknown meta-command :frobnicate; the meta-commands are :help :use :sessions :drop :purge :flush :backup :agent :set :param :params :source :format :timing :quit", code: 1},
+		{name: "unknown", in: ":frobnicate", err: "unknown meta-command :frobnicate; the meta-commands are :help :use :sessions :drop :purge :flush :backup :agent :set :param :params :source :output :format :timing :quit; :help NAME explains one (line 1, column 1)\n  :frobnicate\n  ^\n", code: 1},
 		{name: "meta line keeps script positions", in: ":timing off\nINSERT (:A);\n\n  INSERT (:A {x: });",
 			err: "GQLSTATUS 42001: statement 2: ", code: 1, version: 1},
 	}
@@ -359,7 +369,7 @@ func TestComplete(t *testing.T) {
 	}{
 		{"meta names", "", ":s", "", []string{":sessions ", ":set ", ":source "}},
 		{"meta after blanks", "", "  :ti", "  ", []string{":timing "}},
-		{"all meta names", "", ":", "", []string{":help ", ":use ", ":sessions ", ":drop ", ":purge ", ":flush ", ":backup ", ":agent ", ":set ", ":param ", ":params ", ":source ", ":format ", ":timing ", ":quit "}},
+		{"all meta names", "", ":", "", []string{":help ", ":use ", ":sessions ", ":drop ", ":purge ", ":flush ", ":backup ", ":agent ", ":set ", ":param ", ":params ", ":source ", ":output ", ":format ", ":timing ", ":quit "}},
 		{"session after :use", "", ":use w", ":use ", []string{"wiki ", "work "}},
 		{"every session and the catalog after :use", "", ":use ", ":use ", []string{"catalog ", "main ", "wiki ", "work "}},
 		{"other sessions after :drop", "", ":drop ", ":drop ", []string{"wiki ", "work "}},
@@ -373,7 +383,10 @@ func TestComplete(t *testing.T) {
 		{"format values", "", ":format j", ":format ", []string{"json "}},
 		{"params clear", "", ":params c", ":params ", []string{"clear "}},
 		{"label after ':'", "", "MATCH (t:T", "MATCH (t:", []string{"TSK"}},
-		{"every label and type after ':'", "", "INSERT (:", "INSERT (:", []string{"MOD", "TSK", "Urgent", "touches"}},
+		{"every label after '(:'", "", "INSERT (:", "INSERT (:", []string{"MOD", "TSK", "Urgent"}},
+		{"every edge type after '-[:'", "", "INSERT (a)-[:", "INSERT (a)-[:", []string{"touches"}},
+		{"edge type across lines", "MATCH (a)-[\n", ":", ":", []string{"touches"}},
+		{"label after a variable in WHERE", "", "MATCH (a) WHERE a:U", "MATCH (a) WHERE a:", []string{"Urgent"}},
 		{"edge type", "", "MATCH (a)-[:to", "MATCH (a)-[:", []string{"touches"}},
 		{"label on a continuation line", "MATCH (t\n", ":U", ":", []string{"Urgent"}},
 		{"property key after '{'", "", "MATCH (t:TSK {ti", "MATCH (t:TSK {", []string{"title: "}},

@@ -1,6 +1,7 @@
 package repl
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -45,8 +46,10 @@ func NewTermIO(historyFile string) (*TermIO, error) {
 	return t, nil
 }
 
-// Next shows prompt and reads one line with editing.
-func (t *TermIO) Next(prompt string) (string, error) {
+// Next shows prompt and reads one line with editing. Ctrl-C at the
+// prompt is a key (ErrInterrupted), not a signal; ctx is not consulted,
+// since a person is there to end the line.
+func (t *TermIO) Next(_ context.Context, prompt string) (string, error) {
 	line, err := t.st.Prompt(prompt)
 	switch {
 	case errors.Is(err, liner.ErrPromptAborted):

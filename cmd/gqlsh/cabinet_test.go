@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"context"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -218,13 +219,13 @@ type waitTerm struct {
 	idle, quit chan struct{}
 }
 
-func (w *waitTerm) Next(p string) (string, error) {
+func (w *waitTerm) Next(ctx context.Context, p string) (string, error) {
 	if len(w.lines) > 0 {
-		return w.fakeTerm.Next(p)
+		return w.fakeTerm.Next(ctx, p)
 	}
 	close(w.idle)
 	<-w.quit
-	return w.fakeTerm.Next(p)
+	return w.fakeTerm.Next(ctx, p)
 }
 
 func TestCabinetDamaged(t *testing.T) {

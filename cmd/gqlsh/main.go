@@ -3,7 +3,7 @@
 //
 // Usage:
 //
-//	gqlsh [--cabinet PATH | --mem] [--session NAME] [--format gql|json] [--fail-at-end] [-c TEXT | -f FILE]
+//	gqlsh [--cabinet PATH | --mem] [--session NAME] [--format gql|json] [--fail-at-end] [-c TEXT]... [-f FILE]...
 //	gqlsh conformance [-v] [DIR]
 //	gqlsh ingest-go DIR [--session NAME] [--mem | --cabinet PATH]
 //	gqlsh --version | --help
@@ -15,12 +15,18 @@
 // statements that span lines until ';', and meta-commands such as :use,
 // :set, :param and :timing (:help lists them).
 //
-// Otherwise the statements come from -c, -f or standard input (a pipe:
-// no prompts, no history) and each statement outside START TRANSACTION …
-// COMMIT is its own Commit. The first error is printed on standard error
-// with its GQLSTATUS, line, column and a caret, and ends the run with exit
-// status 1 (--fail-at-end runs everything first). Colour is used only on a
-// terminal, and never when NO_COLOR is set.
+// Otherwise the statements come from each -c and -f in the order given
+// (-f - is standard input), or from standard input (a pipe: no prompts,
+// no history), and run as they are read; each statement outside START
+// TRANSACTION … COMMIT is its own Commit. The first error is printed on
+// standard error with its GQLSTATUS, line, column (and file) and a caret,
+// and ends the run with exit status 1 (--fail-at-end runs everything
+// first). Ctrl-C (SIGINT) stops the statement that runs, and at a
+// terminal returns to the prompt; in a script it ends the run with exit
+// status 130. When the reader of the results goes away (gqlsh … | head),
+// gqlsh stops, closes the cabinet and ends by SIGPIPE, quietly, as other
+// commands do. Colour is used only on a terminal, and never when NO_COLOR
+// is set.
 //
 // # Where sessions live
 //
@@ -50,7 +56,9 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
+	"os/signal"
 	"path/filepath"
 	"runtime"
 	"strings"
@@ -64,13 +72,19 @@ import (
 var version = "0.1.0-dev"
 
 func main() {
-	os.Exit(runEnv(os.Args[1:], processEnv()))
+	code := runEnv(os.Args[1:], processEnv())
+	if code == repl.ExitBrokenPipe {
+		// The reader of the results went away and gqlsh stopped, with the
+		// cabinet closed; end as a command SIGPIPE kills does.
+		raiseSIGPIPE()
+	}
+	os.Exit(code)
 }
 
 const usage = `gqlsh: the Goldfish GQL shell
 
 Usage:
-  gqlsh [--cabinet PATH | --mem] [--session NAME] [--format gql|json] [--fail-at-end] [-c TEXT | -f FILE]
+  gqlsh [--cabinet PATH | --mem] [--session NAME] [--format gql|json] [--fail-at-end] [-c TEXT]... [-f FILE]...
   gqlsh conformance [-v] [DIR]
   gqlsh ingest-go DIR [--session NAME] [--mem | --cabinet PATH] [--tests] [--no-calls]
   gqlsh --version | --help
@@ -79,12 +93,13 @@ On a terminal, without -c or -f, gqlsh is interactive: statements end with
 ';' and may span lines; Tab completes; history is kept in $GQLSH_HISTORY or
 gqlsh/history under your config directory; :help lists the meta-commands.
 
-Otherwise statements are read from -c TEXT, from -f FILE, or from standard
-input, split at ';' and run in order; each is its own Commit unless enclosed
-in START TRANSACTION … COMMIT, which commits them as one atomic Δ. Lines
-starting with ':' are meta-commands. The first error stops the run with exit
-status 1 (--fail-at-end: run everything, then exit 1). NO_COLOR turns colour
-off.
+Otherwise statements are read from each -c TEXT and -f FILE in the order
+given (-f - is standard input), or from standard input, and each runs as soon
+as its ';' is read; each is its own Commit unless enclosed in START
+TRANSACTION … COMMIT, which commits them as one atomic Δ. Lines starting with
+':' are meta-commands. The first error stops the run with exit status 1
+(--fail-at-end: run everything, then exit 1); Ctrl-C stops it with exit status
+130. NO_COLOR turns colour off.
 
 Sessions are kept in a cabinet file, so gqlsh remembers across runs. The
 file is --cabinet PATH, else $GOLDFISH_CABINET, else goldfish/cabinet.gf in
@@ -115,6 +130,10 @@ type env struct {
 	// goos is the operating system the data directory follows; "" means
 	// runtime.GOOS.
 	goos string
+	// signals makes Ctrl-C (SIGINT) stop what runs instead of the
+	// process, and a closed results pipe (SIGPIPE) end the run quietly;
+	// only the process sets it.
+	signals bool
 }
 
 // termIO is the terminal IO run closes at the end.
@@ -128,7 +147,7 @@ func processEnv() env {
 	_, noColor := os.LookupEnv("NO_COLOR")
 	color := !noColor && os.Getenv("TERM") != "dumb" && repl.IsTerminal(os.Stdout) && repl.IsTerminal(os.Stderr)
 	return env{stdin: os.Stdin, stdout: os.Stdout, stderr: os.Stderr, terminal: terminal, color: color,
-		newTerm: func(h string) (termIO, error) { return repl.NewTermIO(h) }, lookupEnv: os.LookupEnv}
+		newTerm: func(h string) (termIO, error) { return repl.NewTermIO(h) }, lookupEnv: os.LookupEnv, signals: true}
 }
 
 // run is gqlsh without the process around it, so tests call it directly.
@@ -158,11 +177,32 @@ func openDB(o dbOptions) (*goldfish.DB, string, error) {
 	if err != nil {
 		return nil, "", err
 	}
+	if fi, err := os.Stat(path); err == nil && fi.IsDir() {
+		return nil, "", fmt.Errorf("the cabinet %s is a directory, not a file: give the cabinet file's path (a new name creates it), e.g. %s",
+			path, filepath.Join(path, "cabinet.gf"))
+	}
 	db, err := goldfish.Open(goldfish.WithCabinet(path))
 	if err != nil {
-		return nil, "", err // ErrInUse and ErrDamaged name the path already
+		return nil, "", cabinetError(path, err)
 	}
 	return db, "cabinet " + path, nil
+}
+
+// cabinetError words a cabinet that would not open: the path once, what
+// failed, what to do. ErrInUse and ErrDamaged name the path already.
+func cabinetError(path string, err error) error {
+	var pe *fs.PathError
+	if errors.Is(err, goldfish.ErrInUse) || errors.Is(err, goldfish.ErrDamaged) || !errors.As(err, &pe) {
+		return err
+	}
+	what := pe.Err.Error()
+	switch {
+	case errors.Is(pe.Err, fs.ErrNotExist):
+		what += "; its directory " + filepath.Dir(path) + " does not exist: create it, or give another --cabinet"
+	case errors.Is(pe.Err, fs.ErrPermission):
+		what += "; check the file's permissions, or give another --cabinet (or --mem)"
+	}
+	return fmt.Errorf("cannot open the cabinet %s: %s", path, what)
 }
 
 // cabinetPath chooses the cabinet file; for the default one it creates the
@@ -244,11 +284,12 @@ func runEnv(args []string, e env) (code int) {
 		cabinet   = fs.String("cabinet", "", "keep sessions in the cabinet file `PATH` (default $GOLDFISH_CABINET, else goldfish/cabinet.gf in the data directory)")
 		session   = fs.String("session", "main", "session `NAME` to start in")
 		format    = fs.String("format", "gql", "output `format`: gql (summaries and Shapes) or json (one object per line)")
-		command   = fs.String("c", "", "run the statements in `TEXT`")
-		file      = fs.String("f", "", "run the statements in `FILE` (- for standard input)")
 		failAtEnd = fs.Bool("fail-at-end", false, "run every statement even after an error; exit status 1 at the end")
 		showVer   = fs.Bool("version", false, "print the version and exit")
 	)
+	var sources []source
+	fs.Var(sourceFlag{&sources, false}, "c", "run the statements in `TEXT` (repeatable; -c and -f run in the order given)")
+	fs.Var(sourceFlag{&sources, true}, "f", "run the statements in `FILE` (- for standard input; repeatable)")
 	fs.Usage = func() {
 		fmt.Fprint(fs.Output(), usage)
 		fs.PrintDefaults()
@@ -274,28 +315,17 @@ func runEnv(args []string, e env) (code int) {
 		fmt.Fprintf(stderr, "gqlsh: %v\n", err)
 		return 2
 	}
-	if *command != "" && *file != "" {
-		fmt.Fprintln(stderr, "gqlsh: give -c or -f, not both")
-		return 2
-	}
 	if *mem && *cabinet != "" {
 		fmt.Fprintln(stderr, "gqlsh: give --cabinet or --mem, not both")
 		return 2
 	}
-	interactive := e.terminal && *command == "" && *file == ""
-	var in io.Reader = stdin
-	switch {
-	case *command != "":
-		in = strings.NewReader(*command)
-	case *file != "" && *file != "-":
-		f, err := os.Open(*file)
-		if err != nil {
-			fmt.Fprintf(stderr, "gqlsh: %v\n", err)
-			return 1
-		}
-		defer f.Close()
-		in = f
+	interactive := e.terminal && len(sources) == 0
+	inputs, closeInputs, err := openInputs(sources, stdin)
+	if err != nil {
+		fmt.Fprintf(stderr, "gqlsh: %v\n", err)
+		return 1
 	}
+	defer closeInputs()
 	db, backend, err := openDB(dbOptions{mem: *mem, cabinet: *cabinet, lookupEnv: e.lookupEnv, goos: e.goos})
 	if err != nil {
 		fmt.Fprintf(stderr, "gqlsh: %v\n", err)
@@ -315,18 +345,112 @@ func runEnv(args []string, e env) (code int) {
 		return 2
 	}
 	opts := repl.Options{Format: fmtv, FailAtEnd: *failAtEnd, DB: db, Color: e.color}
-	if !interactive {
-		return repl.Run(context.Background(), s, &repl.ReaderIO{R: in, Out: stdout, Err: stderr}, opts)
+	var in repl.IO = &repl.ReaderIO{Inputs: inputs, Out: stdout, Err: stderr}
+	if interactive {
+		t, err := e.newTerm(repl.HistoryFile())
+		if err != nil {
+			fmt.Fprintf(stderr, "gqlsh: %v\n", err)
+			return 1
+		}
+		defer t.Close()
+		opts.Banner = fmt.Sprintf("gqlsh %s (%s): session %s. End statements with ';'. :help for help, :quit or Ctrl-D to leave.",
+			version, backend, s.Name())
+		in = t
 	}
-	t, err := e.newTerm(repl.HistoryFile())
-	if err != nil {
-		fmt.Fprintf(stderr, "gqlsh: %v\n", err)
-		return 1
+	sh := repl.NewShell(s, in, opts)
+	if e.signals {
+		defer handleSignals(sh)()
 	}
-	defer t.Close()
-	opts.Banner = fmt.Sprintf("gqlsh %s (%s): session %s. End statements with ';'. :help for help, :quit or Ctrl-D to leave.",
-		version, backend, s.Name())
-	return repl.Run(context.Background(), s, t, opts)
+	return sh.Loop(context.Background())
+}
+
+// source is one -c TEXT or -f FILE, in the order given.
+type source struct {
+	file bool
+	arg  string
+}
+
+// sourceFlag collects -c and -f into one list, so they run in order.
+type sourceFlag struct {
+	list *[]source
+	file bool
+}
+
+func (f sourceFlag) String() string { return "" }
+
+func (f sourceFlag) Set(v string) error {
+	*f.list = append(*f.list, source{file: f.file, arg: v})
+	return nil
+}
+
+// openInputs opens the -c and -f inputs in order (standard input when
+// there are none, or for -f -). Every file is opened before anything
+// runs, so a misspelt name stops the run before its first statement.
+func openInputs(sources []source, stdin io.Reader) ([]repl.Input, func(), error) {
+	if len(sources) == 0 {
+		return []repl.Input{{R: stdin}}, func() {}, nil
+	}
+	var files []*os.File
+	closeAll := func() {
+		for _, f := range files {
+			f.Close()
+		}
+	}
+	var inputs []repl.Input
+	for _, src := range sources {
+		switch {
+		case !src.file:
+			inputs = append(inputs, repl.Input{R: strings.NewReader(src.arg)})
+		case src.arg == "-":
+			inputs = append(inputs, repl.Input{R: stdin})
+		default:
+			f, err := os.Open(src.arg)
+			if err != nil {
+				closeAll()
+				var pe *fs.PathError
+				if errors.As(err, &pe) {
+					err = pe.Err
+				}
+				return nil, nil, fmt.Errorf("cannot read %s: %v", src.arg, err)
+			}
+			files = append(files, f)
+			if fi, err := f.Stat(); err == nil && fi.IsDir() {
+				closeAll()
+				return nil, nil, fmt.Errorf("cannot read %s: it is a directory, not a file of statements", src.arg)
+			}
+			inputs = append(inputs, repl.Input{Name: src.arg, R: f})
+		}
+	}
+	return inputs, closeAll, nil
+}
+
+// handleSignals makes Ctrl-C (SIGINT) interrupt the shell rather than end
+// the process (and the sessions of a --mem run with it), and lets a write
+// to a closed pipe fail (EPIPE) instead of killing gqlsh, so the shell
+// stops quietly and closes the cabinet first. It returns the function
+// that undoes it.
+func handleSignals(sh *repl.Shell) func() {
+	ch := make(chan os.Signal, 1)
+	signal.Notify(ch, os.Interrupt)
+	pipe := notifySIGPIPE()
+	done := make(chan struct{})
+	go func() {
+		for {
+			select {
+			case <-ch:
+				sh.Interrupt()
+			case <-done:
+				return
+			}
+		}
+	}()
+	return func() {
+		signal.Stop(ch)
+		if pipe != nil {
+			signal.Stop(pipe)
+		}
+		close(done)
+	}
 }
 
 // runConformance runs the suite and prints one line per failing case

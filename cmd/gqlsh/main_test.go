@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"context"
 	"fmt"
 	"io"
 	"os"
@@ -86,12 +87,13 @@ func TestCommandLine(t *testing.T) {
 		{name: "stdin", args: []string{"--session", "s1"}, stdin: "INSERT (:A {x: 1})", out: "ok v=1 +1 node 1 property set\n"},
 		{name: "json", args: []string{"--format", "json", "-c", "INSERT (:A)"}, out: `"status":"00001","version":1,"applied":true,"nodes_created":1`},
 		{name: "-f with error", args: []string{"-f", script}, out: "ok v=1 +1 node 1 property set\n",
-			err: "GQLSTATUS 40002: statement 2: nick \"a\" is already used by another live node; choose another nick, or MATCH the existing node and SET what changed (line 3, column 8)\n  INSERT (:A {nick: 'a'});\n         ^\n", code: 1},
+			err: script + ":3:8: GQLSTATUS 40002: statement 2: nick \"a\" is already used by another live node; choose another nick, or MATCH the existing node and SET what changed\n  INSERT (:A {nick: 'a'});\n         ^\n", code: 1},
 		{name: "missing file", args: []string{"-f", filepath.Join(dir, "nope.gql")}, err: "no such file", code: 1},
 		{name: "syntax error", args: []string{"-c", "INSERT (:A"}, err: "GQLSTATUS 42001: ", code: 1},
 		{name: "bad format", args: []string{"--format", "csv", "-c", "INSERT (:A)"}, err: "unknown format", code: 2},
 		{name: "bad session", args: []string{"--session", "no/slash", "-c", "INSERT (:A)"}, err: "GQLSTATUS 42Q03", code: 2},
-		{name: "-c and -f", args: []string{"-c", "x", "-f", script}, err: "not both", code: 2},
+		{name: "-c and -f run in order", args: []string{"--mem", "-c", "INSERT (:B)", "-f", script}, out: "ok v=1 +1 node\nok v=2 +1 node 1 property set\n",
+			err: script + ":3:8: GQLSTATUS 40002: statement 2: ", code: 1},
 		{name: "stray argument", args: []string{"INSERT (:A)"}, err: "unexpected argument", code: 2},
 		{name: "version", args: []string{"--version"}, out: "gqlsh "},
 		{name: "help", args: []string{"--help"}, out: "Usage:"},
@@ -186,7 +188,7 @@ type fakeTerm struct {
 	closed   bool
 }
 
-func (f *fakeTerm) Next(string) (string, error) {
+func (f *fakeTerm) Next(context.Context, string) (string, error) {
 	if len(f.lines) == 0 {
 		return "", io.EOF
 	}

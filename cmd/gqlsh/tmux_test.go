@@ -1,6 +1,7 @@
 package main
 
 import (
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -27,12 +28,7 @@ func TestTerminal(t *testing.T) {
 		t.Skip("-short")
 	}
 	dir := t.TempDir()
-	bin := filepath.Join(dir, "gqlsh")
-	build := exec.Command("go", "build", "-o", bin, ".")
-	build.Env = goEnv // the real caches, not the temp HOME of TestMain
-	if out, err := build.CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
-	}
+	bin := gqlshBinary(t)
 	home := filepath.Join(dir, "home")
 	hist := filepath.Join(dir, "history")
 	os.MkdirAll(home, 0o700)
@@ -101,8 +97,84 @@ func TestTerminal(t *testing.T) {
 	tm.waitFor("(memory): session main.")
 	tm.typeLine(want)
 	tm.waitFor("ok v=1 +2 nodes +1 edge 3 properties set")
+
+	// A transaction typed at the prompt: each statement is checked as it
+	// is typed, its error shows at once under the right column (after
+	// wide runes too), and the transaction stays open.
+	tm.typeLine("START TRANSACTION;")
+	tm.waitFor("ok transaction started")
+	tm.waitFor("main[tx]>")
+	bad := `INSERT (:A {t: "日本語"}) INSERT (:B {x: });`
+	tm.typeLine(bad)
+	tm.waitFor("-- the transaction is still open with its 0 statements")
+	tm.caretUnder(bad, strings.Index(bad, "});"))
+	tm.typeLine(`INSERT (:A {nick: "a"});`)
+	tm.waitFor("ok +1 node 1 property set (pending: applies at COMMIT)")
+	tm.typeLine("COMMIT;")
+	tm.waitFor("ok v=2 +1 node 1 property set")
+
+	// Ctrl-C stops a long :source and the shell prompts again, its
+	// session alive; before, SIGINT ended gqlsh and the session with it.
+	script := filepath.Join(dir, "many.gql")
+	var sb strings.Builder
+	for i := 0; i < 300000; i++ {
+		fmt.Fprintf(&sb, "INSERT (:N {i: %d});\n", i)
+	}
+	if err := os.WriteFile(script, []byte(sb.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	results := filepath.Join(dir, "results.txt")
+	tm.typeLine(":output " + results)
+	tm.typeLine(":source " + script)
+	for deadline := time.Now().Add(15 * time.Second); ; time.Sleep(20 * time.Millisecond) {
+		if fi, err := os.Stat(results); err == nil && fi.Size() > 0 {
+			break // the :source runs
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf(":source never wrote a result; the screen shows:\n%s", tm.screen())
+		}
+	}
+	tm.keys("C-c")
+	tm.waitFor(": stopped (Ctrl-C); the statements before this line stay applied")
+	tm.typeLine(":output")
+	tm.waitFor("output back to standard output")
+	tm.typeLine("MATCH (a:A {nick: \"a\"});")
+	tm.waitFor(`(a1:A {nick: "a"})`)
 	tm.keys("C-d")
 	tm.waitDead()
+}
+
+// caretUnder checks that the screen shows line with a caret under its
+// byte offset at: the display columns of what comes before, wide runes
+// counted twice, as a terminal draws them.
+func (p *tmuxPane) caretUnder(line string, at int) {
+	p.t.Helper()
+	rows := strings.Split(p.screen(), "\n")
+	for i := 0; i+1 < len(rows); i++ {
+		j := strings.Index(rows[i], line)
+		if j < 0 || !strings.HasSuffix(strings.TrimRight(rows[i+1], " "), "^") || strings.Contains(rows[i], ">") {
+			continue
+		}
+		want := displayWidth(rows[i][:j]) + displayWidth(line[:at])
+		if got := len(strings.TrimRight(rows[i+1], " ")) - 1; got != want {
+			p.t.Fatalf("caret at column %d, want %d:\n%s\n%s", got, want, rows[i], rows[i+1])
+		}
+		return
+	}
+	p.t.Fatalf("no caret line under %q; the screen shows:\n%s", line, p.screen())
+}
+
+// displayWidth counts terminal columns: CJK ideographs take two.
+func displayWidth(s string) int {
+	w := 0
+	for _, r := range s {
+		if r >= 0x2E80 && r <= 0x9FFF || r >= 0xF900 && r <= 0xFAFF || r >= 0xFF00 && r <= 0xFF60 {
+			w += 2
+		} else {
+			w++
+		}
+	}
+	return w
 }
 
 // tmuxPane is one gqlsh running in a private tmux server.

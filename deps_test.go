@@ -25,6 +25,8 @@ var allowed = map[string][]string{
 	"exec":          {"planner", "shapewalk", "store", "parser/ast", "gqlstatus", "tokens"},
 	"tokens":        {},
 	"internal/peek": {"store"},
+	"repl":          {".", "gqlstatus"}, // the shell uses the embedding API only
+	"conformance":   {".", "repl", "gqlstatus"},
 	".":             {"exec", "planner", "parser", "parser/ast", "shapewalk", "store", "store/cabinet", "gqlstatus", "internal/peek"},
 }
 

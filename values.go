@@ -251,6 +251,12 @@ func (c *converter) value(v any, depth int) (store.Value, error) {
 		return c.float(float64(x))
 	case float64:
 		return c.float(x)
+	case Date:
+		d, err := x.storeValue()
+		if err != nil {
+			return store.Value{}, err
+		}
+		return c.scalar(d)
 	case time.Time:
 		dt, err := store.DateTimeOf(x)
 		if err != nil {
@@ -278,7 +284,7 @@ func (c *converter) composite(v any, depth int) (store.Value, error) {
 	case reflect.Array:
 		return c.list(rv.Len(), nil, depth, elem)
 	}
-	return store.Value{}, invalid(gqlstatus.InvalidValueType, "pass nil, a bool, an integer, a float, a string, a time.Time or a slice of those",
+	return store.Value{}, invalid(gqlstatus.InvalidValueType, "pass nil, a bool, an integer, a float, a string, a goldfish.Date, a time.Time or a slice of those",
 		"a value of Go type %T cannot be a GQL value", v)
 }
 

@@ -7,84 +7,24 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"time"
 	"unicode"
 
 	"github.com/goldfish-gql/goldfish"
 	"github.com/goldfish-gql/goldfish/gqlstatus"
-	"github.com/goldfish-gql/goldfish/internal/peek"
-	"github.com/goldfish-gql/goldfish/store"
 )
 
 // ParseValue reads a :param value as a GQL literal, by the rules a
-// statement's literals follow: integers are 64-bit (a larger one is an
-// error, never a float), floats must be finite, DATE and DATETIME
-// literals are typed values, strings take '…' or "…" with backslash
-// escapes, lists nest. The value is the one the engine itself builds from
-// the literal: the text is committed as the property of one node in a
-// scratch in-memory database and read back, so no second reader of GQL
-// literals can disagree with the parser. Errors are the parser's, with
-// their columns counted from the start of s.
+// statement's literals follow (goldfish.ParseLiteral: the parser's own):
+// integers are 64-bit (a larger one is an error, never a float), floats
+// must be finite, DATE and DATETIME literals are typed values, strings
+// take '…' or "…" with backslash escapes, lists nest. Errors are the
+// parser's, with their columns counted from the start of s.
 func ParseValue(s string) (any, error) {
-	return parseLiteral(context.Background(), s)
-}
-
-// literalOpen and literalClose wrap a literal into the statement that
-// holds it; the close is on a line of its own, so a line comment in the
-// literal cannot swallow it.
-const (
-	literalOpen  = "INSERT (:P {v: "
-	literalClose = "\n})"
-)
-
-func parseLiteral(ctx context.Context, s string) (any, error) {
 	if strings.TrimSpace(s) == "" {
 		return nil, metaErrorf(codeLiteral, "", "no value given")
 	}
-	// The literal is held to the parser's size limit only: the R budget
-	// applies where the value is used, to the Δ or Recall it goes with.
-	db, err := goldfish.Open(goldfish.WithCommitBudget(goldfish.Budget{Bytes: 2 * MaxStatementBytes}))
-	if err != nil {
-		return nil, err
-	}
-	defer db.Close()
-	sess, err := db.Session(ctx, "literal")
-	if err != nil {
-		return nil, err
-	}
-	res, err := sess.Commit(ctx, literalOpen+s+literalClose, nil)
-	if err != nil {
-		var ge *gqlstatus.Error
-		if !errors.As(err, &ge) {
-			return nil, err
-		}
-		out := *ge
-		out.Stmt = 0
-		out.Line, out.LineCol = "", 0
-		out.Pos = gqlstatus.Pos{}
-		if ge.Pos.Valid() {
-			// a column of the wrapper's first line, or the end of s
-			col := len([]rune(s)) + 1
-			if ge.Pos.Line == 1 {
-				col = max(ge.Pos.Col-len(literalOpen), 1)
-			}
-			out.Pos = gqlstatus.Pos{Line: 1, Col: col}
-		}
-		return nil, &out
-	}
-	var props store.Props
-	nodes := 0
-	peek.Snapshot(sess).ScanNodes(func(n *store.Node) bool {
-		nodes++
-		props = n.Props
-		return true
-	})
-	if nodes != 1 || res.Total.EdgesCreated != 0 || len(props) > 1 || (len(props) == 1 && props[0].Key != "v") {
-		return nil, metaErrorf(codeLiteral, "quote a string that holds spaces or brackets", "%q is not one literal", s)
-	}
-	if len(props) == 0 {
-		return nil, nil // null: a property set to null is no property
-	}
-	return props[0].Val, nil
+	return goldfish.ParseLiteral(s)
 }
 
 // FormatValue writes a parameter value back as a literal.
@@ -92,8 +32,10 @@ func FormatValue(v any) string {
 	switch x := v.(type) {
 	case nil:
 		return "null"
-	case store.Value:
-		return x.Literal()
+	case goldfish.Date:
+		return "DATE '" + x.String() + "'"
+	case time.Time:
+		return "DATETIME '" + x.Format(time.RFC3339Nano) + "'"
 	case string:
 		return strconv.Quote(x)
 	case float64:
@@ -161,7 +103,7 @@ func (sh *Shell) metaParamLine(ctx context.Context, m Meta, rest string, at int)
 		sh.printf("$%s removed\n", name)
 		return nil
 	}
-	v, err := parseLiteral(ctx, val)
+	v, err := ParseValue(val)
 	if err != nil {
 		var ge *gqlstatus.Error
 		if !errors.As(err, &ge) {

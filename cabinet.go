@@ -449,7 +449,7 @@ func (db *DB) Drop(ctx context.Context, name string) error {
 	s := db.sessions[name]
 	if s == nil && !db.known[name] {
 		return gqlstatus.Errorf(gqlstatus.InvalidReference, "there is no session %q to drop", name).
-			WithHint("list the sessions with DB.Sessions (gqlsh :sessions)")
+			WithHint("list the sessions (gqlsh :sessions); names are case-sensitive")
 	}
 	if s != nil {
 		s.wmu.Lock()

@@ -5,6 +5,7 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"runtime/debug"
@@ -80,7 +81,7 @@ func Open(path string, opts *Options) (*Bolt, error) {
 		return nil, inUse()
 	}
 	if err != nil {
-		return nil, fmt.Errorf("cabinet: open %s: %w", path, err)
+		return nil, openError(path, err)
 	}
 	file := path
 	if real, err := filepath.EvalSymlinks(path); err == nil {
@@ -107,7 +108,7 @@ func Open(path string, opts *Options) (*Bolt, error) {
 		case errors.Is(err, berrors.ErrInvalid), errors.Is(err, berrors.ErrChecksum), errors.Is(err, berrors.ErrVersionMismatch):
 			return nil, fmt.Errorf("%w: %s is not a readable cabinet file: %v", ErrDamaged, path, err)
 		}
-		return nil, fmt.Errorf("cabinet: open %s: %w", path, err)
+		return nil, openError(path, err)
 	}
 	b := &Bolt{db: db, path: path, file: file, poisoned: map[string]error{}, stopped: make(chan struct{})}
 	b.cond = sync.NewCond(&b.mu)
@@ -654,3 +655,13 @@ func (b *Bolt) Backup(path string) error {
 }
 
 var _ Cabinet = (*Bolt)(nil)
+
+// openError names the file a failed open was for, once: an error of the
+// os package already holds the path.
+func openError(path string, err error) error {
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		return fmt.Errorf("cabinet: %w", err)
+	}
+	return fmt.Errorf("cabinet: open %s: %w", path, err)
+}

@@ -20,5 +20,9 @@ func (s *Snapshot) Compact() (*Graph, error) {
 	if s.version == 0 {
 		return NewAt(0), nil
 	}
-	return Restore(s.version, s.st.nextID, nodes, edges)
+	g, err := Restore(s.version, s.st.nextID, nodes, edges)
+	if err == nil && s.st.ext != nil {
+		g.SetExt(s.st.ext)
+	}
+	return g, err
 }

@@ -176,6 +176,8 @@ type state struct {
 	kindCnt  *btree.BTreeG[countItem] // live nodes per kind
 	typeCnt  *btree.BTreeG[countItem] // live edges per type
 	propsCnt *btree.BTreeG[countItem] // live edges with properties, per type
+	byType   *btree.BTreeG[typeItem]  // (type, id) → live edge (ext.go)
+	ext      Ext                      // extension state (ext.go)
 
 	liveNodes, liveEdges, recycled int
 	nextID                         uint64
@@ -201,6 +203,7 @@ func newState() state {
 		kindCnt:  btree.NewG(btreeDegree, lessCountItem),
 		typeCnt:  btree.NewG(btreeDegree, lessCountItem),
 		propsCnt: btree.NewG(btreeDegree, lessCountItem),
+		byType:   newTypeTree(),
 		nextID:   1,
 	}
 }
@@ -218,6 +221,7 @@ func (s *state) clone() state {
 	c.kindCnt = s.kindCnt.Clone()
 	c.typeCnt = s.typeCnt.Clone()
 	c.propsCnt = s.propsCnt.Clone()
+	c.byType = s.byType.Clone()
 	return c
 }
 
@@ -1019,6 +1023,8 @@ func (t *Tx) linkEdge(e *Edge) {
 	if len(e.Props) > 0 {
 		t.incr(st.propsCnt, e.Type, 1)
 	}
+	st.byType.ReplaceOrInsert(typeItem{tid: tid, id: e.ID})
+	st.types = t.g.typeNames // a working view's ScanEdgeType finds a type new in the Tx
 }
 
 func (t *Tx) unlinkEdge(e *Edge) {
@@ -1030,6 +1036,7 @@ func (t *Tx) unlinkEdge(e *Edge) {
 	if len(e.Props) > 0 {
 		t.incr(st.propsCnt, e.Type, -1)
 	}
+	st.byType.Delete(typeItem{tid: t.g.typeID(e.Type), id: e.ID})
 }
 
 // InsertEdge creates a live edge from → to. Errors: ErrIDTaken (a live or

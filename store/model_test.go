@@ -481,6 +481,27 @@ func checkSnapshot(t fataler, s *Snapshot, m *model) {
 	if nAll != len(m.nodes) || eAll != len(m.edges) || liveE != live {
 		t.Fatalf("ScanAll: %d/%d %d/%d %d/%d", nAll, len(m.nodes), eAll, len(m.edges), liveE, live)
 	}
+	// the index by type: every live edge of the type, current, by id
+	for _, typ := range append(types, "absent") {
+		var want []ID
+		for id, e := range m.edges {
+			if !e.Recycled && e.Type == typ {
+				want = append(want, id)
+			}
+		}
+		slices.Sort(want)
+		var got []ID
+		s.ScanEdgeType(typ, func(e *Edge) bool {
+			if cur, ok := s.Edge(e.ID); !ok || cur != e {
+				t.Fatalf("ScanEdgeType(%s) gives a record of edge %d that is not its current one", typ, e.ID)
+			}
+			got = append(got, e.ID)
+			return true
+		})
+		if !slices.Equal(got, want) {
+			t.Fatalf("ScanEdgeType(%s) = %v want %v", typ, got, want)
+		}
+	}
 }
 
 // checkAdjacency checks n's Adjacency against Edges: same edges, far

@@ -152,6 +152,14 @@ func Restore(version, nextID uint64, nodes []*Node, edges []*Edge) (*Graph, erro
 		st.rec(to.slot).in++
 	}
 
+	// small type ids, assigned in edge-id order before the goroutines
+	// below read them
+	tids := map[string]uint16{}
+	for _, e := range eByID {
+		if _, ok := tids[e.Type]; !ok && !e.Recycled {
+			tids[e.Type] = g.typeID(e.Type)
+		}
+	}
 	var wg sync.WaitGroup
 	run := func(f func()) {
 		wg.Add(1)
@@ -211,6 +219,19 @@ func Restore(version, nextID uint64, nodes []*Node, edges []*Edge) (*Graph, erro
 		st.edges = bulkTree(eitems, lessEdgeItem)
 		st.typeCnt = countTree(typeCnt)
 		st.propsCnt = countTree(propsCnt)
+		byType := make([]typeItem, 0, st.liveEdges)
+		for _, e := range eByID {
+			if !e.Recycled {
+				byType = append(byType, typeItem{tid: tids[e.Type], id: e.ID})
+			}
+		}
+		slices.SortFunc(byType, func(a, b typeItem) int {
+			if c := cmp.Compare(a.tid, b.tid); c != 0 {
+				return c
+			}
+			return cmp.Compare(a.id, b.id)
+		})
+		st.byType = bulkTree(byType, lessTypeItem)
 	})
 	run(func() {
 		st.all = bulkTree(live, nodeLess)

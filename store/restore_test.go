@@ -172,6 +172,11 @@ func readsDump(s *Snapshot) string {
 	p("live edges")
 	s.ScanEdges(func(e *Edge) bool { p(" %d", e.ID); return true })
 	p("\n")
+	for _, t := range append(s.EdgeTypes(), "absent") {
+		p("type scan %q:", t)
+		s.ScanEdgeType(t, func(e *Edge) bool { p(" %d", e.ID); return true })
+		p("\n")
+	}
 	ls := make([]string, 0, len(labels))
 	for l := range labels {
 		ls = append(ls, l)

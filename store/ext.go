@@ -9,10 +9,19 @@ import "github.com/google/btree"
 // pointer swap. A session's vocabulary lives here. An Ext must be
 // immutable once set.
 type Ext interface {
-	// AppendBinary appends the state's encoding, which the cabinet keeps
+	// AppendExt appends the state's encoding, which the cabinet keeps
 	// with the graph's snapshot.
-	AppendBinary(b []byte) ([]byte, error)
+	AppendExt(b []byte) []byte
 }
+
+// RawExt is an extension state still in its encoding, as the cabinet
+// restores it from a snapshot: the package that owns the state decodes
+// it (and sets the decoded state with Graph.SetExt); until then it
+// encodes itself as the bytes it was read from.
+type RawExt []byte
+
+// AppendExt implements Ext.
+func (r RawExt) AppendExt(b []byte) []byte { return append(b, r...) }
 
 // Ext returns the version's extension state (nil if none was set).
 func (s *Snapshot) Ext() Ext { return s.st.ext }

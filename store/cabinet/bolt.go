@@ -48,6 +48,7 @@ const (
 	opAppend opKind = iota
 	opFlush
 	opDrop
+	opAttention
 )
 
 type op struct {
@@ -243,8 +244,8 @@ func (b *Bolt) Sessions() ([]Meta, error) {
 		defer guard(&err, b.path, "")
 		err = b.handle().View(func(tx *bolt.Tx) error {
 			idx, logs, snaps := tx.Bucket(bucketIndex), tx.Bucket(bucketLogs), tx.Bucket(bucketSnaps)
-			if idx == nil || logs == nil || snaps == nil {
-				return fmt.Errorf("%w: %s lacks its index, logs or snaps bucket", ErrDamaged, b.path)
+			if idx == nil || logs == nil || snaps == nil || tx.Bucket(bucketAttn) == nil {
+				return fmt.Errorf("%w: %s lacks its index, logs, snaps or attention bucket", ErrDamaged, b.path)
 			}
 			err := idx.ForEach(func(k, v []byte) error {
 				m, err := decodeMeta(v)
@@ -311,8 +312,8 @@ func (b *Bolt) Load(name string) (*Image, error) {
 		key := []byte(name)
 		err = b.handle().View(func(tx *bolt.Tx) error {
 			idx, logs, snaps := tx.Bucket(bucketIndex), tx.Bucket(bucketLogs), tx.Bucket(bucketSnaps)
-			if idx == nil || logs == nil || snaps == nil {
-				return fmt.Errorf("%w: %s lacks its index, logs or snaps bucket", ErrDamaged, b.path)
+			if idx == nil || logs == nil || snaps == nil || tx.Bucket(bucketAttn) == nil {
+				return fmt.Errorf("%w: %s lacks its index, logs, snaps or attention bucket", ErrDamaged, b.path)
 			}
 			raw := idx.Get(key)
 			if raw == nil {
@@ -329,6 +330,11 @@ func (b *Bolt) Load(name string) (*Image, error) {
 				return damaged("index record: %v", err)
 			}
 			img = &Image{Meta: m}
+			if raw := tx.Bucket(bucketAttn).Get(key); raw != nil {
+				if img.Attention, err = openAttention(raw); err != nil {
+					return damaged("attention record: %v", err)
+				}
+			}
 			h, ok, err := head(snaps, key)
 			if err != nil {
 				return damaged("snapshot head: %v", err)
@@ -438,6 +444,11 @@ func (b *Bolt) Flush(name string, snap *store.Snapshot, m Meta) error {
 	return b.enqueue(&op{kind: opFlush, name: name, version: snap.Version(), data: EncodeSnapshot(snap), meta: encodeMeta(m)}).Wait()
 }
 
+// SaveAttention queues data as the session's attention record.
+func (b *Bolt) SaveAttention(name string, data []byte) *Ticket {
+	return b.enqueue(&op{kind: opAttention, name: name, data: sealAttention(data)})
+}
+
 // Drop removes a session.
 func (b *Bolt) Drop(name string) error {
 	err := b.enqueue(&op{kind: opDrop, name: name}).Wait()
@@ -534,12 +545,21 @@ func (b *Bolt) write(batch []*op) {
 }
 
 func (b *Bolt) apply(tx *bolt.Tx, ops []*op) error {
-	idx, logs, snaps := tx.Bucket(bucketIndex), tx.Bucket(bucketLogs), tx.Bucket(bucketSnaps)
+	idx, logs, snaps, attn := tx.Bucket(bucketIndex), tx.Bucket(bucketLogs), tx.Bucket(bucketSnaps), tx.Bucket(bucketAttn)
 	last := map[string]uint64{} // session → last version written in this tx
 	for _, o := range ops {
 		key := []byte(o.name)
+		if o.kind == opAttention {
+			if err := attn.Put(key, o.data); err != nil {
+				return err
+			}
+			continue
+		}
 		if o.kind == opDrop {
 			if err := idx.Delete(key); err != nil {
+				return err
+			}
+			if err := attn.Delete(key); err != nil {
 				return err
 			}
 			for _, data := range []*bolt.Bucket{logs, snaps} {

@@ -26,6 +26,11 @@ type Cabinet interface {
 	// log up to its version; it is ordered after every entry appended
 	// before it. A snapshot older than the stored one is ignored.
 	Flush(name string, snap *store.Snapshot, m Meta) error
+	// SaveAttention queues data as the session's attention record (what
+	// its readers have read: the root package's encoding, kept beside the
+	// log, never a version of its own), ordered with the session's other
+	// writes; Load returns the latest.
+	SaveAttention(name string, data []byte) *Ticket
 	// Drop durably removes a session (ordered after its appended entries).
 	Drop(name string) error
 	// Path names the cabinet (for messages).
@@ -67,6 +72,9 @@ type Entry struct {
 	Text    string
 	Params  map[string]store.Value
 	Time    time.Time
+	// Agent names who committed it ("" when nobody said): the
+	// registering agent of the vocabulary it creates.
+	Agent string
 }
 
 // KindCount is the number of live nodes of one kind.
@@ -103,6 +111,8 @@ type Image struct {
 	Log      []Entry
 	Meta     Meta
 	LogBytes int64
+	// Attention is the session's attention record (nil if none was saved).
+	Attention []byte
 }
 
 // Ticket reports when a queued write is durable.

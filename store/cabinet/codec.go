@@ -1,6 +1,7 @@
 package cabinet
 
 import (
+	"bytes"
 	"encoding/binary"
 	"errors"
 	"fmt"
@@ -21,6 +22,7 @@ var (
 	magicMeta  = []byte("GFM1")
 	magicSnap  = []byte("GFS1")
 	magicHead  = []byte("GFH1")
+	magicAttn  = []byte("GFA1")
 )
 
 func seal(b []byte) []byte {
@@ -258,6 +260,9 @@ func EncodeEntry(e Entry) []byte {
 		b = appendStr(b, k)
 		b = AppendValue(b, e.Params[k])
 	}
+	if e.Agent != "" {
+		b = appendStr(b, e.Agent)
+	}
 	return seal(b)
 }
 
@@ -277,6 +282,9 @@ func DecodeEntry(b []byte) (Entry, error) {
 			k := r.str()
 			e.Params[k] = r.value(0)
 		}
+	}
+	if r.err == nil && len(r.b) != 0 {
+		e.Agent = r.str() // absent in entries written before agents were kept
 	}
 	if r.err == nil && len(r.b) != 0 {
 		r.fail("entry (trailing bytes)")
@@ -323,7 +331,8 @@ func decodeMeta(b []byte) (Meta, error) {
 const flagRecycled = 1
 
 // EncodeSnapshot encodes every node and edge of snap, live and recycled,
-// with engine ids, plus the version and the next counter id.
+// with engine ids, plus the version, the next counter id and the
+// snapshot's extension state (the vocabulary), in that order.
 func EncodeSnapshot(snap *store.Snapshot) []byte {
 	b := append(make([]byte, 0, 1<<16), magicSnap...)
 	b = binary.BigEndian.AppendUint64(b, snap.Version())
@@ -352,6 +361,12 @@ func EncodeSnapshot(snap *store.Snapshot) []byte {
 		b = appendProps(b, e.Props)
 		return true
 	})
+	var ext []byte
+	if x := snap.Ext(); x != nil {
+		ext = x.AppendExt(nil)
+	}
+	b = binary.AppendUvarint(b, uint64(len(ext)))
+	b = append(b, ext...)
 	return seal(b)
 }
 
@@ -364,7 +379,8 @@ func flag(recycled bool) byte {
 
 // DecodeSnapshot checks a snapshot and restores it as a graph whose
 // published snapshot has the same version, elements (ids, labels,
-// properties, recycled flags) and next counter id.
+// properties, recycled flags) and next counter id, and its extension
+// state still encoded (a store.RawExt, for its owner to decode).
 func DecodeSnapshot(b []byte) (*store.Graph, error) {
 	p, err := unseal(b, magicSnap)
 	if err != nil {
@@ -410,6 +426,12 @@ func DecodeSnapshot(b []byte) (*store.Graph, error) {
 		e.Props = r.props(intern, &arena)
 		edges = append(edges, e)
 	}
+	var ext []byte
+	if r.err == nil && len(r.b) > 0 { // absent in a snapshot of the first format, migrated as it was
+		if n := r.count(); n > 0 && r.err == nil {
+			ext, r.b = append([]byte(nil), r.b[:n]...), r.b[n:]
+		}
+	}
 	if r.err == nil && len(r.b) != 0 {
 		r.fail("snapshot (trailing bytes)")
 	}
@@ -417,7 +439,7 @@ func DecodeSnapshot(b []byte) (*store.Graph, error) {
 		return nil, r.err
 	}
 	if version == 0 {
-		if nn+ne > 0 {
+		if nn+ne+len(ext) > 0 {
 			return nil, errors.New("snapshot at version 0 holds elements")
 		}
 		return store.New(), nil
@@ -425,6 +447,9 @@ func DecodeSnapshot(b []byte) (*store.Graph, error) {
 	g, err := store.Restore(version, uint64(nextID), nodes, edges)
 	if err != nil {
 		return nil, fmt.Errorf("restoring: %w", err)
+	}
+	if ext != nil {
+		g.SetExt(store.RawExt(ext))
 	}
 	return g, nil
 }
@@ -483,4 +508,19 @@ func chunkCRC(version, n uint64, p []byte) uint32 {
 	binary.BigEndian.PutUint64(id[:], version)
 	binary.BigEndian.PutUint64(id[8:], n)
 	return crc32.Update(crc32.Checksum(id[:], castagnoli), castagnoli, p)
+}
+
+// sealAttention wraps a session's attention record (the root package's
+// own encoding) with a magic and a CRC.
+func sealAttention(data []byte) []byte {
+	return seal(append(append(make([]byte, 0, len(magicAttn)+len(data)+4), magicAttn...), data...))
+}
+
+// openAttention checks an attention record and returns what it holds.
+func openAttention(b []byte) ([]byte, error) {
+	p, err := unseal(b, magicAttn)
+	if err != nil {
+		return nil, err
+	}
+	return bytes.Clone(p), nil
 }

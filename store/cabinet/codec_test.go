@@ -82,14 +82,14 @@ func TestSnapshotRestore(t *testing.T) {
 }
 
 func TestEntryRoundTrip(t *testing.T) {
-	e := Entry{Version: 7, Kind: EntryDelta, Mint: 1, Text: "INSERT (:X {a: $a})", Time: time.Unix(0, 12345).UTC(),
+	e := Entry{Version: 7, Kind: EntryDelta, Mint: 1, Text: "INSERT (:X {a: $a})", Time: time.Unix(0, 12345).UTC(), Agent: "ana",
 		Params: map[string]store.Value{"a": store.List(store.Float(1.5), store.Null(), store.DateTime("2024-01-01T00:00:00Z")), "b": store.Bool(true)}}
 	b := EncodeEntry(e)
 	got, err := DecodeEntry(b)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got.Version != 7 || got.Text != e.Text || got.Mint != 1 || !got.Time.Equal(e.Time) ||
+	if got.Version != 7 || got.Text != e.Text || got.Mint != 1 || !got.Time.Equal(e.Time) || got.Agent != "ana" ||
 		!got.Params["a"].Equal(e.Params["a"]) || !got.Params["b"].Equal(e.Params["b"]) {
 		t.Fatalf("got %+v", got)
 	}
@@ -137,5 +137,77 @@ func TestEntryNesting(t *testing.T) {
 		case !c.ok && err == nil:
 			t.Errorf("case %d: a value %d deep decodes", i, c.v.Nesting())
 		}
+	}
+}
+
+// TestEntryWithoutAgent: an entry that names no agent encodes as entries
+// did before agents were kept, and decodes with none.
+func TestEntryWithoutAgent(t *testing.T) {
+	e := Entry{Version: 1, Kind: EntryDelta, Text: "INSERT (:X)", Time: time.Unix(0, 1).UTC()}
+	got, err := DecodeEntry(EncodeEntry(e))
+	if err != nil || got.Agent != "" || got.Text != e.Text {
+		t.Fatalf("got %+v, %v", got, err)
+	}
+}
+
+// TestSnapshotExt: a snapshot keeps its graph's extension state, encoded,
+// and restores it as a store.RawExt for its owner to decode.
+func TestSnapshotExt(t *testing.T) {
+	g := store.New()
+	tx := g.Begin()
+	tx.InsertNode(tx.NewID(), []string{"A"}, nil)
+	tx.SetExt(store.RawExt("vocabulary"))
+	tx.Commit()
+	got, err := DecodeSnapshot(EncodeSnapshot(g.Snapshot()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if x, ok := got.Snapshot().Ext().(store.RawExt); !ok || string(x) != "vocabulary" {
+		t.Fatalf("ext %#v", got.Snapshot().Ext())
+	}
+	if dump(got.Snapshot()) != dump(g.Snapshot()) {
+		t.Fatal("graph differs")
+	}
+}
+
+// TestAttentionRecord: a session's attention record is kept beside its
+// log, returned by Load, replaced by the next save, and gone with Drop.
+func TestAttentionRecord(t *testing.T) {
+	path := t.TempDir() + "/c.gf"
+	b, err := Open(path, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	g := store.New()
+	tx := g.Begin()
+	tx.InsertNode(tx.NewID(), nil, nil)
+	snap := tx.Commit()
+	if err := b.SaveAttention("s", []byte("first")).Wait(); err != nil {
+		t.Fatal(err)
+	}
+	if err := b.Append("s", Entry{Version: 1, Kind: EntryDelta, Text: "INSERT ()"}, MetaOf("s", snap, time.Time{})).Wait(); err != nil {
+		t.Fatal(err)
+	}
+	if err := b.SaveAttention("s", []byte("second")).Wait(); err != nil {
+		t.Fatal(err)
+	}
+	b.Close()
+	b, err = Open(path, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer b.Close()
+	img, err := b.Load("s")
+	if err != nil || string(img.Attention) != "second" {
+		t.Fatalf("attention %q, %v", img.Attention, err)
+	}
+	if err := b.Drop("s"); err != nil {
+		t.Fatal(err)
+	}
+	if err := b.Append("s", Entry{Version: 1, Kind: EntryDelta, Text: "INSERT ()"}, MetaOf("s", snap, time.Time{})).Wait(); err != nil {
+		t.Fatal(err)
+	}
+	if img, err := b.Load("s"); err != nil || img.Attention != nil {
+		t.Fatalf("a re-created session has attention %q, %v", img.Attention, err)
 	}
 }

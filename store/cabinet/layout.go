@@ -11,6 +11,7 @@ var (
 	bucketIndex   = []byte("index")    // session name → meta record
 	bucketLogs    = []byte("logs")     // session name → bucket: version → entry
 	bucketSnaps   = []byte("snaps")    // session name → bucket: chunk number → chunk, "head" → head
+	bucketAttn    = []byte("attention") // session name → attention record
 	keyFormat     = []byte("format")
 	keyHead       = []byte("head")
 	formatVersion = []byte("2")
@@ -26,7 +27,7 @@ var (
 	keyMeta1         = []byte("meta")
 	keySnap1         = []byte("snap")
 	keySnapVersion1  = []byte("snapver")
-	topBucketsFormat = [][]byte{bucketRoot, bucketIndex, bucketLogs, bucketSnaps}
+	topBucketsFormat = [][]byte{bucketRoot, bucketIndex, bucketLogs, bucketSnaps, bucketAttn}
 )
 
 func versionKey(v uint64) []byte { return binary.BigEndian.AppendUint64(nil, v) }

@@ -1,0 +1,306 @@
+package vocab
+
+import (
+	"errors"
+	"fmt"
+	"maps"
+	"slices"
+	"strings"
+
+	"github.com/google/cel-go/cel"
+
+	"github.com/goldfish-gql/goldfish/store"
+)
+
+// Type is the type of an action's parameter.
+type Type uint8
+
+// The parameter types (SPEC §9).
+const (
+	TypeString Type = iota + 1
+	TypeInteger
+	TypeFloat
+	TypeBoolean
+	TypeDate
+	TypeDateTime
+	TypeList
+)
+
+var typeNames = [...]string{TypeString: "STRING", TypeInteger: "INTEGER", TypeFloat: "FLOAT",
+	TypeBoolean: "BOOLEAN", TypeDate: "DATE", TypeDateTime: "DATETIME", TypeList: "LIST"}
+
+// String returns the type's GQL name.
+func (t Type) String() string {
+	if int(t) < len(typeNames) && typeNames[t] != "" {
+		return typeNames[t]
+	}
+	return fmt.Sprintf("TYPE(%d)", t)
+}
+
+// ParseType reads a parameter type's name (case-insensitive).
+func ParseType(name string) (Type, bool) {
+	for t, n := range typeNames {
+		if n != "" && strings.EqualFold(n, name) {
+			return Type(t), true
+		}
+	}
+	return 0, false
+}
+
+// Coerce returns v as a value of type t, or false when it is not one: an
+// INTEGER is also a FLOAT, nothing else converts. Null is no value of
+// any type (an argument must be given, or left to its default).
+func (t Type) Coerce(v store.Value) (store.Value, bool) {
+	switch k := v.Kind(); {
+	case t == TypeString && k == store.KindString,
+		t == TypeInteger && k == store.KindInt,
+		t == TypeFloat && k == store.KindFloat,
+		t == TypeBoolean && k == store.KindBool,
+		t == TypeDate && k == store.KindDate,
+		t == TypeDateTime && k == store.KindDateTime,
+		t == TypeList && k == store.KindList:
+		return v, true
+	case t == TypeFloat && k == store.KindInt:
+		return store.Float(float64(v.AsInt())), true
+	}
+	return store.Value{}, false
+}
+
+func (t Type) celType() *cel.Type {
+	switch t {
+	case TypeString:
+		return cel.StringType
+	case TypeInteger:
+		return cel.IntType
+	case TypeFloat:
+		return cel.DoubleType
+	case TypeBoolean:
+		return cel.BoolType
+	case TypeDate, TypeDateTime:
+		return cel.TimestampType
+	}
+	return cel.ListType(cel.DynType)
+}
+
+// Param is one parameter of an action.
+type Param struct {
+	Name string
+	Type Type
+	// Default is the value an argument left out takes; nil when the
+	// argument must be given.
+	Default *store.Value
+}
+
+// Signature writes a parameter as CREATE ACTION declares it.
+func (p Param) Signature() string {
+	s := p.Name + " " + p.Type.String()
+	if p.Default != nil {
+		s += " = " + p.Default.Literal()
+	}
+	return s
+}
+
+// View is a registered view.
+type View struct {
+	Name, Intent, Expr string
+	// Agent registered it ("" when the Commit named none).
+	Agent string
+	// Registered is the version of its first CREATE, Revised that of its
+	// latest CREATE OR REPLACE (Registered until one), Revisions how many
+	// CREATE OR REPLACE of it there were.
+	Registered, Revised uint64
+	Revisions           int
+	// Refs are the views it names with view("…").
+	Refs []string
+
+	prog cel.Program
+}
+
+// ActionDef is an action as its CREATE ACTION statement defines it.
+type ActionDef struct {
+	Name, Intent string
+	Params       []Param
+	// If is the precondition's CEL text ("" for none).
+	If string
+	// Body is the planned body, for the executor (opaque here).
+	Body any
+	// Source is the CREATE ACTION statement as written: a snapshot keeps
+	// it, and the executor plans it again when the snapshot is read.
+	Source string
+}
+
+// Signature writes the action as a call declares it: name(p TYPE = …).
+func (d *ActionDef) Signature() string {
+	parts := make([]string, len(d.Params))
+	for i, p := range d.Params {
+		parts[i] = p.Signature()
+	}
+	return d.Name + "(" + strings.Join(parts, ", ") + ")"
+}
+
+// Action is a registered action with its counters.
+type Action struct {
+	ActionDef
+	// Agent registered it; Registered, Revised and Revisions are as for
+	// View.
+	Agent               string
+	Registered, Revised uint64
+	Revisions           int
+	// Invocations counts the CALLs that applied, LastInvoked is the
+	// version the latest one made (0: never invoked).
+	Invocations int
+	LastInvoked uint64
+	// Refs are the views its precondition names.
+	Refs []string
+
+	ifProg cel.Program
+}
+
+// State is a session's vocabulary at one version. It is immutable: the
+// methods that change it return a new State and leave the receiver as it
+// was. The nil *State is the empty vocabulary.
+type State struct {
+	views   map[string]*View
+	actions map[string]*Action
+}
+
+// Errors of registrations and drops; match with errors.Is.
+var (
+	ErrExists = errors.New("vocab: the name is registered already")
+	ErrNoSuch = errors.New("vocab: no such name is registered")
+)
+
+// Empty reports whether the vocabulary holds nothing.
+func (s *State) Empty() bool { return s == nil || len(s.views)+len(s.actions) == 0 }
+
+// View returns the named view.
+func (s *State) View(name string) (*View, bool) {
+	if s == nil {
+		return nil, false
+	}
+	v, ok := s.views[name]
+	return v, ok
+}
+
+// Action returns the named action.
+func (s *State) Action(name string) (*Action, bool) {
+	if s == nil {
+		return nil, false
+	}
+	a, ok := s.actions[name]
+	return a, ok
+}
+
+// Views returns the views in name order.
+func (s *State) Views() []*View {
+	if s == nil {
+		return nil
+	}
+	return sortedValues(s.views)
+}
+
+// Actions returns the actions in name order.
+func (s *State) Actions() []*Action {
+	if s == nil {
+		return nil
+	}
+	return sortedValues(s.actions)
+}
+
+func sortedValues[T any](m map[string]*T) []*T {
+	out := make([]*T, 0, len(m))
+	for _, k := range slices.Sorted(maps.Keys(m)) {
+		out = append(out, m[k])
+	}
+	return out
+}
+
+// clone copies the maps (not the items, which are immutable).
+func (s *State) clone() *State {
+	c := &State{views: map[string]*View{}, actions: map[string]*Action{}}
+	if s != nil {
+		maps.Copy(c.views, s.views)
+		maps.Copy(c.actions, s.actions)
+	}
+	return c
+}
+
+// DefineView registers a view, compiling expr; with replace an existing
+// view of the name is revised (its registration kept, the revision
+// counted), without it an existing name is ErrExists. The error of an
+// expression that does not compile is a *CompileError.
+func (s *State) DefineView(name, intent, expr string, replace bool, agent string, version uint64) (*State, error) {
+	prog, refs, err := compileView(expr)
+	if err != nil {
+		return nil, err
+	}
+	v := &View{Name: name, Intent: intent, Expr: expr, Agent: agent, Registered: version, Revised: version, Refs: refs, prog: prog}
+	if old, ok := s.View(name); ok {
+		if !replace {
+			return nil, fmt.Errorf("%w: view %s", ErrExists, name)
+		}
+		v.Agent, v.Registered, v.Revisions = old.Agent, old.Registered, old.Revisions+1
+	}
+	c := s.clone()
+	c.views[name] = v
+	return c, nil
+}
+
+// DefineAction registers an action, compiling its precondition with its
+// parameters as variables; replace as for DefineView.
+func (s *State) DefineAction(def ActionDef, replace bool, agent string, version uint64) (*State, error) {
+	a := &Action{ActionDef: def, Agent: agent, Registered: version, Revised: version}
+	if def.If != "" {
+		prog, refs, err := compileIf(def.If, def.Params)
+		if err != nil {
+			return nil, err
+		}
+		a.ifProg, a.Refs = prog, refs
+	}
+	if old, ok := s.Action(def.Name); ok {
+		if !replace {
+			return nil, fmt.Errorf("%w: action %s", ErrExists, def.Name)
+		}
+		a.Agent, a.Registered, a.Revisions = old.Agent, old.Registered, old.Revisions+1
+		a.Invocations, a.LastInvoked = old.Invocations, old.LastInvoked
+	}
+	c := s.clone()
+	c.actions[def.Name] = a
+	return c, nil
+}
+
+// DropView removes a view; ErrNoSuch if there is none of the name.
+func (s *State) DropView(name string) (*State, error) {
+	if _, ok := s.View(name); !ok {
+		return nil, fmt.Errorf("%w: view %s", ErrNoSuch, name)
+	}
+	c := s.clone()
+	delete(c.views, name)
+	return c, nil
+}
+
+// DropAction removes an action; ErrNoSuch if there is none of the name.
+func (s *State) DropAction(name string) (*State, error) {
+	if _, ok := s.Action(name); !ok {
+		return nil, fmt.Errorf("%w: action %s", ErrNoSuch, name)
+	}
+	c := s.clone()
+	delete(c.actions, name)
+	return c, nil
+}
+
+// Invoked counts an invocation of the named action that made version.
+func (s *State) Invoked(name string, version uint64) *State {
+	old, ok := s.Action(name)
+	if !ok {
+		return s
+	}
+	a := *old
+	a.Invocations++
+	a.LastInvoked = version
+	c := s.clone()
+	c.actions[name] = &a
+	return c
+}
+
+var _ store.Ext = (*State)(nil)

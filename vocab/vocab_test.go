@@ -1,0 +1,113 @@
+package vocab
+
+import (
+	"context"
+	"errors"
+	"strings"
+	"testing"
+
+	"github.com/goldfish-gql/goldfish/store"
+)
+
+func testGraph(t *testing.T) *store.Snapshot {
+	t.Helper()
+	g := store.New()
+	tx := g.Begin()
+	p := func(kv ...any) store.Props {
+		m := map[string]store.Value{}
+		for i := 0; i < len(kv); i += 2 {
+			switch v := kv[i+1].(type) {
+			case string:
+				m[kv[i].(string)] = store.String(v)
+			case int:
+				m[kv[i].(string)] = store.Int(int64(v))
+			}
+		}
+		return store.MakeProps(m)
+	}
+	a, _ := tx.InsertNode(tx.NewID(), []string{"TSK"}, p("nick", "a", "status", "open"))
+	b, _ := tx.InsertNode(tx.NewID(), []string{"TSK", "Urgent"}, p("nick", "b", "status", "done"))
+	tx.InsertNode(tx.NewID(), []string{"NOTE", "TSK"}, p("text", "not a task: its kind is NOTE"))
+	m, _ := tx.InsertNode(tx.NewID(), []string{"MOD"}, p("loc", "auth/login.go"))
+	tx.InsertEdge(tx.NewID(), "touches", a.ID, m.ID, nil)
+	tx.InsertEdge(tx.NewID(), "touches", b.ID, m.ID, p("w", 2))
+	return tx.Commit()
+}
+
+func define(t *testing.T, s *State, name, expr string) *State {
+	t.Helper()
+	n, err := s.DefineView(name, "", expr, false, "ana", 1)
+	if err != nil {
+		t.Fatalf("%s: %v", name, err)
+	}
+	return n
+}
+
+func TestViews(t *testing.T) {
+	snap := testGraph(t)
+	var s *State
+	views := map[string]string{
+		"open":      `size(nodes("TSK").filter(t, t.status == "open"))`,
+		"tasks":     `count("TSK")`,
+		"labels":    `nodes("TSK").map(t, t.labels)`,
+		"edges":     `edges("touches").map(e, [e.from, e.to, e.type])`,
+		"twice":     `view("open") * 2`,
+		"ver":       `version`,
+		"missing":   `nodes("TSK").filter(t, t.nope == 1).size()`,
+		"cycle_a":   `view("cycle_b") + 1`,
+		"cycle_b":   `view("cycle_a") + 1`,
+		"none":      `view("nothing")`,
+		"typeerror": `nodes("TSK")[0].status + 1 == 2`,
+	}
+	for n, e := range views {
+		s = define(t, s, n, e)
+	}
+	vals, err := Evaluate(context.Background(), snap, s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := map[string]string{
+		"open": "1", "tasks": "2", "labels": `[["TSK"], ["TSK", "Urgent"]]`,
+		"edges": `[["a", "auth/login.go", "touches"], ["b", "auth/login.go", "touches"]]`,
+		"twice": "2", "ver": "1",
+	}
+	for n, w := range want {
+		if r := vals.Results[n]; r.Err != nil || r.Text != w {
+			t.Errorf("%s = %q (%v), want %q", n, r.Text, r.Err, w)
+		}
+	}
+	for _, n := range []string{"missing", "cycle_a", "cycle_b", "none", "typeerror"} {
+		if r := vals.Results[n]; r.Err == nil {
+			t.Errorf("%s = %q, want broken", n, r.Text)
+		}
+	}
+	if r := vals.Results["cycle_a"]; r.Err == nil || !strings.Contains(r.Err.Error(), "cycle") {
+		t.Errorf("cycle_a: %v", r.Err)
+	}
+}
+
+func TestCompileErrors(t *testing.T) {
+	for _, e := range []string{`size(`, `nodes(1)`, `undefined_var + 1`, `__goldfish_session__`, `1 + "a"`} {
+		var ce *CompileError
+		if _, err := (*State)(nil).DefineView("v", "", e, false, "", 1); !errors.As(err, &ce) {
+			t.Errorf("%s: %v, want a CompileError", e, err)
+		}
+	}
+}
+
+func TestCodecRoundTrip(t *testing.T) {
+	s := define(t, nil, "a", `count("TSK")`)
+	s, _ = s.DefineView("a", "how many", `count("TSK") + 1`, true, "bob", 3)
+	b := s.AppendExt(nil)
+	d, err := Decode(b, func(string) (ActionDef, error) { return ActionDef{}, errors.New("no actions") })
+	if err != nil {
+		t.Fatal(err)
+	}
+	v, _ := d.View("a")
+	if v.Intent != "how many" || v.Revisions != 1 || v.Agent != "ana" || v.Registered != 1 || v.Revised != 3 {
+		t.Fatalf("%+v", v)
+	}
+	if string(d.AppendExt(nil)) != string(b) {
+		t.Fatal("encoding changed")
+	}
+}

@@ -204,7 +204,9 @@ func (r *reader) ConvertToNative(reflect.Type) (any, error) {
 }
 
 // ConvertToType implements ref.Val.
-func (r *reader) ConvertToType(ref.Type) ref.Val { return types.NewErr("the session converts to nothing") }
+func (r *reader) ConvertToType(ref.Type) ref.Val {
+	return types.NewErr("the session converts to nothing")
+}
 
 // Equal implements ref.Val.
 func (r *reader) Equal(o ref.Val) ref.Val { return types.Bool(o == ref.Val(r)) }

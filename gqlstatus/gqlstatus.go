@@ -28,6 +28,7 @@ const (
 	Syntax              Code = "42001" // invalid syntax, or GQL outside the subset
 	InvalidReference    Code = "42002" // unbound variable, unknown action or view
 	DeleteConnected     Code = "G1001" // DELETE of a node with live edges
+	ReadOnlyTransaction Code = "25G03" // a change inside START TRANSACTION READ ONLY
 )
 
 // Pos is a position in statement text: 1-based line and column (in runes),

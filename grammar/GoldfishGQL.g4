@@ -1,13 +1,28 @@
-// GoldfishGQL: the goldfish subset of ISO GQL, plus the Cypher and GQL forms
-// the planner refuses by name (RETURN, ORDER BY, CREATE, ...).
+// GoldfishGQL: the goldfish subset of ISO GQL, plus enough of the rest of
+// GQL and of Cypher to name what the planner refuses (RETURN, ORDER BY,
+// CASE, EXISTS, path search prefixes, catalog statements, ...).
 //
 // Design rules, kept so SLL prediction never needs full-context retries:
-//  - one rule per precedence level (loops, no left recursion);
-//  - labels and property keys accept every keyword (anyName); variables and
-//    function names accept only the soft keywords that cannot start a clause
-//    or continue an expression;
+//  - one rule per precedence level (loops, no left recursion); expressions
+//    and label expressions are flat lists the builder gives precedence to;
+//  - labels and property keys accept every keyword (anyName); variables
+//    accept the soft keywords (varName): every keyword that never starts an
+//    alternative at a point where a variable could also start, so the
+//    choice is made by the token after it at the latest;
 //  - arrows are built from single-character tokens, so `a<-1` stays an
-//    expression and patterns never need lookahead inside a token.
+//    expression and patterns never need lookahead inside a token;
+//  - a clause outside the subset is read as its keyword and the rest of
+//    the statement (refusedTail): the planner refuses it by name whatever
+//    follows, so the grammar need not know all of it. Forms outside the
+//    subset that can sit inside a subset clause (CASE, EXISTS { }, list
+//    comprehensions, path prefixes, ...) are read in full, or as balanced
+//    brackets, where they stand.
+//
+// Two readings are truly ambiguous, and SLL takes the first without a
+// retry: `(a)-(b)` in an expression is a pattern predicate (Cypher's
+// reading) rather than a subtraction of two elements, and a `|` after a
+// label test inside a list comprehension or a function's arguments
+// continues the label expression. Both readings are refused either way.
 //
 // Regenerate parser/gen with scripts/gen-parser.sh; never edit parser/gen.
 grammar GoldfishGQL;
@@ -21,60 +36,62 @@ script
     ;
 
 statement
-    : START TRANSACTION                                   # startTx
-    | COMMIT                                              # commitTx
-    | ROLLBACK                                            # rollbackTx
-    | CALL qualifiedName LPAREN exprList? RPAREN yieldClause?   # callStmt
+    : START TRANSACTION txMode?                           # startTx
+    | START ~(TRANSACTION | SEMI | UNTERMINATED_COMMENT) refusedTail  # startOther
+    | COMMIT WORK?                                        # commitTx
+    | ROLLBACK WORK?                                      # rollbackTx
     | clause+                                             # queryStmt
     ;
 
-qualifiedName
-    : funcName (DOT anyName)*
+txMode
+    : READ (ONLY | WRITE)
     ;
 
-yieldClause
-    : YIELD (STAR | returnItem (COMMA returnItem)*) (WHERE expr)?
+qualifiedName
+    : varName (DOT anyName)*
     ;
 
 clause
-    : MATCH pathPatterns (WHERE expr)?                    # matchClause
-    | OPTIONAL MATCH pathPatterns (WHERE expr)?           # optionalMatchClause
+    : MATCH matchMode? pathPatterns (WHERE expr)?         # matchClause
     | LIMIT expr                                          # limitClause
     | INSERT pathPatterns                                 # insertClause
     | SET setItem (COMMA setItem)*                        # setClause
     | REMOVE removeItem (COMMA removeItem)*               # removeClause
     | (DETACH | NODETACH)? DELETE expr (COMMA expr)*      # deleteClause
+    // CALL name(args) alone is an action; anything else is refused.
+    | CALL (qualifiedName (LPAREN exprList? RPAREN)? (YIELD refusedTail)?
+           | (LBRACE | LPAREN) refusedTail)               # callClause
     // recognised, refused by the planner
-    | RETURN (DISTINCT | ALL)? returnItems                # returnClause
-    | WITH (DISTINCT | ALL)? returnItems (WHERE expr)?    # withClause
-    | ORDER BY sortItem (COMMA sortItem)*                 # orderByClause
-    | SKIP_ expr                                          # skipClause
-    | OFFSET expr                                         # offsetClause
-    | UNWIND expr AS varName                              # unwindClause
-    | CREATE pathPatterns                                 # createClause
-    | MERGE pathPattern (ON (CREATE | MATCH) SET setItem (COMMA setItem)*)*  # mergeClause
-    | FILTER WHERE? expr                                  # filterClause
-    | LET varName EQ expr (COMMA varName EQ expr)*        # letClause
-    | FOR varName IN expr                                 # forClause
-    | UNION (ALL | DISTINCT)?                             # unionClause
+    | refusedWord refusedTail                             # refusedClause
     ;
 
-returnItems
-    : STAR (COMMA returnItem)*
-    | returnItem (COMMA returnItem)*
+refusedWord
+    : RETURN | WITH | ORDER | SKIP_ | OFFSET | UNWIND | CREATE | MERGE
+    | FILTER | LET | FOR | UNION | OPTIONAL | NEXT | FINISH | GROUP | HAVING
+    | INTERSECT | EXCEPT | OTHERWISE | FOREACH | LOAD | USE | SESSION | DROP
+    | SHOW | EXPLAIN | PROFILE | SELECT | ALTER | GRANT | REVOKE | DENY
+    | KEEP | TERMINATE | STOP | RENAME
     ;
 
-returnItem
-    : expr (AS anyName)?
+// The rest of a refused statement: any tokens up to ';'. An unterminated
+// comment is left for the parser to report.
+refusedTail
+    : (~(SEMI | UNTERMINATED_COMMENT))*
     ;
 
-sortItem
-    : expr (ASC | ASCENDING | DESC | DESCENDING)?
+// Brackets of a refused form (EXISTS { … }, COUNT { … }, n {.a}) that
+// are skipped as long as they balance.
+balanced
+    : ( ~(LPAREN | RPAREN | LBRACE | RBRACE | LBRACK | RBRACK | SEMI | UNTERMINATED_COMMENT)
+      | LPAREN balanced RPAREN
+      | LBRACE balanced RBRACE
+      | LBRACK balanced RBRACK
+      )*
     ;
 
 // Items are left-factored on the variable so every choice is LL(1).
 setItem
-    : varName (DOT anyName EQ expr | EQ mapLiteral | PLUSEQ mapLiteral | labelSpec)
+    : varName (DOT anyName EQ expr | (EQ | PLUSEQ) (mapLiteral | PARAM) | labelSpec)
     ;
 
 removeItem
@@ -83,37 +100,82 @@ removeItem
 
 // ------------------------------------------------------------------ patterns
 
+// DIFFERENT EDGES, REPEATABLE ELEMENTS (refused)
+matchMode
+    : (DIFFERENT | REPEATABLE) anyName BINDINGS?
+    ;
+
 pathPatterns
     : pathPattern (COMMA pathPattern)*
     ;
 
+// p = ANY SHORTEST (a)-[:T]->(b); shortestPath((a)-[*]-(b)) (refused).
+// Node patterns and edges, flat; two factors may touch without an edge
+// where one is a parenthesised path, (a) ((x)-[:T]->(y)){2} (b), and
+// alternatives follow | (union) or |+| (multiset): all refused.
 pathPattern
-    : (varName EQ)? nodePattern (edgePattern nodePattern)*
+    : (varName EQ)? ( pathPrefix? (nodePattern | parenPath)
+                      ( edgePattern? (nodePattern | parenPath) | PIPE (PLUS PIPE)? (nodePattern | parenPath) )*
+                    | ID LPAREN pathPattern RPAREN )
+    ;
+
+// Path search prefixes and path modes (ANY, ALL SHORTEST, SHORTEST 2
+// GROUPS, TRAIL, ACYCLIC PATHS, ...), all refused; the builder names them.
+pathPrefix
+    : (ANY | ALL | SHORTEST | WALK | TRAIL | SIMPLE | ACYCLIC | PATH | PATHS
+      | GROUP | GROUPS | INTEGER | PARAM)+
+    ;
+
+// A parenthesised path ((a)-[:T]->(b) WHERE …){1,3}.
+parenPath
+    : LPAREN (varName EQ)? pathPrefix? (nodePattern | parenPath)
+      ( edgePattern? (nodePattern | parenPath) | PIPE (PLUS PIPE)? (nodePattern | parenPath) )*
+      (WHERE expr)? RPAREN quantifier?
     ;
 
 nodePattern
-    : LPAREN varName? labelSpec? mapLiteral? (WHERE expr)? RPAREN
+    : LPAREN varName? labelSpec? (mapLiteral | PARAM)? (WHERE expr)? RPAREN
     ;
 
-// :A:B, :A&B, :A|B, IS A, IS A&B. The builder decides which separators a
-// position accepts.
+// :A:B, :A&B, :A|B, :!A, :%, :(A|B)&C, IS A&B, :$(expr). The builder
+// decides which forms a position accepts. Flat: factors and operators in
+// written order; the builder gives & precedence over |, and joins what
+// Cypher's :A:B separates with AND last (:A|B:C is (A|B)&C, as x:A|B:C
+// reads in an expression). labelExpr is the same inside parentheses.
 labelSpec
-    : (COLON anyName | IS isLabelName) (labelSep anyName)*
+    : (COLON | IS) (anyName | labelFactor) ((AMP | PIPE COLON? | COLON) (anyName | labelFactor))*
     ;
 
-labelSep
-    : COLON
-    | AMP
-    | PIPE COLON?
+labelExpr
+    : (anyName | labelFactor) ((AMP | PIPE COLON? | COLON) (anyName | labelFactor))*
     ;
 
+// Everything but a plain name, which the rules above take directly (one
+// context fewer for the common :Label).
+labelFactor
+    : BANG (anyName | labelFactor)
+    | PERCENT
+    | LPAREN labelExpr RPAREN
+    | (DOLLAR | PARAM) LPAREN expr RPAREN
+    ;
+
+// The same after IS in an expression, where the first name may not be a
+// word IS takes for another test (NULL, TRUE, NORMALIZED, ...).
+isLabelExpr
+    : (isLabelName | labelFactor) ((AMP | PIPE COLON?) (anyName | labelFactor))*
+    ;
+
+// -[ ]->, <-[ ]-, -[ ]-, <-[ ]-> and their abbreviations; ~[ ]~, <~[ ]~
+// and ~[ ]~> (undirected, refused).
 edgePattern
-    : LT MINUS (LBRACK edgeBody RBRACK MINUS)? quantifier?          # edgeIn
+    : LT MINUS (LBRACK edgeBody RBRACK MINUS)? GT? quantifier?      # edgeIn
     | MINUS (LBRACK edgeBody RBRACK MINUS)? GT? quantifier?         # edgeOutOrBoth
+    | LT TILDE (LBRACK edgeBody RBRACK TILDE)? quantifier?          # edgeLeftTilde
+    | TILDE (LBRACK edgeBody RBRACK TILDE)? GT? quantifier?         # edgeTilde
     ;
 
 edgeBody
-    : varName? labelSpec? cypherQuantifier? mapLiteral? (WHERE expr)?
+    : varName? labelSpec? cypherQuantifier? (mapLiteral | PARAM)? (WHERE expr)?
     ;
 
 cypherQuantifier
@@ -145,34 +207,70 @@ expr
 
 binaryOp
     : OR | XOR | AND
-    | EQ | NEQ | NEQ2 | LT | LE | GT | GE | IN | CONTAINS
-    | PLUS | MINUS | CONCAT | STAR | SLASH | PERCENT
+    | EQ | NEQ | NEQ2 | LT | LE | GT | GE | IN | CONTAINS | REGEX
+    | PLUS | MINUS | CONCAT | STAR | SLASH | PERCENT | CARET
     ;
 
-// operand: prefix operators, a primary, property accesses.
+// operand: prefix operators, a primary, property accesses, subscripts and
+// (refused) calls of qualified names such as apoc.coll.sum(x).
 operand
-    : (NOT | MINUS | PLUS)* primary (DOT anyName)*
+    : (NOT | MINUS | PLUS)* primary (DOT anyName callArgs? | LBRACK expr? (DOTDOT expr?)? RBRACK)*
     ;
 
-// IS NOT? NULL, IS NOT? LABELED? Label(&Label)*, :Label(&Label)*
+// IS NOT? NULL, IS NOT? TRUE|FALSE|UNKNOWN, IS NOT? LABELED? Label,
+// :Label, and the IS tests outside the subset.
 exprTail
-    : IS NOT? (NULL | LABELED? isLabelName (AMP anyName)*)
-    | COLON anyName (AMP anyName)*
+    : IS NOT? ( NULL | TRUE | FALSE | UNKNOWN | DIRECTED
+              | (NFC | NFD | NFKC | NFKD)? NORMALIZED
+              | (TYPED | COLONCOLON) typeRef
+              | (SOURCE | DESTINATION) OF operand
+              | LABELED? isLabelExpr
+              )
+    | COLON (anyName | labelFactor) ((AMP | PIPE COLON?) (anyName | labelFactor))*
+    ;
+
+// A value type after IS ::, IS TYPED or CAST(… AS …) (all refused).
+typeRef
+    : ((LOCAL | ZONED) (DATETIME | TIME) | anyName) (LT typeRef (COMMA typeRef)* GT)? (NOT NULL)?
+      (PIPE typeRef)*
     ;
 
 primary
     : (INTEGER | FLOAT | STRING | TRUE | FALSE | NULL)    # literalPrimary
     | (DATE | DATETIME) (STRING | callArgs)               # temporalPrimary
+    | (TIME | TIMESTAMP | DURATION) STRING                # temporalPrimary
+    | (LOCAL | ZONED) (DATETIME | TIME) STRING            # temporalPrimary
     | PARAM                                               # paramPrimary
-    | LBRACK exprList? RBRACK                             # listPrimary
+    // [a, b], and the comprehensions [x IN l WHERE … | …]
+    | LBRACK (exprList (WHERE expr)? (PIPE expr)?)? RBRACK  # listPrimary
     | mapLiteral                                          # mapPrimary
-    | varName callArgs?                                   # varPrimary
+    | CASE expr? caseWhen+ (ELSE expr)? END               # casePrimary
+    | EXISTS (LBRACE balanced RBRACE | LPAREN balanced RPAREN)  # existsPrimary
+    | DOLLAR LPAREN expr RPAREN                           # dynamicPrimary
+    // v, f(args), and COUNT { … }, COLLECT { … }, n {.a} (refused)
+    | varName (callArgs | LBRACE balanced RBRACE)?        # varPrimary
+    // a pattern predicate, (a)-[:T]->(b)
+    | nodePattern (edgePattern nodePattern)+              # patternPrimary
     | LPAREN expr RPAREN                                  # parenPrimary
     ;
 
-// f(args), f(*), f(DISTINCT x): after a name, so primary stays LL(1).
+caseWhen
+    : WHEN whenOperand (COMMA whenOperand)* THEN expr
+    ;
+
+whenOperand
+    : (EQ | NEQ | NEQ2 | LT | LE | GT | GE)? expr
+    | exprTail
+    ;
+
+// f(args), f(*), f(DISTINCT x), all(x IN l WHERE …), reduce(s = 0, x IN l
+// | …), CAST(x AS INTEGER): after a name, so primary stays LL(1).
 callArgs
-    : LPAREN (STAR | DISTINCT? exprList)? RPAREN
+    : LPAREN (STAR | DISTINCT? callArg (COMMA callArg)*)? RPAREN
+    ;
+
+callArg
+    : expr (WHERE expr)? (PIPE expr)? (AS typeRef)?
     ;
 
 mapLiteral
@@ -191,16 +289,20 @@ mapEntry
 // Variables: identifiers and the soft keywords.
 varName
     : ID | QUOTED_ID
-    | TRANSACTION | BY | ASC | ASCENDING | DESC | DESCENDING
+    | TRANSACTION | BY | ASC | ASCENDING | DESC | DESCENDING | START | ALL
+    | NEXT | FINISH | GROUP | HAVING | INTERSECT | EXCEPT | OTHERWISE | FOREACH
+    | LOAD | USE | SESSION | DROP | SHOW | EXPLAIN | PROFILE | SELECT | ALTER
+    | GRANT | REVOKE | DENY | KEEP | TERMINATE | STOP | RENAME
+    | ANY | SHORTEST | WALK | TRAIL | SIMPLE | ACYCLIC | PATH | PATHS | GROUPS
+    | DIFFERENT | REPEATABLE | BINDINGS
+    | THEN | ELSE | END | UNKNOWN | NORMALIZED | NFC | NFD | NFKC | NFKD
+    | TYPED | DIRECTED | SOURCE | DESTINATION | OF
+    | TIME | TIMESTAMP | DURATION | LOCAL | ZONED | READ | ONLY | WRITE | WORK
     ;
 
-funcName
-    : varName
-    | DATE | DATETIME
-    ;
-
-// A label after IS: any name but NULL, NOT and LABELED (which IS may be
-// followed by).
+// A label after IS in an expression: any name but the words IS takes for
+// its other tests (NULL, NOT, LABELED, TRUE, FALSE, UNKNOWN, DIRECTED,
+// NORMALIZED, TYPED).
 isLabelName
     : ID | QUOTED_ID
     | TRANSACTION | BY | ASC | ASCENDING | DESC | DESCENDING
@@ -208,7 +310,15 @@ isLabelName
     | NODETACH | DELETE | START | COMMIT | ROLLBACK | CALL | YIELD | RETURN
     | ORDER | SKIP_ | OFFSET | WITH | UNWIND | CREATE | MERGE | FILTER | LET
     | FOR | UNION | ALL | DISTINCT | AS | ON | OR | XOR | AND | IN | STARTS
-    | ENDS | CONTAINS | IS | TRUE | FALSE | DATE | DATETIME
+    | ENDS | CONTAINS | IS | DATE | DATETIME
+    | NEXT | FINISH | GROUP | HAVING | INTERSECT | EXCEPT | OTHERWISE | FOREACH
+    | LOAD | USE | SESSION | DROP | SHOW | EXPLAIN | PROFILE | SELECT | ALTER
+    | GRANT | REVOKE | DENY | KEEP | TERMINATE | STOP | RENAME
+    | ANY | SHORTEST | WALK | TRAIL | SIMPLE | ACYCLIC | PATH | PATHS | GROUPS
+    | DIFFERENT | REPEATABLE | BINDINGS
+    | CASE | WHEN | THEN | ELSE | END | EXISTS | NFC | NFD | NFKC | NFKD
+    | SOURCE | DESTINATION | OF
+    | TIME | TIMESTAMP | DURATION | LOCAL | ZONED | READ | ONLY | WRITE | WORK
     ;
 
 // Labels and property keys: any identifier or keyword at all.
@@ -221,6 +331,14 @@ anyName
     | FOR | UNION | ALL | DISTINCT | AS | ON | OR | XOR | AND | IN | STARTS
     | ENDS | CONTAINS | IS | TRUE | FALSE | DATE | DATETIME
     | NULL | NOT | LABELED
+    | NEXT | FINISH | GROUP | HAVING | INTERSECT | EXCEPT | OTHERWISE | FOREACH
+    | LOAD | USE | SESSION | DROP | SHOW | EXPLAIN | PROFILE | SELECT | ALTER
+    | GRANT | REVOKE | DENY | KEEP | TERMINATE | STOP | RENAME
+    | ANY | SHORTEST | WALK | TRAIL | SIMPLE | ACYCLIC | PATH | PATHS | GROUPS
+    | DIFFERENT | REPEATABLE | BINDINGS
+    | CASE | WHEN | THEN | ELSE | END | EXISTS | UNKNOWN | NORMALIZED
+    | NFC | NFD | NFKC | NFKD | TYPED | DIRECTED | SOURCE | DESTINATION | OF
+    | TIME | TIMESTAMP | DURATION | LOCAL | ZONED | READ | ONLY | WRITE | WORK
     ;
 
 // --------------------------------------------------------------------- lexer
@@ -278,34 +396,103 @@ FALSE       : 'FALSE';
 DATE        : 'DATE';
 DATETIME    : 'DATETIME';
 
-LPAREN  : '(';
-RPAREN  : ')';
-LBRACK  : '[';
-RBRACK  : ']';
-LBRACE  : '{';
-RBRACE  : '}';
-COMMA   : ',';
-SEMI    : ';';
-COLON   : ':';
-DOTDOT  : '..';
-DOT     : '.';
-PLUSEQ  : '+=';
-EQ      : '=';
-NEQ     : '<>';
-NEQ2    : '!=';
-LE      : '<=';
-GE      : '>=';
-LT      : '<';
-GT      : '>';
-PLUS    : '+';
-MINUS   : '-';
-STAR    : '*';
-SLASH   : '/';
-PERCENT : '%';
-CONCAT  : '||';
-PIPE    : '|';
-AMP     : '&';
-QMARK   : '?';
+// Words of the forms outside the subset, recognised to be refused by name.
+NEXT        : 'NEXT';
+FINISH      : 'FINISH';
+GROUP       : 'GROUP';
+HAVING      : 'HAVING';
+INTERSECT   : 'INTERSECT';
+EXCEPT      : 'EXCEPT';
+OTHERWISE   : 'OTHERWISE';
+FOREACH     : 'FOREACH';
+LOAD        : 'LOAD';
+USE         : 'USE';
+SESSION     : 'SESSION';
+DROP        : 'DROP';
+SHOW        : 'SHOW';
+EXPLAIN     : 'EXPLAIN';
+PROFILE     : 'PROFILE';
+SELECT      : 'SELECT';
+ALTER       : 'ALTER';
+GRANT       : 'GRANT';
+REVOKE      : 'REVOKE';
+DENY        : 'DENY';
+KEEP        : 'KEEP';
+TERMINATE   : 'TERMINATE';
+STOP        : 'STOP';
+RENAME      : 'RENAME';
+ANY         : 'ANY';
+SHORTEST    : 'SHORTEST';
+WALK        : 'WALK';
+TRAIL       : 'TRAIL';
+SIMPLE      : 'SIMPLE';
+ACYCLIC     : 'ACYCLIC';
+PATH        : 'PATH';
+PATHS       : 'PATHS';
+GROUPS      : 'GROUPS';
+DIFFERENT   : 'DIFFERENT';
+REPEATABLE  : 'REPEATABLE';
+BINDINGS    : 'BINDINGS';
+CASE        : 'CASE';
+WHEN        : 'WHEN';
+THEN        : 'THEN';
+ELSE        : 'ELSE';
+END         : 'END';
+EXISTS      : 'EXISTS';
+UNKNOWN     : 'UNKNOWN';
+NORMALIZED  : 'NORMALIZED';
+NFC         : 'NFC';
+NFD         : 'NFD';
+NFKC        : 'NFKC';
+NFKD        : 'NFKD';
+TYPED       : 'TYPED';
+DIRECTED    : 'DIRECTED';
+SOURCE      : 'SOURCE';
+DESTINATION : 'DESTINATION';
+OF          : 'OF';
+TIME        : 'TIME';
+TIMESTAMP   : 'TIMESTAMP';
+DURATION    : 'DURATION';
+LOCAL       : 'LOCAL';
+ZONED       : 'ZONED';
+READ        : 'READ';
+ONLY        : 'ONLY';
+WRITE       : 'WRITE';
+WORK        : 'WORK';
+
+LPAREN     : '(';
+RPAREN     : ')';
+LBRACK     : '[';
+RBRACK     : ']';
+LBRACE     : '{';
+RBRACE     : '}';
+COMMA      : ',';
+SEMI       : ';';
+COLONCOLON : '::';
+COLON      : ':';
+DOTDOT     : '..';
+DOT        : '.';
+PLUSEQ     : '+=';
+REGEX      : '=~';
+EQ         : '=';
+NEQ        : '<>';
+NEQ2       : '!=';
+LE         : '<=';
+GE         : '>=';
+LT         : '<';
+GT         : '>';
+PLUS       : '+';
+MINUS      : '-';
+STAR       : '*';
+SLASH      : '/';
+PERCENT    : '%';
+CARET      : '^';
+CONCAT     : '||';
+PIPE       : '|';
+AMP        : '&';
+QMARK      : '?';
+BANG       : '!';
+TILDE      : '~';
 
 // Escapes are checked (and decoded) by the builder, so a bad escape is
 // reported at its own position instead of as an unterminated string.
@@ -315,14 +502,24 @@ STRING
     ;
 
 FLOAT
-    : DIGIT+ '.' DIGIT+ EXPONENT?
-    | '.' DIGIT+ EXPONENT?
-    | DIGIT+ EXPONENT
+    : DIGITS '.' DIGITS EXPONENT?
+    | '.' DIGITS EXPONENT?
+    | DIGITS EXPONENT
     ;
 
-INTEGER : DIGIT+;
+// Decimal, 0x hexadecimal, 0o octal and 0b binary, with '_' between digits
+// (ISO GQL); the builder converts them.
+INTEGER
+    : DIGITS
+    | '0X' '_'? HEX_DIGIT ('_'? HEX_DIGIT)*
+    | '0O' '_'? [0-7] ('_'? [0-7])*
+    | '0B' '_'? [01] ('_'? [01])*
+    ;
 
 PARAM : '$' (ID_START ID_PART* | DIGIT+);
+
+// A '$' without a name: the start of a dynamic label, $(expr).
+DOLLAR : '$';
 
 ID : ID_START ID_PART*;
 
@@ -335,7 +532,9 @@ BLOCK_COMMENT : '/*' .*? '*/' -> skip;
 UNTERMINATED_COMMENT : '/*' (~'*' | '*'+ ~[*/])* '*'* EOF;
 WS            : [ \t\r\n\f]+ -> skip;
 
-fragment DIGIT    : [0-9];
-fragment EXPONENT : 'E' [+-]? DIGIT+;
-fragment ID_START : [\p{L}_];
-fragment ID_PART  : [\p{L}\p{N}_];
+fragment DIGIT     : [0-9];
+fragment DIGITS    : DIGIT ('_'? DIGIT)*;
+fragment HEX_DIGIT : [0-9A-F];
+fragment EXPONENT  : 'E' [+-]? DIGITS;
+fragment ID_START  : [\p{L}_];
+fragment ID_PART   : [\p{L}\p{N}_];

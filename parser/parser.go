@@ -9,6 +9,7 @@ package parser
 
 import (
 	"fmt"
+	"strings"
 	"sync"
 	"unicode/utf8"
 
@@ -88,7 +89,8 @@ func parse(text string, lim Limits, pooled bool) (script *ast.Script, gerr *gqls
 			"statement text is not valid UTF-8").
 			WithHint("send the text as UTF-8")
 	}
-	if e := prescan(text, lim.MaxDepth); e != nil {
+	traps, e := prescan(text, lim.MaxDepth)
+	if e != nil {
 		return nil, e
 	}
 
@@ -101,9 +103,52 @@ func parse(text string, lim Limits, pooled bool) (script *ast.Script, gerr *gqls
 	}
 	tree, perr := st.run(text)
 	if perr != nil {
-		return nil, perr
+		return nil, noteTraps(perr, text, traps)
 	}
-	return build(text, tree, lim)
+	script, gerr = build(text, tree, lim)
+	if gerr != nil {
+		return nil, noteTraps(gerr, text, traps)
+	}
+	for _, off := range traps {
+		script.Notices = append(script.Notices, trapNotice(text, off))
+	}
+	return script, nil
+}
+
+// trapNotice is the warning for a line comment that likely swallowed a
+// Cypher arrow: where it starts, and the text it made the parser ignore.
+func trapNotice(text string, off int) gqlstatus.Notice {
+	end := off
+	for end < len(text) && text[end] != '\n' && text[end] != '\r' {
+		end++
+	}
+	ignored := strings.TrimRight(text[off:end], " \t\f")
+	if r := []rune(ignored); len(r) > 60 {
+		ignored = string(r[:57]) + "..."
+	}
+	return gqlstatus.Notice{Code: gqlstatus.Warning, Pos: posAtOffset(text, off),
+		Msg: fmt.Sprintf(`"--" right after %q began a comment, so %q was ignored; `+
+			`write an edge as -[]->, <-[]- or -[]- (or ->, <-, -), or put a blank before "--" to keep the comment`,
+			text[off-1:off], ignored)}
+}
+
+// noteTraps adds to an error's hint the likely arrows before it that were
+// read as comments: the text they hid is often what the error misses.
+func noteTraps(err *gqlstatus.Error, text string, traps []int) *gqlstatus.Error {
+	for _, off := range traps {
+		if err.Pos.Valid() && off > err.Pos.Offset {
+			break
+		}
+		p := posAtOffset(text, off)
+		note := fmt.Sprintf(`the "--" at line %d, column %d began a comment that hid the rest of its line`, p.Line, p.Col)
+		if err.Hint == "" {
+			err.Hint = note
+		} else {
+			err.Hint += "; " + note
+		}
+		break
+	}
+	return err
 }
 
 // state is one lexer+parser pair with its listeners; never shared.

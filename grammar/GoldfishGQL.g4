@@ -36,10 +36,11 @@ script
     ;
 
 statement
-    : START TRANSACTION txMode?                           # startTx
+    : START TRANSACTION txMode? (COMMA? ISOLATION refusedTail)?  # startTx
     | START ~(TRANSACTION | SEMI | UNTERMINATED_COMMENT) refusedTail  # startOther
     | COMMIT WORK?                                        # commitTx
     | ROLLBACK WORK?                                      # rollbackTx
+    | ROLLBACK TO refusedTail                             # rollbackTo
     | clause+                                             # queryStmt
     ;
 
@@ -59,8 +60,10 @@ clause
     | REMOVE removeItem (COMMA removeItem)*               # removeClause
     | (DETACH | NODETACH)? DELETE expr (COMMA expr)*      # deleteClause
     // CALL name(args) alone is an action; anything else is refused.
-    | CALL (qualifiedName (LPAREN exprList? RPAREN)? (YIELD refusedTail)?
-           | (LBRACE | LPAREN) refusedTail)               # callClause
+    // CALL name(args) WHERE … and CALL name = value (Kuzu) are refused.
+    | CALL ( qualifiedName ( (LPAREN exprList? RPAREN)? ((YIELD | WHERE) refusedTail)?
+                           | EQ refusedTail )
+           | (LBRACE | LPAREN) refusedTail )              # callClause
     // recognised, refused by the planner
     | refusedWord refusedTail                             # refusedClause
     ;
@@ -70,7 +73,7 @@ refusedWord
     | FILTER | LET | FOR | UNION | OPTIONAL | NEXT | FINISH | GROUP | HAVING
     | INTERSECT | EXCEPT | OTHERWISE | FOREACH | LOAD | USE | SESSION | DROP
     | SHOW | EXPLAIN | PROFILE | SELECT | ALTER | GRANT | REVOKE | DENY
-    | KEEP | TERMINATE | STOP | RENAME
+    | KEEP | TERMINATE | STOP | RENAME | GRAPH | SAVEPOINT | RELEASE
     ;
 
 // The rest of a refused statement: any tokens up to ';'. An unterminated
@@ -110,27 +113,37 @@ pathPatterns
     ;
 
 // p = ANY SHORTEST (a)-[:T]->(b); shortestPath((a)-[*]-(b)) (refused).
-// Node patterns and edges, flat; two factors may touch without an edge
-// where one is a parenthesised path, (a) ((x)-[:T]->(y)){2} (b), and
-// alternatives follow | (union) or |+| (multiset): all refused.
+// Two factors may touch without an edge where one is a parenthesised path,
+// (a) ((x)-[:T]->(y)){2} (b); alternatives follow | (union) or |+|
+// (multiset); a bare variable (MATCH n) is Cypher 1's node: all refused.
 pathPattern
-    : (varName EQ)? ( pathPrefix? (nodePattern | parenPath)
-                      ( edgePattern? (nodePattern | parenPath) | PIPE (PLUS PIPE)? (nodePattern | parenPath) )*
-                    | ID LPAREN pathPattern RPAREN )
+    : (varName EQ)? ( pathPrefix? pathBody (PIPE (PLUS PIPE)? pathBody)*
+                    | ID LPAREN pathPattern RPAREN
+                    | varName )
+    ;
+
+// Node patterns and edges in turn. An edge may start the path (refused);
+// inside parentheses one may also end it.
+pathBody
+    : edgePattern ((nodePattern | parenPath) (edgePattern? (nodePattern | parenPath))*)?
+    | (nodePattern | parenPath) (edgePattern? (nodePattern | parenPath))*
     ;
 
 // Path search prefixes and path modes (ANY, ALL SHORTEST, SHORTEST 2
 // GROUPS, TRAIL, ACYCLIC PATHS, ...), all refused; the builder names them.
 pathPrefix
-    : (ANY | ALL | SHORTEST | WALK | TRAIL | SIMPLE | ACYCLIC | PATH | PATHS
+    : (ANY | ALL | SHORTEST | CHEAPEST | WALK | TRAIL | SIMPLE | ACYCLIC | PATH | PATHS
       | GROUP | GROUPS | INTEGER | PARAM)+
     ;
 
 // A parenthesised path ((a)-[:T]->(b) WHERE …){1,3}.
 parenPath
-    : LPAREN (varName EQ)? pathPrefix? (nodePattern | parenPath)
-      ( edgePattern? (nodePattern | parenPath) | PIPE (PLUS PIPE)? (nodePattern | parenPath) )*
-      (WHERE expr)? RPAREN quantifier?
+    : LPAREN (varName EQ)? pathPrefix? parenBody (PIPE (PLUS PIPE)? parenBody)* (WHERE expr)? RPAREN quantifier?
+    ;
+
+parenBody
+    : edgePattern ((nodePattern | parenPath) (edgePattern? (nodePattern | parenPath))* edgePattern?)?
+    | (nodePattern | parenPath) (edgePattern? (nodePattern | parenPath))* edgePattern?
     ;
 
 nodePattern
@@ -168,18 +181,28 @@ isLabelExpr
 // -[ ]->, <-[ ]-, -[ ]-, <-[ ]-> and their abbreviations; ~[ ]~, <~[ ]~
 // and ~[ ]~> (undirected, refused).
 edgePattern
-    : LT MINUS (LBRACK edgeBody RBRACK MINUS)? GT? quantifier?      # edgeIn
-    | MINUS (LBRACK edgeBody RBRACK MINUS)? GT? quantifier?         # edgeOutOrBoth
+    : LT MINUS (LBRACK edgeBody RBRACK MINUS | MINUS)? GT? quantifier?  # edgeIn
+    // -[e:T]{2}(b): a quantifier after the bracket (refused). Two '-' in a
+    // row come only from the Cypher reading of "--" (see arrowSource).
+    | MINUS (LBRACK edgeBody RBRACK (MINUS GT?)? | MINUS GT? | GT)? quantifier?  # edgeOutOrBoth
     | LT TILDE (LBRACK edgeBody RBRACK TILDE)? quantifier?          # edgeLeftTilde
     | TILDE (LBRACK edgeBody RBRACK TILDE)? GT? quantifier?         # edgeTilde
+    // simplified path patterns -/:T/->, <-/ /-, ~/ /~ (refused)
+    | LT? (MINUS SLASH simplifiedBody SLASH MINUS | TILDE SLASH simplifiedBody SLASH TILDE) GT?  # edgeSimplified
     ;
 
+simplifiedBody
+    : (~(SLASH | SEMI | UNTERMINATED_COMMENT))*
+    ;
+
+// COST is Spanner's weight for ANY CHEAPEST (refused).
 edgeBody
-    : varName? labelSpec? cypherQuantifier? (mapLiteral | PARAM)? (WHERE expr)?
+    : varName? labelSpec? cypherQuantifier? (mapLiteral | PARAM)? (WHERE expr)? (COST expr)?
     ;
 
+// *, *2, *1..3, and Kuzu's * SHORTEST 1..3, * ALL SHORTEST 1..3
 cypherQuantifier
-    : STAR (INTEGER? (DOTDOT INTEGER?)?)
+    : STAR (ALL? SHORTEST)? (INTEGER? (DOTDOT INTEGER?)?)
     ;
 
 quantifier
@@ -208,6 +231,7 @@ expr
 binaryOp
     : OR | XOR | AND
     | EQ | NEQ | NEQ2 | LT | LE | GT | GE | IN | CONTAINS | REGEX
+    | NOT? (BETWEEN | LIKE)
     | PLUS | MINUS | CONCAT | STAR | SLASH | PERCENT | CARET
     ;
 
@@ -277,8 +301,9 @@ mapLiteral
     : LBRACE (mapEntry (COMMA mapEntry)*)? RBRACE
     ;
 
+// A key is a name, or a double-quoted delimited identifier (ISO).
 mapEntry
-    : anyName COLON expr
+    : (anyName | STRING) COLON expr
     ;
 
 // --------------------------------------------------------------------- names
@@ -298,6 +323,7 @@ varName
     | THEN | ELSE | END | UNKNOWN | NORMALIZED | NFC | NFD | NFKC | NFKD
     | TYPED | DIRECTED | SOURCE | DESTINATION | OF
     | TIME | TIMESTAMP | DURATION | LOCAL | ZONED | READ | ONLY | WRITE | WORK
+    | GRAPH | SAVEPOINT | RELEASE | TO | ISOLATION | BETWEEN | LIKE | CHEAPEST | COST
     ;
 
 // A label after IS in an expression: any name but the words IS takes for
@@ -319,6 +345,7 @@ isLabelName
     | CASE | WHEN | THEN | ELSE | END | EXISTS | NFC | NFD | NFKC | NFKD
     | SOURCE | DESTINATION | OF
     | TIME | TIMESTAMP | DURATION | LOCAL | ZONED | READ | ONLY | WRITE | WORK
+    | GRAPH | SAVEPOINT | RELEASE | TO | ISOLATION | BETWEEN | LIKE | CHEAPEST | COST
     ;
 
 // Labels and property keys: any identifier or keyword at all.
@@ -339,6 +366,7 @@ anyName
     | CASE | WHEN | THEN | ELSE | END | EXISTS | UNKNOWN | NORMALIZED
     | NFC | NFD | NFKC | NFKD | TYPED | DIRECTED | SOURCE | DESTINATION | OF
     | TIME | TIMESTAMP | DURATION | LOCAL | ZONED | READ | ONLY | WRITE | WORK
+    | GRAPH | SAVEPOINT | RELEASE | TO | ISOLATION | BETWEEN | LIKE | CHEAPEST | COST
     ;
 
 // --------------------------------------------------------------------- lexer
@@ -459,6 +487,15 @@ READ        : 'READ';
 ONLY        : 'ONLY';
 WRITE       : 'WRITE';
 WORK        : 'WORK';
+GRAPH       : 'GRAPH';
+SAVEPOINT   : 'SAVEPOINT';
+RELEASE     : 'RELEASE';
+TO          : 'TO';
+ISOLATION   : 'ISOLATION';
+BETWEEN     : 'BETWEEN';
+LIKE        : 'LIKE';
+CHEAPEST    : 'CHEAPEST';
+COST        : 'COST';
 
 LPAREN     : '(';
 RPAREN     : ')';
@@ -525,7 +562,9 @@ ID : ID_START ID_PART*;
 
 QUOTED_ID : '`' (~'`' | '``')* '`';
 
-LINE_COMMENT  : ('//' | '--') ~[\r\n]* -> skip;
+// Line comments stay on the hidden channel, so that a "--" that was more
+// likely a Cypher arrow can be read again as one (parser.arrowSource).
+LINE_COMMENT  : ('//' | '--') ~[\r\n]* -> channel(HIDDEN);
 BLOCK_COMMENT : '/*' .*? '*/' -> skip;
 // A comment still open at the end of the text: a token the parser never
 // expects, reported as "unterminated comment".

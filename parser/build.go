@@ -120,11 +120,20 @@ func (b *builder) stmt(ctx gen.IStatementContext) ast.Stmt {
 	b.refusals = nil
 	switch c := ctx.(type) {
 	case *gen.StartTxContext:
+		if iso := c.ISOLATION(); iso != nil {
+			return b.refusedStmt(c, b.pos(iso.GetSymbol()), "ISOLATION LEVEL")
+		}
 		s := &ast.StartTransaction{Pos: b.cpos(c)}
 		if m := c.TxMode(); m != nil {
 			s.ReadOnly = m.ONLY() != nil
 		}
 		return s
+	case *gen.RollbackToContext:
+		feature := "ROLLBACK TO"
+		if w := wordAfter(c.RefusedTail().GetChildren(), -1); w == "SAVEPOINT" {
+			feature += " SAVEPOINT"
+		}
+		return b.refusedStmt(c, b.cpos(c), feature)
 	case *gen.StartOtherContext:
 		// START DATABASE x, Cypher's START n = node(1), …
 		feature := "START"
@@ -157,7 +166,8 @@ func (b *builder) query(c *gen.QueryStmtContext) ast.Stmt {
 	clauses := c.AllClause()
 	q := &ast.Query{Pos: b.cpos(c), Text: b.source(c), Clauses: make([]ast.Clause, 0, len(clauses))}
 	var call *ast.Call
-	if cc, ok := clauses[0].(*gen.CallClauseContext); ok && len(clauses) == 1 && cc.QualifiedName() != nil && cc.YIELD() == nil {
+	if cc, ok := clauses[0].(*gen.CallClauseContext); ok && len(clauses) == 1 && cc.QualifiedName() != nil &&
+		cc.YIELD() == nil && cc.WHERE() == nil && cc.EQ() == nil {
 		call = &ast.Call{Pos: b.cpos(cc), Name: b.qualifiedName(cc.QualifiedName())}
 		if l := cc.ExprList(); l != nil {
 			call.Args = b.exprList(l)
@@ -241,6 +251,10 @@ func (b *builder) clause(ctx gen.IClauseContext) ast.Clause {
 		case c.YIELD() != nil:
 			// CALL … YIELD: a procedure returning rows.
 			return b.refuse(b.pos(c.YIELD().GetSymbol()), "YIELD")
+		case c.WHERE() != nil:
+			return b.refuse(b.pos(c.WHERE().GetSymbol()), "WHERE after CALL")
+		case c.EQ() != nil:
+			return b.refuse(b.cpos(c), "CALL option = value")
 		}
 		return b.refuse(b.cpos(c), "CALL inside a statement")
 	case *gen.RefusedClauseContext:
@@ -258,7 +272,9 @@ func clauseFeature(c *gen.RefusedClauseContext) string {
 	switch kw {
 	case "ORDER", "GROUP":
 		return kw + " BY"
-	case "OPTIONAL", "SESSION", "LOAD", "SHOW", "ALTER", "GRANT", "REVOKE", "DENY", "TERMINATE", "STOP", "RENAME":
+	case "GRAPH":
+		return "GRAPH clause"
+	case "OPTIONAL", "SESSION", "LOAD", "SHOW", "ALTER", "GRANT", "REVOKE", "DENY", "TERMINATE", "STOP", "RENAME", "RELEASE":
 		if w := wordAfter(tail, -1); w != "" {
 			return kw + " " + w
 		}
@@ -395,8 +411,16 @@ func (b *builder) patterns(ctx gen.IPathPatternsContext) []*ast.PathPattern {
 
 func (b *builder) path(ctx gen.IPathPatternContext) *ast.PathPattern {
 	p := &ast.PathPattern{Pos: b.cpos(ctx)}
-	if v := ctx.VarName(); v != nil {
-		p.Var = b.name(v.GetStart())
+	vars := ctx.AllVarName()
+	if len(vars) > 0 && ctx.EQ() != nil {
+		p.Var = b.name(vars[0].GetStart())
+		vars = vars[1:]
+	}
+	if len(vars) > 0 {
+		// MATCH n: Cypher 1's node without parentheses
+		b.refuse(b.cpos(vars[0]), "node pattern without parentheses")
+		p.Nodes = []*ast.NodePattern{{Pos: b.cpos(vars[0]), Var: b.name(vars[0].GetStart())}}
+		return p
 	}
 	if id := ctx.ID(); id != nil {
 		// shortestPath((a)-[*]-(b)), allShortestPaths(…)
@@ -408,7 +432,7 @@ func (b *builder) path(ctx gen.IPathPatternContext) *ast.PathPattern {
 	if pp := ctx.PathPrefix(); pp != nil {
 		b.pathPrefix(pp)
 	}
-	b.pathElements(ctx.GetChildren(), p)
+	b.pathBodies(ctx.GetChildren(), p, true)
 	return p
 }
 
@@ -420,7 +444,7 @@ func (b *builder) pathPrefix(ctx gen.IPathPrefixContext) {
 	for _, ch := range ctx.GetChildren() {
 		if t, ok := ch.(antlr.TerminalNode); ok {
 			switch t.GetSymbol().GetTokenType() {
-			case gen.GoldfishGQLParserANY, gen.GoldfishGQLParserALL, gen.GoldfishGQLParserSHORTEST:
+			case gen.GoldfishGQLParserANY, gen.GoldfishGQLParserALL, gen.GoldfishGQLParserSHORTEST, gen.GoldfishGQLParserCHEAPEST:
 				kind = "path search prefix "
 			}
 		}
@@ -428,31 +452,46 @@ func (b *builder) pathPrefix(ctx gen.IPathPrefixContext) {
 	b.refuse(b.cpos(ctx), kind+words)
 }
 
-// pathElements reads node patterns and edges in order into p, from the
-// children of a pathPattern or a parenPath (other children
-// are skipped). Alternatives after | or |+| are refused and read apart; a
+// pathBodies reads the bodies of a pathPattern or a parenPath (among the
+// other children, which it skips): the first into p; alternatives after |
+// or |+| are refused and read apart. At the top level an edge that starts
+// a path is refused.
+func (b *builder) pathBodies(children []antlr.Tree, p *ast.PathPattern, top bool) {
+	into := p
+	for i, ch := range children {
+		switch c := ch.(type) {
+		case antlr.TerminalNode:
+			if c.GetSymbol().GetTokenType() == gen.GoldfishGQLParserPIPE && into == p {
+				feature := "path pattern union |"
+				if i+1 < len(children) {
+					if t, ok := children[i+1].(antlr.TerminalNode); ok && t.GetSymbol().GetTokenType() == gen.GoldfishGQLParserPLUS {
+						feature = "path multiset alternation |+|"
+					}
+				}
+				b.refuse(b.pos(c.GetSymbol()), feature)
+				into = &ast.PathPattern{}
+			}
+		case *gen.PathBodyContext:
+			if _, isNode := c.GetChild(0).(*gen.NodePatternContext); !isNode && top {
+				if _, isParen := c.GetChild(0).(*gen.ParenPathContext); !isParen {
+					b.refuse(b.cpos(c), "path starting with an edge")
+				}
+			}
+			b.pathElements(c.GetChildren(), into)
+		case *gen.ParenBodyContext:
+			b.pathElements(c.GetChildren(), into)
+		}
+	}
+}
+
+// pathElements reads node patterns and edges in order into p. A
 // parenthesised path is refused; two node patterns with nothing between
 // them are an error.
 func (b *builder) pathElements(children []antlr.Tree, p *ast.PathPattern) {
 	lastNode := false // the previous element was a plain node pattern
 	into := p
-	for i, ch := range children {
+	for _, ch := range children {
 		switch c := ch.(type) {
-		case antlr.TerminalNode:
-			if c.GetSymbol().GetTokenType() == gen.GoldfishGQLParserPIPE {
-				if into == p {
-					feature := "path pattern union |"
-					if i+1 < len(children) {
-						if t, ok := children[i+1].(antlr.TerminalNode); ok && t.GetSymbol().GetTokenType() == gen.GoldfishGQLParserPLUS {
-							feature = "path multiset alternation |+|"
-						}
-					}
-					b.refuse(b.pos(c.GetSymbol()), feature)
-					tidy(p)
-					into = &ast.PathPattern{}
-				}
-				lastNode = false
-			}
 		case *gen.NodePatternContext:
 			if lastNode {
 				b.fail(gqlstatus.Syntax, b.cpos(c), "write an edge between them, such as (a)-[:TYPE]->(b)",
@@ -475,7 +514,15 @@ func (b *builder) pathElements(children []antlr.Tree, p *ast.PathPattern) {
 			if c.GT() != nil {
 				dir = ast.DirOut
 			}
+			if c.LBRACK() != nil && len(c.AllMINUS()) == 1 && c.Quantifier() == nil {
+				b.fail(gqlstatus.Syntax, b.pos(c.RBRACK().GetSymbol()), "close the edge with ]-> or ]- and then write a node pattern",
+					"an edge -[ ] needs - or -> after its ]")
+			}
 			into.Edges = append(into.Edges, b.edge(c, dir, c.EdgeBody(), c.Quantifier()))
+			lastNode = false
+		case *gen.EdgeSimplifiedContext:
+			b.refuse(b.cpos(c), "simplified path pattern -/ /->")
+			into.Edges = append(into.Edges, &ast.EdgePattern{Pos: b.cpos(c), Dir: ast.DirBoth})
 			lastNode = false
 		case *gen.EdgeLeftTildeContext:
 			b.refuse(b.cpos(c), "undirected edge <~[ ]~")
@@ -519,7 +566,7 @@ func (b *builder) parenPath(c *gen.ParenPathContext) {
 	if pp := c.PathPrefix(); pp != nil {
 		b.pathPrefix(pp)
 	}
-	b.pathElements(c.GetChildren(), &ast.PathPattern{})
+	b.pathBodies(c.GetChildren(), &ast.PathPattern{}, false)
 	if e := c.Expr(); e != nil {
 		b.expr(e)
 	}
@@ -563,9 +610,15 @@ func (b *builder) edge(ctx antlr.ParserRuleContext, dir ast.Direction, body gen.
 		if p := body.PARAM(); p != nil {
 			b.refuse(b.pos(p.GetSymbol()), "properties from a parameter")
 		}
+		exprs := body.AllExpr()
 		if w := body.WHERE(); w != nil {
 			b.refuse(b.pos(w.GetSymbol()), "WHERE inside an edge pattern")
-			b.expr(body.Expr())
+			b.expr(exprs[0])
+			exprs = exprs[1:]
+		}
+		if c := body.COST(); c != nil {
+			b.refuse(b.pos(c.GetSymbol()), "edge COST")
+			b.expr(exprs[0])
 		}
 	}
 	if q != nil && e.Quant == nil {
@@ -577,6 +630,14 @@ func (b *builder) edge(ctx antlr.ParserRuleContext, dir ast.Direction, body gen.
 // Cypher: *, *n, *m..n, *..n, *m..   (inside the brackets)
 func (b *builder) cypherQuant(ctx gen.ICypherQuantifierContext) *ast.Quantifier {
 	q := &ast.Quantifier{Pos: b.cpos(ctx), Text: b.source(ctx), Min: 1, Max: -1}
+	if sh := ctx.SHORTEST(); sh != nil {
+		// Kuzu's [r* SHORTEST 1..3]
+		pos, feature := b.pos(sh.GetSymbol()), "path search prefix SHORTEST"
+		if all := ctx.ALL(); all != nil {
+			pos, feature = b.pos(all.GetSymbol()), "path search prefix ALL SHORTEST"
+		}
+		b.refuse(pos, feature)
+	}
 	ints := ctx.AllINTEGER()
 	dots := ctx.DOTDOT()
 	switch {
@@ -891,6 +952,8 @@ var binOps = map[int]binInfo{
 	gen.GoldfishGQLParserSTARTS:   {op: ast.OpStartsWith, prec: precCmp},
 	gen.GoldfishGQLParserENDS:     {op: ast.OpEndsWith, prec: precCmp},
 	gen.GoldfishGQLParserREGEX:    {prec: precCmp, refused: "regular expression match =~"},
+	gen.GoldfishGQLParserBETWEEN:  {prec: precCmp, refused: "BETWEEN"},
+	gen.GoldfishGQLParserLIKE:     {prec: precCmp, refused: "LIKE"},
 	gen.GoldfishGQLParserPLUS:     {op: ast.OpAdd, prec: precAdd},
 	gen.GoldfishGQLParserMINUS:    {op: ast.OpSub, prec: precAdd},
 	gen.GoldfishGQLParserCONCAT:   {op: ast.OpConcat, prec: precAdd},
@@ -936,7 +999,13 @@ func (b *builder) expr(ctx gen.IExprContext) ast.Expr {
 			items = append(items, exprItem{operand: c, npre: n})
 		case *gen.BinaryOpContext:
 			t := c.GetStart()
-			items = append(items, exprItem{op: t, bin: binOps[t.GetTokenType()]})
+			bin := binOps[t.GetTokenType()]
+			if t.GetTokenType() == gen.GoldfishGQLParserNOT {
+				// NOT BETWEEN, NOT LIKE
+				bin = binOps[c.GetStop().GetTokenType()]
+				bin.refused = "NOT " + bin.refused
+			}
+			items = append(items, exprItem{op: t, bin: bin})
 		case antlr.TerminalNode: // STARTS / ENDS (WITH is skipped)
 			t := c.GetSymbol()
 			if bi, ok := binOps[t.GetTokenType()]; ok {
@@ -1254,8 +1323,22 @@ func (b *builder) mapLit(ctx gen.IMapLiteralContext) *ast.MapLit {
 	entries := ctx.AllMapEntry()
 	m := &ast.MapLit{Pos: b.cpos(ctx), Entries: make([]*ast.PropEntry, 0, len(entries))}
 	for _, e := range entries {
-		k := e.AnyName().GetStart()
-		m.Entries = append(m.Entries, &ast.PropEntry{Pos: b.pos(k), Key: b.name(k), Value: b.expr(e.Expr())})
+		k := e.GetStart()
+		key := ""
+		if e.STRING() != nil {
+			// "key": a delimited identifier (ISO); 'key' is a string
+			if k.GetText()[0] != '"' {
+				b.fail(gqlstatus.Syntax, b.pos(k), "write the key as a name, in double quotes or in backquotes: {key: 1}, {\"my key\": 1}",
+					"a property key is a name, not a string in single quotes")
+			}
+			key = b.str(k)
+			if key == "" {
+				b.fail(gqlstatus.Syntax, b.pos(k), "write a name between the quotes", "empty quoted name")
+			}
+		} else {
+			key = b.name(k)
+		}
+		m.Entries = append(m.Entries, &ast.PropEntry{Pos: b.pos(k), Key: key, Value: b.expr(e.Expr())})
 	}
 	return m
 }

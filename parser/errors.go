@@ -57,6 +57,20 @@ func describeSyntaxError(text string, p antlr.Parser, tok antlr.Token, line, col
 			WithHint("write parameters as $name")
 	}
 	hint := syntaxHint(rule, expected, ttype)
+	switch rule {
+	case gen.GoldfishGQLParserRULE_pathBody, gen.GoldfishGQLParserRULE_parenBody, gen.GoldfishGQLParserRULE_pathPattern:
+		// No alternative fits at the end of the text: say whether a node
+		// pattern is missing after an edge or is still open.
+		if ttype == antlr.TokenEOF {
+			hint = "close the node pattern with ')'"
+			if prev := prevToken(p); prev != nil {
+				switch prev.GetTokenType() {
+				case gen.GoldfishGQLParserRBRACK, gen.GoldfishGQLParserMINUS, gen.GoldfishGQLParserGT, gen.GoldfishGQLParserRBRACE:
+					hint = "expected a node pattern such as (n:Label) after the edge"
+				}
+			}
+		}
+	}
 	// After a whole START TRANSACTION, COMMIT or ROLLBACK, say what these
 	// take rather than only that the statement should end.
 	if prev := prevToken(p); prev != nil && ttype != antlr.TokenEOF {
@@ -133,7 +147,8 @@ func syntaxHint(rule int, exp *antlr.IntervalSet, found int) string {
 		}
 		return "a statement starts with MATCH, INSERT, CALL, START TRANSACTION, COMMIT or ROLLBACK; separate statements with ';'"
 	case rule == gen.GoldfishGQLParserRULE_pathPatterns || rule == gen.GoldfishGQLParserRULE_pathPattern ||
-		rule == gen.GoldfishGQLParserRULE_parenPath ||
+		rule == gen.GoldfishGQLParserRULE_parenPath || rule == gen.GoldfishGQLParserRULE_pathBody ||
+		rule == gen.GoldfishGQLParserRULE_parenBody ||
 		rule == gen.GoldfishGQLParserRULE_pathPrefix:
 		if has(exp, gen.GoldfishGQLParserLPAREN) && !has(exp, gen.GoldfishGQLParserMINUS) || has(exp, gen.GoldfishGQLParserEQ) {
 			return "expected a node pattern such as (n:Label)"

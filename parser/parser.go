@@ -89,7 +89,7 @@ func parse(text string, lim Limits, pooled bool) (script *ast.Script, gerr *gqls
 			"statement text is not valid UTF-8").
 			WithHint("send the text as UTF-8")
 	}
-	traps, e := prescan(text, lim.MaxDepth)
+	traps, e := prescan(text, lim.MaxDepth, nil)
 	if e != nil {
 		return nil, e
 	}
@@ -101,8 +101,13 @@ func parse(text string, lim Limits, pooled bool) (script *ast.Script, gerr *gqls
 	} else {
 		st = newState()
 	}
-	tree, perr := st.run(text)
+	tree, perr := st.run(text, st.lexer)
 	if perr != nil {
+		if len(traps) > 0 {
+			if s := st.cypherReading(text, traps, lim); s != nil {
+				return s, nil
+			}
+		}
 		return nil, noteTraps(perr, text, traps)
 	}
 	script, gerr = build(text, tree, lim)
@@ -113,6 +118,81 @@ func parse(text string, lim Limits, pooled bool) (script *ast.Script, gerr *gqls
 		script.Notices = append(script.Notices, trapNotice(text, off))
 	}
 	return script, nil
+}
+
+// cypherReading reads a text that did not parse again, with the likely
+// arrows that began comments taken as edges (Cypher's reading of "-->"),
+// to find what it holds outside the subset. It returns the script only
+// when that reading parses and refuses something: the text is then
+// refused by name, as it would be had it been written without the
+// comment trap; otherwise the first reading's error stands.
+func (st *state) cypherReading(text string, traps []int, lim Limits) *ast.Script {
+	at := make(map[int]bool, len(traps))
+	for _, off := range traps {
+		at[off] = true
+	}
+	if _, err := prescan(text, lim.MaxDepth, at); err != nil {
+		return nil
+	}
+	runes := make(map[int]bool, len(traps))
+	for _, off := range traps {
+		runes[utf8.RuneCountInString(text[:off])] = true
+	}
+	tree, err := st.run(text, &arrowSource{GoldfishGQLLexer: st.lexer, traps: runes})
+	if err != nil {
+		return nil
+	}
+	s, gerr := build(text, tree, lim)
+	if gerr != nil {
+		return nil
+	}
+	refused := false
+	for _, stmt := range s.Stmts {
+		if q, ok := stmt.(*ast.Query); ok && len(q.Refusals) > 0 {
+			refused = true
+		}
+	}
+	if !refused {
+		return nil
+	}
+	s.ArrowsRead = true
+	for _, off := range traps {
+		s.Notices = append(s.Notices, trapNotice(text, off))
+	}
+	return s
+}
+
+// arrowSource is the lexer as the Cypher reading sees it: a line comment
+// that starts at one of the traps (rune indexes) is lexed as two '-', and
+// lexing goes on right after them, so the rest of the line is code.
+type arrowSource struct {
+	*gen.GoldfishGQLLexer
+	traps   map[int]bool
+	pending antlr.Token
+}
+
+func (a *arrowSource) NextToken() antlr.Token {
+	if t := a.pending; t != nil {
+		a.pending = nil
+		return t
+	}
+	t := a.GoldfishGQLLexer.NextToken()
+	if t.GetTokenType() != gen.GoldfishGQLLexerLINE_COMMENT || !a.traps[t.GetStart()] {
+		return t
+	}
+	start, line, col := t.GetStart(), t.GetLine(), t.GetColumn()
+	f, pair := a.GetTokenFactory(), a.GetTokenSourceCharStreamPair()
+	first := f.Create(pair, gen.GoldfishGQLLexerMINUS, "-", antlr.TokenDefaultChannel, start, start, line, col)
+	a.pending = f.Create(pair, gen.GoldfishGQLLexerMINUS, "-", antlr.TokenDefaultChannel, start+1, start+1, line, col+1)
+	// Reset clears the end-of-input flag (the comment may have run to the
+	// end of the text); then lexing resumes after the two '-'.
+	input := a.GetInputStream()
+	a.Reset()
+	input.Seek(start + 2)
+	if sim, ok := a.Interpreter.(*antlr.LexerATNSimulator); ok {
+		sim.Line, sim.CharPositionInLine = line, col+2
+	}
+	return first
 }
 
 // trapNotice is the warning for a line comment that likely swallowed a
@@ -193,13 +273,14 @@ func (b *bailStrategy) Recover(antlr.Parser, antlr.RecognitionException)     { p
 func (b *bailStrategy) RecoverInline(antlr.Parser) antlr.Token               { panic(bailout{}) }
 func (b *bailStrategy) Sync(antlr.Parser)                                    {}
 
-// run parses text into a parse tree, or returns the first error.
-func (st *state) run(text string) (tree gen.IScriptContext, gerr *gqlstatus.Error) {
+// run parses text into a parse tree, or returns the first error. src is
+// the lexer, or the lexer read through an arrowSource.
+func (st *state) run(text string, src antlr.TokenSource) (tree gen.IScriptContext, gerr *gqlstatus.Error) {
 	st.lexErr.reset(text)
 	st.synErr.reset(text)
 	input := antlr.NewInputStream(text)
 	st.lexer.SetInputStream(input)
-	st.tokens.SetTokenSource(st.lexer)
+	st.tokens.SetTokenSource(src)
 
 	p := st.parser
 	p.SetInputStream(st.tokens)

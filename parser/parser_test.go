@@ -258,7 +258,6 @@ func TestErrors(t *testing.T) {
 		{`MATCH (n) WHERE n.a = '\uD800'`, "42001", 1, 24, `invalid escape`, ""},
 		{`MATCH (n) LIMIT 1 garbage`, "42001", 1, 19, `unexpected "garbage"`, "';'"},
 		{`SELEKT * FROM t`, "42001", 1, 1, `unexpected "SELEKT"`, "MATCH"},
-		{`MATCH n`, "42001", 1, 8, "unexpected end of input", "(n:Label)"},
 		{`MATCH`, "42001", 1, 6, "unexpected end of input", "(n:Label)"},
 		{`INSERT (a)-[:R]->`, "42001", 1, 18, "unexpected end of input", "node pattern"},
 		{`MATCH (n) WHERE`, "42001", 1, 16, "unexpected end of input", "expression"},

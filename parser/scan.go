@@ -72,7 +72,10 @@ func firstInvalidUTF8(s string) int {
 // prefix operators (-, +, NOT), skipping strings, quoted names and
 // comments the way the lexer does. On the way it returns the byte offsets
 // of the line comments that are likely Cypher arrows (see arrowComment).
-func prescan(text string, maxDepth int) (traps []int, err *gqlstatus.Error) {
+//
+// With arrows set it checks the text as the Cypher reading sees it: the
+// "--" at those offsets is two '-' and the rest of its line is code.
+func prescan(text string, maxDepth int, arrows map[int]bool) (traps []int, err *gqlstatus.Error) {
 	depth := 0 // open ( [ {
 	run := 0   // consecutive prefix operators
 	for i := 0; i < len(text); {
@@ -101,7 +104,7 @@ func prescan(text string, maxDepth int) (traps []int, err *gqlstatus.Error) {
 			run = 0
 			continue
 		case c == '/' && i+1 < len(text) && text[i+1] == '/',
-			c == '-' && i+1 < len(text) && text[i+1] == '-':
+			c == '-' && i+1 < len(text) && text[i+1] == '-' && !arrows[i]:
 			if c == '-' && arrowComment(text, i) {
 				traps = append(traps, i)
 			}

@@ -1,6 +1,7 @@
 package planner
 
 import (
+	"errors"
 	"fmt"
 	"strconv"
 	"strings"
@@ -246,6 +247,26 @@ type RemoveItem struct {
 
 // Build plans a parsed script.
 func Build(script *ast.Script) (*Plan, error) {
+	p, err := build(script)
+	if script.ArrowsRead {
+		// The parser read "--" as edges only to find what the text holds
+		// outside the subset: say so with the refusal; such a text never
+		// runs.
+		var ge *gqlstatus.Error
+		if err == nil || !errors.As(err, &ge) {
+			return nil, gqlstatus.Errorf(gqlstatus.Syntax, "the text does not parse with \"--\" read as a comment").
+				WithHint("write edges as -> or -[:TYPE]->")
+		}
+		if len(script.Notices) > 0 {
+			n := script.Notices[0]
+			ge.Hint += fmt.Sprintf(`; this reads the "--" at %s as an edge, as Cypher does: GQL reads it as a comment, and the text does not parse that way`, n.Pos)
+		}
+		return nil, ge
+	}
+	return p, err
+}
+
+func build(script *ast.Script) (*Plan, error) {
 	p := &Plan{Text: script.Text, Notices: script.Notices}
 	params := &paramTable{index: map[string]int{}}
 	inTx, ended, readOnly := false, false, false

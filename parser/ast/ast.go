@@ -22,6 +22,11 @@ type Script struct {
 	// comment that starts right after ')', ']', '-' or '<', where "--"
 	// was more likely meant as a Cypher arrow than as a comment.
 	Notices []gqlstatus.Notice
+	// ArrowsRead is set when the text did not parse with those comments
+	// read as comments, and was read again with their "--" taken as
+	// edges only to find what it holds outside the subset (which the
+	// planner then refuses, whatever else it holds).
+	ArrowsRead bool
 }
 
 // Stmt is one statement (ended by ';' or the end of the text).

@@ -50,6 +50,12 @@ func (s *BaseGoldfishGQLListener) EnterRollbackTx(ctx *RollbackTxContext) {}
 // ExitRollbackTx is called when production rollbackTx is exited.
 func (s *BaseGoldfishGQLListener) ExitRollbackTx(ctx *RollbackTxContext) {}
 
+// EnterRollbackTo is called when production rollbackTo is entered.
+func (s *BaseGoldfishGQLListener) EnterRollbackTo(ctx *RollbackToContext) {}
+
+// ExitRollbackTo is called when production rollbackTo is exited.
+func (s *BaseGoldfishGQLListener) ExitRollbackTo(ctx *RollbackToContext) {}
+
 // EnterQueryStmt is called when production queryStmt is entered.
 func (s *BaseGoldfishGQLListener) EnterQueryStmt(ctx *QueryStmtContext) {}
 
@@ -164,6 +170,12 @@ func (s *BaseGoldfishGQLListener) EnterPathPattern(ctx *PathPatternContext) {}
 // ExitPathPattern is called when production pathPattern is exited.
 func (s *BaseGoldfishGQLListener) ExitPathPattern(ctx *PathPatternContext) {}
 
+// EnterPathBody is called when production pathBody is entered.
+func (s *BaseGoldfishGQLListener) EnterPathBody(ctx *PathBodyContext) {}
+
+// ExitPathBody is called when production pathBody is exited.
+func (s *BaseGoldfishGQLListener) ExitPathBody(ctx *PathBodyContext) {}
+
 // EnterPathPrefix is called when production pathPrefix is entered.
 func (s *BaseGoldfishGQLListener) EnterPathPrefix(ctx *PathPrefixContext) {}
 
@@ -175,6 +187,12 @@ func (s *BaseGoldfishGQLListener) EnterParenPath(ctx *ParenPathContext) {}
 
 // ExitParenPath is called when production parenPath is exited.
 func (s *BaseGoldfishGQLListener) ExitParenPath(ctx *ParenPathContext) {}
+
+// EnterParenBody is called when production parenBody is entered.
+func (s *BaseGoldfishGQLListener) EnterParenBody(ctx *ParenBodyContext) {}
+
+// ExitParenBody is called when production parenBody is exited.
+func (s *BaseGoldfishGQLListener) ExitParenBody(ctx *ParenBodyContext) {}
 
 // EnterNodePattern is called when production nodePattern is entered.
 func (s *BaseGoldfishGQLListener) EnterNodePattern(ctx *NodePatternContext) {}
@@ -229,6 +247,18 @@ func (s *BaseGoldfishGQLListener) EnterEdgeTilde(ctx *EdgeTildeContext) {}
 
 // ExitEdgeTilde is called when production edgeTilde is exited.
 func (s *BaseGoldfishGQLListener) ExitEdgeTilde(ctx *EdgeTildeContext) {}
+
+// EnterEdgeSimplified is called when production edgeSimplified is entered.
+func (s *BaseGoldfishGQLListener) EnterEdgeSimplified(ctx *EdgeSimplifiedContext) {}
+
+// ExitEdgeSimplified is called when production edgeSimplified is exited.
+func (s *BaseGoldfishGQLListener) ExitEdgeSimplified(ctx *EdgeSimplifiedContext) {}
+
+// EnterSimplifiedBody is called when production simplifiedBody is entered.
+func (s *BaseGoldfishGQLListener) EnterSimplifiedBody(ctx *SimplifiedBodyContext) {}
+
+// ExitSimplifiedBody is called when production simplifiedBody is exited.
+func (s *BaseGoldfishGQLListener) ExitSimplifiedBody(ctx *SimplifiedBodyContext) {}
 
 // EnterEdgeBody is called when production edgeBody is entered.
 func (s *BaseGoldfishGQLListener) EnterEdgeBody(ctx *EdgeBodyContext) {}

@@ -27,6 +27,10 @@ func (v *BaseGoldfishGQLVisitor) VisitRollbackTx(ctx *RollbackTxContext) interfa
 	return v.VisitChildren(ctx)
 }
 
+func (v *BaseGoldfishGQLVisitor) VisitRollbackTo(ctx *RollbackToContext) interface{} {
+	return v.VisitChildren(ctx)
+}
+
 func (v *BaseGoldfishGQLVisitor) VisitQueryStmt(ctx *QueryStmtContext) interface{} {
 	return v.VisitChildren(ctx)
 }
@@ -103,11 +107,19 @@ func (v *BaseGoldfishGQLVisitor) VisitPathPattern(ctx *PathPatternContext) inter
 	return v.VisitChildren(ctx)
 }
 
+func (v *BaseGoldfishGQLVisitor) VisitPathBody(ctx *PathBodyContext) interface{} {
+	return v.VisitChildren(ctx)
+}
+
 func (v *BaseGoldfishGQLVisitor) VisitPathPrefix(ctx *PathPrefixContext) interface{} {
 	return v.VisitChildren(ctx)
 }
 
 func (v *BaseGoldfishGQLVisitor) VisitParenPath(ctx *ParenPathContext) interface{} {
+	return v.VisitChildren(ctx)
+}
+
+func (v *BaseGoldfishGQLVisitor) VisitParenBody(ctx *ParenBodyContext) interface{} {
 	return v.VisitChildren(ctx)
 }
 
@@ -144,6 +156,14 @@ func (v *BaseGoldfishGQLVisitor) VisitEdgeLeftTilde(ctx *EdgeLeftTildeContext) i
 }
 
 func (v *BaseGoldfishGQLVisitor) VisitEdgeTilde(ctx *EdgeTildeContext) interface{} {
+	return v.VisitChildren(ctx)
+}
+
+func (v *BaseGoldfishGQLVisitor) VisitEdgeSimplified(ctx *EdgeSimplifiedContext) interface{} {
+	return v.VisitChildren(ctx)
+}
+
+func (v *BaseGoldfishGQLVisitor) VisitSimplifiedBody(ctx *SimplifiedBodyContext) interface{} {
 	return v.VisitChildren(ctx)
 }
 

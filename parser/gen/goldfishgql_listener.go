@@ -22,6 +22,9 @@ type GoldfishGQLListener interface {
 	// EnterRollbackTx is called when entering the rollbackTx production.
 	EnterRollbackTx(c *RollbackTxContext)
 
+	// EnterRollbackTo is called when entering the rollbackTo production.
+	EnterRollbackTo(c *RollbackToContext)
+
 	// EnterQueryStmt is called when entering the queryStmt production.
 	EnterQueryStmt(c *QueryStmtContext)
 
@@ -79,11 +82,17 @@ type GoldfishGQLListener interface {
 	// EnterPathPattern is called when entering the pathPattern production.
 	EnterPathPattern(c *PathPatternContext)
 
+	// EnterPathBody is called when entering the pathBody production.
+	EnterPathBody(c *PathBodyContext)
+
 	// EnterPathPrefix is called when entering the pathPrefix production.
 	EnterPathPrefix(c *PathPrefixContext)
 
 	// EnterParenPath is called when entering the parenPath production.
 	EnterParenPath(c *ParenPathContext)
+
+	// EnterParenBody is called when entering the parenBody production.
+	EnterParenBody(c *ParenBodyContext)
 
 	// EnterNodePattern is called when entering the nodePattern production.
 	EnterNodePattern(c *NodePatternContext)
@@ -111,6 +120,12 @@ type GoldfishGQLListener interface {
 
 	// EnterEdgeTilde is called when entering the edgeTilde production.
 	EnterEdgeTilde(c *EdgeTildeContext)
+
+	// EnterEdgeSimplified is called when entering the edgeSimplified production.
+	EnterEdgeSimplified(c *EdgeSimplifiedContext)
+
+	// EnterSimplifiedBody is called when entering the simplifiedBody production.
+	EnterSimplifiedBody(c *SimplifiedBodyContext)
 
 	// EnterEdgeBody is called when entering the edgeBody production.
 	EnterEdgeBody(c *EdgeBodyContext)
@@ -214,6 +229,9 @@ type GoldfishGQLListener interface {
 	// ExitRollbackTx is called when exiting the rollbackTx production.
 	ExitRollbackTx(c *RollbackTxContext)
 
+	// ExitRollbackTo is called when exiting the rollbackTo production.
+	ExitRollbackTo(c *RollbackToContext)
+
 	// ExitQueryStmt is called when exiting the queryStmt production.
 	ExitQueryStmt(c *QueryStmtContext)
 
@@ -271,11 +289,17 @@ type GoldfishGQLListener interface {
 	// ExitPathPattern is called when exiting the pathPattern production.
 	ExitPathPattern(c *PathPatternContext)
 
+	// ExitPathBody is called when exiting the pathBody production.
+	ExitPathBody(c *PathBodyContext)
+
 	// ExitPathPrefix is called when exiting the pathPrefix production.
 	ExitPathPrefix(c *PathPrefixContext)
 
 	// ExitParenPath is called when exiting the parenPath production.
 	ExitParenPath(c *ParenPathContext)
+
+	// ExitParenBody is called when exiting the parenBody production.
+	ExitParenBody(c *ParenBodyContext)
 
 	// ExitNodePattern is called when exiting the nodePattern production.
 	ExitNodePattern(c *NodePatternContext)
@@ -303,6 +327,12 @@ type GoldfishGQLListener interface {
 
 	// ExitEdgeTilde is called when exiting the edgeTilde production.
 	ExitEdgeTilde(c *EdgeTildeContext)
+
+	// ExitEdgeSimplified is called when exiting the edgeSimplified production.
+	ExitEdgeSimplified(c *EdgeSimplifiedContext)
+
+	// ExitSimplifiedBody is called when exiting the simplifiedBody production.
+	ExitSimplifiedBody(c *SimplifiedBodyContext)
 
 	// ExitEdgeBody is called when exiting the edgeBody production.
 	ExitEdgeBody(c *EdgeBodyContext)

@@ -22,6 +22,9 @@ type GoldfishGQLVisitor interface {
 	// Visit a parse tree produced by GoldfishGQLParser#rollbackTx.
 	VisitRollbackTx(ctx *RollbackTxContext) interface{}
 
+	// Visit a parse tree produced by GoldfishGQLParser#rollbackTo.
+	VisitRollbackTo(ctx *RollbackToContext) interface{}
+
 	// Visit a parse tree produced by GoldfishGQLParser#queryStmt.
 	VisitQueryStmt(ctx *QueryStmtContext) interface{}
 
@@ -79,11 +82,17 @@ type GoldfishGQLVisitor interface {
 	// Visit a parse tree produced by GoldfishGQLParser#pathPattern.
 	VisitPathPattern(ctx *PathPatternContext) interface{}
 
+	// Visit a parse tree produced by GoldfishGQLParser#pathBody.
+	VisitPathBody(ctx *PathBodyContext) interface{}
+
 	// Visit a parse tree produced by GoldfishGQLParser#pathPrefix.
 	VisitPathPrefix(ctx *PathPrefixContext) interface{}
 
 	// Visit a parse tree produced by GoldfishGQLParser#parenPath.
 	VisitParenPath(ctx *ParenPathContext) interface{}
+
+	// Visit a parse tree produced by GoldfishGQLParser#parenBody.
+	VisitParenBody(ctx *ParenBodyContext) interface{}
 
 	// Visit a parse tree produced by GoldfishGQLParser#nodePattern.
 	VisitNodePattern(ctx *NodePatternContext) interface{}
@@ -111,6 +120,12 @@ type GoldfishGQLVisitor interface {
 
 	// Visit a parse tree produced by GoldfishGQLParser#edgeTilde.
 	VisitEdgeTilde(ctx *EdgeTildeContext) interface{}
+
+	// Visit a parse tree produced by GoldfishGQLParser#edgeSimplified.
+	VisitEdgeSimplified(ctx *EdgeSimplifiedContext) interface{}
+
+	// Visit a parse tree produced by GoldfishGQLParser#simplifiedBody.
+	VisitSimplifiedBody(ctx *SimplifiedBodyContext) interface{}
 
 	// Visit a parse tree produced by GoldfishGQLParser#edgeBody.
 	VisitEdgeBody(ctx *EdgeBodyContext) interface{}

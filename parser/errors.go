@@ -165,6 +165,8 @@ func syntaxHint(rule int, exp *antlr.IntervalSet, found int) string {
 		rule == gen.GoldfishGQLParserRULE_labelFactor || rule == gen.GoldfishGQLParserRULE_isLabelExpr ||
 		rule == gen.GoldfishGQLParserRULE_anyName || rule == gen.GoldfishGQLParserRULE_isLabelName:
 		return "expected a name (a label, type or property key); quote unusual names with backquotes: `my name`"
+	case rule == gen.GoldfishGQLParserRULE_mapEntry && has(exp, gen.GoldfishGQLParserID):
+		return "expected a name (a label, type or property key); quote unusual names with backquotes: `my name`"
 	case rule == gen.GoldfishGQLParserRULE_mapLiteral || rule == gen.GoldfishGQLParserRULE_mapEntry:
 		return "a map is {key: value, key2: value2}; close it with '}'"
 	case rule == gen.GoldfishGQLParserRULE_setItem:

@@ -6,9 +6,11 @@
 //  - one rule per precedence level (loops, no left recursion); expressions
 //    and label expressions are flat lists the builder gives precedence to;
 //  - labels and property keys accept every keyword (anyName); variables
-//    accept the soft keywords (varName): every keyword that never starts an
-//    alternative at a point where a variable could also start, so the
-//    choice is made by the token after it at the latest;
+//    accept the soft keywords (varName): the keywords that, where a
+//    variable could also stand, the tokens after them tell apart from
+//    one (CASE WHEN is a CASE, case.x a variable; TRAIL (a) a path mode,
+//    trail = (a) a path variable). Only the words that would be truly
+//    ambiguous are not variables (EXISTS, DATE, NOT, …);
 //  - arrows are built from single-character tokens, so `a<-1` stays an
 //    expression and patterns never need lookahead inside a token;
 //  - a clause outside the subset is read as its keyword and the rest of
@@ -320,7 +322,7 @@ varName
     | GRANT | REVOKE | DENY | KEEP | TERMINATE | STOP | RENAME
     | ANY | SHORTEST | WALK | TRAIL | SIMPLE | ACYCLIC | PATH | PATHS | GROUPS
     | DIFFERENT | REPEATABLE | BINDINGS
-    | THEN | ELSE | END | UNKNOWN | NORMALIZED | NFC | NFD | NFKC | NFKD
+    | CASE | WHEN | THEN | ELSE | END | UNKNOWN | NORMALIZED | NFC | NFD | NFKC | NFKD
     | TYPED | DIRECTED | SOURCE | DESTINATION | OF
     | TIME | TIMESTAMP | DURATION | LOCAL | ZONED | READ | ONLY | WRITE | WORK
     | GRAPH | SAVEPOINT | RELEASE | TO | ISOLATION | BETWEEN | LIKE | CHEAPEST | COST

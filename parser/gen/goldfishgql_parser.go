@@ -207,14 +207,14 @@ func goldfishgqlParserInit() {
 		2, 0, 46, 46, 133, 133, 1, 0, 160, 161, 3, 0, 131, 131, 148, 148, 166,
 		166, 1, 0, 120, 121, 2, 0, 41, 41, 145, 146, 1, 0, 97, 100, 2, 0, 101,
 		101, 132, 132, 1, 0, 103, 104, 1, 0, 109, 110, 2, 0, 52, 52, 106, 106,
-		2, 0, 48, 50, 157, 159, 1, 0, 51, 52, 1, 0, 106, 108, 1, 0, 138, 144, 7,
-		0, 11, 12, 19, 19, 22, 26, 53, 88, 91, 93, 95, 123, 162, 163, 6, 0, 1,
-		40, 42, 46, 51, 94, 97, 100, 103, 123, 162, 163, 2, 0, 1, 123, 162, 163,
-		1157, 0, 87, 1, 0, 0, 0, 2, 131, 1, 0, 0, 0, 4, 133, 1, 0, 0, 0, 6, 136,
-		1, 0, 0, 0, 8, 211, 1, 0, 0, 0, 10, 213, 1, 0, 0, 0, 12, 218, 1, 0, 0,
-		0, 14, 236, 1, 0, 0, 0, 16, 239, 1, 0, 0, 0, 18, 253, 1, 0, 0, 0, 20, 259,
-		1, 0, 0, 0, 22, 264, 1, 0, 0, 0, 24, 275, 1, 0, 0, 0, 26, 335, 1, 0, 0,
-		0, 28, 338, 1, 0, 0, 0, 30, 342, 1, 0, 0, 0, 32, 412, 1, 0, 0, 0, 34, 414,
+		2, 0, 48, 50, 157, 159, 1, 0, 51, 52, 1, 0, 106, 108, 1, 0, 138, 144, 6,
+		0, 11, 12, 19, 19, 22, 26, 53, 93, 95, 123, 162, 163, 6, 0, 1, 40, 42,
+		46, 51, 94, 97, 100, 103, 123, 162, 163, 2, 0, 1, 123, 162, 163, 1157,
+		0, 87, 1, 0, 0, 0, 2, 131, 1, 0, 0, 0, 4, 133, 1, 0, 0, 0, 6, 136, 1, 0,
+		0, 0, 8, 211, 1, 0, 0, 0, 10, 213, 1, 0, 0, 0, 12, 218, 1, 0, 0, 0, 14,
+		236, 1, 0, 0, 0, 16, 239, 1, 0, 0, 0, 18, 253, 1, 0, 0, 0, 20, 259, 1,
+		0, 0, 0, 22, 264, 1, 0, 0, 0, 24, 275, 1, 0, 0, 0, 26, 335, 1, 0, 0, 0,
+		28, 338, 1, 0, 0, 0, 30, 342, 1, 0, 0, 0, 32, 412, 1, 0, 0, 0, 34, 414,
 		1, 0, 0, 0, 36, 431, 1, 0, 0, 0, 38, 455, 1, 0, 0, 0, 40, 489, 1, 0, 0,
 		0, 42, 493, 1, 0, 0, 0, 44, 593, 1, 0, 0, 0, 46, 598, 1, 0, 0, 0, 48, 602,
 		1, 0, 0, 0, 50, 622, 1, 0, 0, 0, 52, 652, 1, 0, 0, 0, 54, 654, 1, 0, 0,
@@ -3077,7 +3077,7 @@ func (p *GoldfishGQLParser) Clause() (localctx IClauseContext) {
 		}
 
 		switch p.GetTokenStream().LA(1) {
-		case GoldfishGQLParserSTART, GoldfishGQLParserTRANSACTION, GoldfishGQLParserALL, GoldfishGQLParserBY, GoldfishGQLParserASC, GoldfishGQLParserASCENDING, GoldfishGQLParserDESC, GoldfishGQLParserDESCENDING, GoldfishGQLParserNEXT, GoldfishGQLParserFINISH, GoldfishGQLParserGROUP, GoldfishGQLParserHAVING, GoldfishGQLParserINTERSECT, GoldfishGQLParserEXCEPT, GoldfishGQLParserOTHERWISE, GoldfishGQLParserFOREACH, GoldfishGQLParserLOAD, GoldfishGQLParserUSE, GoldfishGQLParserSESSION, GoldfishGQLParserDROP, GoldfishGQLParserSHOW, GoldfishGQLParserEXPLAIN, GoldfishGQLParserPROFILE, GoldfishGQLParserSELECT, GoldfishGQLParserALTER, GoldfishGQLParserGRANT, GoldfishGQLParserREVOKE, GoldfishGQLParserDENY, GoldfishGQLParserKEEP, GoldfishGQLParserTERMINATE, GoldfishGQLParserSTOP, GoldfishGQLParserRENAME, GoldfishGQLParserANY, GoldfishGQLParserSHORTEST, GoldfishGQLParserWALK, GoldfishGQLParserTRAIL, GoldfishGQLParserSIMPLE, GoldfishGQLParserACYCLIC, GoldfishGQLParserPATH, GoldfishGQLParserPATHS, GoldfishGQLParserGROUPS, GoldfishGQLParserDIFFERENT, GoldfishGQLParserREPEATABLE, GoldfishGQLParserBINDINGS, GoldfishGQLParserTHEN, GoldfishGQLParserELSE, GoldfishGQLParserEND, GoldfishGQLParserUNKNOWN, GoldfishGQLParserNORMALIZED, GoldfishGQLParserNFC, GoldfishGQLParserNFD, GoldfishGQLParserNFKC, GoldfishGQLParserNFKD, GoldfishGQLParserTYPED, GoldfishGQLParserDIRECTED, GoldfishGQLParserSOURCE, GoldfishGQLParserDESTINATION, GoldfishGQLParserOF, GoldfishGQLParserTIME, GoldfishGQLParserTIMESTAMP, GoldfishGQLParserDURATION, GoldfishGQLParserLOCAL, GoldfishGQLParserZONED, GoldfishGQLParserREAD, GoldfishGQLParserONLY, GoldfishGQLParserWRITE, GoldfishGQLParserWORK, GoldfishGQLParserGRAPH, GoldfishGQLParserSAVEPOINT, GoldfishGQLParserRELEASE, GoldfishGQLParserTO, GoldfishGQLParserISOLATION, GoldfishGQLParserBETWEEN, GoldfishGQLParserLIKE, GoldfishGQLParserCHEAPEST, GoldfishGQLParserCOST, GoldfishGQLParserID, GoldfishGQLParserQUOTED_ID:
+		case GoldfishGQLParserSTART, GoldfishGQLParserTRANSACTION, GoldfishGQLParserALL, GoldfishGQLParserBY, GoldfishGQLParserASC, GoldfishGQLParserASCENDING, GoldfishGQLParserDESC, GoldfishGQLParserDESCENDING, GoldfishGQLParserNEXT, GoldfishGQLParserFINISH, GoldfishGQLParserGROUP, GoldfishGQLParserHAVING, GoldfishGQLParserINTERSECT, GoldfishGQLParserEXCEPT, GoldfishGQLParserOTHERWISE, GoldfishGQLParserFOREACH, GoldfishGQLParserLOAD, GoldfishGQLParserUSE, GoldfishGQLParserSESSION, GoldfishGQLParserDROP, GoldfishGQLParserSHOW, GoldfishGQLParserEXPLAIN, GoldfishGQLParserPROFILE, GoldfishGQLParserSELECT, GoldfishGQLParserALTER, GoldfishGQLParserGRANT, GoldfishGQLParserREVOKE, GoldfishGQLParserDENY, GoldfishGQLParserKEEP, GoldfishGQLParserTERMINATE, GoldfishGQLParserSTOP, GoldfishGQLParserRENAME, GoldfishGQLParserANY, GoldfishGQLParserSHORTEST, GoldfishGQLParserWALK, GoldfishGQLParserTRAIL, GoldfishGQLParserSIMPLE, GoldfishGQLParserACYCLIC, GoldfishGQLParserPATH, GoldfishGQLParserPATHS, GoldfishGQLParserGROUPS, GoldfishGQLParserDIFFERENT, GoldfishGQLParserREPEATABLE, GoldfishGQLParserBINDINGS, GoldfishGQLParserCASE, GoldfishGQLParserWHEN, GoldfishGQLParserTHEN, GoldfishGQLParserELSE, GoldfishGQLParserEND, GoldfishGQLParserUNKNOWN, GoldfishGQLParserNORMALIZED, GoldfishGQLParserNFC, GoldfishGQLParserNFD, GoldfishGQLParserNFKC, GoldfishGQLParserNFKD, GoldfishGQLParserTYPED, GoldfishGQLParserDIRECTED, GoldfishGQLParserSOURCE, GoldfishGQLParserDESTINATION, GoldfishGQLParserOF, GoldfishGQLParserTIME, GoldfishGQLParserTIMESTAMP, GoldfishGQLParserDURATION, GoldfishGQLParserLOCAL, GoldfishGQLParserZONED, GoldfishGQLParserREAD, GoldfishGQLParserONLY, GoldfishGQLParserWRITE, GoldfishGQLParserWORK, GoldfishGQLParserGRAPH, GoldfishGQLParserSAVEPOINT, GoldfishGQLParserRELEASE, GoldfishGQLParserTO, GoldfishGQLParserISOLATION, GoldfishGQLParserBETWEEN, GoldfishGQLParserLIKE, GoldfishGQLParserCHEAPEST, GoldfishGQLParserCOST, GoldfishGQLParserID, GoldfishGQLParserQUOTED_ID:
 			{
 				p.SetState(188)
 				p.QualifiedName()
@@ -3113,7 +3113,7 @@ func (p *GoldfishGQLParser) Clause() (localctx IClauseContext) {
 					}
 					_la = p.GetTokenStream().LA(1)
 
-					if ((int64(_la) & ^0x3f) == 0 && ((int64(1)<<_la)&-279275822901248) != 0) || ((int64((_la-64)) & ^0x3f) == 0 && ((int64(1)<<(_la-64))&6917529027573972991) != 0) || ((int64((_la-128)) & ^0x3f) == 0 && ((int64(1)<<(_la-128))&68182999041) != 0) {
+					if ((int64(_la) & ^0x3f) == 0 && ((int64(1)<<_la)&-279275822901248) != 0) || ((int64((_la-64)) & ^0x3f) == 0 && ((int64(1)<<(_la-64))&6917529027641081855) != 0) || ((int64((_la-128)) & ^0x3f) == 0 && ((int64(1)<<(_la-128))&68182999041) != 0) {
 						{
 							p.SetState(190)
 							p.ExprList()
@@ -6896,7 +6896,7 @@ func (p *GoldfishGQLParser) NodePattern() (localctx INodePatternContext) {
 	}
 	_la = p.GetTokenStream().LA(1)
 
-	if ((int64(_la) & ^0x3f) == 0 && ((int64(1)<<_la)&-9007199124187136) != 0) || ((int64((_la-64)) & ^0x3f) == 0 && ((int64(1)<<(_la-64))&1152921503432441855) != 0) || _la == GoldfishGQLParserID || _la == GoldfishGQLParserQUOTED_ID {
+	if ((int64(_la) & ^0x3f) == 0 && ((int64(1)<<_la)&-9007199124187136) != 0) || ((int64((_la-64)) & ^0x3f) == 0 && ((int64(1)<<(_la-64))&1152921503533105151) != 0) || _la == GoldfishGQLParserID || _la == GoldfishGQLParserQUOTED_ID {
 		{
 			p.SetState(415)
 			p.VarName()
@@ -11720,7 +11720,7 @@ func (p *GoldfishGQLParser) Operand() (localctx IOperandContext) {
 			}
 			_la = p.GetTokenStream().LA(1)
 
-			if ((int64(_la) & ^0x3f) == 0 && ((int64(1)<<_la)&-279275822901248) != 0) || ((int64((_la-64)) & ^0x3f) == 0 && ((int64(1)<<(_la-64))&6917529027573972991) != 0) || ((int64((_la-128)) & ^0x3f) == 0 && ((int64(1)<<(_la-128))&68182999041) != 0) {
+			if ((int64(_la) & ^0x3f) == 0 && ((int64(1)<<_la)&-279275822901248) != 0) || ((int64((_la-64)) & ^0x3f) == 0 && ((int64(1)<<(_la-64))&6917529027641081855) != 0) || ((int64((_la-128)) & ^0x3f) == 0 && ((int64(1)<<(_la-128))&68182999041) != 0) {
 				{
 					p.SetState(717)
 					p.Expr()
@@ -11750,7 +11750,7 @@ func (p *GoldfishGQLParser) Operand() (localctx IOperandContext) {
 				}
 				_la = p.GetTokenStream().LA(1)
 
-				if ((int64(_la) & ^0x3f) == 0 && ((int64(1)<<_la)&-279275822901248) != 0) || ((int64((_la-64)) & ^0x3f) == 0 && ((int64(1)<<(_la-64))&6917529027573972991) != 0) || ((int64((_la-128)) & ^0x3f) == 0 && ((int64(1)<<(_la-128))&68182999041) != 0) {
+				if ((int64(_la) & ^0x3f) == 0 && ((int64(1)<<_la)&-279275822901248) != 0) || ((int64((_la-64)) & ^0x3f) == 0 && ((int64(1)<<(_la-64))&6917529027641081855) != 0) || ((int64((_la-128)) & ^0x3f) == 0 && ((int64(1)<<(_la-128))&68182999041) != 0) {
 					{
 						p.SetState(721)
 						p.Expr()
@@ -13982,7 +13982,7 @@ func (p *GoldfishGQLParser) Primary() (localctx IPrimaryContext) {
 		}
 		_la = p.GetTokenStream().LA(1)
 
-		if ((int64(_la) & ^0x3f) == 0 && ((int64(1)<<_la)&-279275822901248) != 0) || ((int64((_la-64)) & ^0x3f) == 0 && ((int64(1)<<(_la-64))&6917529027573972991) != 0) || ((int64((_la-128)) & ^0x3f) == 0 && ((int64(1)<<(_la-128))&68182999041) != 0) {
+		if ((int64(_la) & ^0x3f) == 0 && ((int64(1)<<_la)&-279275822901248) != 0) || ((int64((_la-64)) & ^0x3f) == 0 && ((int64(1)<<(_la-64))&6917529027641081855) != 0) || ((int64((_la-128)) & ^0x3f) == 0 && ((int64(1)<<(_la-128))&68182999041) != 0) {
 			{
 				p.SetState(821)
 				p.ExprList()
@@ -14063,17 +14063,15 @@ func (p *GoldfishGQLParser) Primary() (localctx IPrimaryContext) {
 		}
 		p.SetState(836)
 		p.GetErrorHandler().Sync(p)
-		if p.HasError() {
-			goto errorExit
-		}
-		_la = p.GetTokenStream().LA(1)
 
-		if ((int64(_la) & ^0x3f) == 0 && ((int64(1)<<_la)&-279275822901248) != 0) || ((int64((_la-64)) & ^0x3f) == 0 && ((int64(1)<<(_la-64))&6917529027573972991) != 0) || ((int64((_la-128)) & ^0x3f) == 0 && ((int64(1)<<(_la-128))&68182999041) != 0) {
+		if p.GetInterpreter().AdaptivePredict(p.BaseParser, p.GetTokenStream(), 150, p.GetParserRuleContext()) == 1 {
 			{
 				p.SetState(835)
 				p.Expr()
 			}
 
+		} else if p.HasError() { // JIM
+			goto errorExit
 		}
 		p.SetState(839)
 		p.GetErrorHandler().Sync(p)
@@ -14733,7 +14731,7 @@ func (p *GoldfishGQLParser) WhenOperand() (localctx IWhenOperandContext) {
 	}
 
 	switch p.GetTokenStream().LA(1) {
-	case GoldfishGQLParserSTART, GoldfishGQLParserTRANSACTION, GoldfishGQLParserALL, GoldfishGQLParserBY, GoldfishGQLParserASC, GoldfishGQLParserASCENDING, GoldfishGQLParserDESC, GoldfishGQLParserDESCENDING, GoldfishGQLParserNOT, GoldfishGQLParserNULL, GoldfishGQLParserTRUE, GoldfishGQLParserFALSE, GoldfishGQLParserDATE, GoldfishGQLParserDATETIME, GoldfishGQLParserNEXT, GoldfishGQLParserFINISH, GoldfishGQLParserGROUP, GoldfishGQLParserHAVING, GoldfishGQLParserINTERSECT, GoldfishGQLParserEXCEPT, GoldfishGQLParserOTHERWISE, GoldfishGQLParserFOREACH, GoldfishGQLParserLOAD, GoldfishGQLParserUSE, GoldfishGQLParserSESSION, GoldfishGQLParserDROP, GoldfishGQLParserSHOW, GoldfishGQLParserEXPLAIN, GoldfishGQLParserPROFILE, GoldfishGQLParserSELECT, GoldfishGQLParserALTER, GoldfishGQLParserGRANT, GoldfishGQLParserREVOKE, GoldfishGQLParserDENY, GoldfishGQLParserKEEP, GoldfishGQLParserTERMINATE, GoldfishGQLParserSTOP, GoldfishGQLParserRENAME, GoldfishGQLParserANY, GoldfishGQLParserSHORTEST, GoldfishGQLParserWALK, GoldfishGQLParserTRAIL, GoldfishGQLParserSIMPLE, GoldfishGQLParserACYCLIC, GoldfishGQLParserPATH, GoldfishGQLParserPATHS, GoldfishGQLParserGROUPS, GoldfishGQLParserDIFFERENT, GoldfishGQLParserREPEATABLE, GoldfishGQLParserBINDINGS, GoldfishGQLParserCASE, GoldfishGQLParserTHEN, GoldfishGQLParserELSE, GoldfishGQLParserEND, GoldfishGQLParserEXISTS, GoldfishGQLParserUNKNOWN, GoldfishGQLParserNORMALIZED, GoldfishGQLParserNFC, GoldfishGQLParserNFD, GoldfishGQLParserNFKC, GoldfishGQLParserNFKD, GoldfishGQLParserTYPED, GoldfishGQLParserDIRECTED, GoldfishGQLParserSOURCE, GoldfishGQLParserDESTINATION, GoldfishGQLParserOF, GoldfishGQLParserTIME, GoldfishGQLParserTIMESTAMP, GoldfishGQLParserDURATION, GoldfishGQLParserLOCAL, GoldfishGQLParserZONED, GoldfishGQLParserREAD, GoldfishGQLParserONLY, GoldfishGQLParserWRITE, GoldfishGQLParserWORK, GoldfishGQLParserGRAPH, GoldfishGQLParserSAVEPOINT, GoldfishGQLParserRELEASE, GoldfishGQLParserTO, GoldfishGQLParserISOLATION, GoldfishGQLParserBETWEEN, GoldfishGQLParserLIKE, GoldfishGQLParserCHEAPEST, GoldfishGQLParserCOST, GoldfishGQLParserLPAREN, GoldfishGQLParserLBRACK, GoldfishGQLParserLBRACE, GoldfishGQLParserEQ, GoldfishGQLParserNEQ, GoldfishGQLParserNEQ2, GoldfishGQLParserLE, GoldfishGQLParserGE, GoldfishGQLParserLT, GoldfishGQLParserGT, GoldfishGQLParserPLUS, GoldfishGQLParserMINUS, GoldfishGQLParserSTRING, GoldfishGQLParserFLOAT, GoldfishGQLParserINTEGER, GoldfishGQLParserPARAM, GoldfishGQLParserDOLLAR, GoldfishGQLParserID, GoldfishGQLParserQUOTED_ID:
+	case GoldfishGQLParserSTART, GoldfishGQLParserTRANSACTION, GoldfishGQLParserALL, GoldfishGQLParserBY, GoldfishGQLParserASC, GoldfishGQLParserASCENDING, GoldfishGQLParserDESC, GoldfishGQLParserDESCENDING, GoldfishGQLParserNOT, GoldfishGQLParserNULL, GoldfishGQLParserTRUE, GoldfishGQLParserFALSE, GoldfishGQLParserDATE, GoldfishGQLParserDATETIME, GoldfishGQLParserNEXT, GoldfishGQLParserFINISH, GoldfishGQLParserGROUP, GoldfishGQLParserHAVING, GoldfishGQLParserINTERSECT, GoldfishGQLParserEXCEPT, GoldfishGQLParserOTHERWISE, GoldfishGQLParserFOREACH, GoldfishGQLParserLOAD, GoldfishGQLParserUSE, GoldfishGQLParserSESSION, GoldfishGQLParserDROP, GoldfishGQLParserSHOW, GoldfishGQLParserEXPLAIN, GoldfishGQLParserPROFILE, GoldfishGQLParserSELECT, GoldfishGQLParserALTER, GoldfishGQLParserGRANT, GoldfishGQLParserREVOKE, GoldfishGQLParserDENY, GoldfishGQLParserKEEP, GoldfishGQLParserTERMINATE, GoldfishGQLParserSTOP, GoldfishGQLParserRENAME, GoldfishGQLParserANY, GoldfishGQLParserSHORTEST, GoldfishGQLParserWALK, GoldfishGQLParserTRAIL, GoldfishGQLParserSIMPLE, GoldfishGQLParserACYCLIC, GoldfishGQLParserPATH, GoldfishGQLParserPATHS, GoldfishGQLParserGROUPS, GoldfishGQLParserDIFFERENT, GoldfishGQLParserREPEATABLE, GoldfishGQLParserBINDINGS, GoldfishGQLParserCASE, GoldfishGQLParserWHEN, GoldfishGQLParserTHEN, GoldfishGQLParserELSE, GoldfishGQLParserEND, GoldfishGQLParserEXISTS, GoldfishGQLParserUNKNOWN, GoldfishGQLParserNORMALIZED, GoldfishGQLParserNFC, GoldfishGQLParserNFD, GoldfishGQLParserNFKC, GoldfishGQLParserNFKD, GoldfishGQLParserTYPED, GoldfishGQLParserDIRECTED, GoldfishGQLParserSOURCE, GoldfishGQLParserDESTINATION, GoldfishGQLParserOF, GoldfishGQLParserTIME, GoldfishGQLParserTIMESTAMP, GoldfishGQLParserDURATION, GoldfishGQLParserLOCAL, GoldfishGQLParserZONED, GoldfishGQLParserREAD, GoldfishGQLParserONLY, GoldfishGQLParserWRITE, GoldfishGQLParserWORK, GoldfishGQLParserGRAPH, GoldfishGQLParserSAVEPOINT, GoldfishGQLParserRELEASE, GoldfishGQLParserTO, GoldfishGQLParserISOLATION, GoldfishGQLParserBETWEEN, GoldfishGQLParserLIKE, GoldfishGQLParserCHEAPEST, GoldfishGQLParserCOST, GoldfishGQLParserLPAREN, GoldfishGQLParserLBRACK, GoldfishGQLParserLBRACE, GoldfishGQLParserEQ, GoldfishGQLParserNEQ, GoldfishGQLParserNEQ2, GoldfishGQLParserLE, GoldfishGQLParserGE, GoldfishGQLParserLT, GoldfishGQLParserGT, GoldfishGQLParserPLUS, GoldfishGQLParserMINUS, GoldfishGQLParserSTRING, GoldfishGQLParserFLOAT, GoldfishGQLParserINTEGER, GoldfishGQLParserPARAM, GoldfishGQLParserDOLLAR, GoldfishGQLParserID, GoldfishGQLParserQUOTED_ID:
 		p.EnterOuterAlt(localctx, 1)
 		p.SetState(900)
 		p.GetErrorHandler().Sync(p)
@@ -14964,7 +14962,7 @@ func (p *GoldfishGQLParser) CallArgs() (localctx ICallArgsContext) {
 			}
 		}
 
-	case GoldfishGQLParserSTART, GoldfishGQLParserTRANSACTION, GoldfishGQLParserDISTINCT, GoldfishGQLParserALL, GoldfishGQLParserBY, GoldfishGQLParserASC, GoldfishGQLParserASCENDING, GoldfishGQLParserDESC, GoldfishGQLParserDESCENDING, GoldfishGQLParserNOT, GoldfishGQLParserNULL, GoldfishGQLParserTRUE, GoldfishGQLParserFALSE, GoldfishGQLParserDATE, GoldfishGQLParserDATETIME, GoldfishGQLParserNEXT, GoldfishGQLParserFINISH, GoldfishGQLParserGROUP, GoldfishGQLParserHAVING, GoldfishGQLParserINTERSECT, GoldfishGQLParserEXCEPT, GoldfishGQLParserOTHERWISE, GoldfishGQLParserFOREACH, GoldfishGQLParserLOAD, GoldfishGQLParserUSE, GoldfishGQLParserSESSION, GoldfishGQLParserDROP, GoldfishGQLParserSHOW, GoldfishGQLParserEXPLAIN, GoldfishGQLParserPROFILE, GoldfishGQLParserSELECT, GoldfishGQLParserALTER, GoldfishGQLParserGRANT, GoldfishGQLParserREVOKE, GoldfishGQLParserDENY, GoldfishGQLParserKEEP, GoldfishGQLParserTERMINATE, GoldfishGQLParserSTOP, GoldfishGQLParserRENAME, GoldfishGQLParserANY, GoldfishGQLParserSHORTEST, GoldfishGQLParserWALK, GoldfishGQLParserTRAIL, GoldfishGQLParserSIMPLE, GoldfishGQLParserACYCLIC, GoldfishGQLParserPATH, GoldfishGQLParserPATHS, GoldfishGQLParserGROUPS, GoldfishGQLParserDIFFERENT, GoldfishGQLParserREPEATABLE, GoldfishGQLParserBINDINGS, GoldfishGQLParserCASE, GoldfishGQLParserTHEN, GoldfishGQLParserELSE, GoldfishGQLParserEND, GoldfishGQLParserEXISTS, GoldfishGQLParserUNKNOWN, GoldfishGQLParserNORMALIZED, GoldfishGQLParserNFC, GoldfishGQLParserNFD, GoldfishGQLParserNFKC, GoldfishGQLParserNFKD, GoldfishGQLParserTYPED, GoldfishGQLParserDIRECTED, GoldfishGQLParserSOURCE, GoldfishGQLParserDESTINATION, GoldfishGQLParserOF, GoldfishGQLParserTIME, GoldfishGQLParserTIMESTAMP, GoldfishGQLParserDURATION, GoldfishGQLParserLOCAL, GoldfishGQLParserZONED, GoldfishGQLParserREAD, GoldfishGQLParserONLY, GoldfishGQLParserWRITE, GoldfishGQLParserWORK, GoldfishGQLParserGRAPH, GoldfishGQLParserSAVEPOINT, GoldfishGQLParserRELEASE, GoldfishGQLParserTO, GoldfishGQLParserISOLATION, GoldfishGQLParserBETWEEN, GoldfishGQLParserLIKE, GoldfishGQLParserCHEAPEST, GoldfishGQLParserCOST, GoldfishGQLParserLPAREN, GoldfishGQLParserLBRACK, GoldfishGQLParserLBRACE, GoldfishGQLParserPLUS, GoldfishGQLParserMINUS, GoldfishGQLParserSTRING, GoldfishGQLParserFLOAT, GoldfishGQLParserINTEGER, GoldfishGQLParserPARAM, GoldfishGQLParserDOLLAR, GoldfishGQLParserID, GoldfishGQLParserQUOTED_ID:
+	case GoldfishGQLParserSTART, GoldfishGQLParserTRANSACTION, GoldfishGQLParserDISTINCT, GoldfishGQLParserALL, GoldfishGQLParserBY, GoldfishGQLParserASC, GoldfishGQLParserASCENDING, GoldfishGQLParserDESC, GoldfishGQLParserDESCENDING, GoldfishGQLParserNOT, GoldfishGQLParserNULL, GoldfishGQLParserTRUE, GoldfishGQLParserFALSE, GoldfishGQLParserDATE, GoldfishGQLParserDATETIME, GoldfishGQLParserNEXT, GoldfishGQLParserFINISH, GoldfishGQLParserGROUP, GoldfishGQLParserHAVING, GoldfishGQLParserINTERSECT, GoldfishGQLParserEXCEPT, GoldfishGQLParserOTHERWISE, GoldfishGQLParserFOREACH, GoldfishGQLParserLOAD, GoldfishGQLParserUSE, GoldfishGQLParserSESSION, GoldfishGQLParserDROP, GoldfishGQLParserSHOW, GoldfishGQLParserEXPLAIN, GoldfishGQLParserPROFILE, GoldfishGQLParserSELECT, GoldfishGQLParserALTER, GoldfishGQLParserGRANT, GoldfishGQLParserREVOKE, GoldfishGQLParserDENY, GoldfishGQLParserKEEP, GoldfishGQLParserTERMINATE, GoldfishGQLParserSTOP, GoldfishGQLParserRENAME, GoldfishGQLParserANY, GoldfishGQLParserSHORTEST, GoldfishGQLParserWALK, GoldfishGQLParserTRAIL, GoldfishGQLParserSIMPLE, GoldfishGQLParserACYCLIC, GoldfishGQLParserPATH, GoldfishGQLParserPATHS, GoldfishGQLParserGROUPS, GoldfishGQLParserDIFFERENT, GoldfishGQLParserREPEATABLE, GoldfishGQLParserBINDINGS, GoldfishGQLParserCASE, GoldfishGQLParserWHEN, GoldfishGQLParserTHEN, GoldfishGQLParserELSE, GoldfishGQLParserEND, GoldfishGQLParserEXISTS, GoldfishGQLParserUNKNOWN, GoldfishGQLParserNORMALIZED, GoldfishGQLParserNFC, GoldfishGQLParserNFD, GoldfishGQLParserNFKC, GoldfishGQLParserNFKD, GoldfishGQLParserTYPED, GoldfishGQLParserDIRECTED, GoldfishGQLParserSOURCE, GoldfishGQLParserDESTINATION, GoldfishGQLParserOF, GoldfishGQLParserTIME, GoldfishGQLParserTIMESTAMP, GoldfishGQLParserDURATION, GoldfishGQLParserLOCAL, GoldfishGQLParserZONED, GoldfishGQLParserREAD, GoldfishGQLParserONLY, GoldfishGQLParserWRITE, GoldfishGQLParserWORK, GoldfishGQLParserGRAPH, GoldfishGQLParserSAVEPOINT, GoldfishGQLParserRELEASE, GoldfishGQLParserTO, GoldfishGQLParserISOLATION, GoldfishGQLParserBETWEEN, GoldfishGQLParserLIKE, GoldfishGQLParserCHEAPEST, GoldfishGQLParserCOST, GoldfishGQLParserLPAREN, GoldfishGQLParserLBRACK, GoldfishGQLParserLBRACE, GoldfishGQLParserPLUS, GoldfishGQLParserMINUS, GoldfishGQLParserSTRING, GoldfishGQLParserFLOAT, GoldfishGQLParserINTEGER, GoldfishGQLParserPARAM, GoldfishGQLParserDOLLAR, GoldfishGQLParserID, GoldfishGQLParserQUOTED_ID:
 		p.SetState(909)
 		p.GetErrorHandler().Sync(p)
 		if p.HasError() {
@@ -15728,6 +15726,8 @@ type IVarNameContext interface {
 	DIFFERENT() antlr.TerminalNode
 	REPEATABLE() antlr.TerminalNode
 	BINDINGS() antlr.TerminalNode
+	CASE() antlr.TerminalNode
+	WHEN() antlr.TerminalNode
 	THEN() antlr.TerminalNode
 	ELSE() antlr.TerminalNode
 	END() antlr.TerminalNode
@@ -15981,6 +15981,14 @@ func (s *VarNameContext) BINDINGS() antlr.TerminalNode {
 	return s.GetToken(GoldfishGQLParserBINDINGS, 0)
 }
 
+func (s *VarNameContext) CASE() antlr.TerminalNode {
+	return s.GetToken(GoldfishGQLParserCASE, 0)
+}
+
+func (s *VarNameContext) WHEN() antlr.TerminalNode {
+	return s.GetToken(GoldfishGQLParserWHEN, 0)
+}
+
 func (s *VarNameContext) THEN() antlr.TerminalNode {
 	return s.GetToken(GoldfishGQLParserTHEN, 0)
 }
@@ -16149,7 +16157,7 @@ func (p *GoldfishGQLParser) VarName() (localctx IVarNameContext) {
 		p.SetState(956)
 		_la = p.GetTokenStream().LA(1)
 
-		if !(((int64(_la) & ^0x3f) == 0 && ((int64(1)<<_la)&-9007199124187136) != 0) || ((int64((_la-64)) & ^0x3f) == 0 && ((int64(1)<<(_la-64))&1152921503432441855) != 0) || _la == GoldfishGQLParserID || _la == GoldfishGQLParserQUOTED_ID) {
+		if !(((int64(_la) & ^0x3f) == 0 && ((int64(1)<<_la)&-9007199124187136) != 0) || ((int64((_la-64)) & ^0x3f) == 0 && ((int64(1)<<(_la-64))&1152921503533105151) != 0) || _la == GoldfishGQLParserID || _la == GoldfishGQLParserQUOTED_ID) {
 			p.GetErrorHandler().RecoverInline(p)
 		} else {
 			p.GetErrorHandler().ReportMatch(p)

@@ -3,14 +3,14 @@ package goldfish
 import "github.com/goldfish-gql/goldfish/parser"
 
 // TxKind says what a transaction statement does (see TxControl).
-type TxKind = parser.TxKind
+type TxKind uint8
 
 // The transaction statements.
 const (
-	TxNone     = parser.TxNone     // not a transaction statement
-	TxStart    = parser.TxStart    // START TRANSACTION [READ ONLY | READ WRITE]
-	TxCommit   = parser.TxCommit   // COMMIT [WORK]
-	TxRollback = parser.TxRollback // ROLLBACK [WORK]
+	TxNone     TxKind = iota // not a transaction statement
+	TxStart                  // START TRANSACTION [READ ONLY | READ WRITE]
+	TxCommit                 // COMMIT [WORK]
+	TxRollback               // ROLLBACK [WORK]
 )
 
 // TxControl reads the text of one statement as START TRANSACTION, COMMIT
@@ -25,5 +25,14 @@ const (
 // their START TRANSACTION must keep that promise itself, or send the
 // START TRANSACTION READ ONLY with them.
 func TxControl(text string) (kind TxKind, readOnly bool, err error) {
-	return parser.TxControl(text)
+	k, ro, err := parser.TxControl(text)
+	switch k {
+	case parser.TxStart:
+		kind = TxStart
+	case parser.TxCommit:
+		kind = TxCommit
+	case parser.TxRollback:
+		kind = TxRollback
+	}
+	return kind, ro, err
 }

@@ -99,7 +99,7 @@ func Commit(ctx context.Context, g *store.Graph, plan *planner.Plan, params map[
 				WithHint("send it to Recall, or add the change to make")
 			for _, n := range st.Notices {
 				// The change may be what a comment hid.
-				err.Hint += "; note: " + n.String()
+				err.Hint += "; at " + n.Pos.String() + ", " + n.Msg
 			}
 			return nil, err
 		}

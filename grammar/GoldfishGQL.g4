@@ -5,12 +5,15 @@
 // Design rules, kept so SLL prediction never needs full-context retries:
 //  - one rule per precedence level (loops, no left recursion); expressions
 //    and label expressions are flat lists the builder gives precedence to;
+//  - the rules every statement goes through choose their alternative by
+//    one token of lookahead (the generated code switches on it, with no
+//    call to the prediction machinery); refused forms may take more;
 //  - labels and property keys accept every keyword (anyName); variables
-//    accept the soft keywords (varName): the keywords that, where a
-//    variable could also stand, the tokens after them tell apart from
-//    one (CASE WHEN is a CASE, case.x a variable; TRAIL (a) a path mode,
-//    trail = (a) a path variable). Only the words that would be truly
-//    ambiguous are not variables (EXISTS, DATE, NOT, …);
+//    accept the soft keywords (varName, and exprVarName in expressions)
+//    but those that start another alternative where a variable could
+//    stand: EXISTS, DATE, the words that start a path prefix (ANY, TRAIL,
+//    …), NOT, …; CASE, TIME and the like are read as variables by the
+//    rule of their own alternative (primary);
 //  - arrows are built from single-character tokens, so `a<-1` stays an
 //    expression and patterns never need lookahead inside a token;
 //  - a clause outside the subset is read as its keyword and the rest of
@@ -37,12 +40,14 @@ script
     : statement? (SEMI statement?)* EOF
     ;
 
+// Each alternative starts with its own token, so this and the other
+// rules on every statement's path (clause, primary, edgePattern) choose by
+// one token of lookahead, without a call to the prediction machinery.
 statement
-    : START TRANSACTION txMode? (COMMA? ISOLATION refusedTail)?  # startTx
-    | START ~(TRANSACTION | SEMI | UNTERMINATED_COMMENT) refusedTail  # startOther
+    : START ( TRANSACTION txMode? (COMMA? ISOLATION refusedTail)?
+            | ~(TRANSACTION | SEMI | UNTERMINATED_COMMENT) refusedTail )  # startTx
     | COMMIT WORK?                                        # commitTx
-    | ROLLBACK WORK?                                      # rollbackTx
-    | ROLLBACK TO refusedTail                             # rollbackTo
+    | ROLLBACK (WORK? | TO refusedTail)                   # rollbackTx
     | clause+                                             # queryStmt
     ;
 
@@ -118,34 +123,49 @@ pathPatterns
 // Two factors may touch without an edge where one is a parenthesised path,
 // (a) ((x)-[:T]->(y)){2} (b); alternatives follow | (union) or |+|
 // (multiset); a bare variable (MATCH n) is Cypher 1's node: all refused.
+// Written out in full rather than through sub-rules, so that a pattern
+// costs no context it does not need, and every choice on the way is made
+// by one token (the path prefix words are not variables for that reason).
 pathPattern
-    : (varName EQ)? ( pathPrefix? pathBody (PIPE (PLUS PIPE)? pathBody)*
-                    | ID LPAREN pathPattern RPAREN
-                    | varName )
+    : varName ( EQ ( pathPrefix? ( edgePattern (pathFactor (edgePattern? pathFactor)*)?
+                                 | pathFactor (edgePattern? pathFactor)* )
+                     (PIPE (PLUS PIPE)? pathBody)*
+                   | varName LPAREN pathPattern RPAREN )
+              | LPAREN pathPattern RPAREN )?
+    | pathPrefix? ( edgePattern (pathFactor (edgePattern? pathFactor)*)?
+                  | pathFactor (edgePattern? pathFactor)* )
+      (PIPE (PLUS PIPE)? pathBody)*
     ;
 
-// Node patterns and edges in turn. An edge may start the path (refused);
-// inside parentheses one may also end it.
+// Node patterns and edges in turn, after a | (refused).
 pathBody
-    : edgePattern ((nodePattern | parenPath) (edgePattern? (nodePattern | parenPath))*)?
-    | (nodePattern | parenPath) (edgePattern? (nodePattern | parenPath))*
+    : edgePattern (pathFactor (edgePattern? pathFactor)*)?
+    | pathFactor (edgePattern? pathFactor)*
     ;
 
 // Path search prefixes and path modes (ANY, ALL SHORTEST, SHORTEST 2
 // GROUPS, TRAIL, ACYCLIC PATHS, ...), all refused; the builder names them.
 pathPrefix
-    : (ANY | ALL | SHORTEST | CHEAPEST | WALK | TRAIL | SIMPLE | ACYCLIC | PATH | PATHS
-      | GROUP | GROUPS | INTEGER | PARAM)+
+    : (ANY | ALL | SHORTEST | CHEAPEST | WALK | TRAIL | SIMPLE | ACYCLIC)
+      (ANY | ALL | SHORTEST | CHEAPEST | WALK | TRAIL | SIMPLE | ACYCLIC | PATH | PATHS
+      | GROUP | GROUPS | INTEGER | PARAM)*
     ;
 
-// A parenthesised path ((a)-[:T]->(b) WHERE …){1,3}.
-parenPath
-    : LPAREN (varName EQ)? pathPrefix? parenBody (PIPE (PLUS PIPE)? parenBody)* (WHERE expr)? RPAREN quantifier?
+// A node pattern (a:A {k: 1} WHERE …), or a parenthesised path
+// ((a)-[:T]->(b) WHERE …){1,3} (refused): one rule, so that the token
+// after '(' (or after its variable) tells them apart.
+pathFactor
+    : LPAREN ( varName ( EQ pathPrefix? parenBody (PIPE (PLUS PIPE)? parenBody)* (WHERE expr)?
+                       | labelSpec? (mapLiteral | PARAM)? (WHERE expr)? )
+             | pathPrefix? parenBody (PIPE (PLUS PIPE)? parenBody)* (WHERE expr)?
+             | labelSpec? (mapLiteral | PARAM)? (WHERE expr)? )
+      RPAREN quantifier?
     ;
 
+// Inside parentheses a path may also end with an edge.
 parenBody
-    : edgePattern ((nodePattern | parenPath) (edgePattern? (nodePattern | parenPath))* edgePattern?)?
-    | (nodePattern | parenPath) (edgePattern? (nodePattern | parenPath))* edgePattern?
+    : edgePattern (pathFactor (edgePattern? pathFactor)* edgePattern?)?
+    | pathFactor (edgePattern? pathFactor)* edgePattern?
     ;
 
 nodePattern
@@ -182,15 +202,19 @@ isLabelExpr
 
 // -[ ]->, <-[ ]-, -[ ]-, <-[ ]-> and their abbreviations; ~[ ]~, <~[ ]~
 // and ~[ ]~> (undirected, refused).
+//
+// -[e:T]{2}(b) has a quantifier right after the bracket (refused). Two '-'
+// in a row come only from the Cypher reading of "--" (see arrowSource).
+// -/:T/-> and the other simplified path patterns are refused.
 edgePattern
-    : LT MINUS (LBRACK edgeBody RBRACK MINUS | MINUS)? GT? quantifier?  # edgeIn
-    // -[e:T]{2}(b): a quantifier after the bracket (refused). Two '-' in a
-    // row come only from the Cypher reading of "--" (see arrowSource).
-    | MINUS (LBRACK edgeBody RBRACK (MINUS GT?)? | MINUS GT? | GT)? quantifier?  # edgeOutOrBoth
-    | LT TILDE (LBRACK edgeBody RBRACK TILDE)? quantifier?          # edgeLeftTilde
-    | TILDE (LBRACK edgeBody RBRACK TILDE)? GT? quantifier?         # edgeTilde
-    // simplified path patterns -/:T/->, <-/ /-, ~/ /~ (refused)
-    | LT? (MINUS SLASH simplifiedBody SLASH MINUS | TILDE SLASH simplifiedBody SLASH TILDE) GT?  # edgeSimplified
+    : LT ( MINUS ( SLASH simplifiedBody SLASH MINUS GT?
+                 | (LBRACK edgeBody RBRACK MINUS | MINUS)? GT? quantifier? )
+         | TILDE ( SLASH simplifiedBody SLASH TILDE
+                 | (LBRACK edgeBody RBRACK TILDE)? quantifier? ) )           # edgeIn
+    | MINUS ( SLASH simplifiedBody SLASH MINUS GT?
+            | (LBRACK edgeBody RBRACK (MINUS GT?)? | MINUS GT? | GT)? quantifier? )  # edgeOutOrBoth
+    | TILDE ( SLASH simplifiedBody SLASH TILDE GT?
+            | (LBRACK edgeBody RBRACK TILDE)? GT? quantifier? )             # edgeTilde
     ;
 
 simplifiedBody
@@ -264,20 +288,22 @@ typeRef
 primary
     : (INTEGER | FLOAT | STRING | TRUE | FALSE | NULL)    # literalPrimary
     | (DATE | DATETIME) (STRING | callArgs)               # temporalPrimary
-    | (TIME | TIMESTAMP | DURATION) STRING                # temporalPrimary
-    | (LOCAL | ZONED) (DATETIME | TIME) STRING            # temporalPrimary
+    // TIME '…', time(…) and the variable time; likewise the others
+    | (TIME | TIMESTAMP | DURATION) (STRING | callArgs)?  # timePrimary
+    | (LOCAL | ZONED) ((DATETIME | TIME) STRING | callArgs)?  # timePrimary
     | PARAM                                               # paramPrimary
     // [a, b], and the comprehensions [x IN l WHERE … | …]
     | LBRACK (exprList (WHERE expr)? (PIPE expr)?)? RBRACK  # listPrimary
     | mapLiteral                                          # mapPrimary
-    | CASE expr? caseWhen+ (ELSE expr)? END               # casePrimary
+    // a CASE expression, or the variable case
+    | CASE (expr? caseWhen+ (ELSE expr)? END)?            # casePrimary
     | EXISTS (LBRACE balanced RBRACE | LPAREN balanced RPAREN)  # existsPrimary
     | DOLLAR LPAREN expr RPAREN                           # dynamicPrimary
     // v, f(args), and COUNT { … }, COLLECT { … }, n {.a} (refused)
-    | varName (callArgs | LBRACE balanced RBRACE)?        # varPrimary
-    // a pattern predicate, (a)-[:T]->(b)
-    | nodePattern (edgePattern nodePattern)+              # patternPrimary
-    | LPAREN expr RPAREN                                  # parenPrimary
+    | exprVarName (callArgs | LBRACE balanced RBRACE)?    # varPrimary
+    // (expr), or a pattern predicate (a)-[:T]->(b) (refused)
+    | LPAREN ( expr RPAREN
+             | varName? labelSpec? (mapLiteral | PARAM)? (WHERE expr)? RPAREN (edgePattern nodePattern)+ )  # parenPrimary
     ;
 
 caseWhen
@@ -316,16 +342,32 @@ mapEntry
 // Variables: identifiers and the soft keywords.
 varName
     : ID | QUOTED_ID
+    | TRANSACTION | BY | ASC | ASCENDING | DESC | DESCENDING | START
+    | NEXT | FINISH | GROUP | HAVING | INTERSECT | EXCEPT | OTHERWISE | FOREACH
+    | LOAD | USE | SESSION | DROP | SHOW | EXPLAIN | PROFILE | SELECT | ALTER
+    | GRANT | REVOKE | DENY | KEEP | TERMINATE | STOP | RENAME
+    | PATH | PATHS | GROUPS
+    | CASE | WHEN | THEN | ELSE | END | UNKNOWN | NORMALIZED | NFC | NFD | NFKC | NFKD
+    | TYPED | DIRECTED | SOURCE | DESTINATION | OF
+    | TIME | TIMESTAMP | DURATION | LOCAL | ZONED | READ | ONLY | WRITE | WORK
+    | GRAPH | SAVEPOINT | RELEASE | TO | ISOLATION | BETWEEN | LIKE
+    ;
+
+// A variable in an expression: the soft keywords but those that start a
+// primary of their own (TIME '…', LOCAL DATETIME '…', CASE …), which
+// primary reads as variables itself.
+exprVarName
+    : ID | QUOTED_ID
     | TRANSACTION | BY | ASC | ASCENDING | DESC | DESCENDING | START | ALL
     | NEXT | FINISH | GROUP | HAVING | INTERSECT | EXCEPT | OTHERWISE | FOREACH
     | LOAD | USE | SESSION | DROP | SHOW | EXPLAIN | PROFILE | SELECT | ALTER
     | GRANT | REVOKE | DENY | KEEP | TERMINATE | STOP | RENAME
-    | ANY | SHORTEST | WALK | TRAIL | SIMPLE | ACYCLIC | PATH | PATHS | GROUPS
-    | DIFFERENT | REPEATABLE | BINDINGS
-    | CASE | WHEN | THEN | ELSE | END | UNKNOWN | NORMALIZED | NFC | NFD | NFKC | NFKD
+    | ANY | PATH | PATHS | GROUPS
+    | BINDINGS
+    | WHEN | THEN | ELSE | END | UNKNOWN | NORMALIZED | NFC | NFD | NFKC | NFKD
     | TYPED | DIRECTED | SOURCE | DESTINATION | OF
-    | TIME | TIMESTAMP | DURATION | LOCAL | ZONED | READ | ONLY | WRITE | WORK
-    | GRAPH | SAVEPOINT | RELEASE | TO | ISOLATION | BETWEEN | LIKE | CHEAPEST | COST
+    | READ | ONLY | WRITE | WORK
+    | GRAPH | SAVEPOINT | RELEASE | TO | ISOLATION | BETWEEN | LIKE
     ;
 
 // A label after IS in an expression: any name but the words IS takes for

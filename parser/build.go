@@ -120,6 +120,14 @@ func (b *builder) stmt(ctx gen.IStatementContext) ast.Stmt {
 	b.refusals = nil
 	switch c := ctx.(type) {
 	case *gen.StartTxContext:
+		if c.TRANSACTION() == nil {
+			// START DATABASE x, Cypher's START n = node(1), …
+			feature := "START"
+			if w := wordAfter(c.GetChildren(), 0); w != "" {
+				feature += " " + w
+			}
+			return b.refusedStmt(c, b.cpos(c), feature)
+		}
 		if iso := c.ISOLATION(); iso != nil {
 			return b.refusedStmt(c, b.pos(iso.GetSymbol()), "ISOLATION LEVEL")
 		}
@@ -128,22 +136,16 @@ func (b *builder) stmt(ctx gen.IStatementContext) ast.Stmt {
 			s.ReadOnly = m.ONLY() != nil
 		}
 		return s
-	case *gen.RollbackToContext:
-		feature := "ROLLBACK TO"
-		if w := wordAfter(c.RefusedTail().GetChildren(), -1); w == "SAVEPOINT" {
-			feature += " SAVEPOINT"
-		}
-		return b.refusedStmt(c, b.cpos(c), feature)
-	case *gen.StartOtherContext:
-		// START DATABASE x, Cypher's START n = node(1), …
-		feature := "START"
-		if w := wordAfter(c.GetChildren(), 0); w != "" {
-			feature += " " + w
-		}
-		return b.refusedStmt(c, b.cpos(c), feature)
 	case *gen.CommitTxContext:
 		return &ast.CommitTx{Pos: b.cpos(c)}
 	case *gen.RollbackTxContext:
+		if c.TO() != nil {
+			feature := "ROLLBACK TO"
+			if w := wordAfter(c.RefusedTail().GetChildren(), -1); w == "SAVEPOINT" {
+				feature += " SAVEPOINT"
+			}
+			return b.refusedStmt(c, b.cpos(c), feature)
+		}
 		return &ast.RollbackTx{Pos: b.cpos(c)}
 	case *gen.QueryStmtContext:
 		return b.query(c)
@@ -411,28 +413,35 @@ func (b *builder) patterns(ctx gen.IPathPatternsContext) []*ast.PathPattern {
 
 func (b *builder) path(ctx gen.IPathPatternContext) *ast.PathPattern {
 	p := &ast.PathPattern{Pos: b.cpos(ctx)}
-	vars := ctx.AllVarName()
-	if len(vars) > 0 && ctx.EQ() != nil {
-		p.Var = b.name(vars[0].GetStart())
-		vars = vars[1:]
+	// Read from the children: the generated accessors that return lists
+	// would allocate for every pattern.
+	children := ctx.GetChildren()
+	rest := children
+	if v, ok := children[0].(*gen.VarNameContext); ok {
+		switch {
+		case len(children) == 1:
+			// MATCH n: Cypher 1's node without parentheses
+			b.refuse(b.cpos(v), "node pattern without parentheses")
+			p.Nodes = []*ast.NodePattern{{Pos: b.cpos(v), Var: b.name(v.GetStart())}}
+			return p
+		case ctx.EQ() != nil:
+			p.Var = b.name(v.GetStart())
+			rest = children[2:]
+		}
 	}
-	if len(vars) > 0 {
-		// MATCH n: Cypher 1's node without parentheses
-		b.refuse(b.cpos(vars[0]), "node pattern without parentheses")
-		p.Nodes = []*ast.NodePattern{{Pos: b.cpos(vars[0]), Var: b.name(vars[0].GetStart())}}
-		return p
-	}
-	if id := ctx.ID(); id != nil {
-		// shortestPath((a)-[*]-(b)), allShortestPaths(…)
-		b.refuse(b.pos(id.GetSymbol()), id.GetText()+"()")
-		inner := b.path(ctx.PathPattern())
-		p.Nodes, p.Edges = inner.Nodes, inner.Edges
-		return p
+	if len(rest) > 1 {
+		if v, ok := rest[0].(*gen.VarNameContext); ok {
+			// shortestPath((a)-[*]-(b)), allShortestPaths(…)
+			b.refuse(b.cpos(v), v.GetText()+"()")
+			inner := b.path(ctx.PathPattern())
+			p.Nodes, p.Edges = inner.Nodes, inner.Edges
+			return p
+		}
 	}
 	if pp := ctx.PathPrefix(); pp != nil {
 		b.pathPrefix(pp)
 	}
-	b.pathBodies(ctx.GetChildren(), p, true)
+	b.pathBodies(rest, p, true)
 	return p
 }
 
@@ -452,34 +461,52 @@ func (b *builder) pathPrefix(ctx gen.IPathPrefixContext) {
 	b.refuse(b.cpos(ctx), kind+words)
 }
 
-// pathBodies reads the bodies of a pathPattern or a parenPath (among the
-// other children, which it skips): the first into p; alternatives after |
-// or |+| are refused and read apart. At the top level an edge that starts
-// a path is refused.
+// pathBodies reads the path of a pathPattern or a parenPath (among their
+// other children, which it skips): the first body, written out among the
+// children, into p; alternatives after | or |+| (pathBody, parenBody) are
+// refused and read apart. At the top level an edge that starts a path is
+// refused.
 func (b *builder) pathBodies(children []antlr.Tree, p *ast.PathPattern, top bool) {
-	into := p
+	first := true
 	for i, ch := range children {
 		switch c := ch.(type) {
+		case *gen.PathFactorContext:
+			first = false
+		case gen.IEdgePatternContext:
+			if first && top {
+				b.refuse(b.cpos(c), "path starting with an edge")
+			}
+			first = false
 		case antlr.TerminalNode:
-			if c.GetSymbol().GetTokenType() == gen.GoldfishGQLParserPIPE && into == p {
+			if c.GetSymbol().GetTokenType() == gen.GoldfishGQLParserPIPE && i+1 < len(children) {
 				feature := "path pattern union |"
-				if i+1 < len(children) {
-					if t, ok := children[i+1].(antlr.TerminalNode); ok && t.GetSymbol().GetTokenType() == gen.GoldfishGQLParserPLUS {
-						feature = "path multiset alternation |+|"
-					}
+				if t, ok := children[i+1].(antlr.TerminalNode); ok && t.GetSymbol().GetTokenType() == gen.GoldfishGQLParserPLUS {
+					feature = "path multiset alternation |+|"
 				}
 				b.refuse(b.pos(c.GetSymbol()), feature)
-				into = &ast.PathPattern{}
+				b.pathAlternatives(children[i+1:])
+				b.pathElements(children[:i], p)
+				return
 			}
-		case *gen.PathBodyContext:
-			if _, isNode := c.GetChild(0).(*gen.NodePatternContext); !isNode && top {
-				if _, isParen := c.GetChild(0).(*gen.ParenPathContext); !isParen {
-					b.refuse(b.cpos(c), "path starting with an edge")
-				}
-			}
-			b.pathElements(c.GetChildren(), into)
 		case *gen.ParenBodyContext:
-			b.pathElements(c.GetChildren(), into)
+			// inside parentheses every body is a parenBody
+			b.pathElements(c.GetChildren(), p)
+			b.pathAlternatives(children[i+1:])
+			return
+		}
+	}
+	b.pathElements(children, p)
+}
+
+// pathAlternatives reads the bodies after a | for the refused forms they
+// hold.
+func (b *builder) pathAlternatives(children []antlr.Tree) {
+	for _, ch := range children {
+		switch c := ch.(type) {
+		case *gen.PathBodyContext:
+			b.pathElements(c.GetChildren(), &ast.PathPattern{})
+		case *gen.ParenBodyContext:
+			b.pathElements(c.GetChildren(), &ast.PathPattern{})
 		}
 	}
 }
@@ -492,49 +519,65 @@ func (b *builder) pathElements(children []antlr.Tree, p *ast.PathPattern) {
 	into := p
 	for _, ch := range children {
 		switch c := ch.(type) {
-		case *gen.NodePatternContext:
+		case *gen.PathFactorContext:
+			if c.ParenBody(0) != nil {
+				b.parenPath(c)
+				lastNode = false
+				continue
+			}
 			if lastNode {
 				b.fail(gqlstatus.Syntax, b.cpos(c), "write an edge between them, such as (a)-[:TYPE]->(b)",
 					"two node patterns follow each other without an edge")
 			}
-			into.Nodes = append(into.Nodes, b.node(c))
+			into.Nodes = append(into.Nodes, b.factorNode(c))
 			lastNode = true
-		case *gen.ParenPathContext:
-			b.parenPath(c)
-			lastNode = false
 		case *gen.EdgeInContext:
-			dir := ast.DirIn
-			if c.GT() != nil {
-				dir = ast.DirBoth // <-[ ]->: left or right
+			switch {
+			case c.SimplifiedBody() != nil:
+				b.refuse(b.cpos(c), "simplified path pattern -/ /->")
+				into.Edges = append(into.Edges, &ast.EdgePattern{Pos: b.cpos(c), Dir: ast.DirIn})
+			case c.TILDE(0) != nil:
+				b.refuse(b.cpos(c), "undirected edge <~[ ]~")
+				into.Edges = append(into.Edges, b.edge(c, ast.DirIn, c.EdgeBody(), c.Quantifier()))
+			default:
+				dir := ast.DirIn
+				if c.GT() != nil {
+					dir = ast.DirBoth // <-[ ]->: left or right
+				}
+				into.Edges = append(into.Edges, b.edge(c, dir, c.EdgeBody(), c.Quantifier()))
 			}
-			into.Edges = append(into.Edges, b.edge(c, dir, c.EdgeBody(), c.Quantifier()))
 			lastNode = false
 		case *gen.EdgeOutOrBothContext:
+			if c.SimplifiedBody() != nil {
+				b.refuse(b.cpos(c), "simplified path pattern -/ /->")
+				into.Edges = append(into.Edges, &ast.EdgePattern{Pos: b.cpos(c), Dir: ast.DirBoth})
+				lastNode = false
+				continue
+			}
 			dir := ast.DirBoth
 			if c.GT() != nil {
 				dir = ast.DirOut
 			}
-			if c.LBRACK() != nil && len(c.AllMINUS()) == 1 && c.Quantifier() == nil {
-				b.fail(gqlstatus.Syntax, b.pos(c.RBRACK().GetSymbol()), "close the edge with ]-> or ]- and then write a node pattern",
+			if rb := c.RBRACK(); rb != nil && c.GetChild(c.GetChildCount()-1) == antlr.Tree(rb) {
+				// -[e] with nothing after the bracket
+				b.fail(gqlstatus.Syntax, b.pos(rb.GetSymbol()), "close the edge with ]-> or ]- and then write a node pattern",
 					"an edge -[ ] needs - or -> after its ]")
 			}
 			into.Edges = append(into.Edges, b.edge(c, dir, c.EdgeBody(), c.Quantifier()))
 			lastNode = false
-		case *gen.EdgeSimplifiedContext:
-			b.refuse(b.cpos(c), "simplified path pattern -/ /->")
-			into.Edges = append(into.Edges, &ast.EdgePattern{Pos: b.cpos(c), Dir: ast.DirBoth})
-			lastNode = false
-		case *gen.EdgeLeftTildeContext:
-			b.refuse(b.cpos(c), "undirected edge <~[ ]~")
-			into.Edges = append(into.Edges, b.edge(c, ast.DirIn, c.EdgeBody(), c.Quantifier()))
-			lastNode = false
 		case *gen.EdgeTildeContext:
-			feature := "undirected edge ~[ ]~"
-			if c.GT() != nil {
-				feature = "undirected edge ~[ ]~>"
+			switch {
+			case c.SimplifiedBody() != nil:
+				b.refuse(b.cpos(c), "simplified path pattern -/ /->")
+				into.Edges = append(into.Edges, &ast.EdgePattern{Pos: b.cpos(c), Dir: ast.DirBoth})
+			default:
+				feature := "undirected edge ~[ ]~"
+				if c.GT() != nil {
+					feature = "undirected edge ~[ ]~>"
+				}
+				b.refuse(b.cpos(c), feature)
+				into.Edges = append(into.Edges, b.edge(c, ast.DirBoth, c.EdgeBody(), c.Quantifier()))
 			}
-			b.refuse(b.cpos(c), feature)
-			into.Edges = append(into.Edges, b.edge(c, ast.DirBoth, c.EdgeBody(), c.Quantifier()))
 			lastNode = false
 		}
 	}
@@ -557,7 +600,7 @@ func tidy(p *ast.PathPattern) {
 
 // parenPath refuses a parenthesised path pattern ((a)-[:T]->(b)){1,3},
 // and reads what it holds for the refused forms inside it.
-func (b *builder) parenPath(c *gen.ParenPathContext) {
+func (b *builder) parenPath(c *gen.PathFactorContext) {
 	if c.Quantifier() != nil {
 		b.refuse(b.cpos(c), "quantified path")
 	} else {
@@ -572,7 +615,8 @@ func (b *builder) parenPath(c *gen.ParenPathContext) {
 	}
 }
 
-func (b *builder) node(ctx *gen.NodePatternContext) *ast.NodePattern {
+// factorNode builds the node pattern of a pathFactor.
+func (b *builder) factorNode(ctx *gen.PathFactorContext) *ast.NodePattern {
 	n := &ast.NodePattern{Pos: b.cpos(ctx)}
 	if v := ctx.VarName(); v != nil {
 		n.Var = b.name(v.GetStart())
@@ -588,6 +632,9 @@ func (b *builder) node(ctx *gen.NodePatternContext) *ast.NodePattern {
 	}
 	if e := ctx.Expr(); e != nil {
 		n.Where = b.expr(e)
+	}
+	if q := ctx.Quantifier(); q != nil {
+		b.refuse(b.cpos(q), "quantified path")
 	}
 	return n
 }
@@ -610,15 +657,17 @@ func (b *builder) edge(ctx antlr.ParserRuleContext, dir ast.Direction, body gen.
 		if p := body.PARAM(); p != nil {
 			b.refuse(b.pos(p.GetSymbol()), "properties from a parameter")
 		}
-		exprs := body.AllExpr()
-		if w := body.WHERE(); w != nil {
-			b.refuse(b.pos(w.GetSymbol()), "WHERE inside an edge pattern")
-			b.expr(exprs[0])
-			exprs = exprs[1:]
-		}
-		if c := body.COST(); c != nil {
-			b.refuse(b.pos(c.GetSymbol()), "edge COST")
-			b.expr(exprs[0])
+		if w, c := body.WHERE(), body.COST(); w != nil || c != nil {
+			exprs := body.AllExpr()
+			if w != nil {
+				b.refuse(b.pos(w.GetSymbol()), "WHERE inside an edge pattern")
+				b.expr(exprs[0])
+				exprs = exprs[1:]
+			}
+			if c != nil {
+				b.refuse(b.pos(c.GetSymbol()), "edge COST")
+				b.expr(exprs[0])
+			}
 		}
 	}
 	if q != nil && e.Quant == nil {
@@ -1237,7 +1286,26 @@ func (b *builder) primary(ctx gen.IPrimaryContext) ast.Expr {
 		if args := c.CallArgs(); args != nil {
 			return b.call(c.GetStart(), args)
 		}
-		return b.temporal(c)
+		return b.temporal(c.GetStart(), c.STRING().GetSymbol(), strings.ToUpper(c.GetStart().GetText()))
+	case *gen.TimePrimaryContext:
+		// TIME '…' and the other literals, time(…), or the variable time
+		t := c.GetStart()
+		if args := c.CallArgs(); args != nil {
+			return b.call(t, args)
+		}
+		st := c.STRING()
+		if st == nil {
+			return &ast.Var{Pos: b.pos(t), Name: b.name(t)}
+		}
+		word := strings.ToUpper(t.GetText())
+		if c.GetChildCount() == 3 {
+			word += " " + strings.ToUpper(c.GetChild(1).(antlr.TerminalNode).GetText())
+		}
+		switch word {
+		case "TIMESTAMP", "ZONED DATETIME":
+			return b.temporal(t, st.GetSymbol(), word)
+		}
+		return b.refusedExpr(b.pos(t), word+" literal")
 	case *gen.ParamPrimaryContext:
 		t := c.PARAM().GetSymbol()
 		return &ast.Param{Pos: b.pos(t), Name: t.GetText()[1:]}
@@ -1256,6 +1324,9 @@ func (b *builder) primary(ctx gen.IPrimaryContext) ast.Expr {
 		}
 		return &ast.Var{Pos: b.pos(t), Name: b.name(t)}
 	case *gen.ParenPrimaryContext:
+		if c.EdgePattern(0) != nil {
+			return b.refusedExpr(b.cpos(c), "pattern predicate")
+		}
 		return b.expr(c.Expr())
 	case *gen.ListPrimaryContext:
 		l := &ast.ListLit{Pos: b.cpos(c)}
@@ -1285,6 +1356,10 @@ func (b *builder) primary(ctx gen.IPrimaryContext) ast.Expr {
 	case *gen.MapPrimaryContext:
 		return b.mapLit(c.MapLiteral())
 	case *gen.CasePrimaryContext:
+		if c.GetChildCount() == 1 {
+			t := c.GetStart()
+			return &ast.Var{Pos: b.pos(t), Name: b.name(t)} // the variable case
+		}
 		for _, e := range c.AllExpr() {
 			b.expr(e)
 		}
@@ -1294,8 +1369,6 @@ func (b *builder) primary(ctx gen.IPrimaryContext) ast.Expr {
 	case *gen.DynamicPrimaryContext:
 		b.expr(c.Expr())
 		return b.refusedExpr(b.cpos(c), "dynamic expression $( )")
-	case *gen.PatternPrimaryContext:
-		return b.refusedExpr(b.cpos(c), "pattern predicate")
 	}
 	panic(fmt.Sprintf("parser: unknown primary %T", ctx))
 }
@@ -1364,36 +1437,18 @@ func (b *builder) literal(t antlr.Token) *ast.Literal {
 
 // temporal builds DATE '…' and DATETIME '…' (also written TIMESTAMP
 // '…' or ZONED DATETIME '…': a stored DATETIME keeps its offset),
-// checking the text. TIME, LOCAL TIME, ZONED TIME, LOCAL DATETIME and
-// DURATION literals have no stored kind that holds them faithfully, so
-// they are refused by name.
-func (b *builder) temporal(c *gen.TemporalPrimaryContext) ast.Expr {
-	kw := c.GetStart()
+// checking the text. word is the keyword as the user wrote it, upper-cased.
+// TIME, LOCAL TIME, ZONED TIME, LOCAL DATETIME and DURATION literals have
+// no stored kind that holds them faithfully: primary refuses them by name.
+func (b *builder) temporal(kw, st antlr.Token, word string) ast.Expr {
 	pos := b.pos(kw)
-	st := c.STRING().GetSymbol()
-	switch {
-	case c.DURATION() != nil:
-		return b.refusedExpr(pos, "DURATION literal")
-	case c.LOCAL() != nil && c.TIME() != nil:
-		return b.refusedExpr(pos, "LOCAL TIME literal")
-	case c.ZONED() != nil && c.TIME() != nil:
-		return b.refusedExpr(pos, "ZONED TIME literal")
-	case c.TIME() != nil:
-		return b.refusedExpr(pos, "TIME literal")
-	case c.LOCAL() != nil:
-		return b.refusedExpr(pos, "LOCAL DATETIME literal")
-	}
 	s := b.str(st)
-	if c.DATE() != nil {
+	if word == "DATE" {
 		if _, err := time.Parse("2006-01-02", s); err != nil {
 			b.fail(gqlstatus.InvalidValueType, b.pos(st), "write dates as DATE 'YYYY-MM-DD', for example DATE '2026-01-31'",
 				"invalid DATE literal %q", s)
 		}
 		return &ast.Literal{Pos: pos, Kind: ast.LitDate, Str: s}
-	}
-	word := strings.ToUpper(kw.GetText())
-	if c.ZONED() != nil {
-		word = "ZONED DATETIME"
 	}
 	if !validDateTime(s) {
 		b.fail(gqlstatus.InvalidValueType, b.pos(st),

@@ -147,7 +147,7 @@ func syntaxHint(rule int, exp *antlr.IntervalSet, found int) string {
 		}
 		return "a statement starts with MATCH, INSERT, CALL, START TRANSACTION, COMMIT or ROLLBACK; separate statements with ';'"
 	case rule == gen.GoldfishGQLParserRULE_pathPatterns || rule == gen.GoldfishGQLParserRULE_pathPattern ||
-		rule == gen.GoldfishGQLParserRULE_parenPath || rule == gen.GoldfishGQLParserRULE_pathBody ||
+		rule == gen.GoldfishGQLParserRULE_pathFactor || rule == gen.GoldfishGQLParserRULE_pathBody ||
 		rule == gen.GoldfishGQLParserRULE_parenBody ||
 		rule == gen.GoldfishGQLParserRULE_pathPrefix:
 		if has(exp, gen.GoldfishGQLParserLPAREN) && !has(exp, gen.GoldfishGQLParserMINUS) || has(exp, gen.GoldfishGQLParserEQ) {

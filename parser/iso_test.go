@@ -188,8 +188,12 @@ func TestSoftKeywords(t *testing.T) {
 			`(MATCH (g:GROUP{case:1,next:2,end:3})) (SET g.when=4)`},
 		{`INSERT (:Case {exists: true, any: 1, shortest: 2, time: 3, duration: 4, read: 5, graph: 6, like: 7})`,
 			`(INSERT (:Case{exists:true,any:1,shortest:2,time:3,duration:4,read:5,graph:6,like:7}))`},
-		{`MATCH (group:Next), (trail:Walk), (any:Shortest), (time), (local), (start)-[:R]->(end) SET end.x = start.x`,
-			`(MATCH (group:Next), (trail:Walk), (any:Shortest), (time), (local), (start)-[:R]->(end)) (SET end.x=start.x)`},
+		// (the words that start a path prefix, ANY, TRAIL, …, are labels
+		// and keys but not variables)
+		{`MATCH (group:Next), (path:Walk), (time:Trail), (local:Any), (start)-[:R]->(end) SET end.x = start.x`,
+			`(MATCH (group:Next), (path:Walk), (time:Trail), (local:Any), (start)-[:R]->(end)) (SET end.x=start.x)`},
+		{`MATCH (n) WHERE any(x IN n.l WHERE x > 1) AND all(y IN n.l WHERE y < 9) SET n.time = time, n.t = TIME`,
+			`(MATCH (n) WHERE (AND (any (IN x n.l)) (all (IN y n.l)))) (SET n.time=time, n.t=TIME)`},
 		{`MATCH (n:Unknown:Normalized:True:Directed) WHERE n:Unknown SET n.true = n.unknown`,
 			`(MATCH (n:Unknown:Normalized:True:Directed) WHERE (LABEL n Unknown)) (SET n.true=n.unknown)`},
 		{`MATCH (n) WHERE n IS Source AND n IS Grouped SET n:Group`,

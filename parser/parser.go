@@ -5,6 +5,15 @@
 // strategy that bails out at the first error; only text that fails there is
 // parsed again in full LL mode to find and describe the first real error.
 // Lexers and parsers are pooled; each parse uses one of them alone.
+//
+// The grammar also reads the GQL and Cypher forms outside the subset, so
+// that the planner can refuse them by name (ast.Query.Refusals); a bare
+// syntax error is left for text it cannot read at all. "--" starts a
+// comment, as in ISO GQL; one that starts right after ')', ']', '-' or
+// '<' was more likely meant as a Cypher arrow, and the script carries a
+// warning for it (ast.Script.Notices). A text that fails to parse that way
+// is read once more with those "--" as edges, only to find what it holds
+// outside the subset (ast.Script.ArrowsRead).
 package parser
 
 import (
@@ -60,7 +69,10 @@ func Parse(text string) (*ast.Script, error) {
 
 // ParseWith parses text under lim. Errors are *gqlstatus.Error: 42001 for
 // syntax (with the position of the offending token, what was found, and a
-// hint), 22G03 for literals out of range or malformed DATE/DATETIME text.
+// hint), 22G03 for literals out of range or malformed DATE/DATETIME text;
+// a statement that holds a form outside the subset is returned with its
+// Refusals rather than with such an error. Warnings about the text are
+// the script's Notices.
 func ParseWith(text string, lim Limits) (script *ast.Script, err error) {
 	s, gerr := parse(text, lim.withDefaults(), true)
 	if gerr != nil {

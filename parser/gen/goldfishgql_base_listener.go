@@ -32,12 +32,6 @@ func (s *BaseGoldfishGQLListener) EnterStartTx(ctx *StartTxContext) {}
 // ExitStartTx is called when production startTx is exited.
 func (s *BaseGoldfishGQLListener) ExitStartTx(ctx *StartTxContext) {}
 
-// EnterStartOther is called when production startOther is entered.
-func (s *BaseGoldfishGQLListener) EnterStartOther(ctx *StartOtherContext) {}
-
-// ExitStartOther is called when production startOther is exited.
-func (s *BaseGoldfishGQLListener) ExitStartOther(ctx *StartOtherContext) {}
-
 // EnterCommitTx is called when production commitTx is entered.
 func (s *BaseGoldfishGQLListener) EnterCommitTx(ctx *CommitTxContext) {}
 
@@ -49,12 +43,6 @@ func (s *BaseGoldfishGQLListener) EnterRollbackTx(ctx *RollbackTxContext) {}
 
 // ExitRollbackTx is called when production rollbackTx is exited.
 func (s *BaseGoldfishGQLListener) ExitRollbackTx(ctx *RollbackTxContext) {}
-
-// EnterRollbackTo is called when production rollbackTo is entered.
-func (s *BaseGoldfishGQLListener) EnterRollbackTo(ctx *RollbackToContext) {}
-
-// ExitRollbackTo is called when production rollbackTo is exited.
-func (s *BaseGoldfishGQLListener) ExitRollbackTo(ctx *RollbackToContext) {}
 
 // EnterQueryStmt is called when production queryStmt is entered.
 func (s *BaseGoldfishGQLListener) EnterQueryStmt(ctx *QueryStmtContext) {}
@@ -182,11 +170,11 @@ func (s *BaseGoldfishGQLListener) EnterPathPrefix(ctx *PathPrefixContext) {}
 // ExitPathPrefix is called when production pathPrefix is exited.
 func (s *BaseGoldfishGQLListener) ExitPathPrefix(ctx *PathPrefixContext) {}
 
-// EnterParenPath is called when production parenPath is entered.
-func (s *BaseGoldfishGQLListener) EnterParenPath(ctx *ParenPathContext) {}
+// EnterPathFactor is called when production pathFactor is entered.
+func (s *BaseGoldfishGQLListener) EnterPathFactor(ctx *PathFactorContext) {}
 
-// ExitParenPath is called when production parenPath is exited.
-func (s *BaseGoldfishGQLListener) ExitParenPath(ctx *ParenPathContext) {}
+// ExitPathFactor is called when production pathFactor is exited.
+func (s *BaseGoldfishGQLListener) ExitPathFactor(ctx *PathFactorContext) {}
 
 // EnterParenBody is called when production parenBody is entered.
 func (s *BaseGoldfishGQLListener) EnterParenBody(ctx *ParenBodyContext) {}
@@ -236,23 +224,11 @@ func (s *BaseGoldfishGQLListener) EnterEdgeOutOrBoth(ctx *EdgeOutOrBothContext) 
 // ExitEdgeOutOrBoth is called when production edgeOutOrBoth is exited.
 func (s *BaseGoldfishGQLListener) ExitEdgeOutOrBoth(ctx *EdgeOutOrBothContext) {}
 
-// EnterEdgeLeftTilde is called when production edgeLeftTilde is entered.
-func (s *BaseGoldfishGQLListener) EnterEdgeLeftTilde(ctx *EdgeLeftTildeContext) {}
-
-// ExitEdgeLeftTilde is called when production edgeLeftTilde is exited.
-func (s *BaseGoldfishGQLListener) ExitEdgeLeftTilde(ctx *EdgeLeftTildeContext) {}
-
 // EnterEdgeTilde is called when production edgeTilde is entered.
 func (s *BaseGoldfishGQLListener) EnterEdgeTilde(ctx *EdgeTildeContext) {}
 
 // ExitEdgeTilde is called when production edgeTilde is exited.
 func (s *BaseGoldfishGQLListener) ExitEdgeTilde(ctx *EdgeTildeContext) {}
-
-// EnterEdgeSimplified is called when production edgeSimplified is entered.
-func (s *BaseGoldfishGQLListener) EnterEdgeSimplified(ctx *EdgeSimplifiedContext) {}
-
-// ExitEdgeSimplified is called when production edgeSimplified is exited.
-func (s *BaseGoldfishGQLListener) ExitEdgeSimplified(ctx *EdgeSimplifiedContext) {}
 
 // EnterSimplifiedBody is called when production simplifiedBody is entered.
 func (s *BaseGoldfishGQLListener) EnterSimplifiedBody(ctx *SimplifiedBodyContext) {}
@@ -326,6 +302,12 @@ func (s *BaseGoldfishGQLListener) EnterTemporalPrimary(ctx *TemporalPrimaryConte
 // ExitTemporalPrimary is called when production temporalPrimary is exited.
 func (s *BaseGoldfishGQLListener) ExitTemporalPrimary(ctx *TemporalPrimaryContext) {}
 
+// EnterTimePrimary is called when production timePrimary is entered.
+func (s *BaseGoldfishGQLListener) EnterTimePrimary(ctx *TimePrimaryContext) {}
+
+// ExitTimePrimary is called when production timePrimary is exited.
+func (s *BaseGoldfishGQLListener) ExitTimePrimary(ctx *TimePrimaryContext) {}
+
 // EnterParamPrimary is called when production paramPrimary is entered.
 func (s *BaseGoldfishGQLListener) EnterParamPrimary(ctx *ParamPrimaryContext) {}
 
@@ -367,12 +349,6 @@ func (s *BaseGoldfishGQLListener) EnterVarPrimary(ctx *VarPrimaryContext) {}
 
 // ExitVarPrimary is called when production varPrimary is exited.
 func (s *BaseGoldfishGQLListener) ExitVarPrimary(ctx *VarPrimaryContext) {}
-
-// EnterPatternPrimary is called when production patternPrimary is entered.
-func (s *BaseGoldfishGQLListener) EnterPatternPrimary(ctx *PatternPrimaryContext) {}
-
-// ExitPatternPrimary is called when production patternPrimary is exited.
-func (s *BaseGoldfishGQLListener) ExitPatternPrimary(ctx *PatternPrimaryContext) {}
 
 // EnterParenPrimary is called when production parenPrimary is entered.
 func (s *BaseGoldfishGQLListener) EnterParenPrimary(ctx *ParenPrimaryContext) {}
@@ -421,6 +397,12 @@ func (s *BaseGoldfishGQLListener) EnterVarName(ctx *VarNameContext) {}
 
 // ExitVarName is called when production varName is exited.
 func (s *BaseGoldfishGQLListener) ExitVarName(ctx *VarNameContext) {}
+
+// EnterExprVarName is called when production exprVarName is entered.
+func (s *BaseGoldfishGQLListener) EnterExprVarName(ctx *ExprVarNameContext) {}
+
+// ExitExprVarName is called when production exprVarName is exited.
+func (s *BaseGoldfishGQLListener) ExitExprVarName(ctx *ExprVarNameContext) {}
 
 // EnterIsLabelName is called when production isLabelName is entered.
 func (s *BaseGoldfishGQLListener) EnterIsLabelName(ctx *IsLabelNameContext) {}

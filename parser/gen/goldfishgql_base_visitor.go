@@ -15,19 +15,11 @@ func (v *BaseGoldfishGQLVisitor) VisitStartTx(ctx *StartTxContext) interface{} {
 	return v.VisitChildren(ctx)
 }
 
-func (v *BaseGoldfishGQLVisitor) VisitStartOther(ctx *StartOtherContext) interface{} {
-	return v.VisitChildren(ctx)
-}
-
 func (v *BaseGoldfishGQLVisitor) VisitCommitTx(ctx *CommitTxContext) interface{} {
 	return v.VisitChildren(ctx)
 }
 
 func (v *BaseGoldfishGQLVisitor) VisitRollbackTx(ctx *RollbackTxContext) interface{} {
-	return v.VisitChildren(ctx)
-}
-
-func (v *BaseGoldfishGQLVisitor) VisitRollbackTo(ctx *RollbackToContext) interface{} {
 	return v.VisitChildren(ctx)
 }
 
@@ -115,7 +107,7 @@ func (v *BaseGoldfishGQLVisitor) VisitPathPrefix(ctx *PathPrefixContext) interfa
 	return v.VisitChildren(ctx)
 }
 
-func (v *BaseGoldfishGQLVisitor) VisitParenPath(ctx *ParenPathContext) interface{} {
+func (v *BaseGoldfishGQLVisitor) VisitPathFactor(ctx *PathFactorContext) interface{} {
 	return v.VisitChildren(ctx)
 }
 
@@ -151,15 +143,7 @@ func (v *BaseGoldfishGQLVisitor) VisitEdgeOutOrBoth(ctx *EdgeOutOrBothContext) i
 	return v.VisitChildren(ctx)
 }
 
-func (v *BaseGoldfishGQLVisitor) VisitEdgeLeftTilde(ctx *EdgeLeftTildeContext) interface{} {
-	return v.VisitChildren(ctx)
-}
-
 func (v *BaseGoldfishGQLVisitor) VisitEdgeTilde(ctx *EdgeTildeContext) interface{} {
-	return v.VisitChildren(ctx)
-}
-
-func (v *BaseGoldfishGQLVisitor) VisitEdgeSimplified(ctx *EdgeSimplifiedContext) interface{} {
 	return v.VisitChildren(ctx)
 }
 
@@ -211,6 +195,10 @@ func (v *BaseGoldfishGQLVisitor) VisitTemporalPrimary(ctx *TemporalPrimaryContex
 	return v.VisitChildren(ctx)
 }
 
+func (v *BaseGoldfishGQLVisitor) VisitTimePrimary(ctx *TimePrimaryContext) interface{} {
+	return v.VisitChildren(ctx)
+}
+
 func (v *BaseGoldfishGQLVisitor) VisitParamPrimary(ctx *ParamPrimaryContext) interface{} {
 	return v.VisitChildren(ctx)
 }
@@ -236,10 +224,6 @@ func (v *BaseGoldfishGQLVisitor) VisitDynamicPrimary(ctx *DynamicPrimaryContext)
 }
 
 func (v *BaseGoldfishGQLVisitor) VisitVarPrimary(ctx *VarPrimaryContext) interface{} {
-	return v.VisitChildren(ctx)
-}
-
-func (v *BaseGoldfishGQLVisitor) VisitPatternPrimary(ctx *PatternPrimaryContext) interface{} {
 	return v.VisitChildren(ctx)
 }
 
@@ -272,6 +256,10 @@ func (v *BaseGoldfishGQLVisitor) VisitMapEntry(ctx *MapEntryContext) interface{}
 }
 
 func (v *BaseGoldfishGQLVisitor) VisitVarName(ctx *VarNameContext) interface{} {
+	return v.VisitChildren(ctx)
+}
+
+func (v *BaseGoldfishGQLVisitor) VisitExprVarName(ctx *ExprVarNameContext) interface{} {
 	return v.VisitChildren(ctx)
 }
 

@@ -13,17 +13,11 @@ type GoldfishGQLListener interface {
 	// EnterStartTx is called when entering the startTx production.
 	EnterStartTx(c *StartTxContext)
 
-	// EnterStartOther is called when entering the startOther production.
-	EnterStartOther(c *StartOtherContext)
-
 	// EnterCommitTx is called when entering the commitTx production.
 	EnterCommitTx(c *CommitTxContext)
 
 	// EnterRollbackTx is called when entering the rollbackTx production.
 	EnterRollbackTx(c *RollbackTxContext)
-
-	// EnterRollbackTo is called when entering the rollbackTo production.
-	EnterRollbackTo(c *RollbackToContext)
 
 	// EnterQueryStmt is called when entering the queryStmt production.
 	EnterQueryStmt(c *QueryStmtContext)
@@ -88,8 +82,8 @@ type GoldfishGQLListener interface {
 	// EnterPathPrefix is called when entering the pathPrefix production.
 	EnterPathPrefix(c *PathPrefixContext)
 
-	// EnterParenPath is called when entering the parenPath production.
-	EnterParenPath(c *ParenPathContext)
+	// EnterPathFactor is called when entering the pathFactor production.
+	EnterPathFactor(c *PathFactorContext)
 
 	// EnterParenBody is called when entering the parenBody production.
 	EnterParenBody(c *ParenBodyContext)
@@ -115,14 +109,8 @@ type GoldfishGQLListener interface {
 	// EnterEdgeOutOrBoth is called when entering the edgeOutOrBoth production.
 	EnterEdgeOutOrBoth(c *EdgeOutOrBothContext)
 
-	// EnterEdgeLeftTilde is called when entering the edgeLeftTilde production.
-	EnterEdgeLeftTilde(c *EdgeLeftTildeContext)
-
 	// EnterEdgeTilde is called when entering the edgeTilde production.
 	EnterEdgeTilde(c *EdgeTildeContext)
-
-	// EnterEdgeSimplified is called when entering the edgeSimplified production.
-	EnterEdgeSimplified(c *EdgeSimplifiedContext)
 
 	// EnterSimplifiedBody is called when entering the simplifiedBody production.
 	EnterSimplifiedBody(c *SimplifiedBodyContext)
@@ -160,6 +148,9 @@ type GoldfishGQLListener interface {
 	// EnterTemporalPrimary is called when entering the temporalPrimary production.
 	EnterTemporalPrimary(c *TemporalPrimaryContext)
 
+	// EnterTimePrimary is called when entering the timePrimary production.
+	EnterTimePrimary(c *TimePrimaryContext)
+
 	// EnterParamPrimary is called when entering the paramPrimary production.
 	EnterParamPrimary(c *ParamPrimaryContext)
 
@@ -180,9 +171,6 @@ type GoldfishGQLListener interface {
 
 	// EnterVarPrimary is called when entering the varPrimary production.
 	EnterVarPrimary(c *VarPrimaryContext)
-
-	// EnterPatternPrimary is called when entering the patternPrimary production.
-	EnterPatternPrimary(c *PatternPrimaryContext)
 
 	// EnterParenPrimary is called when entering the parenPrimary production.
 	EnterParenPrimary(c *ParenPrimaryContext)
@@ -208,6 +196,9 @@ type GoldfishGQLListener interface {
 	// EnterVarName is called when entering the varName production.
 	EnterVarName(c *VarNameContext)
 
+	// EnterExprVarName is called when entering the exprVarName production.
+	EnterExprVarName(c *ExprVarNameContext)
+
 	// EnterIsLabelName is called when entering the isLabelName production.
 	EnterIsLabelName(c *IsLabelNameContext)
 
@@ -220,17 +211,11 @@ type GoldfishGQLListener interface {
 	// ExitStartTx is called when exiting the startTx production.
 	ExitStartTx(c *StartTxContext)
 
-	// ExitStartOther is called when exiting the startOther production.
-	ExitStartOther(c *StartOtherContext)
-
 	// ExitCommitTx is called when exiting the commitTx production.
 	ExitCommitTx(c *CommitTxContext)
 
 	// ExitRollbackTx is called when exiting the rollbackTx production.
 	ExitRollbackTx(c *RollbackTxContext)
-
-	// ExitRollbackTo is called when exiting the rollbackTo production.
-	ExitRollbackTo(c *RollbackToContext)
 
 	// ExitQueryStmt is called when exiting the queryStmt production.
 	ExitQueryStmt(c *QueryStmtContext)
@@ -295,8 +280,8 @@ type GoldfishGQLListener interface {
 	// ExitPathPrefix is called when exiting the pathPrefix production.
 	ExitPathPrefix(c *PathPrefixContext)
 
-	// ExitParenPath is called when exiting the parenPath production.
-	ExitParenPath(c *ParenPathContext)
+	// ExitPathFactor is called when exiting the pathFactor production.
+	ExitPathFactor(c *PathFactorContext)
 
 	// ExitParenBody is called when exiting the parenBody production.
 	ExitParenBody(c *ParenBodyContext)
@@ -322,14 +307,8 @@ type GoldfishGQLListener interface {
 	// ExitEdgeOutOrBoth is called when exiting the edgeOutOrBoth production.
 	ExitEdgeOutOrBoth(c *EdgeOutOrBothContext)
 
-	// ExitEdgeLeftTilde is called when exiting the edgeLeftTilde production.
-	ExitEdgeLeftTilde(c *EdgeLeftTildeContext)
-
 	// ExitEdgeTilde is called when exiting the edgeTilde production.
 	ExitEdgeTilde(c *EdgeTildeContext)
-
-	// ExitEdgeSimplified is called when exiting the edgeSimplified production.
-	ExitEdgeSimplified(c *EdgeSimplifiedContext)
 
 	// ExitSimplifiedBody is called when exiting the simplifiedBody production.
 	ExitSimplifiedBody(c *SimplifiedBodyContext)
@@ -367,6 +346,9 @@ type GoldfishGQLListener interface {
 	// ExitTemporalPrimary is called when exiting the temporalPrimary production.
 	ExitTemporalPrimary(c *TemporalPrimaryContext)
 
+	// ExitTimePrimary is called when exiting the timePrimary production.
+	ExitTimePrimary(c *TimePrimaryContext)
+
 	// ExitParamPrimary is called when exiting the paramPrimary production.
 	ExitParamPrimary(c *ParamPrimaryContext)
 
@@ -387,9 +369,6 @@ type GoldfishGQLListener interface {
 
 	// ExitVarPrimary is called when exiting the varPrimary production.
 	ExitVarPrimary(c *VarPrimaryContext)
-
-	// ExitPatternPrimary is called when exiting the patternPrimary production.
-	ExitPatternPrimary(c *PatternPrimaryContext)
 
 	// ExitParenPrimary is called when exiting the parenPrimary production.
 	ExitParenPrimary(c *ParenPrimaryContext)
@@ -414,6 +393,9 @@ type GoldfishGQLListener interface {
 
 	// ExitVarName is called when exiting the varName production.
 	ExitVarName(c *VarNameContext)
+
+	// ExitExprVarName is called when exiting the exprVarName production.
+	ExitExprVarName(c *ExprVarNameContext)
 
 	// ExitIsLabelName is called when exiting the isLabelName production.
 	ExitIsLabelName(c *IsLabelNameContext)

@@ -13,17 +13,11 @@ type GoldfishGQLVisitor interface {
 	// Visit a parse tree produced by GoldfishGQLParser#startTx.
 	VisitStartTx(ctx *StartTxContext) interface{}
 
-	// Visit a parse tree produced by GoldfishGQLParser#startOther.
-	VisitStartOther(ctx *StartOtherContext) interface{}
-
 	// Visit a parse tree produced by GoldfishGQLParser#commitTx.
 	VisitCommitTx(ctx *CommitTxContext) interface{}
 
 	// Visit a parse tree produced by GoldfishGQLParser#rollbackTx.
 	VisitRollbackTx(ctx *RollbackTxContext) interface{}
-
-	// Visit a parse tree produced by GoldfishGQLParser#rollbackTo.
-	VisitRollbackTo(ctx *RollbackToContext) interface{}
 
 	// Visit a parse tree produced by GoldfishGQLParser#queryStmt.
 	VisitQueryStmt(ctx *QueryStmtContext) interface{}
@@ -88,8 +82,8 @@ type GoldfishGQLVisitor interface {
 	// Visit a parse tree produced by GoldfishGQLParser#pathPrefix.
 	VisitPathPrefix(ctx *PathPrefixContext) interface{}
 
-	// Visit a parse tree produced by GoldfishGQLParser#parenPath.
-	VisitParenPath(ctx *ParenPathContext) interface{}
+	// Visit a parse tree produced by GoldfishGQLParser#pathFactor.
+	VisitPathFactor(ctx *PathFactorContext) interface{}
 
 	// Visit a parse tree produced by GoldfishGQLParser#parenBody.
 	VisitParenBody(ctx *ParenBodyContext) interface{}
@@ -115,14 +109,8 @@ type GoldfishGQLVisitor interface {
 	// Visit a parse tree produced by GoldfishGQLParser#edgeOutOrBoth.
 	VisitEdgeOutOrBoth(ctx *EdgeOutOrBothContext) interface{}
 
-	// Visit a parse tree produced by GoldfishGQLParser#edgeLeftTilde.
-	VisitEdgeLeftTilde(ctx *EdgeLeftTildeContext) interface{}
-
 	// Visit a parse tree produced by GoldfishGQLParser#edgeTilde.
 	VisitEdgeTilde(ctx *EdgeTildeContext) interface{}
-
-	// Visit a parse tree produced by GoldfishGQLParser#edgeSimplified.
-	VisitEdgeSimplified(ctx *EdgeSimplifiedContext) interface{}
 
 	// Visit a parse tree produced by GoldfishGQLParser#simplifiedBody.
 	VisitSimplifiedBody(ctx *SimplifiedBodyContext) interface{}
@@ -160,6 +148,9 @@ type GoldfishGQLVisitor interface {
 	// Visit a parse tree produced by GoldfishGQLParser#temporalPrimary.
 	VisitTemporalPrimary(ctx *TemporalPrimaryContext) interface{}
 
+	// Visit a parse tree produced by GoldfishGQLParser#timePrimary.
+	VisitTimePrimary(ctx *TimePrimaryContext) interface{}
+
 	// Visit a parse tree produced by GoldfishGQLParser#paramPrimary.
 	VisitParamPrimary(ctx *ParamPrimaryContext) interface{}
 
@@ -180,9 +171,6 @@ type GoldfishGQLVisitor interface {
 
 	// Visit a parse tree produced by GoldfishGQLParser#varPrimary.
 	VisitVarPrimary(ctx *VarPrimaryContext) interface{}
-
-	// Visit a parse tree produced by GoldfishGQLParser#patternPrimary.
-	VisitPatternPrimary(ctx *PatternPrimaryContext) interface{}
 
 	// Visit a parse tree produced by GoldfishGQLParser#parenPrimary.
 	VisitParenPrimary(ctx *ParenPrimaryContext) interface{}
@@ -207,6 +195,9 @@ type GoldfishGQLVisitor interface {
 
 	// Visit a parse tree produced by GoldfishGQLParser#varName.
 	VisitVarName(ctx *VarNameContext) interface{}
+
+	// Visit a parse tree produced by GoldfishGQLParser#exprVarName.
+	VisitExprVarName(ctx *ExprVarNameContext) interface{}
 
 	// Visit a parse tree produced by GoldfishGQLParser#isLabelName.
 	VisitIsLabelName(ctx *IsLabelNameContext) interface{}

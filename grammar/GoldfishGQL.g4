@@ -60,7 +60,8 @@ qualifiedName
     ;
 
 clause
-    : MATCH matchMode? pathPatterns (WHERE expr)?         # matchClause
+    // MATCH … YIELD (GQL's graph pattern yield, refused)
+    : MATCH matchMode? pathPatterns (WHERE expr)? (YIELD refusedTail)?  # matchClause
     | LIMIT expr                                          # limitClause
     | INSERT pathPatterns                                 # insertClause
     | SET setItem (COMMA setItem)*                        # setClause
@@ -80,7 +81,7 @@ refusedWord
     | FILTER | LET | FOR | UNION | OPTIONAL | NEXT | FINISH | GROUP | HAVING
     | INTERSECT | EXCEPT | OTHERWISE | FOREACH | LOAD | USE | SESSION | DROP
     | SHOW | EXPLAIN | PROFILE | SELECT | ALTER | GRANT | REVOKE | DENY
-    | KEEP | TERMINATE | STOP | RENAME | GRAPH | SAVEPOINT | RELEASE
+    | KEEP | TERMINATE | STOP | RENAME | GRAPH | SAVEPOINT | RELEASE | USING | AT
     ;
 
 // The rest of a refused statement: any tokens up to ';'. An unterminated
@@ -100,8 +101,9 @@ balanced
     ;
 
 // Items are left-factored on the variable so every choice is LL(1).
+// n[$key] = value (Cypher's dynamic property, refused)
 setItem
-    : varName (DOT anyName EQ expr | (EQ | PLUSEQ) (mapLiteral | PARAM) | labelSpec)
+    : varName (DOT anyName EQ expr | (EQ | PLUSEQ) (mapLiteral | PARAM) | labelSpec | LBRACK expr RBRACK EQ expr)
     ;
 
 removeItem
@@ -292,6 +294,8 @@ primary
     | (TIME | TIMESTAMP | DURATION) (STRING | callArgs)?  # timePrimary
     | (LOCAL | ZONED) ((DATETIME | TIME) STRING | callArgs)?  # timePrimary
     | PARAM                                               # paramPrimary
+    // LIST [a, b] and ARRAY [a, b] (ISO) are the list [a, b]
+    | (LIST | ARRAY) LBRACK exprList? RBRACK              # listPrimary
     // [a, b], and the comprehensions [x IN l WHERE … | …]
     | LBRACK (exprList (WHERE expr)? (PIPE expr)?)? RBRACK  # listPrimary
     | mapLiteral                                          # mapPrimary
@@ -350,7 +354,8 @@ varName
     | CASE | WHEN | THEN | ELSE | END | UNKNOWN | NORMALIZED | NFC | NFD | NFKC | NFKD
     | TYPED | DIRECTED | SOURCE | DESTINATION | OF
     | TIME | TIMESTAMP | DURATION | LOCAL | ZONED | READ | ONLY | WRITE | WORK
-    | GRAPH | SAVEPOINT | RELEASE | TO | ISOLATION | BETWEEN | LIKE
+    | GRAPH | SAVEPOINT | RELEASE | TO | ISOLATION | BETWEEN | LIKE | USING | AT
+    | LIST | ARRAY
     ;
 
 // A variable in an expression: the soft keywords but those that start a
@@ -367,7 +372,7 @@ exprVarName
     | WHEN | THEN | ELSE | END | UNKNOWN | NORMALIZED | NFC | NFD | NFKC | NFKD
     | TYPED | DIRECTED | SOURCE | DESTINATION | OF
     | READ | ONLY | WRITE | WORK
-    | GRAPH | SAVEPOINT | RELEASE | TO | ISOLATION | BETWEEN | LIKE
+    | GRAPH | SAVEPOINT | RELEASE | TO | ISOLATION | BETWEEN | LIKE | USING | AT
     ;
 
 // A label after IS in an expression: any name but the words IS takes for
@@ -390,6 +395,7 @@ isLabelName
     | SOURCE | DESTINATION | OF
     | TIME | TIMESTAMP | DURATION | LOCAL | ZONED | READ | ONLY | WRITE | WORK
     | GRAPH | SAVEPOINT | RELEASE | TO | ISOLATION | BETWEEN | LIKE | CHEAPEST | COST
+    | USING | AT | LIST | ARRAY
     ;
 
 // Labels and property keys: any identifier or keyword at all.
@@ -411,6 +417,7 @@ anyName
     | NFC | NFD | NFKC | NFKD | TYPED | DIRECTED | SOURCE | DESTINATION | OF
     | TIME | TIMESTAMP | DURATION | LOCAL | ZONED | READ | ONLY | WRITE | WORK
     | GRAPH | SAVEPOINT | RELEASE | TO | ISOLATION | BETWEEN | LIKE | CHEAPEST | COST
+    | USING | AT | LIST | ARRAY
     ;
 
 // --------------------------------------------------------------------- lexer
@@ -540,6 +547,10 @@ BETWEEN     : 'BETWEEN';
 LIKE        : 'LIKE';
 CHEAPEST    : 'CHEAPEST';
 COST        : 'COST';
+USING       : 'USING';
+AT          : 'AT';
+LIST        : 'LIST';
+ARRAY       : 'ARRAY';
 
 LPAREN     : '(';
 RPAREN     : ')';

@@ -221,6 +221,9 @@ func (b *builder) clause(ctx gen.IClauseContext) ast.Clause {
 		if e := c.Expr(); e != nil {
 			m.Where = b.expr(e)
 		}
+		if y := c.YIELD(); y != nil {
+			b.refuse(b.pos(y.GetSymbol()), "graph pattern YIELD")
+		}
 		return m
 	case *gen.LimitClauseContext:
 		return &ast.Limit{Pos: b.cpos(c), Count: b.expr(c.Expr())}
@@ -378,7 +381,11 @@ func (b *builder) setItem(c gen.ISetItemContext) ast.SetItem {
 	v := b.name(c.VarName().GetStart())
 	switch {
 	case c.DOT() != nil:
-		return &ast.SetProp{Pos: pos, Var: v, Key: b.name(c.AnyName().GetStart()), Value: b.expr(c.Expr())}
+		return &ast.SetProp{Pos: pos, Var: v, Key: b.name(c.AnyName().GetStart()), Value: b.expr(c.Expr(0))}
+	case c.LBRACK() != nil:
+		b.refuse(b.pos(c.LBRACK().GetSymbol()), "dynamic property n[ ]")
+		b.expr(c.Expr(0))
+		return &ast.SetProp{Pos: pos, Var: v, Value: b.expr(c.Expr(1))}
 	case c.PARAM() != nil:
 		b.refuse(b.pos(c.PARAM().GetSymbol()), "properties from a parameter")
 		return &ast.SetAllProps{Pos: pos, Var: v, Map: &ast.MapLit{Pos: pos}, Merge: c.PLUSEQ() != nil}
@@ -1319,6 +1326,8 @@ func (b *builder) primary(ctx gen.IPrimaryContext) ast.Expr {
 			switch strings.ToUpper(t.GetText()) {
 			case "COUNT", "COLLECT", "VALUE":
 				feature = strings.ToUpper(t.GetText()) + " { } subquery"
+			case "RECORD":
+				feature = "RECORD { } constructor"
 			}
 			return b.refusedExpr(b.pos(t), feature)
 		}

@@ -112,6 +112,12 @@ func TestRefusedForms(t *testing.T) {
 		{`SAVEPOINT sp`, "SAVEPOINT", 1},
 		{`START DATABASE foo`, "START DATABASE", 1},
 		{`SELECT * FROM t`, "SELECT", 1},
+		{`USING PERIODIC COMMIT 500 LOAD CSV FROM 'x' AS l INSERT (:X)`, "USING", 1},
+		{`MATCH (n) USING INDEX n:P(name) WHERE n.name = 'x' SET n.y = 1`, "USING", 11},
+		{`AT /s MATCH (n) SET n.x = 1`, "AT", 1},
+		{`MATCH (n) SET n[$key] = 1`, "dynamic property n[ ]", 16},
+		{`MATCH (n) WHERE n.x = 1 YIELD n`, "graph pattern YIELD", 25},
+		{`INSERT (:A {r: RECORD {a: 1}})`, "RECORD { } constructor", 16},
 		// a refused form wins over an error elsewhere in the statement
 		{`MATCH (n) WHERE n.x = 99999999999999999999 RETURN n`, "RETURN", 44},
 		{`MATCH (n) WHERE n.x = '\q' RETURN n`, "RETURN", 28},
@@ -163,6 +169,8 @@ func TestISOForms(t *testing.T) {
 		// date-times: TIMESTAMP and ZONED DATETIME are DATETIME
 		{`INSERT (:X {a: ZONED DATETIME '2026-01-31T12:00:00+01:00', b: TIMESTAMP '2026-01-31T12:00Z'})`,
 			`(INSERT (:X{a:datetime"2026-01-31T12:00:00+01:00",b:datetime"2026-01-31T12:00Z"}))`},
+		// LIST [ ] and ARRAY [ ] are list literals
+		{`INSERT (:X {a: LIST [1, 2], b: ARRAY [], c: list[3]})`, `(INSERT (:X{a:[1 2],b:[],c:[3]}))`},
 		// a double-quoted key is a delimited identifier
 		{`INSERT (:X {"first name": 1, "b": 2})`, `(INSERT (:X{first name:1,b:2}))`},
 		// transactions

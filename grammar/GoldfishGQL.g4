@@ -294,8 +294,9 @@ primary
     | (TIME | TIMESTAMP | DURATION) (STRING | callArgs)?  # timePrimary
     | (LOCAL | ZONED) ((DATETIME | TIME) STRING | callArgs)?  # timePrimary
     | PARAM                                               # paramPrimary
-    // LIST [a, b] and ARRAY [a, b] (ISO) are the list [a, b]
-    | (LIST | ARRAY) LBRACK exprList? RBRACK              # listPrimary
+    // LIST [a, b] and ARRAY [a, b] (ISO) are the list [a, b]; alone,
+    // the variable list or array
+    | (LIST | ARRAY) (LBRACK exprList? RBRACK)?           # listPrimary
     // [a, b], and the comprehensions [x IN l WHERE … | …]
     | LBRACK (exprList (WHERE expr)? (PIPE expr)?)? RBRACK  # listPrimary
     | mapLiteral                                          # mapPrimary

@@ -1338,6 +1338,10 @@ func (b *builder) primary(ctx gen.IPrimaryContext) ast.Expr {
 		}
 		return b.expr(c.Expr())
 	case *gen.ListPrimaryContext:
+		if c.LBRACK() == nil {
+			t := c.GetStart()
+			return &ast.Var{Pos: b.pos(t), Name: b.name(t)} // the variable list or array
+		}
 		l := &ast.ListLit{Pos: b.cpos(c)}
 		if el := c.ExprList(); el != nil {
 			l.Elems = b.exprList(el)

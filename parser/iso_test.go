@@ -207,6 +207,7 @@ func TestSoftKeywords(t *testing.T) {
 		{`MATCH (n) WHERE n IS Source AND n IS Grouped SET n:Group`,
 			`(MATCH (n) WHERE (AND (LABEL n Source) (LABEL n Grouped))) (SET n:Group)`},
 		{`MATCH (case), (when) WHERE case.x = when.x SET case.y = 2`, `(MATCH (case), (when) WHERE (= case.x when.x)) (SET case.y=2)`},
+		{`MATCH (list), (time) WHERE list.x = time.x SET list.y = 2`, `(MATCH (list), (time) WHERE (= list.x time.x)) (SET list.y=2)`},
 		{`MATCH (n) SET n.x = CASE case WHEN when THEN 1 END`, `(MATCH (n)) (SET n.x=(REFUSED CASE expression)) !{CASE expression}`},
 	} {
 		s, err := Parse(c.in)

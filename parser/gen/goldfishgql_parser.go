@@ -93,7 +93,7 @@ func goldfishgqlParserInit() {
 	}
 	staticData.PredictionContextCache = antlr.NewPredictionContextCache()
 	staticData.serializedATN = []int32{
-		4, 1, 171, 1111, 2, 0, 7, 0, 2, 1, 7, 1, 2, 2, 7, 2, 2, 3, 7, 3, 2, 4,
+		4, 1, 171, 1113, 2, 0, 7, 0, 2, 1, 7, 1, 2, 2, 7, 2, 2, 3, 7, 3, 2, 4,
 		7, 4, 2, 5, 7, 5, 2, 6, 7, 6, 2, 7, 7, 7, 2, 8, 7, 8, 2, 9, 7, 9, 2, 10,
 		7, 10, 2, 11, 7, 11, 2, 12, 7, 12, 2, 13, 7, 13, 2, 14, 7, 14, 2, 15, 7,
 		15, 2, 16, 7, 16, 2, 17, 7, 17, 2, 18, 7, 18, 2, 19, 7, 19, 2, 20, 7, 20,
@@ -197,53 +197,53 @@ func goldfishgqlParserInit() {
 		8, 32, 10, 32, 12, 32, 923, 9, 32, 1, 33, 1, 33, 1, 33, 1, 33, 3, 33, 929,
 		8, 33, 1, 33, 1, 33, 1, 33, 3, 33, 934, 8, 33, 1, 33, 1, 33, 1, 33, 1,
 		33, 3, 33, 940, 8, 33, 1, 33, 1, 33, 1, 33, 1, 33, 3, 33, 946, 8, 33, 1,
-		33, 1, 33, 1, 33, 1, 33, 1, 33, 3, 33, 953, 8, 33, 1, 33, 1, 33, 3, 33,
-		957, 8, 33, 3, 33, 959, 8, 33, 1, 33, 1, 33, 1, 33, 1, 33, 3, 33, 965,
-		8, 33, 1, 33, 4, 33, 968, 8, 33, 11, 33, 12, 33, 969, 1, 33, 1, 33, 3,
-		33, 974, 8, 33, 1, 33, 1, 33, 3, 33, 978, 8, 33, 1, 33, 1, 33, 1, 33, 1,
-		33, 1, 33, 1, 33, 1, 33, 1, 33, 1, 33, 3, 33, 989, 8, 33, 1, 33, 1, 33,
-		1, 33, 1, 33, 1, 33, 1, 33, 1, 33, 1, 33, 1, 33, 1, 33, 1, 33, 3, 33, 1002,
-		8, 33, 1, 33, 1, 33, 1, 33, 1, 33, 1, 33, 3, 33, 1009, 8, 33, 1, 33, 3,
-		33, 1012, 8, 33, 1, 33, 1, 33, 3, 33, 1016, 8, 33, 1, 33, 1, 33, 3, 33,
-		1020, 8, 33, 1, 33, 1, 33, 1, 33, 1, 33, 4, 33, 1026, 8, 33, 11, 33, 12,
-		33, 1027, 3, 33, 1030, 8, 33, 3, 33, 1032, 8, 33, 1, 34, 1, 34, 1, 34,
-		1, 34, 5, 34, 1038, 8, 34, 10, 34, 12, 34, 1041, 9, 34, 1, 34, 1, 34, 1,
-		34, 1, 35, 3, 35, 1047, 8, 35, 1, 35, 1, 35, 3, 35, 1051, 8, 35, 1, 36,
-		1, 36, 1, 36, 3, 36, 1056, 8, 36, 1, 36, 1, 36, 1, 36, 5, 36, 1061, 8,
-		36, 10, 36, 12, 36, 1064, 9, 36, 3, 36, 1066, 8, 36, 1, 36, 1, 36, 1, 37,
-		1, 37, 1, 37, 3, 37, 1073, 8, 37, 1, 37, 1, 37, 3, 37, 1077, 8, 37, 1,
-		37, 1, 37, 3, 37, 1081, 8, 37, 1, 38, 1, 38, 1, 38, 1, 38, 5, 38, 1087,
-		8, 38, 10, 38, 12, 38, 1090, 9, 38, 3, 38, 1092, 8, 38, 1, 38, 1, 38, 1,
-		39, 1, 39, 3, 39, 1098, 8, 39, 1, 39, 1, 39, 1, 39, 1, 40, 1, 40, 1, 41,
-		1, 41, 1, 42, 1, 42, 1, 43, 1, 43, 1, 43, 0, 0, 44, 0, 2, 4, 6, 8, 10,
-		12, 14, 16, 18, 20, 22, 24, 26, 28, 30, 32, 34, 36, 38, 40, 42, 44, 46,
-		48, 50, 52, 54, 56, 58, 60, 62, 64, 66, 68, 70, 72, 74, 76, 78, 80, 82,
-		84, 86, 0, 31, 3, 0, 12, 12, 135, 135, 170, 170, 1, 0, 112, 113, 1, 0,
-		8, 9, 2, 0, 3, 3, 16, 16, 2, 0, 128, 128, 132, 132, 8, 0, 2, 2, 17, 17,
-		21, 21, 27, 32, 34, 37, 53, 76, 115, 117, 124, 125, 2, 0, 135, 135, 170,
-		170, 3, 0, 128, 133, 135, 135, 170, 170, 2, 0, 140, 140, 142, 142, 1, 0,
-		86, 87, 3, 0, 19, 19, 77, 82, 122, 122, 5, 0, 19, 19, 55, 55, 77, 85, 122,
-		122, 163, 164, 2, 0, 46, 46, 137, 137, 1, 0, 164, 165, 3, 0, 135, 135,
-		152, 152, 170, 170, 1, 0, 120, 121, 2, 0, 41, 41, 149, 150, 1, 0, 97, 100,
-		2, 0, 101, 101, 136, 136, 1, 0, 103, 104, 1, 0, 109, 110, 2, 0, 52, 52,
-		106, 106, 2, 0, 48, 50, 161, 163, 1, 0, 51, 52, 1, 0, 106, 108, 1, 0, 126,
-		127, 1, 0, 142, 148, 8, 0, 11, 12, 22, 26, 53, 76, 83, 85, 89, 93, 95,
-		121, 124, 127, 166, 167, 11, 0, 11, 12, 19, 19, 22, 26, 53, 77, 83, 85,
-		88, 88, 90, 93, 95, 105, 111, 121, 124, 125, 166, 167, 6, 0, 1, 40, 42,
-		46, 51, 94, 97, 100, 103, 127, 166, 167, 2, 0, 1, 127, 166, 167, 1343,
-		0, 89, 1, 0, 0, 0, 2, 135, 1, 0, 0, 0, 4, 137, 1, 0, 0, 0, 6, 140, 1, 0,
-		0, 0, 8, 219, 1, 0, 0, 0, 10, 221, 1, 0, 0, 0, 12, 226, 1, 0, 0, 0, 14,
-		244, 1, 0, 0, 0, 16, 247, 1, 0, 0, 0, 18, 267, 1, 0, 0, 0, 20, 273, 1,
-		0, 0, 0, 22, 278, 1, 0, 0, 0, 24, 379, 1, 0, 0, 0, 26, 404, 1, 0, 0, 0,
-		28, 406, 1, 0, 0, 0, 30, 413, 1, 0, 0, 0, 32, 513, 1, 0, 0, 0, 34, 515,
+		33, 3, 33, 949, 8, 33, 1, 33, 1, 33, 1, 33, 1, 33, 3, 33, 955, 8, 33, 1,
+		33, 1, 33, 3, 33, 959, 8, 33, 3, 33, 961, 8, 33, 1, 33, 1, 33, 1, 33, 1,
+		33, 3, 33, 967, 8, 33, 1, 33, 4, 33, 970, 8, 33, 11, 33, 12, 33, 971, 1,
+		33, 1, 33, 3, 33, 976, 8, 33, 1, 33, 1, 33, 3, 33, 980, 8, 33, 1, 33, 1,
+		33, 1, 33, 1, 33, 1, 33, 1, 33, 1, 33, 1, 33, 1, 33, 3, 33, 991, 8, 33,
+		1, 33, 1, 33, 1, 33, 1, 33, 1, 33, 1, 33, 1, 33, 1, 33, 1, 33, 1, 33, 1,
+		33, 3, 33, 1004, 8, 33, 1, 33, 1, 33, 1, 33, 1, 33, 1, 33, 3, 33, 1011,
+		8, 33, 1, 33, 3, 33, 1014, 8, 33, 1, 33, 1, 33, 3, 33, 1018, 8, 33, 1,
+		33, 1, 33, 3, 33, 1022, 8, 33, 1, 33, 1, 33, 1, 33, 1, 33, 4, 33, 1028,
+		8, 33, 11, 33, 12, 33, 1029, 3, 33, 1032, 8, 33, 3, 33, 1034, 8, 33, 1,
+		34, 1, 34, 1, 34, 1, 34, 5, 34, 1040, 8, 34, 10, 34, 12, 34, 1043, 9, 34,
+		1, 34, 1, 34, 1, 34, 1, 35, 3, 35, 1049, 8, 35, 1, 35, 1, 35, 3, 35, 1053,
+		8, 35, 1, 36, 1, 36, 1, 36, 3, 36, 1058, 8, 36, 1, 36, 1, 36, 1, 36, 5,
+		36, 1063, 8, 36, 10, 36, 12, 36, 1066, 9, 36, 3, 36, 1068, 8, 36, 1, 36,
+		1, 36, 1, 37, 1, 37, 1, 37, 3, 37, 1075, 8, 37, 1, 37, 1, 37, 3, 37, 1079,
+		8, 37, 1, 37, 1, 37, 3, 37, 1083, 8, 37, 1, 38, 1, 38, 1, 38, 1, 38, 5,
+		38, 1089, 8, 38, 10, 38, 12, 38, 1092, 9, 38, 3, 38, 1094, 8, 38, 1, 38,
+		1, 38, 1, 39, 1, 39, 3, 39, 1100, 8, 39, 1, 39, 1, 39, 1, 39, 1, 40, 1,
+		40, 1, 41, 1, 41, 1, 42, 1, 42, 1, 43, 1, 43, 1, 43, 0, 0, 44, 0, 2, 4,
+		6, 8, 10, 12, 14, 16, 18, 20, 22, 24, 26, 28, 30, 32, 34, 36, 38, 40, 42,
+		44, 46, 48, 50, 52, 54, 56, 58, 60, 62, 64, 66, 68, 70, 72, 74, 76, 78,
+		80, 82, 84, 86, 0, 31, 3, 0, 12, 12, 135, 135, 170, 170, 1, 0, 112, 113,
+		1, 0, 8, 9, 2, 0, 3, 3, 16, 16, 2, 0, 128, 128, 132, 132, 8, 0, 2, 2, 17,
+		17, 21, 21, 27, 32, 34, 37, 53, 76, 115, 117, 124, 125, 2, 0, 135, 135,
+		170, 170, 3, 0, 128, 133, 135, 135, 170, 170, 2, 0, 140, 140, 142, 142,
+		1, 0, 86, 87, 3, 0, 19, 19, 77, 82, 122, 122, 5, 0, 19, 19, 55, 55, 77,
+		85, 122, 122, 163, 164, 2, 0, 46, 46, 137, 137, 1, 0, 164, 165, 3, 0, 135,
+		135, 152, 152, 170, 170, 1, 0, 120, 121, 2, 0, 41, 41, 149, 150, 1, 0,
+		97, 100, 2, 0, 101, 101, 136, 136, 1, 0, 103, 104, 1, 0, 109, 110, 2, 0,
+		52, 52, 106, 106, 2, 0, 48, 50, 161, 163, 1, 0, 51, 52, 1, 0, 106, 108,
+		1, 0, 126, 127, 1, 0, 142, 148, 8, 0, 11, 12, 22, 26, 53, 76, 83, 85, 89,
+		93, 95, 121, 124, 127, 166, 167, 11, 0, 11, 12, 19, 19, 22, 26, 53, 77,
+		83, 85, 88, 88, 90, 93, 95, 105, 111, 121, 124, 125, 166, 167, 6, 0, 1,
+		40, 42, 46, 51, 94, 97, 100, 103, 127, 166, 167, 2, 0, 1, 127, 166, 167,
+		1346, 0, 89, 1, 0, 0, 0, 2, 135, 1, 0, 0, 0, 4, 137, 1, 0, 0, 0, 6, 140,
+		1, 0, 0, 0, 8, 219, 1, 0, 0, 0, 10, 221, 1, 0, 0, 0, 12, 226, 1, 0, 0,
+		0, 14, 244, 1, 0, 0, 0, 16, 247, 1, 0, 0, 0, 18, 267, 1, 0, 0, 0, 20, 273,
+		1, 0, 0, 0, 22, 278, 1, 0, 0, 0, 24, 379, 1, 0, 0, 0, 26, 404, 1, 0, 0,
+		0, 28, 406, 1, 0, 0, 0, 30, 413, 1, 0, 0, 0, 32, 513, 1, 0, 0, 0, 34, 515,
 		1, 0, 0, 0, 36, 532, 1, 0, 0, 0, 38, 556, 1, 0, 0, 0, 40, 590, 1, 0, 0,
 		0, 42, 594, 1, 0, 0, 0, 44, 709, 1, 0, 0, 0, 46, 714, 1, 0, 0, 0, 48, 718,
 		1, 0, 0, 0, 50, 738, 1, 0, 0, 0, 52, 768, 1, 0, 0, 0, 54, 770, 1, 0, 0,
 		0, 56, 778, 1, 0, 0, 0, 58, 818, 1, 0, 0, 0, 60, 823, 1, 0, 0, 0, 62, 893,
-		1, 0, 0, 0, 64, 898, 1, 0, 0, 0, 66, 1031, 1, 0, 0, 0, 68, 1033, 1, 0,
-		0, 0, 70, 1050, 1, 0, 0, 0, 72, 1052, 1, 0, 0, 0, 74, 1069, 1, 0, 0, 0,
-		76, 1082, 1, 0, 0, 0, 78, 1097, 1, 0, 0, 0, 80, 1102, 1, 0, 0, 0, 82, 1104,
-		1, 0, 0, 0, 84, 1106, 1, 0, 0, 0, 86, 1108, 1, 0, 0, 0, 88, 90, 3, 2, 1,
+		1, 0, 0, 0, 64, 898, 1, 0, 0, 0, 66, 1033, 1, 0, 0, 0, 68, 1035, 1, 0,
+		0, 0, 70, 1052, 1, 0, 0, 0, 72, 1054, 1, 0, 0, 0, 74, 1071, 1, 0, 0, 0,
+		76, 1084, 1, 0, 0, 0, 78, 1099, 1, 0, 0, 0, 80, 1104, 1, 0, 0, 0, 82, 1106,
+		1, 0, 0, 0, 84, 1108, 1, 0, 0, 0, 86, 1110, 1, 0, 0, 0, 88, 90, 3, 2, 1,
 		0, 89, 88, 1, 0, 0, 0, 89, 90, 1, 0, 0, 0, 90, 97, 1, 0, 0, 0, 91, 93,
 		5, 135, 0, 0, 92, 94, 3, 2, 1, 0, 93, 92, 1, 0, 0, 0, 93, 94, 1, 0, 0,
 		0, 94, 96, 1, 0, 0, 0, 95, 91, 1, 0, 0, 0, 96, 99, 1, 0, 0, 0, 97, 95,
@@ -575,97 +575,99 @@ func goldfishgqlParserInit() {
 		0, 0, 915, 913, 1, 0, 0, 0, 915, 916, 1, 0, 0, 0, 916, 921, 1, 0, 0, 0,
 		917, 918, 5, 156, 0, 0, 918, 920, 3, 64, 32, 0, 919, 917, 1, 0, 0, 0, 920,
 		923, 1, 0, 0, 0, 921, 919, 1, 0, 0, 0, 921, 922, 1, 0, 0, 0, 922, 65, 1,
-		0, 0, 0, 923, 921, 1, 0, 0, 0, 924, 1032, 7, 22, 0, 0, 925, 928, 7, 23,
+		0, 0, 0, 923, 921, 1, 0, 0, 0, 924, 1034, 7, 22, 0, 0, 925, 928, 7, 23,
 		0, 0, 926, 929, 5, 161, 0, 0, 927, 929, 3, 72, 36, 0, 928, 926, 1, 0, 0,
-		0, 928, 927, 1, 0, 0, 0, 929, 1032, 1, 0, 0, 0, 930, 933, 7, 24, 0, 0,
+		0, 928, 927, 1, 0, 0, 0, 929, 1034, 1, 0, 0, 0, 930, 933, 7, 24, 0, 0,
 		931, 934, 5, 161, 0, 0, 932, 934, 3, 72, 36, 0, 933, 931, 1, 0, 0, 0, 933,
-		932, 1, 0, 0, 0, 933, 934, 1, 0, 0, 0, 934, 1032, 1, 0, 0, 0, 935, 939,
+		932, 1, 0, 0, 0, 933, 934, 1, 0, 0, 0, 934, 1034, 1, 0, 0, 0, 935, 939,
 		7, 20, 0, 0, 936, 937, 7, 21, 0, 0, 937, 940, 5, 161, 0, 0, 938, 940, 3,
 		72, 36, 0, 939, 936, 1, 0, 0, 0, 939, 938, 1, 0, 0, 0, 939, 940, 1, 0,
-		0, 0, 940, 1032, 1, 0, 0, 0, 941, 1032, 5, 164, 0, 0, 942, 943, 7, 25,
+		0, 0, 940, 1034, 1, 0, 0, 0, 941, 1034, 5, 164, 0, 0, 942, 948, 7, 25,
 		0, 0, 943, 945, 5, 130, 0, 0, 944, 946, 3, 54, 27, 0, 945, 944, 1, 0, 0,
-		0, 945, 946, 1, 0, 0, 0, 946, 947, 1, 0, 0, 0, 947, 1032, 5, 131, 0, 0,
-		948, 958, 5, 130, 0, 0, 949, 952, 3, 54, 27, 0, 950, 951, 5, 3, 0, 0, 951,
-		953, 3, 56, 28, 0, 952, 950, 1, 0, 0, 0, 952, 953, 1, 0, 0, 0, 953, 956,
-		1, 0, 0, 0, 954, 955, 5, 156, 0, 0, 955, 957, 3, 56, 28, 0, 956, 954, 1,
-		0, 0, 0, 956, 957, 1, 0, 0, 0, 957, 959, 1, 0, 0, 0, 958, 949, 1, 0, 0,
-		0, 958, 959, 1, 0, 0, 0, 959, 960, 1, 0, 0, 0, 960, 1032, 5, 131, 0, 0,
-		961, 1032, 3, 76, 38, 0, 962, 977, 5, 89, 0, 0, 963, 965, 3, 56, 28, 0,
-		964, 963, 1, 0, 0, 0, 964, 965, 1, 0, 0, 0, 965, 967, 1, 0, 0, 0, 966,
-		968, 3, 68, 34, 0, 967, 966, 1, 0, 0, 0, 968, 969, 1, 0, 0, 0, 969, 967,
-		1, 0, 0, 0, 969, 970, 1, 0, 0, 0, 970, 973, 1, 0, 0, 0, 971, 972, 5, 92,
-		0, 0, 972, 974, 3, 56, 28, 0, 973, 971, 1, 0, 0, 0, 973, 974, 1, 0, 0,
-		0, 974, 975, 1, 0, 0, 0, 975, 976, 5, 93, 0, 0, 976, 978, 1, 0, 0, 0, 977,
-		964, 1, 0, 0, 0, 977, 978, 1, 0, 0, 0, 978, 1032, 1, 0, 0, 0, 979, 988,
-		5, 94, 0, 0, 980, 981, 5, 132, 0, 0, 981, 982, 3, 14, 7, 0, 982, 983, 5,
-		133, 0, 0, 983, 989, 1, 0, 0, 0, 984, 985, 5, 128, 0, 0, 985, 986, 3, 14,
-		7, 0, 986, 987, 5, 129, 0, 0, 987, 989, 1, 0, 0, 0, 988, 980, 1, 0, 0,
-		0, 988, 984, 1, 0, 0, 0, 989, 1032, 1, 0, 0, 0, 990, 991, 5, 165, 0, 0,
-		991, 992, 5, 128, 0, 0, 992, 993, 3, 56, 28, 0, 993, 994, 5, 129, 0, 0,
-		994, 1032, 1, 0, 0, 0, 995, 1001, 3, 82, 41, 0, 996, 1002, 3, 72, 36, 0,
-		997, 998, 5, 132, 0, 0, 998, 999, 3, 14, 7, 0, 999, 1000, 5, 133, 0, 0,
-		1000, 1002, 1, 0, 0, 0, 1001, 996, 1, 0, 0, 0, 1001, 997, 1, 0, 0, 0, 1001,
-		1002, 1, 0, 0, 0, 1002, 1032, 1, 0, 0, 0, 1003, 1029, 5, 128, 0, 0, 1004,
-		1005, 3, 56, 28, 0, 1005, 1006, 5, 129, 0, 0, 1006, 1030, 1, 0, 0, 0, 1007,
-		1009, 3, 80, 40, 0, 1008, 1007, 1, 0, 0, 0, 1008, 1009, 1, 0, 0, 0, 1009,
-		1011, 1, 0, 0, 0, 1010, 1012, 3, 36, 18, 0, 1011, 1010, 1, 0, 0, 0, 1011,
-		1012, 1, 0, 0, 0, 1012, 1015, 1, 0, 0, 0, 1013, 1016, 3, 76, 38, 0, 1014,
-		1016, 5, 164, 0, 0, 1015, 1013, 1, 0, 0, 0, 1015, 1014, 1, 0, 0, 0, 1015,
-		1016, 1, 0, 0, 0, 1016, 1019, 1, 0, 0, 0, 1017, 1018, 5, 3, 0, 0, 1018,
-		1020, 3, 56, 28, 0, 1019, 1017, 1, 0, 0, 0, 1019, 1020, 1, 0, 0, 0, 1020,
-		1021, 1, 0, 0, 0, 1021, 1025, 5, 129, 0, 0, 1022, 1023, 3, 44, 22, 0, 1023,
-		1024, 3, 34, 17, 0, 1024, 1026, 1, 0, 0, 0, 1025, 1022, 1, 0, 0, 0, 1026,
-		1027, 1, 0, 0, 0, 1027, 1025, 1, 0, 0, 0, 1027, 1028, 1, 0, 0, 0, 1028,
-		1030, 1, 0, 0, 0, 1029, 1004, 1, 0, 0, 0, 1029, 1008, 1, 0, 0, 0, 1030,
-		1032, 1, 0, 0, 0, 1031, 924, 1, 0, 0, 0, 1031, 925, 1, 0, 0, 0, 1031, 930,
-		1, 0, 0, 0, 1031, 935, 1, 0, 0, 0, 1031, 941, 1, 0, 0, 0, 1031, 942, 1,
-		0, 0, 0, 1031, 948, 1, 0, 0, 0, 1031, 961, 1, 0, 0, 0, 1031, 962, 1, 0,
-		0, 0, 1031, 979, 1, 0, 0, 0, 1031, 990, 1, 0, 0, 0, 1031, 995, 1, 0, 0,
-		0, 1031, 1003, 1, 0, 0, 0, 1032, 67, 1, 0, 0, 0, 1033, 1034, 5, 90, 0,
-		0, 1034, 1039, 3, 70, 35, 0, 1035, 1036, 5, 134, 0, 0, 1036, 1038, 3, 70,
-		35, 0, 1037, 1035, 1, 0, 0, 0, 1038, 1041, 1, 0, 0, 0, 1039, 1037, 1, 0,
-		0, 0, 1039, 1040, 1, 0, 0, 0, 1040, 1042, 1, 0, 0, 0, 1041, 1039, 1, 0,
-		0, 0, 1042, 1043, 5, 91, 0, 0, 1043, 1044, 3, 56, 28, 0, 1044, 69, 1, 0,
-		0, 0, 1045, 1047, 7, 26, 0, 0, 1046, 1045, 1, 0, 0, 0, 1046, 1047, 1, 0,
-		0, 0, 1047, 1048, 1, 0, 0, 0, 1048, 1051, 3, 56, 28, 0, 1049, 1051, 3,
-		62, 31, 0, 1050, 1046, 1, 0, 0, 0, 1050, 1049, 1, 0, 0, 0, 1051, 71, 1,
-		0, 0, 0, 1052, 1065, 5, 128, 0, 0, 1053, 1066, 5, 151, 0, 0, 1054, 1056,
-		5, 18, 0, 0, 1055, 1054, 1, 0, 0, 0, 1055, 1056, 1, 0, 0, 0, 1056, 1057,
-		1, 0, 0, 0, 1057, 1062, 3, 74, 37, 0, 1058, 1059, 5, 134, 0, 0, 1059, 1061,
-		3, 74, 37, 0, 1060, 1058, 1, 0, 0, 0, 1061, 1064, 1, 0, 0, 0, 1062, 1060,
-		1, 0, 0, 0, 1062, 1063, 1, 0, 0, 0, 1063, 1066, 1, 0, 0, 0, 1064, 1062,
-		1, 0, 0, 0, 1065, 1053, 1, 0, 0, 0, 1065, 1055, 1, 0, 0, 0, 1065, 1066,
-		1, 0, 0, 0, 1066, 1067, 1, 0, 0, 0, 1067, 1068, 5, 129, 0, 0, 1068, 73,
-		1, 0, 0, 0, 1069, 1072, 3, 56, 28, 0, 1070, 1071, 5, 3, 0, 0, 1071, 1073,
-		3, 56, 28, 0, 1072, 1070, 1, 0, 0, 0, 1072, 1073, 1, 0, 0, 0, 1073, 1076,
-		1, 0, 0, 0, 1074, 1075, 5, 156, 0, 0, 1075, 1077, 3, 56, 28, 0, 1076, 1074,
-		1, 0, 0, 0, 1076, 1077, 1, 0, 0, 0, 1077, 1080, 1, 0, 0, 0, 1078, 1079,
-		5, 20, 0, 0, 1079, 1081, 3, 64, 32, 0, 1080, 1078, 1, 0, 0, 0, 1080, 1081,
-		1, 0, 0, 0, 1081, 75, 1, 0, 0, 0, 1082, 1091, 5, 132, 0, 0, 1083, 1088,
-		3, 78, 39, 0, 1084, 1085, 5, 134, 0, 0, 1085, 1087, 3, 78, 39, 0, 1086,
-		1084, 1, 0, 0, 0, 1087, 1090, 1, 0, 0, 0, 1088, 1086, 1, 0, 0, 0, 1088,
-		1089, 1, 0, 0, 0, 1089, 1092, 1, 0, 0, 0, 1090, 1088, 1, 0, 0, 0, 1091,
-		1083, 1, 0, 0, 0, 1091, 1092, 1, 0, 0, 0, 1092, 1093, 1, 0, 0, 0, 1093,
-		1094, 5, 133, 0, 0, 1094, 77, 1, 0, 0, 0, 1095, 1098, 3, 86, 43, 0, 1096,
-		1098, 5, 161, 0, 0, 1097, 1095, 1, 0, 0, 0, 1097, 1096, 1, 0, 0, 0, 1098,
-		1099, 1, 0, 0, 0, 1099, 1100, 5, 137, 0, 0, 1100, 1101, 3, 56, 28, 0, 1101,
-		79, 1, 0, 0, 0, 1102, 1103, 7, 27, 0, 0, 1103, 81, 1, 0, 0, 0, 1104, 1105,
-		7, 28, 0, 0, 1105, 83, 1, 0, 0, 0, 1106, 1107, 7, 29, 0, 0, 1107, 85, 1,
-		0, 0, 0, 1108, 1109, 7, 30, 0, 0, 1109, 87, 1, 0, 0, 0, 205, 89, 93, 97,
-		105, 108, 112, 116, 120, 124, 128, 133, 135, 145, 150, 155, 159, 171, 180,
-		184, 192, 199, 202, 206, 210, 214, 219, 226, 242, 244, 256, 265, 271, 276,
-		283, 289, 294, 299, 302, 306, 311, 314, 319, 324, 332, 338, 341, 346, 351,
-		354, 358, 363, 366, 371, 376, 379, 384, 389, 392, 396, 401, 404, 410, 417,
-		423, 428, 433, 436, 440, 444, 446, 449, 455, 460, 465, 468, 472, 476, 478,
-		482, 487, 492, 496, 498, 502, 507, 511, 513, 517, 520, 524, 528, 535, 540,
-		543, 547, 551, 556, 561, 564, 568, 572, 578, 590, 594, 599, 601, 605, 609,
-		619, 627, 630, 633, 635, 648, 651, 653, 655, 663, 670, 672, 676, 679, 682,
-		684, 692, 699, 702, 705, 707, 709, 714, 718, 721, 724, 728, 732, 736, 740,
-		743, 746, 750, 752, 756, 760, 762, 768, 775, 789, 791, 808, 818, 823, 830,
-		834, 838, 840, 843, 845, 850, 858, 867, 870, 875, 880, 882, 886, 890, 893,
-		898, 906, 911, 915, 921, 928, 933, 939, 945, 952, 956, 958, 964, 969, 973,
-		977, 988, 1001, 1008, 1011, 1015, 1019, 1027, 1029, 1031, 1039, 1046, 1050,
-		1055, 1062, 1065, 1072, 1076, 1080, 1088, 1091, 1097,
+		0, 945, 946, 1, 0, 0, 0, 946, 947, 1, 0, 0, 0, 947, 949, 5, 131, 0, 0,
+		948, 943, 1, 0, 0, 0, 948, 949, 1, 0, 0, 0, 949, 1034, 1, 0, 0, 0, 950,
+		960, 5, 130, 0, 0, 951, 954, 3, 54, 27, 0, 952, 953, 5, 3, 0, 0, 953, 955,
+		3, 56, 28, 0, 954, 952, 1, 0, 0, 0, 954, 955, 1, 0, 0, 0, 955, 958, 1,
+		0, 0, 0, 956, 957, 5, 156, 0, 0, 957, 959, 3, 56, 28, 0, 958, 956, 1, 0,
+		0, 0, 958, 959, 1, 0, 0, 0, 959, 961, 1, 0, 0, 0, 960, 951, 1, 0, 0, 0,
+		960, 961, 1, 0, 0, 0, 961, 962, 1, 0, 0, 0, 962, 1034, 5, 131, 0, 0, 963,
+		1034, 3, 76, 38, 0, 964, 979, 5, 89, 0, 0, 965, 967, 3, 56, 28, 0, 966,
+		965, 1, 0, 0, 0, 966, 967, 1, 0, 0, 0, 967, 969, 1, 0, 0, 0, 968, 970,
+		3, 68, 34, 0, 969, 968, 1, 0, 0, 0, 970, 971, 1, 0, 0, 0, 971, 969, 1,
+		0, 0, 0, 971, 972, 1, 0, 0, 0, 972, 975, 1, 0, 0, 0, 973, 974, 5, 92, 0,
+		0, 974, 976, 3, 56, 28, 0, 975, 973, 1, 0, 0, 0, 975, 976, 1, 0, 0, 0,
+		976, 977, 1, 0, 0, 0, 977, 978, 5, 93, 0, 0, 978, 980, 1, 0, 0, 0, 979,
+		966, 1, 0, 0, 0, 979, 980, 1, 0, 0, 0, 980, 1034, 1, 0, 0, 0, 981, 990,
+		5, 94, 0, 0, 982, 983, 5, 132, 0, 0, 983, 984, 3, 14, 7, 0, 984, 985, 5,
+		133, 0, 0, 985, 991, 1, 0, 0, 0, 986, 987, 5, 128, 0, 0, 987, 988, 3, 14,
+		7, 0, 988, 989, 5, 129, 0, 0, 989, 991, 1, 0, 0, 0, 990, 982, 1, 0, 0,
+		0, 990, 986, 1, 0, 0, 0, 991, 1034, 1, 0, 0, 0, 992, 993, 5, 165, 0, 0,
+		993, 994, 5, 128, 0, 0, 994, 995, 3, 56, 28, 0, 995, 996, 5, 129, 0, 0,
+		996, 1034, 1, 0, 0, 0, 997, 1003, 3, 82, 41, 0, 998, 1004, 3, 72, 36, 0,
+		999, 1000, 5, 132, 0, 0, 1000, 1001, 3, 14, 7, 0, 1001, 1002, 5, 133, 0,
+		0, 1002, 1004, 1, 0, 0, 0, 1003, 998, 1, 0, 0, 0, 1003, 999, 1, 0, 0, 0,
+		1003, 1004, 1, 0, 0, 0, 1004, 1034, 1, 0, 0, 0, 1005, 1031, 5, 128, 0,
+		0, 1006, 1007, 3, 56, 28, 0, 1007, 1008, 5, 129, 0, 0, 1008, 1032, 1, 0,
+		0, 0, 1009, 1011, 3, 80, 40, 0, 1010, 1009, 1, 0, 0, 0, 1010, 1011, 1,
+		0, 0, 0, 1011, 1013, 1, 0, 0, 0, 1012, 1014, 3, 36, 18, 0, 1013, 1012,
+		1, 0, 0, 0, 1013, 1014, 1, 0, 0, 0, 1014, 1017, 1, 0, 0, 0, 1015, 1018,
+		3, 76, 38, 0, 1016, 1018, 5, 164, 0, 0, 1017, 1015, 1, 0, 0, 0, 1017, 1016,
+		1, 0, 0, 0, 1017, 1018, 1, 0, 0, 0, 1018, 1021, 1, 0, 0, 0, 1019, 1020,
+		5, 3, 0, 0, 1020, 1022, 3, 56, 28, 0, 1021, 1019, 1, 0, 0, 0, 1021, 1022,
+		1, 0, 0, 0, 1022, 1023, 1, 0, 0, 0, 1023, 1027, 5, 129, 0, 0, 1024, 1025,
+		3, 44, 22, 0, 1025, 1026, 3, 34, 17, 0, 1026, 1028, 1, 0, 0, 0, 1027, 1024,
+		1, 0, 0, 0, 1028, 1029, 1, 0, 0, 0, 1029, 1027, 1, 0, 0, 0, 1029, 1030,
+		1, 0, 0, 0, 1030, 1032, 1, 0, 0, 0, 1031, 1006, 1, 0, 0, 0, 1031, 1010,
+		1, 0, 0, 0, 1032, 1034, 1, 0, 0, 0, 1033, 924, 1, 0, 0, 0, 1033, 925, 1,
+		0, 0, 0, 1033, 930, 1, 0, 0, 0, 1033, 935, 1, 0, 0, 0, 1033, 941, 1, 0,
+		0, 0, 1033, 942, 1, 0, 0, 0, 1033, 950, 1, 0, 0, 0, 1033, 963, 1, 0, 0,
+		0, 1033, 964, 1, 0, 0, 0, 1033, 981, 1, 0, 0, 0, 1033, 992, 1, 0, 0, 0,
+		1033, 997, 1, 0, 0, 0, 1033, 1005, 1, 0, 0, 0, 1034, 67, 1, 0, 0, 0, 1035,
+		1036, 5, 90, 0, 0, 1036, 1041, 3, 70, 35, 0, 1037, 1038, 5, 134, 0, 0,
+		1038, 1040, 3, 70, 35, 0, 1039, 1037, 1, 0, 0, 0, 1040, 1043, 1, 0, 0,
+		0, 1041, 1039, 1, 0, 0, 0, 1041, 1042, 1, 0, 0, 0, 1042, 1044, 1, 0, 0,
+		0, 1043, 1041, 1, 0, 0, 0, 1044, 1045, 5, 91, 0, 0, 1045, 1046, 3, 56,
+		28, 0, 1046, 69, 1, 0, 0, 0, 1047, 1049, 7, 26, 0, 0, 1048, 1047, 1, 0,
+		0, 0, 1048, 1049, 1, 0, 0, 0, 1049, 1050, 1, 0, 0, 0, 1050, 1053, 3, 56,
+		28, 0, 1051, 1053, 3, 62, 31, 0, 1052, 1048, 1, 0, 0, 0, 1052, 1051, 1,
+		0, 0, 0, 1053, 71, 1, 0, 0, 0, 1054, 1067, 5, 128, 0, 0, 1055, 1068, 5,
+		151, 0, 0, 1056, 1058, 5, 18, 0, 0, 1057, 1056, 1, 0, 0, 0, 1057, 1058,
+		1, 0, 0, 0, 1058, 1059, 1, 0, 0, 0, 1059, 1064, 3, 74, 37, 0, 1060, 1061,
+		5, 134, 0, 0, 1061, 1063, 3, 74, 37, 0, 1062, 1060, 1, 0, 0, 0, 1063, 1066,
+		1, 0, 0, 0, 1064, 1062, 1, 0, 0, 0, 1064, 1065, 1, 0, 0, 0, 1065, 1068,
+		1, 0, 0, 0, 1066, 1064, 1, 0, 0, 0, 1067, 1055, 1, 0, 0, 0, 1067, 1057,
+		1, 0, 0, 0, 1067, 1068, 1, 0, 0, 0, 1068, 1069, 1, 0, 0, 0, 1069, 1070,
+		5, 129, 0, 0, 1070, 73, 1, 0, 0, 0, 1071, 1074, 3, 56, 28, 0, 1072, 1073,
+		5, 3, 0, 0, 1073, 1075, 3, 56, 28, 0, 1074, 1072, 1, 0, 0, 0, 1074, 1075,
+		1, 0, 0, 0, 1075, 1078, 1, 0, 0, 0, 1076, 1077, 5, 156, 0, 0, 1077, 1079,
+		3, 56, 28, 0, 1078, 1076, 1, 0, 0, 0, 1078, 1079, 1, 0, 0, 0, 1079, 1082,
+		1, 0, 0, 0, 1080, 1081, 5, 20, 0, 0, 1081, 1083, 3, 64, 32, 0, 1082, 1080,
+		1, 0, 0, 0, 1082, 1083, 1, 0, 0, 0, 1083, 75, 1, 0, 0, 0, 1084, 1093, 5,
+		132, 0, 0, 1085, 1090, 3, 78, 39, 0, 1086, 1087, 5, 134, 0, 0, 1087, 1089,
+		3, 78, 39, 0, 1088, 1086, 1, 0, 0, 0, 1089, 1092, 1, 0, 0, 0, 1090, 1088,
+		1, 0, 0, 0, 1090, 1091, 1, 0, 0, 0, 1091, 1094, 1, 0, 0, 0, 1092, 1090,
+		1, 0, 0, 0, 1093, 1085, 1, 0, 0, 0, 1093, 1094, 1, 0, 0, 0, 1094, 1095,
+		1, 0, 0, 0, 1095, 1096, 5, 133, 0, 0, 1096, 77, 1, 0, 0, 0, 1097, 1100,
+		3, 86, 43, 0, 1098, 1100, 5, 161, 0, 0, 1099, 1097, 1, 0, 0, 0, 1099, 1098,
+		1, 0, 0, 0, 1100, 1101, 1, 0, 0, 0, 1101, 1102, 5, 137, 0, 0, 1102, 1103,
+		3, 56, 28, 0, 1103, 79, 1, 0, 0, 0, 1104, 1105, 7, 27, 0, 0, 1105, 81,
+		1, 0, 0, 0, 1106, 1107, 7, 28, 0, 0, 1107, 83, 1, 0, 0, 0, 1108, 1109,
+		7, 29, 0, 0, 1109, 85, 1, 0, 0, 0, 1110, 1111, 7, 30, 0, 0, 1111, 87, 1,
+		0, 0, 0, 206, 89, 93, 97, 105, 108, 112, 116, 120, 124, 128, 133, 135,
+		145, 150, 155, 159, 171, 180, 184, 192, 199, 202, 206, 210, 214, 219, 226,
+		242, 244, 256, 265, 271, 276, 283, 289, 294, 299, 302, 306, 311, 314, 319,
+		324, 332, 338, 341, 346, 351, 354, 358, 363, 366, 371, 376, 379, 384, 389,
+		392, 396, 401, 404, 410, 417, 423, 428, 433, 436, 440, 444, 446, 449, 455,
+		460, 465, 468, 472, 476, 478, 482, 487, 492, 496, 498, 502, 507, 511, 513,
+		517, 520, 524, 528, 535, 540, 543, 547, 551, 556, 561, 564, 568, 572, 578,
+		590, 594, 599, 601, 605, 609, 619, 627, 630, 633, 635, 648, 651, 653, 655,
+		663, 670, 672, 676, 679, 682, 684, 692, 699, 702, 705, 707, 709, 714, 718,
+		721, 724, 728, 732, 736, 740, 743, 746, 750, 752, 756, 760, 762, 768, 775,
+		789, 791, 808, 818, 823, 830, 834, 838, 840, 843, 845, 850, 858, 867, 870,
+		875, 880, 882, 886, 890, 893, 898, 906, 911, 915, 921, 928, 933, 939, 945,
+		948, 954, 958, 960, 966, 971, 975, 979, 990, 1003, 1010, 1013, 1017, 1021,
+		1029, 1031, 1033, 1041, 1048, 1052, 1057, 1064, 1067, 1074, 1078, 1082,
+		1090, 1093, 1099,
 	}
 	deserializer := antlr.NewATNDeserializer(nil)
 	staticData.atn = deserializer.Deserialize(staticData.serializedATN)
@@ -13747,20 +13749,20 @@ func (s *ListPrimaryContext) GetRuleContext() antlr.RuleContext {
 	return s
 }
 
-func (s *ListPrimaryContext) LBRACK() antlr.TerminalNode {
-	return s.GetToken(GoldfishGQLParserLBRACK, 0)
-}
-
-func (s *ListPrimaryContext) RBRACK() antlr.TerminalNode {
-	return s.GetToken(GoldfishGQLParserRBRACK, 0)
-}
-
 func (s *ListPrimaryContext) LIST() antlr.TerminalNode {
 	return s.GetToken(GoldfishGQLParserLIST, 0)
 }
 
 func (s *ListPrimaryContext) ARRAY() antlr.TerminalNode {
 	return s.GetToken(GoldfishGQLParserARRAY, 0)
+}
+
+func (s *ListPrimaryContext) LBRACK() antlr.TerminalNode {
+	return s.GetToken(GoldfishGQLParserLBRACK, 0)
+}
+
+func (s *ListPrimaryContext) RBRACK() antlr.TerminalNode {
+	return s.GetToken(GoldfishGQLParserRBRACK, 0)
 }
 
 func (s *ListPrimaryContext) ExprList() IExprListContext {
@@ -14489,7 +14491,7 @@ func (p *GoldfishGQLParser) Primary() (localctx IPrimaryContext) {
 
 	var _alt int
 
-	p.SetState(1031)
+	p.SetState(1033)
 	p.GetErrorHandler().Sync(p)
 	if p.HasError() {
 		goto errorExit
@@ -14672,49 +14674,57 @@ func (p *GoldfishGQLParser) Primary() (localctx IPrimaryContext) {
 				p.Consume()
 			}
 		}
-		{
-			p.SetState(943)
-			p.Match(GoldfishGQLParserLBRACK)
-			if p.HasError() {
-				// Recognition error - abort rule
-				goto errorExit
-			}
-		}
-		p.SetState(945)
+		p.SetState(948)
 		p.GetErrorHandler().Sync(p)
-		if p.HasError() {
-			goto errorExit
-		}
-		_la = p.GetTokenStream().LA(1)
 
-		if ((int64(_la) & ^0x3f) == 0 && ((int64(1)<<_la)&-279275822901248) != 0) || ((int64((_la-64)) & ^0x3f) == 0 && ((int64(1)<<(_la-64))&-864691128468226049) != 0) || ((int64((_la-128)) & ^0x3f) == 0 && ((int64(1)<<(_la-128))&1090927984661) != 0) {
+		if p.GetInterpreter().AdaptivePredict(p.BaseParser, p.GetTokenStream(), 177, p.GetParserRuleContext()) == 1 {
 			{
-				p.SetState(944)
-				p.ExprList()
+				p.SetState(943)
+				p.Match(GoldfishGQLParserLBRACK)
+				if p.HasError() {
+					// Recognition error - abort rule
+					goto errorExit
+				}
 			}
-
-		}
-		{
-			p.SetState(947)
-			p.Match(GoldfishGQLParserRBRACK)
+			p.SetState(945)
+			p.GetErrorHandler().Sync(p)
 			if p.HasError() {
-				// Recognition error - abort rule
 				goto errorExit
 			}
+			_la = p.GetTokenStream().LA(1)
+
+			if ((int64(_la) & ^0x3f) == 0 && ((int64(1)<<_la)&-279275822901248) != 0) || ((int64((_la-64)) & ^0x3f) == 0 && ((int64(1)<<(_la-64))&-864691128468226049) != 0) || ((int64((_la-128)) & ^0x3f) == 0 && ((int64(1)<<(_la-128))&1090927984661) != 0) {
+				{
+					p.SetState(944)
+					p.ExprList()
+				}
+
+			}
+			{
+				p.SetState(947)
+				p.Match(GoldfishGQLParserRBRACK)
+				if p.HasError() {
+					// Recognition error - abort rule
+					goto errorExit
+				}
+			}
+
+		} else if p.HasError() { // JIM
+			goto errorExit
 		}
 
 	case GoldfishGQLParserLBRACK:
 		localctx = NewListPrimaryContext(p, localctx)
 		p.EnterOuterAlt(localctx, 7)
 		{
-			p.SetState(948)
+			p.SetState(950)
 			p.Match(GoldfishGQLParserLBRACK)
 			if p.HasError() {
 				// Recognition error - abort rule
 				goto errorExit
 			}
 		}
-		p.SetState(958)
+		p.SetState(960)
 		p.GetErrorHandler().Sync(p)
 		if p.HasError() {
 			goto errorExit
@@ -14723,10 +14733,10 @@ func (p *GoldfishGQLParser) Primary() (localctx IPrimaryContext) {
 
 		if ((int64(_la) & ^0x3f) == 0 && ((int64(1)<<_la)&-279275822901248) != 0) || ((int64((_la-64)) & ^0x3f) == 0 && ((int64(1)<<(_la-64))&-864691128468226049) != 0) || ((int64((_la-128)) & ^0x3f) == 0 && ((int64(1)<<(_la-128))&1090927984661) != 0) {
 			{
-				p.SetState(949)
+				p.SetState(951)
 				p.ExprList()
 			}
-			p.SetState(952)
+			p.SetState(954)
 			p.GetErrorHandler().Sync(p)
 			if p.HasError() {
 				goto errorExit
@@ -14735,7 +14745,7 @@ func (p *GoldfishGQLParser) Primary() (localctx IPrimaryContext) {
 
 			if _la == GoldfishGQLParserWHERE {
 				{
-					p.SetState(950)
+					p.SetState(952)
 					p.Match(GoldfishGQLParserWHERE)
 					if p.HasError() {
 						// Recognition error - abort rule
@@ -14743,12 +14753,12 @@ func (p *GoldfishGQLParser) Primary() (localctx IPrimaryContext) {
 					}
 				}
 				{
-					p.SetState(951)
+					p.SetState(953)
 					p.Expr()
 				}
 
 			}
-			p.SetState(956)
+			p.SetState(958)
 			p.GetErrorHandler().Sync(p)
 			if p.HasError() {
 				goto errorExit
@@ -14757,7 +14767,7 @@ func (p *GoldfishGQLParser) Primary() (localctx IPrimaryContext) {
 
 			if _la == GoldfishGQLParserPIPE {
 				{
-					p.SetState(954)
+					p.SetState(956)
 					p.Match(GoldfishGQLParserPIPE)
 					if p.HasError() {
 						// Recognition error - abort rule
@@ -14765,7 +14775,7 @@ func (p *GoldfishGQLParser) Primary() (localctx IPrimaryContext) {
 					}
 				}
 				{
-					p.SetState(955)
+					p.SetState(957)
 					p.Expr()
 				}
 
@@ -14773,7 +14783,7 @@ func (p *GoldfishGQLParser) Primary() (localctx IPrimaryContext) {
 
 		}
 		{
-			p.SetState(960)
+			p.SetState(962)
 			p.Match(GoldfishGQLParserRBRACK)
 			if p.HasError() {
 				// Recognition error - abort rule
@@ -14785,7 +14795,7 @@ func (p *GoldfishGQLParser) Primary() (localctx IPrimaryContext) {
 		localctx = NewMapPrimaryContext(p, localctx)
 		p.EnterOuterAlt(localctx, 8)
 		{
-			p.SetState(961)
+			p.SetState(963)
 			p.MapLiteral()
 		}
 
@@ -14793,30 +14803,30 @@ func (p *GoldfishGQLParser) Primary() (localctx IPrimaryContext) {
 		localctx = NewCasePrimaryContext(p, localctx)
 		p.EnterOuterAlt(localctx, 9)
 		{
-			p.SetState(962)
+			p.SetState(964)
 			p.Match(GoldfishGQLParserCASE)
 			if p.HasError() {
 				// Recognition error - abort rule
 				goto errorExit
 			}
 		}
-		p.SetState(977)
+		p.SetState(979)
 		p.GetErrorHandler().Sync(p)
 
-		if p.GetInterpreter().AdaptivePredict(p.BaseParser, p.GetTokenStream(), 183, p.GetParserRuleContext()) == 1 {
-			p.SetState(964)
+		if p.GetInterpreter().AdaptivePredict(p.BaseParser, p.GetTokenStream(), 184, p.GetParserRuleContext()) == 1 {
+			p.SetState(966)
 			p.GetErrorHandler().Sync(p)
 
-			if p.GetInterpreter().AdaptivePredict(p.BaseParser, p.GetTokenStream(), 180, p.GetParserRuleContext()) == 1 {
+			if p.GetInterpreter().AdaptivePredict(p.BaseParser, p.GetTokenStream(), 181, p.GetParserRuleContext()) == 1 {
 				{
-					p.SetState(963)
+					p.SetState(965)
 					p.Expr()
 				}
 
 			} else if p.HasError() { // JIM
 				goto errorExit
 			}
-			p.SetState(967)
+			p.SetState(969)
 			p.GetErrorHandler().Sync(p)
 			if p.HasError() {
 				goto errorExit
@@ -14825,18 +14835,18 @@ func (p *GoldfishGQLParser) Primary() (localctx IPrimaryContext) {
 
 			for ok := true; ok; ok = _la == GoldfishGQLParserWHEN {
 				{
-					p.SetState(966)
+					p.SetState(968)
 					p.CaseWhen()
 				}
 
-				p.SetState(969)
+				p.SetState(971)
 				p.GetErrorHandler().Sync(p)
 				if p.HasError() {
 					goto errorExit
 				}
 				_la = p.GetTokenStream().LA(1)
 			}
-			p.SetState(973)
+			p.SetState(975)
 			p.GetErrorHandler().Sync(p)
 			if p.HasError() {
 				goto errorExit
@@ -14845,7 +14855,7 @@ func (p *GoldfishGQLParser) Primary() (localctx IPrimaryContext) {
 
 			if _la == GoldfishGQLParserELSE {
 				{
-					p.SetState(971)
+					p.SetState(973)
 					p.Match(GoldfishGQLParserELSE)
 					if p.HasError() {
 						// Recognition error - abort rule
@@ -14853,13 +14863,13 @@ func (p *GoldfishGQLParser) Primary() (localctx IPrimaryContext) {
 					}
 				}
 				{
-					p.SetState(972)
+					p.SetState(974)
 					p.Expr()
 				}
 
 			}
 			{
-				p.SetState(975)
+				p.SetState(977)
 				p.Match(GoldfishGQLParserEND)
 				if p.HasError() {
 					// Recognition error - abort rule
@@ -14875,14 +14885,14 @@ func (p *GoldfishGQLParser) Primary() (localctx IPrimaryContext) {
 		localctx = NewExistsPrimaryContext(p, localctx)
 		p.EnterOuterAlt(localctx, 10)
 		{
-			p.SetState(979)
+			p.SetState(981)
 			p.Match(GoldfishGQLParserEXISTS)
 			if p.HasError() {
 				// Recognition error - abort rule
 				goto errorExit
 			}
 		}
-		p.SetState(988)
+		p.SetState(990)
 		p.GetErrorHandler().Sync(p)
 		if p.HasError() {
 			goto errorExit
@@ -14891,7 +14901,7 @@ func (p *GoldfishGQLParser) Primary() (localctx IPrimaryContext) {
 		switch p.GetTokenStream().LA(1) {
 		case GoldfishGQLParserLBRACE:
 			{
-				p.SetState(980)
+				p.SetState(982)
 				p.Match(GoldfishGQLParserLBRACE)
 				if p.HasError() {
 					// Recognition error - abort rule
@@ -14899,11 +14909,11 @@ func (p *GoldfishGQLParser) Primary() (localctx IPrimaryContext) {
 				}
 			}
 			{
-				p.SetState(981)
+				p.SetState(983)
 				p.Balanced()
 			}
 			{
-				p.SetState(982)
+				p.SetState(984)
 				p.Match(GoldfishGQLParserRBRACE)
 				if p.HasError() {
 					// Recognition error - abort rule
@@ -14913,7 +14923,7 @@ func (p *GoldfishGQLParser) Primary() (localctx IPrimaryContext) {
 
 		case GoldfishGQLParserLPAREN:
 			{
-				p.SetState(984)
+				p.SetState(986)
 				p.Match(GoldfishGQLParserLPAREN)
 				if p.HasError() {
 					// Recognition error - abort rule
@@ -14921,11 +14931,11 @@ func (p *GoldfishGQLParser) Primary() (localctx IPrimaryContext) {
 				}
 			}
 			{
-				p.SetState(985)
+				p.SetState(987)
 				p.Balanced()
 			}
 			{
-				p.SetState(986)
+				p.SetState(988)
 				p.Match(GoldfishGQLParserRPAREN)
 				if p.HasError() {
 					// Recognition error - abort rule
@@ -14942,7 +14952,7 @@ func (p *GoldfishGQLParser) Primary() (localctx IPrimaryContext) {
 		localctx = NewDynamicPrimaryContext(p, localctx)
 		p.EnterOuterAlt(localctx, 11)
 		{
-			p.SetState(990)
+			p.SetState(992)
 			p.Match(GoldfishGQLParserDOLLAR)
 			if p.HasError() {
 				// Recognition error - abort rule
@@ -14950,7 +14960,7 @@ func (p *GoldfishGQLParser) Primary() (localctx IPrimaryContext) {
 			}
 		}
 		{
-			p.SetState(991)
+			p.SetState(993)
 			p.Match(GoldfishGQLParserLPAREN)
 			if p.HasError() {
 				// Recognition error - abort rule
@@ -14958,11 +14968,11 @@ func (p *GoldfishGQLParser) Primary() (localctx IPrimaryContext) {
 			}
 		}
 		{
-			p.SetState(992)
+			p.SetState(994)
 			p.Expr()
 		}
 		{
-			p.SetState(993)
+			p.SetState(995)
 			p.Match(GoldfishGQLParserRPAREN)
 			if p.HasError() {
 				// Recognition error - abort rule
@@ -14974,10 +14984,10 @@ func (p *GoldfishGQLParser) Primary() (localctx IPrimaryContext) {
 		localctx = NewVarPrimaryContext(p, localctx)
 		p.EnterOuterAlt(localctx, 12)
 		{
-			p.SetState(995)
+			p.SetState(997)
 			p.ExprVarName()
 		}
-		p.SetState(1001)
+		p.SetState(1003)
 		p.GetErrorHandler().Sync(p)
 		if p.HasError() {
 			goto errorExit
@@ -14985,13 +14995,13 @@ func (p *GoldfishGQLParser) Primary() (localctx IPrimaryContext) {
 		switch p.GetTokenStream().LA(1) {
 		case GoldfishGQLParserLPAREN:
 			{
-				p.SetState(996)
+				p.SetState(998)
 				p.CallArgs()
 			}
 
 		case GoldfishGQLParserLBRACE:
 			{
-				p.SetState(997)
+				p.SetState(999)
 				p.Match(GoldfishGQLParserLBRACE)
 				if p.HasError() {
 					// Recognition error - abort rule
@@ -14999,11 +15009,11 @@ func (p *GoldfishGQLParser) Primary() (localctx IPrimaryContext) {
 				}
 			}
 			{
-				p.SetState(998)
+				p.SetState(1000)
 				p.Balanced()
 			}
 			{
-				p.SetState(999)
+				p.SetState(1001)
 				p.Match(GoldfishGQLParserRBRACE)
 				if p.HasError() {
 					// Recognition error - abort rule
@@ -15020,27 +15030,27 @@ func (p *GoldfishGQLParser) Primary() (localctx IPrimaryContext) {
 		localctx = NewParenPrimaryContext(p, localctx)
 		p.EnterOuterAlt(localctx, 13)
 		{
-			p.SetState(1003)
+			p.SetState(1005)
 			p.Match(GoldfishGQLParserLPAREN)
 			if p.HasError() {
 				// Recognition error - abort rule
 				goto errorExit
 			}
 		}
-		p.SetState(1029)
+		p.SetState(1031)
 		p.GetErrorHandler().Sync(p)
 		if p.HasError() {
 			goto errorExit
 		}
 
-		switch p.GetInterpreter().AdaptivePredict(p.BaseParser, p.GetTokenStream(), 191, p.GetParserRuleContext()) {
+		switch p.GetInterpreter().AdaptivePredict(p.BaseParser, p.GetTokenStream(), 192, p.GetParserRuleContext()) {
 		case 1:
 			{
-				p.SetState(1004)
+				p.SetState(1006)
 				p.Expr()
 			}
 			{
-				p.SetState(1005)
+				p.SetState(1007)
 				p.Match(GoldfishGQLParserRPAREN)
 				if p.HasError() {
 					// Recognition error - abort rule
@@ -15049,7 +15059,7 @@ func (p *GoldfishGQLParser) Primary() (localctx IPrimaryContext) {
 			}
 
 		case 2:
-			p.SetState(1008)
+			p.SetState(1010)
 			p.GetErrorHandler().Sync(p)
 			if p.HasError() {
 				goto errorExit
@@ -15058,12 +15068,12 @@ func (p *GoldfishGQLParser) Primary() (localctx IPrimaryContext) {
 
 			if ((int64(_la) & ^0x3f) == 0 && ((int64(1)<<_la)&-9007199124711424) != 0) || ((int64((_la-64)) & ^0x3f) == 0 && ((int64(1)<<(_la-64))&-864691129558753281) != 0) || _la == GoldfishGQLParserID || _la == GoldfishGQLParserQUOTED_ID {
 				{
-					p.SetState(1007)
+					p.SetState(1009)
 					p.VarName()
 				}
 
 			}
-			p.SetState(1011)
+			p.SetState(1013)
 			p.GetErrorHandler().Sync(p)
 			if p.HasError() {
 				goto errorExit
@@ -15072,12 +15082,12 @@ func (p *GoldfishGQLParser) Primary() (localctx IPrimaryContext) {
 
 			if _la == GoldfishGQLParserIS || _la == GoldfishGQLParserCOLON {
 				{
-					p.SetState(1010)
+					p.SetState(1012)
 					p.LabelSpec()
 				}
 
 			}
-			p.SetState(1015)
+			p.SetState(1017)
 			p.GetErrorHandler().Sync(p)
 			if p.HasError() {
 				goto errorExit
@@ -15085,13 +15095,13 @@ func (p *GoldfishGQLParser) Primary() (localctx IPrimaryContext) {
 			switch p.GetTokenStream().LA(1) {
 			case GoldfishGQLParserLBRACE:
 				{
-					p.SetState(1013)
+					p.SetState(1015)
 					p.MapLiteral()
 				}
 
 			case GoldfishGQLParserPARAM:
 				{
-					p.SetState(1014)
+					p.SetState(1016)
 					p.Match(GoldfishGQLParserPARAM)
 					if p.HasError() {
 						// Recognition error - abort rule
@@ -15103,7 +15113,7 @@ func (p *GoldfishGQLParser) Primary() (localctx IPrimaryContext) {
 
 			default:
 			}
-			p.SetState(1019)
+			p.SetState(1021)
 			p.GetErrorHandler().Sync(p)
 			if p.HasError() {
 				goto errorExit
@@ -15112,7 +15122,7 @@ func (p *GoldfishGQLParser) Primary() (localctx IPrimaryContext) {
 
 			if _la == GoldfishGQLParserWHERE {
 				{
-					p.SetState(1017)
+					p.SetState(1019)
 					p.Match(GoldfishGQLParserWHERE)
 					if p.HasError() {
 						// Recognition error - abort rule
@@ -15120,20 +15130,20 @@ func (p *GoldfishGQLParser) Primary() (localctx IPrimaryContext) {
 					}
 				}
 				{
-					p.SetState(1018)
+					p.SetState(1020)
 					p.Expr()
 				}
 
 			}
 			{
-				p.SetState(1021)
+				p.SetState(1023)
 				p.Match(GoldfishGQLParserRPAREN)
 				if p.HasError() {
 					// Recognition error - abort rule
 					goto errorExit
 				}
 			}
-			p.SetState(1025)
+			p.SetState(1027)
 			p.GetErrorHandler().Sync(p)
 			if p.HasError() {
 				goto errorExit
@@ -15143,11 +15153,11 @@ func (p *GoldfishGQLParser) Primary() (localctx IPrimaryContext) {
 				switch _alt {
 				case 1:
 					{
-						p.SetState(1022)
+						p.SetState(1024)
 						p.EdgePattern()
 					}
 					{
-						p.SetState(1023)
+						p.SetState(1025)
 						p.NodePattern()
 					}
 
@@ -15156,9 +15166,9 @@ func (p *GoldfishGQLParser) Primary() (localctx IPrimaryContext) {
 					goto errorExit
 				}
 
-				p.SetState(1027)
+				p.SetState(1029)
 				p.GetErrorHandler().Sync(p)
-				_alt = p.GetInterpreter().AdaptivePredict(p.BaseParser, p.GetTokenStream(), 190, p.GetParserRuleContext())
+				_alt = p.GetInterpreter().AdaptivePredict(p.BaseParser, p.GetTokenStream(), 191, p.GetParserRuleContext())
 				if p.HasError() {
 					goto errorExit
 				}
@@ -15348,7 +15358,7 @@ func (p *GoldfishGQLParser) CaseWhen() (localctx ICaseWhenContext) {
 
 	p.EnterOuterAlt(localctx, 1)
 	{
-		p.SetState(1033)
+		p.SetState(1035)
 		p.Match(GoldfishGQLParserWHEN)
 		if p.HasError() {
 			// Recognition error - abort rule
@@ -15356,10 +15366,10 @@ func (p *GoldfishGQLParser) CaseWhen() (localctx ICaseWhenContext) {
 		}
 	}
 	{
-		p.SetState(1034)
+		p.SetState(1036)
 		p.WhenOperand()
 	}
-	p.SetState(1039)
+	p.SetState(1041)
 	p.GetErrorHandler().Sync(p)
 	if p.HasError() {
 		goto errorExit
@@ -15368,7 +15378,7 @@ func (p *GoldfishGQLParser) CaseWhen() (localctx ICaseWhenContext) {
 
 	for _la == GoldfishGQLParserCOMMA {
 		{
-			p.SetState(1035)
+			p.SetState(1037)
 			p.Match(GoldfishGQLParserCOMMA)
 			if p.HasError() {
 				// Recognition error - abort rule
@@ -15376,11 +15386,11 @@ func (p *GoldfishGQLParser) CaseWhen() (localctx ICaseWhenContext) {
 			}
 		}
 		{
-			p.SetState(1036)
+			p.SetState(1038)
 			p.WhenOperand()
 		}
 
-		p.SetState(1041)
+		p.SetState(1043)
 		p.GetErrorHandler().Sync(p)
 		if p.HasError() {
 			goto errorExit
@@ -15388,7 +15398,7 @@ func (p *GoldfishGQLParser) CaseWhen() (localctx ICaseWhenContext) {
 		_la = p.GetTokenStream().LA(1)
 	}
 	{
-		p.SetState(1042)
+		p.SetState(1044)
 		p.Match(GoldfishGQLParserTHEN)
 		if p.HasError() {
 			// Recognition error - abort rule
@@ -15396,7 +15406,7 @@ func (p *GoldfishGQLParser) CaseWhen() (localctx ICaseWhenContext) {
 		}
 	}
 	{
-		p.SetState(1043)
+		p.SetState(1045)
 		p.Expr()
 	}
 
@@ -15562,7 +15572,7 @@ func (p *GoldfishGQLParser) WhenOperand() (localctx IWhenOperandContext) {
 	p.EnterRule(localctx, 70, GoldfishGQLParserRULE_whenOperand)
 	var _la int
 
-	p.SetState(1050)
+	p.SetState(1052)
 	p.GetErrorHandler().Sync(p)
 	if p.HasError() {
 		goto errorExit
@@ -15571,7 +15581,7 @@ func (p *GoldfishGQLParser) WhenOperand() (localctx IWhenOperandContext) {
 	switch p.GetTokenStream().LA(1) {
 	case GoldfishGQLParserSTART, GoldfishGQLParserTRANSACTION, GoldfishGQLParserALL, GoldfishGQLParserBY, GoldfishGQLParserASC, GoldfishGQLParserASCENDING, GoldfishGQLParserDESC, GoldfishGQLParserDESCENDING, GoldfishGQLParserNOT, GoldfishGQLParserNULL, GoldfishGQLParserTRUE, GoldfishGQLParserFALSE, GoldfishGQLParserDATE, GoldfishGQLParserDATETIME, GoldfishGQLParserNEXT, GoldfishGQLParserFINISH, GoldfishGQLParserGROUP, GoldfishGQLParserHAVING, GoldfishGQLParserINTERSECT, GoldfishGQLParserEXCEPT, GoldfishGQLParserOTHERWISE, GoldfishGQLParserFOREACH, GoldfishGQLParserLOAD, GoldfishGQLParserUSE, GoldfishGQLParserSESSION, GoldfishGQLParserDROP, GoldfishGQLParserSHOW, GoldfishGQLParserEXPLAIN, GoldfishGQLParserPROFILE, GoldfishGQLParserSELECT, GoldfishGQLParserALTER, GoldfishGQLParserGRANT, GoldfishGQLParserREVOKE, GoldfishGQLParserDENY, GoldfishGQLParserKEEP, GoldfishGQLParserTERMINATE, GoldfishGQLParserSTOP, GoldfishGQLParserRENAME, GoldfishGQLParserANY, GoldfishGQLParserPATH, GoldfishGQLParserPATHS, GoldfishGQLParserGROUPS, GoldfishGQLParserBINDINGS, GoldfishGQLParserCASE, GoldfishGQLParserWHEN, GoldfishGQLParserTHEN, GoldfishGQLParserELSE, GoldfishGQLParserEND, GoldfishGQLParserEXISTS, GoldfishGQLParserUNKNOWN, GoldfishGQLParserNORMALIZED, GoldfishGQLParserNFC, GoldfishGQLParserNFD, GoldfishGQLParserNFKC, GoldfishGQLParserNFKD, GoldfishGQLParserTYPED, GoldfishGQLParserDIRECTED, GoldfishGQLParserSOURCE, GoldfishGQLParserDESTINATION, GoldfishGQLParserOF, GoldfishGQLParserTIME, GoldfishGQLParserTIMESTAMP, GoldfishGQLParserDURATION, GoldfishGQLParserLOCAL, GoldfishGQLParserZONED, GoldfishGQLParserREAD, GoldfishGQLParserONLY, GoldfishGQLParserWRITE, GoldfishGQLParserWORK, GoldfishGQLParserGRAPH, GoldfishGQLParserSAVEPOINT, GoldfishGQLParserRELEASE, GoldfishGQLParserTO, GoldfishGQLParserISOLATION, GoldfishGQLParserBETWEEN, GoldfishGQLParserLIKE, GoldfishGQLParserUSING, GoldfishGQLParserAT, GoldfishGQLParserLIST, GoldfishGQLParserARRAY, GoldfishGQLParserLPAREN, GoldfishGQLParserLBRACK, GoldfishGQLParserLBRACE, GoldfishGQLParserEQ, GoldfishGQLParserNEQ, GoldfishGQLParserNEQ2, GoldfishGQLParserLE, GoldfishGQLParserGE, GoldfishGQLParserLT, GoldfishGQLParserGT, GoldfishGQLParserPLUS, GoldfishGQLParserMINUS, GoldfishGQLParserSTRING, GoldfishGQLParserFLOAT, GoldfishGQLParserINTEGER, GoldfishGQLParserPARAM, GoldfishGQLParserDOLLAR, GoldfishGQLParserID, GoldfishGQLParserQUOTED_ID:
 		p.EnterOuterAlt(localctx, 1)
-		p.SetState(1046)
+		p.SetState(1048)
 		p.GetErrorHandler().Sync(p)
 		if p.HasError() {
 			goto errorExit
@@ -15580,7 +15590,7 @@ func (p *GoldfishGQLParser) WhenOperand() (localctx IWhenOperandContext) {
 
 		if (int64((_la-142)) & ^0x3f) == 0 && ((int64(1)<<(_la-142))&127) != 0 {
 			{
-				p.SetState(1045)
+				p.SetState(1047)
 				_la = p.GetTokenStream().LA(1)
 
 				if !((int64((_la-142)) & ^0x3f) == 0 && ((int64(1)<<(_la-142))&127) != 0) {
@@ -15593,14 +15603,14 @@ func (p *GoldfishGQLParser) WhenOperand() (localctx IWhenOperandContext) {
 
 		}
 		{
-			p.SetState(1048)
+			p.SetState(1050)
 			p.Expr()
 		}
 
 	case GoldfishGQLParserIS, GoldfishGQLParserCOLON:
 		p.EnterOuterAlt(localctx, 2)
 		{
-			p.SetState(1049)
+			p.SetState(1051)
 			p.ExprTail()
 		}
 
@@ -15777,14 +15787,14 @@ func (p *GoldfishGQLParser) CallArgs() (localctx ICallArgsContext) {
 
 	p.EnterOuterAlt(localctx, 1)
 	{
-		p.SetState(1052)
+		p.SetState(1054)
 		p.Match(GoldfishGQLParserLPAREN)
 		if p.HasError() {
 			// Recognition error - abort rule
 			goto errorExit
 		}
 	}
-	p.SetState(1065)
+	p.SetState(1067)
 	p.GetErrorHandler().Sync(p)
 	if p.HasError() {
 		goto errorExit
@@ -15792,7 +15802,7 @@ func (p *GoldfishGQLParser) CallArgs() (localctx ICallArgsContext) {
 	switch p.GetTokenStream().LA(1) {
 	case GoldfishGQLParserSTAR:
 		{
-			p.SetState(1053)
+			p.SetState(1055)
 			p.Match(GoldfishGQLParserSTAR)
 			if p.HasError() {
 				// Recognition error - abort rule
@@ -15801,7 +15811,7 @@ func (p *GoldfishGQLParser) CallArgs() (localctx ICallArgsContext) {
 		}
 
 	case GoldfishGQLParserSTART, GoldfishGQLParserTRANSACTION, GoldfishGQLParserDISTINCT, GoldfishGQLParserALL, GoldfishGQLParserBY, GoldfishGQLParserASC, GoldfishGQLParserASCENDING, GoldfishGQLParserDESC, GoldfishGQLParserDESCENDING, GoldfishGQLParserNOT, GoldfishGQLParserNULL, GoldfishGQLParserTRUE, GoldfishGQLParserFALSE, GoldfishGQLParserDATE, GoldfishGQLParserDATETIME, GoldfishGQLParserNEXT, GoldfishGQLParserFINISH, GoldfishGQLParserGROUP, GoldfishGQLParserHAVING, GoldfishGQLParserINTERSECT, GoldfishGQLParserEXCEPT, GoldfishGQLParserOTHERWISE, GoldfishGQLParserFOREACH, GoldfishGQLParserLOAD, GoldfishGQLParserUSE, GoldfishGQLParserSESSION, GoldfishGQLParserDROP, GoldfishGQLParserSHOW, GoldfishGQLParserEXPLAIN, GoldfishGQLParserPROFILE, GoldfishGQLParserSELECT, GoldfishGQLParserALTER, GoldfishGQLParserGRANT, GoldfishGQLParserREVOKE, GoldfishGQLParserDENY, GoldfishGQLParserKEEP, GoldfishGQLParserTERMINATE, GoldfishGQLParserSTOP, GoldfishGQLParserRENAME, GoldfishGQLParserANY, GoldfishGQLParserPATH, GoldfishGQLParserPATHS, GoldfishGQLParserGROUPS, GoldfishGQLParserBINDINGS, GoldfishGQLParserCASE, GoldfishGQLParserWHEN, GoldfishGQLParserTHEN, GoldfishGQLParserELSE, GoldfishGQLParserEND, GoldfishGQLParserEXISTS, GoldfishGQLParserUNKNOWN, GoldfishGQLParserNORMALIZED, GoldfishGQLParserNFC, GoldfishGQLParserNFD, GoldfishGQLParserNFKC, GoldfishGQLParserNFKD, GoldfishGQLParserTYPED, GoldfishGQLParserDIRECTED, GoldfishGQLParserSOURCE, GoldfishGQLParserDESTINATION, GoldfishGQLParserOF, GoldfishGQLParserTIME, GoldfishGQLParserTIMESTAMP, GoldfishGQLParserDURATION, GoldfishGQLParserLOCAL, GoldfishGQLParserZONED, GoldfishGQLParserREAD, GoldfishGQLParserONLY, GoldfishGQLParserWRITE, GoldfishGQLParserWORK, GoldfishGQLParserGRAPH, GoldfishGQLParserSAVEPOINT, GoldfishGQLParserRELEASE, GoldfishGQLParserTO, GoldfishGQLParserISOLATION, GoldfishGQLParserBETWEEN, GoldfishGQLParserLIKE, GoldfishGQLParserUSING, GoldfishGQLParserAT, GoldfishGQLParserLIST, GoldfishGQLParserARRAY, GoldfishGQLParserLPAREN, GoldfishGQLParserLBRACK, GoldfishGQLParserLBRACE, GoldfishGQLParserPLUS, GoldfishGQLParserMINUS, GoldfishGQLParserSTRING, GoldfishGQLParserFLOAT, GoldfishGQLParserINTEGER, GoldfishGQLParserPARAM, GoldfishGQLParserDOLLAR, GoldfishGQLParserID, GoldfishGQLParserQUOTED_ID:
-		p.SetState(1055)
+		p.SetState(1057)
 		p.GetErrorHandler().Sync(p)
 		if p.HasError() {
 			goto errorExit
@@ -15810,7 +15820,7 @@ func (p *GoldfishGQLParser) CallArgs() (localctx ICallArgsContext) {
 
 		if _la == GoldfishGQLParserDISTINCT {
 			{
-				p.SetState(1054)
+				p.SetState(1056)
 				p.Match(GoldfishGQLParserDISTINCT)
 				if p.HasError() {
 					// Recognition error - abort rule
@@ -15820,10 +15830,10 @@ func (p *GoldfishGQLParser) CallArgs() (localctx ICallArgsContext) {
 
 		}
 		{
-			p.SetState(1057)
+			p.SetState(1059)
 			p.CallArg()
 		}
-		p.SetState(1062)
+		p.SetState(1064)
 		p.GetErrorHandler().Sync(p)
 		if p.HasError() {
 			goto errorExit
@@ -15832,7 +15842,7 @@ func (p *GoldfishGQLParser) CallArgs() (localctx ICallArgsContext) {
 
 		for _la == GoldfishGQLParserCOMMA {
 			{
-				p.SetState(1058)
+				p.SetState(1060)
 				p.Match(GoldfishGQLParserCOMMA)
 				if p.HasError() {
 					// Recognition error - abort rule
@@ -15840,11 +15850,11 @@ func (p *GoldfishGQLParser) CallArgs() (localctx ICallArgsContext) {
 				}
 			}
 			{
-				p.SetState(1059)
+				p.SetState(1061)
 				p.CallArg()
 			}
 
-			p.SetState(1064)
+			p.SetState(1066)
 			p.GetErrorHandler().Sync(p)
 			if p.HasError() {
 				goto errorExit
@@ -15857,7 +15867,7 @@ func (p *GoldfishGQLParser) CallArgs() (localctx ICallArgsContext) {
 	default:
 	}
 	{
-		p.SetState(1067)
+		p.SetState(1069)
 		p.Match(GoldfishGQLParserRPAREN)
 		if p.HasError() {
 			// Recognition error - abort rule
@@ -16035,10 +16045,10 @@ func (p *GoldfishGQLParser) CallArg() (localctx ICallArgContext) {
 
 	p.EnterOuterAlt(localctx, 1)
 	{
-		p.SetState(1069)
+		p.SetState(1071)
 		p.Expr()
 	}
-	p.SetState(1072)
+	p.SetState(1074)
 	p.GetErrorHandler().Sync(p)
 	if p.HasError() {
 		goto errorExit
@@ -16047,7 +16057,7 @@ func (p *GoldfishGQLParser) CallArg() (localctx ICallArgContext) {
 
 	if _la == GoldfishGQLParserWHERE {
 		{
-			p.SetState(1070)
+			p.SetState(1072)
 			p.Match(GoldfishGQLParserWHERE)
 			if p.HasError() {
 				// Recognition error - abort rule
@@ -16055,12 +16065,12 @@ func (p *GoldfishGQLParser) CallArg() (localctx ICallArgContext) {
 			}
 		}
 		{
-			p.SetState(1071)
+			p.SetState(1073)
 			p.Expr()
 		}
 
 	}
-	p.SetState(1076)
+	p.SetState(1078)
 	p.GetErrorHandler().Sync(p)
 	if p.HasError() {
 		goto errorExit
@@ -16069,7 +16079,7 @@ func (p *GoldfishGQLParser) CallArg() (localctx ICallArgContext) {
 
 	if _la == GoldfishGQLParserPIPE {
 		{
-			p.SetState(1074)
+			p.SetState(1076)
 			p.Match(GoldfishGQLParserPIPE)
 			if p.HasError() {
 				// Recognition error - abort rule
@@ -16077,12 +16087,12 @@ func (p *GoldfishGQLParser) CallArg() (localctx ICallArgContext) {
 			}
 		}
 		{
-			p.SetState(1075)
+			p.SetState(1077)
 			p.Expr()
 		}
 
 	}
-	p.SetState(1080)
+	p.SetState(1082)
 	p.GetErrorHandler().Sync(p)
 	if p.HasError() {
 		goto errorExit
@@ -16091,7 +16101,7 @@ func (p *GoldfishGQLParser) CallArg() (localctx ICallArgContext) {
 
 	if _la == GoldfishGQLParserAS {
 		{
-			p.SetState(1078)
+			p.SetState(1080)
 			p.Match(GoldfishGQLParserAS)
 			if p.HasError() {
 				// Recognition error - abort rule
@@ -16099,7 +16109,7 @@ func (p *GoldfishGQLParser) CallArg() (localctx ICallArgContext) {
 			}
 		}
 		{
-			p.SetState(1079)
+			p.SetState(1081)
 			p.TypeRef()
 		}
 
@@ -16263,14 +16273,14 @@ func (p *GoldfishGQLParser) MapLiteral() (localctx IMapLiteralContext) {
 
 	p.EnterOuterAlt(localctx, 1)
 	{
-		p.SetState(1082)
+		p.SetState(1084)
 		p.Match(GoldfishGQLParserLBRACE)
 		if p.HasError() {
 			// Recognition error - abort rule
 			goto errorExit
 		}
 	}
-	p.SetState(1091)
+	p.SetState(1093)
 	p.GetErrorHandler().Sync(p)
 	if p.HasError() {
 		goto errorExit
@@ -16279,10 +16289,10 @@ func (p *GoldfishGQLParser) MapLiteral() (localctx IMapLiteralContext) {
 
 	if ((int64(_la) & ^0x3f) == 0 && ((int64(1)<<_la)&-2) != 0) || ((int64((_la-64)) & ^0x3f) == 0 && ((int64(1)<<(_la-64))&-1) != 0) || ((int64((_la-161)) & ^0x3f) == 0 && ((int64(1)<<(_la-161))&97) != 0) {
 		{
-			p.SetState(1083)
+			p.SetState(1085)
 			p.MapEntry()
 		}
-		p.SetState(1088)
+		p.SetState(1090)
 		p.GetErrorHandler().Sync(p)
 		if p.HasError() {
 			goto errorExit
@@ -16291,7 +16301,7 @@ func (p *GoldfishGQLParser) MapLiteral() (localctx IMapLiteralContext) {
 
 		for _la == GoldfishGQLParserCOMMA {
 			{
-				p.SetState(1084)
+				p.SetState(1086)
 				p.Match(GoldfishGQLParserCOMMA)
 				if p.HasError() {
 					// Recognition error - abort rule
@@ -16299,11 +16309,11 @@ func (p *GoldfishGQLParser) MapLiteral() (localctx IMapLiteralContext) {
 				}
 			}
 			{
-				p.SetState(1085)
+				p.SetState(1087)
 				p.MapEntry()
 			}
 
-			p.SetState(1090)
+			p.SetState(1092)
 			p.GetErrorHandler().Sync(p)
 			if p.HasError() {
 				goto errorExit
@@ -16313,7 +16323,7 @@ func (p *GoldfishGQLParser) MapLiteral() (localctx IMapLiteralContext) {
 
 	}
 	{
-		p.SetState(1093)
+		p.SetState(1095)
 		p.Match(GoldfishGQLParserRBRACE)
 		if p.HasError() {
 			// Recognition error - abort rule
@@ -16457,7 +16467,7 @@ func (p *GoldfishGQLParser) MapEntry() (localctx IMapEntryContext) {
 	localctx = NewMapEntryContext(p, p.GetParserRuleContext(), p.GetState())
 	p.EnterRule(localctx, 78, GoldfishGQLParserRULE_mapEntry)
 	p.EnterOuterAlt(localctx, 1)
-	p.SetState(1097)
+	p.SetState(1099)
 	p.GetErrorHandler().Sync(p)
 	if p.HasError() {
 		goto errorExit
@@ -16466,13 +16476,13 @@ func (p *GoldfishGQLParser) MapEntry() (localctx IMapEntryContext) {
 	switch p.GetTokenStream().LA(1) {
 	case GoldfishGQLParserMATCH, GoldfishGQLParserOPTIONAL, GoldfishGQLParserWHERE, GoldfishGQLParserLIMIT, GoldfishGQLParserINSERT, GoldfishGQLParserSET, GoldfishGQLParserREMOVE, GoldfishGQLParserDETACH, GoldfishGQLParserNODETACH, GoldfishGQLParserDELETE, GoldfishGQLParserSTART, GoldfishGQLParserTRANSACTION, GoldfishGQLParserCOMMIT, GoldfishGQLParserROLLBACK, GoldfishGQLParserCALL, GoldfishGQLParserYIELD, GoldfishGQLParserRETURN, GoldfishGQLParserDISTINCT, GoldfishGQLParserALL, GoldfishGQLParserAS, GoldfishGQLParserORDER, GoldfishGQLParserBY, GoldfishGQLParserASC, GoldfishGQLParserASCENDING, GoldfishGQLParserDESC, GoldfishGQLParserDESCENDING, GoldfishGQLParserSKIP_, GoldfishGQLParserOFFSET, GoldfishGQLParserWITH, GoldfishGQLParserUNWIND, GoldfishGQLParserCREATE, GoldfishGQLParserMERGE, GoldfishGQLParserON, GoldfishGQLParserFILTER, GoldfishGQLParserLET, GoldfishGQLParserFOR, GoldfishGQLParserUNION, GoldfishGQLParserOR, GoldfishGQLParserXOR, GoldfishGQLParserAND, GoldfishGQLParserNOT, GoldfishGQLParserIN, GoldfishGQLParserSTARTS, GoldfishGQLParserENDS, GoldfishGQLParserCONTAINS, GoldfishGQLParserIS, GoldfishGQLParserLABELED, GoldfishGQLParserNULL, GoldfishGQLParserTRUE, GoldfishGQLParserFALSE, GoldfishGQLParserDATE, GoldfishGQLParserDATETIME, GoldfishGQLParserNEXT, GoldfishGQLParserFINISH, GoldfishGQLParserGROUP, GoldfishGQLParserHAVING, GoldfishGQLParserINTERSECT, GoldfishGQLParserEXCEPT, GoldfishGQLParserOTHERWISE, GoldfishGQLParserFOREACH, GoldfishGQLParserLOAD, GoldfishGQLParserUSE, GoldfishGQLParserSESSION, GoldfishGQLParserDROP, GoldfishGQLParserSHOW, GoldfishGQLParserEXPLAIN, GoldfishGQLParserPROFILE, GoldfishGQLParserSELECT, GoldfishGQLParserALTER, GoldfishGQLParserGRANT, GoldfishGQLParserREVOKE, GoldfishGQLParserDENY, GoldfishGQLParserKEEP, GoldfishGQLParserTERMINATE, GoldfishGQLParserSTOP, GoldfishGQLParserRENAME, GoldfishGQLParserANY, GoldfishGQLParserSHORTEST, GoldfishGQLParserWALK, GoldfishGQLParserTRAIL, GoldfishGQLParserSIMPLE, GoldfishGQLParserACYCLIC, GoldfishGQLParserPATH, GoldfishGQLParserPATHS, GoldfishGQLParserGROUPS, GoldfishGQLParserDIFFERENT, GoldfishGQLParserREPEATABLE, GoldfishGQLParserBINDINGS, GoldfishGQLParserCASE, GoldfishGQLParserWHEN, GoldfishGQLParserTHEN, GoldfishGQLParserELSE, GoldfishGQLParserEND, GoldfishGQLParserEXISTS, GoldfishGQLParserUNKNOWN, GoldfishGQLParserNORMALIZED, GoldfishGQLParserNFC, GoldfishGQLParserNFD, GoldfishGQLParserNFKC, GoldfishGQLParserNFKD, GoldfishGQLParserTYPED, GoldfishGQLParserDIRECTED, GoldfishGQLParserSOURCE, GoldfishGQLParserDESTINATION, GoldfishGQLParserOF, GoldfishGQLParserTIME, GoldfishGQLParserTIMESTAMP, GoldfishGQLParserDURATION, GoldfishGQLParserLOCAL, GoldfishGQLParserZONED, GoldfishGQLParserREAD, GoldfishGQLParserONLY, GoldfishGQLParserWRITE, GoldfishGQLParserWORK, GoldfishGQLParserGRAPH, GoldfishGQLParserSAVEPOINT, GoldfishGQLParserRELEASE, GoldfishGQLParserTO, GoldfishGQLParserISOLATION, GoldfishGQLParserBETWEEN, GoldfishGQLParserLIKE, GoldfishGQLParserCHEAPEST, GoldfishGQLParserCOST, GoldfishGQLParserUSING, GoldfishGQLParserAT, GoldfishGQLParserLIST, GoldfishGQLParserARRAY, GoldfishGQLParserID, GoldfishGQLParserQUOTED_ID:
 		{
-			p.SetState(1095)
+			p.SetState(1097)
 			p.AnyName()
 		}
 
 	case GoldfishGQLParserSTRING:
 		{
-			p.SetState(1096)
+			p.SetState(1098)
 			p.Match(GoldfishGQLParserSTRING)
 			if p.HasError() {
 				// Recognition error - abort rule
@@ -16485,7 +16495,7 @@ func (p *GoldfishGQLParser) MapEntry() (localctx IMapEntryContext) {
 		goto errorExit
 	}
 	{
-		p.SetState(1099)
+		p.SetState(1101)
 		p.Match(GoldfishGQLParserCOLON)
 		if p.HasError() {
 			// Recognition error - abort rule
@@ -16493,7 +16503,7 @@ func (p *GoldfishGQLParser) MapEntry() (localctx IMapEntryContext) {
 		}
 	}
 	{
-		p.SetState(1100)
+		p.SetState(1102)
 		p.Expr()
 	}
 
@@ -16952,7 +16962,7 @@ func (p *GoldfishGQLParser) VarName() (localctx IVarNameContext) {
 
 	p.EnterOuterAlt(localctx, 1)
 	{
-		p.SetState(1102)
+		p.SetState(1104)
 		_la = p.GetTokenStream().LA(1)
 
 		if !(((int64(_la) & ^0x3f) == 0 && ((int64(1)<<_la)&-9007199124711424) != 0) || ((int64((_la-64)) & ^0x3f) == 0 && ((int64(1)<<(_la-64))&-864691129558753281) != 0) || _la == GoldfishGQLParserID || _la == GoldfishGQLParserQUOTED_ID) {
@@ -17393,7 +17403,7 @@ func (p *GoldfishGQLParser) ExprVarName() (localctx IExprVarNameContext) {
 
 	p.EnterOuterAlt(localctx, 1)
 	{
-		p.SetState(1104)
+		p.SetState(1106)
 		_la = p.GetTokenStream().LA(1)
 
 		if !(((int64(_la) & ^0x3f) == 0 && ((int64(1)<<_la)&-9007199124187136) != 0) || ((int64((_la-64)) & ^0x3f) == 0 && ((int64(1)<<(_la-64))&3746858549410021375) != 0) || _la == GoldfishGQLParserID || _la == GoldfishGQLParserQUOTED_ID) {
@@ -18099,7 +18109,7 @@ func (p *GoldfishGQLParser) IsLabelName() (localctx IIsLabelNameContext) {
 
 	p.EnterOuterAlt(localctx, 1)
 	{
-		p.SetState(1106)
+		p.SetState(1108)
 		_la = p.GetTokenStream().LA(1)
 
 		if !(((int64(_la) & ^0x3f) == 0 && ((int64(1)<<_la)&-2113261348585474) != 0) || ((int64((_la-64)) & ^0x3f) == 0 && ((int64(1)<<(_la-64))&-418759311361) != 0) || _la == GoldfishGQLParserID || _la == GoldfishGQLParserQUOTED_ID) {
@@ -18850,7 +18860,7 @@ func (p *GoldfishGQLParser) AnyName() (localctx IAnyNameContext) {
 
 	p.EnterOuterAlt(localctx, 1)
 	{
-		p.SetState(1108)
+		p.SetState(1110)
 		_la = p.GetTokenStream().LA(1)
 
 		if !(((int64(_la) & ^0x3f) == 0 && ((int64(1)<<_la)&-2) != 0) || ((int64((_la-64)) & ^0x3f) == 0 && ((int64(1)<<(_la-64))&-1) != 0) || _la == GoldfishGQLParserID || _la == GoldfishGQLParserQUOTED_ID) {

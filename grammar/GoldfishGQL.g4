@@ -23,11 +23,13 @@
 //    comprehensions, path prefixes, ...) are read in full, or as balanced
 //    brackets, where they stand.
 //
-// Two readings are truly ambiguous, and SLL takes the first without a
-// retry: `(a)-(b)` in an expression is a pattern predicate (Cypher's
-// reading) rather than a subtraction of two elements, and a `|` after a
-// label test inside a list comprehension or a function's arguments
-// continues the label expression. Both readings are refused either way.
+// A few texts read two ways, and SLL takes the first alternative without
+// a retry: `(a)-(b)` or `(a)-[r]-(b)` in an expression is a pattern
+// predicate (Cypher's reading), not arithmetic on elements, which could
+// only fail; a `|` after a label test inside a list comprehension or a
+// function's arguments continues the label expression (refused either
+// way); inside a refused form (a parenthesised path, a type after IS ::)
+// prediction may look further ahead.
 //
 // Regenerate parser/gen with scripts/gen-parser.sh; never edit parser/gen.
 grammar GoldfishGQL;
@@ -306,9 +308,10 @@ primary
     | DOLLAR LPAREN expr RPAREN                           # dynamicPrimary
     // v, f(args), and COUNT { … }, COLLECT { … }, n {.a} (refused)
     | exprVarName (callArgs | LBRACE balanced RBRACE)?    # varPrimary
-    // (expr), or a pattern predicate (a)-[:T]->(b) (refused)
-    | LPAREN ( expr RPAREN
-             | varName? labelSpec? (mapLiteral | PARAM)? (WHERE expr)? RPAREN (edgePattern nodePattern)+ )  # parenPrimary
+    // a pattern predicate (a)-[:T]->(b) (refused), or (expr); the pattern
+    // first, so that (a)-[r]-(b), which reads both ways, is the pattern
+    | LPAREN ( varName? labelSpec? (mapLiteral | PARAM)? (WHERE expr)? RPAREN (edgePattern nodePattern)+
+             | expr RPAREN )                              # parenPrimary
     ;
 
 caseWhen

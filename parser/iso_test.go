@@ -92,6 +92,7 @@ func TestRefusedForms(t *testing.T) {
 		{`MATCH (n $props) SET n.y = 1`, "properties from a parameter", 10},
 		{`MATCH (a)-[e WHERE e.w > 1]->(b) SET b.x = 1`, "WHERE inside an edge pattern", 14},
 		{`MATCH (n) WHERE NOT (n)-[:R]->() SET n.x = 1`, "pattern predicate", 21},
+		{`MATCH (n) WHERE (n)-[r]-(m) SET n.x = 1`, "pattern predicate", 17},
 		{`MATCH (n) WHERE n.s IS NORMALIZED SET n.y = 1`, "IS NORMALIZED", 21},
 		{`MATCH (n) WHERE n.s IS NOT NFC NORMALIZED SET n.y = 1`, "IS NOT NORMALIZED", 21},
 		{`MATCH (a)-[e]->(b) WHERE e IS DIRECTED SET b.y = 1`, "IS DIRECTED", 28},

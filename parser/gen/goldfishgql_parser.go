@@ -203,12 +203,12 @@ func goldfishgqlParserInit() {
 		33, 1, 33, 3, 33, 976, 8, 33, 1, 33, 1, 33, 3, 33, 980, 8, 33, 1, 33, 1,
 		33, 1, 33, 1, 33, 1, 33, 1, 33, 1, 33, 1, 33, 1, 33, 3, 33, 991, 8, 33,
 		1, 33, 1, 33, 1, 33, 1, 33, 1, 33, 1, 33, 1, 33, 1, 33, 1, 33, 1, 33, 1,
-		33, 3, 33, 1004, 8, 33, 1, 33, 1, 33, 1, 33, 1, 33, 1, 33, 3, 33, 1011,
-		8, 33, 1, 33, 3, 33, 1014, 8, 33, 1, 33, 1, 33, 3, 33, 1018, 8, 33, 1,
-		33, 1, 33, 3, 33, 1022, 8, 33, 1, 33, 1, 33, 1, 33, 1, 33, 4, 33, 1028,
-		8, 33, 11, 33, 12, 33, 1029, 3, 33, 1032, 8, 33, 3, 33, 1034, 8, 33, 1,
-		34, 1, 34, 1, 34, 1, 34, 5, 34, 1040, 8, 34, 10, 34, 12, 34, 1043, 9, 34,
-		1, 34, 1, 34, 1, 34, 1, 35, 3, 35, 1049, 8, 35, 1, 35, 1, 35, 3, 35, 1053,
+		33, 3, 33, 1004, 8, 33, 1, 33, 1, 33, 3, 33, 1008, 8, 33, 1, 33, 3, 33,
+		1011, 8, 33, 1, 33, 1, 33, 3, 33, 1015, 8, 33, 1, 33, 1, 33, 3, 33, 1019,
+		8, 33, 1, 33, 1, 33, 1, 33, 1, 33, 4, 33, 1025, 8, 33, 11, 33, 12, 33,
+		1026, 1, 33, 1, 33, 1, 33, 3, 33, 1032, 8, 33, 3, 33, 1034, 8, 33, 1, 34,
+		1, 34, 1, 34, 1, 34, 5, 34, 1040, 8, 34, 10, 34, 12, 34, 1043, 9, 34, 1,
+		34, 1, 34, 1, 34, 1, 35, 3, 35, 1049, 8, 35, 1, 35, 1, 35, 3, 35, 1053,
 		8, 35, 1, 36, 1, 36, 1, 36, 3, 36, 1058, 8, 36, 1, 36, 1, 36, 1, 36, 5,
 		36, 1063, 8, 36, 10, 36, 12, 36, 1066, 9, 36, 3, 36, 1068, 8, 36, 1, 36,
 		1, 36, 1, 37, 1, 37, 1, 37, 3, 37, 1075, 8, 37, 1, 37, 1, 37, 3, 37, 1079,
@@ -607,17 +607,17 @@ func goldfishgqlParserInit() {
 		999, 1000, 5, 132, 0, 0, 1000, 1001, 3, 14, 7, 0, 1001, 1002, 5, 133, 0,
 		0, 1002, 1004, 1, 0, 0, 0, 1003, 998, 1, 0, 0, 0, 1003, 999, 1, 0, 0, 0,
 		1003, 1004, 1, 0, 0, 0, 1004, 1034, 1, 0, 0, 0, 1005, 1031, 5, 128, 0,
-		0, 1006, 1007, 3, 56, 28, 0, 1007, 1008, 5, 129, 0, 0, 1008, 1032, 1, 0,
-		0, 0, 1009, 1011, 3, 80, 40, 0, 1010, 1009, 1, 0, 0, 0, 1010, 1011, 1,
-		0, 0, 0, 1011, 1013, 1, 0, 0, 0, 1012, 1014, 3, 36, 18, 0, 1013, 1012,
-		1, 0, 0, 0, 1013, 1014, 1, 0, 0, 0, 1014, 1017, 1, 0, 0, 0, 1015, 1018,
-		3, 76, 38, 0, 1016, 1018, 5, 164, 0, 0, 1017, 1015, 1, 0, 0, 0, 1017, 1016,
-		1, 0, 0, 0, 1017, 1018, 1, 0, 0, 0, 1018, 1021, 1, 0, 0, 0, 1019, 1020,
-		5, 3, 0, 0, 1020, 1022, 3, 56, 28, 0, 1021, 1019, 1, 0, 0, 0, 1021, 1022,
-		1, 0, 0, 0, 1022, 1023, 1, 0, 0, 0, 1023, 1027, 5, 129, 0, 0, 1024, 1025,
-		3, 44, 22, 0, 1025, 1026, 3, 34, 17, 0, 1026, 1028, 1, 0, 0, 0, 1027, 1024,
-		1, 0, 0, 0, 1028, 1029, 1, 0, 0, 0, 1029, 1027, 1, 0, 0, 0, 1029, 1030,
-		1, 0, 0, 0, 1030, 1032, 1, 0, 0, 0, 1031, 1006, 1, 0, 0, 0, 1031, 1010,
+		0, 1006, 1008, 3, 80, 40, 0, 1007, 1006, 1, 0, 0, 0, 1007, 1008, 1, 0,
+		0, 0, 1008, 1010, 1, 0, 0, 0, 1009, 1011, 3, 36, 18, 0, 1010, 1009, 1,
+		0, 0, 0, 1010, 1011, 1, 0, 0, 0, 1011, 1014, 1, 0, 0, 0, 1012, 1015, 3,
+		76, 38, 0, 1013, 1015, 5, 164, 0, 0, 1014, 1012, 1, 0, 0, 0, 1014, 1013,
+		1, 0, 0, 0, 1014, 1015, 1, 0, 0, 0, 1015, 1018, 1, 0, 0, 0, 1016, 1017,
+		5, 3, 0, 0, 1017, 1019, 3, 56, 28, 0, 1018, 1016, 1, 0, 0, 0, 1018, 1019,
+		1, 0, 0, 0, 1019, 1020, 1, 0, 0, 0, 1020, 1024, 5, 129, 0, 0, 1021, 1022,
+		3, 44, 22, 0, 1022, 1023, 3, 34, 17, 0, 1023, 1025, 1, 0, 0, 0, 1024, 1021,
+		1, 0, 0, 0, 1025, 1026, 1, 0, 0, 0, 1026, 1024, 1, 0, 0, 0, 1026, 1027,
+		1, 0, 0, 0, 1027, 1032, 1, 0, 0, 0, 1028, 1029, 3, 56, 28, 0, 1029, 1030,
+		5, 129, 0, 0, 1030, 1032, 1, 0, 0, 0, 1031, 1007, 1, 0, 0, 0, 1031, 1028,
 		1, 0, 0, 0, 1032, 1034, 1, 0, 0, 0, 1033, 924, 1, 0, 0, 0, 1033, 925, 1,
 		0, 0, 0, 1033, 930, 1, 0, 0, 0, 1033, 935, 1, 0, 0, 0, 1033, 941, 1, 0,
 		0, 0, 1033, 942, 1, 0, 0, 0, 1033, 950, 1, 0, 0, 0, 1033, 963, 1, 0, 0,
@@ -665,8 +665,8 @@ func goldfishgqlParserInit() {
 		721, 724, 728, 732, 736, 740, 743, 746, 750, 752, 756, 760, 762, 768, 775,
 		789, 791, 808, 818, 823, 830, 834, 838, 840, 843, 845, 850, 858, 867, 870,
 		875, 880, 882, 886, 890, 893, 898, 906, 911, 915, 921, 928, 933, 939, 945,
-		948, 954, 958, 960, 966, 971, 975, 979, 990, 1003, 1010, 1013, 1017, 1021,
-		1029, 1031, 1033, 1041, 1048, 1052, 1057, 1064, 1067, 1074, 1078, 1082,
+		948, 954, 958, 960, 966, 971, 975, 979, 990, 1003, 1007, 1010, 1014, 1018,
+		1026, 1031, 1033, 1041, 1048, 1052, 1057, 1064, 1067, 1074, 1078, 1082,
 		1090, 1093, 1099,
 	}
 	deserializer := antlr.NewATNDeserializer(nil)
@@ -14304,6 +14304,10 @@ func (s *ParenPrimaryContext) LPAREN() antlr.TerminalNode {
 	return s.GetToken(GoldfishGQLParserLPAREN, 0)
 }
 
+func (s *ParenPrimaryContext) RPAREN() antlr.TerminalNode {
+	return s.GetToken(GoldfishGQLParserRPAREN, 0)
+}
+
 func (s *ParenPrimaryContext) Expr() IExprContext {
 	var t antlr.RuleContext
 	for _, ctx := range s.GetChildren() {
@@ -14318,10 +14322,6 @@ func (s *ParenPrimaryContext) Expr() IExprContext {
 	}
 
 	return t.(IExprContext)
-}
-
-func (s *ParenPrimaryContext) RPAREN() antlr.TerminalNode {
-	return s.GetToken(GoldfishGQLParserRPAREN, 0)
 }
 
 func (s *ParenPrimaryContext) VarName() IVarNameContext {
@@ -15045,21 +15045,7 @@ func (p *GoldfishGQLParser) Primary() (localctx IPrimaryContext) {
 
 		switch p.GetInterpreter().AdaptivePredict(p.BaseParser, p.GetTokenStream(), 192, p.GetParserRuleContext()) {
 		case 1:
-			{
-				p.SetState(1006)
-				p.Expr()
-			}
-			{
-				p.SetState(1007)
-				p.Match(GoldfishGQLParserRPAREN)
-				if p.HasError() {
-					// Recognition error - abort rule
-					goto errorExit
-				}
-			}
-
-		case 2:
-			p.SetState(1010)
+			p.SetState(1007)
 			p.GetErrorHandler().Sync(p)
 			if p.HasError() {
 				goto errorExit
@@ -15068,12 +15054,12 @@ func (p *GoldfishGQLParser) Primary() (localctx IPrimaryContext) {
 
 			if ((int64(_la) & ^0x3f) == 0 && ((int64(1)<<_la)&-9007199124711424) != 0) || ((int64((_la-64)) & ^0x3f) == 0 && ((int64(1)<<(_la-64))&-864691129558753281) != 0) || _la == GoldfishGQLParserID || _la == GoldfishGQLParserQUOTED_ID {
 				{
-					p.SetState(1009)
+					p.SetState(1006)
 					p.VarName()
 				}
 
 			}
-			p.SetState(1013)
+			p.SetState(1010)
 			p.GetErrorHandler().Sync(p)
 			if p.HasError() {
 				goto errorExit
@@ -15082,12 +15068,12 @@ func (p *GoldfishGQLParser) Primary() (localctx IPrimaryContext) {
 
 			if _la == GoldfishGQLParserIS || _la == GoldfishGQLParserCOLON {
 				{
-					p.SetState(1012)
+					p.SetState(1009)
 					p.LabelSpec()
 				}
 
 			}
-			p.SetState(1017)
+			p.SetState(1014)
 			p.GetErrorHandler().Sync(p)
 			if p.HasError() {
 				goto errorExit
@@ -15095,13 +15081,13 @@ func (p *GoldfishGQLParser) Primary() (localctx IPrimaryContext) {
 			switch p.GetTokenStream().LA(1) {
 			case GoldfishGQLParserLBRACE:
 				{
-					p.SetState(1015)
+					p.SetState(1012)
 					p.MapLiteral()
 				}
 
 			case GoldfishGQLParserPARAM:
 				{
-					p.SetState(1016)
+					p.SetState(1013)
 					p.Match(GoldfishGQLParserPARAM)
 					if p.HasError() {
 						// Recognition error - abort rule
@@ -15113,7 +15099,7 @@ func (p *GoldfishGQLParser) Primary() (localctx IPrimaryContext) {
 
 			default:
 			}
-			p.SetState(1021)
+			p.SetState(1018)
 			p.GetErrorHandler().Sync(p)
 			if p.HasError() {
 				goto errorExit
@@ -15122,7 +15108,7 @@ func (p *GoldfishGQLParser) Primary() (localctx IPrimaryContext) {
 
 			if _la == GoldfishGQLParserWHERE {
 				{
-					p.SetState(1019)
+					p.SetState(1016)
 					p.Match(GoldfishGQLParserWHERE)
 					if p.HasError() {
 						// Recognition error - abort rule
@@ -15130,20 +15116,20 @@ func (p *GoldfishGQLParser) Primary() (localctx IPrimaryContext) {
 					}
 				}
 				{
-					p.SetState(1020)
+					p.SetState(1017)
 					p.Expr()
 				}
 
 			}
 			{
-				p.SetState(1023)
+				p.SetState(1020)
 				p.Match(GoldfishGQLParserRPAREN)
 				if p.HasError() {
 					// Recognition error - abort rule
 					goto errorExit
 				}
 			}
-			p.SetState(1027)
+			p.SetState(1024)
 			p.GetErrorHandler().Sync(p)
 			if p.HasError() {
 				goto errorExit
@@ -15153,11 +15139,11 @@ func (p *GoldfishGQLParser) Primary() (localctx IPrimaryContext) {
 				switch _alt {
 				case 1:
 					{
-						p.SetState(1024)
+						p.SetState(1021)
 						p.EdgePattern()
 					}
 					{
-						p.SetState(1025)
+						p.SetState(1022)
 						p.NodePattern()
 					}
 
@@ -15166,10 +15152,24 @@ func (p *GoldfishGQLParser) Primary() (localctx IPrimaryContext) {
 					goto errorExit
 				}
 
-				p.SetState(1029)
+				p.SetState(1026)
 				p.GetErrorHandler().Sync(p)
 				_alt = p.GetInterpreter().AdaptivePredict(p.BaseParser, p.GetTokenStream(), 191, p.GetParserRuleContext())
 				if p.HasError() {
+					goto errorExit
+				}
+			}
+
+		case 2:
+			{
+				p.SetState(1028)
+				p.Expr()
+			}
+			{
+				p.SetState(1029)
+				p.Match(GoldfishGQLParserRPAREN)
+				if p.HasError() {
+					// Recognition error - abort rule
 					goto errorExit
 				}
 			}

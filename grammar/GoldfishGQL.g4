@@ -26,10 +26,11 @@
 // A few texts read two ways, and SLL takes the first alternative without
 // a retry: `(a)-(b)` or `(a)-[r]-(b)` in an expression is a pattern
 // predicate (Cypher's reading), not arithmetic on elements, which could
-// only fail; a `|` after a label test inside a list comprehension or a
-// function's arguments continues the label expression (refused either
-// way); inside a refused form (a parenthesised path, a type after IS ::)
-// prediction may look further ahead.
+// only fail; `[x IN l]` is a list comprehension (Cypher's reading), not a
+// list holding one boolean. Inside a refused form (a parenthesised path, a
+// list or a type after IS ::) prediction may look further ahead, but
+// never past the form's closing bracket: no expression is ever followed
+// by '|', so the '|' of x:A|B is decided by one token.
 //
 // Regenerate parser/gen with scripts/gen-parser.sh; never edit parser/gen.
 grammar GoldfishGQL;
@@ -300,7 +301,10 @@ primary
     // the variable list or array
     | (LIST | ARRAY) (LBRACK exprList? RBRACK)?           # listPrimary
     // [a, b], and the comprehensions [x IN l WHERE … | …]
-    | LBRACK (exprList (WHERE expr)? (PIPE expr)?)? RBRACK  # listPrimary
+    | LBRACK ( exprVarName IN operand ((WHERE | PIPE) balanced)?
+             | (exprVarName EQ)? LPAREN varName? labelSpec? (mapLiteral | PARAM)? (WHERE expr)? RPAREN
+               (edgePattern nodePattern)+ ((WHERE | PIPE) balanced)?
+             | exprList )? RBRACK                         # listPrimary
     | mapLiteral                                          # mapPrimary
     // a CASE expression, or the variable case
     | CASE (expr? caseWhen+ (ELSE expr)? END)?            # casePrimary
@@ -329,8 +333,23 @@ callArgs
     : LPAREN (STAR | DISTINCT? callArg (COMMA callArg)*)? RPAREN
     ;
 
+// all(x IN l WHERE …), reduce(s = 0, x IN l | …), CAST(x AS T): the
+// function is refused in any case, so what follows WHERE, | or AS is
+// skipped as balanced brackets, and no expression is ever followed by '|'
+// (nor is one in a list comprehension): the '|' of x:A|B in an expression
+// is then decided by one token.
 callArg
-    : expr (WHERE expr)? (PIPE expr)? (AS typeRef)?
+    : exprVarName IN operand ((WHERE | PIPE) argTail)?
+    | expr (AS argTail)?
+    ;
+
+// balanced, up to the ',' or ')' that ends the argument
+argTail
+    : ( ~(LPAREN | RPAREN | LBRACE | RBRACE | LBRACK | RBRACK | COMMA | SEMI | UNTERMINATED_COMMENT)
+      | LPAREN balanced RPAREN
+      | LBRACE balanced RBRACE
+      | LBRACK balanced RBRACK
+      )*
     ;
 
 mapLiteral

@@ -1342,28 +1342,17 @@ func (b *builder) primary(ctx gen.IPrimaryContext) ast.Expr {
 			t := c.GetStart()
 			return &ast.Var{Pos: b.pos(t), Name: b.name(t)} // the variable list or array
 		}
+		switch {
+		case c.IN() != nil:
+			return b.refusedExpr(b.cpos(c), "list comprehension")
+		case c.EdgePattern(0) != nil:
+			return b.refusedExpr(b.cpos(c), "pattern comprehension")
+		}
 		l := &ast.ListLit{Pos: b.cpos(c)}
 		if el := c.ExprList(); el != nil {
 			l.Elems = b.exprList(el)
 		} else {
 			l.Elems = []ast.Expr{}
-		}
-		if c.WHERE() != nil || c.PIPE() != nil {
-			for _, e := range c.AllExpr() {
-				b.expr(e)
-			}
-			feature := "list comprehension"
-			for _, e := range l.Elems {
-				if r, ok := e.(*ast.RefusedExpr); ok && r.Feature == "pattern predicate" {
-					feature = "pattern comprehension"
-				}
-				if bin, ok := e.(*ast.Binary); ok && bin.Op == ast.OpEq {
-					if r, ok := bin.R.(*ast.RefusedExpr); ok && r.Feature == "pattern predicate" {
-						feature = "pattern comprehension" // [p = (a)-->(b) | p]
-					}
-				}
-			}
-			return b.refusedExpr(l.Pos, feature)
 		}
 		return l
 	case *gen.MapPrimaryContext:
@@ -1394,12 +1383,12 @@ func (b *builder) callArgs(name string, pos ast.Pos, c gen.ICallArgsContext) ast
 	f := &ast.FuncCall{Pos: pos, Name: name, Star: c.STAR() != nil, Distinct: c.DISTINCT() != nil}
 	for _, a := range c.AllCallArg() {
 		// all(x IN l WHERE …), reduce(s = 0, x IN l | …), CAST(x AS T):
-		// the function itself is refused; its extra parts are read for the
-		// forms they hold.
-		exprs := a.AllExpr()
-		f.Args = append(f.Args, b.expr(exprs[0]))
-		for _, e := range exprs[1:] {
-			b.expr(e)
+		// the function itself is refused; what follows WHERE, | or AS is
+		// skipped.
+		if e := a.Expr(); e != nil {
+			f.Args = append(f.Args, b.expr(e))
+		} else {
+			f.Args = append(f.Args, &ast.Literal{Pos: b.cpos(a), Kind: ast.LitNull})
 		}
 	}
 	return f

@@ -380,6 +380,12 @@ func (s *BaseGoldfishGQLListener) EnterCallArg(ctx *CallArgContext) {}
 // ExitCallArg is called when production callArg is exited.
 func (s *BaseGoldfishGQLListener) ExitCallArg(ctx *CallArgContext) {}
 
+// EnterArgTail is called when production argTail is entered.
+func (s *BaseGoldfishGQLListener) EnterArgTail(ctx *ArgTailContext) {}
+
+// ExitArgTail is called when production argTail is exited.
+func (s *BaseGoldfishGQLListener) ExitArgTail(ctx *ArgTailContext) {}
+
 // EnterMapLiteral is called when production mapLiteral is entered.
 func (s *BaseGoldfishGQLListener) EnterMapLiteral(ctx *MapLiteralContext) {}
 

@@ -247,6 +247,10 @@ func (v *BaseGoldfishGQLVisitor) VisitCallArg(ctx *CallArgContext) interface{} {
 	return v.VisitChildren(ctx)
 }
 
+func (v *BaseGoldfishGQLVisitor) VisitArgTail(ctx *ArgTailContext) interface{} {
+	return v.VisitChildren(ctx)
+}
+
 func (v *BaseGoldfishGQLVisitor) VisitMapLiteral(ctx *MapLiteralContext) interface{} {
 	return v.VisitChildren(ctx)
 }

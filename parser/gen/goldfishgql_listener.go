@@ -187,6 +187,9 @@ type GoldfishGQLListener interface {
 	// EnterCallArg is called when entering the callArg production.
 	EnterCallArg(c *CallArgContext)
 
+	// EnterArgTail is called when entering the argTail production.
+	EnterArgTail(c *ArgTailContext)
+
 	// EnterMapLiteral is called when entering the mapLiteral production.
 	EnterMapLiteral(c *MapLiteralContext)
 
@@ -384,6 +387,9 @@ type GoldfishGQLListener interface {
 
 	// ExitCallArg is called when exiting the callArg production.
 	ExitCallArg(c *CallArgContext)
+
+	// ExitArgTail is called when exiting the argTail production.
+	ExitArgTail(c *ArgTailContext)
 
 	// ExitMapLiteral is called when exiting the mapLiteral production.
 	ExitMapLiteral(c *MapLiteralContext)

@@ -187,6 +187,9 @@ type GoldfishGQLVisitor interface {
 	// Visit a parse tree produced by GoldfishGQLParser#callArg.
 	VisitCallArg(ctx *CallArgContext) interface{}
 
+	// Visit a parse tree produced by GoldfishGQLParser#argTail.
+	VisitArgTail(ctx *ArgTailContext) interface{}
+
 	// Visit a parse tree produced by GoldfishGQLParser#mapLiteral.
 	VisitMapLiteral(ctx *MapLiteralContext) interface{}
 

@@ -293,8 +293,12 @@ func paramValues(plan *planner.Plan, params map[string]store.Value) ([]ref.Val, 
 	for i, name := range plan.Params {
 		v, ok := params[name]
 		if !ok {
-			return nil, gqlstatus.Errorf(gqlstatus.InvalidReference, "parameter $%s is not given", name).
+			e := gqlstatus.Errorf(gqlstatus.InvalidReference, "parameter $%s is not given", name).
 				WithHint(fmt.Sprintf("pass a value for %s with the statement", name))
+			if i < len(plan.ParamPos) && plan.ParamPos[i].Valid() {
+				e.Locate(plan.ParamPos[i], plan.Text)
+			}
+			return nil, e
 		}
 		out[i] = planner.ToCEL(v)
 	}

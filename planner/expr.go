@@ -312,15 +312,17 @@ type scope struct {
 type paramTable struct {
 	index map[string]int
 	names []string
+	poses []ast.Pos // where each is first named
 }
 
-func (t *paramTable) slot(name string) int {
+func (t *paramTable) slot(name string, pos ast.Pos) int {
 	if i, ok := t.index[name]; ok {
 		return i
 	}
 	i := len(t.names)
 	t.index[name] = i
 	t.names = append(t.names, name)
+	t.poses = append(t.poses, pos)
 	return i
 }
 
@@ -362,7 +364,7 @@ func (s *scope) compile(e ast.Expr) (*Program, error) {
 						p.keyword, p.slot, p.word, p.param = true, slot, w.Str, -1
 					}
 				case *ast.Param:
-					p.keyword, p.slot, p.param = true, slot, s.params.slot(w.Name)
+					p.keyword, p.slot, p.param = true, slot, s.params.slot(w.Name, w.Pos)
 				}
 			}
 		}
@@ -426,7 +428,7 @@ func (s *scope) emit(b *strings.Builder, e ast.Expr) error {
 	case *ast.MapLit:
 		return s.errAt(gqlstatus.InvalidValueType, x.Pos, "a map value is allowed only as a property map in a pattern or in SET n = {…}")
 	case *ast.Param:
-		fmt.Fprintf(b, "p%d", s.params.slot(x.Name))
+		fmt.Fprintf(b, "p%d", s.params.slot(x.Name, x.Pos))
 	case *ast.Var:
 		slot, ok := s.slots[x.Name]
 		if !ok {

@@ -23,9 +23,11 @@ const (
 // Plan is a planned script: the statements of one Commit, or one Recall.
 type Plan struct {
 	Text string
-	// Params lists parameter names in slot order (p0, p1, …).
-	Params []string
-	Stmts  []*Statement
+	// Params lists parameter names in slot order (p0, p1, …), ParamPos
+	// where each is first named in Text.
+	Params   []string
+	ParamPos []ast.Pos
+	Stmts    []*Statement
 	// RolledBack is set when the text ends with ROLLBACK: nothing applies.
 	RolledBack bool
 	// Notices are the parser's warnings about the text (a comment that
@@ -323,7 +325,7 @@ func build(script *ast.Script) (*Plan, error) {
 		return nil, gqlstatus.Errorf(gqlstatus.InvalidTransactionState, "START TRANSACTION without COMMIT or ROLLBACK").
 			WithHint("end the transaction with COMMIT to apply it, or ROLLBACK to drop it")
 	}
-	p.Params = params.names
+	p.Params, p.ParamPos = params.names, params.poses
 	p.size = planSize(p)
 	return p, nil
 }
@@ -756,7 +758,7 @@ func (s *scope) value(e ast.Expr) (Value, error) {
 		return Value{Pos: e.Position(), Const: &v, Param: -1}, nil
 	}
 	if p, ok := e.(*ast.Param); ok {
-		return Value{Pos: p.Pos, Param: s.params.slot(p.Name)}, nil
+		return Value{Pos: p.Pos, Param: s.params.slot(p.Name, p.Pos)}, nil
 	}
 	prg, err := s.compile(e)
 	if err != nil {

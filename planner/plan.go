@@ -265,6 +265,14 @@ func Build(script *ast.Script) (*Plan, error) {
 		}
 		return nil, ge
 	}
+	if err != nil && len(script.Notices) > 0 {
+		// A comment that hid a likely arrow may be why the text fails (it
+		// can swallow a ';', joining two statements): the error says so.
+		var ge *gqlstatus.Error
+		if n := script.Notices[0]; errors.As(err, &ge) && ge.Pos.Valid() && ge.Pos.Offset > n.Pos.Offset {
+			ge.Hint = strings.TrimPrefix(ge.Hint+"; also: "+n.Msg, "; ")
+		}
+	}
 	return p, err
 }
 

@@ -177,3 +177,16 @@ func TestRecallLimitNotice(t *testing.T) {
 		}
 	}
 }
+
+// TestMissingParameterIsPlaced: a parameter the call does not give is
+// reported where the text first names it.
+func TestMissingParameterIsPlaced(t *testing.T) {
+	db, _ := goldfish.Open()
+	defer db.Close()
+	s, _ := db.Session(context.Background(), "s")
+	_, err := s.Commit(context.Background(), "INSERT (:A {x: 1}),\n  (:B {y: $nope})", nil)
+	var ge *goldfish.Error
+	if !errors.As(err, &ge) || ge.Code != goldfish.CodeInvalidReference || ge.Pos.Line != 2 || ge.Pos.Col != 11 {
+		t.Fatalf("%v at %+v, want 42002 at line 2, column 11", err, ge)
+	}
+}

@@ -24,6 +24,10 @@ func FuzzStatement(f *testing.F) {
 		`START TRANSACTION; INSERT (:B); ROLLBACK`, `MATCH (t {nick: "a"}) SET t = {nick: 3}`,
 		`MATCH (t:TSK) REMOVE t:TSK SET t:X:Y`, `MATCH (n) RETURN count(*)`, `CALL x()`,
 		`MATCH (a), (b) WHERE a.n < b.n INSERT (a)-[:r]->(b)`, `MATCH (n) LIMIT -1 SET n.q = 1`,
+		`MATCH (n:A|!B) WHERE n.d IS NOT TRUE AND n:% SET n.x = 0x1F`, `MATCH (a)-[e:!r]->(b) SET e.w = 1_000`,
+		`START TRANSACTION READ ONLY; INSERT (:C); COMMIT WORK`, "MATCH (a)-->(b)\nSET a.x = 1",
+		`MATCH (n) WHERE exists { (n)-->() } SET n.x = 1`, `MATCH ANY SHORTEST (a)-[]->+(b) SET b.x = CASE WHEN true THEN 1 END`,
+		`INSERT (:D {"k": ZONED DATETIME '2026-01-31T12:00Z'})`, `MATCH (n) WHERE n.x IS Foo SET n.y = 1`,
 	} {
 		f.Add(s)
 	}

@@ -7,7 +7,6 @@ import (
 	_ "embed"
 	"errors"
 	"fmt"
-	"os"
 	"sort"
 	"strings"
 	"testing"
@@ -198,9 +197,8 @@ func classify(err error) (corpusClass, string, string) {
 // TestPublicCorpus runs every corpus statement through goldfish and counts
 // the outcomes per class and per feature. Out-of-subset GQL must be refused
 // by name (42001 naming the feature and what to write instead); a bare
-// "unexpected …" syntax error or an internal error is a defect. Until the
-// grammar recognises every feature in the corpus the test reports and
-// skips; GOLDFISH_CORPUS_STRICT=1 makes those defects fail it.
+// "unexpected …" syntax error or an internal error is a defect, and fails
+// the test.
 func TestPublicCorpus(t *testing.T) {
 	cases, err := readCorpus(publicCorpus)
 	if err != nil {
@@ -293,22 +291,10 @@ func TestPublicCorpus(t *testing.T) {
 		t.Log("other error: " + s)
 	}
 
-	strict := os.Getenv("GOLDFISH_CORPUS_STRICT") == "1"
 	for _, s := range bare {
-		if strict {
-			t.Error("bare syntax error: " + s)
-		} else {
-			t.Log("bare syntax error: " + s)
-		}
+		t.Error("bare syntax error: " + s)
 	}
 	for _, s := range internal {
-		if strict {
-			t.Error("internal error: " + s)
-		} else {
-			t.Log("internal error: " + s)
-		}
-	}
-	if !strict {
-		t.Skipf("%d bare syntax errors, %d internal errors; set GOLDFISH_CORPUS_STRICT=1 to make them fail", len(bare), len(internal))
+		t.Error("internal error: " + s)
 	}
 }

@@ -236,10 +236,8 @@ func (b *binder) scan(s *candidateScan, fn func(*store.Node) error) error {
 }
 
 func (b *binder) nodeMatches(row *planner.Row, np *planner.NodePlan, n *store.Node) (bool, error) {
-	for _, l := range np.Labels {
-		if !n.HasLabel(l) {
-			return false, nil
-		}
+	if !np.LabelsMatch(n) {
+		return false, nil
 	}
 	return b.propsMatch(row, np.Props, n.Props)
 }
@@ -334,7 +332,7 @@ func (b *binder) edgeAt(row *planner.Row, p *planner.PathPlan, j int, from *stor
 		if ferr = b.x.spend(1); ferr != nil {
 			return false
 		}
-		if len(ep.Types) > 0 && !contains(ep.Types, e.Type) {
+		if !ep.TypeMatches(e.Type) {
 			return true
 		}
 		if ep.Slot >= 0 && row.Vars[ep.Slot].Edge != nil && row.Vars[ep.Slot].Edge.ID != e.ID {

@@ -94,9 +94,14 @@ func Commit(ctx context.Context, g *store.Graph, plan *planner.Plan, params map[
 	}
 	for _, st := range plan.Stmts {
 		if st.Read {
-			return nil, gqlstatus.At(gqlstatus.WrongVerb, st.Pos, plan.Text,
+			err := gqlstatus.At(gqlstatus.WrongVerb, st.Pos, plan.Text,
 				"a MATCH without INSERT, SET, REMOVE or DELETE is a Recall, not a Commit").
 				WithHint("send it to Recall, or add the change to make")
+			for _, n := range st.Notices {
+				// The change may be what a comment hid.
+				err.Hint += "; at " + n.Pos.String() + ", " + n.Msg
+			}
+			return nil, err
 		}
 	}
 	celParams, err := paramValues(plan, params)
@@ -196,6 +201,7 @@ func (x *executor) charge(rows, bytes int) error {
 
 func (x *executor) statement(st *planner.Statement) (StmtResult, error) {
 	sr := StmtResult{Index: st.Index, Status: string(gqlstatus.Omitted)}
+	sr.Notices = append(sr.Notices, st.Notices...) // the parser's warnings about its text
 	if err := x.check(); err != nil {
 		return sr, err
 	}
@@ -287,8 +293,12 @@ func paramValues(plan *planner.Plan, params map[string]store.Value) ([]ref.Val, 
 	for i, name := range plan.Params {
 		v, ok := params[name]
 		if !ok {
-			return nil, gqlstatus.Errorf(gqlstatus.InvalidReference, "parameter $%s is not given", name).
+			e := gqlstatus.Errorf(gqlstatus.InvalidReference, "parameter $%s is not given", name).
 				WithHint(fmt.Sprintf("pass a value for %s with the statement", name))
+			if i < len(plan.ParamPos) && plan.ParamPos[i].Valid() {
+				e.Locate(plan.ParamPos[i], plan.Text)
+			}
+			return nil, e
 		}
 		out[i] = planner.ToCEL(v)
 	}

@@ -125,6 +125,12 @@ func Recall(ctx context.Context, snap *store.Snapshot, plan *planner.Plan, param
 	walk := shapewalk.Options{K: opt.K, M: opt.M, F: opt.F, Shell: opt.View == ViewShell,
 		Pinned: opt.Pinned, Hierarchy: opt.Hierarchy}
 	e := emitter{snap: snap, opt: opt, shape: &Shape{Version: snap.Version(), Status: gqlstatus.Success}, start: time.Now()}
+	// The parser's warnings about the token's text (a comment that hid a
+	// likely arrow) travel with the Shape, as notices and as header notes.
+	for _, n := range st.Notices {
+		e.shape.Notices = append(e.shape.Notices, n)
+		e.notes = append(e.notes, n.String())
+	}
 	limit, err := x.seedLimit(rp, celParams, opt, &e)
 	if err != nil {
 		return nil, err

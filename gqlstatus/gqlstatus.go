@@ -82,6 +82,8 @@ const (
 	InvalidTransactionState Code = "25000"
 	// active GQL-transaction: START TRANSACTION inside a transaction
 	ActiveTransaction Code = "25G01"
+	// read-only GQL-transaction: a change inside START TRANSACTION READ ONLY
+	ReadOnlyTransaction Code = "25G03"
 
 	// transaction rollback: a call its context stopped (the deadline passed, or the caller cancelled); a Δ applies nothing
 	Rollback Code = "40000"

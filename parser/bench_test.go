@@ -1,6 +1,9 @@
 package parser
 
-import "testing"
+import (
+	"strings"
+	"testing"
+)
 
 const (
 	benchSet    = `MATCH (t:TSK {nick: "TSK_login"}) SET t.status = "done", t:Settled REMOVE t.draft`
@@ -45,4 +48,12 @@ func BenchmarkParseParallel(b *testing.B) {
 			}
 		}
 	})
+}
+
+// BenchmarkParseLabelOr: a long WHERE of label alternatives, x:A|B. The
+// '|' is decided by one token, so the time grows with the length of the
+// text, not with its square (which it would if any expression could be
+// followed by '|').
+func BenchmarkParseLabelOr(b *testing.B) {
+	benchParse(b, "MATCH (n) WHERE n.x = 1"+strings.Repeat(" OR n:A|B", 2000)+" SET n.y = 1", true)
 }

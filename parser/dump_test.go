@@ -21,6 +21,9 @@ func dump(s *ast.Script) string {
 func dumpStmt(s ast.Stmt) string {
 	switch s := s.(type) {
 	case *ast.StartTransaction:
+		if s.ReadOnly {
+			return "START READ ONLY"
+		}
 		return "START"
 	case *ast.CommitTx:
 		return "COMMIT"
@@ -33,7 +36,15 @@ func dumpStmt(s ast.Stmt) string {
 		for i, c := range s.Clauses {
 			parts[i] = dumpClause(c)
 		}
-		return strings.Join(parts, " ")
+		out := strings.Join(parts, " ")
+		if len(s.Refusals) > 0 {
+			fs := make([]string, len(s.Refusals))
+			for i, r := range s.Refusals {
+				fs[i] = r.Feature
+			}
+			out += " !{" + strings.Join(fs, "; ") + "}"
+		}
+		return out
 	}
 	return fmt.Sprintf("?%T", s)
 }
@@ -108,6 +119,9 @@ func dumpPaths(ps []*ast.PathPattern) string {
 				if len(e.Types) > 0 {
 					inner += ":" + strings.Join(e.Types, "|")
 				}
+				if e.TypeExpr != nil {
+					inner += ":" + dumpLabel(e.TypeExpr)
+				}
 				if e.Props != nil {
 					inner += dumpProps(e.Props)
 				}
@@ -127,6 +141,9 @@ func dumpPaths(ps []*ast.PathPattern) string {
 			sb.WriteString("(" + n.Var)
 			if len(n.Labels) > 0 {
 				sb.WriteString(":" + strings.Join(n.Labels, ":"))
+			}
+			if n.LabelExpr != nil {
+				sb.WriteString(":" + dumpLabel(n.LabelExpr))
 			}
 			if n.Props != nil {
 				sb.WriteString(dumpProps(n.Props))
@@ -197,7 +214,18 @@ func dumpExpr(e ast.Expr) string {
 		}
 		return "(ISNULL " + dumpExpr(e.X) + ")"
 	case *ast.LabelTest:
+		if e.Expr != nil {
+			return "(LABEL " + dumpExpr(e.X) + " " + dumpLabel(e.Expr) + ")"
+		}
 		return "(LABEL " + dumpExpr(e.X) + " " + strings.Join(e.Labels, "&") + ")"
+	case *ast.TruthTest:
+		v := [...]string{"TRUE", "FALSE", "UNKNOWN"}[e.Value]
+		if e.Not {
+			v = "NOT " + v
+		}
+		return "(IS " + v + " " + dumpExpr(e.X) + ")"
+	case *ast.RefusedExpr:
+		return "(REFUSED " + e.Feature + ")"
 	case *ast.FuncCall:
 		s := "(" + e.Name
 		if e.Distinct {
@@ -209,4 +237,24 @@ func dumpExpr(e ast.Expr) string {
 		return s + dumpExprs(e.Args) + ")"
 	}
 	return fmt.Sprintf("?%T", e)
+}
+
+func dumpLabel(e *ast.LabelExpr) string {
+	switch e.Op {
+	case ast.LabelName:
+		return e.Name
+	case ast.LabelAny:
+		return "%"
+	case ast.LabelNot:
+		return "!" + dumpLabel(e.Args[0])
+	}
+	sep := "&"
+	if e.Op == ast.LabelOr {
+		sep = "|"
+	}
+	parts := make([]string, len(e.Args))
+	for i, a := range e.Args {
+		parts[i] = dumpLabel(a)
+	}
+	return "(" + strings.Join(parts, sep) + ")"
 }

@@ -45,8 +45,56 @@ func describeSyntaxError(text string, p antlr.Parser, tok antlr.Token, line, col
 	if ttype == gen.GoldfishGQLParserUNTERMINATED_COMMENT {
 		return gqlstatus.At(gqlstatus.Syntax, pos, text, "unterminated comment").WithHint("close the comment with */")
 	}
+	// A '$' without a name: reported at the '$', whether the parser
+	// stopped on it or on what came after it.
+	dollar := tok
+	if prev := prevToken(p); ttype != gen.GoldfishGQLParserDOLLAR && prev != nil && prev.GetTokenType() == gen.GoldfishGQLParserDOLLAR {
+		dollar = prev
+	}
+	if dollar != nil && dollar.GetTokenType() == gen.GoldfishGQLParserDOLLAR {
+		dpos := posAtOffset(text, runeIndexToOffset(text, dollar.GetStart(), dollar.GetLine(), dollar.GetColumn()))
+		return gqlstatus.At(gqlstatus.Syntax, dpos, text, `"$" must be followed by a parameter name`).
+			WithHint("write parameters as $name")
+	}
 	hint := syntaxHint(rule, expected, ttype)
+	switch rule {
+	case gen.GoldfishGQLParserRULE_pathBody, gen.GoldfishGQLParserRULE_parenBody, gen.GoldfishGQLParserRULE_pathPattern,
+		gen.GoldfishGQLParserRULE_pathFactor, gen.GoldfishGQLParserRULE_pathPatterns:
+		// No alternative fits at the end of the text: say whether a node
+		// pattern is missing after an edge or is still open.
+		if ttype == antlr.TokenEOF {
+			hint = "close the node pattern with ')'"
+			if prev := prevToken(p); prev != nil {
+				switch prev.GetTokenType() {
+				case gen.GoldfishGQLParserRBRACK, gen.GoldfishGQLParserMINUS, gen.GoldfishGQLParserGT:
+					hint = "expected a node pattern such as (n:Label) after the edge"
+				}
+			}
+		}
+	}
+	// After a whole START TRANSACTION, COMMIT or ROLLBACK, say what these
+	// take rather than only that the statement should end.
+	if prev := prevToken(p); prev != nil && ttype != antlr.TokenEOF {
+		switch prev.GetTokenType() {
+		case gen.GoldfishGQLParserTRANSACTION:
+			hint = "START TRANSACTION may be followed by READ ONLY or READ WRITE, and then ';'"
+		case gen.GoldfishGQLParserCOMMIT, gen.GoldfishGQLParserROLLBACK:
+			hint = "COMMIT and ROLLBACK may be followed by WORK, and then ';'"
+		}
+	}
 	return gqlstatus.At(gqlstatus.Syntax, pos, text, "%s", found).WithHint(hint)
+}
+
+// prevToken returns the token before the parser's current one, if any.
+func prevToken(p antlr.Parser) antlr.Token {
+	if p == nil {
+		return nil
+	}
+	ts, ok := p.GetTokenStream().(*antlr.CommonTokenStream)
+	if !ok || ts.Index() == 0 {
+		return nil
+	}
+	return ts.LT(-1)
 }
 
 func quoteToken(s string) string {
@@ -83,6 +131,14 @@ func setLen(set *antlr.IntervalSet) int {
 // syntaxHint maps the parser's position to advice in plain words.
 func syntaxHint(rule int, exp *antlr.IntervalSet, found int) string {
 	switch {
+	case has(exp, gen.GoldfishGQLParserREAD) && has(exp, gen.GoldfishGQLParserSEMI):
+		return "START TRANSACTION may be followed by READ ONLY or READ WRITE, and then ';'"
+	case rule == gen.GoldfishGQLParserRULE_txMode:
+		return "write START TRANSACTION READ ONLY or START TRANSACTION READ WRITE"
+	case has(exp, gen.GoldfishGQLParserWORK) && has(exp, gen.GoldfishGQLParserSEMI):
+		return "COMMIT and ROLLBACK may be followed by WORK, and then ';'"
+	case has(exp, gen.GoldfishGQLParserLPAREN) && has(exp, gen.GoldfishGQLParserSHORTEST) && !has(exp, gen.GoldfishGQLParserSTRING):
+		return "expected a node pattern such as (n:Label)"
 	case rule == gen.GoldfishGQLParserRULE_script || rule == gen.GoldfishGQLParserRULE_statement && !has(exp, gen.GoldfishGQLParserLPAREN):
 		if has(exp, gen.GoldfishGQLParserSEMI) && !has(exp, gen.GoldfishGQLParserMATCH) {
 			return "expected ';' or the end of the text; separate statements with ';'"
@@ -91,7 +147,10 @@ func syntaxHint(rule int, exp *antlr.IntervalSet, found int) string {
 			return "expected a statement"
 		}
 		return "a statement starts with MATCH, INSERT, CALL, START TRANSACTION, COMMIT or ROLLBACK; separate statements with ';'"
-	case rule == gen.GoldfishGQLParserRULE_pathPatterns || rule == gen.GoldfishGQLParserRULE_pathPattern:
+	case rule == gen.GoldfishGQLParserRULE_pathPatterns || rule == gen.GoldfishGQLParserRULE_pathPattern ||
+		rule == gen.GoldfishGQLParserRULE_pathFactor || rule == gen.GoldfishGQLParserRULE_pathBody ||
+		rule == gen.GoldfishGQLParserRULE_parenBody ||
+		rule == gen.GoldfishGQLParserRULE_pathPrefix:
 		if has(exp, gen.GoldfishGQLParserLPAREN) && !has(exp, gen.GoldfishGQLParserMINUS) || has(exp, gen.GoldfishGQLParserEQ) {
 			return "expected a node pattern such as (n:Label)"
 		}
@@ -103,13 +162,16 @@ func syntaxHint(rule int, exp *antlr.IntervalSet, found int) string {
 	case rule == gen.GoldfishGQLParserRULE_edgePattern || rule == gen.GoldfishGQLParserRULE_edgeBody ||
 		rule == gen.GoldfishGQLParserRULE_cypherQuantifier || rule == gen.GoldfishGQLParserRULE_quantifier:
 		return "an edge is -[e:TYPE {key: value}]->, <-[e:TYPE]- or -[e:TYPE]-, followed by a node pattern"
-	case rule == gen.GoldfishGQLParserRULE_labelSpec || rule == gen.GoldfishGQLParserRULE_labelSep ||
+	case rule == gen.GoldfishGQLParserRULE_labelSpec || rule == gen.GoldfishGQLParserRULE_labelExpr ||
+		rule == gen.GoldfishGQLParserRULE_labelFactor || rule == gen.GoldfishGQLParserRULE_isLabelExpr ||
 		rule == gen.GoldfishGQLParserRULE_anyName || rule == gen.GoldfishGQLParserRULE_isLabelName:
+		return "expected a name (a label, type or property key); quote unusual names with backquotes: `my name`"
+	case rule == gen.GoldfishGQLParserRULE_mapEntry && has(exp, gen.GoldfishGQLParserID):
 		return "expected a name (a label, type or property key); quote unusual names with backquotes: `my name`"
 	case rule == gen.GoldfishGQLParserRULE_mapLiteral || rule == gen.GoldfishGQLParserRULE_mapEntry:
 		return "a map is {key: value, key2: value2}; close it with '}'"
 	case rule == gen.GoldfishGQLParserRULE_setItem:
-		return "SET takes n.key = value, n = {map}, n += {map} or n:Label, separated by commas"
+		return "SET takes n.key = value, n = {key: value, …}, n += {key: value, …} or n:Label, separated by commas"
 	case rule == gen.GoldfishGQLParserRULE_removeItem:
 		return "REMOVE takes n.key or n:Label, separated by commas"
 	case rule == gen.GoldfishGQLParserRULE_varName:

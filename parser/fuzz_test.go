@@ -39,6 +39,27 @@ var fuzzSeeds = []string{
 	`MATCH (n`, `MATCH (n) WHERE n.a = 'abc`, `MATCH (n) /* open`, `SELECT * FROM t`,
 	`MATCH (n) WHERE n.a = 99999999999999999999`, `MATCH (n) WHERE n.a = '\q'`,
 	`CALL a.b(1, $x) YIELD y`, `;;`, ``,
+	// forms outside the subset, read to be refused by name
+	`MATCH (n) RETURN n NEXT MATCH (m) RETURN m GROUP BY m.x HAVING count(*) > 1`,
+	`MATCH p = ANY SHORTEST (a)-[:R]->+(b), ALL SHORTEST TRAIL PATHS (c)-[]->{1,3}(d)`,
+	`MATCH DIFFERENT EDGES (a) ((x)-[:R]->(y) WHERE x.w > 1){2,} (b) | (a)-[:Y]->(b)`,
+	`MATCH (a) (-[t IS T]-> (b) -[u]-> WHERE t.x > u.x) (c), -[e]->, (a)-/:K/->(b)`,
+	`CREATE GRAPH IF NOT EXISTS g ANY; DROP SCHEMA /s; USE g MATCH (n) SET n.x = 1`,
+	`SESSION SET VALUE IF NOT EXISTS $p = DATE '2022-10-10'; SESSION RESET; SESSION CLOSE`,
+	`MATCH (n) WHERE EXISTS { MATCH (n)-[:R]->(m) } AND exists(n.x) SET n.y = CASE n.z WHEN 1, 2 THEN 'a' WHEN > 5 THEN 'b' ELSE 'c' END FINISH`,
+	`MATCH (n) WHERE [x IN n.l WHERE x > 1 | x ^ 2] = [(n)-[:R]->(m) | m {.a, .*}] AND n.s =~ 'a.*' AND n.l[1..2] = []`,
+	`MATCH (n:$(x)|$any(['A'])) SET n:$($l), n += $props FOREACH (x IN [1] | SET n.y = x)`,
+	`EXPLAIN PROFILE LOAD CSV FROM 'f' AS r CALL { WITH r RETURN r } CALL db.x() YIELD y WHERE y > 1`,
+	`MATCH (n) WHERE element_id(n) = id(n) AND apoc.coll.sum(n.l) = size(n.l) AND count { (n)--() } > 1`,
+	`GRAPH g MATCH (a)~[:T]~(b)<~[:U]~(c)~[:V]~>(d)<->(e)<-[f]->(g) SET g.x = 1`,
+	`MATCH (n:A|B&!C:(D|%)) WHERE n IS !E|F AND n.t IS NOT TRUE AND n.u IS UNKNOWN AND n.s IS NFC NORMALIZED`,
+	`MATCH (n) WHERE n.x IS :: INTEGER NOT NULL OR n.x IS TYPED LIST<STRING | INTEGER> OR a IS SOURCE OF e`,
+	`INSERT (:X {a: 0x1F, b: 0o17, c: 0b101, d: 1_000_000, e: 1_0.5e1_0, "k k": TIME '12:00', t: ZONED DATETIME '2026-01-31T12:00Z', u: DURATION 'P1D'})`,
+	`START TRANSACTION READ ONLY ISOLATION LEVEL SERIALIZABLE; SAVEPOINT s; ROLLBACK TO SAVEPOINT s; COMMIT WORK`,
+	`START TRANSACTION GARBAGE; COMMIT banana; ROLLBACK WORK now`,
+	"MATCH (a:A)-->(b) SET b.x = 1\nMATCH (n) WHERE exists { (n)-->() } RETURN n\n(()--(n))+ <--",
+	`MATCH (n) WHERE n.x NOT BETWEEN 1 AND 2 AND n.y NOT LIKE 'a%' CALL x = 1`,
+	`MATCH (a:person)-[r:knows* ALL SHORTEST 1..30]-(b) MATCH (a)-[:KNOWS]{2,4}(b) MATCH n`,
 }
 
 func FuzzParse(f *testing.F) {

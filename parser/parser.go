@@ -5,10 +5,20 @@
 // strategy that bails out at the first error; only text that fails there is
 // parsed again in full LL mode to find and describe the first real error.
 // Lexers and parsers are pooled; each parse uses one of them alone.
+//
+// The grammar also reads the GQL and Cypher forms outside the subset, so
+// that the planner can refuse them by name (ast.Query.Refusals); a bare
+// syntax error is left for text it cannot read at all. "--" starts a
+// comment, as in ISO GQL; one that starts right after ')', ']', '-' or
+// '<' was more likely meant as a Cypher arrow, and the script carries a
+// warning for it (ast.Script.Notices). A text that fails to parse that way
+// is read once more with those "--" as edges, only to find what it holds
+// outside the subset (ast.Script.ArrowsRead).
 package parser
 
 import (
 	"fmt"
+	"strings"
 	"sync"
 	"unicode/utf8"
 
@@ -60,7 +70,9 @@ func Parse(text string) (*ast.Script, error) {
 // ParseWith parses text under lim. Errors are *gqlstatus.Error: 42001 for
 // syntax (with the position of the offending token, what was found, and a
 // hint), 42Q01 for text over a limit, 22003 for numbers out of range and
-// 22007 for malformed DATE/DATETIME text.
+// 22007 for malformed DATE/DATETIME text; a statement that holds a form
+// outside the subset is returned with its Refusals rather than with such
+// an error. Warnings about the text are the script's Notices.
 func ParseWith(text string, lim Limits) (script *ast.Script, err error) {
 	s, gerr := parse(text, lim.withDefaults(), true)
 	if gerr != nil {
@@ -89,7 +101,8 @@ func parse(text string, lim Limits, pooled bool) (script *ast.Script, gerr *gqls
 			"statement text is not valid UTF-8").
 			WithHint("send the text as UTF-8")
 	}
-	if e := prescan(text, lim.MaxDepth); e != nil {
+	traps, e := prescan(text, lim.MaxDepth, nil)
+	if e != nil {
 		return nil, e
 	}
 
@@ -100,11 +113,134 @@ func parse(text string, lim Limits, pooled bool) (script *ast.Script, gerr *gqls
 	} else {
 		st = newState()
 	}
-	tree, perr := st.run(text)
+	tree, perr := st.run(text, st.lexer)
 	if perr != nil {
-		return nil, perr
+		if len(traps) > 0 {
+			if s := st.cypherReading(text, traps, lim); s != nil {
+				return s, nil
+			}
+		}
+		return nil, noteTraps(perr, text, traps)
 	}
-	return build(text, tree, lim)
+	script, gerr = build(text, tree, lim)
+	if gerr != nil {
+		return nil, noteTraps(gerr, text, traps)
+	}
+	for _, off := range traps {
+		script.Notices = append(script.Notices, trapNotice(text, off))
+	}
+	return script, nil
+}
+
+// cypherReading reads a text that did not parse again, with the likely
+// arrows that began comments taken as edges (Cypher's reading of "-->"),
+// to find what it holds outside the subset. It returns the script only
+// when that reading parses and refuses something: the text is then
+// refused by name, as it would be had it been written without the
+// comment trap; otherwise the first reading's error stands.
+func (st *state) cypherReading(text string, traps []int, lim Limits) *ast.Script {
+	at := make(map[int]bool, len(traps))
+	for _, off := range traps {
+		at[off] = true
+	}
+	if _, err := prescan(text, lim.MaxDepth, at); err != nil {
+		return nil
+	}
+	runes := make(map[int]bool, len(traps))
+	for _, off := range traps {
+		runes[utf8.RuneCountInString(text[:off])] = true
+	}
+	tree, err := st.run(text, &arrowSource{GoldfishGQLLexer: st.lexer, traps: runes})
+	if err != nil {
+		return nil
+	}
+	s, gerr := build(text, tree, lim)
+	if gerr != nil {
+		return nil
+	}
+	refused := false
+	for _, stmt := range s.Stmts {
+		if q, ok := stmt.(*ast.Query); ok && len(q.Refusals) > 0 {
+			refused = true
+		}
+	}
+	if !refused {
+		return nil
+	}
+	s.ArrowsRead = true
+	for _, off := range traps {
+		s.Notices = append(s.Notices, trapNotice(text, off))
+	}
+	return s
+}
+
+// arrowSource is the lexer as the Cypher reading sees it: a line comment
+// that starts at one of the traps (rune indexes) is lexed as two '-', and
+// lexing goes on right after them, so the rest of the line is code.
+type arrowSource struct {
+	*gen.GoldfishGQLLexer
+	traps   map[int]bool
+	pending antlr.Token
+}
+
+func (a *arrowSource) NextToken() antlr.Token {
+	if t := a.pending; t != nil {
+		a.pending = nil
+		return t
+	}
+	t := a.GoldfishGQLLexer.NextToken()
+	if t.GetTokenType() != gen.GoldfishGQLLexerLINE_COMMENT || !a.traps[t.GetStart()] {
+		return t
+	}
+	start, line, col := t.GetStart(), t.GetLine(), t.GetColumn()
+	f, pair := a.GetTokenFactory(), a.GetTokenSourceCharStreamPair()
+	first := f.Create(pair, gen.GoldfishGQLLexerMINUS, "-", antlr.TokenDefaultChannel, start, start, line, col)
+	a.pending = f.Create(pair, gen.GoldfishGQLLexerMINUS, "-", antlr.TokenDefaultChannel, start+1, start+1, line, col+1)
+	// Reset clears the end-of-input flag (the comment may have run to the
+	// end of the text); then lexing resumes after the two '-'.
+	input := a.GetInputStream()
+	a.Reset()
+	input.Seek(start + 2)
+	if sim, ok := a.Interpreter.(*antlr.LexerATNSimulator); ok {
+		sim.Line, sim.CharPositionInLine = line, col+2
+	}
+	return first
+}
+
+// trapNotice is the warning for a line comment that likely swallowed a
+// Cypher arrow: where it starts, and the text it made the parser ignore.
+func trapNotice(text string, off int) gqlstatus.Notice {
+	end := off
+	for end < len(text) && text[end] != '\n' && text[end] != '\r' {
+		end++
+	}
+	ignored := strings.TrimRight(text[off:end], " \t\f")
+	if r := []rune(ignored); len(r) > 60 {
+		ignored = string(r[:57]) + "..."
+	}
+	return gqlstatus.Notice{Code: gqlstatus.Warning, Pos: posAtOffset(text, off),
+		Msg: fmt.Sprintf(`"--" right after %q began a comment, so %q was ignored; `+
+			`write an edge as -[]->, <-[]- or -[]- (or ->, <-, -), or put a blank before "--" to keep the comment`,
+			text[off-1:off], ignored)}
+}
+
+// noteTraps adds to an error's hint the likely arrows before it that were
+// read as comments: the text they hid is often what the error misses.
+func noteTraps(err *gqlstatus.Error, text string, traps []int) *gqlstatus.Error {
+	for _, off := range traps {
+		if err.Pos.Valid() && off > err.Pos.Offset {
+			break
+		}
+		p := posAtOffset(text, off)
+		note := fmt.Sprintf(`the "--" at line %d, column %d began a comment that hid the rest of its line`, p.Line, p.Col)
+		if err.Hint == "" {
+			err.Hint = note
+		} else {
+			err.Hint += "; " + note
+		}
+		break
+	}
+	return err
 }
 
 // state is one lexer+parser pair with its listeners; never shared.
@@ -149,13 +285,14 @@ func (b *bailStrategy) Recover(antlr.Parser, antlr.RecognitionException)     { p
 func (b *bailStrategy) RecoverInline(antlr.Parser) antlr.Token               { panic(bailout{}) }
 func (b *bailStrategy) Sync(antlr.Parser)                                    {}
 
-// run parses text into a parse tree, or returns the first error.
-func (st *state) run(text string) (tree gen.IScriptContext, gerr *gqlstatus.Error) {
+// run parses text into a parse tree, or returns the first error. src is
+// the lexer, or the lexer read through an arrowSource.
+func (st *state) run(text string, src antlr.TokenSource) (tree gen.IScriptContext, gerr *gqlstatus.Error) {
 	st.lexErr.reset(text)
 	st.synErr.reset(text)
 	input := antlr.NewInputStream(text)
 	st.lexer.SetInputStream(input)
-	st.tokens.SetTokenSource(st.lexer)
+	st.tokens.SetTokenSource(src)
 
 	p := st.parser
 	p.SetInputStream(st.tokens)

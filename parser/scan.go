@@ -70,8 +70,12 @@ func firstInvalidUTF8(s string) int {
 // nesting is refused cheaply and can never exhaust the stack inside the
 // generated recursive-descent code. It counts open brackets and runs of
 // prefix operators (-, +, NOT), skipping strings, quoted names and
-// comments the way the lexer does.
-func prescan(text string, maxDepth int) *gqlstatus.Error {
+// comments the way the lexer does. On the way it returns the byte offsets
+// of the line comments that are likely Cypher arrows (see arrowComment).
+//
+// With arrows set it checks the text as the Cypher reading sees it: the
+// "--" at those offsets is two '-' and the rest of its line is code.
+func prescan(text string, maxDepth int, arrows map[int]bool) (traps []int, err *gqlstatus.Error) {
 	depth := 0 // open ( [ {
 	run := 0   // consecutive prefix operators
 	for i := 0; i < len(text); {
@@ -100,7 +104,10 @@ func prescan(text string, maxDepth int) *gqlstatus.Error {
 			run = 0
 			continue
 		case c == '/' && i+1 < len(text) && text[i+1] == '/',
-			c == '-' && i+1 < len(text) && text[i+1] == '-':
+			c == '-' && i+1 < len(text) && text[i+1] == '-' && !arrows[i]:
+			if c == '-' && arrowComment(text, i) {
+				traps = append(traps, i)
+			}
 			for i < len(text) && text[i] != '\n' && text[i] != '\r' {
 				i++
 			}
@@ -116,7 +123,7 @@ func prescan(text string, maxDepth int) *gqlstatus.Error {
 			depth++
 			run = 0
 			if depth > maxDepth {
-				return tooDeep(text, i, maxDepth)
+				return nil, tooDeep(text, i, maxDepth)
 			}
 		case c == ')' || c == ']' || c == '}':
 			if depth > 0 {
@@ -126,7 +133,7 @@ func prescan(text string, maxDepth int) *gqlstatus.Error {
 		case c == '-' || c == '+':
 			run++
 			if depth+run > maxDepth {
-				return tooDeep(text, i, maxDepth)
+				return nil, tooDeep(text, i, maxDepth)
 			}
 		case isWordByte(c):
 			j := i
@@ -136,7 +143,7 @@ func prescan(text string, maxDepth int) *gqlstatus.Error {
 			if j-i == 3 && (text[i]|0x20) == 'n' && (text[i+1]|0x20) == 'o' && (text[i+2]|0x20) == 't' {
 				run++
 				if depth+run > maxDepth {
-					return tooDeep(text, i, maxDepth)
+					return nil, tooDeep(text, i, maxDepth)
 				}
 			} else {
 				run = 0
@@ -148,7 +155,22 @@ func prescan(text string, maxDepth int) *gqlstatus.Error {
 		}
 		i++
 	}
-	return nil
+	return traps, nil
+}
+
+// arrowComment reports whether the "--" at off starts a comment where a
+// Cypher arrow was more likely meant: right after ')', ']', '-' or '<'
+// with no blank between, as in (a)-->(b), -[r]--(b) or (a)<--(b). ISO GQL
+// reads "--" as a comment there too, so the rest of the line is ignored.
+func arrowComment(text string, off int) bool {
+	if off == 0 {
+		return false
+	}
+	switch text[off-1] {
+	case ')', ']', '-', '<':
+		return true
+	}
+	return false
 }
 
 func isWordByte(c byte) bool {

@@ -357,6 +357,21 @@ func incomparable(op string, a, b ref.Val) ref.Val {
 	return types.WrapErr(&mismatchError{fmt.Sprintf("cannot compare %s with %s by %s", gqlType(a), gqlType(b), op), gqlstatus.NotComparable})
 }
 
+// truthTest builds a truth-value test: null is the unknown truth value,
+// a boolean is known, anything else cannot be tested.
+func truthTest(op string, test func(b, known bool) bool) func(a ref.Val) ref.Val {
+	return func(a ref.Val) ref.Val {
+		if isNull(a) {
+			return types.Bool(test(false, false))
+		}
+		b, ok := a.(types.Bool)
+		if !ok {
+			return types.WrapErr(&mismatchError{fmt.Sprintf("cannot apply %s to %s: it tests a boolean", op, gqlType(a)), gqlstatus.InvalidValueType})
+		}
+		return types.Bool(test(bool(b), true))
+	}
+}
+
 // mismatchError marks the data exception of mismatched operand types, so
 // the message can be given its advice by kind.
 type mismatchError struct {
@@ -574,6 +589,21 @@ func celFunctions() []cel.EnvOption {
 			return types.NullValue
 		}),
 		unary("gql_isnull", func(a ref.Val) ref.Val { return types.Bool(isNull(a)) }),
+		// IS TRUE, IS FALSE, IS UNKNOWN: true or false, never unknown
+		// themselves; a value that is not a boolean is a data exception.
+		unary("gql_istrue", truthTest("IS TRUE", func(b bool, known bool) bool { return known && b })),
+		unary("gql_isfalse", truthTest("IS FALSE", func(b bool, known bool) bool { return known && !b })),
+		unary("gql_isunknown", truthTest("IS UNKNOWN", func(_ bool, known bool) bool { return !known })),
+		unary("gql_anylabel", func(a ref.Val) ref.Val {
+			e, ok := a.(Element)
+			if !ok {
+				return types.NullValue
+			}
+			if e.Node != nil {
+				return types.Bool(len(e.Node.Labels) > 0)
+			}
+			return types.Bool(e.Edge != nil)
+		}),
 		binary("gql_prop", func(a, b ref.Val) ref.Val {
 			e, ok := a.(Element)
 			k, kok := b.(types.String)

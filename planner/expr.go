@@ -312,15 +312,17 @@ type scope struct {
 type paramTable struct {
 	index map[string]int
 	names []string
+	poses []ast.Pos // where each is first named
 }
 
-func (t *paramTable) slot(name string) int {
+func (t *paramTable) slot(name string, pos ast.Pos) int {
 	if i, ok := t.index[name]; ok {
 		return i
 	}
 	i := len(t.names)
 	t.index[name] = i
 	t.names = append(t.names, name)
+	t.poses = append(t.poses, pos)
 	return i
 }
 
@@ -362,7 +364,7 @@ func (s *scope) compile(e ast.Expr) (*Program, error) {
 						p.keyword, p.slot, p.word, p.param = true, slot, w.Str, -1
 					}
 				case *ast.Param:
-					p.keyword, p.slot, p.param = true, slot, s.params.slot(w.Name)
+					p.keyword, p.slot, p.param = true, slot, s.params.slot(w.Name, w.Pos)
 				}
 			}
 		}
@@ -426,7 +428,7 @@ func (s *scope) emit(b *strings.Builder, e ast.Expr) error {
 	case *ast.MapLit:
 		return s.errAt(gqlstatus.InvalidValueType, x.Pos, "a map value is allowed only as a property map in a pattern or in SET n = {…}")
 	case *ast.Param:
-		fmt.Fprintf(b, "p%d", s.params.slot(x.Name))
+		fmt.Fprintf(b, "p%d", s.params.slot(x.Name, x.Pos))
 	case *ast.Var:
 		slot, ok := s.slots[x.Name]
 		if !ok {
@@ -459,7 +461,23 @@ func (s *scope) emit(b *strings.Builder, e ast.Expr) error {
 			defer b.WriteByte(')')
 		}
 		return call(b, "gql_isnull", sub(x.X))
+	case *ast.TruthTest:
+		if x.Not {
+			b.WriteString("gql_not(")
+			defer b.WriteByte(')')
+		}
+		fn := [...]string{ast.TruthTrue: "gql_istrue", ast.TruthFalse: "gql_isfalse", ast.TruthUnknown: "gql_isunknown"}[x.Value]
+		return call(b, fn, sub(x.X))
 	case *ast.LabelTest:
+		// A label test reads the labels of a node or the type of an edge;
+		// on any other value it would be silently false, so it is refused.
+		if _, ok := x.X.(*ast.Var); !ok {
+			return s.errAt(gqlstatus.Syntax, x.Pos, "a label test needs a node or edge variable on its left").
+				WithHint("write n:Label or n IS Label for a bound variable n; to compare a value, write n.key = 'text'")
+		}
+		if x.Expr != nil {
+			return s.emitLabelExpr(b, x.X, x.Expr)
+		}
 		for i := 0; i < len(x.Labels)-1; i++ {
 			b.WriteString("gql_and(")
 		}
@@ -474,14 +492,50 @@ func (s *scope) emit(b *strings.Builder, e ast.Expr) error {
 				b.WriteString(", ")
 			}
 		}
+	case *ast.RefusedExpr:
+		return refuse(s.text, x.Pos, x.Feature)
 	case *ast.FuncCall:
-		if aggregateNames[strings.ToLower(x.Name)] {
-			return refuse(s.text, x.Pos, "aggregate "+strings.ToUpper(x.Name)+"()")
+		if f := refusedFunction(x); f != "" {
+			return refuse(s.text, x.Pos, f)
 		}
 		return s.errAt(gqlstatus.InvalidReference, x.Pos, "unknown function %s()", x.Name).
 			WithHint("goldfish predicates use comparisons, AND/OR/NOT, IN, IS NULL, STARTS WITH, ENDS WITH, CONTAINS and arithmetic")
 	default:
 		return s.errAt(gqlstatus.Syntax, e.Position(), "unsupported expression")
+	}
+	return nil
+}
+
+// emitLabelExpr writes the CEL form of a label expression over the
+// element subject: & and | as GQL's AND and OR, ! as NOT, % as "has a
+// label" (every edge has its type).
+func (s *scope) emitLabelExpr(b *strings.Builder, subject ast.Expr, e *ast.LabelExpr) error {
+	sub := func() error { return s.emit(b, subject) }
+	switch e.Op {
+	case ast.LabelName:
+		return call(b, "gql_label", sub, func() error { b.WriteString(strconv.Quote(e.Name)); return nil })
+	case ast.LabelAny:
+		return call(b, "gql_anylabel", sub)
+	case ast.LabelNot:
+		return call(b, "gql_not", func() error { return s.emitLabelExpr(b, subject, e.Args[0]) })
+	}
+	fn := "gql_and"
+	if e.Op == ast.LabelOr {
+		fn = "gql_or"
+	}
+	for i := 0; i < len(e.Args)-1; i++ {
+		b.WriteString(fn + "(")
+	}
+	for i, a := range e.Args {
+		if err := s.emitLabelExpr(b, subject, a); err != nil {
+			return err
+		}
+		if i > 0 {
+			b.WriteByte(')')
+		}
+		if i < len(e.Args)-1 {
+			b.WriteString(", ")
+		}
 	}
 	return nil
 }

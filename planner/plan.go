@@ -1,7 +1,9 @@
 package planner
 
 import (
+	"errors"
 	"fmt"
+	"strconv"
 	"strings"
 	"time"
 
@@ -21,11 +23,16 @@ const (
 // Plan is a planned script: the statements of one Commit, or one Recall.
 type Plan struct {
 	Text string
-	// Params lists parameter names in slot order (p0, p1, …).
-	Params []string
-	Stmts  []*Statement
+	// Params lists parameter names in slot order (p0, p1, …), ParamPos
+	// where each is first named in Text.
+	Params   []string
+	ParamPos []ast.Pos
+	Stmts    []*Statement
 	// RolledBack is set when the text ends with ROLLBACK: nothing applies.
 	RolledBack bool
+	// Notices are the parser's warnings about the text (a comment that
+	// swallowed a likely arrow), each also on its statement.
+	Notices []gqlstatus.Notice
 	// size is the estimate Size returns, taken once when planned.
 	size int
 }
@@ -57,6 +64,8 @@ type Statement struct {
 	Call *CallStep
 	// Recall is set when Read: the statement planned as a Recall.
 	Recall *RecallPlan
+	// Notices are the parser's warnings about this statement's text.
+	Notices []gqlstatus.Notice
 }
 
 // Step is one stage of a statement, run over the rows bound so far.
@@ -131,8 +140,21 @@ type NodePlan struct {
 	// Bound is set when an earlier clause or pattern element binds Slot.
 	Bound  bool
 	Labels []string
-	Props  []PropPlan
-	Where  *Program
+	// LabelExpr is a label expression that is not a plain conjunction
+	// (:A|B, :!A, :%); Labels is then nil (see LabelsMatch).
+	LabelExpr *ast.LabelExpr
+	Props     []PropPlan
+	Where     *Program
+}
+
+// LabelsMatch reports whether node n has the labels the pattern asks for.
+func (np *NodePlan) LabelsMatch(n *store.Node) bool {
+	for _, l := range np.Labels {
+		if !n.HasLabel(l) {
+			return false
+		}
+	}
+	return np.LabelExpr == nil || labelExprMatch(np.LabelExpr, n.HasLabel, len(n.Labels) > 0)
 }
 
 // EdgePlan is a planned edge pattern.
@@ -141,8 +163,52 @@ type EdgePlan struct {
 	Slot  int
 	Bound bool
 	Types []string
-	Dir   ast.Direction
-	Props []PropPlan
+	// TypeExpr is a type expression that is not one type or a plain
+	// alternation (:!T, :%); Types is then nil (see TypeMatches).
+	TypeExpr *ast.LabelExpr
+	Dir      ast.Direction
+	Props    []PropPlan
+}
+
+// TypeMatches reports whether an edge of type typ has the type the
+// pattern asks for.
+func (ep *EdgePlan) TypeMatches(typ string) bool {
+	if len(ep.Types) > 0 {
+		for _, t := range ep.Types {
+			if t == typ {
+				return true
+			}
+		}
+		return false
+	}
+	return ep.TypeExpr == nil || labelExprMatch(ep.TypeExpr, func(l string) bool { return l == typ }, true)
+}
+
+// labelExprMatch evaluates a label expression over an element's labels:
+// has tells whether it carries a label, any whether it carries one at all.
+func labelExprMatch(e *ast.LabelExpr, has func(string) bool, any bool) bool {
+	switch e.Op {
+	case ast.LabelName:
+		return has(e.Name)
+	case ast.LabelAny:
+		return any
+	case ast.LabelNot:
+		return !labelExprMatch(e.Args[0], has, any)
+	case ast.LabelAnd:
+		for _, a := range e.Args {
+			if !labelExprMatch(a, has, any) {
+				return false
+			}
+		}
+		return true
+	case ast.LabelOr:
+		for _, a := range e.Args {
+			if labelExprMatch(a, has, any) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // PropPlan is key: value in a pattern or in SET n = {…}.
@@ -183,9 +249,37 @@ type RemoveItem struct {
 
 // Build plans a parsed script.
 func Build(script *ast.Script) (*Plan, error) {
-	p := &Plan{Text: script.Text}
+	p, err := build(script)
+	if script.ArrowsRead {
+		// The parser read "--" as edges only to find what the text holds
+		// outside the subset: say so with the refusal; such a text never
+		// runs.
+		var ge *gqlstatus.Error
+		if err == nil || !errors.As(err, &ge) {
+			return nil, gqlstatus.Errorf(gqlstatus.Syntax, "the text does not parse with \"--\" read as a comment").
+				WithHint("write edges as -> or -[:TYPE]->")
+		}
+		if len(script.Notices) > 0 {
+			n := script.Notices[0]
+			ge.Hint += fmt.Sprintf(`; this reads the "--" at %s as an edge, as Cypher does: GQL reads it as a comment, and the text does not parse that way`, n.Pos)
+		}
+		return nil, ge
+	}
+	if err != nil && len(script.Notices) > 0 {
+		// A comment that hid a likely arrow may be why the text fails (it
+		// can swallow a ';', joining two statements): the error says so.
+		var ge *gqlstatus.Error
+		if n := script.Notices[0]; errors.As(err, &ge) && ge.Pos.Valid() && ge.Pos.Offset > n.Pos.Offset {
+			ge.Hint = strings.TrimPrefix(ge.Hint+"; also: "+n.Msg, "; ")
+		}
+	}
+	return p, err
+}
+
+func build(script *ast.Script) (*Plan, error) {
+	p := &Plan{Text: script.Text, Notices: script.Notices}
 	params := &paramTable{index: map[string]int{}}
-	inTx, ended := false, false
+	inTx, ended, readOnly := false, false, false
 	for i, st := range script.Stmts {
 		index := i + 1
 		if ended {
@@ -200,7 +294,7 @@ func Build(script *ast.Script) (*Plan, error) {
 					"START TRANSACTION must open the text, once").
 					WithHint("one text is already one atomic Δ; transactions do not nest")
 			}
-			inTx = true
+			inTx, readOnly = true, s.ReadOnly
 		case *ast.CommitTx, *ast.RollbackTx:
 			if !inTx {
 				return nil, gqlstatus.At(gqlstatus.InvalidTransactionState, s.Position(), script.Text,
@@ -219,20 +313,27 @@ func Build(script *ast.Script) (*Plan, error) {
 				}
 				cs.Args = append(cs.Args, v)
 			}
+			if readOnly {
+				return nil, stmtErr(readOnlyErr(script.Text, s.Pos), index)
+			}
 			p.Stmts = append(p.Stmts, &Statement{Index: index, Pos: s.Pos, Call: cs, Text: script.Text})
 		case *ast.Query:
 			stmt, err := planQuery(s, script.Text, params, index)
 			if err != nil {
 				return nil, stmtErr(err, index)
 			}
+			if readOnly && !stmt.Read {
+				return nil, stmtErr(readOnlyErr(script.Text, s.Pos), index)
+			}
 			p.Stmts = append(p.Stmts, stmt)
 		}
 	}
+	attachNotices(p, script)
 	if inTx && !ended {
 		return nil, gqlstatus.Errorf(gqlstatus.InvalidTransactionState, "START TRANSACTION without COMMIT or ROLLBACK").
 			WithHint("end the transaction with COMMIT to apply it, or ROLLBACK to drop it")
 	}
-	p.Params = params.names
+	p.Params, p.ParamPos = params.names, params.poses
 	p.size = planSize(p)
 	return p, nil
 }
@@ -311,11 +412,22 @@ func pathsSize(paths []*PathPlan) int {
 	for _, p := range paths {
 		n += sizePath
 		for _, np := range p.Nodes {
-			n += sizeNode + stringsSize(np.Labels) + propsSize(np.Props) + programSize(np.Where)
+			n += sizeNode + stringsSize(np.Labels) + labelExprSize(np.LabelExpr) + propsSize(np.Props) + programSize(np.Where)
 		}
 		for _, ep := range p.Edges {
-			n += sizeEdge + stringsSize(ep.Types) + propsSize(ep.Props)
+			n += sizeEdge + stringsSize(ep.Types) + labelExprSize(ep.TypeExpr) + propsSize(ep.Props)
 		}
+	}
+	return n
+}
+
+func labelExprSize(e *ast.LabelExpr) int {
+	if e == nil {
+		return 0
+	}
+	n := sizeProp + len(e.Name)
+	for _, a := range e.Args {
+		n += labelExprSize(a)
 	}
 	return n
 }
@@ -351,6 +463,39 @@ func stringsSize(ss []string) int {
 	return n
 }
 
+// readOnlyErr refuses a change inside START TRANSACTION READ ONLY.
+func readOnlyErr(text string, pos ast.Pos) *gqlstatus.Error {
+	return gqlstatus.At(gqlstatus.ReadOnlyTransaction, pos, text,
+		"this statement changes data inside START TRANSACTION READ ONLY").
+		WithHint("start the transaction with START TRANSACTION (or READ WRITE) to change data; a Recall reads without one")
+}
+
+// attachNotices gives each statement the warnings about its own text: a
+// warning belongs to the last statement that starts at or before it.
+func attachNotices(p *Plan, script *ast.Script) {
+	if len(p.Stmts) == 0 {
+		return
+	}
+	for _, n := range script.Notices {
+		at := p.Stmts[0]
+		for _, st := range p.Stmts[1:] {
+			if st.Pos.Offset <= n.Pos.Offset {
+				at = st
+			}
+		}
+		at.Notices = append(at.Notices, n)
+		if at.Recall != nil {
+			at.Recall.Key += noticeKey(n)
+		}
+	}
+}
+
+// noticeKey is a warning's part of a Recall key: the Shape carries the
+// warning, so a text with one and a text without never share a Shape.
+func noticeKey(n gqlstatus.Notice) string {
+	return "n" + strconv.Itoa(len(n.Msg)) + ":" + n.Msg + n.Pos.String()
+}
+
 func txWord(s ast.Stmt) string {
 	if _, ok := s.(*ast.CommitTx); ok {
 		return "COMMIT"
@@ -365,56 +510,14 @@ func stmtErr(err error, index int) error {
 	return err
 }
 
-// advice says, for each recognised feature outside the subset, what to
-// write instead.
-var advice = map[string]string{
-	"RETURN":          "Recall emits the Shape; drop RETURN",
-	"OPTIONAL MATCH":  "a Recall already walks the neighbourhood of its seeds; write MATCH",
-	"ORDER BY":        "Shapes come in canonical order; drop ORDER BY",
-	"SKIP":            "seeds are the first L in canonical order; narrow the token instead of paging",
-	"OFFSET":          "seeds are the first L in canonical order; narrow the token instead of paging",
-	"WITH":            "write one linear statement: MATCH … then INSERT, SET, REMOVE or DELETE",
-	"UNWIND":          "write one INSERT per element, or store the list as a property",
-	"CREATE":          "write INSERT",
-	"MERGE":           "use Ingest: nodes with a loc property are updated instead of duplicated",
-	"FILTER":          "write WHERE",
-	"UNION":           "send the statements separately",
-	"YIELD":           "CALL runs an action; drop YIELD",
-	"LET":             "write the expression where it is used",
-	"FOR":             "write one INSERT per element",
-	"quantified path": "a Recall walks k hops itself; in a Commit, write each hop as its own edge pattern",
-	"path variable":   "name the nodes and edges you need instead",
-	"aggregate":       "the outline (MATCH ()) gives counts per kind; drop the aggregate",
-}
-
-// Refusal returns the message and hint for a feature outside the subset.
-func Refusal(feature string) (msg, hint string) {
-	key := feature
-	if strings.HasPrefix(feature, "aggregate") {
-		key = "aggregate"
-	}
-	hint, ok := advice[key]
-	if !ok {
-		hint = "goldfish runs MATCH, INSERT, SET, REMOVE, DELETE, CALL and transactions"
-	}
-	return fmt.Sprintf("%s is outside the goldfish subset of GQL", feature), hint
-}
-
-func refuse(text string, pos ast.Pos, feature string) *gqlstatus.Error {
-	msg, hint := Refusal(feature)
-	return gqlstatus.At(gqlstatus.Syntax, pos, text, "%s", msg).WithHint(hint)
-}
-
 func planQuery(q *ast.Query, text string, params *paramTable, index int) (*Statement, error) {
+	if err := firstRefusal(q, text); err != nil {
+		return nil, err
+	}
 	sc := &scope{text: text, slots: map[string]int{}, params: params}
 	st := &Statement{Index: index, Pos: q.Pos, Text: q.Text}
 	read := true
 	sawMatch := false
-	for _, c := range q.Clauses {
-		if r, ok := c.(*ast.Refused); ok {
-			return nil, refuse(text, r.Pos, r.Feature)
-		}
-	}
 	for _, c := range q.Clauses {
 		switch x := c.(type) {
 		case *ast.Match:
@@ -581,7 +684,11 @@ func (s *scope) node(np *ast.NodePattern, insert bool) (*NodePlan, error) {
 	if err != nil {
 		return nil, err
 	}
-	n := &NodePlan{Pos: np.Pos, Slot: slot, Bound: bound, Labels: np.Labels}
+	n := &NodePlan{Pos: np.Pos, Slot: slot, Bound: bound, Labels: np.Labels, LabelExpr: np.LabelExpr}
+	if insert && np.LabelExpr != nil {
+		return nil, s.errAt(gqlstatus.Syntax, np.LabelExpr.Pos, "INSERT gives a node the labels it names; |, ! and %% name no label to give").
+			WithHint("write :A for one label, or :A:B for both A and B")
+	}
 	if insert && bound && (len(np.Labels) > 0 || len(np.Props) > 0) {
 		return nil, s.errAt(gqlstatus.Syntax, np.Pos, "node %s is already bound; INSERT cannot add labels or properties to it", np.Var).
 			WithHint(fmt.Sprintf("write (%s) here and use SET for labels and properties", np.Var))
@@ -608,7 +715,7 @@ func (s *scope) edge(ep *ast.EdgePattern, insert bool) (*EdgePlan, error) {
 	if err != nil {
 		return nil, err
 	}
-	e := &EdgePlan{Pos: ep.Pos, Slot: slot, Bound: bound, Types: ep.Types, Dir: ep.Dir}
+	e := &EdgePlan{Pos: ep.Pos, Slot: slot, Bound: bound, Types: ep.Types, TypeExpr: ep.TypeExpr, Dir: ep.Dir}
 	if insert {
 		switch {
 		case bound:
@@ -659,7 +766,7 @@ func (s *scope) value(e ast.Expr) (Value, error) {
 		return Value{Pos: e.Position(), Const: &v, Param: -1}, nil
 	}
 	if p, ok := e.(*ast.Param); ok {
-		return Value{Pos: p.Pos, Param: s.params.slot(p.Name)}, nil
+		return Value{Pos: p.Pos, Param: s.params.slot(p.Name, p.Pos)}, nil
 	}
 	prg, err := s.compile(e)
 	if err != nil {

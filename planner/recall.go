@@ -86,7 +86,7 @@ func planRecall(q *ast.Query, st *Statement, sc *scope) (*RecallPlan, error) {
 	}
 	rp.Empty = match.Where == nil
 	for _, np := range rp.Seeds {
-		if len(np.Labels) > 0 || len(np.Props) > 0 || np.Where != nil {
+		if len(np.Labels) > 0 || np.LabelExpr != nil || len(np.Props) > 0 || np.Where != nil {
 			rp.Empty = false
 		}
 	}
@@ -117,6 +117,8 @@ func varsOf(e ast.Expr, out map[string]bool) {
 	case *ast.IsNull:
 		varsOf(x.X, out)
 	case *ast.LabelTest:
+		varsOf(x.X, out)
+	case *ast.TruthTest:
 		varsOf(x.X, out)
 	case *ast.ListLit:
 		for _, el := range x.Elems {
@@ -160,6 +162,9 @@ func recallKey(rp *RecallPlan) string {
 		}
 		for _, l := range np.Labels {
 			field('l', l)
+		}
+		if np.LabelExpr != nil {
+			field('x', np.LabelExpr.String())
 		}
 		for _, pp := range np.Props {
 			field('k', pp.Key)

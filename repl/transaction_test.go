@@ -53,7 +53,7 @@ func TestInteractiveTransaction(t *testing.T) {
 		{
 			name:    "START TRANSACTION is read by the grammar",
 			lines:   []string{"START TRANSACTION GARBAGE HERE;", "INSERT (:A);"},
-			errAt:   map[int]string{1: "GQLSTATUS 42001: statement 1: unexpected \"GARBAGE\"; expected ';' or the end of the text; separate statements with ';' (line 1, column 19)\n  START TRANSACTION GARBAGE HERE;\n                    ^\n"},
+			errAt:   map[int]string{1: "GQLSTATUS 42001: statement 1: unexpected \"GARBAGE\"; START TRANSACTION may be followed by READ ONLY or READ WRITE, and then ';' (line 1, column 19)\n  START TRANSACTION GARBAGE HERE;\n                    ^\n"},
 			out:     []string{"ok v=1 +1 node\n"},
 			prompts: []string{"main> ", "main> ", "main> "},
 			version: 1,
@@ -112,7 +112,7 @@ func TestInteractiveTransaction(t *testing.T) {
 func TestScriptTransaction(t *testing.T) {
 	s := newSession(t)
 	out, errOut, code := runText(t, s, "START TRANSACTION;\nINSERT (:A);\nCOMMIT banana;\n", Options{})
-	want := "GQLSTATUS 42001: statement 3: unexpected \"banana\"; expected ';' or the end of the text; separate statements with ';' (line 3, column 8)\n  COMMIT banana;\n         ^\n"
+	want := "GQLSTATUS 42001: statement 3: unexpected \"banana\"; COMMIT and ROLLBACK may be followed by WORK, and then ';' (line 3, column 8)\n  COMMIT banana;\n         ^\n"
 	if code != 1 || out != "ok transaction started\n" || errOut != want || s.Version() != 0 {
 		t.Fatalf("exit %d version %d\nstdout: %q\nstderr: %q", code, s.Version(), out, errOut)
 	}

@@ -5,7 +5,11 @@
 // the planner can refuse them by name, with advice.
 package ast
 
-import "github.com/goldfish-gql/goldfish/gqlstatus"
+import (
+	"strings"
+
+	"github.com/goldfish-gql/goldfish/gqlstatus"
+)
 
 // Pos is a position in the statement text.
 type Pos = gqlstatus.Pos
@@ -14,6 +18,15 @@ type Pos = gqlstatus.Pos
 type Script struct {
 	Text  string
 	Stmts []Stmt
+	// Notices are warnings about the text itself, in text order: a line
+	// comment that starts right after ')', ']', '-' or '<', where "--"
+	// was more likely meant as a Cypher arrow than as a comment.
+	Notices []gqlstatus.Notice
+	// ArrowsRead is set when the text did not parse with those comments
+	// read as comments, and was read again with their "--" taken as
+	// edges only to find what it holds outside the subset (which the
+	// planner then refuses, whatever else it holds).
+	ArrowsRead bool
 }
 
 // Stmt is one statement (ended by ';' or the end of the text).
@@ -29,10 +42,18 @@ type Query struct {
 	Clauses []Clause
 	// Text is the statement's own source text (without the ';').
 	Text string
+	// Refusals are the forms outside the subset the statement holds, in
+	// text order: refused clauses (also in Clauses), and the refused forms
+	// inside patterns and expressions. The planner refuses the first.
+	Refusals []*Refused
 }
 
-// StartTransaction, Commit and Rollback delimit one atomic Δ.
-type StartTransaction struct{ Pos Pos }
+// StartTransaction, Commit and Rollback delimit one atomic Δ. ReadOnly
+// marks START TRANSACTION READ ONLY.
+type StartTransaction struct {
+	Pos      Pos
+	ReadOnly bool
+}
 type CommitTx struct{ Pos Pos }
 type RollbackTx struct{ Pos Pos }
 
@@ -101,9 +122,11 @@ type Delete struct {
 	Exprs  []Expr
 }
 
-// Refused is a clause the grammar recognises but goldfish does not run:
-// RETURN, ORDER BY, SKIP/OFFSET, WITH, UNWIND, CREATE, MERGE, … Feature
-// names it in upper case as written ("RETURN", "ORDER BY", "CREATE").
+// Refused is a form the grammar recognises but goldfish does not run: a
+// clause (RETURN, ORDER BY, CREATE GRAPH, …), a pattern form (ANY
+// SHORTEST, a parenthesised path, …) or an expression (CASE, EXISTS, …).
+// Feature names it as the planner's refusal says it ("RETURN", "ORDER
+// BY", "CASE expression").
 type Refused struct {
 	Pos     Pos
 	Feature string
@@ -135,12 +158,57 @@ type PathPattern struct {
 }
 
 // NodePattern is (var :Label:Label {props}). Empty Var means anonymous.
+// A label expression that is not a plain conjunction (:A|B, :!A, :%) is
+// in LabelExpr, and Labels is nil.
 type NodePattern struct {
-	Pos    Pos
-	Var    string
-	Labels []string
-	Props  []*PropEntry // in written order; nil when absent
-	Where  Expr         // element-pattern WHERE, nil when absent
+	Pos       Pos
+	Var       string
+	Labels    []string
+	LabelExpr *LabelExpr
+	Props     []*PropEntry // in written order; nil when absent
+	Where     Expr         // element-pattern WHERE, nil when absent
+}
+
+// LabelOp is the operator of a label expression.
+type LabelOp uint8
+
+const (
+	LabelName LabelOp = iota // Name
+	LabelAny                 // %: any label at all
+	LabelNot                 // !Args[0]
+	LabelAnd                 // Args[0] & Args[1] & …
+	LabelOr                  // Args[0] | Args[1] | …
+)
+
+// LabelExpr is a label expression: a name, the wildcard %, or !, & and |
+// over label expressions.
+type LabelExpr struct {
+	Pos  Pos
+	Op   LabelOp
+	Name string
+	Args []*LabelExpr
+}
+
+// String renders the expression with every operation parenthesised, so
+// two expressions render alike only when they are the same.
+func (l *LabelExpr) String() string {
+	switch l.Op {
+	case LabelName:
+		return "`" + strings.ReplaceAll(l.Name, "`", "``") + "`"
+	case LabelAny:
+		return "%"
+	case LabelNot:
+		return "!" + l.Args[0].String()
+	}
+	sep := "&"
+	if l.Op == LabelOr {
+		sep = "|"
+	}
+	parts := make([]string, len(l.Args))
+	for i, a := range l.Args {
+		parts[i] = a.String()
+	}
+	return "(" + strings.Join(parts, sep) + ")"
 }
 
 // Direction of an edge pattern as written.
@@ -155,13 +223,17 @@ const (
 // EdgePattern is -[var :TYPE {props}]-> and its variants. Quant is non-nil
 // for quantified or variable-length forms (*, *1..3, {1,3}, +), which the
 // planner refuses.
+//
+// A type expression that is not one type or a plain alternation (:!T,
+// :%, :(A|B)&!C) is in TypeExpr, and Types is nil.
 type EdgePattern struct {
-	Pos   Pos
-	Var   string
-	Types []string // label alternatives as written; usually one
-	Props []*PropEntry
-	Dir   Direction
-	Quant *Quantifier
+	Pos      Pos
+	Var      string
+	Types    []string // label alternatives as written; usually one
+	TypeExpr *LabelExpr
+	Props    []*PropEntry
+	Dir      Direction
+	Quant    *Quantifier
 }
 
 // Quantifier is a path quantifier; Max < 0 means unbounded.
@@ -373,10 +445,38 @@ type IsNull struct {
 }
 
 // LabelTest is var:Label (or var IS LABELED Label) inside an expression.
+// Labels is a conjunction; a label expression that is not one (x:A|B,
+// x IS !A) is in Expr, and Labels is nil.
 type LabelTest struct {
 	Pos    Pos
 	X      Expr
 	Labels []string
+	Expr   *LabelExpr
+}
+
+// Truth is the truth value a TruthTest looks for.
+type Truth uint8
+
+const (
+	TruthTrue Truth = iota
+	TruthFalse
+	TruthUnknown
+)
+
+// TruthTest is X IS [NOT] TRUE, FALSE or UNKNOWN: a boolean test that is
+// always true or false itself (UNKNOWN is the null boolean).
+type TruthTest struct {
+	Pos   Pos
+	X     Expr
+	Value Truth
+	Not   bool
+}
+
+// RefusedExpr is an expression outside the subset (CASE, EXISTS { … }, a
+// list comprehension, =~, …); it is also among its statement's Refusals.
+type RefusedExpr struct {
+	Pos     Pos
+	Feature string
 }
 
 // FuncCall is name(args). Aggregates (count, sum, collect, …) parse as
@@ -389,26 +489,30 @@ type FuncCall struct {
 	Star     bool
 }
 
-func (e *Literal) Position() Pos    { return e.Pos }
-func (e *ListLit) Position() Pos    { return e.Pos }
-func (e *MapLit) Position() Pos     { return e.Pos }
-func (e *Param) Position() Pos      { return e.Pos }
-func (e *Var) Position() Pos        { return e.Pos }
-func (e *PropAccess) Position() Pos { return e.Pos }
-func (e *Unary) Position() Pos      { return e.Pos }
-func (e *Binary) Position() Pos     { return e.Pos }
-func (e *IsNull) Position() Pos     { return e.Pos }
-func (e *LabelTest) Position() Pos  { return e.Pos }
-func (e *FuncCall) Position() Pos   { return e.Pos }
+func (e *Literal) Position() Pos     { return e.Pos }
+func (e *ListLit) Position() Pos     { return e.Pos }
+func (e *MapLit) Position() Pos      { return e.Pos }
+func (e *Param) Position() Pos       { return e.Pos }
+func (e *Var) Position() Pos         { return e.Pos }
+func (e *PropAccess) Position() Pos  { return e.Pos }
+func (e *Unary) Position() Pos       { return e.Pos }
+func (e *Binary) Position() Pos      { return e.Pos }
+func (e *IsNull) Position() Pos      { return e.Pos }
+func (e *LabelTest) Position() Pos   { return e.Pos }
+func (e *FuncCall) Position() Pos    { return e.Pos }
+func (e *TruthTest) Position() Pos   { return e.Pos }
+func (e *RefusedExpr) Position() Pos { return e.Pos }
 
-func (*Literal) expr()    {}
-func (*ListLit) expr()    {}
-func (*MapLit) expr()     {}
-func (*Param) expr()      {}
-func (*Var) expr()        {}
-func (*PropAccess) expr() {}
-func (*Unary) expr()      {}
-func (*Binary) expr()     {}
-func (*IsNull) expr()     {}
-func (*LabelTest) expr()  {}
-func (*FuncCall) expr()   {}
+func (*Literal) expr()     {}
+func (*ListLit) expr()     {}
+func (*MapLit) expr()      {}
+func (*Param) expr()       {}
+func (*Var) expr()         {}
+func (*PropAccess) expr()  {}
+func (*Unary) expr()       {}
+func (*Binary) expr()      {}
+func (*IsNull) expr()      {}
+func (*LabelTest) expr()   {}
+func (*FuncCall) expr()    {}
+func (*TruthTest) expr()   {}
+func (*RefusedExpr) expr() {}

@@ -44,17 +44,17 @@ func (s *BaseGoldfishGQLListener) EnterRollbackTx(ctx *RollbackTxContext) {}
 // ExitRollbackTx is called when production rollbackTx is exited.
 func (s *BaseGoldfishGQLListener) ExitRollbackTx(ctx *RollbackTxContext) {}
 
-// EnterCallStmt is called when production callStmt is entered.
-func (s *BaseGoldfishGQLListener) EnterCallStmt(ctx *CallStmtContext) {}
-
-// ExitCallStmt is called when production callStmt is exited.
-func (s *BaseGoldfishGQLListener) ExitCallStmt(ctx *CallStmtContext) {}
-
 // EnterQueryStmt is called when production queryStmt is entered.
 func (s *BaseGoldfishGQLListener) EnterQueryStmt(ctx *QueryStmtContext) {}
 
 // ExitQueryStmt is called when production queryStmt is exited.
 func (s *BaseGoldfishGQLListener) ExitQueryStmt(ctx *QueryStmtContext) {}
+
+// EnterTxMode is called when production txMode is entered.
+func (s *BaseGoldfishGQLListener) EnterTxMode(ctx *TxModeContext) {}
+
+// ExitTxMode is called when production txMode is exited.
+func (s *BaseGoldfishGQLListener) ExitTxMode(ctx *TxModeContext) {}
 
 // EnterQualifiedName is called when production qualifiedName is entered.
 func (s *BaseGoldfishGQLListener) EnterQualifiedName(ctx *QualifiedNameContext) {}
@@ -62,23 +62,11 @@ func (s *BaseGoldfishGQLListener) EnterQualifiedName(ctx *QualifiedNameContext) 
 // ExitQualifiedName is called when production qualifiedName is exited.
 func (s *BaseGoldfishGQLListener) ExitQualifiedName(ctx *QualifiedNameContext) {}
 
-// EnterYieldClause is called when production yieldClause is entered.
-func (s *BaseGoldfishGQLListener) EnterYieldClause(ctx *YieldClauseContext) {}
-
-// ExitYieldClause is called when production yieldClause is exited.
-func (s *BaseGoldfishGQLListener) ExitYieldClause(ctx *YieldClauseContext) {}
-
 // EnterMatchClause is called when production matchClause is entered.
 func (s *BaseGoldfishGQLListener) EnterMatchClause(ctx *MatchClauseContext) {}
 
 // ExitMatchClause is called when production matchClause is exited.
 func (s *BaseGoldfishGQLListener) ExitMatchClause(ctx *MatchClauseContext) {}
-
-// EnterOptionalMatchClause is called when production optionalMatchClause is entered.
-func (s *BaseGoldfishGQLListener) EnterOptionalMatchClause(ctx *OptionalMatchClauseContext) {}
-
-// ExitOptionalMatchClause is called when production optionalMatchClause is exited.
-func (s *BaseGoldfishGQLListener) ExitOptionalMatchClause(ctx *OptionalMatchClauseContext) {}
 
 // EnterLimitClause is called when production limitClause is entered.
 func (s *BaseGoldfishGQLListener) EnterLimitClause(ctx *LimitClauseContext) {}
@@ -110,95 +98,35 @@ func (s *BaseGoldfishGQLListener) EnterDeleteClause(ctx *DeleteClauseContext) {}
 // ExitDeleteClause is called when production deleteClause is exited.
 func (s *BaseGoldfishGQLListener) ExitDeleteClause(ctx *DeleteClauseContext) {}
 
-// EnterReturnClause is called when production returnClause is entered.
-func (s *BaseGoldfishGQLListener) EnterReturnClause(ctx *ReturnClauseContext) {}
+// EnterCallClause is called when production callClause is entered.
+func (s *BaseGoldfishGQLListener) EnterCallClause(ctx *CallClauseContext) {}
 
-// ExitReturnClause is called when production returnClause is exited.
-func (s *BaseGoldfishGQLListener) ExitReturnClause(ctx *ReturnClauseContext) {}
+// ExitCallClause is called when production callClause is exited.
+func (s *BaseGoldfishGQLListener) ExitCallClause(ctx *CallClauseContext) {}
 
-// EnterWithClause is called when production withClause is entered.
-func (s *BaseGoldfishGQLListener) EnterWithClause(ctx *WithClauseContext) {}
+// EnterRefusedClause is called when production refusedClause is entered.
+func (s *BaseGoldfishGQLListener) EnterRefusedClause(ctx *RefusedClauseContext) {}
 
-// ExitWithClause is called when production withClause is exited.
-func (s *BaseGoldfishGQLListener) ExitWithClause(ctx *WithClauseContext) {}
+// ExitRefusedClause is called when production refusedClause is exited.
+func (s *BaseGoldfishGQLListener) ExitRefusedClause(ctx *RefusedClauseContext) {}
 
-// EnterOrderByClause is called when production orderByClause is entered.
-func (s *BaseGoldfishGQLListener) EnterOrderByClause(ctx *OrderByClauseContext) {}
+// EnterRefusedWord is called when production refusedWord is entered.
+func (s *BaseGoldfishGQLListener) EnterRefusedWord(ctx *RefusedWordContext) {}
 
-// ExitOrderByClause is called when production orderByClause is exited.
-func (s *BaseGoldfishGQLListener) ExitOrderByClause(ctx *OrderByClauseContext) {}
+// ExitRefusedWord is called when production refusedWord is exited.
+func (s *BaseGoldfishGQLListener) ExitRefusedWord(ctx *RefusedWordContext) {}
 
-// EnterSkipClause is called when production skipClause is entered.
-func (s *BaseGoldfishGQLListener) EnterSkipClause(ctx *SkipClauseContext) {}
+// EnterRefusedTail is called when production refusedTail is entered.
+func (s *BaseGoldfishGQLListener) EnterRefusedTail(ctx *RefusedTailContext) {}
 
-// ExitSkipClause is called when production skipClause is exited.
-func (s *BaseGoldfishGQLListener) ExitSkipClause(ctx *SkipClauseContext) {}
+// ExitRefusedTail is called when production refusedTail is exited.
+func (s *BaseGoldfishGQLListener) ExitRefusedTail(ctx *RefusedTailContext) {}
 
-// EnterOffsetClause is called when production offsetClause is entered.
-func (s *BaseGoldfishGQLListener) EnterOffsetClause(ctx *OffsetClauseContext) {}
+// EnterBalanced is called when production balanced is entered.
+func (s *BaseGoldfishGQLListener) EnterBalanced(ctx *BalancedContext) {}
 
-// ExitOffsetClause is called when production offsetClause is exited.
-func (s *BaseGoldfishGQLListener) ExitOffsetClause(ctx *OffsetClauseContext) {}
-
-// EnterUnwindClause is called when production unwindClause is entered.
-func (s *BaseGoldfishGQLListener) EnterUnwindClause(ctx *UnwindClauseContext) {}
-
-// ExitUnwindClause is called when production unwindClause is exited.
-func (s *BaseGoldfishGQLListener) ExitUnwindClause(ctx *UnwindClauseContext) {}
-
-// EnterCreateClause is called when production createClause is entered.
-func (s *BaseGoldfishGQLListener) EnterCreateClause(ctx *CreateClauseContext) {}
-
-// ExitCreateClause is called when production createClause is exited.
-func (s *BaseGoldfishGQLListener) ExitCreateClause(ctx *CreateClauseContext) {}
-
-// EnterMergeClause is called when production mergeClause is entered.
-func (s *BaseGoldfishGQLListener) EnterMergeClause(ctx *MergeClauseContext) {}
-
-// ExitMergeClause is called when production mergeClause is exited.
-func (s *BaseGoldfishGQLListener) ExitMergeClause(ctx *MergeClauseContext) {}
-
-// EnterFilterClause is called when production filterClause is entered.
-func (s *BaseGoldfishGQLListener) EnterFilterClause(ctx *FilterClauseContext) {}
-
-// ExitFilterClause is called when production filterClause is exited.
-func (s *BaseGoldfishGQLListener) ExitFilterClause(ctx *FilterClauseContext) {}
-
-// EnterLetClause is called when production letClause is entered.
-func (s *BaseGoldfishGQLListener) EnterLetClause(ctx *LetClauseContext) {}
-
-// ExitLetClause is called when production letClause is exited.
-func (s *BaseGoldfishGQLListener) ExitLetClause(ctx *LetClauseContext) {}
-
-// EnterForClause is called when production forClause is entered.
-func (s *BaseGoldfishGQLListener) EnterForClause(ctx *ForClauseContext) {}
-
-// ExitForClause is called when production forClause is exited.
-func (s *BaseGoldfishGQLListener) ExitForClause(ctx *ForClauseContext) {}
-
-// EnterUnionClause is called when production unionClause is entered.
-func (s *BaseGoldfishGQLListener) EnterUnionClause(ctx *UnionClauseContext) {}
-
-// ExitUnionClause is called when production unionClause is exited.
-func (s *BaseGoldfishGQLListener) ExitUnionClause(ctx *UnionClauseContext) {}
-
-// EnterReturnItems is called when production returnItems is entered.
-func (s *BaseGoldfishGQLListener) EnterReturnItems(ctx *ReturnItemsContext) {}
-
-// ExitReturnItems is called when production returnItems is exited.
-func (s *BaseGoldfishGQLListener) ExitReturnItems(ctx *ReturnItemsContext) {}
-
-// EnterReturnItem is called when production returnItem is entered.
-func (s *BaseGoldfishGQLListener) EnterReturnItem(ctx *ReturnItemContext) {}
-
-// ExitReturnItem is called when production returnItem is exited.
-func (s *BaseGoldfishGQLListener) ExitReturnItem(ctx *ReturnItemContext) {}
-
-// EnterSortItem is called when production sortItem is entered.
-func (s *BaseGoldfishGQLListener) EnterSortItem(ctx *SortItemContext) {}
-
-// ExitSortItem is called when production sortItem is exited.
-func (s *BaseGoldfishGQLListener) ExitSortItem(ctx *SortItemContext) {}
+// ExitBalanced is called when production balanced is exited.
+func (s *BaseGoldfishGQLListener) ExitBalanced(ctx *BalancedContext) {}
 
 // EnterSetItem is called when production setItem is entered.
 func (s *BaseGoldfishGQLListener) EnterSetItem(ctx *SetItemContext) {}
@@ -212,6 +140,12 @@ func (s *BaseGoldfishGQLListener) EnterRemoveItem(ctx *RemoveItemContext) {}
 // ExitRemoveItem is called when production removeItem is exited.
 func (s *BaseGoldfishGQLListener) ExitRemoveItem(ctx *RemoveItemContext) {}
 
+// EnterMatchMode is called when production matchMode is entered.
+func (s *BaseGoldfishGQLListener) EnterMatchMode(ctx *MatchModeContext) {}
+
+// ExitMatchMode is called when production matchMode is exited.
+func (s *BaseGoldfishGQLListener) ExitMatchMode(ctx *MatchModeContext) {}
+
 // EnterPathPatterns is called when production pathPatterns is entered.
 func (s *BaseGoldfishGQLListener) EnterPathPatterns(ctx *PathPatternsContext) {}
 
@@ -223,6 +157,30 @@ func (s *BaseGoldfishGQLListener) EnterPathPattern(ctx *PathPatternContext) {}
 
 // ExitPathPattern is called when production pathPattern is exited.
 func (s *BaseGoldfishGQLListener) ExitPathPattern(ctx *PathPatternContext) {}
+
+// EnterPathBody is called when production pathBody is entered.
+func (s *BaseGoldfishGQLListener) EnterPathBody(ctx *PathBodyContext) {}
+
+// ExitPathBody is called when production pathBody is exited.
+func (s *BaseGoldfishGQLListener) ExitPathBody(ctx *PathBodyContext) {}
+
+// EnterPathPrefix is called when production pathPrefix is entered.
+func (s *BaseGoldfishGQLListener) EnterPathPrefix(ctx *PathPrefixContext) {}
+
+// ExitPathPrefix is called when production pathPrefix is exited.
+func (s *BaseGoldfishGQLListener) ExitPathPrefix(ctx *PathPrefixContext) {}
+
+// EnterPathFactor is called when production pathFactor is entered.
+func (s *BaseGoldfishGQLListener) EnterPathFactor(ctx *PathFactorContext) {}
+
+// ExitPathFactor is called when production pathFactor is exited.
+func (s *BaseGoldfishGQLListener) ExitPathFactor(ctx *PathFactorContext) {}
+
+// EnterParenBody is called when production parenBody is entered.
+func (s *BaseGoldfishGQLListener) EnterParenBody(ctx *ParenBodyContext) {}
+
+// ExitParenBody is called when production parenBody is exited.
+func (s *BaseGoldfishGQLListener) ExitParenBody(ctx *ParenBodyContext) {}
 
 // EnterNodePattern is called when production nodePattern is entered.
 func (s *BaseGoldfishGQLListener) EnterNodePattern(ctx *NodePatternContext) {}
@@ -236,11 +194,23 @@ func (s *BaseGoldfishGQLListener) EnterLabelSpec(ctx *LabelSpecContext) {}
 // ExitLabelSpec is called when production labelSpec is exited.
 func (s *BaseGoldfishGQLListener) ExitLabelSpec(ctx *LabelSpecContext) {}
 
-// EnterLabelSep is called when production labelSep is entered.
-func (s *BaseGoldfishGQLListener) EnterLabelSep(ctx *LabelSepContext) {}
+// EnterLabelExpr is called when production labelExpr is entered.
+func (s *BaseGoldfishGQLListener) EnterLabelExpr(ctx *LabelExprContext) {}
 
-// ExitLabelSep is called when production labelSep is exited.
-func (s *BaseGoldfishGQLListener) ExitLabelSep(ctx *LabelSepContext) {}
+// ExitLabelExpr is called when production labelExpr is exited.
+func (s *BaseGoldfishGQLListener) ExitLabelExpr(ctx *LabelExprContext) {}
+
+// EnterLabelFactor is called when production labelFactor is entered.
+func (s *BaseGoldfishGQLListener) EnterLabelFactor(ctx *LabelFactorContext) {}
+
+// ExitLabelFactor is called when production labelFactor is exited.
+func (s *BaseGoldfishGQLListener) ExitLabelFactor(ctx *LabelFactorContext) {}
+
+// EnterIsLabelExpr is called when production isLabelExpr is entered.
+func (s *BaseGoldfishGQLListener) EnterIsLabelExpr(ctx *IsLabelExprContext) {}
+
+// ExitIsLabelExpr is called when production isLabelExpr is exited.
+func (s *BaseGoldfishGQLListener) ExitIsLabelExpr(ctx *IsLabelExprContext) {}
 
 // EnterEdgeIn is called when production edgeIn is entered.
 func (s *BaseGoldfishGQLListener) EnterEdgeIn(ctx *EdgeInContext) {}
@@ -253,6 +223,18 @@ func (s *BaseGoldfishGQLListener) EnterEdgeOutOrBoth(ctx *EdgeOutOrBothContext) 
 
 // ExitEdgeOutOrBoth is called when production edgeOutOrBoth is exited.
 func (s *BaseGoldfishGQLListener) ExitEdgeOutOrBoth(ctx *EdgeOutOrBothContext) {}
+
+// EnterEdgeTilde is called when production edgeTilde is entered.
+func (s *BaseGoldfishGQLListener) EnterEdgeTilde(ctx *EdgeTildeContext) {}
+
+// ExitEdgeTilde is called when production edgeTilde is exited.
+func (s *BaseGoldfishGQLListener) ExitEdgeTilde(ctx *EdgeTildeContext) {}
+
+// EnterSimplifiedBody is called when production simplifiedBody is entered.
+func (s *BaseGoldfishGQLListener) EnterSimplifiedBody(ctx *SimplifiedBodyContext) {}
+
+// ExitSimplifiedBody is called when production simplifiedBody is exited.
+func (s *BaseGoldfishGQLListener) ExitSimplifiedBody(ctx *SimplifiedBodyContext) {}
 
 // EnterEdgeBody is called when production edgeBody is entered.
 func (s *BaseGoldfishGQLListener) EnterEdgeBody(ctx *EdgeBodyContext) {}
@@ -302,6 +284,12 @@ func (s *BaseGoldfishGQLListener) EnterExprTail(ctx *ExprTailContext) {}
 // ExitExprTail is called when production exprTail is exited.
 func (s *BaseGoldfishGQLListener) ExitExprTail(ctx *ExprTailContext) {}
 
+// EnterTypeRef is called when production typeRef is entered.
+func (s *BaseGoldfishGQLListener) EnterTypeRef(ctx *TypeRefContext) {}
+
+// ExitTypeRef is called when production typeRef is exited.
+func (s *BaseGoldfishGQLListener) ExitTypeRef(ctx *TypeRefContext) {}
+
 // EnterLiteralPrimary is called when production literalPrimary is entered.
 func (s *BaseGoldfishGQLListener) EnterLiteralPrimary(ctx *LiteralPrimaryContext) {}
 
@@ -313,6 +301,12 @@ func (s *BaseGoldfishGQLListener) EnterTemporalPrimary(ctx *TemporalPrimaryConte
 
 // ExitTemporalPrimary is called when production temporalPrimary is exited.
 func (s *BaseGoldfishGQLListener) ExitTemporalPrimary(ctx *TemporalPrimaryContext) {}
+
+// EnterTimePrimary is called when production timePrimary is entered.
+func (s *BaseGoldfishGQLListener) EnterTimePrimary(ctx *TimePrimaryContext) {}
+
+// ExitTimePrimary is called when production timePrimary is exited.
+func (s *BaseGoldfishGQLListener) ExitTimePrimary(ctx *TimePrimaryContext) {}
 
 // EnterParamPrimary is called when production paramPrimary is entered.
 func (s *BaseGoldfishGQLListener) EnterParamPrimary(ctx *ParamPrimaryContext) {}
@@ -332,6 +326,24 @@ func (s *BaseGoldfishGQLListener) EnterMapPrimary(ctx *MapPrimaryContext) {}
 // ExitMapPrimary is called when production mapPrimary is exited.
 func (s *BaseGoldfishGQLListener) ExitMapPrimary(ctx *MapPrimaryContext) {}
 
+// EnterCasePrimary is called when production casePrimary is entered.
+func (s *BaseGoldfishGQLListener) EnterCasePrimary(ctx *CasePrimaryContext) {}
+
+// ExitCasePrimary is called when production casePrimary is exited.
+func (s *BaseGoldfishGQLListener) ExitCasePrimary(ctx *CasePrimaryContext) {}
+
+// EnterExistsPrimary is called when production existsPrimary is entered.
+func (s *BaseGoldfishGQLListener) EnterExistsPrimary(ctx *ExistsPrimaryContext) {}
+
+// ExitExistsPrimary is called when production existsPrimary is exited.
+func (s *BaseGoldfishGQLListener) ExitExistsPrimary(ctx *ExistsPrimaryContext) {}
+
+// EnterDynamicPrimary is called when production dynamicPrimary is entered.
+func (s *BaseGoldfishGQLListener) EnterDynamicPrimary(ctx *DynamicPrimaryContext) {}
+
+// ExitDynamicPrimary is called when production dynamicPrimary is exited.
+func (s *BaseGoldfishGQLListener) ExitDynamicPrimary(ctx *DynamicPrimaryContext) {}
+
 // EnterVarPrimary is called when production varPrimary is entered.
 func (s *BaseGoldfishGQLListener) EnterVarPrimary(ctx *VarPrimaryContext) {}
 
@@ -344,11 +356,35 @@ func (s *BaseGoldfishGQLListener) EnterParenPrimary(ctx *ParenPrimaryContext) {}
 // ExitParenPrimary is called when production parenPrimary is exited.
 func (s *BaseGoldfishGQLListener) ExitParenPrimary(ctx *ParenPrimaryContext) {}
 
+// EnterCaseWhen is called when production caseWhen is entered.
+func (s *BaseGoldfishGQLListener) EnterCaseWhen(ctx *CaseWhenContext) {}
+
+// ExitCaseWhen is called when production caseWhen is exited.
+func (s *BaseGoldfishGQLListener) ExitCaseWhen(ctx *CaseWhenContext) {}
+
+// EnterWhenOperand is called when production whenOperand is entered.
+func (s *BaseGoldfishGQLListener) EnterWhenOperand(ctx *WhenOperandContext) {}
+
+// ExitWhenOperand is called when production whenOperand is exited.
+func (s *BaseGoldfishGQLListener) ExitWhenOperand(ctx *WhenOperandContext) {}
+
 // EnterCallArgs is called when production callArgs is entered.
 func (s *BaseGoldfishGQLListener) EnterCallArgs(ctx *CallArgsContext) {}
 
 // ExitCallArgs is called when production callArgs is exited.
 func (s *BaseGoldfishGQLListener) ExitCallArgs(ctx *CallArgsContext) {}
+
+// EnterCallArg is called when production callArg is entered.
+func (s *BaseGoldfishGQLListener) EnterCallArg(ctx *CallArgContext) {}
+
+// ExitCallArg is called when production callArg is exited.
+func (s *BaseGoldfishGQLListener) ExitCallArg(ctx *CallArgContext) {}
+
+// EnterArgTail is called when production argTail is entered.
+func (s *BaseGoldfishGQLListener) EnterArgTail(ctx *ArgTailContext) {}
+
+// ExitArgTail is called when production argTail is exited.
+func (s *BaseGoldfishGQLListener) ExitArgTail(ctx *ArgTailContext) {}
 
 // EnterMapLiteral is called when production mapLiteral is entered.
 func (s *BaseGoldfishGQLListener) EnterMapLiteral(ctx *MapLiteralContext) {}
@@ -368,11 +404,11 @@ func (s *BaseGoldfishGQLListener) EnterVarName(ctx *VarNameContext) {}
 // ExitVarName is called when production varName is exited.
 func (s *BaseGoldfishGQLListener) ExitVarName(ctx *VarNameContext) {}
 
-// EnterFuncName is called when production funcName is entered.
-func (s *BaseGoldfishGQLListener) EnterFuncName(ctx *FuncNameContext) {}
+// EnterExprVarName is called when production exprVarName is entered.
+func (s *BaseGoldfishGQLListener) EnterExprVarName(ctx *ExprVarNameContext) {}
 
-// ExitFuncName is called when production funcName is exited.
-func (s *BaseGoldfishGQLListener) ExitFuncName(ctx *FuncNameContext) {}
+// ExitExprVarName is called when production exprVarName is exited.
+func (s *BaseGoldfishGQLListener) ExitExprVarName(ctx *ExprVarNameContext) {}
 
 // EnterIsLabelName is called when production isLabelName is entered.
 func (s *BaseGoldfishGQLListener) EnterIsLabelName(ctx *IsLabelNameContext) {}

@@ -23,11 +23,11 @@ func (v *BaseGoldfishGQLVisitor) VisitRollbackTx(ctx *RollbackTxContext) interfa
 	return v.VisitChildren(ctx)
 }
 
-func (v *BaseGoldfishGQLVisitor) VisitCallStmt(ctx *CallStmtContext) interface{} {
+func (v *BaseGoldfishGQLVisitor) VisitQueryStmt(ctx *QueryStmtContext) interface{} {
 	return v.VisitChildren(ctx)
 }
 
-func (v *BaseGoldfishGQLVisitor) VisitQueryStmt(ctx *QueryStmtContext) interface{} {
+func (v *BaseGoldfishGQLVisitor) VisitTxMode(ctx *TxModeContext) interface{} {
 	return v.VisitChildren(ctx)
 }
 
@@ -35,15 +35,7 @@ func (v *BaseGoldfishGQLVisitor) VisitQualifiedName(ctx *QualifiedNameContext) i
 	return v.VisitChildren(ctx)
 }
 
-func (v *BaseGoldfishGQLVisitor) VisitYieldClause(ctx *YieldClauseContext) interface{} {
-	return v.VisitChildren(ctx)
-}
-
 func (v *BaseGoldfishGQLVisitor) VisitMatchClause(ctx *MatchClauseContext) interface{} {
-	return v.VisitChildren(ctx)
-}
-
-func (v *BaseGoldfishGQLVisitor) VisitOptionalMatchClause(ctx *OptionalMatchClauseContext) interface{} {
 	return v.VisitChildren(ctx)
 }
 
@@ -67,63 +59,23 @@ func (v *BaseGoldfishGQLVisitor) VisitDeleteClause(ctx *DeleteClauseContext) int
 	return v.VisitChildren(ctx)
 }
 
-func (v *BaseGoldfishGQLVisitor) VisitReturnClause(ctx *ReturnClauseContext) interface{} {
+func (v *BaseGoldfishGQLVisitor) VisitCallClause(ctx *CallClauseContext) interface{} {
 	return v.VisitChildren(ctx)
 }
 
-func (v *BaseGoldfishGQLVisitor) VisitWithClause(ctx *WithClauseContext) interface{} {
+func (v *BaseGoldfishGQLVisitor) VisitRefusedClause(ctx *RefusedClauseContext) interface{} {
 	return v.VisitChildren(ctx)
 }
 
-func (v *BaseGoldfishGQLVisitor) VisitOrderByClause(ctx *OrderByClauseContext) interface{} {
+func (v *BaseGoldfishGQLVisitor) VisitRefusedWord(ctx *RefusedWordContext) interface{} {
 	return v.VisitChildren(ctx)
 }
 
-func (v *BaseGoldfishGQLVisitor) VisitSkipClause(ctx *SkipClauseContext) interface{} {
+func (v *BaseGoldfishGQLVisitor) VisitRefusedTail(ctx *RefusedTailContext) interface{} {
 	return v.VisitChildren(ctx)
 }
 
-func (v *BaseGoldfishGQLVisitor) VisitOffsetClause(ctx *OffsetClauseContext) interface{} {
-	return v.VisitChildren(ctx)
-}
-
-func (v *BaseGoldfishGQLVisitor) VisitUnwindClause(ctx *UnwindClauseContext) interface{} {
-	return v.VisitChildren(ctx)
-}
-
-func (v *BaseGoldfishGQLVisitor) VisitCreateClause(ctx *CreateClauseContext) interface{} {
-	return v.VisitChildren(ctx)
-}
-
-func (v *BaseGoldfishGQLVisitor) VisitMergeClause(ctx *MergeClauseContext) interface{} {
-	return v.VisitChildren(ctx)
-}
-
-func (v *BaseGoldfishGQLVisitor) VisitFilterClause(ctx *FilterClauseContext) interface{} {
-	return v.VisitChildren(ctx)
-}
-
-func (v *BaseGoldfishGQLVisitor) VisitLetClause(ctx *LetClauseContext) interface{} {
-	return v.VisitChildren(ctx)
-}
-
-func (v *BaseGoldfishGQLVisitor) VisitForClause(ctx *ForClauseContext) interface{} {
-	return v.VisitChildren(ctx)
-}
-
-func (v *BaseGoldfishGQLVisitor) VisitUnionClause(ctx *UnionClauseContext) interface{} {
-	return v.VisitChildren(ctx)
-}
-
-func (v *BaseGoldfishGQLVisitor) VisitReturnItems(ctx *ReturnItemsContext) interface{} {
-	return v.VisitChildren(ctx)
-}
-
-func (v *BaseGoldfishGQLVisitor) VisitReturnItem(ctx *ReturnItemContext) interface{} {
-	return v.VisitChildren(ctx)
-}
-
-func (v *BaseGoldfishGQLVisitor) VisitSortItem(ctx *SortItemContext) interface{} {
+func (v *BaseGoldfishGQLVisitor) VisitBalanced(ctx *BalancedContext) interface{} {
 	return v.VisitChildren(ctx)
 }
 
@@ -135,11 +87,31 @@ func (v *BaseGoldfishGQLVisitor) VisitRemoveItem(ctx *RemoveItemContext) interfa
 	return v.VisitChildren(ctx)
 }
 
+func (v *BaseGoldfishGQLVisitor) VisitMatchMode(ctx *MatchModeContext) interface{} {
+	return v.VisitChildren(ctx)
+}
+
 func (v *BaseGoldfishGQLVisitor) VisitPathPatterns(ctx *PathPatternsContext) interface{} {
 	return v.VisitChildren(ctx)
 }
 
 func (v *BaseGoldfishGQLVisitor) VisitPathPattern(ctx *PathPatternContext) interface{} {
+	return v.VisitChildren(ctx)
+}
+
+func (v *BaseGoldfishGQLVisitor) VisitPathBody(ctx *PathBodyContext) interface{} {
+	return v.VisitChildren(ctx)
+}
+
+func (v *BaseGoldfishGQLVisitor) VisitPathPrefix(ctx *PathPrefixContext) interface{} {
+	return v.VisitChildren(ctx)
+}
+
+func (v *BaseGoldfishGQLVisitor) VisitPathFactor(ctx *PathFactorContext) interface{} {
+	return v.VisitChildren(ctx)
+}
+
+func (v *BaseGoldfishGQLVisitor) VisitParenBody(ctx *ParenBodyContext) interface{} {
 	return v.VisitChildren(ctx)
 }
 
@@ -151,7 +123,15 @@ func (v *BaseGoldfishGQLVisitor) VisitLabelSpec(ctx *LabelSpecContext) interface
 	return v.VisitChildren(ctx)
 }
 
-func (v *BaseGoldfishGQLVisitor) VisitLabelSep(ctx *LabelSepContext) interface{} {
+func (v *BaseGoldfishGQLVisitor) VisitLabelExpr(ctx *LabelExprContext) interface{} {
+	return v.VisitChildren(ctx)
+}
+
+func (v *BaseGoldfishGQLVisitor) VisitLabelFactor(ctx *LabelFactorContext) interface{} {
+	return v.VisitChildren(ctx)
+}
+
+func (v *BaseGoldfishGQLVisitor) VisitIsLabelExpr(ctx *IsLabelExprContext) interface{} {
 	return v.VisitChildren(ctx)
 }
 
@@ -160,6 +140,14 @@ func (v *BaseGoldfishGQLVisitor) VisitEdgeIn(ctx *EdgeInContext) interface{} {
 }
 
 func (v *BaseGoldfishGQLVisitor) VisitEdgeOutOrBoth(ctx *EdgeOutOrBothContext) interface{} {
+	return v.VisitChildren(ctx)
+}
+
+func (v *BaseGoldfishGQLVisitor) VisitEdgeTilde(ctx *EdgeTildeContext) interface{} {
+	return v.VisitChildren(ctx)
+}
+
+func (v *BaseGoldfishGQLVisitor) VisitSimplifiedBody(ctx *SimplifiedBodyContext) interface{} {
 	return v.VisitChildren(ctx)
 }
 
@@ -195,11 +183,19 @@ func (v *BaseGoldfishGQLVisitor) VisitExprTail(ctx *ExprTailContext) interface{}
 	return v.VisitChildren(ctx)
 }
 
+func (v *BaseGoldfishGQLVisitor) VisitTypeRef(ctx *TypeRefContext) interface{} {
+	return v.VisitChildren(ctx)
+}
+
 func (v *BaseGoldfishGQLVisitor) VisitLiteralPrimary(ctx *LiteralPrimaryContext) interface{} {
 	return v.VisitChildren(ctx)
 }
 
 func (v *BaseGoldfishGQLVisitor) VisitTemporalPrimary(ctx *TemporalPrimaryContext) interface{} {
+	return v.VisitChildren(ctx)
+}
+
+func (v *BaseGoldfishGQLVisitor) VisitTimePrimary(ctx *TimePrimaryContext) interface{} {
 	return v.VisitChildren(ctx)
 }
 
@@ -215,6 +211,18 @@ func (v *BaseGoldfishGQLVisitor) VisitMapPrimary(ctx *MapPrimaryContext) interfa
 	return v.VisitChildren(ctx)
 }
 
+func (v *BaseGoldfishGQLVisitor) VisitCasePrimary(ctx *CasePrimaryContext) interface{} {
+	return v.VisitChildren(ctx)
+}
+
+func (v *BaseGoldfishGQLVisitor) VisitExistsPrimary(ctx *ExistsPrimaryContext) interface{} {
+	return v.VisitChildren(ctx)
+}
+
+func (v *BaseGoldfishGQLVisitor) VisitDynamicPrimary(ctx *DynamicPrimaryContext) interface{} {
+	return v.VisitChildren(ctx)
+}
+
 func (v *BaseGoldfishGQLVisitor) VisitVarPrimary(ctx *VarPrimaryContext) interface{} {
 	return v.VisitChildren(ctx)
 }
@@ -223,7 +231,23 @@ func (v *BaseGoldfishGQLVisitor) VisitParenPrimary(ctx *ParenPrimaryContext) int
 	return v.VisitChildren(ctx)
 }
 
+func (v *BaseGoldfishGQLVisitor) VisitCaseWhen(ctx *CaseWhenContext) interface{} {
+	return v.VisitChildren(ctx)
+}
+
+func (v *BaseGoldfishGQLVisitor) VisitWhenOperand(ctx *WhenOperandContext) interface{} {
+	return v.VisitChildren(ctx)
+}
+
 func (v *BaseGoldfishGQLVisitor) VisitCallArgs(ctx *CallArgsContext) interface{} {
+	return v.VisitChildren(ctx)
+}
+
+func (v *BaseGoldfishGQLVisitor) VisitCallArg(ctx *CallArgContext) interface{} {
+	return v.VisitChildren(ctx)
+}
+
+func (v *BaseGoldfishGQLVisitor) VisitArgTail(ctx *ArgTailContext) interface{} {
 	return v.VisitChildren(ctx)
 }
 
@@ -239,7 +263,7 @@ func (v *BaseGoldfishGQLVisitor) VisitVarName(ctx *VarNameContext) interface{} {
 	return v.VisitChildren(ctx)
 }
 
-func (v *BaseGoldfishGQLVisitor) VisitFuncName(ctx *FuncNameContext) interface{} {
+func (v *BaseGoldfishGQLVisitor) VisitExprVarName(ctx *ExprVarNameContext) interface{} {
 	return v.VisitChildren(ctx)
 }
 

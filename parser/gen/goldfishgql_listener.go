@@ -19,23 +19,17 @@ type GoldfishGQLListener interface {
 	// EnterRollbackTx is called when entering the rollbackTx production.
 	EnterRollbackTx(c *RollbackTxContext)
 
-	// EnterCallStmt is called when entering the callStmt production.
-	EnterCallStmt(c *CallStmtContext)
-
 	// EnterQueryStmt is called when entering the queryStmt production.
 	EnterQueryStmt(c *QueryStmtContext)
+
+	// EnterTxMode is called when entering the txMode production.
+	EnterTxMode(c *TxModeContext)
 
 	// EnterQualifiedName is called when entering the qualifiedName production.
 	EnterQualifiedName(c *QualifiedNameContext)
 
-	// EnterYieldClause is called when entering the yieldClause production.
-	EnterYieldClause(c *YieldClauseContext)
-
 	// EnterMatchClause is called when entering the matchClause production.
 	EnterMatchClause(c *MatchClauseContext)
-
-	// EnterOptionalMatchClause is called when entering the optionalMatchClause production.
-	EnterOptionalMatchClause(c *OptionalMatchClauseContext)
 
 	// EnterLimitClause is called when entering the limitClause production.
 	EnterLimitClause(c *LimitClauseContext)
@@ -52,50 +46,20 @@ type GoldfishGQLListener interface {
 	// EnterDeleteClause is called when entering the deleteClause production.
 	EnterDeleteClause(c *DeleteClauseContext)
 
-	// EnterReturnClause is called when entering the returnClause production.
-	EnterReturnClause(c *ReturnClauseContext)
+	// EnterCallClause is called when entering the callClause production.
+	EnterCallClause(c *CallClauseContext)
 
-	// EnterWithClause is called when entering the withClause production.
-	EnterWithClause(c *WithClauseContext)
+	// EnterRefusedClause is called when entering the refusedClause production.
+	EnterRefusedClause(c *RefusedClauseContext)
 
-	// EnterOrderByClause is called when entering the orderByClause production.
-	EnterOrderByClause(c *OrderByClauseContext)
+	// EnterRefusedWord is called when entering the refusedWord production.
+	EnterRefusedWord(c *RefusedWordContext)
 
-	// EnterSkipClause is called when entering the skipClause production.
-	EnterSkipClause(c *SkipClauseContext)
+	// EnterRefusedTail is called when entering the refusedTail production.
+	EnterRefusedTail(c *RefusedTailContext)
 
-	// EnterOffsetClause is called when entering the offsetClause production.
-	EnterOffsetClause(c *OffsetClauseContext)
-
-	// EnterUnwindClause is called when entering the unwindClause production.
-	EnterUnwindClause(c *UnwindClauseContext)
-
-	// EnterCreateClause is called when entering the createClause production.
-	EnterCreateClause(c *CreateClauseContext)
-
-	// EnterMergeClause is called when entering the mergeClause production.
-	EnterMergeClause(c *MergeClauseContext)
-
-	// EnterFilterClause is called when entering the filterClause production.
-	EnterFilterClause(c *FilterClauseContext)
-
-	// EnterLetClause is called when entering the letClause production.
-	EnterLetClause(c *LetClauseContext)
-
-	// EnterForClause is called when entering the forClause production.
-	EnterForClause(c *ForClauseContext)
-
-	// EnterUnionClause is called when entering the unionClause production.
-	EnterUnionClause(c *UnionClauseContext)
-
-	// EnterReturnItems is called when entering the returnItems production.
-	EnterReturnItems(c *ReturnItemsContext)
-
-	// EnterReturnItem is called when entering the returnItem production.
-	EnterReturnItem(c *ReturnItemContext)
-
-	// EnterSortItem is called when entering the sortItem production.
-	EnterSortItem(c *SortItemContext)
+	// EnterBalanced is called when entering the balanced production.
+	EnterBalanced(c *BalancedContext)
 
 	// EnterSetItem is called when entering the setItem production.
 	EnterSetItem(c *SetItemContext)
@@ -103,11 +67,26 @@ type GoldfishGQLListener interface {
 	// EnterRemoveItem is called when entering the removeItem production.
 	EnterRemoveItem(c *RemoveItemContext)
 
+	// EnterMatchMode is called when entering the matchMode production.
+	EnterMatchMode(c *MatchModeContext)
+
 	// EnterPathPatterns is called when entering the pathPatterns production.
 	EnterPathPatterns(c *PathPatternsContext)
 
 	// EnterPathPattern is called when entering the pathPattern production.
 	EnterPathPattern(c *PathPatternContext)
+
+	// EnterPathBody is called when entering the pathBody production.
+	EnterPathBody(c *PathBodyContext)
+
+	// EnterPathPrefix is called when entering the pathPrefix production.
+	EnterPathPrefix(c *PathPrefixContext)
+
+	// EnterPathFactor is called when entering the pathFactor production.
+	EnterPathFactor(c *PathFactorContext)
+
+	// EnterParenBody is called when entering the parenBody production.
+	EnterParenBody(c *ParenBodyContext)
 
 	// EnterNodePattern is called when entering the nodePattern production.
 	EnterNodePattern(c *NodePatternContext)
@@ -115,14 +94,26 @@ type GoldfishGQLListener interface {
 	// EnterLabelSpec is called when entering the labelSpec production.
 	EnterLabelSpec(c *LabelSpecContext)
 
-	// EnterLabelSep is called when entering the labelSep production.
-	EnterLabelSep(c *LabelSepContext)
+	// EnterLabelExpr is called when entering the labelExpr production.
+	EnterLabelExpr(c *LabelExprContext)
+
+	// EnterLabelFactor is called when entering the labelFactor production.
+	EnterLabelFactor(c *LabelFactorContext)
+
+	// EnterIsLabelExpr is called when entering the isLabelExpr production.
+	EnterIsLabelExpr(c *IsLabelExprContext)
 
 	// EnterEdgeIn is called when entering the edgeIn production.
 	EnterEdgeIn(c *EdgeInContext)
 
 	// EnterEdgeOutOrBoth is called when entering the edgeOutOrBoth production.
 	EnterEdgeOutOrBoth(c *EdgeOutOrBothContext)
+
+	// EnterEdgeTilde is called when entering the edgeTilde production.
+	EnterEdgeTilde(c *EdgeTildeContext)
+
+	// EnterSimplifiedBody is called when entering the simplifiedBody production.
+	EnterSimplifiedBody(c *SimplifiedBodyContext)
 
 	// EnterEdgeBody is called when entering the edgeBody production.
 	EnterEdgeBody(c *EdgeBodyContext)
@@ -148,11 +139,17 @@ type GoldfishGQLListener interface {
 	// EnterExprTail is called when entering the exprTail production.
 	EnterExprTail(c *ExprTailContext)
 
+	// EnterTypeRef is called when entering the typeRef production.
+	EnterTypeRef(c *TypeRefContext)
+
 	// EnterLiteralPrimary is called when entering the literalPrimary production.
 	EnterLiteralPrimary(c *LiteralPrimaryContext)
 
 	// EnterTemporalPrimary is called when entering the temporalPrimary production.
 	EnterTemporalPrimary(c *TemporalPrimaryContext)
+
+	// EnterTimePrimary is called when entering the timePrimary production.
+	EnterTimePrimary(c *TimePrimaryContext)
 
 	// EnterParamPrimary is called when entering the paramPrimary production.
 	EnterParamPrimary(c *ParamPrimaryContext)
@@ -163,14 +160,35 @@ type GoldfishGQLListener interface {
 	// EnterMapPrimary is called when entering the mapPrimary production.
 	EnterMapPrimary(c *MapPrimaryContext)
 
+	// EnterCasePrimary is called when entering the casePrimary production.
+	EnterCasePrimary(c *CasePrimaryContext)
+
+	// EnterExistsPrimary is called when entering the existsPrimary production.
+	EnterExistsPrimary(c *ExistsPrimaryContext)
+
+	// EnterDynamicPrimary is called when entering the dynamicPrimary production.
+	EnterDynamicPrimary(c *DynamicPrimaryContext)
+
 	// EnterVarPrimary is called when entering the varPrimary production.
 	EnterVarPrimary(c *VarPrimaryContext)
 
 	// EnterParenPrimary is called when entering the parenPrimary production.
 	EnterParenPrimary(c *ParenPrimaryContext)
 
+	// EnterCaseWhen is called when entering the caseWhen production.
+	EnterCaseWhen(c *CaseWhenContext)
+
+	// EnterWhenOperand is called when entering the whenOperand production.
+	EnterWhenOperand(c *WhenOperandContext)
+
 	// EnterCallArgs is called when entering the callArgs production.
 	EnterCallArgs(c *CallArgsContext)
+
+	// EnterCallArg is called when entering the callArg production.
+	EnterCallArg(c *CallArgContext)
+
+	// EnterArgTail is called when entering the argTail production.
+	EnterArgTail(c *ArgTailContext)
 
 	// EnterMapLiteral is called when entering the mapLiteral production.
 	EnterMapLiteral(c *MapLiteralContext)
@@ -181,8 +199,8 @@ type GoldfishGQLListener interface {
 	// EnterVarName is called when entering the varName production.
 	EnterVarName(c *VarNameContext)
 
-	// EnterFuncName is called when entering the funcName production.
-	EnterFuncName(c *FuncNameContext)
+	// EnterExprVarName is called when entering the exprVarName production.
+	EnterExprVarName(c *ExprVarNameContext)
 
 	// EnterIsLabelName is called when entering the isLabelName production.
 	EnterIsLabelName(c *IsLabelNameContext)
@@ -202,23 +220,17 @@ type GoldfishGQLListener interface {
 	// ExitRollbackTx is called when exiting the rollbackTx production.
 	ExitRollbackTx(c *RollbackTxContext)
 
-	// ExitCallStmt is called when exiting the callStmt production.
-	ExitCallStmt(c *CallStmtContext)
-
 	// ExitQueryStmt is called when exiting the queryStmt production.
 	ExitQueryStmt(c *QueryStmtContext)
+
+	// ExitTxMode is called when exiting the txMode production.
+	ExitTxMode(c *TxModeContext)
 
 	// ExitQualifiedName is called when exiting the qualifiedName production.
 	ExitQualifiedName(c *QualifiedNameContext)
 
-	// ExitYieldClause is called when exiting the yieldClause production.
-	ExitYieldClause(c *YieldClauseContext)
-
 	// ExitMatchClause is called when exiting the matchClause production.
 	ExitMatchClause(c *MatchClauseContext)
-
-	// ExitOptionalMatchClause is called when exiting the optionalMatchClause production.
-	ExitOptionalMatchClause(c *OptionalMatchClauseContext)
 
 	// ExitLimitClause is called when exiting the limitClause production.
 	ExitLimitClause(c *LimitClauseContext)
@@ -235,50 +247,20 @@ type GoldfishGQLListener interface {
 	// ExitDeleteClause is called when exiting the deleteClause production.
 	ExitDeleteClause(c *DeleteClauseContext)
 
-	// ExitReturnClause is called when exiting the returnClause production.
-	ExitReturnClause(c *ReturnClauseContext)
+	// ExitCallClause is called when exiting the callClause production.
+	ExitCallClause(c *CallClauseContext)
 
-	// ExitWithClause is called when exiting the withClause production.
-	ExitWithClause(c *WithClauseContext)
+	// ExitRefusedClause is called when exiting the refusedClause production.
+	ExitRefusedClause(c *RefusedClauseContext)
 
-	// ExitOrderByClause is called when exiting the orderByClause production.
-	ExitOrderByClause(c *OrderByClauseContext)
+	// ExitRefusedWord is called when exiting the refusedWord production.
+	ExitRefusedWord(c *RefusedWordContext)
 
-	// ExitSkipClause is called when exiting the skipClause production.
-	ExitSkipClause(c *SkipClauseContext)
+	// ExitRefusedTail is called when exiting the refusedTail production.
+	ExitRefusedTail(c *RefusedTailContext)
 
-	// ExitOffsetClause is called when exiting the offsetClause production.
-	ExitOffsetClause(c *OffsetClauseContext)
-
-	// ExitUnwindClause is called when exiting the unwindClause production.
-	ExitUnwindClause(c *UnwindClauseContext)
-
-	// ExitCreateClause is called when exiting the createClause production.
-	ExitCreateClause(c *CreateClauseContext)
-
-	// ExitMergeClause is called when exiting the mergeClause production.
-	ExitMergeClause(c *MergeClauseContext)
-
-	// ExitFilterClause is called when exiting the filterClause production.
-	ExitFilterClause(c *FilterClauseContext)
-
-	// ExitLetClause is called when exiting the letClause production.
-	ExitLetClause(c *LetClauseContext)
-
-	// ExitForClause is called when exiting the forClause production.
-	ExitForClause(c *ForClauseContext)
-
-	// ExitUnionClause is called when exiting the unionClause production.
-	ExitUnionClause(c *UnionClauseContext)
-
-	// ExitReturnItems is called when exiting the returnItems production.
-	ExitReturnItems(c *ReturnItemsContext)
-
-	// ExitReturnItem is called when exiting the returnItem production.
-	ExitReturnItem(c *ReturnItemContext)
-
-	// ExitSortItem is called when exiting the sortItem production.
-	ExitSortItem(c *SortItemContext)
+	// ExitBalanced is called when exiting the balanced production.
+	ExitBalanced(c *BalancedContext)
 
 	// ExitSetItem is called when exiting the setItem production.
 	ExitSetItem(c *SetItemContext)
@@ -286,11 +268,26 @@ type GoldfishGQLListener interface {
 	// ExitRemoveItem is called when exiting the removeItem production.
 	ExitRemoveItem(c *RemoveItemContext)
 
+	// ExitMatchMode is called when exiting the matchMode production.
+	ExitMatchMode(c *MatchModeContext)
+
 	// ExitPathPatterns is called when exiting the pathPatterns production.
 	ExitPathPatterns(c *PathPatternsContext)
 
 	// ExitPathPattern is called when exiting the pathPattern production.
 	ExitPathPattern(c *PathPatternContext)
+
+	// ExitPathBody is called when exiting the pathBody production.
+	ExitPathBody(c *PathBodyContext)
+
+	// ExitPathPrefix is called when exiting the pathPrefix production.
+	ExitPathPrefix(c *PathPrefixContext)
+
+	// ExitPathFactor is called when exiting the pathFactor production.
+	ExitPathFactor(c *PathFactorContext)
+
+	// ExitParenBody is called when exiting the parenBody production.
+	ExitParenBody(c *ParenBodyContext)
 
 	// ExitNodePattern is called when exiting the nodePattern production.
 	ExitNodePattern(c *NodePatternContext)
@@ -298,14 +295,26 @@ type GoldfishGQLListener interface {
 	// ExitLabelSpec is called when exiting the labelSpec production.
 	ExitLabelSpec(c *LabelSpecContext)
 
-	// ExitLabelSep is called when exiting the labelSep production.
-	ExitLabelSep(c *LabelSepContext)
+	// ExitLabelExpr is called when exiting the labelExpr production.
+	ExitLabelExpr(c *LabelExprContext)
+
+	// ExitLabelFactor is called when exiting the labelFactor production.
+	ExitLabelFactor(c *LabelFactorContext)
+
+	// ExitIsLabelExpr is called when exiting the isLabelExpr production.
+	ExitIsLabelExpr(c *IsLabelExprContext)
 
 	// ExitEdgeIn is called when exiting the edgeIn production.
 	ExitEdgeIn(c *EdgeInContext)
 
 	// ExitEdgeOutOrBoth is called when exiting the edgeOutOrBoth production.
 	ExitEdgeOutOrBoth(c *EdgeOutOrBothContext)
+
+	// ExitEdgeTilde is called when exiting the edgeTilde production.
+	ExitEdgeTilde(c *EdgeTildeContext)
+
+	// ExitSimplifiedBody is called when exiting the simplifiedBody production.
+	ExitSimplifiedBody(c *SimplifiedBodyContext)
 
 	// ExitEdgeBody is called when exiting the edgeBody production.
 	ExitEdgeBody(c *EdgeBodyContext)
@@ -331,11 +340,17 @@ type GoldfishGQLListener interface {
 	// ExitExprTail is called when exiting the exprTail production.
 	ExitExprTail(c *ExprTailContext)
 
+	// ExitTypeRef is called when exiting the typeRef production.
+	ExitTypeRef(c *TypeRefContext)
+
 	// ExitLiteralPrimary is called when exiting the literalPrimary production.
 	ExitLiteralPrimary(c *LiteralPrimaryContext)
 
 	// ExitTemporalPrimary is called when exiting the temporalPrimary production.
 	ExitTemporalPrimary(c *TemporalPrimaryContext)
+
+	// ExitTimePrimary is called when exiting the timePrimary production.
+	ExitTimePrimary(c *TimePrimaryContext)
 
 	// ExitParamPrimary is called when exiting the paramPrimary production.
 	ExitParamPrimary(c *ParamPrimaryContext)
@@ -346,14 +361,35 @@ type GoldfishGQLListener interface {
 	// ExitMapPrimary is called when exiting the mapPrimary production.
 	ExitMapPrimary(c *MapPrimaryContext)
 
+	// ExitCasePrimary is called when exiting the casePrimary production.
+	ExitCasePrimary(c *CasePrimaryContext)
+
+	// ExitExistsPrimary is called when exiting the existsPrimary production.
+	ExitExistsPrimary(c *ExistsPrimaryContext)
+
+	// ExitDynamicPrimary is called when exiting the dynamicPrimary production.
+	ExitDynamicPrimary(c *DynamicPrimaryContext)
+
 	// ExitVarPrimary is called when exiting the varPrimary production.
 	ExitVarPrimary(c *VarPrimaryContext)
 
 	// ExitParenPrimary is called when exiting the parenPrimary production.
 	ExitParenPrimary(c *ParenPrimaryContext)
 
+	// ExitCaseWhen is called when exiting the caseWhen production.
+	ExitCaseWhen(c *CaseWhenContext)
+
+	// ExitWhenOperand is called when exiting the whenOperand production.
+	ExitWhenOperand(c *WhenOperandContext)
+
 	// ExitCallArgs is called when exiting the callArgs production.
 	ExitCallArgs(c *CallArgsContext)
+
+	// ExitCallArg is called when exiting the callArg production.
+	ExitCallArg(c *CallArgContext)
+
+	// ExitArgTail is called when exiting the argTail production.
+	ExitArgTail(c *ArgTailContext)
 
 	// ExitMapLiteral is called when exiting the mapLiteral production.
 	ExitMapLiteral(c *MapLiteralContext)
@@ -364,8 +400,8 @@ type GoldfishGQLListener interface {
 	// ExitVarName is called when exiting the varName production.
 	ExitVarName(c *VarNameContext)
 
-	// ExitFuncName is called when exiting the funcName production.
-	ExitFuncName(c *FuncNameContext)
+	// ExitExprVarName is called when exiting the exprVarName production.
+	ExitExprVarName(c *ExprVarNameContext)
 
 	// ExitIsLabelName is called when exiting the isLabelName production.
 	ExitIsLabelName(c *IsLabelNameContext)

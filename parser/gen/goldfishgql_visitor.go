@@ -19,23 +19,17 @@ type GoldfishGQLVisitor interface {
 	// Visit a parse tree produced by GoldfishGQLParser#rollbackTx.
 	VisitRollbackTx(ctx *RollbackTxContext) interface{}
 
-	// Visit a parse tree produced by GoldfishGQLParser#callStmt.
-	VisitCallStmt(ctx *CallStmtContext) interface{}
-
 	// Visit a parse tree produced by GoldfishGQLParser#queryStmt.
 	VisitQueryStmt(ctx *QueryStmtContext) interface{}
+
+	// Visit a parse tree produced by GoldfishGQLParser#txMode.
+	VisitTxMode(ctx *TxModeContext) interface{}
 
 	// Visit a parse tree produced by GoldfishGQLParser#qualifiedName.
 	VisitQualifiedName(ctx *QualifiedNameContext) interface{}
 
-	// Visit a parse tree produced by GoldfishGQLParser#yieldClause.
-	VisitYieldClause(ctx *YieldClauseContext) interface{}
-
 	// Visit a parse tree produced by GoldfishGQLParser#matchClause.
 	VisitMatchClause(ctx *MatchClauseContext) interface{}
-
-	// Visit a parse tree produced by GoldfishGQLParser#optionalMatchClause.
-	VisitOptionalMatchClause(ctx *OptionalMatchClauseContext) interface{}
 
 	// Visit a parse tree produced by GoldfishGQLParser#limitClause.
 	VisitLimitClause(ctx *LimitClauseContext) interface{}
@@ -52,50 +46,20 @@ type GoldfishGQLVisitor interface {
 	// Visit a parse tree produced by GoldfishGQLParser#deleteClause.
 	VisitDeleteClause(ctx *DeleteClauseContext) interface{}
 
-	// Visit a parse tree produced by GoldfishGQLParser#returnClause.
-	VisitReturnClause(ctx *ReturnClauseContext) interface{}
+	// Visit a parse tree produced by GoldfishGQLParser#callClause.
+	VisitCallClause(ctx *CallClauseContext) interface{}
 
-	// Visit a parse tree produced by GoldfishGQLParser#withClause.
-	VisitWithClause(ctx *WithClauseContext) interface{}
+	// Visit a parse tree produced by GoldfishGQLParser#refusedClause.
+	VisitRefusedClause(ctx *RefusedClauseContext) interface{}
 
-	// Visit a parse tree produced by GoldfishGQLParser#orderByClause.
-	VisitOrderByClause(ctx *OrderByClauseContext) interface{}
+	// Visit a parse tree produced by GoldfishGQLParser#refusedWord.
+	VisitRefusedWord(ctx *RefusedWordContext) interface{}
 
-	// Visit a parse tree produced by GoldfishGQLParser#skipClause.
-	VisitSkipClause(ctx *SkipClauseContext) interface{}
+	// Visit a parse tree produced by GoldfishGQLParser#refusedTail.
+	VisitRefusedTail(ctx *RefusedTailContext) interface{}
 
-	// Visit a parse tree produced by GoldfishGQLParser#offsetClause.
-	VisitOffsetClause(ctx *OffsetClauseContext) interface{}
-
-	// Visit a parse tree produced by GoldfishGQLParser#unwindClause.
-	VisitUnwindClause(ctx *UnwindClauseContext) interface{}
-
-	// Visit a parse tree produced by GoldfishGQLParser#createClause.
-	VisitCreateClause(ctx *CreateClauseContext) interface{}
-
-	// Visit a parse tree produced by GoldfishGQLParser#mergeClause.
-	VisitMergeClause(ctx *MergeClauseContext) interface{}
-
-	// Visit a parse tree produced by GoldfishGQLParser#filterClause.
-	VisitFilterClause(ctx *FilterClauseContext) interface{}
-
-	// Visit a parse tree produced by GoldfishGQLParser#letClause.
-	VisitLetClause(ctx *LetClauseContext) interface{}
-
-	// Visit a parse tree produced by GoldfishGQLParser#forClause.
-	VisitForClause(ctx *ForClauseContext) interface{}
-
-	// Visit a parse tree produced by GoldfishGQLParser#unionClause.
-	VisitUnionClause(ctx *UnionClauseContext) interface{}
-
-	// Visit a parse tree produced by GoldfishGQLParser#returnItems.
-	VisitReturnItems(ctx *ReturnItemsContext) interface{}
-
-	// Visit a parse tree produced by GoldfishGQLParser#returnItem.
-	VisitReturnItem(ctx *ReturnItemContext) interface{}
-
-	// Visit a parse tree produced by GoldfishGQLParser#sortItem.
-	VisitSortItem(ctx *SortItemContext) interface{}
+	// Visit a parse tree produced by GoldfishGQLParser#balanced.
+	VisitBalanced(ctx *BalancedContext) interface{}
 
 	// Visit a parse tree produced by GoldfishGQLParser#setItem.
 	VisitSetItem(ctx *SetItemContext) interface{}
@@ -103,11 +67,26 @@ type GoldfishGQLVisitor interface {
 	// Visit a parse tree produced by GoldfishGQLParser#removeItem.
 	VisitRemoveItem(ctx *RemoveItemContext) interface{}
 
+	// Visit a parse tree produced by GoldfishGQLParser#matchMode.
+	VisitMatchMode(ctx *MatchModeContext) interface{}
+
 	// Visit a parse tree produced by GoldfishGQLParser#pathPatterns.
 	VisitPathPatterns(ctx *PathPatternsContext) interface{}
 
 	// Visit a parse tree produced by GoldfishGQLParser#pathPattern.
 	VisitPathPattern(ctx *PathPatternContext) interface{}
+
+	// Visit a parse tree produced by GoldfishGQLParser#pathBody.
+	VisitPathBody(ctx *PathBodyContext) interface{}
+
+	// Visit a parse tree produced by GoldfishGQLParser#pathPrefix.
+	VisitPathPrefix(ctx *PathPrefixContext) interface{}
+
+	// Visit a parse tree produced by GoldfishGQLParser#pathFactor.
+	VisitPathFactor(ctx *PathFactorContext) interface{}
+
+	// Visit a parse tree produced by GoldfishGQLParser#parenBody.
+	VisitParenBody(ctx *ParenBodyContext) interface{}
 
 	// Visit a parse tree produced by GoldfishGQLParser#nodePattern.
 	VisitNodePattern(ctx *NodePatternContext) interface{}
@@ -115,14 +94,26 @@ type GoldfishGQLVisitor interface {
 	// Visit a parse tree produced by GoldfishGQLParser#labelSpec.
 	VisitLabelSpec(ctx *LabelSpecContext) interface{}
 
-	// Visit a parse tree produced by GoldfishGQLParser#labelSep.
-	VisitLabelSep(ctx *LabelSepContext) interface{}
+	// Visit a parse tree produced by GoldfishGQLParser#labelExpr.
+	VisitLabelExpr(ctx *LabelExprContext) interface{}
+
+	// Visit a parse tree produced by GoldfishGQLParser#labelFactor.
+	VisitLabelFactor(ctx *LabelFactorContext) interface{}
+
+	// Visit a parse tree produced by GoldfishGQLParser#isLabelExpr.
+	VisitIsLabelExpr(ctx *IsLabelExprContext) interface{}
 
 	// Visit a parse tree produced by GoldfishGQLParser#edgeIn.
 	VisitEdgeIn(ctx *EdgeInContext) interface{}
 
 	// Visit a parse tree produced by GoldfishGQLParser#edgeOutOrBoth.
 	VisitEdgeOutOrBoth(ctx *EdgeOutOrBothContext) interface{}
+
+	// Visit a parse tree produced by GoldfishGQLParser#edgeTilde.
+	VisitEdgeTilde(ctx *EdgeTildeContext) interface{}
+
+	// Visit a parse tree produced by GoldfishGQLParser#simplifiedBody.
+	VisitSimplifiedBody(ctx *SimplifiedBodyContext) interface{}
 
 	// Visit a parse tree produced by GoldfishGQLParser#edgeBody.
 	VisitEdgeBody(ctx *EdgeBodyContext) interface{}
@@ -148,11 +139,17 @@ type GoldfishGQLVisitor interface {
 	// Visit a parse tree produced by GoldfishGQLParser#exprTail.
 	VisitExprTail(ctx *ExprTailContext) interface{}
 
+	// Visit a parse tree produced by GoldfishGQLParser#typeRef.
+	VisitTypeRef(ctx *TypeRefContext) interface{}
+
 	// Visit a parse tree produced by GoldfishGQLParser#literalPrimary.
 	VisitLiteralPrimary(ctx *LiteralPrimaryContext) interface{}
 
 	// Visit a parse tree produced by GoldfishGQLParser#temporalPrimary.
 	VisitTemporalPrimary(ctx *TemporalPrimaryContext) interface{}
+
+	// Visit a parse tree produced by GoldfishGQLParser#timePrimary.
+	VisitTimePrimary(ctx *TimePrimaryContext) interface{}
 
 	// Visit a parse tree produced by GoldfishGQLParser#paramPrimary.
 	VisitParamPrimary(ctx *ParamPrimaryContext) interface{}
@@ -163,14 +160,35 @@ type GoldfishGQLVisitor interface {
 	// Visit a parse tree produced by GoldfishGQLParser#mapPrimary.
 	VisitMapPrimary(ctx *MapPrimaryContext) interface{}
 
+	// Visit a parse tree produced by GoldfishGQLParser#casePrimary.
+	VisitCasePrimary(ctx *CasePrimaryContext) interface{}
+
+	// Visit a parse tree produced by GoldfishGQLParser#existsPrimary.
+	VisitExistsPrimary(ctx *ExistsPrimaryContext) interface{}
+
+	// Visit a parse tree produced by GoldfishGQLParser#dynamicPrimary.
+	VisitDynamicPrimary(ctx *DynamicPrimaryContext) interface{}
+
 	// Visit a parse tree produced by GoldfishGQLParser#varPrimary.
 	VisitVarPrimary(ctx *VarPrimaryContext) interface{}
 
 	// Visit a parse tree produced by GoldfishGQLParser#parenPrimary.
 	VisitParenPrimary(ctx *ParenPrimaryContext) interface{}
 
+	// Visit a parse tree produced by GoldfishGQLParser#caseWhen.
+	VisitCaseWhen(ctx *CaseWhenContext) interface{}
+
+	// Visit a parse tree produced by GoldfishGQLParser#whenOperand.
+	VisitWhenOperand(ctx *WhenOperandContext) interface{}
+
 	// Visit a parse tree produced by GoldfishGQLParser#callArgs.
 	VisitCallArgs(ctx *CallArgsContext) interface{}
+
+	// Visit a parse tree produced by GoldfishGQLParser#callArg.
+	VisitCallArg(ctx *CallArgContext) interface{}
+
+	// Visit a parse tree produced by GoldfishGQLParser#argTail.
+	VisitArgTail(ctx *ArgTailContext) interface{}
 
 	// Visit a parse tree produced by GoldfishGQLParser#mapLiteral.
 	VisitMapLiteral(ctx *MapLiteralContext) interface{}
@@ -181,8 +199,8 @@ type GoldfishGQLVisitor interface {
 	// Visit a parse tree produced by GoldfishGQLParser#varName.
 	VisitVarName(ctx *VarNameContext) interface{}
 
-	// Visit a parse tree produced by GoldfishGQLParser#funcName.
-	VisitFuncName(ctx *FuncNameContext) interface{}
+	// Visit a parse tree produced by GoldfishGQLParser#exprVarName.
+	VisitExprVarName(ctx *ExprVarNameContext) interface{}
 
 	// Visit a parse tree produced by GoldfishGQLParser#isLabelName.
 	VisitIsLabelName(ctx *IsLabelNameContext) interface{}

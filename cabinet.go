@@ -13,6 +13,7 @@ import (
 	"github.com/goldfish-gql/goldfish/gqlstatus"
 	"github.com/goldfish-gql/goldfish/store"
 	"github.com/goldfish-gql/goldfish/store/cabinet"
+	"github.com/goldfish-gql/goldfish/vocab"
 )
 
 // Cabinet errors; match with errors.Is.
@@ -117,6 +118,14 @@ func (s *Session) hydrate(ctx context.Context) error {
 		return err
 	}
 	g := img.Graph
+	if raw, ok := g.Snapshot().Ext().(store.RawExt); ok {
+		state, err := vocab.Decode(raw, s.db.actionDef)
+		if err != nil {
+			return fmt.Errorf("%w: session %q in %s: the snapshot's vocabulary: %v (restore the file from a backup)",
+				cabinet.ErrDamaged, s.name, cab.Path(), err)
+		}
+		g.SetExt(state)
+	}
 	for _, e := range img.Log {
 		if err := replay(ctx, s.db, g, e); err != nil {
 			if ctx.Err() != nil {
@@ -153,7 +162,7 @@ func replay(ctx context.Context, db *DB, g *store.Graph, e cabinet.Entry) error 
 		if err != nil {
 			return err
 		}
-		res, err := exec.Commit(ctx, g, plan, e.Params, exec.CommitOptions{Mint: exec.Mint(e.Mint), Budget: replayBudget, Replay: true})
+		res, err := exec.Commit(ctx, g, plan, e.Params, exec.CommitOptions{Mint: exec.Mint(e.Mint), Budget: replayBudget, Replay: true, Agent: e.Agent})
 		if err != nil {
 			return err
 		}
@@ -532,4 +541,17 @@ func sortedKeys(m map[string]bool) []string {
 	}
 	sort.Strings(out)
 	return out
+}
+
+// actionDef plans a CREATE ACTION statement read back from a snapshot's
+// vocabulary into its definition.
+func (db *DB) actionDef(source string) (vocab.ActionDef, error) {
+	plan, err := db.plan(source)
+	if err != nil {
+		return vocab.ActionDef{}, err
+	}
+	if len(plan.Stmts) != 1 || plan.Stmts[0].Define == nil || !plan.Stmts[0].Define.Action || plan.Stmts[0].Define.Drop {
+		return vocab.ActionDef{}, fmt.Errorf("not one CREATE ACTION statement")
+	}
+	return plan.Stmts[0].Define.Def, nil
 }

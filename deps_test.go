@@ -20,14 +20,15 @@ var allowed = map[string][]string{
 	"parser/ast":    {"gqlstatus"},
 	"parser/gen":    {},
 	"parser":        {"parser/ast", "parser/gen", "gqlstatus"},
-	"planner":       {"parser/ast", "gqlstatus", "store"},
+	"planner":       {"parser/ast", "gqlstatus", "store", "vocab"},
+	"vocab":         {"store"},
 	"shapewalk":     {"store", "gqlstatus"},
-	"exec":          {"planner", "shapewalk", "store", "parser/ast", "gqlstatus", "tokens"},
+	"exec":          {"planner", "shapewalk", "store", "parser/ast", "gqlstatus", "tokens", "vocab"},
 	"tokens":        {},
 	"internal/peek": {"store"},
 	"repl":          {".", "gqlstatus"}, // the shell uses the embedding API only
 	"conformance":   {".", "repl", "gqlstatus"},
-	".":             {"exec", "planner", "parser", "parser/ast", "shapewalk", "store", "store/cabinet", "gqlstatus", "internal/peek"},
+	".":             {"exec", "planner", "parser", "parser/ast", "shapewalk", "store", "store/cabinet", "gqlstatus", "internal/peek", "vocab"},
 }
 
 // TestDependencyDirection keeps the layering of STYLE.md: cmd → repl → root

@@ -317,6 +317,8 @@ type Session struct {
 	logBytes    int64
 	// peaks keeps the Peak_L fallback's ranking for the latest version.
 	peaks exec.PeakCache
+	// vocab keeps the vocabulary's evaluation for the latest version.
+	vocab vocabCache
 }
 
 // incarnations numbers the Sessions of the process.

@@ -36,13 +36,16 @@ type Shape struct {
 	// Status is 00000, 01000 (a clamp, a cut, a token alarm, a LIMIT
 	// clamped to the seed budget) or 02000 (cue skip).
 	Status Code
+	// Attention is the envelope of what the reader should notice (nil
+	// when it has nothing to say); Text holds it as comment lines.
+	Attention *Attention
 }
 
 // shapeOf gives one caller its own copy of a computed or cached Shape.
-func shapeOf(sh *exec.Shape) *Shape {
+func shapeOf(sh *exec.Shape, v *vocabRead) *Shape {
 	return &Shape{Text: sh.Text, Cue: Cue(sh.Cue), Seeds: sh.Seeds, Rows: sh.Rows, Tokens: sh.Tokens,
 		Version: sh.Version, Truncated: sh.Truncated, Clamps: slices.Clone(sh.Clamps),
-		Notices: slices.Clone(sh.Notices), Status: sh.Status}
+		Notices: slices.Clone(sh.Notices), Status: sh.Status, Attention: v.attention()}
 }
 
 // Cue says how a Recall found its seeds (SPEC §5).
@@ -171,6 +174,10 @@ func (s *Session) recall(ctx context.Context, q string, opts RecallOptions, t *T
 		return nil, err
 	}
 	snap := s.snapshot()
+	voc, err := s.vocabularyAt(ctx, snap)
+	if err != nil {
+		return nil, err
+	}
 	var key *[]byte
 	if s.db.shapes != nil {
 		// The hit path builds the key straight from the caller's values,
@@ -186,7 +193,7 @@ func (s *Session) recall(ctx context.Context, q string, opts RecallOptions, t *T
 			if t != nil {
 				t.Cached = true
 			}
-			return shapeOf(sh), nil
+			return shapeOf(sh, voc), nil
 		}
 	}
 	// exec reads the parameters during the call and keeps none of them,
@@ -199,6 +206,7 @@ func (s *Session) recall(ctx context.Context, q string, opts RecallOptions, t *T
 	sh, err := exec.Recall(ctx, snap, plan, params, exec.RecallOptions{
 		M: o.M, K: o.K, L: o.L, F: o.F, MaxL: s.db.cfg.ceilings.L, CapL: capL, View: exec.View(o.View), Pinned: o.Pinned,
 		NoPeaks: o.NoPeaks, ExactTokens: o.ExactTokens, Session: s.name, Peaks: &s.peaks,
+		Preamble: voc.preamble(), PreambleCost: voc.preambleCost(),
 	})
 	if t != nil && sh != nil {
 		t.Execute, t.Emit = sh.ExecTime, sh.EmitTime
@@ -209,7 +217,7 @@ func (s *Session) recall(ctx context.Context, q string, opts RecallOptions, t *T
 	if key != nil {
 		s.db.shapes.set(*key, sh, int64(len(sh.Text))+64)
 	}
-	return shapeOf(sh), nil
+	return shapeOf(sh, voc), nil
 }
 
 var keyPool = sync.Pool{New: func() any { b := make([]byte, 0, 256); return &b }}

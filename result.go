@@ -25,6 +25,10 @@ type CommitResult struct {
 type StmtResult struct {
 	Index  int    `json:"statement"`
 	Status string `json:"status"`
+	// Action names the action a CALL ran; Defined says what a CREATE or
+	// DROP of the vocabulary did ("registered view open_tasks").
+	Action  string `json:"action,omitempty"`
+	Defined string `json:"defined,omitempty"`
 	Counts
 	Notices []Notice `json:"notices,omitempty"`
 }
@@ -63,7 +67,8 @@ func commitResultOf(r *exec.Result) *CommitResult {
 	out := &CommitResult{Status: r.Status, Version: r.Version, Applied: r.Applied, Total: countsOf(r.Total),
 		Stmts: make([]StmtResult, len(r.Stmts))}
 	for i, st := range r.Stmts {
-		out.Stmts[i] = StmtResult{Index: st.Index, Status: st.Status, Counts: countsOf(st.Counts), Notices: slices.Clone(st.Notices)}
+		out.Stmts[i] = StmtResult{Index: st.Index, Status: st.Status, Action: st.Action, Defined: st.Defined,
+			Counts: countsOf(st.Counts), Notices: slices.Clone(st.Notices)}
 	}
 	return out
 }

@@ -70,6 +70,9 @@ type CommitOptions struct {
 	// Replay re-applies a Δ from the log: its values are not checked
 	// again beyond the nesting limit (see executor.storable).
 	Replay bool
+	// Agent names who commits (""; none said): it registers what the Δ
+	// registers.
+	Agent string
 }
 
 // Commit applies a planned Δ to g atomically: every statement runs inside one
@@ -111,7 +114,7 @@ func Commit(ctx context.Context, g *store.Graph, plan *planner.Plan, params map[
 	tx := g.Begin()
 	defer tx.Rollback()
 	x := &executor{tx: tx, plan: plan, params: celParams, opts: opts,
-		assigned: map[assignKey]store.Value{}}
+		assigned: map[assignKey]store.Value{}, textBytes: len(plan.Text)}
 	x.meter.start(ctx, "Δ", opts.Budget.Work)
 	// A Δ returns no table: its success is ISO's "omitted result".
 	res := &Result{Status: gqlstatus.Omitted}
@@ -175,6 +178,9 @@ type executor struct {
 	opts     CommitOptions
 	touched  int // elements written or bound so far in the Δ
 	bytes    int
+	// textBytes is the Δ's text, which the byte budget counts (an action's
+	// body runs with its own plan, whose text is its definition's).
+	textBytes int
 	assigned map[assignKey]store.Value
 }
 
@@ -191,7 +197,7 @@ func (x *executor) charge(rows, bytes int) error {
 			"Δ writes or binds more than %d elements (the R budget); nothing applied", x.opts.Budget.Rows).
 			WithHint("narrow the MATCH or split the Δ into smaller commits")
 	}
-	if x.bytes+len(x.plan.Text) > x.opts.Budget.Bytes {
+	if x.bytes+x.textBytes > x.opts.Budget.Bytes {
 		return gqlstatus.Errorf(gqlstatus.CommitBudget,
 			"Δ writes more than %d bytes (the R budget); nothing applied", x.opts.Budget.Bytes).
 			WithHint("split the Δ into smaller commits")
@@ -205,9 +211,11 @@ func (x *executor) statement(st *planner.Statement) (StmtResult, error) {
 	if err := x.check(); err != nil {
 		return sr, err
 	}
-	if st.Call != nil {
-		return sr, x.errAt(gqlstatus.InvalidReference, st.Call.Pos, "no action named %s is registered in this session", st.Call.Name).
-			WithHint("register the action first, or write the Δ as INSERT/SET/REMOVE/DELETE")
+	switch {
+	case st.Call != nil:
+		return sr, x.call(st.Call, &sr)
+	case st.Define != nil:
+		return sr, x.define(st.Define, &sr)
 	}
 	rows := []*planner.Row{{Vars: make([]planner.Element, len(st.Vars)), Params: x.params}}
 	for _, step := range st.Steps {

@@ -580,7 +580,7 @@ func (e *emitter) finish() (*Shape, error) {
 	}
 	var tok int
 	if e.opt.ExactTokens {
-		restTok, err := tokens.Exact(string(notes) + string(e.body))
+		restTok, err := tokens.Exact(string(e.opt.Preamble) + string(notes) + string(e.body))
 		if err != nil {
 			e := gqlstatus.Errorf(gqlstatus.Internal, "the exact token count failed").
 				WithHint("recall without the exact token count (the estimate), and report it: this is a fault in goldfish")
@@ -594,7 +594,7 @@ func (e *emitter) finish() (*Shape, error) {
 	} else {
 		// The notes end with a newline and the body starts with INSERT:
 		// a class change, so the estimates add up.
-		restTok := tokens.FromMilli(tokens.Milli(notes) + e.bodyCost)
+		restTok := tokens.FromMilli(e.opt.PreambleCost + tokens.Milli(notes) + e.bodyCost)
 		tok = restTok + tokens.EstimateBytes(head(restTok))
 		tok = restTok + tokens.EstimateBytes(head(tok))
 	}
@@ -617,9 +617,10 @@ func (e *emitter) finish() (*Shape, error) {
 		s.Status = gqlstatus.Warning
 	}
 	var text strings.Builder
-	text.Grow(len(h) + len(alarm) + len(notes) + len(e.body))
+	text.Grow(len(h) + len(alarm) + len(e.opt.Preamble) + len(notes) + len(e.body))
 	text.Write(h)
 	text.WriteString(alarm)
+	text.Write(e.opt.Preamble)
 	text.Write(notes)
 	text.Write(e.body)
 	s.Text = text.String()

@@ -50,6 +50,11 @@ type RecallOptions struct {
 	Hierarchy   shapewalk.Hierarchy
 	// Session names the session in the header.
 	Session string
+	// Preamble is comment lines the Shape shows right after its header
+	// (the session's vocabulary: VocabularyBlock), PreambleCost their
+	// token estimate in tokens.Milli units.
+	Preamble     []byte
+	PreambleCost int64
 	// Peaks, when set, keeps the session's peaks per version: they are a
 	// whole-session computation, so a miss should pay for it once.
 	Peaks *PeakCache

@@ -68,6 +68,10 @@ func (c Counts) Summary() string {
 type StmtResult struct {
 	Index  int    `json:"statement"`
 	Status string `json:"status"`
+	// Action names the action a CALL ran; Defined says what a
+	// registration did ("registered view open_tasks").
+	Action  string `json:"action,omitempty"`
+	Defined string `json:"defined,omitempty"`
 	Counts
 	Notices []gqlstatus.Notice `json:"notices,omitempty"`
 }

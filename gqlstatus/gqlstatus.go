@@ -93,6 +93,8 @@ const (
 	CompletionUnknown Code = "40003"
 	// transaction rollback, internal failure (implementation-defined): goldfish failed for a reason with no code of its own, a fault to report with the statement; nothing applied
 	Internal Code = "40Q01"
+	// transaction rollback, action precondition false (implementation-defined): a CALL whose IF does not hold; nothing applied
+	PreconditionFalse Code = "40Q02"
 
 	// invalid syntax: text the grammar cannot read, or GQL outside the goldfish subset (the feature is named, with what to write instead)
 	Syntax Code = "42001"
@@ -108,6 +110,8 @@ const (
 	WrongVerb Code = "42Q04"
 	// file not accessible (implementation-defined): a file the shell cannot read or write (-f, :source, :output, :backup), or a directory where a file is wanted
 	FileAccess Code = "42Q05"
+	// name already registered (implementation-defined): CREATE VIEW or CREATE ACTION of a name the session has (CREATE OR REPLACE revises it)
+	NameExists Code = "42Q06"
 
 	// edges still exist: DELETE of a node that still has live edges
 	DeleteConnected Code = "G1001"

@@ -72,19 +72,58 @@ clause
     | (DETACH | NODETACH)? DELETE expr (COMMA expr)*      # deleteClause
     // CALL name(args) alone is an action; anything else is refused.
     // CALL name(args) WHERE … and CALL name = value (Kuzu) are refused.
-    | CALL ( qualifiedName ( (LPAREN exprList? RPAREN)? ((YIELD | WHERE) refusedTail)?
+    | CALL ( qualifiedName ( (LPAREN actionArgs? RPAREN)? ((YIELD | WHERE) refusedTail)?
                            | EQ refusedTail )
            | (LBRACE | LPAREN) refusedTail )              # callClause
+    // CREATE [OR REPLACE] VIEW|ACTION and DROP VIEW|ACTION register the
+    // session's vocabulary; any other CREATE or DROP is refused.
+    | CREATE createBody                                   # createClause
+    | DROP dropBody                                       # dropClause
     // recognised, refused by the planner
     | refusedWord refusedTail                             # refusedClause
     ;
 
 refusedWord
-    : RETURN | WITH | ORDER | SKIP_ | OFFSET | UNWIND | CREATE | MERGE
+    : RETURN | WITH | ORDER | SKIP_ | OFFSET | UNWIND | MERGE
     | FILTER | LET | FOR | UNION | OPTIONAL | NEXT | FINISH | GROUP | HAVING
-    | INTERSECT | EXCEPT | OTHERWISE | FOREACH | LOAD | USE | SESSION | DROP
+    | INTERSECT | EXCEPT | OTHERWISE | FOREACH | LOAD | USE | SESSION
     | SHOW | EXPLAIN | PROFILE | SELECT | ALTER | GRANT | REVOKE | DENY
     | KEEP | TERMINATE | STOP | RENAME | GRAPH | SAVEPOINT | RELEASE | USING | AT
+    ;
+
+// CREATE [OR REPLACE] VIEW name [INTENT '…'] AS '<CEL>'
+// CREATE [OR REPLACE] ACTION name(p TYPE [= default], …) [INTENT '…']
+//   [IF '<CEL>'] { statements }
+// The body's tokens are kept as they are (balanced on braces only): the
+// builder parses the body's text as a script of its own, so its
+// statements are read, and refused, as any statement is.
+createBody
+    : (OR REPLACE)? ( VIEW anyName (INTENT STRING)? AS STRING
+                    | ACTION anyName LPAREN (actionParam (COMMA actionParam)*)? RPAREN
+                      (INTENT STRING)? (IF STRING)? LBRACE actionBody RBRACE
+                    | (~(VIEW | ACTION | OR | SEMI | UNTERMINATED_COMMENT) refusedTail)? )
+    ;
+
+actionParam
+    : varName anyName (EQ expr)?
+    ;
+
+actionBody
+    : (~(LBRACE | RBRACE | UNTERMINATED_COMMENT) | LBRACE actionBody RBRACE)*
+    ;
+
+dropBody
+    : (VIEW | ACTION) anyName
+    | (~(VIEW | ACTION | SEMI | UNTERMINATED_COMMENT) refusedTail)?
+    ;
+
+// CALL's arguments: positional, or named (p: value).
+actionArgs
+    : actionArg (COMMA actionArg)*
+    ;
+
+actionArg
+    : (anyName COLON)? expr
     ;
 
 // The rest of a refused statement: any tokens up to ';'. An unterminated
@@ -379,6 +418,7 @@ varName
     | TIME | TIMESTAMP | DURATION | LOCAL | ZONED | READ | ONLY | WRITE | WORK
     | GRAPH | SAVEPOINT | RELEASE | TO | ISOLATION | BETWEEN | LIKE | USING | AT
     | LIST | ARRAY
+    | VIEW | ACTION | INTENT | REPLACE | IF
     ;
 
 // A variable in an expression: the soft keywords but those that start a
@@ -396,6 +436,7 @@ exprVarName
     | TYPED | DIRECTED | SOURCE | DESTINATION | OF
     | READ | ONLY | WRITE | WORK
     | GRAPH | SAVEPOINT | RELEASE | TO | ISOLATION | BETWEEN | LIKE | USING | AT
+    | VIEW | ACTION | INTENT | REPLACE | IF
     ;
 
 // A label after IS in an expression: any name but the words IS takes for
@@ -419,6 +460,7 @@ isLabelName
     | TIME | TIMESTAMP | DURATION | LOCAL | ZONED | READ | ONLY | WRITE | WORK
     | GRAPH | SAVEPOINT | RELEASE | TO | ISOLATION | BETWEEN | LIKE | CHEAPEST | COST
     | USING | AT | LIST | ARRAY
+    | VIEW | ACTION | INTENT | REPLACE | IF
     ;
 
 // Labels and property keys: any identifier or keyword at all.
@@ -441,6 +483,7 @@ anyName
     | TIME | TIMESTAMP | DURATION | LOCAL | ZONED | READ | ONLY | WRITE | WORK
     | GRAPH | SAVEPOINT | RELEASE | TO | ISOLATION | BETWEEN | LIKE | CHEAPEST | COST
     | USING | AT | LIST | ARRAY
+    | VIEW | ACTION | INTENT | REPLACE | IF
     ;
 
 // --------------------------------------------------------------------- lexer
@@ -574,6 +617,11 @@ USING       : 'USING';
 AT          : 'AT';
 LIST        : 'LIST';
 ARRAY       : 'ARRAY';
+VIEW        : 'VIEW';
+ACTION      : 'ACTION';
+INTENT      : 'INTENT';
+REPLACE     : 'REPLACE';
+IF          : 'IF';
 
 LPAREN     : '(';
 RPAREN     : ')';

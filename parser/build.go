@@ -167,15 +167,33 @@ func (b *builder) query(c *gen.QueryStmtContext) ast.Stmt {
 	b.err = nil
 	clauses := c.AllClause()
 	q := &ast.Query{Pos: b.cpos(c), Text: b.source(c), Clauses: make([]ast.Clause, 0, len(clauses))}
-	var call *ast.Call
+	var alone ast.Stmt // a statement that is one clause of its own kind
 	if cc, ok := clauses[0].(*gen.CallClauseContext); ok && len(clauses) == 1 && cc.QualifiedName() != nil &&
 		cc.YIELD() == nil && cc.WHERE() == nil && cc.EQ() == nil {
-		call = &ast.Call{Pos: b.cpos(cc), Name: b.qualifiedName(cc.QualifiedName())}
-		if l := cc.ExprList(); l != nil {
-			call.Args = b.exprList(l)
+		call := &ast.Call{Pos: b.cpos(cc), Name: b.qualifiedName(cc.QualifiedName())}
+		if l := cc.ActionArgs(); l != nil {
+			for _, a := range l.AllActionArg() {
+				name := ""
+				if n := a.AnyName(); n != nil {
+					name = b.name(n.GetStart())
+				}
+				call.Args = append(call.Args, b.expr(a.Expr()))
+				call.Names = append(call.Names, name)
+			}
 		}
+		alone = call
+	} else if v := b.vocabStmt(clauses[0], c); v != nil {
+		if len(clauses) > 1 {
+			b.fail(gqlstatus.Syntax, b.cpos(clauses[1]), "end it with ';' before the next statement",
+				"%s is a statement of its own", vocabVerb(v))
+		}
+		alone = v
 	} else {
 		for _, cl := range clauses {
+			if v := b.vocabStmt(cl, c); v != nil {
+				b.fail(gqlstatus.Syntax, b.cpos(cl), "write it as a statement of its own, ended by ';'",
+					"%s is a statement of its own", vocabVerb(v))
+			}
 			q.Clauses = append(q.Clauses, b.clause(cl))
 		}
 	}
@@ -186,10 +204,109 @@ func (b *builder) query(c *gen.QueryStmtContext) ast.Stmt {
 	if b.err != nil {
 		panic(buildError{b.err})
 	}
-	if call != nil {
-		return call
+	if alone != nil {
+		return alone
 	}
 	return q
+}
+
+func vocabVerb(s ast.Stmt) string {
+	switch x := s.(type) {
+	case *ast.DefineView:
+		return "CREATE VIEW"
+	case *ast.DefineAction:
+		return "CREATE ACTION"
+	case *ast.DropVocab:
+		if x.Action {
+			return "DROP ACTION"
+		}
+		return "DROP VIEW"
+	}
+	return "the statement"
+}
+
+// vocabStmt builds the registration a CREATE or DROP clause makes (CREATE
+// VIEW, CREATE ACTION, DROP VIEW, DROP ACTION), or returns nil for any
+// other clause (a CREATE or DROP of something else is refused as a
+// clause). stmt is the statement it is in, whose text an action keeps.
+func (b *builder) vocabStmt(cl gen.IClauseContext, stmt *gen.QueryStmtContext) ast.Stmt {
+	switch c := cl.(type) {
+	case *gen.CreateClauseContext:
+		cb := c.CreateBody()
+		replace := cb.REPLACE() != nil
+		switch {
+		case cb.VIEW() != nil:
+			strs := cb.AllSTRING()
+			v := &ast.DefineView{Pos: b.cpos(c), Replace: replace, Name: b.name(cb.AnyName().GetStart())}
+			if cb.INTENT() != nil {
+				v.Intent = b.str(strs[0].GetSymbol())
+			}
+			last := strs[len(strs)-1].GetSymbol()
+			v.Expr, v.ExprPos = b.str(last), b.afterQuote(last)
+			return v
+		case cb.ACTION() != nil:
+			return b.defineAction(c, cb, stmt)
+		}
+	case *gen.DropClauseContext:
+		db := c.DropBody()
+		if db.VIEW() != nil || db.ACTION() != nil {
+			return &ast.DropVocab{Pos: b.cpos(c), Action: db.ACTION() != nil, Name: b.name(db.AnyName().GetStart())}
+		}
+	}
+	return nil
+}
+
+// afterQuote is the position of the first character inside a string
+// literal's quotes.
+func (b *builder) afterQuote(t antlr.Token) ast.Pos {
+	p := b.pos(t)
+	p.Col++
+	p.Offset++
+	return p
+}
+
+func (b *builder) defineAction(c *gen.CreateClauseContext, cb gen.ICreateBodyContext, stmt *gen.QueryStmtContext) *ast.DefineAction {
+	a := &ast.DefineAction{Pos: b.cpos(c), Replace: cb.REPLACE() != nil, Name: b.name(cb.AnyName().GetStart()), Text: b.source(stmt)}
+	for _, pc := range cb.AllActionParam() {
+		p := &ast.ActionParam{Pos: b.cpos(pc), Name: b.name(pc.VarName().GetStart()),
+			Type: b.name(pc.AnyName().GetStart()), TypePos: b.cpos(pc.AnyName())}
+		if e := pc.Expr(); e != nil {
+			p.Default = b.expr(e)
+		}
+		a.Params = append(a.Params, p)
+	}
+	// INTENT and IF are optional and both strings: the INTENT keyword's
+	// token tells them apart.
+	strs := cb.AllSTRING()
+	i := 0
+	if cb.INTENT() != nil {
+		a.Intent = b.str(strs[i].GetSymbol())
+		i++
+	}
+	if cb.IF() != nil {
+		a.If, a.IfPos = b.str(strs[i].GetSymbol()), b.afterQuote(strs[i].GetSymbol())
+	}
+	// The body is parsed as a script of its own: the whole text with
+	// everything outside the braces blanked (line breaks kept), so every
+	// position in it is the position in the CREATE text.
+	lb, rb := cb.LBRACE().GetSymbol(), cb.RBRACE().GetSymbol()
+	from, to := b.off(lb.GetStart())+1, b.off(rb.GetStart())
+	masked := []byte(b.text)
+	for i := range masked {
+		if (i < from || i >= to) && masked[i] != '\n' && masked[i] != '\r' {
+			masked[i] = ' '
+		}
+	}
+	body, err := parse(string(masked), b.lim, true)
+	if err != nil {
+		if err.Pos.Valid() {
+			err.Locate(err.Pos, b.text)
+		}
+		panic(buildError{err})
+	}
+	body.Text = b.text
+	a.Body = body
+	return a
 }
 
 // sortRefusals orders refusals by position; they are recorded mostly in
@@ -263,17 +380,40 @@ func (b *builder) clause(ctx gen.IClauseContext) ast.Clause {
 		}
 		return b.refuse(b.cpos(c), "CALL inside a statement")
 	case *gen.RefusedClauseContext:
-		return b.refuse(b.cpos(c), clauseFeature(c))
+		return b.refuse(b.cpos(c), clauseFeature(c.RefusedWord().GetStart(), c.RefusedTail().GetChildren()))
+	case *gen.CreateClauseContext:
+		if b.vocabStmt(c, nil) != nil {
+			return &ast.Refused{Pos: b.cpos(c), Feature: "CREATE"} // failed in query: not alone
+		}
+		return b.refuse(b.cpos(c), clauseFeature(c.CREATE().GetSymbol(), tailOf(c.CreateBody())))
+	case *gen.DropClauseContext:
+		if b.vocabStmt(c, nil) != nil {
+			return &ast.Refused{Pos: b.cpos(c), Feature: "DROP"}
+		}
+		return b.refuse(b.cpos(c), clauseFeature(c.DROP().GetSymbol(), tailOf(c.DropBody())))
 	}
 	panic(fmt.Sprintf("parser: unknown clause %T", ctx))
+}
+
+// tailOf returns the tokens after CREATE or DROP in a refused form: the
+// body's own children, the refused tail's children spliced in.
+func tailOf(ctx antlr.ParserRuleContext) []antlr.Tree {
+	var out []antlr.Tree
+	for _, ch := range ctx.GetChildren() {
+		if rt, ok := ch.(gen.IRefusedTailContext); ok {
+			out = append(out, rt.GetChildren()...)
+			continue
+		}
+		out = append(out, ch)
+	}
+	return out
 }
 
 // clauseFeature names a refused clause by its keyword and, where the
 // keyword alone does not say what it is, the words after it: ORDER BY,
 // OPTIONAL MATCH, CREATE GRAPH TYPE, DROP INDEX, SHOW DATABASES, LOAD CSV.
-func clauseFeature(c *gen.RefusedClauseContext) string {
-	kw := strings.ToUpper(c.RefusedWord().GetStart().GetText())
-	tail := c.RefusedTail().GetChildren()
+func clauseFeature(word antlr.Token, tail []antlr.Tree) string {
+	kw := strings.ToUpper(word.GetText())
 	switch kw {
 	case "ORDER", "GROUP":
 		return kw + " BY"

@@ -62,6 +62,8 @@ type Statement struct {
 	Read bool
 	// Call is set for CALL name(args).
 	Call *CallStep
+	// Define is set for a registration or a drop of the vocabulary.
+	Define *DefineStep
 	// Recall is set when Read: the statement planned as a Recall.
 	Recall *RecallPlan
 	// Notices are the parser's warnings about this statement's text.
@@ -110,11 +112,13 @@ type DeleteStep struct {
 	Poses  []ast.Pos
 }
 
-// CallStep invokes a registered action.
+// CallStep invokes a registered action. Names holds, per argument, the
+// parameter it names, "" for a positional one.
 type CallStep struct {
-	Pos  ast.Pos
-	Name string
-	Args []Value
+	Pos   ast.Pos
+	Name  string
+	Args  []Value
+	Names []string
 }
 
 func (*MatchStep) step()  {}
@@ -305,7 +309,7 @@ func build(script *ast.Script) (*Plan, error) {
 			ended = true
 		case *ast.Call:
 			sc := &scope{text: script.Text, slots: map[string]int{}, params: params}
-			cs := &CallStep{Pos: s.Pos, Name: s.Name}
+			cs := &CallStep{Pos: s.Pos, Name: s.Name, Names: s.Names}
 			for _, a := range s.Args {
 				v, err := sc.value(a)
 				if err != nil {
@@ -317,6 +321,15 @@ func build(script *ast.Script) (*Plan, error) {
 				return nil, stmtErr(readOnlyErr(script.Text, s.Pos), index)
 			}
 			p.Stmts = append(p.Stmts, &Statement{Index: index, Pos: s.Pos, Call: cs, Text: script.Text})
+		case *ast.DefineView, *ast.DefineAction, *ast.DropVocab:
+			if readOnly {
+				return nil, stmtErr(readOnlyErr(script.Text, s.Position()), index)
+			}
+			stmt, err := planDefine(s, script.Text, index)
+			if err != nil {
+				return nil, stmtErr(err, index)
+			}
+			p.Stmts = append(p.Stmts, stmt)
 		case *ast.Query:
 			stmt, err := planQuery(s, script.Text, params, index)
 			if err != nil {
@@ -369,6 +382,12 @@ func planSize(p *Plan) int {
 			n += sizeStep + len(st.Call.Name) + len(st.Call.Args)*valueSize(Value{})
 			for _, a := range st.Call.Args {
 				n += valueSize(a)
+			}
+		}
+		if d := st.Define; d != nil {
+			n += sizeStep + len(d.Name) + len(d.Intent) + len(d.Expr) + len(d.Def.Source) + len(d.Def.If)
+			if body, ok := d.Def.Body.(*Plan); ok {
+				n += body.Size()
 			}
 		}
 		if rp := st.Recall; rp != nil {

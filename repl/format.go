@@ -36,6 +36,14 @@ func ParseFormat(s string) (Format, error) {
 // The counts are the Δ's totals.
 func Summary(res *goldfish.CommitResult) string {
 	s := fmt.Sprintf("ok v=%d", res.Version)
+	for _, st := range res.Stmts {
+		if st.Defined != "" {
+			s += " " + st.Defined
+		}
+		if st.Action != "" {
+			s += " action " + st.Action + ":"
+		}
+	}
 	if c := res.Total.Summary(); c != "" {
 		s += " " + c
 	}
@@ -96,6 +104,10 @@ type jsonResult struct {
 	goldfish.Counts
 	Notices     []jsonNotice `json:"notices"`
 	Transaction string       `json:"transaction,omitempty"`
+	// Actions are the actions the Δ's CALLs ran, Defined what its
+	// registrations did.
+	Actions []string `json:"actions,omitempty"`
+	Defined []string `json:"defined,omitempty"`
 }
 
 // jsonError is the line format json prints for a failed statement.
@@ -126,6 +138,14 @@ func resultJSON(res *goldfish.CommitResult, statements int) jsonResult {
 	for _, n := range Notices(res) {
 		out.Notices = append(out.Notices, jsonNotice{Code: string(n.Code), Message: n.Msg, Line: n.Pos.Line, Column: n.Pos.Col})
 	}
+	for _, st := range res.Stmts {
+		if st.Action != "" {
+			out.Actions = append(out.Actions, st.Action)
+		}
+		if st.Defined != "" {
+			out.Defined = append(out.Defined, st.Defined)
+		}
+	}
 	return out
 }
 
@@ -150,12 +170,14 @@ type jsonShape struct {
 	Version   uint64       `json:"version"`
 	Truncated bool         `json:"truncated,omitempty"`
 	Notices   []jsonNotice `json:"notices"`
-	GQL       string       `json:"gql"`
+	// Attention is the envelope (SPEC §9); omitted when it is empty.
+	Attention *goldfish.Attention `json:"attention,omitempty"`
+	GQL       string              `json:"gql"`
 }
 
 func shapeJSON(sh *goldfish.Shape) jsonShape {
 	out := jsonShape{Status: string(sh.Status), Cue: string(sh.Cue), Seeds: sh.Seeds, Rows: sh.Rows,
-		Tokens: sh.Tokens, Version: sh.Version, Truncated: sh.Truncated, Notices: []jsonNotice{}, GQL: sh.Text}
+		Tokens: sh.Tokens, Version: sh.Version, Truncated: sh.Truncated, Notices: []jsonNotice{}, Attention: sh.Attention, GQL: sh.Text}
 	for _, n := range sh.Notices {
 		out.Notices = append(out.Notices, jsonNotice{Code: string(n.Code), Message: n.Msg})
 	}

@@ -57,11 +57,56 @@ type StartTransaction struct {
 type CommitTx struct{ Pos Pos }
 type RollbackTx struct{ Pos Pos }
 
-// Call is CALL name(args): a registered action.
+// Call is CALL name(args): a registered action. Names holds, for each
+// argument, the parameter it names (p: value), "" for a positional one.
 type Call struct {
-	Pos  Pos
-	Name string
-	Args []Expr
+	Pos   Pos
+	Name  string
+	Args  []Expr
+	Names []string
+}
+
+// DefineView is CREATE [OR REPLACE] VIEW name [INTENT '…'] AS '<CEL>'.
+// ExprPos is where the CEL string's text starts (after its quote).
+type DefineView struct {
+	Pos     Pos
+	Replace bool
+	Name    string
+	Intent  string
+	Expr    string
+	ExprPos Pos
+}
+
+// DefineAction is CREATE [OR REPLACE] ACTION name(params) [INTENT '…']
+// [IF '<CEL>'] { body }. Body is the body's statements, parsed as a
+// script of their own with positions in the whole text; Text is the
+// CREATE ACTION statement's own source.
+type DefineAction struct {
+	Pos     Pos
+	Replace bool
+	Name    string
+	Params  []*ActionParam
+	Intent  string
+	If      string
+	IfPos   Pos
+	Body    *Script
+	Text    string
+}
+
+// ActionParam is one parameter of an action: name TYPE [= default].
+type ActionParam struct {
+	Pos     Pos
+	Name    string
+	Type    string
+	TypePos Pos
+	Default Expr // nil when none
+}
+
+// DropVocab is DROP VIEW name or DROP ACTION name.
+type DropVocab struct {
+	Pos    Pos
+	Action bool // DROP ACTION; else DROP VIEW
+	Name   string
 }
 
 func (s *Query) Position() Pos            { return s.Pos }
@@ -69,12 +114,18 @@ func (s *StartTransaction) Position() Pos { return s.Pos }
 func (s *CommitTx) Position() Pos         { return s.Pos }
 func (s *RollbackTx) Position() Pos       { return s.Pos }
 func (s *Call) Position() Pos             { return s.Pos }
+func (s *DefineView) Position() Pos       { return s.Pos }
+func (s *DefineAction) Position() Pos     { return s.Pos }
+func (s *DropVocab) Position() Pos        { return s.Pos }
 
 func (*Query) stmt()            {}
 func (*StartTransaction) stmt() {}
 func (*CommitTx) stmt()         {}
 func (*RollbackTx) stmt()       {}
 func (*Call) stmt()             {}
+func (*DefineView) stmt()       {}
+func (*DefineAction) stmt()     {}
+func (*DropVocab) stmt()        {}
 
 // Clause is one clause of a Query.
 type Clause interface {

@@ -104,6 +104,18 @@ func (s *BaseGoldfishGQLListener) EnterCallClause(ctx *CallClauseContext) {}
 // ExitCallClause is called when production callClause is exited.
 func (s *BaseGoldfishGQLListener) ExitCallClause(ctx *CallClauseContext) {}
 
+// EnterCreateClause is called when production createClause is entered.
+func (s *BaseGoldfishGQLListener) EnterCreateClause(ctx *CreateClauseContext) {}
+
+// ExitCreateClause is called when production createClause is exited.
+func (s *BaseGoldfishGQLListener) ExitCreateClause(ctx *CreateClauseContext) {}
+
+// EnterDropClause is called when production dropClause is entered.
+func (s *BaseGoldfishGQLListener) EnterDropClause(ctx *DropClauseContext) {}
+
+// ExitDropClause is called when production dropClause is exited.
+func (s *BaseGoldfishGQLListener) ExitDropClause(ctx *DropClauseContext) {}
+
 // EnterRefusedClause is called when production refusedClause is entered.
 func (s *BaseGoldfishGQLListener) EnterRefusedClause(ctx *RefusedClauseContext) {}
 
@@ -115,6 +127,42 @@ func (s *BaseGoldfishGQLListener) EnterRefusedWord(ctx *RefusedWordContext) {}
 
 // ExitRefusedWord is called when production refusedWord is exited.
 func (s *BaseGoldfishGQLListener) ExitRefusedWord(ctx *RefusedWordContext) {}
+
+// EnterCreateBody is called when production createBody is entered.
+func (s *BaseGoldfishGQLListener) EnterCreateBody(ctx *CreateBodyContext) {}
+
+// ExitCreateBody is called when production createBody is exited.
+func (s *BaseGoldfishGQLListener) ExitCreateBody(ctx *CreateBodyContext) {}
+
+// EnterActionParam is called when production actionParam is entered.
+func (s *BaseGoldfishGQLListener) EnterActionParam(ctx *ActionParamContext) {}
+
+// ExitActionParam is called when production actionParam is exited.
+func (s *BaseGoldfishGQLListener) ExitActionParam(ctx *ActionParamContext) {}
+
+// EnterActionBody is called when production actionBody is entered.
+func (s *BaseGoldfishGQLListener) EnterActionBody(ctx *ActionBodyContext) {}
+
+// ExitActionBody is called when production actionBody is exited.
+func (s *BaseGoldfishGQLListener) ExitActionBody(ctx *ActionBodyContext) {}
+
+// EnterDropBody is called when production dropBody is entered.
+func (s *BaseGoldfishGQLListener) EnterDropBody(ctx *DropBodyContext) {}
+
+// ExitDropBody is called when production dropBody is exited.
+func (s *BaseGoldfishGQLListener) ExitDropBody(ctx *DropBodyContext) {}
+
+// EnterActionArgs is called when production actionArgs is entered.
+func (s *BaseGoldfishGQLListener) EnterActionArgs(ctx *ActionArgsContext) {}
+
+// ExitActionArgs is called when production actionArgs is exited.
+func (s *BaseGoldfishGQLListener) ExitActionArgs(ctx *ActionArgsContext) {}
+
+// EnterActionArg is called when production actionArg is entered.
+func (s *BaseGoldfishGQLListener) EnterActionArg(ctx *ActionArgContext) {}
+
+// ExitActionArg is called when production actionArg is exited.
+func (s *BaseGoldfishGQLListener) ExitActionArg(ctx *ActionArgContext) {}
 
 // EnterRefusedTail is called when production refusedTail is entered.
 func (s *BaseGoldfishGQLListener) EnterRefusedTail(ctx *RefusedTailContext) {}

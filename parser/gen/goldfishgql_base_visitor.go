@@ -63,11 +63,43 @@ func (v *BaseGoldfishGQLVisitor) VisitCallClause(ctx *CallClauseContext) interfa
 	return v.VisitChildren(ctx)
 }
 
+func (v *BaseGoldfishGQLVisitor) VisitCreateClause(ctx *CreateClauseContext) interface{} {
+	return v.VisitChildren(ctx)
+}
+
+func (v *BaseGoldfishGQLVisitor) VisitDropClause(ctx *DropClauseContext) interface{} {
+	return v.VisitChildren(ctx)
+}
+
 func (v *BaseGoldfishGQLVisitor) VisitRefusedClause(ctx *RefusedClauseContext) interface{} {
 	return v.VisitChildren(ctx)
 }
 
 func (v *BaseGoldfishGQLVisitor) VisitRefusedWord(ctx *RefusedWordContext) interface{} {
+	return v.VisitChildren(ctx)
+}
+
+func (v *BaseGoldfishGQLVisitor) VisitCreateBody(ctx *CreateBodyContext) interface{} {
+	return v.VisitChildren(ctx)
+}
+
+func (v *BaseGoldfishGQLVisitor) VisitActionParam(ctx *ActionParamContext) interface{} {
+	return v.VisitChildren(ctx)
+}
+
+func (v *BaseGoldfishGQLVisitor) VisitActionBody(ctx *ActionBodyContext) interface{} {
+	return v.VisitChildren(ctx)
+}
+
+func (v *BaseGoldfishGQLVisitor) VisitDropBody(ctx *DropBodyContext) interface{} {
+	return v.VisitChildren(ctx)
+}
+
+func (v *BaseGoldfishGQLVisitor) VisitActionArgs(ctx *ActionArgsContext) interface{} {
+	return v.VisitChildren(ctx)
+}
+
+func (v *BaseGoldfishGQLVisitor) VisitActionArg(ctx *ActionArgContext) interface{} {
 	return v.VisitChildren(ctx)
 }
 

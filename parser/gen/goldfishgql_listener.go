@@ -49,11 +49,35 @@ type GoldfishGQLListener interface {
 	// EnterCallClause is called when entering the callClause production.
 	EnterCallClause(c *CallClauseContext)
 
+	// EnterCreateClause is called when entering the createClause production.
+	EnterCreateClause(c *CreateClauseContext)
+
+	// EnterDropClause is called when entering the dropClause production.
+	EnterDropClause(c *DropClauseContext)
+
 	// EnterRefusedClause is called when entering the refusedClause production.
 	EnterRefusedClause(c *RefusedClauseContext)
 
 	// EnterRefusedWord is called when entering the refusedWord production.
 	EnterRefusedWord(c *RefusedWordContext)
+
+	// EnterCreateBody is called when entering the createBody production.
+	EnterCreateBody(c *CreateBodyContext)
+
+	// EnterActionParam is called when entering the actionParam production.
+	EnterActionParam(c *ActionParamContext)
+
+	// EnterActionBody is called when entering the actionBody production.
+	EnterActionBody(c *ActionBodyContext)
+
+	// EnterDropBody is called when entering the dropBody production.
+	EnterDropBody(c *DropBodyContext)
+
+	// EnterActionArgs is called when entering the actionArgs production.
+	EnterActionArgs(c *ActionArgsContext)
+
+	// EnterActionArg is called when entering the actionArg production.
+	EnterActionArg(c *ActionArgContext)
 
 	// EnterRefusedTail is called when entering the refusedTail production.
 	EnterRefusedTail(c *RefusedTailContext)
@@ -250,11 +274,35 @@ type GoldfishGQLListener interface {
 	// ExitCallClause is called when exiting the callClause production.
 	ExitCallClause(c *CallClauseContext)
 
+	// ExitCreateClause is called when exiting the createClause production.
+	ExitCreateClause(c *CreateClauseContext)
+
+	// ExitDropClause is called when exiting the dropClause production.
+	ExitDropClause(c *DropClauseContext)
+
 	// ExitRefusedClause is called when exiting the refusedClause production.
 	ExitRefusedClause(c *RefusedClauseContext)
 
 	// ExitRefusedWord is called when exiting the refusedWord production.
 	ExitRefusedWord(c *RefusedWordContext)
+
+	// ExitCreateBody is called when exiting the createBody production.
+	ExitCreateBody(c *CreateBodyContext)
+
+	// ExitActionParam is called when exiting the actionParam production.
+	ExitActionParam(c *ActionParamContext)
+
+	// ExitActionBody is called when exiting the actionBody production.
+	ExitActionBody(c *ActionBodyContext)
+
+	// ExitDropBody is called when exiting the dropBody production.
+	ExitDropBody(c *DropBodyContext)
+
+	// ExitActionArgs is called when exiting the actionArgs production.
+	ExitActionArgs(c *ActionArgsContext)
+
+	// ExitActionArg is called when exiting the actionArg production.
+	ExitActionArg(c *ActionArgContext)
 
 	// ExitRefusedTail is called when exiting the refusedTail production.
 	ExitRefusedTail(c *RefusedTailContext)

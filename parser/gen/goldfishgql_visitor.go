@@ -49,11 +49,35 @@ type GoldfishGQLVisitor interface {
 	// Visit a parse tree produced by GoldfishGQLParser#callClause.
 	VisitCallClause(ctx *CallClauseContext) interface{}
 
+	// Visit a parse tree produced by GoldfishGQLParser#createClause.
+	VisitCreateClause(ctx *CreateClauseContext) interface{}
+
+	// Visit a parse tree produced by GoldfishGQLParser#dropClause.
+	VisitDropClause(ctx *DropClauseContext) interface{}
+
 	// Visit a parse tree produced by GoldfishGQLParser#refusedClause.
 	VisitRefusedClause(ctx *RefusedClauseContext) interface{}
 
 	// Visit a parse tree produced by GoldfishGQLParser#refusedWord.
 	VisitRefusedWord(ctx *RefusedWordContext) interface{}
+
+	// Visit a parse tree produced by GoldfishGQLParser#createBody.
+	VisitCreateBody(ctx *CreateBodyContext) interface{}
+
+	// Visit a parse tree produced by GoldfishGQLParser#actionParam.
+	VisitActionParam(ctx *ActionParamContext) interface{}
+
+	// Visit a parse tree produced by GoldfishGQLParser#actionBody.
+	VisitActionBody(ctx *ActionBodyContext) interface{}
+
+	// Visit a parse tree produced by GoldfishGQLParser#dropBody.
+	VisitDropBody(ctx *DropBodyContext) interface{}
+
+	// Visit a parse tree produced by GoldfishGQLParser#actionArgs.
+	VisitActionArgs(ctx *ActionArgsContext) interface{}
+
+	// Visit a parse tree produced by GoldfishGQLParser#actionArg.
+	VisitActionArg(ctx *ActionArgContext) interface{}
 
 	// Visit a parse tree produced by GoldfishGQLParser#refusedTail.
 	VisitRefusedTail(ctx *RefusedTailContext) interface{}

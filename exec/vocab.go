@@ -1,0 +1,248 @@
+package exec
+
+import (
+	"errors"
+	"fmt"
+
+	"github.com/google/cel-go/common/types/ref"
+
+	"github.com/goldfish-gql/goldfish/gqlstatus"
+	"github.com/goldfish-gql/goldfish/planner"
+	"github.com/goldfish-gql/goldfish/store"
+	"github.com/goldfish-gql/goldfish/tokens"
+	"github.com/goldfish-gql/goldfish/vocab"
+)
+
+// Vocabulary returns the vocabulary of a snapshot (nil: none registered).
+func Vocabulary(snap *store.Snapshot) *vocab.State {
+	s, _ := snap.Ext().(*vocab.State)
+	return s
+}
+
+// nextVersion is the version the Δ makes when it applies.
+func (x *executor) nextVersion() uint64 { return x.tx.Base().Version() + 1 }
+
+// define applies a registration or a drop to the Δ's vocabulary.
+func (x *executor) define(d *planner.DefineStep, sr *StmtResult) error {
+	state := Vocabulary(x.tx.Snapshot())
+	kind := "view"
+	if d.Action {
+		kind = "action"
+	}
+	var next *vocab.State
+	var err error
+	switch {
+	case d.Drop && d.Action:
+		next, err = state.DropAction(d.Name)
+	case d.Drop:
+		next, err = state.DropView(d.Name)
+	case d.Action:
+		next, err = state.DefineAction(d.Def, d.Replace, x.opts.Agent, x.nextVersion())
+	default:
+		next, err = state.DefineView(d.Name, d.Intent, d.Expr, d.Replace, x.opts.Agent, x.nextVersion())
+	}
+	var ce *vocab.CompileError
+	switch {
+	case errors.As(err, &ce):
+		at := d.ExprPos
+		what := "the view's expression"
+		if d.Action {
+			at, what = d.IfPos, "the action's precondition"
+		}
+		if ce.Line > 0 {
+			at.Line += ce.Line - 1
+			if ce.Line == 1 {
+				at.Col += ce.Col - 1
+			} else {
+				at.Col = ce.Col
+			}
+		}
+		return x.errAt(gqlstatus.Syntax, at, "%s %s does not compile: %s", kind, d.Name, ce.Msg).
+			WithHint(fmt.Sprintf("fix %s (CEL over nodes(\"KIND\"), edges(\"TYPE\"), count(\"KIND\"), view(\"name\"), version)", what))
+	case errors.Is(err, vocab.ErrExists):
+		return x.errAt(gqlstatus.NameExists, d.Pos, "a %s named %s is registered already", kind, d.Name).
+			WithHint(fmt.Sprintf("CREATE OR REPLACE %s %s revises it", upper(kind), d.Name))
+	case errors.Is(err, vocab.ErrNoSuch):
+		return x.errAt(gqlstatus.InvalidReference, d.Pos, "no %s named %s is registered in this session", kind, d.Name).
+			WithHint("the session's views and actions show with every Recall (gqlsh :views, :actions)")
+	case err != nil:
+		return err
+	}
+	x.tx.SetExt(next)
+	sr.changedAnyData = true
+	switch {
+	case d.Drop:
+		sr.Defined = "dropped " + kind + " " + d.Name
+	case d.Replace && (d.Action && hasAction(state, d.Name) || !d.Action && hasView(state, d.Name)):
+		sr.Defined = "revised " + kind + " " + d.Name
+	default:
+		sr.Defined = "registered " + kind + " " + d.Name
+	}
+	return nil
+}
+
+func hasView(s *vocab.State, name string) bool   { _, ok := s.View(name); return ok }
+func hasAction(s *vocab.State, name string) bool { _, ok := s.Action(name); return ok }
+
+func upper(kind string) string {
+	if kind == "action" {
+		return "ACTION"
+	}
+	return "VIEW"
+}
+
+// call runs a registered action: binds the arguments to its parameters
+// (type-checked, defaults applied), evaluates its precondition, and runs
+// its body's statements in the Δ, under the Δ's budgets.
+func (x *executor) call(cs *planner.CallStep, sr *StmtResult) error {
+	state := Vocabulary(x.tx.Snapshot())
+	a, ok := state.Action(cs.Name)
+	if !ok {
+		return x.errAt(gqlstatus.InvalidReference, cs.Pos, "no action named %s is registered in this session", cs.Name).
+			WithHint("register it with CREATE ACTION, or write the Δ as INSERT/SET/REMOVE/DELETE")
+	}
+	args, err := x.bindArgs(cs, a)
+	if err != nil {
+		return err
+	}
+	ok, err = a.Precondition(x.ctx, x.tx.Snapshot(), state, args)
+	switch {
+	case err != nil && x.ctx.Err() != nil:
+		return x.interruptedBy(err)
+	case err != nil:
+		return x.errAt(gqlstatus.DataException, cs.Pos, "the precondition of action %s cannot be evaluated: %v; nothing applied", a.Name, err).
+			WithHint("IF '" + a.If + "'; revise the action with CREATE OR REPLACE ACTION")
+	case !ok:
+		return x.errAt(gqlstatus.PreconditionFalse, cs.Pos, "the precondition of action %s is false: IF '%s'; nothing applied", a.Name, a.If).
+			WithHint("call it when the precondition holds, with other arguments, or read the session first")
+	}
+	body, ok := a.Body.(*planner.Plan)
+	if !ok {
+		return fmt.Errorf("action %s has no planned body", a.Name)
+	}
+	params := make([]ref.Val, len(body.Params))
+	for i, name := range body.Params {
+		params[i] = planner.ToCEL(args[name])
+	}
+	sub := *x
+	sub.plan, sub.params = body, params
+	changed := false
+	for _, st := range body.Stmts {
+		bsr, err := sub.statement(st)
+		if err != nil {
+			x.meter, x.touched, x.bytes = sub.meter, sub.touched, sub.bytes
+			return x.inAction(err, a, cs.Pos)
+		}
+		sr.Counts.add(bsr.Counts)
+		sr.Notices = append(sr.Notices, bsr.Notices...)
+		changed = changed || bsr.changedAnyData
+	}
+	x.meter, x.touched, x.bytes = sub.meter, sub.touched, sub.bytes
+	sr.Action = a.Name
+	if changed {
+		x.tx.SetExt(Vocabulary(x.tx.Snapshot()).Invoked(a.Name, x.nextVersion()))
+	}
+	return nil
+}
+
+// inAction ties an error raised in an action's body to the CALL: the
+// message names the action and where in its definition the error is.
+func (x *executor) inAction(err error, a *vocab.Action, call gqlstatus.Pos) error {
+	var ge *gqlstatus.Error
+	if !errors.As(err, &ge) {
+		return err
+	}
+	out := *ge
+	where := ""
+	if ge.Pos.Valid() {
+		where = fmt.Sprintf(" (at %s of its CREATE ACTION)", ge.Pos)
+	}
+	out.Msg = fmt.Sprintf("action %s: %s%s", a.Name, ge.Msg, where)
+	out.Stmt = 0
+	out.Locate(call, x.plan.Text)
+	return &out
+}
+
+// bindArgs binds a CALL's arguments to the action's parameters by
+// position, then by name, checks their types and applies defaults.
+func (x *executor) bindArgs(cs *planner.CallStep, a *vocab.Action) (map[string]store.Value, error) {
+	out := make(map[string]store.Value, len(a.Params))
+	index := map[string]int{}
+	for i, p := range a.Params {
+		index[p.Name] = i
+	}
+	named := false
+	for i, arg := range cs.Args {
+		var p vocab.Param
+		if name := cs.Names[i]; name != "" {
+			named = true
+			j, ok := index[name]
+			if !ok {
+				return nil, x.errAt(gqlstatus.InvalidReference, arg.Pos, "action %s has no parameter %s", a.Name, name).
+					WithHint("its signature: " + a.Signature())
+			}
+			p = a.Params[j]
+		} else {
+			if named {
+				return nil, x.errAt(gqlstatus.Syntax, arg.Pos, "a positional argument after a named one").
+					WithHint("give the positional arguments first: " + a.Signature())
+			}
+			if i >= len(a.Params) {
+				return nil, x.errAt(gqlstatus.InvalidReference, arg.Pos, "action %s takes %d arguments, not %d", a.Name, len(a.Params), len(cs.Args)).
+					WithHint("its signature: " + a.Signature())
+			}
+			p = a.Params[i]
+		}
+		if _, dup := out[p.Name]; dup {
+			return nil, x.errAt(gqlstatus.DuplicateAssignment, arg.Pos, "parameter %s of action %s is given twice", p.Name, a.Name)
+		}
+		v, err := x.eval(arg, &planner.Row{Params: x.params})
+		if err != nil {
+			return nil, err
+		}
+		cv, ok := p.Type.Coerce(v)
+		if !ok {
+			return nil, x.errAt(gqlstatus.InvalidValueType, arg.Pos, "argument %s of action %s is %s, not %s", p.Name, a.Name, v.Kind(), p.Type).
+				WithHint("its signature: " + a.Signature())
+		}
+		out[p.Name] = cv
+	}
+	for _, p := range a.Params {
+		if _, ok := out[p.Name]; ok {
+			continue
+		}
+		if p.Default == nil {
+			return nil, x.errAt(gqlstatus.InvalidReference, cs.Pos, "action %s needs its argument %s", a.Name, p.Name).
+				WithHint("its signature: " + a.Signature())
+		}
+		out[p.Name] = *p.Default
+	}
+	return out, nil
+}
+
+// VocabularyBlock renders a session's vocabulary as the comment lines a
+// Recall shows right after its header, so the whole text still parses
+// (and re-commits): each view with its value, or broken with its error,
+// then each action's signature, in name order. cost is the block's token
+// estimate in tokens.Milli units (lines of text, so estimates add up).
+func VocabularyBlock(state *vocab.State, vals *vocab.Values) (block []byte, cost int64) {
+	for _, v := range state.Views() {
+		block = append(block, "// view "...)
+		block = appendCommentText(block, v.Name)
+		r := vals.Results[v.Name]
+		if r.Err != nil {
+			block = append(block, ": broken: "...)
+			block = appendCommentText(block, r.Err.Error())
+		} else {
+			block = append(block, " = "...)
+			block = appendCommentText(block, r.Text)
+		}
+		block = append(block, '\n')
+	}
+	for _, a := range state.Actions() {
+		block = append(block, "// action "...)
+		block = appendCommentText(block, a.Signature())
+		block = append(block, '\n')
+	}
+	return block, tokens.Milli(block)
+}

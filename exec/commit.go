@@ -172,16 +172,16 @@ type assignKey struct {
 
 type executor struct {
 	meter
-	tx       *store.Tx
-	plan     *planner.Plan
-	params   []ref.Val
-	opts     CommitOptions
-	touched  int // elements written or bound so far in the Δ
-	bytes    int
+	tx      *store.Tx
+	plan    *planner.Plan
+	params  []ref.Val
+	opts    CommitOptions
+	touched int // elements written or bound so far in the Δ
+	bytes   int
 	// textBytes is the Δ's text, which the byte budget counts (an action's
 	// body runs with its own plan, whose text is its definition's).
 	textBytes int
-	assigned map[assignKey]store.Value
+	assigned  map[assignKey]store.Value
 }
 
 func (x *executor) errAt(code gqlstatus.Code, pos gqlstatus.Pos, format string, args ...any) *gqlstatus.Error {

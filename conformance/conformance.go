@@ -46,21 +46,73 @@ type Directive struct {
 // Engine is the state the cases of one file run against.
 type Engine struct {
 	db *goldfish.DB
+	// dir holds the cabinet file of a "reset cabinet" engine ("" in
+	// memory).
+	dir string
 }
 
 // NewEngine returns an engine over a fresh in-memory database.
 func NewEngine() *Engine {
 	e := &Engine{}
-	e.reset()
+	if err := e.reset(false); err != nil {
+		panic(err) // an in-memory database cannot fail to open
+	}
 	return e
 }
 
-func (e *Engine) reset() {
-	db, err := goldfish.Open()
+// Close closes the engine's database and removes its cabinet file.
+func (e *Engine) Close() {
+	if e.db != nil {
+		e.db.Close()
+	}
+	if e.dir != "" {
+		os.RemoveAll(e.dir)
+	}
+}
+
+// reset starts over on a fresh database: in memory, or on a new cabinet
+// file that "reopen" closes and opens again.
+func (e *Engine) reset(cabinet bool) error {
+	e.Close()
+	e.db, e.dir = nil, ""
+	var opts []goldfish.Option
+	if cabinet {
+		dir, err := os.MkdirTemp("", "goldfish-conformance-")
+		if err != nil {
+			return err
+		}
+		e.dir = dir
+		opts = append(opts, goldfish.WithCabinet(path.Join(dir, "cabinet.gf")))
+	}
+	db, err := goldfish.Open(opts...)
 	if err != nil {
-		panic(err) // an in-memory database cannot fail to open
+		return err
 	}
 	e.db = db
+	return nil
+}
+
+// reopen closes the database and opens its cabinet file again, after a
+// flush of every session when flush is set, so what follows reads the
+// sessions as a new process would: hydrated from snapshots and logs.
+func (e *Engine) reopen(ctx context.Context, flush bool) error {
+	if e.dir == "" {
+		return fmt.Errorf("reopen: the engine is in memory; start the file with \"reset cabinet\"")
+	}
+	if flush {
+		if err := e.db.Flush(ctx); err != nil {
+			return err
+		}
+	}
+	if err := e.db.Close(); err != nil {
+		return err
+	}
+	db, err := goldfish.Open(goldfish.WithCabinet(path.Join(e.dir, "cabinet.gf")))
+	if err != nil {
+		return err
+	}
+	e.db = db
+	return nil
 }
 
 // Do runs one directive and returns its output. An error means the
@@ -72,6 +124,8 @@ func (e *Engine) Do(ctx context.Context, d Directive) (string, error) {
 		case k == "session":
 		case k == "format" && d.Cmd == "script":
 		case k == "summary" && d.Cmd == "dump":
+		case k == "cabinet" && d.Cmd == "reset":
+		case k == "flush" && d.Cmd == "reopen":
 		case d.Cmd == "recall" && (recallArgs[k] || strings.HasPrefix(k, "$")):
 		default:
 			return "", fmt.Errorf("%s: unknown argument %q", d.Cmd, k)
@@ -83,8 +137,11 @@ func (e *Engine) Do(ctx context.Context, d Directive) (string, error) {
 	}
 	switch d.Cmd {
 	case "reset":
-		e.reset()
-		return "", nil
+		_, cabinet := d.Args["cabinet"]
+		return "", e.reset(cabinet)
+	case "reopen":
+		_, flush := d.Args["flush"]
+		return "", e.reopen(ctx, flush)
 	}
 	s, err := e.db.Session(ctx, name)
 	if err != nil {
@@ -115,6 +172,12 @@ func (e *Engine) Do(ctx context.Context, d Directive) (string, error) {
 			return formatCommit(nil, err), nil
 		}
 		return sh.Text, nil
+	case "vocabulary":
+		v, err := s.Vocabulary(ctx)
+		if err != nil {
+			return formatCommit(nil, err), nil
+		}
+		return formatVocabulary(v), nil
 	case "script":
 		format, err := repl.ParseFormat(orDefault(d.Args["format"], "gql"))
 		if err != nil {
@@ -129,7 +192,32 @@ func (e *Engine) Do(ctx context.Context, d Directive) (string, error) {
 		}
 		return res, nil
 	}
-	return "", fmt.Errorf("unknown directive %q (want commit, ingest, recall, dump, script or reset)", d.Cmd)
+	return "", fmt.Errorf("unknown directive %q (want commit, ingest, recall, dump, vocabulary, script, reset or reopen)", d.Cmd)
+}
+
+// formatVocabulary lists a session's vocabulary with every counter.
+func formatVocabulary(v *goldfish.Vocabulary) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "version %d\n", v.Version)
+	for _, x := range v.Views {
+		fmt.Fprintf(&b, "view %s", x.Name)
+		if x.Broken() {
+			fmt.Fprintf(&b, ": broken: %s", x.Error)
+		} else {
+			fmt.Fprintf(&b, " = %s", x.Text)
+		}
+		fmt.Fprintf(&b, "\n  expr %q intent %q agent %q registered v%d revised v%d revisions %d\n",
+			x.Expr, x.Intent, x.Agent, x.Registered, x.Revised, x.Revisions)
+	}
+	for _, a := range v.Actions {
+		fmt.Fprintf(&b, "action %s", a.Signature)
+		if a.If != "" {
+			fmt.Fprintf(&b, " IF %q", a.If)
+		}
+		fmt.Fprintf(&b, "\n  intent %q agent %q registered v%d revised v%d revisions %d invocations %d last invoked v%d\n",
+			a.Intent, a.Agent, a.Registered, a.Revised, a.Revisions, a.Invocations, a.LastInvoked)
+	}
+	return b.String()
 }
 
 func orDefault(s, def string) string {
@@ -153,7 +241,7 @@ func formatCommit(res *goldfish.CommitResult, err error) string {
 	b.WriteByte('\n')
 	for _, st := range res.Stmts {
 		if len(res.Stmts) > 1 {
-			sum := st.Counts.Summary()
+			sum := repl.StmtSummary(st)
 			if sum == "" {
 				sum = "nothing"
 			}
@@ -311,6 +399,7 @@ func Run(ctx context.Context, fsys fs.FS) (Report, error) {
 			}
 			rep.Passed++
 		}
+		e.Close()
 	}
 	return rep, nil
 }

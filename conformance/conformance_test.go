@@ -13,6 +13,7 @@ import (
 func TestConformance(t *testing.T) {
 	datadriven.Walk(t, "testdata", func(t *testing.T, path string) {
 		e := NewEngine()
+		defer e.Close()
 		datadriven.RunTest(t, path, func(t *testing.T, td *datadriven.TestData) string {
 			d := Directive{Cmd: td.Cmd, Args: map[string]string{}, Input: td.Input, Pos: td.Pos}
 			for _, a := range td.CmdArgs {

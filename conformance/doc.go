@@ -27,7 +27,13 @@
 //     its own Commit, START TRANSACTION … COMMIT buffered into one Δ;
 //     prints standard output, then standard error, then "exit 1" on
 //     failure.
-//   - reset: a fresh, empty database.
+//   - vocabulary [session=NAME]: the session's views (with their values
+//     or errors) and actions, with every counter (Session.Vocabulary).
+//   - reset [cabinet]: a fresh, empty database, in memory or (cabinet) on
+//     a new cabinet file.
+//   - reopen [flush]: close the database and open its cabinet file again,
+//     flushing every session first with flush, so what follows reads the
+//     sessions as a new process would (from snapshots and logs).
 //
 // Each file starts with a fresh database; cases in a file share it, in
 // order. The default session is "main".

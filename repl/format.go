@@ -40,12 +40,18 @@ func Summary(res *goldfish.CommitResult) string {
 		if st.Defined != "" {
 			s += " " + st.Defined
 		}
-		if st.Action != "" {
-			s += " action " + st.Action + ":"
-		}
 	}
 	if c := res.Total.Summary(); c != "" {
 		s += " " + c
+	}
+	var ran []string
+	for _, st := range res.Stmts {
+		if st.Action != "" {
+			ran = append(ran, st.Action)
+		}
+	}
+	if len(ran) > 0 {
+		s += " (ran " + strings.Join(ran, ", ") + ")"
 	}
 	if !res.Applied {
 		// Nothing changed (a MATCH bound nothing, an idempotent ingest) or
@@ -53,6 +59,22 @@ func Summary(res *goldfish.CommitResult) string {
 		s += " (not applied)"
 	}
 	return s
+}
+
+// StmtSummary renders what one statement of a Δ did: its registration,
+// its counts, the action it ran.
+func StmtSummary(st goldfish.StmtResult) string {
+	var parts []string
+	if st.Defined != "" {
+		parts = append(parts, st.Defined)
+	}
+	if c := st.Counts.Summary(); c != "" {
+		parts = append(parts, c)
+	}
+	if st.Action != "" {
+		parts = append(parts, "(ran "+st.Action+")")
+	}
+	return strings.Join(parts, " ")
 }
 
 // NoticeLine renders a notice as a GQL comment line: "-- 01000: echo: …".

@@ -138,6 +138,9 @@ func evalErr(err error) error {
 	if strings.Contains(msg, "operation interrupted") {
 		return context.Canceled
 	}
+	if strings.HasPrefix(msg, "no such overload") {
+		return errors.New("an operator or function applied to values of types it does not take (" + msg + ")")
+	}
 	return errors.New(strings.TrimPrefix(msg, "<input>:"))
 }
 

@@ -34,6 +34,10 @@ func init() {
 			long: "Sessions are made on first use: :use a new name gives an empty session (version 0).\nA transaction must be committed or rolled back first. ':use catalog' reads the catalogue of sessions\n(Recall only): MATCH (s:SESSION) LIMIT 4;", run: (*Shell).metaUse},
 		{name: "sessions", short: "list the sessions with their versions and sizes (* marks the current one)",
 			long: "Read from the catalogue: no session is loaded to list it. ':use catalog' Recalls the catalogue itself\n(one SESSION node per session: MATCH (s:SESSION) LIMIT 4).", run: (*Shell).metaSessions},
+		{name: "views", short: "list the session's views: value (or why it is broken), intent, registration, revisions",
+			long: "A view is a named CEL expression over the session, registered with\nCREATE [OR REPLACE] VIEW name [INTENT '…'] AS '<CEL>' and shown with every Recall.\n:help vocabulary explains how to review them.", run: (*Shell).metaViews},
+		{name: "actions", short: "list the session's actions: signature, intent, registration, revisions, invocations",
+			long: "An action is a named Δ with typed parameters, registered with\nCREATE [OR REPLACE] ACTION name(p TYPE [= default], …) [INTENT '…'] [IF '<CEL>'] { … }\nand run with CALL name(args) or CALL name(p: value).", run: (*Shell).metaActions},
 		{name: "drop", args: "NAME", short: "delete session NAME for good, from memory and from the cabinet file",
 			long: "There is no undo and no default: give the name. The current session and the catalog cannot be\ndropped (:use another session first).", run: (*Shell).metaDrop},
 		{name: "purge", short: "remove the current session's recycled (deleted) elements for good",
@@ -183,6 +187,25 @@ It prints "ok v=N" and what changed.`,
 ROLLBACK; drops them. The prompt shows [tx] while a transaction is open.
 At the prompt each statement is checked when it is typed: an error shows at once and the
 transaction stays open, so type the statement again fixed, or ROLLBACK.`,
+	"vocabulary": `A session's vocabulary is its views and actions, registered by Commits and shown after
+every Recall's header:
+  CREATE VIEW open_tasks INTENT 'how much work is left'
+    AS 'size(nodes("TSK").filter(t, t.status == "open"))';
+  CREATE ACTION settle_task(nick STRING, why STRING = '')
+    INTENT 'close a finished task and keep why it was closed'
+    IF 'size(nodes("TSK").filter(t, t.nick == nick && t.status != "done")) == 1'
+    { MATCH (t:TSK {nick: $nick}) SET t.status = "done"
+      INSERT (t)-[:has_note]->(:NOTE {text: $why}) };
+  CALL settle_task('TSK_login', 'merged');   -- or settle_task(nick: 'TSK_login')
+A view is CEL over nodes("KIND"), edges("TYPE"), count("KIND"), view("name") and version;
+an action's IF sees its parameters too. :views and :actions list them with their counters.
+Review the vocabulary as you would a theory: is it enabling new work, or patching old failures?
+  Fix a broken view: register it again, CREATE OR REPLACE VIEW name AS '…' (a revision).
+  Retire a stale action (registered, never invoked): DROP ACTION name.
+  Turn a vocabulary gap into an action: where raw Commits keep writing the same kind and
+    property, register an action that writes it, and CALL it instead.
+  Merge overlapping intents: two actions that say the same why are one action with a
+    parameter; CREATE OR REPLACE one, DROP the other.`,
 	"params": `:param NAME VALUE sets $NAME for every following Commit and Recall:
   :param status 'open'
   :param due DATE '2026-01-31'

@@ -147,16 +147,46 @@ func compile(e *cel.Env, expr string) (cel.Program, []string, error) {
 	if iss != nil && iss.Err() != nil {
 		return nil, nil, compileErr(iss)
 	}
-	prog, err := e.Program(checked,
-		cel.CostLimit(ViewCostLimit),
-		cel.CostTrackerOptions(
-			interpreter.OverloadCostTracker(fnNodes+"_s", listCost),
-			interpreter.OverloadCostTracker(fnEdges+"_s", listCost)),
-		cel.InterruptCheckFrequency(64))
+	opts := []cel.ProgramOption{cel.InterruptCheckFrequency(64)}
+	if !bounded(checked.NativeRep().Expr()) {
+		// Tracking costs every step of the evaluation a little; it is
+		// needed only where the cost can grow with the session.
+		opts = append(opts, cel.CostLimit(ViewCostLimit),
+			cel.CostTrackerOptions(
+				interpreter.OverloadCostTracker(fnNodes+"_s", listCost),
+				interpreter.OverloadCostTracker(fnEdges+"_s", listCost)))
+	}
+	prog, err := e.Program(checked, opts...)
 	if err != nil {
 		return nil, nil, &CompileError{Msg: err.Error()}
 	}
 	return prog, viewRefs(checked.NativeRep().Expr()), nil
+}
+
+// bounded reports whether an expression's cost cannot grow with the
+// session or its values: it calls only count() and operators that take a
+// fixed number of steps whatever their operands (no comprehension, no
+// nodes(), edges() or view(), no + that may concatenate long strings or
+// lists, no function that walks a value). Such an expression costs at
+// most a small multiple of its size and needs no cost tracking.
+func bounded(e ast.Expr) bool {
+	ok := true
+	ast.PostOrderVisit(e, ast.NewExprVisitor(func(x ast.Expr) {
+		switch x.Kind() {
+		case ast.ComprehensionKind:
+			ok = false
+		case ast.CallKind:
+			switch fn := x.AsCall().FunctionName(); fn {
+			case fnCount, "_==_", "_!=_", "_<_", "_<=_", "_>_", "_>=_", "_&&_", "_||_", "!_",
+				"_-_", "_*_", "_/_", "_%_", "-_", "_?_:_":
+				// a fixed number of steps (comparisons of strings or lists
+				// walk them, but at most once each)
+			default:
+				ok = false
+			}
+		}
+	}))
+	return ok
 }
 
 // listCost prices nodes() and edges() by the elements they return.

@@ -84,6 +84,9 @@ var errCycle = errors.New("a cycle through view()")
 
 // value returns the named view's value, computing it first if it must.
 func (ev *evaluation) value(name string) ref.Val {
+	if ev.done == nil {
+		ev.done, ev.vals, ev.busy = map[string]Result{}, map[string]ref.Val{}, map[string]bool{}
+	}
 	if v, ok := ev.vals[name]; ok {
 		return v
 	}
@@ -152,13 +155,21 @@ func (a *Action) Precondition(ctx context.Context, snap *store.Snapshot, state *
 	if a.ifProg == nil {
 		return true, nil
 	}
-	ev := &evaluation{ctx: ctx, done: map[string]Result{}, vals: map[string]ref.Val{}, busy: map[string]bool{}, budget: ReadCostBudget}
+	// The views are computed only if the precondition names one.
+	ev := &evaluation{ctx: ctx, budget: ReadCostBudget}
 	ev.r = &reader{snap: snap, state: state, ev: ev, limit: ViewCostLimit}
 	params := make(map[string]ref.Val, len(args))
 	for k, v := range args {
 		params[k] = celOf(v)
 	}
-	out, _, err := a.ifProg.ContextEval(ctx, &activation{r: ev.r, params: params})
+	act := &activation{r: ev.r, params: params}
+	var out ref.Val
+	var err error
+	if ctx.Done() == nil {
+		out, _, err = a.ifProg.Eval(act) // a context that never ends needs no interrupt checks
+	} else {
+		out, _, err = a.ifProg.ContextEval(ctx, act)
+	}
 	if err != nil {
 		if ctx.Err() != nil {
 			return false, ctx.Err()

@@ -215,12 +215,23 @@ func sortedValues[T any](m map[string]*T) []*T {
 	return out
 }
 
-// clone copies the maps (not the items, which are immutable).
-func (s *State) clone() *State {
-	c := &State{views: map[string]*View{}, actions: map[string]*Action{}}
+// withViews returns a copy of s whose views map is its own (the actions
+// map, unchanged, is shared: items and maps of a State never change).
+func (s *State) withViews() *State {
+	c := &State{views: map[string]*View{}}
 	if s != nil {
 		maps.Copy(c.views, s.views)
+		c.actions = s.actions
+	}
+	return c
+}
+
+// withActions is withViews for the actions map.
+func (s *State) withActions() *State {
+	c := &State{actions: map[string]*Action{}}
+	if s != nil {
 		maps.Copy(c.actions, s.actions)
+		c.views = s.views
 	}
 	return c
 }
@@ -241,7 +252,7 @@ func (s *State) DefineView(name, intent, expr string, replace bool, agent string
 		}
 		v.Agent, v.Registered, v.Revisions = old.Agent, old.Registered, old.Revisions+1
 	}
-	c := s.clone()
+	c := s.withViews()
 	c.views[name] = v
 	return c, nil
 }
@@ -264,7 +275,7 @@ func (s *State) DefineAction(def ActionDef, replace bool, agent string, version 
 		a.Agent, a.Registered, a.Revisions = old.Agent, old.Registered, old.Revisions+1
 		a.Invocations, a.LastInvoked = old.Invocations, old.LastInvoked
 	}
-	c := s.clone()
+	c := s.withActions()
 	c.actions[def.Name] = a
 	return c, nil
 }
@@ -274,7 +285,7 @@ func (s *State) DropView(name string) (*State, error) {
 	if _, ok := s.View(name); !ok {
 		return nil, fmt.Errorf("%w: view %s", ErrNoSuch, name)
 	}
-	c := s.clone()
+	c := s.withViews()
 	delete(c.views, name)
 	return c, nil
 }
@@ -284,7 +295,7 @@ func (s *State) DropAction(name string) (*State, error) {
 	if _, ok := s.Action(name); !ok {
 		return nil, fmt.Errorf("%w: action %s", ErrNoSuch, name)
 	}
-	c := s.clone()
+	c := s.withActions()
 	delete(c.actions, name)
 	return c, nil
 }
@@ -298,7 +309,7 @@ func (s *State) Invoked(name string, version uint64) *State {
 	a := *old
 	a.Invocations++
 	a.LastInvoked = version
-	c := s.clone()
+	c := s.withActions()
 	c.actions[name] = &a
 	return c
 }

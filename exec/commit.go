@@ -70,6 +70,10 @@ type CommitOptions struct {
 	// Replay re-applies a Δ from the log: its values are not checked
 	// again beyond the nesting limit (see executor.storable).
 	Replay bool
+	// Agent names who commits ("" for nobody): the registering agent of
+	// the vocabulary the Δ creates. Replay passes the one its log entry
+	// kept.
+	Agent string
 }
 
 // Commit applies a planned Δ to g atomically: every statement runs inside one

@@ -7,10 +7,10 @@ import "encoding/binary"
 // what it writes does not grow with the session: the snapshot's chunks
 // sit in a bucket of their own that only a flush touches.
 var (
-	bucketRoot    = []byte("goldfish") // key "format"
-	bucketIndex   = []byte("index")    // session name → meta record
-	bucketLogs    = []byte("logs")     // session name → bucket: version → entry
-	bucketSnaps   = []byte("snaps")    // session name → bucket: chunk number → chunk, "head" → head
+	bucketRoot    = []byte("goldfish")  // key "format"
+	bucketIndex   = []byte("index")     // session name → meta record
+	bucketLogs    = []byte("logs")      // session name → bucket: version → entry
+	bucketSnaps   = []byte("snaps")     // session name → bucket: chunk number → chunk, "head" → head
 	bucketAttn    = []byte("attention") // session name → attention record
 	keyFormat     = []byte("format")
 	keyHead       = []byte("head")

@@ -30,7 +30,7 @@ const MaxAgents = 1024
 func ValidAgentName(name string) error {
 	if name == "" || len(name) > MaxAgentName {
 		return gqlstatus.Errorf(gqlstatus.InvalidName, "agent name must be 1 to %d characters, got %d", MaxAgentName, len(name)).
-			WithHint("name the agent with letters, digits, '_', '-' and '.', e.g. planner or ana.2")
+			WithHint("e.g. planner, ana.2 or build-bot")
 	}
 	for i := 0; i < len(name); i++ {
 		r := name[i]
@@ -38,7 +38,7 @@ func ValidAgentName(name string) error {
 			(i > 0 && (r == '-' || r == '.'))
 		if !ok {
 			return gqlstatus.Errorf(gqlstatus.InvalidName, "agent name %q may hold only letters, digits, '_', and (not first) '-' or '.'", name).
-				WithHint("name the agent with letters, digits, '_', '-' and '.', e.g. planner or ana.2")
+				WithHint("e.g. planner, ana.2 or build-bot")
 		}
 	}
 	return nil

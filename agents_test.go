@@ -309,3 +309,24 @@ func TestAgentsCatalogue(t *testing.T) {
 		t.Fatalf("catalogue agents %+v", got)
 	}
 }
+
+// TestAgentsBound: a session keeps at most MaxAgents agents; a Recall
+// naming one more is refused (22Q06) before it runs, and the agents it
+// keeps go on reading.
+func TestAgentsBound(t *testing.T) {
+	db, _ := goldfish.Open()
+	defer db.Close()
+	s := mustSession(t, db, "s")
+	for i := range goldfish.MaxAgents {
+		mustRecall(t, s, fmt.Sprintf("a%d", i))
+	}
+	_, err := s.Recall(context.Background(), `MATCH (t:TSK)`, goldfish.RecallOptions{Agent: "one_more"})
+	var ge *goldfish.Error
+	if !errors.As(err, &ge) || ge.Code != goldfish.CodeInvalidOption {
+		t.Fatalf("a new agent beyond the bound: %v", err)
+	}
+	mustRecall(t, s, "a7")
+	if list := mustAgents(t, s); len(list) != goldfish.MaxAgents {
+		t.Fatalf("%d agents", len(list))
+	}
+}

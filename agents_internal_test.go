@@ -182,3 +182,39 @@ func TestAttentionEncoding(t *testing.T) {
 		}
 	}
 }
+
+// BenchmarkAgentNote measures what counting one Recall costs its agent's
+// record, with the Recalls of 16 agents running in parallel.
+func BenchmarkAgentNote(b *testing.B) {
+	tab := &agentTable{}
+	names := make([]string, 16)
+	for i := range names {
+		names[i] = fmt.Sprintf("agent%d", i)
+	}
+	var next counter
+	b.RunParallel(func(pb *testing.PB) {
+		name := names[next.add()%len(names)]
+		var v uint64
+		for pb.Next() {
+			v++
+			r, err := tab.find(name)
+			if err != nil {
+				b.Error(err)
+				return
+			}
+			tab.note(name, r, v)
+		}
+	})
+}
+
+type counter struct {
+	mu sync.Mutex
+	n  int
+}
+
+func (c *counter) add() int {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.n++
+	return c.n
+}

@@ -317,8 +317,9 @@ func (s *Session) maybeAutoFlush() {
 }
 
 // Flush writes a compact snapshot of the session to the cabinet and trims
-// its log; hydrating then needs no replay. It is a no-op in memory, for
-// the catalogue, and when nothing was committed since the last flush.
+// its log; hydrating then needs no replay. It also saves what the agents
+// have read, if that changed. It is a no-op in memory, for the catalogue,
+// and when nothing was committed or read since the last flush.
 func (s *Session) Flush(ctx context.Context) error {
 	if err := s.db.enter(); err != nil {
 		return err

@@ -138,6 +138,11 @@ func (s *Session) hydrate(ctx context.Context) error {
 	if v := g.Snapshot().Version(); v != img.Meta.Version {
 		return fmt.Errorf("%w: session %q in %s: hydrated version %d, metadata says %d", cabinet.ErrDamaged, s.name, cab.Path(), v, img.Meta.Version)
 	}
+	if img.Attention != nil {
+		if err := decodeAttention(img.Attention, &s.agents); err != nil {
+			return fmt.Errorf("%w: session %q in %s: attention record: %v (restore the file from a backup)", cabinet.ErrDamaged, s.name, cab.Path(), err)
+		}
+	}
 	s.setGraph(g)
 	s.lastCommit = img.Meta.LastCommit
 	s.snapVersion = img.Meta.SnapVersion
@@ -253,6 +258,11 @@ func (s *Session) durable(e cabinet.Entry) pendingWrite {
 	if s.db.cab != nil {
 		s.logEntries++
 		s.logBytes += int64(len(e.Text)) + 32
+		// Queued first, the attention record is durable when the entry
+		// is: what the agents had read never lags behind a Commit. A
+		// failed save fails the entry's write too (the cabinet poisons
+		// the session), so its error reaches this Commit.
+		s.saveAttention()
 		w.ticket = s.db.cab.Append(s.name, e, w.meta)
 	}
 	return w
@@ -316,8 +326,9 @@ func (s *Session) maybeAutoFlush() {
 }
 
 // Flush writes a compact snapshot of the session to the cabinet and trims
-// its log; hydrating then needs no replay. It is a no-op in memory, for
-// the catalogue, and when nothing was committed since the last flush.
+// its log; hydrating then needs no replay. It also saves what the agents
+// have read, if that changed. It is a no-op in memory, for the catalogue,
+// and when nothing was committed or read since the last flush.
 func (s *Session) Flush(ctx context.Context) error {
 	if err := s.db.enter(); err != nil {
 		return err
@@ -343,9 +354,13 @@ func (s *Session) flush(ctx context.Context) error {
 		return fmt.Errorf("session %q cannot be flushed: %w", s.name, s.poisoned)
 	}
 	snap := s.graph.Snapshot()
+	var attn *cabinet.Ticket
+	if snap.Version() > 0 {
+		attn = s.saveAttention()
+	}
 	if snap.Version() == s.snapVersion {
 		s.wmu.Unlock()
-		return nil
+		return waitAttention(s.name, attn)
 	}
 	m := cabinet.MetaOf(s.name, snap, s.lastCommit)
 	before := s.logEntries
@@ -353,6 +368,9 @@ func (s *Session) flush(ctx context.Context) error {
 	// Encoding and writing run without the session lock: Commits go on;
 	// the cabinet orders the flush after the entries it covers.
 	if err := s.db.cab.Flush(s.name, snap, m); err != nil {
+		return err
+	}
+	if err := waitAttention(s.name, attn); err != nil {
 		return err
 	}
 	s.wmu.Lock()

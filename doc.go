@@ -40,6 +40,16 @@
 // instead of duplicating. A Δ is bounded by R (WithCommitBudget: rows
 // written or bound, bytes, and the work its MATCHes may do).
 //
+// # Agents
+//
+// A Recall or Commit may name its agent (RecallOptions.Agent; CommitWith
+// and IngestWith with CommitOptions.Agent). Per agent the session keeps
+// the version its last Recall read and its number of Recalls
+// (Session.Agents), beside the graph: reading makes no version and writes
+// no element. The log keeps who committed each Δ. What the agents read is
+// saved with the session before each Commit's log entry, on Flush and on
+// Close, so after a crash it may miss the last few reads, never a Commit.
+//
 // # Parameters
 //
 // Commit, Ingest and Recall take $parameters as Go values: nil, bool,
@@ -105,8 +115,9 @@
 // # Closing
 //
 // Close refuses new calls (they get ErrClosed, as do calls on Sessions
-// got before), waits for the calls in flight, then closes the cabinet. An
-// acknowledged Commit is already durable, so Close does not flush.
+// got before), waits for the calls in flight, saves what the agents have
+// read, then closes the cabinet. An acknowledged Commit is already
+// durable, so Close does not flush.
 //
 // # Errors
 //

@@ -192,7 +192,8 @@ func Open(opts ...Option) (*DB, error) {
 
 // Close refuses new calls (they get ErrClosed), waits for the calls in
 // flight to finish (a Commit among them either returns durable or fails
-// as it would have anyway), waits for queued cabinet writes, closes the
+// as it would have anyway), saves what the agents of each session have
+// read since the last save, waits for queued cabinet writes, closes the
 // cabinet file and releases the caches. Every acknowledged Commit is
 // already durable, so Close does not flush (call Flush first for a
 // compact file). Closing again returns what the first Close returned.
@@ -203,7 +204,7 @@ func (db *DB) Close() error {
 			time.Sleep(wait)
 		}
 		if db.cab != nil {
-			db.closeErr = db.cab.Close()
+			db.closeErr = errors.Join(db.saveAttention(), db.cab.Close())
 		}
 		db.closeCaches()
 	})
@@ -319,6 +320,9 @@ type Session struct {
 	peaks exec.PeakCache
 	// vocab keeps the vocabulary's evaluation for the latest version.
 	vocab vocabCache
+	// agents is what each agent has read (agents.go): beside the graph,
+	// never a version of it.
+	agents agentTable
 }
 
 // incarnations numbers the Sessions of the process.
@@ -335,39 +339,52 @@ func (s *Session) Name() string { return s.name }
 func (s *Session) Version() uint64 { return s.snapshot().Version() }
 
 // Commit applies text as one atomic Δ with the default id rule: every new
-// element gets a fresh engine id.
+// element gets a fresh engine id. It names no agent (CommitWith does).
 func (s *Session) Commit(ctx context.Context, text string, params map[string]any) (*CommitResult, error) {
-	return s.commit(ctx, text, params, exec.MintDefault)
+	return s.commit(ctx, text, params, exec.MintDefault, CommitOptions{})
+}
+
+// CommitWith is Commit with options: the committing agent, timing.
+func (s *Session) CommitWith(ctx context.Context, text string, params map[string]any, o CommitOptions) (*CommitResult, error) {
+	return s.commit(ctx, text, params, exec.MintDefault, o)
 }
 
 // Ingest applies text as one atomic Δ with the ingest id rule: nodes with a
 // loc property get an id from (kind, loc) and edges between nodes an id from
 // (source, type, target), so re-ingesting updates instead of duplicating.
+// It names no agent (IngestWith does).
 func (s *Session) Ingest(ctx context.Context, text string, params map[string]any) (*CommitResult, error) {
-	return s.commit(ctx, text, params, exec.MintIngest)
+	return s.commit(ctx, text, params, exec.MintIngest, CommitOptions{})
 }
 
-func (s *Session) commit(ctx context.Context, text string, params map[string]any, mint exec.Mint) (*CommitResult, error) {
-	return s.commitTimed(ctx, text, params, mint, nil)
+// IngestWith is Ingest with options, as CommitWith is Commit with them.
+func (s *Session) IngestWith(ctx context.Context, text string, params map[string]any, o CommitOptions) (*CommitResult, error) {
+	return s.commit(ctx, text, params, exec.MintIngest, o)
 }
 
 // CommitTimed is Commit that also reports where the time went.
 func (s *Session) CommitTimed(ctx context.Context, text string, params map[string]any) (*CommitResult, Timing, error) {
 	var t Timing
-	res, err := s.commitTimed(ctx, text, params, exec.MintDefault, &t)
+	res, err := s.commit(ctx, text, params, exec.MintDefault, CommitOptions{Timing: &t})
 	return res, t, err
 }
 
-func (s *Session) commitTimed(ctx context.Context, text string, params map[string]any, mint exec.Mint, t *Timing) (*CommitResult, error) {
+func (s *Session) commit(ctx context.Context, text string, params map[string]any, mint exec.Mint, o CommitOptions) (*CommitResult, error) {
 	if err := s.db.enter(); err != nil {
 		return nil, err
 	}
 	defer s.db.exit()
-	if t != nil {
+	if o.Agent != "" {
+		if err := ValidAgentName(o.Agent); err != nil {
+			return nil, err
+		}
+	}
+	if t := o.Timing; t != nil {
+		*t = Timing{}
 		t0 := time.Now()
 		defer func() { t.Execute = time.Since(t0) - t.Parse - t.Plan }()
 	}
-	plan, err := s.db.planTimed(text, t)
+	plan, err := s.db.planTimed(text, o.Timing)
 	if err != nil {
 		return nil, err
 	}
@@ -382,12 +399,12 @@ func (s *Session) commitTimed(ctx context.Context, text string, params map[strin
 		s.wmu.Unlock()
 		return nil, err
 	}
-	res, err := exec.Commit(ctx, s.graph, plan, vals, exec.CommitOptions{Mint: mint, Budget: s.db.cfg.budget.exec()})
+	res, err := exec.Commit(ctx, s.graph, plan, vals, exec.CommitOptions{Mint: mint, Budget: s.db.cfg.budget.exec(), Agent: o.Agent})
 	if err != nil || !res.Applied {
 		s.wmu.Unlock()
 		return commitResultOf(res), err
 	}
-	w := s.durable(cabinet.Entry{Kind: cabinet.EntryDelta, Mint: uint8(mint), Text: text, Params: vals})
+	w := s.durable(cabinet.Entry{Kind: cabinet.EntryDelta, Mint: uint8(mint), Text: text, Params: vals, Agent: o.Agent})
 	s.wmu.Unlock()
 	if err := s.await(w); err != nil {
 		return nil, err

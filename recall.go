@@ -84,6 +84,10 @@ type RecallOptions struct {
 	ExactTokens bool
 	// Params are the values of the token's $parameters.
 	Params map[string]any
+	// Agent names who reads ("" for nobody): the session then counts the
+	// Recall as that agent's and keeps the version it read (Agents). It
+	// changes nothing of the Shape. The rules are ValidAgentName's.
+	Agent string
 }
 
 // Ceilings bound what a Recall may ask for.
@@ -160,6 +164,16 @@ func (s *Session) recall(ctx context.Context, q string, opts RecallOptions, t *T
 	if s.dropped.Load() {
 		return nil, s.errDropped()
 	}
+	// The agent's record is found (or its name checked) before any work;
+	// the Recall is counted once it has its Shape.
+	var agent *agentRecord
+	if opts.Agent != "" {
+		a, err := s.agents.find(opts.Agent)
+		if err != nil {
+			return nil, err
+		}
+		agent = a
+	}
 	plan, err := s.db.planTimed(q, t)
 	if err != nil {
 		return nil, err
@@ -193,6 +207,9 @@ func (s *Session) recall(ctx context.Context, q string, opts RecallOptions, t *T
 			if t != nil {
 				t.Cached = true
 			}
+			if opts.Agent != "" {
+				s.agents.note(opts.Agent, agent, sh.Version)
+			}
 			return shapeOf(sh, voc), nil
 		}
 	}
@@ -216,6 +233,9 @@ func (s *Session) recall(ctx context.Context, q string, opts RecallOptions, t *T
 	}
 	if key != nil {
 		s.db.shapes.set(*key, sh, int64(len(sh.Text))+64)
+	}
+	if opts.Agent != "" {
+		s.agents.note(opts.Agent, agent, sh.Version)
 	}
 	return shapeOf(sh, voc), nil
 }

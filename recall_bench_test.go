@@ -14,6 +14,8 @@ import (
 
 var benchKinds = []string{"TSK", "MOD", "NOTE", "FILE", "FN"}
 
+var benchAgents = []string{"planner", "coder", "reviewer", "tester"}
+
 // benchSession builds a session of n nodes straight through the store (a
 // million nodes through GQL text would measure the parser, not Recall):
 // five kinds, three edges per node to random nodes, and a few hubs that
@@ -99,6 +101,14 @@ func BenchmarkRecall(b *testing.B) {
 					return err
 				})
 			})
+			// miss-agent and hit-agent are miss and hit read as one of
+			// four agents: what keeping the agents' records costs.
+			b.Run("miss-agent", func(b *testing.B) {
+				recallLatencies(b, func(i int) error {
+					_, err := s.Recall(ctx, q, RecallOptions{Params: nicks[i%len(nicks)], Agent: benchAgents[i%len(benchAgents)]})
+					return err
+				})
+			})
 			cached, _ := Open()
 			defer cached.Close()
 			cs := newSession(cached, s.name)
@@ -113,6 +123,12 @@ func BenchmarkRecall(b *testing.B) {
 			b.Run("hit", func(b *testing.B) {
 				recallLatencies(b, func(i int) error {
 					_, err := cs.Recall(ctx, q, RecallOptions{Params: nicks[i%16]})
+					return err
+				})
+			})
+			b.Run("hit-agent", func(b *testing.B) {
+				recallLatencies(b, func(i int) error {
+					_, err := cs.Recall(ctx, q, RecallOptions{Params: nicks[i%16], Agent: benchAgents[i%len(benchAgents)]})
 					return err
 				})
 			})

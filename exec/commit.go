@@ -70,8 +70,9 @@ type CommitOptions struct {
 	// Replay re-applies a Δ from the log: its values are not checked
 	// again beyond the nesting limit (see executor.storable).
 	Replay bool
-	// Agent names who commits (""; none said): it registers what the Δ
-	// registers.
+	// Agent names who commits ("" for nobody): the registering agent of
+	// the vocabulary the Δ creates. Replay passes the one its log entry
+	// kept.
 	Agent string
 }
 

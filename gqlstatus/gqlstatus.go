@@ -75,7 +75,7 @@ const (
 	CostBudget Code = "22Q04"
 	// value budget exceeded (implementation-defined): an expression that builds a value over its size bound, a list nested deeper than a property holds
 	ValueBudget Code = "22Q05"
-	// invalid option (implementation-defined): an unknown Recall option or shell setting, or a value it does not take
+	// invalid option (implementation-defined): an unknown Recall option or shell setting, or a value it does not take (a new agent of a session that keeps the most agents it keeps)
 	InvalidOption Code = "22Q06"
 
 	// invalid transaction state: COMMIT or ROLLBACK without START TRANSACTION, START TRANSACTION after a statement, a statement after COMMIT, text that ends inside a transaction
@@ -104,7 +104,7 @@ const (
 	TextLimit Code = "42Q01"
 	// read-only session (implementation-defined): a Commit to the catalogue, or a drop of it
 	ReadOnlySession Code = "42Q02"
-	// invalid name (implementation-defined): a session or shell parameter name outside its rules
+	// invalid name (implementation-defined): a session, agent or shell parameter name outside its rules
 	InvalidName Code = "42Q03"
 	// wrong verb (implementation-defined): a Commit text sent to Recall, or a read-only MATCH sent to Commit
 	WrongVerb Code = "42Q04"

@@ -63,17 +63,20 @@
 //
 // A line starting with ':' where a statement could start is a
 // meta-command: :help, :use, :sessions, :drop, :purge, :flush, :backup,
-// :agent, :set (M, k, L, F, view, peaks), :param and :params (GQL literals
-// passed as $parameters to every Commit and Recall), :source, :output,
-// :format, :timing, :quit. They work in scripts too. :sessions reads the
-// catalogue (DB.SessionInfos), so listing hydrates no session; :use catalog
-// Recalls it; :drop NAME deletes another session for good; :purge, :flush
-// and :backup PATH call Session.Purge, DB.Flush and DB.Backup.
+// :agent, :agents, :set (M, k, L, F, view, peaks), :param and :params (GQL
+// literals passed as $parameters to every Commit and Recall), :source,
+// :output, :format, :timing, :quit. They work in scripts too. :sessions
+// reads the catalogue (DB.SessionInfos), so listing hydrates no session;
+// :use catalog Recalls it; :drop NAME deletes another session for good;
+// :purge, :flush and :backup PATH call Session.Purge, DB.Flush and
+// DB.Backup. :agent NAME (or Options.Agent) makes every following Recall
+// and Commit name the agent (RecallOptions.Agent, CommitOptions.Agent);
+// :agents lists what the session keeps per agent (Session.Agents).
 //
 // # Timing
 //
 // :timing prints parse and plan time (Session.Prepare parses and plans for
 // real, bypassing the plan cache), execute and emit time as the engine
-// reports them (RecallTimed, CommitTimed; "cached" when the Shape cache
+// reports them (RecallTimed, CommitOptions.Timing; "cached" when the Shape cache
 // answered) and the time to print the result.
 package repl

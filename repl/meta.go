@@ -46,8 +46,10 @@ func init() {
 			long: "Commits are durable without it; flushing makes the file compact and the next start faster.\nDo it before copying a cabinet that no gqlsh is using.", run: (*Shell).metaFlush},
 		{name: "backup", args: "PATH", short: "write a consistent copy of the cabinet file to PATH (a new file), while in use",
 			long: "Never cp a cabinet file that a gqlsh is using; :backup copies it safely. To restore, quit and put\nthe copy where the cabinet lives.", run: (*Shell).metaBackup},
-		{name: "agent", args: "[NAME]", short: "record the agent name (shown in the prompt); no NAME shows it, '-' clears it",
-			long: "The engine does not track agents yet; gqlsh only records the name and shows it in the prompt.", run: (*Shell).metaAgent},
+		{name: "agent", args: "[NAME]", short: "read and commit as agent NAME (shown in the prompt); no NAME shows it, '-' clears it",
+			long: "Every following Recall and Commit names the agent, transactions and :source included. Per agent the\nsession keeps the version its last Recall read and its number of reads (:agents), and the log keeps\nwho committed each Δ. Names: letters, digits, '_', '-' and '.', up to 64, not starting with '-' or '.'.\ngqlsh --agent NAME starts as NAME.", run: (*Shell).metaAgent},
+		{name: "agents", short: "list the agents that read this session: the version each last read, and its reads",
+			long: "Kept by the session beside its graph (reading changes no version) and saved with it: after a crash\nthe counts may miss the last few reads, never a Commit's.", run: (*Shell).metaAgents},
 		{name: "set", args: "[KNOB VALUE]", short: "set a Recall budget: M, k, L, F, view (interior|shell), peaks (on|off); alone, list them",
 			long: "Budgets may be lowered freely; values above the database's ceilings are refused.\n0 means the default. Example: :set M 20   :set view shell   :set peaks off", run: (*Shell).metaSet},
 		{name: "param", args: "NAME VALUE", short: "set $NAME for every following statement; VALUE is a GQL literal: 1, 2.5, true, null, 'text', [1, 2], DATE '2026-01-31'",
@@ -391,19 +393,46 @@ func (sh *Shell) metaAgent(_ context.Context, args []string) error {
 		return err
 	}
 	switch {
-	case len(args) == 0 && sh.agent == "":
-		sh.printf("no agent set; :agent NAME records one\n")
+	case len(args) == 0 && sh.r.Agent == "":
+		sh.printf("no agent set; :agent NAME reads and commits as NAME\n")
 	case len(args) == 0:
-		sh.printf("agent %s\n", sh.agent)
+		sh.printf("agent %s\n", sh.r.Agent)
 	case args[0] == "-":
-		sh.agent = ""
-		sh.printf("agent cleared\n")
+		sh.r.Agent = ""
+		sh.printf("agent cleared: Recalls and Commits name no agent\n")
 	default:
-		if err := goldfish.ValidSessionName(args[0]); err != nil {
-			return metaErrorf(codeName, "", "agent name %q: use letters, digits, '_', '-' and '.'", args[0])
+		if err := goldfish.ValidAgentName(args[0]); err != nil {
+			return metaErrorf(codeName, "e.g. :agent planner", "agent name %q: use 1 to %d letters, digits, '_', '-' and '.', not starting with '-' or '.'",
+				args[0], goldfish.MaxAgentName)
 		}
-		sh.agent = args[0]
-		sh.printf("agent %s (recorded and shown in the prompt; the engine does not track agents yet)\n", sh.agent)
+		sh.r.Agent = args[0]
+		sh.printf("agent %s: Recalls and Commits name it\n", sh.r.Agent)
+	}
+	return nil
+}
+
+func (sh *Shell) metaAgents(ctx context.Context, args []string) error {
+	if err := wantArgs(args, 0, 0, ":agents"); err != nil {
+		return err
+	}
+	list, err := sh.r.Session.Agents(ctx)
+	if err != nil {
+		return err
+	}
+	if len(list) == 0 {
+		sh.printf("no agent has read session %s; :agent NAME names the reader\n", sh.r.Session.Name())
+		return nil
+	}
+	width := 0
+	for _, a := range list {
+		width = max(width, len(a.Name))
+	}
+	for _, a := range list {
+		mark := " "
+		if a.Name == sh.r.Agent {
+			mark = "*"
+		}
+		sh.printf("%s %-*s last read v=%d reads=%d\n", mark, width, a.Name, a.LastRead, a.Reads)
 	}
 	return nil
 }

@@ -30,6 +30,9 @@ type Options struct {
 	// Banner is printed once before the first prompt of an interactive
 	// loop.
 	Banner string
+	// Agent is the agent the shell starts as (gqlsh --agent); "" for
+	// none. The caller checks it (goldfish.ValidAgentName).
+	Agent string
 }
 
 // Runner runs statements against one session, keeping the open
@@ -43,6 +46,9 @@ type Runner struct {
 	Recall goldfish.RecallOptions
 	// Params are the $parameter values passed to every Commit and Recall.
 	Params map[string]any
+	// Agent names who reads and commits ("" for nobody): every Recall and
+	// Commit of this runner carries it, transactions included.
+	Agent string
 	// Timing prints, after each statement, the time it took to parse and
 	// plan, execute and emit.
 	Timing bool
@@ -221,7 +227,7 @@ func (r *Runner) stillOpen(err error) error {
 func (r *Runner) dryRun(ctx context.Context, st Stmt) error {
 	stmts := append(append(r.tx[:len(r.tx):len(r.tx)], st), syntheticStmt("ROLLBACK"))
 	m := r.sourceMap(stmts)
-	res, err := r.Session.Commit(ctx, m.text, r.Params)
+	res, err := r.Session.CommitWith(ctx, m.text, r.Params, goldfish.CommitOptions{Agent: r.Agent})
 	if err != nil {
 		err = m.locate(userError(err, r.Session.Name()))
 		r.fail(err)
@@ -260,7 +266,7 @@ func (r *Runner) sourceMap(stmts []Stmt) *sourceMap {
 }
 
 // timing is what :timing on prints: parse and plan (Session.Prepare),
-// execute and emit as the engine reports them (RecallTimed, CommitTimed;
+// execute and emit as the engine reports them (RecallTimed, CommitOptions.Timing;
 // a Shape served from the cache shows as cached), and print, the time to
 // write the result out.
 type timing struct {
@@ -293,6 +299,7 @@ func (r *Runner) recallOptions() goldfish.RecallOptions {
 	if len(r.Params) > 0 {
 		o.Params = r.Params
 	}
+	o.Agent = r.Agent
 	return o
 }
 
@@ -325,7 +332,8 @@ func (r *Runner) commit(ctx context.Context, stmts []Stmt, body int, tm timing) 
 		_, t, _ := r.Session.Prepare(m.text) // the joined text, as for one statement
 		tm.parse, tm.plan = t.Parse, t.Plan
 	}
-	res, t, err := r.Session.CommitTimed(ctx, m.text, r.Params)
+	var t goldfish.Timing
+	res, err := r.Session.CommitWith(ctx, m.text, r.Params, goldfish.CommitOptions{Agent: r.Agent, Timing: &t})
 	tm.exec = t.Execute
 	if err != nil {
 		err = m.locate(userError(err, r.Session.Name()))

@@ -42,7 +42,6 @@ type Shell struct {
 	db       *goldfish.DB
 	ceilings goldfish.Ceilings
 	opts     Options
-	agent    string
 	quit     bool
 	depth    int // :source nesting
 	vocab    vocabCache
@@ -67,6 +66,7 @@ func NewShell(s *goldfish.Session, in IO, opts Options) *Shell {
 	r := NewRunner(s, sh.stdout, errStream{flush: sh.flush, w: in.Stderr()}, opts.Format)
 	r.Color = opts.Color
 	r.CheckEach = in.Interactive()
+	r.Agent = opts.Agent
 	sh.r = r
 	sh.ceilings = opts.Ceilings
 	if sh.ceilings == (goldfish.Ceilings{}) {
@@ -79,8 +79,9 @@ func NewShell(s *goldfish.Session, in IO, opts Options) *Shell {
 // Runner returns the shell's runner (its session, format and budgets).
 func (sh *Shell) Runner() *Runner { return sh.r }
 
-// Agent returns the agent name set with :agent.
-func (sh *Shell) Agent() string { return sh.agent }
+// Agent returns the agent every Recall and Commit of the shell names (set
+// with Options.Agent and :agent).
+func (sh *Shell) Agent() string { return sh.r.Agent }
 
 // Prompt is what the person is shown: "main> ", "planner@main> " after
 // :agent planner, "main[tx]> " inside START TRANSACTION, and a
@@ -88,8 +89,8 @@ func (sh *Shell) Agent() string { return sh.agent }
 // incomplete.
 func (sh *Shell) Prompt() string {
 	p := sh.r.Session.Name()
-	if sh.agent != "" {
-		p = sh.agent + "@" + p
+	if sh.r.Agent != "" {
+		p = sh.r.Agent + "@" + p
 	}
 	if sh.r.InTransaction() {
 		p += "[tx]"

@@ -189,6 +189,10 @@ func TestMeta(t *testing.T) {
 	if err := os.WriteFile(src, []byte("INSERT (:S {nick: 'from_file'});\n:set k 1\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
+	agentSrc := filepath.Join(dir, "agent.gql")
+	if err := os.WriteFile(agentSrc, []byte("MATCH (a:A);\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
 	bad := filepath.Join(dir, "bad.gql")
 	if err := os.WriteFile(bad, []byte("INSERT (:A {x: });\n"), 0o644); err != nil {
 		t.Fatal(err)
@@ -243,13 +247,33 @@ func TestMeta(t *testing.T) {
 		{name: "flush in memory", in: ":flush", out: []string{"nothing to flush: the sessions are in memory"}},
 		{name: "backup in memory", in: ":backup " + filepath.Join(dir, "b.gf"), err: "nothing to back up: the sessions are in memory", code: 1},
 		{name: "backup needs a path", in: ":backup", err: "usage: :backup PATH", code: 1},
-		{name: "agent", in: ":agent\n:agent planner\n:agent\n:agent -", out: []string{"no agent set", "agent planner (recorded", "agent planner\n", "agent cleared"},
+		{name: "agent", in: ":agent\n:agent planner\n:agent\n:agent -", out: []string{"no agent set", "agent planner: Recalls and Commits name it\n", "agent planner\n", "agent cleared"},
 			check: func(t *testing.T, sh *Shell) {
 				if sh.Agent() != "" {
 					t.Errorf("agent %q", sh.Agent())
 				}
 			}},
-		{name: "agent bad name", in: ":agent a/b", err: "agent name", code: 1},
+		{name: "agent bad name", in: ":agent a/b", err: "GQLSTATUS 42Q03: agent name \"a/b\": use 1 to 64 letters", code: 1},
+		{name: "agent bad first character", in: ":agent .hidden", err: "GQLSTATUS 42Q03: agent name \".hidden\"", code: 1},
+		{name: "agent too long", in: ":agent " + strings.Repeat("a", 65), err: "GQLSTATUS 42Q03", code: 1},
+		{name: "agent usage", in: ":agent a b", err: "usage: :agent [NAME]", code: 1},
+		{name: "agents none", in: ":agents", out: []string{"no agent has read session main"}},
+		{name: "agents usage", in: ":agents x", err: "usage: :agents", code: 1},
+		// ana reads once at v1; bob commits a transaction (v2), reads
+		// twice in the script and once from a sourced file; a Recall
+		// after :agent - counts for nobody.
+		{name: "agent reaches Recall, Commit, transactions and source",
+			in: ":agent ana\nINSERT (:A {nick: 'a'});\nMATCH (a:A);\n:agent bob\nSTART TRANSACTION;\nINSERT (:B);\nMATCH (a:A) SET a.x = 1;\nCOMMIT;\n" +
+				"MATCH (a:A);\nMATCH (a:A);\n:source " + agentSrc + "\n:agent -\nMATCH (a:A);\n:agent bob\n:agents",
+			out:     []string{"  ana last read v=1 reads=1\n* bob last read v=2 reads=3\n"},
+			version: 2,
+			check: func(t *testing.T, sh *Shell) {
+				list, err := sh.Runner().Session.Agents(context.Background())
+				want := []goldfish.AgentInfo{{Name: "ana", LastRead: 1, Reads: 1}, {Name: "bob", LastRead: 2, Reads: 3}}
+				if err != nil || !slices.Equal(list, want) {
+					t.Errorf("agents %+v, %v; want %+v", list, err, want)
+				}
+			}},
 		{name: "set lists", in: ":set", out: []string{"M      50 (default)  (ceiling 200)\n", "k      2 (default)", "L      4 (default)", "F      8 (default)", "view   interior (default)\n", "peaks  on\n"}},
 		{name: "set knobs", in: ":set M 20\n:set k=1\n:set L 2\n:set F 3\n:set view shell\n:set peaks off\n:set",
 			out: []string{"M = 20\n", "M      20  (ceiling 200)", "k      1 ", "L      2 ", "F      3 ", "view   shell", "peaks  off"},
@@ -297,7 +321,7 @@ func TestMeta(t *testing.T) {
 		{name: "timing bad", in: ":timing maybe", err: "usage: :timing on|off", code: 1},
 		{name: "quit", in: "INSERT (:A);\n:quit\nINSERT (:B);", out: []string{"ok v=1"}, version: 1, notOut: "v=2"},
 		{name: "exit alias", in: ":exit\nINSERT (:B);", notOut: "ok"},
-		{name: "unknown", in: ":frobnicate", err: "unknown meta-command :frobnicate; the meta-commands are :help :use :sessions :views :actions :drop :purge :flush :backup :agent :set :param :params :source :output :format :timing :quit; :help NAME explains one (line 1, column 1)\n  :frobnicate\n  ^\n", code: 1},
+		{name: "unknown", in: ":frobnicate", err: "unknown meta-command :frobnicate; the meta-commands are :help :use :sessions :views :actions :drop :purge :flush :backup :agent :agents :set :param :params :source :output :format :timing :quit; :help NAME explains one (line 1, column 1)\n  :frobnicate\n  ^\n", code: 1},
 		{name: "meta line keeps script positions", in: ":timing off\nINSERT (:A);\n\n  INSERT (:A {x: });",
 			err: "GQLSTATUS 42001: statement 2: ", code: 1, version: 1},
 	}
@@ -369,7 +393,7 @@ func TestComplete(t *testing.T) {
 	}{
 		{"meta names", "", ":s", "", []string{":sessions ", ":set ", ":source "}},
 		{"meta after blanks", "", "  :ti", "  ", []string{":timing "}},
-		{"all meta names", "", ":", "", []string{":help ", ":use ", ":sessions ", ":views ", ":actions ", ":drop ", ":purge ", ":flush ", ":backup ", ":agent ", ":set ", ":param ", ":params ", ":source ", ":output ", ":format ", ":timing ", ":quit "}},
+		{"all meta names", "", ":", "", []string{":help ", ":use ", ":sessions ", ":views ", ":actions ", ":drop ", ":purge ", ":flush ", ":backup ", ":agent ", ":agents ", ":set ", ":param ", ":params ", ":source ", ":output ", ":format ", ":timing ", ":quit "}},
 		{"session after :use", "", ":use w", ":use ", []string{"wiki ", "work "}},
 		{"every session and the catalog after :use", "", ":use ", ":use ", []string{"catalog ", "main ", "wiki ", "work "}},
 		{"other sessions after :drop", "", ":drop ", ":drop ", []string{"wiki ", "work "}},

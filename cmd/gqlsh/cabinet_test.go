@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"context"
+	"io"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -10,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/goldfish-gql/goldfish"
+	"github.com/goldfish-gql/goldfish/store/cabinet"
 )
 
 // remembers runs gqlsh twice in env lookup with args: a Commit in the
@@ -263,5 +265,41 @@ func TestCabinetMetaCommands(t *testing.T) {
 	out, _, _ = gqlshEnv(t, lookup, ":sessions\n", "--cabinet", backup)
 	if out != "* main v=3 nodes=1 edges=0\n  w    v=1 nodes=1 edges=0\n" {
 		t.Errorf("the backup: %q", out)
+	}
+}
+
+// TestAgentFlag: --agent names the agent of every Recall and Commit of
+// the run (interactive transactions included); the session keeps what
+// each agent read across runs, and the log who committed.
+func TestAgentFlag(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "c.gf")
+	lookup := tempEnv(t, nil)
+	out, errOut, code := gqlshEnv(t, lookup, "", "--cabinet", path, "--agent", "ana", "-c", "INSERT (:A {nick: 'a'}); MATCH (a:A);")
+	if code != 0 || !strings.Contains(out, "ok v=1") {
+		t.Fatalf("first run: exit %d\nstdout: %s\nstderr: %s", code, out, errOut)
+	}
+	ft := &fakeTerm{lines: []string{"START TRANSACTION;", "INSERT (:B);", "COMMIT;", "MATCH (a:A);", ":agents"}}
+	t.Setenv("GQLSH_HISTORY", filepath.Join(dir, "h"))
+	e := env{stdin: strings.NewReader(""), stdout: io.Discard, stderr: io.Discard, terminal: true,
+		newTerm: func(string) (termIO, error) { return ft, nil }, lookupEnv: lookup}
+	if code := runEnv([]string{"--cabinet", path, "--agent", "bob"}, e); code != 0 || ft.err.Len() != 0 {
+		t.Fatalf("interactive run: exit %d, stderr %s", code, ft.err.String())
+	}
+	if want := "  ana last read v=1 reads=1\n* bob last read v=2 reads=1\n"; !strings.Contains(ft.out.String(), want) {
+		t.Fatalf("interactive :agents\n%s\nwant %q", ft.out.String(), want)
+	}
+	cab, err := cabinet.Open(path, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	img, err := cab.Load("main")
+	cab.Close()
+	if err != nil || len(img.Log) != 2 || img.Log[0].Agent != "ana" || img.Log[1].Agent != "bob" {
+		t.Fatalf("log %+v, %v", img, err)
+	}
+	out, _, code = gqlshEnv(t, lookup, ":agent\n:agents\n", "--cabinet", path)
+	if code != 0 || out != "no agent set; :agent NAME reads and commits as NAME\n  ana last read v=1 reads=1\n  bob last read v=2 reads=1\n" {
+		t.Fatalf("third run: exit %d, stdout %q", code, out)
 	}
 }

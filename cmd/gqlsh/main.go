@@ -3,7 +3,7 @@
 //
 // Usage:
 //
-//	gqlsh [--cabinet PATH | --mem] [--session NAME] [--format gql|json] [--fail-at-end] [-c TEXT]... [-f FILE]...
+//	gqlsh [--cabinet PATH | --mem] [--session NAME] [--agent NAME] [--format gql|json] [--fail-at-end] [-c TEXT]... [-f FILE]...
 //	gqlsh conformance [-v] [DIR]
 //	gqlsh ingest-go DIR [--session NAME] [--mem | --cabinet PATH]
 //	gqlsh --version | --help
@@ -84,7 +84,7 @@ func main() {
 const usage = `gqlsh: the Goldfish GQL shell
 
 Usage:
-  gqlsh [--cabinet PATH | --mem] [--session NAME] [--format gql|json] [--fail-at-end] [-c TEXT]... [-f FILE]...
+  gqlsh [--cabinet PATH | --mem] [--session NAME] [--agent NAME] [--format gql|json] [--fail-at-end] [-c TEXT]... [-f FILE]...
   gqlsh conformance [-v] [DIR]
   gqlsh ingest-go DIR [--session NAME] [--mem | --cabinet PATH] [--tests] [--no-calls]
   gqlsh --version | --help
@@ -285,6 +285,7 @@ func runEnv(args []string, e env) (code int) {
 		session   = fs.String("session", "main", "session `NAME` to start in")
 		format    = fs.String("format", "gql", "output `format`: gql (summaries and Shapes) or json (one object per line)")
 		failAtEnd = fs.Bool("fail-at-end", false, "run every statement even after an error; exit status 1 at the end")
+		agent     = fs.String("agent", "", "read and commit as agent `NAME` (as :agent NAME)")
 		showVer   = fs.Bool("version", false, "print the version and exit")
 	)
 	var sources []source
@@ -315,6 +316,12 @@ func runEnv(args []string, e env) (code int) {
 		fmt.Fprintf(stderr, "gqlsh: %v\n", err)
 		return 2
 	}
+	if *agent != "" {
+		if err := goldfish.ValidAgentName(*agent); err != nil {
+			fmt.Fprintf(stderr, "gqlsh: --agent: %v\n", err)
+			return 2
+		}
+	}
 	if *mem && *cabinet != "" {
 		fmt.Fprintln(stderr, "gqlsh: give --cabinet or --mem, not both")
 		return 2
@@ -344,7 +351,7 @@ func runEnv(args []string, e env) (code int) {
 		repl.WriteError(stderr, err)
 		return 2
 	}
-	opts := repl.Options{Format: fmtv, FailAtEnd: *failAtEnd, DB: db, Color: e.color}
+	opts := repl.Options{Format: fmtv, FailAtEnd: *failAtEnd, DB: db, Color: e.color, Agent: *agent}
 	var in repl.IO = &repl.ReaderIO{Inputs: inputs, Out: stdout, Err: stderr}
 	if interactive {
 		t, err := e.newTerm(repl.HistoryFile())

@@ -92,6 +92,7 @@ func TestCommandLine(t *testing.T) {
 		{name: "syntax error", args: []string{"-c", "INSERT (:A"}, err: "GQLSTATUS 42001: ", code: 1},
 		{name: "bad format", args: []string{"--format", "csv", "-c", "INSERT (:A)"}, err: "unknown format", code: 2},
 		{name: "bad session", args: []string{"--session", "no/slash", "-c", "INSERT (:A)"}, err: "GQLSTATUS 42Q03", code: 2},
+		{name: "bad agent", args: []string{"--mem", "--agent", "no/slash", "-c", "INSERT (:A)"}, err: "gqlsh: --agent: GQLSTATUS 42Q03: agent name \"no/slash\"", code: 2},
 		{name: "-c and -f run in order", args: []string{"--mem", "-c", "INSERT (:B)", "-f", script}, out: "ok v=1 +1 node\nok v=2 +1 node 1 property set\n",
 			err: script + ":3:8: GQLSTATUS 40002: statement 2: ", code: 1},
 		{name: "stray argument", args: []string{"INSERT (:A)"}, err: "unexpected argument", code: 2},

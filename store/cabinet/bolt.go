@@ -189,14 +189,28 @@ func (b *Bolt) prepare(info fileInfo) error {
 		}
 		return fmt.Errorf("%w: %s has cabinet format %q, this goldfish reads %q", ErrDamaged, b.path, format, formatVersion)
 	}
+	addAttn := false
 	err = b.db.View(func(tx *bolt.Tx) error {
 		for _, name := range topBucketsFormat {
 			if tx.Bucket(name) == nil {
+				if bytes.Equal(name, bucketAttn) {
+					addAttn = true // written before attention records were kept
+					continue
+				}
 				return fmt.Errorf("%w: %s lacks its %q bucket", ErrDamaged, b.path, name)
 			}
 		}
 		return nil
 	})
+	if err == nil && addAttn {
+		err = b.db.Update(func(tx *bolt.Tx) error {
+			_, err := tx.CreateBucket(bucketAttn)
+			return err
+		})
+		if err != nil {
+			err = fmt.Errorf("cabinet: %s: adding the attention bucket: %w", b.path, err)
+		}
+	}
 	if err != nil {
 		return err
 	}

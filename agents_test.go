@@ -1,0 +1,332 @@
+package goldfish_test
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/goldfish-gql/goldfish"
+	"github.com/goldfish-gql/goldfish/store/cabinet"
+)
+
+func mustRecall(t testing.TB, s *goldfish.Session, agent string) *goldfish.Shape {
+	t.Helper()
+	sh, err := s.Recall(context.Background(), `MATCH (t:TSK) LIMIT 2`, goldfish.RecallOptions{Agent: agent})
+	if err != nil {
+		t.Fatalf("Recall as %q: %v", agent, err)
+	}
+	return sh
+}
+
+func mustAgents(t testing.TB, s *goldfish.Session) []goldfish.AgentInfo {
+	t.Helper()
+	list, err := s.Agents(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	return list
+}
+
+func commitAs(t testing.TB, s *goldfish.Session, agent, text string) *goldfish.CommitResult {
+	t.Helper()
+	res, err := s.CommitWith(context.Background(), text, nil, goldfish.CommitOptions{Agent: agent})
+	if err != nil {
+		t.Fatalf("%s as %q: %v", text, agent, err)
+	}
+	return res
+}
+
+// TestAgentsSurviveRestart: what each agent read, and who committed each
+// Δ, are kept across a restart of the cabinet, reads after the last
+// Commit included (Close saves them); a Recall without an agent counts
+// for nobody.
+func TestAgentsSurviveRestart(t *testing.T) {
+	ctx := context.Background()
+	path := filepath.Join(t.TempDir(), "c.gf")
+	db := openCab(t, path)
+	s := mustSession(t, db, "s")
+	mustCommit(t, s, `INSERT (:TSK {nick: "a"})`, nil)
+	mustRecall(t, s, "ana")
+	mustRecall(t, s, "ana")
+	mustRecall(t, s, "")
+	commitAs(t, s, "bob", `INSERT (:TSK {nick: "b"})`)
+	if _, err := s.IngestWith(ctx, `INSERT (:MOD {loc: "m"})`, nil, goldfish.CommitOptions{Agent: "ingest.go"}); err != nil {
+		t.Fatal(err)
+	}
+	mustRecall(t, s, "bob") // after the last Commit: saved by Close
+	want := []goldfish.AgentInfo{{Name: "ana", LastRead: 1, Reads: 2}, {Name: "bob", LastRead: 3, Reads: 1}}
+	if got := mustAgents(t, s); !reflect.DeepEqual(got, want) {
+		t.Fatalf("agents %+v, want %+v", got, want)
+	}
+	if err := db.Close(); err != nil {
+		t.Fatal(err)
+	}
+
+	cab, err := cabinet.Open(path, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	img, err := cab.Load("s")
+	cab.Close()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var agents []string
+	for _, e := range img.Log {
+		agents = append(agents, e.Agent)
+	}
+	if !reflect.DeepEqual(agents, []string{"", "bob", "ingest.go"}) {
+		t.Fatalf("the log's agents are %q", agents)
+	}
+
+	db = openCab(t, path)
+	defer db.Close()
+	s = mustSession(t, db, "s")
+	if got := mustAgents(t, s); !reflect.DeepEqual(got, want) {
+		t.Fatalf("after a restart the agents are %+v, want %+v", got, want)
+	}
+	mustRecall(t, s, "ana")
+	want[0] = goldfish.AgentInfo{Name: "ana", LastRead: 3, Reads: 3}
+	if got := mustAgents(t, s); !reflect.DeepEqual(got, want) {
+		t.Fatalf("agents %+v, want %+v", got, want)
+	}
+	// Flush saves too, and keeps the record when it trims the log.
+	if err := s.Flush(ctx); err != nil {
+		t.Fatal(err)
+	}
+	db.Close()
+	db = openCab(t, path)
+	defer db.Close()
+	if got := mustAgents(t, mustSession(t, db, "s")); !reflect.DeepEqual(got, want) {
+		t.Fatalf("after a flush and a restart the agents are %+v, want %+v", got, want)
+	}
+}
+
+// TestAgentsGoWithDrop: a dropped session's agents are gone with it, in
+// memory and in the cabinet.
+func TestAgentsGoWithDrop(t *testing.T) {
+	ctx := context.Background()
+	path := filepath.Join(t.TempDir(), "c.gf")
+	db := openCab(t, path)
+	s := mustSession(t, db, "s")
+	mustCommit(t, s, `INSERT (:TSK {nick: "a"})`, nil)
+	mustRecall(t, s, "ana")
+	mustCommit(t, s, `INSERT (:TSK {nick: "b"})`, nil) // saves ana's read
+	if err := db.Drop(ctx, "s"); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.Agents(ctx); !errors.Is(err, goldfish.ErrDropped) {
+		t.Fatalf("Agents of a dropped session: %v", err)
+	}
+	s = mustSession(t, db, "s")
+	if got := mustAgents(t, s); len(got) != 0 {
+		t.Fatalf("a new session of the same name has agents %+v", got)
+	}
+	mustCommit(t, s, `INSERT (:TSK {nick: "c"})`, nil)
+	db.Close()
+	db = openCab(t, path)
+	defer db.Close()
+	if got := mustAgents(t, mustSession(t, db, "s")); len(got) != 0 {
+		t.Fatalf("after a restart, the re-created session has agents %+v", got)
+	}
+}
+
+// TestAgentNames: an agent name outside the rules is refused (42Q03) by
+// Recall, CommitWith and IngestWith before anything runs: nothing is
+// applied and nobody is counted.
+func TestAgentNames(t *testing.T) {
+	ctx := context.Background()
+	db, _ := goldfish.Open()
+	defer db.Close()
+	s := mustSession(t, db, "s")
+	for _, good := range []string{"a", "ana", "A_1", "ana.2", "build-bot", "_x", strings.Repeat("x", goldfish.MaxAgentName)} {
+		if err := goldfish.ValidAgentName(good); err != nil {
+			t.Errorf("%q: %v", good, err)
+		}
+	}
+	for _, bad := range []string{".x", "-x", "a/b", "a b", "é", "a\x00", "ana;", strings.Repeat("x", goldfish.MaxAgentName+1)} {
+		check := func(what string, err error) {
+			t.Helper()
+			var ge *goldfish.Error
+			if !errors.As(err, &ge) || ge.Code != goldfish.CodeInvalidName || !strings.Contains(ge.Msg, "agent name") {
+				t.Errorf("%s as %q: %v, want 42Q03 naming the agent name", what, bad, err)
+			}
+		}
+		_, err := s.Recall(ctx, `MATCH (t:TSK)`, goldfish.RecallOptions{Agent: bad})
+		check("Recall", err)
+		_, err = s.CommitWith(ctx, `INSERT (:TSK)`, nil, goldfish.CommitOptions{Agent: bad})
+		check("CommitWith", err)
+		_, err = s.IngestWith(ctx, `INSERT (:MOD {loc: "x"})`, nil, goldfish.CommitOptions{Agent: bad})
+		check("IngestWith", err)
+		check("ValidAgentName", goldfish.ValidAgentName(bad))
+	}
+	if v := s.Version(); v != 0 {
+		t.Fatalf("version %d after refused Commits", v)
+	}
+	if got := mustAgents(t, s); len(got) != 0 {
+		t.Fatalf("refused Recalls counted: %+v", got)
+	}
+}
+
+// TestRecallWritesNothing: reading as agents moves no version, changes no
+// element and no catalogue entry; only the agents' records change.
+func TestRecallWritesNothing(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "c.gf")
+	db := openCab(t, path)
+	defer db.Close()
+	s := mustSession(t, db, "s")
+	mustCommit(t, s, `INSERT (:TSK {nick: "a"})-[:needs]->(:TSK {nick: "b"})`, nil)
+	before, infos := s.Dump(), db.SessionInfos()
+	for i := range 50 {
+		sh := mustRecall(t, s, fmt.Sprintf("agent%d", i%5))
+		if sh.Version != 1 {
+			t.Fatalf("Recall %d read version %d", i, sh.Version)
+		}
+	}
+	if s.Version() != 1 || s.Dump() != before || !reflect.DeepEqual(db.SessionInfos(), infos) {
+		t.Fatalf("reading moved the session: version %d\n%s\n%+v", s.Version(), s.Dump(), db.SessionInfos())
+	}
+	for _, a := range mustAgents(t, s) {
+		if a.LastRead != 1 || a.Reads != 10 {
+			t.Fatalf("agent %+v", a)
+		}
+	}
+}
+
+// TestAgentsConcurrent: many agents reading and committing at once (run
+// with -race): every Recall is counted once, under its agent, and each
+// agent's last read is the version its own last Recall read.
+func TestAgentsConcurrent(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "c.gf")
+	db := openCab(t, path)
+	s := mustSession(t, db, "s")
+	const agents, rounds = 12, 40
+	last := make([]uint64, agents)
+	var wg sync.WaitGroup
+	for a := range agents {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			name := fmt.Sprintf("agent%02d", a)
+			for r := range rounds {
+				sh, err := s.Recall(context.Background(), `MATCH (t:TSK) LIMIT 2`, goldfish.RecallOptions{Agent: name})
+				if err != nil {
+					t.Error(err)
+					return
+				}
+				last[a] = sh.Version
+				if r%8 == a%8 {
+					if _, err := s.CommitWith(context.Background(), `INSERT (:TSK {nick: $n})`, map[string]any{"n": fmt.Sprintf("%s_%d", name, r)},
+						goldfish.CommitOptions{Agent: name}); err != nil {
+						t.Error(err)
+						return
+					}
+				}
+			}
+		}()
+	}
+	// A lister and a flusher run meanwhile.
+	stop := make(chan struct{})
+	var side sync.WaitGroup
+	side.Add(1)
+	go func() {
+		defer side.Done()
+		for {
+			select {
+			case <-stop:
+				return
+			default:
+			}
+			if _, err := s.Agents(context.Background()); err != nil {
+				t.Error(err)
+			}
+			if err := s.Flush(context.Background()); err != nil {
+				t.Error(err)
+			}
+		}
+	}()
+	wg.Wait()
+	close(stop)
+	side.Wait()
+	check := func(list []goldfish.AgentInfo) {
+		t.Helper()
+		if len(list) != agents {
+			t.Fatalf("%d agents", len(list))
+		}
+		for a, info := range list {
+			if want := (goldfish.AgentInfo{Name: fmt.Sprintf("agent%02d", a), LastRead: last[a], Reads: rounds}); info != want {
+				t.Fatalf("agent %+v, want %+v", info, want)
+			}
+		}
+	}
+	check(mustAgents(t, s))
+	if err := db.Close(); err != nil {
+		t.Fatal(err)
+	}
+	db = openCab(t, path)
+	defer db.Close()
+	check(mustAgents(t, mustSession(t, db, "s")))
+}
+
+// TestAgentsDamagedRecord: an attention record that passes its checksum
+// but does not decode makes the session damaged (08Q01 through the
+// cabinet's ErrDamaged), as any other record of it would.
+func TestAgentsDamagedRecord(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "c.gf")
+	db := openCab(t, path)
+	mustCommit(t, mustSession(t, db, "s"), `INSERT (:TSK)`, nil)
+	db.Close()
+	cab, err := cabinet.Open(path, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cab.SaveAttention("s", []byte{1, 1, 5, 1, 2, 'a'}).Wait(); err != nil {
+		t.Fatal(err)
+	}
+	cab.Close()
+	db = openCab(t, path)
+	defer db.Close()
+	if _, err := db.Session(context.Background(), "s"); !errors.Is(err, goldfish.ErrDamaged) || !strings.Contains(err.Error(), "attention record") {
+		t.Fatalf("a record that does not decode: %v", err)
+	}
+}
+
+// TestAgentsCatalogue: the catalogue takes Recalls as agents and keeps
+// them in memory (it is never saved).
+func TestAgentsCatalogue(t *testing.T) {
+	db, _ := goldfish.Open()
+	defer db.Close()
+	c := mustSession(t, db, goldfish.CatalogName)
+	if _, err := c.Recall(context.Background(), `MATCH (s:SESSION) LIMIT 2`, goldfish.RecallOptions{Agent: "ana"}); err != nil {
+		t.Fatal(err)
+	}
+	if got := mustAgents(t, c); len(got) != 1 || got[0].Name != "ana" || got[0].Reads != 1 {
+		t.Fatalf("catalogue agents %+v", got)
+	}
+}
+
+// TestAgentsBound: a session keeps at most MaxAgents agents; a Recall
+// naming one more is refused (22Q06) before it runs, and the agents it
+// keeps go on reading.
+func TestAgentsBound(t *testing.T) {
+	db, _ := goldfish.Open()
+	defer db.Close()
+	s := mustSession(t, db, "s")
+	for i := range goldfish.MaxAgents {
+		mustRecall(t, s, fmt.Sprintf("a%d", i))
+	}
+	_, err := s.Recall(context.Background(), `MATCH (t:TSK)`, goldfish.RecallOptions{Agent: "one_more"})
+	var ge *goldfish.Error
+	if !errors.As(err, &ge) || ge.Code != goldfish.CodeInvalidOption {
+		t.Fatalf("a new agent beyond the bound: %v", err)
+	}
+	mustRecall(t, s, "a7")
+	if list := mustAgents(t, s); len(list) != goldfish.MaxAgents {
+		t.Fatalf("%d agents", len(list))
+	}
+}

@@ -122,6 +122,7 @@ func (e *Engine) Do(ctx context.Context, d Directive) (string, error) {
 	for k := range d.Args {
 		switch {
 		case k == "session":
+		case k == "agent" && (d.Cmd == "commit" || d.Cmd == "ingest" || d.Cmd == "recall"):
 		case k == "format" && d.Cmd == "script":
 		case k == "summary" && d.Cmd == "dump":
 		case k == "cabinet" && d.Cmd == "reset":
@@ -149,10 +150,10 @@ func (e *Engine) Do(ctx context.Context, d Directive) (string, error) {
 	}
 	switch d.Cmd {
 	case "commit":
-		res, err := s.Commit(ctx, d.Input, nil)
+		res, err := s.CommitWith(ctx, d.Input, nil, goldfish.CommitOptions{Agent: d.Args["agent"]})
 		return formatCommit(res, err), nil
 	case "ingest":
-		res, err := s.Ingest(ctx, d.Input, nil)
+		res, err := s.IngestWith(ctx, d.Input, nil, goldfish.CommitOptions{Agent: d.Args["agent"]})
 		return formatCommit(res, err), nil
 	case "dump":
 		out := s.Dump()
@@ -167,6 +168,7 @@ func (e *Engine) Do(ctx context.Context, d Directive) (string, error) {
 		if err != nil {
 			return "", err
 		}
+		opts.Agent = d.Args["agent"]
 		sh, err := s.Recall(ctx, d.Input, opts)
 		if err != nil {
 			return formatCommit(nil, err), nil

@@ -19,6 +19,9 @@
 //     or the error ("error: GQLSTATUS 40002: … (line 1, column 8)") with
 //     its caret lines.
 //   - ingest [session=NAME]: the same with Session.Ingest.
+//   - commit, ingest and recall take agent=NAME: the call is that agent's
+//     (the registering agent of what a Commit registers, the reader of a
+//     Recall), so one file can be a script of several agents' steps.
 //   - dump [session=NAME]: the whole session, deterministically and
 //     without engine ids (see goldfish.Dump); "dump summary" prints only
 //     the version and the counts, for sessions too big to list.

@@ -531,6 +531,21 @@ func (s *Snapshot) ScanIdentical(kind string, props Props, fn func(*Node) bool) 
 	})
 }
 
+// ScanKind calls fn for every live node of kind kind (its first label),
+// in observable order, until fn returns false: O(log n + nodes of the
+// kind). A node's observable key starts with its kind, so the nodes of
+// one kind are one run of the index of all live nodes.
+func (s *Snapshot) ScanKind(kind string, fn func(*Node) bool) {
+	var buf [64]byte
+	prefix := string(appendKeyString(buf[:0], kind))
+	s.st.all.AscendGreaterOrEqual(&Node{blob: prefix}, func(n *Node) bool {
+		if !strings.HasPrefix(n.okey(), prefix) {
+			return false
+		}
+		return fn(n)
+	})
+}
+
 // ScanEdges calls fn for every live edge in engine-id order (not an
 // observable order: for persistence and diagnostics).
 func (s *Snapshot) ScanEdges(fn func(*Edge) bool) {

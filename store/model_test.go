@@ -481,6 +481,20 @@ func checkSnapshot(t fataler, s *Snapshot, m *model) {
 	if nAll != len(m.nodes) || eAll != len(m.edges) || liveE != live {
 		t.Fatalf("ScanAll: %d/%d %d/%d %d/%d", nAll, len(m.nodes), eAll, len(m.edges), liveE, live)
 	}
+	// the nodes of each kind, in the order of all nodes
+	for kind := range kindCnt {
+		var want, got []ID
+		s.ScanNodes(func(n *Node) bool {
+			if n.Kind() == kind {
+				want = append(want, n.ID)
+			}
+			return true
+		})
+		s.ScanKind(kind, func(n *Node) bool { got = append(got, n.ID); return true })
+		if !slices.Equal(got, want) {
+			t.Fatalf("ScanKind(%q) = %v want %v", kind, got, want)
+		}
+	}
 	// the index by type: every live edge of the type, current, by id
 	for _, typ := range append(types, "absent") {
 		var want []ID

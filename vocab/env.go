@@ -255,11 +255,9 @@ func (r *reader) nodes(kind string) ref.Val {
 	if n := r.snap.KindCount(kind); uint64(n) >= r.limit {
 		return r.tooMany("nodes", kind, n)
 	}
-	var out []ref.Val
-	r.snap.ScanLabel(kind, func(n *store.Node) bool {
-		if n.Kind() == kind {
-			out = append(out, &elemMap{r: r, node: n})
-		}
+	out := make([]ref.Val, 0, r.snap.KindCount(kind))
+	r.snap.ScanKind(kind, func(n *store.Node) bool {
+		out = append(out, &elemMap{r: r, node: n})
 		return true
 	})
 	return types.NewRefValList(types.DefaultTypeAdapter, out)
@@ -269,7 +267,7 @@ func (r *reader) edges(typ string) ref.Val {
 	if n := r.snap.EdgeTypeCount(typ); uint64(n) >= r.limit {
 		return r.tooMany("edges", typ, n)
 	}
-	var out []ref.Val
+	out := make([]ref.Val, 0, r.snap.EdgeTypeCount(typ))
 	r.snap.ScanEdgeType(typ, func(e *store.Edge) bool {
 		out = append(out, &elemMap{r: r, edge: e})
 		return true

@@ -93,4 +93,3 @@ func TestVocabularySurvivesReplay(t *testing.T) {
 		}
 	})
 }
-

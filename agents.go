@@ -7,14 +7,14 @@ import (
 	"sync/atomic"
 
 	"github.com/goldfish-gql/goldfish/gqlstatus"
+	"github.com/goldfish-gql/goldfish/vocab"
 )
 
 // An agent is a reader and writer of a session that names itself on each
 // call (SPEC §9): RecallOptions.Agent, CommitOptions.Agent. Per (session,
 // agent) the engine keeps what the agent has read, beside the graph: a
 // Recall never writes the graph and never makes a version, so the record
-// lives in the Session, is updated with atomics (no lock on the path of a
-// known agent), and is persisted as the session's attention record
+// lives in the Session, is updated under each agent's own lock, and is persisted as the session's attention record
 // (attention.go).
 
 // MaxAgentName is the longest agent name accepted.
@@ -68,29 +68,31 @@ func (s *Session) Agents(ctx context.Context) ([]AgentInfo, error) {
 	recs := s.agents.list()
 	out := make([]AgentInfo, len(recs))
 	for i, r := range recs {
-		out[i] = AgentInfo{Name: r.name, LastRead: r.lastRead.Load(), Reads: r.reads.Load()}
+		seen := r.load()
+		out[i] = AgentInfo{Name: r.name, LastRead: seen.Version, Reads: seen.Reads}
 	}
 	return out, nil
 }
 
-// agentRecord is one agent's record. Its fields only grow, so readers
-// load them one by one without a lock; a save that reads them while a
-// Recall updates them may catch one field new and the other old, and the
-// Recall then leaves the table dirty for the next save.
+// agentRecord is one agent's record: what it has read. A Recall reads it
+// before composing its envelope and merges what it saw after, each under
+// the record's own lock, so only Recalls of one agent wait for each
+// other.
 type agentRecord struct {
-	name     string
-	lastRead atomic.Uint64
-	reads    atomic.Uint64
+	name string
+	mu   sync.Mutex
+	seen vocab.Seen
 }
 
-// agentRead is an agent's record as one Recall found it, before that
-// Recall counted: what "since your last read" is measured from.
-type agentRead struct {
-	LastRead, Reads uint64
+// load returns the record's contents.
+func (r *agentRecord) load() vocab.Seen {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.seen
 }
 
 // agentTable is a session's agents. A known agent is found with a
-// lock-free load and updated with atomics, so concurrent Recalls of many
+// lock-free load and updated under its own lock, so concurrent Recalls of many
 // agents do not wait for each other; only the first Recall of a new agent
 // takes mu, for an insert.
 type agentTable struct {
@@ -124,27 +126,39 @@ func (t *agentTable) find(name string) (*agentRecord, error) {
 }
 
 // note counts a Recall of r's agent (created if r is nil) that read
-// version, and returns the record as it was before.
-func (t *agentTable) note(name string, r *agentRecord, version uint64) agentRead {
+// version and saw what next says of the sections (next.Reads and
+// next.Version are counted here, not taken), and returns the record.
+func (t *agentTable) note(name string, r *agentRecord, version uint64, next *vocab.Seen) *agentRecord {
 	if r == nil {
 		r = t.insert(name)
 	}
-	var prev agentRead
-	prev.Reads = r.reads.Add(1) - 1
+	r.mu.Lock()
+	r.seen.Reads++
 	// Concurrent Recalls of one agent may finish out of order; the record
 	// keeps the newest version read, which is the later one's since the
 	// readable version only moves forward.
-	for {
-		old := r.lastRead.Load()
-		prev.LastRead = old
-		if old >= version || r.lastRead.CompareAndSwap(old, version) {
-			break
+	if version >= r.seen.Version {
+		r.seen.Version = version
+		if next != nil {
+			r.seen.Changed = next.Changed
 		}
 	}
+	if next != nil {
+		r.seen.Shape, r.seen.Views, r.seen.Actions, r.seen.Attention = next.Shape, next.Views, next.Actions, next.Attention
+	}
+	r.mu.Unlock()
 	if !t.dirty.Load() {
 		t.dirty.Store(true)
 	}
-	return prev
+	return r
+}
+
+// record returns the record of name, created if r is nil.
+func (t *agentTable) record(name string, r *agentRecord) *agentRecord {
+	if r == nil {
+		return t.insert(name)
+	}
+	return r
 }
 
 // insert returns the record of name, creating it. A table may exceed

@@ -13,6 +13,7 @@ import (
 
 	"github.com/goldfish-gql/goldfish/store"
 	"github.com/goldfish-gql/goldfish/store/cabinet"
+	"github.com/goldfish-gql/goldfish/vocab"
 )
 
 // loggedCabinet records the writes a real cabinet is given, in order.
@@ -34,13 +35,13 @@ func (c *loggedCabinet) Append(name string, e cabinet.Entry, m cabinet.Meta) *ca
 }
 
 func (c *loggedCabinet) SaveAttention(name string, data []byte) *cabinet.Ticket {
-	t := &agentTable{}
+	t := &Session{}
 	if err := decodeAttention(data, t); err != nil {
 		c.log("attention: " + err.Error())
 	} else {
 		var parts []string
-		for _, r := range t.list() {
-			parts = append(parts, fmt.Sprintf("%s=%d/%d", r.name, r.lastRead.Load(), r.reads.Load()))
+		for _, r := range t.agents.list() {
+			parts = append(parts, fmt.Sprintf("%s=%d/%d", r.name, r.seen.Version, r.seen.Reads))
 		}
 		c.log("attention " + strings.Join(parts, " "))
 	}
@@ -145,14 +146,35 @@ func TestAttentionSaves(t *testing.T) {
 // extra fields are skipped.
 func TestAttentionEncoding(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
-		tab := &agentTable{}
+		tab := &Session{}
 		for _, name := range rapid.SliceOfNDistinct(rapid.StringMatching(`[a-z_][a-z0-9_.-]{0,8}`), 0, 8, rapid.ID[string]).Draw(t, "names") {
-			r := tab.insert(name)
-			r.lastRead.Store(rapid.Uint64().Draw(t, "last"))
-			r.reads.Store(rapid.Uint64().Draw(t, "reads"))
+			r := tab.agents.insert(name)
+			r.seen = vocab.Seen{Version: rapid.Uint64().Draw(t, "last"), Reads: rapid.Uint64().Draw(t, "reads"),
+				Changed: rapid.Uint64().Draw(t, "changed"), Shape: rapid.Uint64().Draw(t, "shape"),
+				Views: rapid.Uint64().Draw(t, "views"), Actions: rapid.Uint64().Draw(t, "actions"),
+				Attention: rapid.Uint64().Draw(t, "attention")}
+		}
+		tab.attn.tick.Store(rapid.Uint64().Draw(t, "tick"))
+		set := vocab.DefaultSettings
+		set.StaleReads = rapid.Uint64Range(1, 1000).Draw(t, "stale")
+		set.Decay = rapid.Float64Range(0.01, 1).Draw(t, "decay")
+		tab.attn.settings.Store(&set)
+		marks := &vocab.Marks{Views: map[string]vocab.Mark{}, Actions: map[string]vocab.Mark{}}
+		for _, name := range rapid.SliceOfN(rapid.StringMatching(`[a-z]{1,6}`), 0, 6).Draw(t, "marks") {
+			mk := vocab.Mark{Score: rapid.Float64Range(0, 50).Draw(t, "score"), Tick: rapid.Uint64().Draw(t, "mtick"), RegTick: rapid.Uint64().Draw(t, "reg")}
+			if rapid.Bool().Draw(t, "view") {
+				marks.Views[name] = mk
+			} else {
+				marks.Actions[name] = mk
+			}
+		}
+		tab.attn.marks.Store(marks)
+		tab.attn.base = map[string]viewSeen{}
+		for _, name := range rapid.SliceOfN(rapid.StringMatching(`[a-z]{1,6}`), 0, 4).Draw(t, "values") {
+			tab.attn.base[name] = viewSeen{hash: rapid.Uint64().Draw(t, "hash"), changedAt: rapid.Uint64().Draw(t, "at")}
 		}
 		data := encodeAttention(tab)
-		back := &agentTable{}
+		back := &Session{}
 		if err := decodeAttention(data, back); err != nil {
 			t.Fatalf("decode: %v", err)
 		}
@@ -161,23 +183,23 @@ func TestAttentionEncoding(t *testing.T) {
 		}
 		if len(data) > 1 {
 			cut := rapid.IntRange(1, len(data)-1).Draw(t, "cut")
-			_ = decodeAttention(data[:cut], &agentTable{})
+			_ = decodeAttention(data[:cut], &Session{})
 			flip := append([]byte(nil), data...)
 			flip[rapid.IntRange(0, len(data)-1).Draw(t, "at")] ^= byte(rapid.IntRange(1, 255).Draw(t, "xor"))
-			_ = decodeAttention(flip, &agentTable{})
+			_ = decodeAttention(flip, &Session{})
 		}
 	})
 	// Version 1 with a later section (tag 9) and a later field per agent.
 	later := []byte{1, 9, 2, 0xAA, 0xBB, 1, 7, 1, 1, 'a', 3, 7, 2, 0x55}
-	tab := &agentTable{}
+	tab := &Session{}
 	if err := decodeAttention(later, tab); err != nil {
 		t.Fatal(err)
 	}
-	if l := tab.list(); len(l) != 1 || l[0].name != "a" || l[0].lastRead.Load() != 7 || l[0].reads.Load() != 2 {
+	if l := tab.agents.list(); len(l) != 1 || l[0].name != "a" || l[0].seen.Version != 7 || l[0].seen.Reads != 2 {
 		t.Fatalf("read %+v", l)
 	}
 	for _, bad := range [][]byte{nil, {2}, {1, 1, 1, 5}, {1, 1, 4, 2, 1, 'b', 0}, {1, 1, 11, 2, 1, 'b', 2, 0, 0, 1, 'a', 2, 0, 0}, {1, 1, 6, 1, 1, '.', 2, 0, 0}, {1, 1, 1, 0, 1, 1, 0}} {
-		if err := decodeAttention(bad, &agentTable{}); err == nil {
+		if err := decodeAttention(bad, &Session{}); err == nil {
 			t.Errorf("%x decoded", bad)
 		}
 	}
@@ -202,7 +224,7 @@ func BenchmarkAgentNote(b *testing.B) {
 				b.Error(err)
 				return
 			}
-			tab.note(name, r, v)
+			tab.note(name, r, v, nil)
 		}
 	})
 }

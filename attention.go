@@ -7,6 +7,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/goldfish-gql/goldfish/store/cabinet"
+	"github.com/goldfish-gql/goldfish/vocab"
 )
 
 // The attention record is what a session keeps beside its graph about its
@@ -16,40 +17,51 @@ import (
 // save, and on Flush and Close, so after a crash it lags by the Recalls
 // since the last of those, never by a Commit.
 //
-// Encoding, version 1 (integers are unsigned varints, strings a length
-// then UTF-8 bytes):
+// Encoding, version 1 (integers are unsigned varints, floats their IEEE
+// bits as one, strings a length then UTF-8 bytes):
 //
 //	record  = 0x01 section*
 //	section = tag length body            (length: bytes of body)
 //	tag 1, agents: count agent*          (sorted by name, names unique)
 //	  agent = name length fields         (length: bytes of fields)
-//	  fields = lastRead reads            (more may follow)
+//	  fields = lastRead reads changed shape views actions attention
+//	tag 2, session: tick settings marks views
+//	  settings = staleReads decay threshold gapRatio gapMin
+//	  marks = count (kind name score tick regTick)*   (kind 0 view, 1 action;
+//	                                                  sorted by kind, name)
+//	  views = count (name valueHash changedAt)*       (sorted by name)
 //
-// Tag 2 is kept for the session's own data (such as salience scores).
-// A reader skips a section whose tag it does not know and the fields
-// after those it knows, so a later encoding may add both without a new
-// version; the version byte changes only for a change a reader of this
-// one would misread.
+// The agent's fields after reads, and the whole session section, came
+// after the first records were written: a record without them reads as
+// zeros and the defaults. A reader skips a section whose tag it does not
+// know and the fields after those it knows, so a later encoding may add
+// both without a new version; the version byte changes only for a change
+// a reader of this one would misread.
 const (
-	attentionVersion  = 1
-	attentionAgents   = 1
-	attentionSessionR = 2 // reserved: per-session data
+	attentionVersion = 1
+	attentionAgents  = 1
+	attentionSession = 2
 )
 
-// encodeAttention encodes the table's records.
-func encodeAttention(t *agentTable) []byte {
-	recs := t.list()
+// encodeAttention encodes the session's record.
+func encodeAttention(s *Session) []byte {
+	recs := s.agents.list()
 	var body, fields []byte
 	body = binary.AppendUvarint(body, uint64(len(recs)))
 	for _, r := range recs {
+		seen := r.load()
 		body = appendAttnString(body, r.name)
-		fields = binary.AppendUvarint(fields[:0], r.lastRead.Load())
-		fields = binary.AppendUvarint(fields, r.reads.Load())
+		fields = fields[:0]
+		for _, n := range [...]uint64{seen.Version, seen.Reads, seen.Changed, seen.Shape, seen.Views, seen.Actions, seen.Attention} {
+			fields = binary.AppendUvarint(fields, n)
+		}
 		body = appendAttnString(body, string(fields))
 	}
 	b := []byte{attentionVersion}
 	b = binary.AppendUvarint(b, attentionAgents)
-	return appendAttnString(b, string(body))
+	b = appendAttnString(b, string(body))
+	b = binary.AppendUvarint(b, attentionSession)
+	return appendAttnString(b, string(s.attn.encode(s.vocab.cur.Load())))
 }
 
 func appendAttnString(b []byte, s string) []byte {
@@ -57,8 +69,8 @@ func appendAttnString(b []byte, s string) []byte {
 	return append(b, s...)
 }
 
-// decodeAttention fills an empty table from a record.
-func decodeAttention(data []byte, t *agentTable) error {
+// decodeAttention fills an empty session's record.
+func decodeAttention(data []byte, s *Session) error {
 	if len(data) == 0 {
 		return errors.New("empty record")
 	}
@@ -66,50 +78,72 @@ func decodeAttention(data []byte, t *agentTable) error {
 		return fmt.Errorf("encoding version %d (this goldfish reads version %d; a newer goldfish wrote it)", data[0], attentionVersion)
 	}
 	d := attnReader{b: data[1:]}
-	seen := false
+	seenAgents, seenSession := false, false
 	for len(d.b) > 0 {
 		tag := d.uvarint()
 		body := attnReader{b: d.bytes()}
 		if d.err != nil {
 			return d.err
 		}
-		if tag != attentionAgents {
+		switch tag {
+		case attentionSession:
+			if seenSession {
+				return errors.New("two session sections")
+			}
+			seenSession = true
+			if err := s.attn.decode(&body); err != nil {
+				return err
+			}
+			continue
+		case attentionAgents:
+		default:
 			continue // a section a later encoding added
 		}
-		if seen {
+		if seenAgents {
 			return errors.New("two agents sections")
 		}
-		seen = true
-		n := body.uvarint()
-		if body.err == nil && n > uint64(len(body.b)) {
-			return fmt.Errorf("%d agents in %d bytes", n, len(body.b))
+		seenAgents = true
+		if err := decodeAgents(&body, &s.agents); err != nil {
+			return err
 		}
-		prev := ""
-		for i := uint64(0); i < n && body.err == nil; i++ {
-			name := string(body.bytes())
-			fields := attnReader{b: body.bytes()}
-			lastRead, reads := fields.uvarint(), fields.uvarint()
-			switch {
-			case body.err != nil:
-				return body.err
-			case fields.err != nil:
-				return fmt.Errorf("agent %q: %v", name, fields.err)
-			case !utf8.ValidString(name) || ValidAgentName(name) != nil:
-				return fmt.Errorf("agent name %q is not valid", name)
-			case i > 0 && name <= prev:
-				return fmt.Errorf("agent %q after %q: not sorted, or twice", name, prev)
+	}
+	return nil
+}
+
+func decodeAgents(body *attnReader, t *agentTable) error {
+	n := body.uvarint()
+	if body.err == nil && n > uint64(len(body.b)) {
+		return fmt.Errorf("%d agents in %d bytes", n, len(body.b))
+	}
+	prev := ""
+	for i := uint64(0); i < n && body.err == nil; i++ {
+		name := string(body.bytes())
+		fields := attnReader{b: body.bytes()}
+		var seen vocab.Seen
+		seen.Version, seen.Reads = fields.uvarint(), fields.uvarint()
+		for _, p := range []*uint64{&seen.Changed, &seen.Shape, &seen.Views, &seen.Actions, &seen.Attention} {
+			if len(fields.b) > 0 {
+				*p = fields.uvarint()
 			}
-			prev = name
-			r := t.insert(name)
-			r.lastRead.Store(lastRead)
-			r.reads.Store(reads)
 		}
-		if body.err != nil {
+		switch {
+		case body.err != nil:
 			return body.err
+		case fields.err != nil:
+			return fmt.Errorf("agent %q: %v", name, fields.err)
+		case !utf8.ValidString(name) || ValidAgentName(name) != nil:
+			return fmt.Errorf("agent name %q is not valid", name)
+		case i > 0 && name <= prev:
+			return fmt.Errorf("agent %q after %q: not sorted, or twice", name, prev)
 		}
-		if len(body.b) != 0 {
-			return fmt.Errorf("%d bytes after the agents", len(body.b))
-		}
+		prev = name
+		t.insert(name).seen = seen
+	}
+	if body.err != nil {
+		return body.err
+	}
+	if len(body.b) != 0 {
+		return fmt.Errorf("%d bytes after the agents", len(body.b))
 	}
 	return nil
 }
@@ -159,7 +193,7 @@ func (s *Session) saveAttention() *cabinet.Ticket {
 		return nil
 	}
 	s.agents.dirty.Store(false)
-	return s.db.cab.SaveAttention(s.name, encodeAttention(&s.agents))
+	return s.db.cab.SaveAttention(s.name, encodeAttention(s))
 }
 
 // queueAttention queues the record of a session the cabinet holds, if it

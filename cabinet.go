@@ -139,7 +139,7 @@ func (s *Session) hydrate(ctx context.Context) error {
 		return fmt.Errorf("%w: session %q in %s: hydrated version %d, metadata says %d", cabinet.ErrDamaged, s.name, cab.Path(), v, img.Meta.Version)
 	}
 	if img.Attention != nil {
-		if err := decodeAttention(img.Attention, &s.agents); err != nil {
+		if err := decodeAttention(img.Attention, s); err != nil {
 			return fmt.Errorf("%w: session %q in %s: attention record: %v (restore the file from a backup)", cabinet.ErrDamaged, s.name, cab.Path(), err)
 		}
 	}

@@ -21,7 +21,7 @@ var allowed = map[string][]string{
 	"parser/gen":    {},
 	"parser":        {"parser/ast", "parser/gen", "gqlstatus"},
 	"planner":       {"parser/ast", "gqlstatus", "store", "vocab"},
-	"vocab":         {"store"},
+	"vocab":         {"store", "tokens"}, // the envelope counts its lines
 	"shapewalk":     {"store", "gqlstatus"},
 	"exec":          {"planner", "shapewalk", "store", "parser/ast", "gqlstatus", "tokens", "vocab"},
 	"tokens":        {},

@@ -320,9 +320,11 @@ type Session struct {
 	peaks exec.PeakCache
 	// vocab keeps the vocabulary's evaluation for the latest version.
 	vocab vocabCache
-	// agents is what each agent has read (agents.go): beside the graph,
+	// agents is what each agent has read (agents.go), attn what the
+	// envelope keeps of the session (envelope.go): beside the graph,
 	// never a version of it.
 	agents agentTable
+	attn   sessionAttention
 }
 
 // incarnations numbers the Sessions of the process.
@@ -399,11 +401,13 @@ func (s *Session) commit(ctx context.Context, text string, params map[string]any
 		s.wmu.Unlock()
 		return nil, err
 	}
+	before := exec.Vocabulary(s.graph.Snapshot())
 	res, err := exec.Commit(ctx, s.graph, plan, vals, exec.CommitOptions{Mint: mint, Budget: s.db.cfg.budget.exec(), Agent: o.Agent})
 	if err != nil || !res.Applied {
 		s.wmu.Unlock()
 		return commitResultOf(res), err
 	}
+	s.noteCommit(before, exec.Vocabulary(s.graph.Snapshot()), res.Version)
 	w := s.durable(cabinet.Entry{Kind: cabinet.EntryDelta, Mint: uint8(mint), Text: text, Params: vals, Agent: o.Agent})
 	s.wmu.Unlock()
 	if err := s.await(w); err != nil {

@@ -12,6 +12,7 @@ import (
 	"github.com/goldfish-gql/goldfish/parser"
 	"github.com/goldfish-gql/goldfish/planner"
 	"github.com/goldfish-gql/goldfish/store"
+	"github.com/goldfish-gql/goldfish/vocab"
 )
 
 // Shape is what a Recall returns: the emitted GQL text (a comment header
@@ -42,10 +43,10 @@ type Shape struct {
 }
 
 // shapeOf gives one caller its own copy of a computed or cached Shape.
-func shapeOf(sh *exec.Shape, v *vocabRead) *Shape {
+func shapeOf(sh *exec.Shape) *Shape {
 	return &Shape{Text: sh.Text, Cue: Cue(sh.Cue), Seeds: sh.Seeds, Rows: sh.Rows, Tokens: sh.Tokens,
 		Version: sh.Version, Truncated: sh.Truncated, Clamps: slices.Clone(sh.Clamps),
-		Notices: slices.Clone(sh.Notices), Status: sh.Status, Attention: v.attention()}
+		Notices: slices.Clone(sh.Notices), Status: sh.Status}
 }
 
 // Cue says how a Recall found its seeds (SPEC §5).
@@ -85,9 +86,20 @@ type RecallOptions struct {
 	// Params are the values of the token's $parameters.
 	Params map[string]any
 	// Agent names who reads ("" for nobody): the session then counts the
-	// Recall as that agent's and keeps the version it read (Agents). It
-	// changes nothing of the Shape. The rules are ValidAgentName's.
+	// Recall as that agent's and keeps what it read (Agents), and the
+	// envelope says what changed since its previous Recall. The rules
+	// are ValidAgentName's.
 	Agent string
+	// Depth is how much the envelope shows of the vocabulary: "lean"
+	// (the default: names, values and signatures, at most 300 tokens in
+	// all) or "full" (with intents, counters and salience). An agent's
+	// first Recall of a session is shown at full once.
+	Depth string
+	// Only keeps just the sections it names, any of "shape", "views",
+	// "actions" and "attention" (none: all). Broken views show whatever
+	// it says, and the envelope's you_elided names the sections left out
+	// that changed since the agent last saw them.
+	Only []string
 }
 
 // Ceilings bound what a Recall may ask for.
@@ -138,6 +150,13 @@ func (o RecallOptions) resolve(c Ceilings) (RecallOptions, error) {
 	default:
 		return o, gqlstatus.Errorf(gqlstatus.InvalidOption, "view %q is not a view", o.View).
 			WithHint("use interior or shell")
+	}
+	if _, err := vocab.ParseDepth(o.Depth); err != nil {
+		return o, gqlstatus.Errorf(gqlstatus.InvalidOption, "%v", err)
+	}
+	if _, err := vocab.ParseSections(o.Only); err != nil {
+		return o, gqlstatus.Errorf(gqlstatus.InvalidOption, "only: %v", err).
+			WithHint("e.g. only shape,views; none keeps every section")
 	}
 	return o, nil
 }
@@ -207,10 +226,7 @@ func (s *Session) recall(ctx context.Context, q string, opts RecallOptions, t *T
 			if t != nil {
 				t.Cached = true
 			}
-			if opts.Agent != "" {
-				s.agents.note(opts.Agent, agent, sh.Version)
-			}
-			return shapeOf(sh, voc), nil
+			return s.withEnvelope(sh, voc, o, agent)
 		}
 	}
 	// exec reads the parameters during the call and keeps none of them,
@@ -223,7 +239,6 @@ func (s *Session) recall(ctx context.Context, q string, opts RecallOptions, t *T
 	sh, err := exec.Recall(ctx, snap, plan, params, exec.RecallOptions{
 		M: o.M, K: o.K, L: o.L, F: o.F, MaxL: s.db.cfg.ceilings.L, CapL: capL, View: exec.View(o.View), Pinned: o.Pinned,
 		NoPeaks: o.NoPeaks, ExactTokens: o.ExactTokens, Session: s.name, Peaks: &s.peaks,
-		Preamble: voc.preamble(), PreambleCost: voc.preambleCost(),
 	})
 	if t != nil && sh != nil {
 		t.Execute, t.Emit = sh.ExecTime, sh.EmitTime
@@ -234,10 +249,50 @@ func (s *Session) recall(ctx context.Context, q string, opts RecallOptions, t *T
 	if key != nil {
 		s.db.shapes.set(*key, sh, int64(len(sh.Text))+64)
 	}
-	if opts.Agent != "" {
-		s.agents.note(opts.Agent, agent, sh.Version)
+	return s.withEnvelope(sh, voc, o, agent)
+}
+
+// withEnvelope gives the caller its Shape with the session's vocabulary
+// and the attention envelope composed in (per call: they depend on the
+// agent and its history, the Shape cache holds the graph part), and
+// counts the Recall: the session's Recall count, the agent's record, the
+// views a read of views alone raises.
+func (s *Session) withEnvelope(sh *exec.Shape, voc *vocabRead, o RecallOptions, agent *agentRecord) (*Shape, error) {
+	tick := s.attn.tick.Add(1)
+	depth, _ := vocab.ParseDepth(o.Depth)
+	only, _ := vocab.ParseSections(o.Only)
+	quiet := voc == nil || voc.prepared.Quiet(s.attn.currentSettings())
+	if o.Agent == "" && quiet && only == vocab.AllSections {
+		return shapeOf(sh), nil
 	}
-	return shapeOf(sh, voc), nil
+	var seen vocab.Seen
+	if o.Agent != "" {
+		agent = s.agents.record(o.Agent, agent)
+		seen = agent.load()
+	}
+	env := s.envelope(voc, tick, o.Agent, seen, depth, only)
+	out := shapeOf(sh)
+	text, tok, alarm, err := sh.Compose(env.Text, env.Milli, only&vocab.SectionShape != 0)
+	if err != nil {
+		return nil, err
+	}
+	out.Text, out.Tokens, out.Attention = text, tok, attentionOf(env.Attention)
+	if alarm != nil {
+		out.Notices = append(out.Notices, *alarm)
+		if out.Status == gqlstatus.Success {
+			out.Status = gqlstatus.Warning
+		}
+	}
+	if o.Agent != "" {
+		s.agents.note(o.Agent, agent, sh.Version, &env.Seen)
+	}
+	if !quiet && !s.agents.dirty.Load() {
+		s.agents.dirty.Store(true) // the Recall count moved
+	}
+	if only == vocab.SectionViews {
+		s.raiseViews(env.ShownViews, tick)
+	}
+	return out, nil
 }
 
 var keyPool = sync.Pool{New: func() any { b := make([]byte, 0, 256); return &b }}

@@ -72,68 +72,130 @@ type ActionParam struct {
 }
 
 // Attention is what a Recall tells its reader to notice (SPEC §9, the
-// attention envelope). Empty fields are left out of JSON.
+// attention envelope): the Shape's text holds it as comment lines. Empty
+// fields are left out of JSON; the README's tour of the envelope says
+// what each means.
 type Attention struct {
-	// BrokenViews are the views whose evaluation fails, with their errors.
+	// FirstRead is set on an agent's first Recall of the session, shown
+	// at depth=full once; Note says so.
+	FirstRead bool   `json:"first_read,omitempty"`
+	Note      string `json:"note,omitempty"`
+	// BrokenViews are the views whose evaluation fails (with their
+	// errors at depth=full); they show whatever the read asked for.
 	BrokenViews []BrokenView `json:"broken_views,omitempty"`
+	// StaleActions were registered at least stale_reads Recalls ago and
+	// not invoked since.
+	StaleActions []string `json:"stale_actions,omitempty"`
+	// SinceYourLastRead is what changed since this agent's previous
+	// Recall.
+	SinceYourLastRead *SinceLastRead `json:"since_your_last_read,omitempty"`
+	// YouElided are the sections the read left out (Only) that changed
+	// since this agent last saw them.
+	YouElided []string `json:"you_elided,omitempty"`
+	// VocabularyHealth is progressive, stable or degenerating.
+	VocabularyHealth string `json:"vocabulary_health,omitempty"`
+	// VocabularyGaps are (kind, property) pairs raw Commits write far
+	// more often than actions do.
+	VocabularyGaps []VocabularyGap `json:"vocabulary_gaps,omitempty"`
+	// IntentOverlap are pairs of actions whose intents share most of
+	// their keywords.
+	IntentOverlap []IntentOverlap `json:"intent_overlap,omitempty"`
+	// LowSalience counts the views and actions left out at depth=lean for
+	// low salience.
+	LowSalience int `json:"low_salience,omitempty"`
 }
 
-// BrokenView is a view that fails, and why.
+// BrokenView is a view that fails, and why (Error at depth=full).
 type BrokenView struct {
 	Name  string `json:"name"`
-	Error string `json:"error"`
+	Error string `json:"error,omitempty"`
 }
 
-// empty reports whether the envelope has nothing to say.
-func (a *Attention) empty() bool { return a == nil || len(a.BrokenViews) == 0 }
+// SinceLastRead is what changed since an agent's previous Recall.
+type SinceLastRead struct {
+	Versions        uint64 `json:"versions"`
+	ElementsChanged uint64 `json:"elements_changed"`
+	// ActionsRegistered were registered or revised, ActionsInvoked
+	// invoked, ViewsChanged registered, revised, changed value or
+	// dropped ("name (dropped)").
+	ActionsRegistered []string `json:"actions_registered,omitempty"`
+	ActionsInvoked    []string `json:"actions_invoked,omitempty"`
+	ViewsChanged      []string `json:"views_changed,omitempty"`
+}
+
+// VocabularyGap is a (kind, property) pair and how many Commits wrote
+// it raw and inside actions.
+type VocabularyGap struct {
+	Kind      string `json:"kind"`
+	Property  string `json:"property"`
+	Raw       uint64 `json:"raw"`
+	InActions uint64 `json:"in_actions"`
+}
+
+// IntentOverlap is a pair of actions and the Jaccard index of their
+// intents' keywords.
+type IntentOverlap struct {
+	A       string  `json:"a"`
+	B       string  `json:"b"`
+	Jaccard float64 `json:"jaccard"`
+}
 
 // vocabRead is a session's vocabulary at one version, evaluated once and
-// kept until the next version: its views' values, the comment block a
-// Recall shows and the attention it raises.
+// kept until the next version: its views' values and what every envelope
+// of the version shares.
 type vocabRead struct {
-	version uint64
-	state   *vocab.State
-	values  *vocab.Values
-	block   []byte
-	cost    int64
-	broken  []BrokenView
+	version  uint64
+	state    *vocab.State
+	values   *vocab.Values
+	prepared *vocab.Prepared
+	// seen and changedAt: per view, its value's hash and the version it
+	// was last seen to change at.
+	seen      map[string]viewSeen
+	changedAt map[string]uint64
 }
 
 // vocabCache holds the latest vocabRead of a session.
 type vocabCache struct{ cur atomic.Pointer[vocabRead] }
 
 // vocabularyAt evaluates (once per version) the vocabulary of snap: nil
-// when the session has none. Only the context stopping the evaluation is
-// an error; broken views are part of the result.
+// when the session has no vocabulary state yet. Only the context
+// stopping the evaluation is an error; broken views are part of the
+// result.
 func (s *Session) vocabularyAt(ctx context.Context, snap *store.Snapshot) (*vocabRead, error) {
 	state := exec.Vocabulary(snap)
-	if state.Empty() {
+	if state == nil {
 		return nil, nil
 	}
-	if r := s.vocab.cur.Load(); r != nil && r.version == snap.Version() && r.state == state {
-		return r, nil
+	prev := s.vocab.cur.Load()
+	if prev != nil && prev.version == snap.Version() && prev.state == state {
+		return prev, nil
 	}
 	vals, err := vocab.Evaluate(ctx, snap, state)
 	if err != nil {
 		return nil, gqlstatus.Interrupted(ctx, "Recall")
 	}
-	r := &vocabRead{version: snap.Version(), state: state, values: vals}
-	r.block, r.cost = exec.VocabularyBlock(state, vals)
-	for _, v := range state.Views() {
-		if res := vals.Results[v.Name]; res.Err != nil {
-			r.broken = append(r.broken, BrokenView{Name: v.Name, Error: res.Err.Error()})
+	r := &vocabRead{version: snap.Version(), state: state, values: vals, prepared: vocab.Prepare(state, vals)}
+	base := s.attn.base
+	if prev != nil {
+		base = prev.seen
+	}
+	r.seen = seenValues(vals, state, base, r.version)
+	r.changedAt = make(map[string]uint64, len(r.seen))
+	for name, v := range r.seen {
+		r.changedAt[name] = v.changedAt
+	}
+	s.ensureMarks(state)
+	// A slower evaluation of an older version never replaces a newer one.
+	for {
+		cur := s.vocab.cur.Load()
+		if cur != nil && cur.version > r.version {
+			break
+		}
+		if s.vocab.cur.CompareAndSwap(cur, r) {
+			break
 		}
 	}
-	s.vocab.cur.Store(r)
 	return r, nil
-}
-
-// attention builds a Recall's envelope.
-func (r *vocabRead) attention() *Attention {
-	if r == nil || len(r.broken) == 0 {
-		return nil
-	}
-	return &Attention{BrokenViews: append([]BrokenView(nil), r.broken...)}
 }
 
 // Vocabulary returns the session's views, with their values at its
@@ -175,18 +237,4 @@ func (s *Session) Vocabulary(ctx context.Context) (*Vocabulary, error) {
 		out.Actions = append(out.Actions, act)
 	}
 	return out, nil
-}
-
-func (r *vocabRead) preamble() []byte {
-	if r == nil {
-		return nil
-	}
-	return r.block
-}
-
-func (r *vocabRead) preambleCost() int64 {
-	if r == nil {
-		return 0
-	}
-	return r.cost
 }

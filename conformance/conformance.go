@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"context"
 	"embed"
+	"encoding/json"
 	"fmt"
 	"io"
 	"io/fs"
@@ -127,6 +128,7 @@ func (e *Engine) Do(ctx context.Context, d Directive) (string, error) {
 		case k == "summary" && d.Cmd == "dump":
 		case k == "cabinet" && d.Cmd == "reset":
 		case k == "flush" && d.Cmd == "reopen":
+		case d.Cmd == "settings":
 		case d.Cmd == "recall" && (recallArgs[k] || strings.HasPrefix(k, "$")):
 		default:
 			return "", fmt.Errorf("%s: unknown argument %q", d.Cmd, k)
@@ -173,7 +175,16 @@ func (e *Engine) Do(ctx context.Context, d Directive) (string, error) {
 		if err != nil {
 			return formatCommit(nil, err), nil
 		}
+		if _, ok := d.Args["json"]; ok {
+			j, err := json.Marshal(sh.Attention)
+			if err != nil {
+				return "", err
+			}
+			return sh.Text + "attention: " + string(j) + "\n", nil
+		}
 		return sh.Text, nil
+	case "settings":
+		return settings(ctx, s, d.Args), nil
 	case "vocabulary":
 		v, err := s.Vocabulary(ctx)
 		if err != nil {
@@ -194,7 +205,36 @@ func (e *Engine) Do(ctx context.Context, d Directive) (string, error) {
 		}
 		return res, nil
 	}
-	return "", fmt.Errorf("unknown directive %q (want commit, ingest, recall, dump, vocabulary, script, reset or reopen)", d.Cmd)
+	return "", fmt.Errorf("unknown directive %q (want commit, ingest, recall, dump, vocabulary, settings, script, reset or reopen)", d.Cmd)
+}
+
+// settings sets the attention settings its arguments name (as gqlsh's
+// :set does) and shows them all:
+//
+//	settings [session=NAME] [stale_reads=N] [decay=F] [salience_threshold=F] [gap_ratio=F] [gap_min=N]
+func settings(ctx context.Context, s *goldfish.Session, args map[string]string) string {
+	cur, err := s.AttentionSettings(ctx)
+	if err != nil {
+		return formatCommit(nil, err)
+	}
+	names := make([]string, 0, len(args))
+	for k := range args {
+		if k != "session" {
+			names = append(names, k)
+		}
+	}
+	sort.Strings(names)
+	for _, k := range names {
+		if cur, err = goldfish.SetAttentionSetting(cur, k, args[k]); err != nil {
+			return formatCommit(nil, err)
+		}
+	}
+	if len(names) > 0 {
+		if err := s.SetAttentionSettings(ctx, cur); err != nil {
+			return formatCommit(nil, err)
+		}
+	}
+	return cur.String() + "\n"
 }
 
 // formatVocabulary lists a session's vocabulary with every counter.

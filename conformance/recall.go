@@ -11,14 +11,17 @@ import (
 // recallArgs are the arguments of the recall directive besides session and
 // the $NAME=VALUE parameters:
 //
-//	recall [session=NAME] [m=N] [k=N] [l=N] [f=N] [view=shell] \
-//	       [pinned=LAW,TSK] [nopeaks] [exact] [$NAME=VALUE ...]
+//	recall [session=NAME] [agent=NAME] [m=N] [k=N] [l=N] [f=N] [view=shell] \
+//	       [pinned=LAW,TSK] [nopeaks] [exact] [depth=lean|full] \
+//	       [only=views,actions,...] [json] [$NAME=VALUE ...]
 //
 // Its input is the Recall text; its output is the Shape text as emitted
-// (header included), or the error in the form commit errors use.
+// (header included), then with json the Shape's attention as JSON on a
+// line of its own, or the error in the form commit errors use.
 var recallArgs = map[string]bool{
 	"m": true, "k": true, "l": true, "f": true,
 	"view": true, "pinned": true, "nopeaks": true, "exact": true,
+	"depth": true, "only": true, "json": true,
 }
 
 // recallOptions turns a recall directive's arguments into options. A
@@ -37,6 +40,11 @@ func recallOptions(args map[string]string) (goldfish.RecallOptions, error) {
 			*budgets[k] = n
 		case k == "view":
 			o.View = v
+		case k == "depth":
+			o.Depth = v
+		case k == "only":
+			o.Only = strings.Split(v, ",")
+		case k == "json":
 		case k == "pinned":
 			for _, p := range strings.Split(v, ",") {
 				if p = strings.TrimSpace(p); p != "" {

@@ -543,9 +543,10 @@ func appendCommentText(b []byte, s string) []byte {
 	}
 }
 
-// finish writes the header and counts the tokens. Header and rest are
-// counted apart (a newline separates them, so no token spans both), and the
-// header is counted again once its own token count is written into it.
+// finish writes the header and counts the tokens of a Shape with no
+// preamble, and keeps the pieces Compose needs to write it again with one:
+// the Shape cache holds the graph part, and the vocabulary and attention
+// lines a reader sees are composed per call.
 func (e *emitter) finish() (*Shape, error) {
 	defer e.release()
 	s := e.shape
@@ -557,54 +558,22 @@ func (e *emitter) finish() (*Shape, error) {
 		notes = append(notes, '\n')
 	}
 	sc.notes = notes
-	head := func(tok int) []byte {
-		h := append(sc.head[:0], "// goldfish session="...)
-		h = append(h, e.opt.Session...)
-		h = append(h, " version="...)
-		h = strconv.AppendUint(h, s.Version, 10)
-		h = append(h, " cue="...)
-		h = append(h, s.Cue...)
-		h = append(h, " seeds="...)
-		h = strconv.AppendInt(h, int64(s.Seeds), 10)
-		h = append(h, " k="...)
-		h = strconv.AppendInt(h, int64(e.opt.K), 10)
-		h = append(h, " rows="...)
-		h = strconv.AppendInt(h, int64(s.Rows), 10)
-		h = append(h, '/')
-		h = strconv.AppendInt(h, int64(e.opt.M), 10)
-		h = append(h, " tokens="...)
-		h = strconv.AppendInt(h, int64(tok), 10)
-		h = append(h, '\n')
-		sc.head = h
-		return h
+	rest := make([]byte, 0, len(notes)+len(e.body))
+	rest = append(append(rest, notes...), e.body...)
+	s.session, s.k, s.m, s.exact = e.opt.Session, e.opt.K, e.opt.M, e.opt.ExactTokens
+	s.notesLen, s.notesMilli = len(notes), tokens.Milli(notes)
+	s.rest, s.restMilli = string(rest), s.notesMilli+e.bodyCost
+	if e.walked.IsZero() {
+		e.walked = time.Now()
 	}
-	var tok int
-	if e.opt.ExactTokens {
-		restTok, err := tokens.Exact(string(e.opt.Preamble) + string(notes) + string(e.body))
-		if err != nil {
-			e := gqlstatus.Errorf(gqlstatus.Internal, "the exact token count failed").
-				WithHint("recall without the exact token count (the estimate), and report it: this is a fault in goldfish")
-			e.Cause = err
-			return nil, e
-		}
-		headTok, _ := tokens.Exact(string(head(restTok)))
-		tok = restTok + headTok
-		headTok, _ = tokens.Exact(string(head(tok)))
-		tok = restTok + headTok
-	} else {
-		// The notes end with a newline and the body starts with INSERT:
-		// a class change, so the estimates add up.
-		restTok := tokens.FromMilli(e.opt.PreambleCost + tokens.Milli(notes) + e.bodyCost)
-		tok = restTok + tokens.EstimateBytes(head(restTok))
-		tok = restTok + tokens.EstimateBytes(head(tok))
+	s.ExecTime = e.walked.Sub(e.start)
+	text, tok, alarm, err := s.compose(sc.head[:0], nil, 0)
+	if err != nil {
+		return nil, err
 	}
-	s.Tokens = tok
-	h := head(tok)
-	alarm := ""
-	if tok > TokenAlarm {
-		msg := fmt.Sprintf("Shape is %d tokens, over the %d-token alarm: narrow q, use view=shell, or split the session", tok, TokenAlarm)
-		alarm = "// " + string(gqlstatus.Warning) + ": " + msg + "\n"
-		s.Notices = append(s.Notices, gqlstatus.Notice{Code: gqlstatus.Warning, Msg: msg})
+	s.Text, s.Tokens = text, tok
+	if alarm != nil {
+		s.Notices = append(s.Notices, *alarm)
 	}
 	if s.Truncated {
 		s.Notices = append(s.Notices, gqlstatus.Notice{Code: gqlstatus.Warning,
@@ -616,18 +585,91 @@ func (e *emitter) finish() (*Shape, error) {
 	if s.Status == gqlstatus.Success && len(s.Notices) > 0 {
 		s.Status = gqlstatus.Warning
 	}
-	var text strings.Builder
-	text.Grow(len(h) + len(alarm) + len(e.opt.Preamble) + len(notes) + len(e.body))
-	text.Write(h)
-	text.WriteString(alarm)
-	text.Write(e.opt.Preamble)
-	text.Write(notes)
-	text.Write(e.body)
-	s.Text = text.String()
-	if e.walked.IsZero() {
-		e.walked = time.Now()
-	}
-	s.ExecTime = e.walked.Sub(e.start)
 	s.EmitTime = time.Since(e.walked)
 	return s, nil
+}
+
+// Compose writes the Shape's text with preamble (comment lines: the
+// session's vocabulary and the attention envelope) right after its
+// header, and counts its tokens; preambleMilli is the preamble's token
+// estimate in tokens.Milli units (whole lines, so estimates add up).
+// alarm is the token alarm's notice when the text is over TokenAlarm and
+// the Shape without the preamble was not. Without withBody the text ends
+// after the notes, with a line saying the graph part was left out.
+func (s *Shape) Compose(preamble []byte, preambleMilli int64, withBody bool) (text string, tok int, alarm *gqlstatus.Notice, err error) {
+	if len(preamble) == 0 && withBody {
+		return s.Text, s.Tokens, nil, nil
+	}
+	if !withBody {
+		c := *s
+		c.rest = s.rest[:s.notesLen] + elidedShape
+		c.restMilli = s.notesMilli + tokens.MilliString(elidedShape)
+		s = &c
+	}
+	text, tok, alarm, err = s.compose(nil, preamble, preambleMilli)
+	if alarm != nil && s.Tokens > TokenAlarm {
+		alarm = nil // the Shape's own notices hold it already
+	}
+	return text, tok, alarm, err
+}
+
+// elidedShape ends a Shape whose graph part a read left out.
+const elidedShape = "// shape left out (only)\n"
+
+func (s *Shape) compose(h, preamble []byte, preambleMilli int64) (string, int, *gqlstatus.Notice, error) {
+	head := func(tok int) []byte {
+		h = append(h[:0], "// goldfish session="...)
+		h = append(h, s.session...)
+		h = append(h, " version="...)
+		h = strconv.AppendUint(h, s.Version, 10)
+		h = append(h, " cue="...)
+		h = append(h, s.Cue...)
+		h = append(h, " seeds="...)
+		h = strconv.AppendInt(h, int64(s.Seeds), 10)
+		h = append(h, " k="...)
+		h = strconv.AppendInt(h, int64(s.k), 10)
+		h = append(h, " rows="...)
+		h = strconv.AppendInt(h, int64(s.Rows), 10)
+		h = append(h, '/')
+		h = strconv.AppendInt(h, int64(s.m), 10)
+		h = append(h, " tokens="...)
+		h = strconv.AppendInt(h, int64(tok), 10)
+		h = append(h, '\n')
+		return h
+	}
+	var tok int
+	if s.exact {
+		restTok, err := tokens.Exact(string(preamble) + s.rest)
+		if err != nil {
+			e := gqlstatus.Errorf(gqlstatus.Internal, "the exact token count failed").
+				WithHint("recall without the exact token count (the estimate), and report it: this is a fault in goldfish")
+			e.Cause = err
+			return "", 0, nil, e
+		}
+		headTok, _ := tokens.Exact(string(head(restTok)))
+		tok = restTok + headTok
+		headTok, _ = tokens.Exact(string(head(tok)))
+		tok = restTok + headTok
+	} else {
+		// The preamble and the notes end with a newline and the body
+		// starts with INSERT: a class change, so the estimates add up.
+		restTok := tokens.FromMilli(preambleMilli + s.restMilli)
+		tok = restTok + tokens.EstimateBytes(head(restTok))
+		tok = restTok + tokens.EstimateBytes(head(tok))
+	}
+	h = head(tok)
+	var alarm *gqlstatus.Notice
+	alarmLine := ""
+	if tok > TokenAlarm {
+		msg := fmt.Sprintf("Shape is %d tokens, over the %d-token alarm: narrow q, use view=shell, or split the session", tok, TokenAlarm)
+		alarmLine = "// " + string(gqlstatus.Warning) + ": " + msg + "\n"
+		alarm = &gqlstatus.Notice{Code: gqlstatus.Warning, Msg: msg}
+	}
+	var text strings.Builder
+	text.Grow(len(h) + len(alarmLine) + len(preamble) + len(s.rest))
+	text.Write(h)
+	text.WriteString(alarmLine)
+	text.Write(preamble)
+	text.WriteString(s.rest)
+	return text.String(), tok, alarm, nil
 }

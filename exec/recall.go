@@ -50,11 +50,6 @@ type RecallOptions struct {
 	Hierarchy   shapewalk.Hierarchy
 	// Session names the session in the header.
 	Session string
-	// Preamble is comment lines the Shape shows right after its header
-	// (the session's vocabulary: VocabularyBlock), PreambleCost their
-	// token estimate in tokens.Milli units.
-	Preamble     []byte
-	PreambleCost int64
 	// Peaks, when set, keeps the session's peaks per version: they are a
 	// whole-session computation, so a miss should pay for it once.
 	Peaks *PeakCache
@@ -105,6 +100,15 @@ type Shape struct {
 	// ExecTime (seed and walk) and EmitTime (text and tokens) are what
 	// computing this Shape cost.
 	ExecTime, EmitTime time.Duration
+
+	// What Compose needs to write the text again with a preamble.
+	session    string
+	k, m       int
+	exact      bool
+	rest       string // the notes and the body
+	restMilli  int64
+	notesLen   int // the notes' bytes at the start of rest
+	notesMilli int64
 }
 
 // Recall seeds, walks and emits over one snapshot.

@@ -201,13 +201,26 @@ every Recall's header:
   CALL settle_task('TSK_login', 'merged');   -- or settle_task(nick: 'TSK_login')
 A view is CEL over nodes("KIND"), edges("TYPE"), count("KIND"), view("name") and version;
 an action's IF sees its parameters too. :views and :actions list them with their counters.
+Every Recall also carries the attention envelope: "// attention" lines after the header
+(and "attention" in --format json) saying what to notice: broken_views, stale_actions,
+since_your_last_read (per agent: --agent or :agent), you_elided, vocabulary_health,
+vocabulary_gaps, intent_overlap, low_salience. :set depth lean|full chooses how much of the
+vocabulary shows (lean, the default, stays under 300 tokens: the most salient items first);
+:set only views,actions keeps just those sections (shape, views, actions, attention), and
+:set only alone keeps them all. An agent's first Recall of a session is shown at full once.
 Review the vocabulary as you would a theory: is it enabling new work, or patching old failures?
   Fix a broken view: register it again, CREATE OR REPLACE VIEW name AS '…' (a revision).
   Retire a stale action (registered, never invoked): DROP ACTION name.
   Turn a vocabulary gap into an action: where raw Commits keep writing the same kind and
     property, register an action that writes it, and CALL it instead.
   Merge overlapping intents: two actions that say the same why are one action with a
-    parameter; CREATE OR REPLACE one, DROP the other.`,
+    parameter; CREATE OR REPLACE one, DROP the other.
+The session's settings, kept with it for every agent (:set alone shows them):
+  :set stale_reads 10          -- Recalls after which an uninvoked action is stale
+  :set decay 0.9               -- salience kept per Recall that does not use an item
+  :set salience_threshold 0.1  -- under it an item is low_salience (left out at lean)
+  :set gap_ratio 4             -- raw writes per action write that make a gap …
+  :set gap_min 5               -- … once at least this many raw Commits wrote it`,
 	"params": `:param NAME VALUE sets $NAME for every following Commit and Recall:
   :param status 'open'
   :param due DATE '2026-01-31'
@@ -438,12 +451,22 @@ func (sh *Shell) metaAgents(ctx context.Context, args []string) error {
 }
 
 // knobs lists the :set names in the order :set prints them.
-var knobs = []string{"M", "k", "L", "F", "view", "peaks"}
+// The Recall's own knobs come first, then the session's attention
+// settings (stored with the session, for every agent that reads it).
+var knobs = append([]string{"M", "k", "L", "F", "view", "peaks", "depth", "only"}, goldfish.AttentionSettingNames...)
 
-func (sh *Shell) metaSet(_ context.Context, args []string) error {
+func (sh *Shell) metaSet(ctx context.Context, args []string) error {
 	if len(args) == 1 && strings.Contains(args[0], "=") { // :set M=20
 		k, v, _ := strings.Cut(args[0], "=")
 		args = []string{k, v}
+	}
+	if len(args) == 1 && strings.EqualFold(args[0], "only") { // :set only: every section again
+		sh.r.Recall.Only = nil
+		sh.printf("only = (every section)\n")
+		return nil
+	}
+	if len(args) == 2 && slices.Contains(goldfish.AttentionSettingNames, strings.ToLower(args[0])) {
+		return sh.setAttention(ctx, strings.ToLower(args[0]), args[1])
 	}
 	if len(args) == 0 {
 		o := sh.r.Recall
@@ -469,6 +492,21 @@ func (sh *Shell) metaSet(_ context.Context, args []string) error {
 		sh.printf("F      %s  (ceiling %d)\n", show(o.F, d.F, c.F), c.F)
 		sh.printf("view   %s\n", view)
 		sh.printf("peaks  %s\n", peaks)
+		depth := o.Depth
+		if depth == "" {
+			depth = "lean (default)"
+		}
+		sh.printf("depth  %s\n", depth)
+		only := strings.Join(o.Only, ",")
+		if only == "" {
+			only = "(every section)"
+		}
+		sh.printf("only   %s\n", only)
+		set, err := sh.r.Session.AttentionSettings(ctx)
+		if err != nil {
+			return err
+		}
+		sh.printf("session %s: %s\n", sh.r.Session.Name(), set)
 		return nil
 	}
 	if len(args) != 2 {
@@ -514,6 +552,29 @@ func (sh *Shell) metaSet(_ context.Context, args []string) error {
 		default:
 			err = metaErrorf(codeValue, "", "peaks is on or off, not %q", val)
 		}
+	case "depth":
+		switch strings.ToLower(val) {
+		case "lean", "full":
+			o.Depth = strings.ToLower(val)
+		default:
+			err = metaErrorf(codeValue, "", "depth is lean or full, not %q", val)
+		}
+	case "only":
+		var secs []string
+		for _, p := range strings.Split(val, ",") {
+			p = strings.ToLower(strings.TrimSpace(p))
+			switch p {
+			case "":
+			case "shape", "views", "actions", "attention":
+				secs = append(secs, p)
+			default:
+				err = metaErrorf(codeValue, ":set only alone keeps every section again",
+					"only takes sections from shape, views, actions and attention, not %q", p)
+			}
+		}
+		if err == nil {
+			o.Only = secs
+		}
 	default:
 		err = metaErrorf(codeValue, "", "unknown knob %q; the knobs are %s", name, strings.Join(knobs, ", "))
 	}
@@ -521,6 +582,23 @@ func (sh *Shell) metaSet(_ context.Context, args []string) error {
 		return err
 	}
 	sh.printf("%s = %s\n", name, val)
+	return nil
+}
+
+// setAttention sets one of the session's attention settings, durably.
+func (sh *Shell) setAttention(ctx context.Context, name, val string) error {
+	cur, err := sh.r.Session.AttentionSettings(ctx)
+	if err != nil {
+		return err
+	}
+	next, err := goldfish.SetAttentionSetting(cur, name, val)
+	if err != nil {
+		return err
+	}
+	if err := sh.r.Session.SetAttentionSettings(ctx, next); err != nil {
+		return err
+	}
+	sh.printf("session %s: %s\n", sh.r.Session.Name(), next)
 	return nil
 }
 

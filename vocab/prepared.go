@@ -1,0 +1,240 @@
+package vocab
+
+import (
+	"hash/fnv"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+	"unicode"
+
+	"github.com/goldfish-gql/goldfish/tokens"
+)
+
+// Prepared is what every envelope of one session version shares: the
+// vocabulary's lines at lean, the broken views, the fingerprints of the
+// views and actions sections, the overlapping intents. A session prepares
+// it once per version (with the views' values), so an envelope costs the
+// vocabulary's size, not the session's.
+type Prepared struct {
+	State  *State
+	Values *Values
+	views  []item
+	acts   []item
+	broken []BrokenView
+	// viewsPrint and actionsPrint change when anything a reader sees of
+	// the section changes (a value, a registration, an invocation).
+	viewsPrint, actionsPrint uint64
+	overlap                  []Overlap
+
+	mu      sync.Mutex
+	gapsFor [2]float64 // the settings gaps was computed for
+	gaps    []Gap
+}
+
+// item is one view or action as an envelope lists it.
+type item struct {
+	name   string
+	view   bool
+	broken bool
+	lean   []byte // its line at lean, cut to fit
+	milli  int64  // lean's token estimate
+	v      *View
+	a      *Action
+	res    Result
+}
+
+// BrokenView is a view that fails, and why (Error is left out at lean).
+type BrokenView struct {
+	Name  string `json:"name"`
+	Error string `json:"error,omitempty"`
+}
+
+// Overlap is a pair of actions whose intents share most of their
+// keywords.
+type Overlap struct {
+	A       string  `json:"a"`
+	B       string  `json:"b"`
+	Jaccard float64 `json:"jaccard"`
+}
+
+// Gap is a (kind, property) pair raw Commits write far more often than
+// actions do.
+type Gap struct {
+	Kind      string `json:"kind"`
+	Property  string `json:"property"`
+	Raw       uint64 `json:"raw"`
+	InActions uint64 `json:"in_actions"`
+}
+
+// Lean cuts: what one line may hold at depth=lean.
+const (
+	leanValue     = 80
+	leanSignature = 160
+	leanName      = 48
+)
+
+// Prepare builds the shared part of the envelopes of state's version.
+func Prepare(state *State, vals *Values) *Prepared {
+	p := &Prepared{State: state, Values: vals, gapsFor: [2]float64{-1, -1}}
+	vh, ah := fnv.New64a(), fnv.New64a()
+	for _, v := range state.Views() {
+		it := item{name: v.Name, view: true, v: v}
+		if vals != nil {
+			it.res = vals.Results[v.Name]
+		}
+		it.broken = it.res.Err != nil
+		line := append([]byte(nil), "// view "...)
+		line = append(line, v.Name...)
+		if it.broken {
+			line = append(line, ": broken"...)
+			p.broken = append(p.broken, BrokenView{Name: v.Name, Error: oneLine(it.res.Err.Error())})
+		} else {
+			line = append(line, " = "...)
+			line = append(line, cut(it.res.Text, leanValue)...)
+		}
+		it.lean = append(line, '\n')
+		it.milli = tokens.Milli(it.lean)
+		p.views = append(p.views, it)
+		vh.Write(it.lean)
+		vh.Write([]byte(strconv.FormatUint(v.Revised, 10)))
+	}
+	for _, a := range state.Actions() {
+		it := item{name: a.Name, a: a}
+		line := append([]byte(nil), "// action "...)
+		line = append(line, cut(a.Signature(), leanSignature)...)
+		it.lean = append(line, '\n')
+		it.milli = tokens.Milli(it.lean)
+		p.acts = append(p.acts, it)
+		ah.Write(it.lean)
+		ah.Write([]byte(strconv.FormatUint(a.Revised, 10) + "/" + strconv.Itoa(a.Invocations)))
+	}
+	if len(p.views) > 0 {
+		p.viewsPrint = vh.Sum64() | 1
+	}
+	if len(p.acts) > 0 {
+		p.actionsPrint = ah.Sum64() | 1
+	}
+	p.overlap = overlaps(state.Actions())
+	return p
+}
+
+// Empty reports whether the version has no vocabulary.
+func (p *Prepared) Empty() bool { return p == nil || len(p.views)+len(p.acts) == 0 }
+
+// Quiet reports whether an envelope of the version has nothing to say
+// to a reader that names no agent: no vocabulary and no gap.
+func (p *Prepared) Quiet(s Settings) bool { return p.Empty() && len(p.gapsAt(s)) == 0 }
+
+// Broken returns the broken views, with their errors.
+func (p *Prepared) Broken() []BrokenView {
+	if p == nil {
+		return nil
+	}
+	return p.broken
+}
+
+// gapsAt returns the vocabulary gaps under the settings (computed once
+// per version and settings).
+func (p *Prepared) gapsAt(s Settings) []Gap {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.gapsFor != [2]float64{float64(s.GapMin), s.GapRatio} {
+		p.gaps = nil
+		for _, w := range p.State.Gaps(s.GapMin, s.GapRatio) {
+			p.gaps = append(p.gaps, Gap{Kind: w.Kind, Property: w.Key, Raw: w.Raw, InActions: w.InAction})
+		}
+		p.gapsFor = [2]float64{float64(s.GapMin), s.GapRatio}
+	}
+	return p.gaps
+}
+
+// stopWords are left out of an intent's keywords: words of three letters
+// or more that say nothing of what an action is for.
+var stopWords = map[string]bool{}
+
+func init() {
+	for _, w := range strings.Fields(`the and for with that this from into its are was were not but all any
+		can has have had when what which who whom why how our your their them they then than there here
+		each every only also just one two some such out off own per via yet too very more most much
+		will would should could may might must shall let lets use uses used using get gets set sets
+		make makes made does did done being been onto upon about after before over under again
+		it's i'm so`) {
+		stopWords[w] = true
+	}
+}
+
+// Keywords returns an intent's keyword set: its lower-cased words of
+// three letters or more, less the stop words, sorted and unique.
+func Keywords(intent string) []string {
+	var out []string
+	for _, w := range strings.FieldsFunc(strings.ToLower(intent), func(r rune) bool {
+		return !unicode.IsLetter(r) && !unicode.IsDigit(r) && r != '_'
+	}) {
+		if len([]rune(w)) >= 3 && !stopWords[w] {
+			out = append(out, w)
+		}
+	}
+	slices.Sort(out)
+	return slices.Compact(out)
+}
+
+// OverlapJaccard is the Jaccard index at which two intents overlap.
+const OverlapJaccard = 0.5
+
+// overlaps finds the pairs of actions whose intents' keyword sets have a
+// Jaccard index of at least OverlapJaccard, in name order. Only pairs
+// sharing a keyword are compared (an index by keyword), so unrelated
+// intents cost nothing.
+func overlaps(acts []*Action) []Overlap {
+	sets := make([][]string, len(acts))
+	byWord := map[string][]int{}
+	for i, a := range acts {
+		sets[i] = Keywords(a.Intent)
+		for _, w := range sets[i] {
+			byWord[w] = append(byWord[w], i)
+		}
+	}
+	shared := map[[2]int]int{}
+	for _, idx := range byWord {
+		for x := 0; x < len(idx); x++ {
+			for y := x + 1; y < len(idx); y++ {
+				shared[[2]int{idx[x], idx[y]}]++
+			}
+		}
+	}
+	var out []Overlap
+	for pair, n := range shared {
+		union := len(sets[pair[0]]) + len(sets[pair[1]]) - n
+		if j := float64(n) / float64(union); j >= OverlapJaccard {
+			out = append(out, Overlap{A: acts[pair[0]].Name, B: acts[pair[1]].Name, Jaccard: float64(int(j*100+0.5)) / 100})
+		}
+	}
+	slices.SortFunc(out, func(a, b Overlap) int {
+		if c := strings.Compare(a.A, b.A); c != 0 {
+			return c
+		}
+		return strings.Compare(a.B, b.B)
+	})
+	return out
+}
+
+// cut returns s cut to at most n bytes at a rune boundary, with "…".
+func cut(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	i := n
+	for i > 0 && s[i]&0xC0 == 0x80 {
+		i--
+	}
+	return s[:i] + "…"
+}
+
+// oneLine keeps text on one comment line.
+func oneLine(s string) string {
+	if !strings.ContainsAny(s, "\r\n") {
+		return s
+	}
+	return strings.NewReplacer("\r\n", " ", "\n", " ", "\r", " ").Replace(s)
+}

@@ -1,0 +1,132 @@
+package vocab
+
+import (
+	"fmt"
+	"math"
+	"strings"
+)
+
+// Settings are a session's attention thresholds (SPEC §9). They change
+// what a Recall shows, never what a Commit does.
+type Settings struct {
+	// StaleReads: an action registered at least this many Recalls of the
+	// session ago and not invoked since is stale; it is also the window
+	// vocabulary_health looks back over.
+	StaleReads uint64 `json:"stale_reads"`
+	// Decay is the factor each Recall that does not use an item
+	// multiplies its salience by (0 < Decay ≤ 1).
+	Decay float64 `json:"decay"`
+	// SalienceThreshold is the salience under which an item is
+	// low_salience.
+	SalienceThreshold float64 `json:"salience_threshold"`
+	// GapRatio and GapMin: a (kind, property) pair written by at least
+	// GapMin raw Commits, and at least GapRatio times more often raw than
+	// inside actions, is a vocabulary gap.
+	GapRatio float64 `json:"gap_ratio"`
+	GapMin   uint64  `json:"gap_min"`
+}
+
+// DefaultSettings are the settings of a session that set none.
+var DefaultSettings = Settings{StaleReads: 10, Decay: 0.9, SalienceThreshold: 0.1, GapRatio: 4, GapMin: 5}
+
+// SettingNames are the settings' names, as Set and the shell take them.
+var SettingNames = []string{"stale_reads", "decay", "salience_threshold", "gap_ratio", "gap_min"}
+
+// Check reports a setting out of its range.
+func (s Settings) Check() error {
+	switch {
+	case s.StaleReads < 1 || s.StaleReads > 1_000_000:
+		return fmt.Errorf("stale_reads is %d; it counts Recalls, 1 to 1000000", s.StaleReads)
+	case !(s.Decay > 0 && s.Decay <= 1):
+		return fmt.Errorf("decay is %v; it is a factor over 0 and at most 1 (1: salience never fades)", s.Decay)
+	case !(s.SalienceThreshold >= 0 && s.SalienceThreshold <= 1e6):
+		return fmt.Errorf("salience_threshold is %v; it is 0 (nothing is low) or more, up to 1000000", s.SalienceThreshold)
+	case !(s.GapRatio >= 1 && s.GapRatio <= 1e6):
+		return fmt.Errorf("gap_ratio is %v; it is 1 to 1000000", s.GapRatio)
+	case s.GapMin < 1 || s.GapMin > 1_000_000_000:
+		return fmt.Errorf("gap_min is %d; it counts Commits, 1 to 1000000000", s.GapMin)
+	}
+	return nil
+}
+
+// Set returns s with the named setting set from its text.
+func (s Settings) Set(name, value string) (Settings, error) {
+	var err error
+	switch strings.ToLower(name) {
+	case "stale_reads":
+		_, err = fmt.Sscan(value, &s.StaleReads)
+	case "decay":
+		_, err = fmt.Sscan(value, &s.Decay)
+	case "salience_threshold", "threshold":
+		_, err = fmt.Sscan(value, &s.SalienceThreshold)
+	case "gap_ratio":
+		_, err = fmt.Sscan(value, &s.GapRatio)
+	case "gap_min":
+		_, err = fmt.Sscan(value, &s.GapMin)
+	default:
+		return s, fmt.Errorf("no setting named %q; the settings are %s", name, strings.Join(SettingNames, ", "))
+	}
+	if err != nil {
+		return s, fmt.Errorf("%s: %q is not a number", name, value)
+	}
+	return s, s.Check()
+}
+
+// String writes the settings as the shell shows them.
+func (s Settings) String() string {
+	return fmt.Sprintf("stale_reads=%d decay=%g salience_threshold=%g gap_ratio=%g gap_min=%d",
+		s.StaleReads, s.Decay, s.SalienceThreshold, s.GapRatio, s.GapMin)
+}
+
+// Mark is what a session keeps about one view's or action's salience:
+// the score at the session's Recall count Tick (it decays lazily: by
+// Decay per Recall since), and the Recall count when the item was last
+// registered or revised (what staleness counts from).
+type Mark struct {
+	Score   float64
+	Tick    uint64
+	RegTick uint64
+}
+
+// At is the score at Recall count tick.
+func (m Mark) At(tick uint64, decay float64) float64 {
+	if tick <= m.Tick || decay == 1 {
+		return m.Score
+	}
+	return m.Score * math.Pow(decay, float64(tick-m.Tick))
+}
+
+// Raised is the mark after a use at Recall count tick: the score it had
+// then, plus one (a deposit that evaporates, as pheromone does).
+func (m Mark) Raised(tick uint64, decay float64) Mark {
+	return Mark{Score: m.At(tick, decay) + 1, Tick: tick, RegTick: m.RegTick}
+}
+
+// Fresh is the mark of an item registered or revised at Recall count tick.
+func Fresh(tick uint64) Mark { return Mark{Score: 1, Tick: tick, RegTick: tick} }
+
+// Marks are a session's marks, by item name. A Marks value is never
+// changed once shared: the session swaps in a new one.
+type Marks struct {
+	Views, Actions map[string]Mark
+}
+
+// view returns the mark of a view; an item the session has no mark for
+// (a record lost in a crash) counts as fresh now.
+func (m *Marks) view(name string, tick uint64) Mark {
+	if m != nil {
+		if k, ok := m.Views[name]; ok {
+			return k
+		}
+	}
+	return Fresh(tick)
+}
+
+func (m *Marks) action(name string, tick uint64) Mark {
+	if m != nil {
+		if k, ok := m.Actions[name]; ok {
+			return k
+		}
+	}
+	return Fresh(tick)
+}

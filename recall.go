@@ -270,6 +270,11 @@ func (s *Session) withEnvelope(sh *exec.Shape, voc *vocabRead, o RecallOptions, 
 		agent = s.agents.record(o.Agent, agent)
 		seen = agent.load()
 	}
+	if only == vocab.SectionViews && voc != nil {
+		// Asking for the views alone is a use of them: raised first, the
+		// read shows what it asked for.
+		s.raiseViews(voc.prepared.ViewNames(), tick)
+	}
 	env := s.envelope(voc, tick, o.Agent, seen, depth, only)
 	out := shapeOf(sh)
 	text, tok, alarm, err := sh.Compose(env.Text, env.Milli, only&vocab.SectionShape != 0)
@@ -288,9 +293,6 @@ func (s *Session) withEnvelope(sh *exec.Shape, voc *vocabRead, o RecallOptions, 
 	}
 	if !quiet && !s.agents.dirty.Load() {
 		s.agents.dirty.Store(true) // the Recall count moved
-	}
-	if only == vocab.SectionViews {
-		s.raiseViews(env.ShownViews, tick)
 	}
 	return out, nil
 }

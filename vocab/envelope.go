@@ -1,6 +1,7 @@
 package vocab
 
 import (
+	"encoding/binary"
 	"fmt"
 	"hash/fnv"
 	"slices"
@@ -162,9 +163,6 @@ type Envelope struct {
 	Depth Depth
 	// Seen is the agent's record after this read.
 	Seen Seen
-	// ShownViews are the views the read listed, when it asked for views
-	// alone (only=views): a use that raises their salience.
-	ShownViews []string
 }
 
 // Compose builds a Recall's envelope. The same Read gives the same bytes.
@@ -185,23 +183,23 @@ func Compose(r *Read) *Envelope {
 		att.Note = "the first Recall of agent " + r.Agent + " in this session: shown at depth=full once; later Recalls are lean unless they ask for full"
 	}
 	full := env.Depth == DepthFull
-	lines := &lineBudget{limit: LeanTokens * 1000, bounded: !full}
+	lines := &lineBudget{limit: leanBudget - tailReserve, bounded: !full}
 
 	// The session-level signals, which the attention fingerprint covers.
-	stale := staleActions(p, r)
+	var rk *ranking
 	var gaps []Gap
 	if p != nil {
+		rk = p.rankingFor(r.Marks, r.Settings.Decay)
 		gaps = p.gapsAt(r.Settings)
 	}
-	health, why := healthOf(p, r, stale, gaps)
+	stale := staleActions(p, rk, r, full)
+	health, why := healthOf(p, rk, r, stale.n, gaps)
 	broken := p.Broken()
 	var overlap []Overlap
 	if p != nil {
 		overlap = p.overlap
 	}
-	ah := fnv.New64a()
-	fmt.Fprint(ah, broken, stale, health, gaps, overlap)
-	attPrint := ah.Sum64() | 1
+	attPrint := attentionPrint(p, stale, health, gaps)
 
 	// What changed since the agent's previous read.
 	if r.Agent != "" && !first {
@@ -252,7 +250,7 @@ func Compose(r *Read) *Envelope {
 		}
 	}
 	if only&SectionAttention != 0 {
-		att.StaleActions, att.Health, att.Gaps, att.Overlap = stale, health, gaps, overlap
+		att.Health, att.Gaps, att.Overlap = health, gaps, overlap
 	}
 
 	// The lines, in the order of what most needs noticing.
@@ -274,9 +272,9 @@ func Compose(r *Read) *Envelope {
 	if len(att.YouElided) > 0 {
 		lines.add(line("you_elided", strings.Join(att.YouElided, ", ")+" (changed since your last read; left out by only)"))
 	}
-	if len(att.StaleActions) > 0 {
-		att.StaleActions = addList(lines, "stale_actions", att.StaleActions, func(s string) string { return s },
-			fmt.Sprintf(" (not invoked in the %d Recalls since registered: DROP ACTION or use them)", r.Settings.StaleReads))
+	if stale.n > 0 && only&SectionAttention != 0 {
+		att.StaleActions = addListOf(lines, "stale_actions", stale.names, stale.n, func(s string) string { return s },
+			" (not invoked in the "+strconv.FormatUint(r.Settings.StaleReads, 10)+" Recalls since registered: DROP ACTION or use them)")
 	}
 	if att.Health != "" {
 		lines.add(line("vocabulary_health", att.Health+why))
@@ -287,21 +285,45 @@ func Compose(r *Read) *Envelope {
 		}, " (CREATE ACTION for them)")
 	}
 	if len(att.Overlap) > 0 {
-		att.Overlap = addList(lines, "intent_overlap", att.Overlap, func(o Overlap) string {
-			return fmt.Sprintf("%s ~ %s (%.2f)", o.A, o.B, o.Jaccard)
-		}, " (merge them)")
+		if lines.bounded && lines.fits(p.overlapMilli) {
+			lines.addCounted(p.overlapLine, p.overlapMilli)
+			att.Overlap = att.Overlap[:min(len(att.Overlap), leanList)]
+		} else {
+			att.Overlap = addListOf(lines, "intent_overlap", att.Overlap, p.overlapN, overlapText, " (merge them)")
+		}
 	}
 
 	// The views and actions: at lean the most salient that fit, then a
 	// line saying how many were left out and why.
 	if p != nil {
-		env.ShownViews = listItems(p, r, only, full, lines, att)
+		listItems(p, rk, r, only, full, lines, att)
 	}
 	env.Text, env.Milli = lines.text, lines.milli
 	if !att.Empty() {
 		env.Attention = att
 	}
 	return env
+}
+
+// attentionPrint is the fingerprint of the session-level signals: what
+// the version shares (broken views, overlapping intents) and what the
+// read adds (stale actions, health, gaps).
+func attentionPrint(p *Prepared, stale staleSet, health string, gaps []Gap) uint64 {
+	h := fnv.New64a()
+	var n [16]byte
+	if p != nil {
+		binary.LittleEndian.PutUint64(n[:8], p.sharedPrint)
+	}
+	binary.LittleEndian.PutUint64(n[8:], stale.print)
+	h.Write(n[:])
+	h.Write([]byte(health))
+	for _, g := range gaps {
+		h.Write([]byte(g.Kind))
+		h.Write([]byte{0})
+		h.Write([]byte(g.Property))
+		h.Write([]byte{0})
+	}
+	return h.Sum64() | 1
 }
 
 // print is the fingerprint of the views (or actions) section.
@@ -315,20 +337,34 @@ func (p *Prepared) print(views bool) uint64 {
 	return p.actionsPrint
 }
 
-// staleActions lists the actions registered (or revised) at least
+// staleSet is the stale actions of a read: how many, their names (all
+// at full; at lean the first leanList, all a list line shows), and a
+// fingerprint of the whole set.
+type staleSet struct {
+	n     int
+	names []string
+	print uint64
+}
+
+// staleActions finds the actions registered (or revised) at least
 // StaleReads Recalls ago and not invoked since.
-func staleActions(p *Prepared, r *Read) []string {
+func staleActions(p *Prepared, rk *ranking, r *Read, full bool) staleSet {
+	var st staleSet
 	if p == nil {
-		return nil
+		return st
 	}
-	var out []string
-	for _, it := range p.acts {
-		m := r.Marks.action(it.name, r.Tick)
-		if r.Tick >= m.RegTick+r.Settings.StaleReads && !invokedSince(it.a) {
-			out = append(out, it.name)
+	h := uint64(14695981039346656037)
+	for i, it := range p.acts {
+		if r.Tick >= rk.am[i].RegTick+r.Settings.StaleReads && !invokedSince(it.a) {
+			st.n++
+			h = (h ^ uint64(i+1)) * 1099511628211
+			if full || len(st.names) < leanList {
+				st.names = append(st.names, it.name)
+			}
 		}
 	}
-	return out
+	st.print = h
+	return st
 }
 
 // invokedSince reports whether an action was invoked since its latest
@@ -342,20 +378,19 @@ func invokedSince(a *Action) bool { return a.LastInvoked > 0 && a.LastInvoked >=
 // and vocabulary gaps. More degenerating than progressive signals:
 // degenerating; some progressive ones, at least as many: progressive;
 // none of either: stable.
-func healthOf(p *Prepared, r *Read, stale []string, gaps []Gap) (health, why string) {
+func healthOf(p *Prepared, rk *ranking, r *Read, stale int, gaps []Gap) (health, why string) {
 	if p.Empty() {
 		return "", ""
 	}
 	window := 2 * r.Settings.StaleReads
 	prog := 0
-	for _, it := range p.acts {
-		m := r.Marks.action(it.name, r.Tick)
-		if r.Tick < m.RegTick+window && invokedSince(it.a) {
+	for i, it := range p.acts {
+		if r.Tick < rk.am[i].RegTick+window && invokedSince(it.a) {
 			prog++
 		}
 	}
-	for _, it := range p.views {
-		m := r.Marks.view(it.name, r.Tick)
+	for i, it := range p.views {
+		m := rk.vm[i]
 		if r.Tick < m.RegTick+window && m.Tick > m.RegTick && !it.broken {
 			prog++
 		}
@@ -369,11 +404,11 @@ func healthOf(p *Prepared, r *Read, stale []string, gaps []Gap) (health, why str
 			bad = append(bad, strconv.Itoa(n)+" "+many)
 		}
 	}
-	count(len(stale), "stale action", "stale actions")
+	count(stale, "stale action", "stale actions")
 	count(len(p.broken), "broken view", "broken views")
-	count(len(p.overlap), "overlapping intent", "overlapping intents")
+	count(p.overlapN, "overlapping intent", "overlapping intents")
 	count(len(gaps), "gap", "gaps")
-	deg := len(stale) + len(p.broken) + len(p.overlap) + len(gaps)
+	deg := stale + len(p.broken) + p.overlapN + len(gaps)
 	switch {
 	case deg > prog:
 		health = "degenerating"
@@ -382,7 +417,7 @@ func healthOf(p *Prepared, r *Read, stale []string, gaps []Gap) (health, why str
 	default:
 		return "stable", ""
 	}
-	parts := []string{fmt.Sprintf("%d recent item%s in use", prog, plural(prog))}
+	parts := []string{strconv.Itoa(prog) + " recent item" + plural(prog) + " in use"}
 	parts = append(parts, bad...)
 	return health, " (" + strings.Join(parts, ", ") + ")"
 }
@@ -427,85 +462,71 @@ func since(p *Prepared, r *Read) *Since {
 	return s
 }
 
-// listItems writes the views and actions sections the read asked for
-// and returns the views it listed when the read asked for views alone.
-func listItems(p *Prepared, r *Read, only Sections, full bool, lines *lineBudget, att *Attention) []string {
-	type ranked struct {
-		it    *item
-		score float64
-	}
-	var items []ranked
-	if only&SectionViews != 0 {
-		for i := range p.views {
-			it := &p.views[i]
-			if it.broken && !full {
-				continue // broken_views names it
-			}
-			items = append(items, ranked{it, r.Marks.view(it.name, r.Tick).At(r.Tick, r.Settings.Decay)})
+// listItems writes the views and actions sections the read asked for.
+// At lean it takes the items in order of salience, leaves out those under
+// the threshold and those over the budget, and lists the rest in name
+// order, views first.
+func listItems(p *Prepared, rk *ranking, r *Read, only Sections, full bool, lines *lineBudget, att *Attention) {
+	nv := int32(len(p.views))
+	item := func(i int32) *item {
+		if i < nv {
+			return &p.views[i]
 		}
+		return &p.acts[i-nv]
 	}
-	if only&SectionActions != 0 {
-		for i := range p.acts {
-			it := &p.acts[i]
-			items = append(items, ranked{it, r.Marks.action(it.name, r.Tick).At(r.Tick, r.Settings.Decay)})
+	selected := func(i int32) bool {
+		if i < nv {
+			return only&SectionViews != 0 && (full || !p.views[i].broken)
 		}
+		return only&SectionActions != 0
 	}
-	if len(items) == 0 {
-		return nil
-	}
-	shown := make([]bool, len(items))
-	low, over := 0, 0
+	var shown []int32
+	low, over, total := 0, 0, 0
 	if full {
-		for i := range shown {
-			shown[i] = true
-		}
-	} else {
-		// The most salient first (ties: views before actions, by name);
-		// the tail line's room is kept back.
-		order := make([]int, len(items))
-		for i := range order {
-			order[i] = i
-		}
-		slices.SortStableFunc(order, func(a, b int) int {
-			switch x, y := items[a].score, items[b].score; {
-			case x > y:
-				return -1
-			case x < y:
-				return 1
+		for i := int32(0); i < int32(len(rk.order)); i++ {
+			if selected(i) {
+				shown = append(shown, i)
 			}
-			return 0
-		})
-		lines.limit -= tailReserve
-		for _, i := range order {
-			switch {
-			case items[i].score < r.Settings.SalienceThreshold:
+		}
+		total = len(shown)
+	} else {
+		lowKey := rk.lowKey(r.Tick, r.Settings.SalienceThreshold)
+		for _, i := range rk.order {
+			if !selected(i) {
+				continue
+			}
+			total++
+			switch it := item(i); {
+			case rk.keys[i] < lowKey:
 				low++
-			case lines.fits(items[i].it.milli):
-				shown[i] = true
-				lines.milli += items[i].it.milli
+			case lines.fits(it.milli):
+				shown = append(shown, i)
+				lines.milli += it.milli
 			default:
 				over++
 			}
 		}
-		lines.limit += tailReserve
+		slices.Sort(shown)
 	}
-	var views []string
-	for i, x := range items {
-		if !shown[i] {
-			continue
-		}
+	if total == 0 {
+		return
+	}
+	for _, i := range shown {
+		it := item(i)
 		if full {
-			lines.addRaw(fullLines(x.it, x.score, r))
+			m := rk.am
+			j := i - nv
+			if i < nv {
+				m, j = rk.vm, i
+			}
+			lines.addRaw(fullLines(it, m[j].At(r.Tick, r.Settings.Decay), r))
 		} else {
-			lines.addRaw(x.it.lean)
-		}
-		if x.it.view && only&(SectionActions|SectionShape) == 0 {
-			views = append(views, x.it.name)
+			lines.addRaw(it.lean)
 		}
 	}
 	if low+over > 0 {
 		att.LowSalience = low
-		msg := fmt.Sprintf("// %d of %d views and actions left out at depth=lean", low+over, len(items))
+		msg := fmt.Sprintf("// %d of %d views and actions left out at depth=lean", low+over, total)
 		switch {
 		case low > 0 && over > 0:
 			msg += fmt.Sprintf(" (%d for low salience, %d for the %d-token budget)", low, over, LeanTokens)
@@ -516,12 +537,15 @@ func listItems(p *Prepared, r *Read, only Sections, full bool, lines *lineBudget
 		}
 		lines.addRaw([]byte(msg + ": depth=full, :views or :actions list them all\n"))
 	}
-	return views
 }
 
 // tailReserve is the room kept at lean for the line that says what was
-// left out.
-const tailReserve = 40_000
+// left out; leanBudget is LeanTokens in the estimate's milli-tokens, less
+// a tenth: the estimate may be under the exact count by a few percent.
+const (
+	tailReserve = 40_000
+	leanBudget  = LeanTokens * 900
+)
 
 // fullLines writes an item at depth=full: its line, its intent, its
 // precondition, its counters and salience.
@@ -610,6 +634,17 @@ func (l *lineBudget) add(b []byte) bool {
 	return true
 }
 
+// addCounted appends a line whose estimate is known.
+func (l *lineBudget) addCounted(b []byte, m int64) {
+	l.text = append(l.text, b...)
+	l.milli += m
+}
+
+// overlapText writes one overlapping pair.
+func overlapText(o Overlap) string {
+	return o.A + " ~ " + o.B + " (" + strconv.FormatFloat(o.Jaccard, 'f', 2, 64) + ")"
+}
+
 // addRaw appends lines whose room was already counted.
 func (l *lineBudget) addRaw(b []byte) {
 	l.text = append(l.text, b...)
@@ -661,16 +696,26 @@ func nameList(names []string, n int) string {
 // leanList allows and the budget holds, then how many more there are.
 // It returns the entries shown.
 func addList[T any](l *lineBudget, field string, list []T, name func(T) string, tail string) []T {
-	for n := min(len(list), leanList); ; n-- {
-		if !l.bounded {
-			n = len(list)
+	return addListOf(l, field, list, len(list), name, tail)
+}
+
+// addListOf is addList for a list of total entries of which list holds
+// the first (all a lean line may show).
+func addListOf[T any](l *lineBudget, field string, list []T, total int, name func(T) string, tail string) []T {
+	n := len(list)
+	if l.bounded {
+		n = min(n, leanList)
+	}
+	parts := make([]string, n)
+	for i, x := range list[:n] {
+		parts[i] = name(x)
+		if l.bounded {
+			parts[i] = cut(parts[i], 2*leanName)
 		}
-		parts := make([]string, 0, n+1)
-		for _, x := range list[:n] {
-			parts = append(parts, cut(name(x), 2*leanName))
-		}
-		text := strings.Join(parts, ", ")
-		if more := len(list) - n; more > 0 {
+	}
+	for ; ; n-- {
+		text := strings.Join(parts[:n], ", ")
+		if more := total - n; more > 0 {
 			if n == 0 {
 				text = strconv.Itoa(more)
 			} else {
@@ -679,9 +724,6 @@ func addList[T any](l *lineBudget, field string, list []T, name func(T) string, 
 		}
 		if l.add(line(field, text+tail)) || n == 0 {
 			return list[:n]
-		}
-		if n <= 0 {
-			return nil
 		}
 	}
 }

@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"unicode"
 
 	"github.com/goldfish-gql/goldfish/tokens"
@@ -26,6 +27,14 @@ type Prepared struct {
 	// the section changes (a value, a registration, an invocation).
 	viewsPrint, actionsPrint uint64
 	overlap                  []Overlap
+	overlapN                 int // pairs in all (overlap holds the first)
+	// sharedPrint covers the broken views and the overlapping intents.
+	sharedPrint uint64
+	// overlapLine is intent_overlap's line at lean, when it fits.
+	overlapLine  []byte
+	overlapMilli int64
+
+	rank atomic.Pointer[ranking]
 
 	mu      sync.Mutex
 	gapsFor [2]float64 // the settings gaps was computed for
@@ -115,7 +124,20 @@ func Prepare(state *State, vals *Values) *Prepared {
 	if len(p.acts) > 0 {
 		p.actionsPrint = ah.Sum64() | 1
 	}
-	p.overlap = overlaps(state.Actions())
+	p.overlap, p.overlapN = overlaps(state.Actions())
+	sh := fnv.New64a()
+	for _, b := range p.broken {
+		sh.Write([]byte(b.Name + "\x00" + b.Error + "\x00"))
+	}
+	for _, o := range p.overlap {
+		sh.Write([]byte(o.A + "\x00" + o.B + "\x00"))
+	}
+	p.sharedPrint = sh.Sum64()
+	if len(p.overlap) > 0 {
+		l := &lineBudget{limit: 1 << 62, bounded: true}
+		addListOf(l, "intent_overlap", p.overlap, p.overlapN, overlapText, " (merge them)")
+		p.overlapLine, p.overlapMilli = l.text, l.milli
+	}
 	return p
 }
 
@@ -125,6 +147,20 @@ func (p *Prepared) Empty() bool { return p == nil || len(p.views)+len(p.acts) ==
 // Quiet reports whether an envelope of the version has nothing to say
 // to a reader that names no agent: no vocabulary and no gap.
 func (p *Prepared) Quiet(s Settings) bool { return p.Empty() && len(p.gapsAt(s)) == 0 }
+
+// ViewNames lists the views that are not broken, in name order.
+func (p *Prepared) ViewNames() []string {
+	if p == nil {
+		return nil
+	}
+	var out []string
+	for _, it := range p.views {
+		if !it.broken {
+			out = append(out, it.name)
+		}
+	}
+	return out
+}
 
 // Broken returns the broken views, with their errors.
 func (p *Prepared) Broken() []BrokenView {
@@ -182,11 +218,21 @@ func Keywords(intent string) []string {
 // OverlapJaccard is the Jaccard index at which two intents overlap.
 const OverlapJaccard = 0.5
 
+// MaxOverlapPairs is the most overlapping pairs a version keeps by
+// name; the rest are counted.
+const MaxOverlapPairs = 64
+
+// overlapWork bounds the pairs of actions sharing a keyword that one
+// version compares: a vocabulary of thousands of actions with one intent
+// costs this much, then its count is a lower bound.
+const overlapWork = 4 << 20
+
 // overlaps finds the pairs of actions whose intents' keyword sets have a
-// Jaccard index of at least OverlapJaccard, in name order. Only pairs
-// sharing a keyword are compared (an index by keyword), so unrelated
-// intents cost nothing.
-func overlaps(acts []*Action) []Overlap {
+// Jaccard index of at least OverlapJaccard: the first MaxOverlapPairs in
+// name order, and how many there are in all. Only pairs sharing a
+// keyword are compared (an index by keyword), so unrelated intents cost
+// nothing.
+func overlaps(acts []*Action) (out []Overlap, total int) {
 	sets := make([][]string, len(acts))
 	byWord := map[string][]int{}
 	for i, a := range acts {
@@ -195,28 +241,40 @@ func overlaps(acts []*Action) []Overlap {
 			byWord[w] = append(byWord[w], i)
 		}
 	}
-	shared := map[[2]int]int{}
-	for _, idx := range byWord {
-		for x := 0; x < len(idx); x++ {
-			for y := x + 1; y < len(idx); y++ {
-				shared[[2]int{idx[x], idx[y]}]++
+	shared := make([]int, len(acts))
+	var touched []int
+	work := 0
+	for i := range acts {
+		touched = touched[:0]
+		for _, w := range sets[i] {
+			post := byWord[w]
+			// Postings are in index order: start past i.
+			k, _ := slices.BinarySearch(post, i+1)
+			for _, j := range post[k:] {
+				if shared[j] == 0 {
+					touched = append(touched, j)
+				}
+				shared[j]++
+			}
+			work += len(post) - k
+		}
+		slices.Sort(touched)
+		for _, j := range touched {
+			n := shared[j]
+			shared[j] = 0
+			union := len(sets[i]) + len(sets[j]) - n
+			if jac := float64(n) / float64(union); jac >= OverlapJaccard {
+				total++
+				if len(out) < MaxOverlapPairs {
+					out = append(out, Overlap{A: acts[i].Name, B: acts[j].Name, Jaccard: float64(int(jac*100+0.5)) / 100})
+				}
 			}
 		}
-	}
-	var out []Overlap
-	for pair, n := range shared {
-		union := len(sets[pair[0]]) + len(sets[pair[1]]) - n
-		if j := float64(n) / float64(union); j >= OverlapJaccard {
-			out = append(out, Overlap{A: acts[pair[0]].Name, B: acts[pair[1]].Name, Jaccard: float64(int(j*100+0.5)) / 100})
+		if work > overlapWork {
+			break
 		}
 	}
-	slices.SortFunc(out, func(a, b Overlap) int {
-		if c := strings.Compare(a.A, b.A); c != 0 {
-			return c
-		}
-		return strings.Compare(a.B, b.B)
-	})
-	return out
+	return out, total
 }
 
 // cut returns s cut to at most n bytes at a rune boundary, with "…".

@@ -115,8 +115,15 @@ func Commit(ctx context.Context, g *store.Graph, plan *planner.Plan, params map[
 	}
 	tx := g.Begin()
 	defer tx.Rollback()
-	x := &executor{tx: tx, plan: plan, params: celParams, opts: opts,
-		assigned: map[assignKey]store.Value{}, textBytes: len(plan.Text), ledger: new(vocab.Delta)}
+	// The Δ's ledger Delta comes in the executor's allocation, and only
+	// a Commit's executor carries one.
+	xd := &struct {
+		executor
+		delta vocab.Delta
+	}{executor: executor{tx: tx, plan: plan, params: celParams, opts: opts,
+		assigned: map[assignKey]store.Value{}, textBytes: len(plan.Text)}}
+	x := &xd.executor
+	x.ledger = &xd.delta
 	x.meter.start(ctx, "Δ", opts.Budget.Work)
 	// A Δ returns no table: its success is ISO's "omitted result".
 	res := &Result{Status: gqlstatus.Omitted}

@@ -32,37 +32,54 @@ type WriteCount struct {
 const MaxTombstones = 256
 
 // ledger is a State's record of the Commits. It is immutable like the
-// State: Record copies the struct and only the parts of the write table
-// a Commit touches.
+// State: Record copies the struct and only the nodes of the write table
+// on the paths to the pairs a Commit wrote.
 type ledger struct {
 	changed uint64
 	pairs   int // entries of writes
-	writes  *writeRoot
+	writes  *trieNode
+	// gen numbers the ledgers of a lineage: the nodes a Record makes
+	// carry the new ledger's gen, and only they are changed in place
+	// (every node an older State can reach has a smaller gen).
+	gen uint64
 	// droppedViews and droppedActions map a dropped name to the version
 	// its drop made; a new registration of the name removes it.
 	droppedViews, droppedActions map[string]uint64
 }
 
-// The write table is a two-level trie of fixed fan-out over a hash of
-// (kind, key): a Commit copies the root, one middle node and one leaf
-// per pair it writes, so recording costs O(pairs written + the pairs of
-// their leaves), not O(all pairs the session ever wrote), and every
-// older State keeps the table it had.
-const writeFan = 16
+// The write table is a hash trie over (kind, key): each level takes the
+// next trieBits bits of the pair's hash, and a leaf holds up to leafMax
+// pairs before it splits. Recording a pair copies the nodes on its path,
+// O(log of the pairs) of them, never the table: a Commit costs in
+// proportion to what it wrote, whatever the session wrote before.
+const (
+	trieBits     = 4
+	trieFan      = 1 << trieBits
+	leafMax      = 8
+	trieMaxDepth = 64 / trieBits // a leaf this deep holds all pairs of its hash
+)
 
-type writeRoot [writeFan]*writeMid
+type trieNode struct {
+	kids  [trieFan]*trieNode // an inner node's children
+	items []entry            // a leaf's pairs, sorted by (Kind, Key)
+	inner bool
+	gen   uint64
+}
 
-type writeMid [writeFan][]WriteCount // leaves, sorted by (Kind, Key)
+type entry struct {
+	WriteCount
+	h uint64
+}
 
-func writeHash(kind, key string) uint32 {
-	// FNV-1a, with a separator no string of the pair can fake.
-	h := uint32(2166136261)
+func writeHash(kind, key string) uint64 {
+	// FNV-1a, with a separator no byte of the names can fake.
+	h := uint64(14695981039346656037)
 	for i := 0; i < len(kind); i++ {
-		h = (h ^ uint32(kind[i])) * 16777619
+		h = (h ^ uint64(kind[i])) * 1099511628211
 	}
-	h = (h ^ 0x100) * 16777619
+	h = (h ^ 0x100) * 1099511628211
 	for i := 0; i < len(key); i++ {
-		h = (h ^ uint32(key[i])) * 16777619
+		h = (h ^ uint64(key[i])) * 1099511628211
 	}
 	return h
 }
@@ -72,6 +89,81 @@ func comparePair(aKind, aKey, bKind, bKey string) int {
 		return c
 	}
 	return strings.Compare(aKey, bKey)
+}
+
+// own returns n if l's Record made it, else a copy of it (a new leaf for
+// nil) that l's Record may change.
+func (l *ledger) own(n *trieNode) *trieNode {
+	if n == nil {
+		return &trieNode{gen: l.gen}
+	}
+	if n.gen == l.gen {
+		return n
+	}
+	c := *n
+	c.gen = l.gen
+	if !c.inner {
+		// One spare slot: a new pair is the common reason to copy a leaf.
+		c.items = append(make([]entry, 0, len(n.items)+1), n.items...)
+	}
+	return &c
+}
+
+// at returns the trie under n (at depth) with an entry for (kind, key),
+// a new one of zero counts if it had none, and that entry; the entry is
+// l's to change until the next call.
+func (l *ledger) at(n *trieNode, kind, key string, h uint64, depth int) (*trieNode, *entry) {
+	n = l.own(n)
+	if n.inner {
+		i := (h >> (depth * trieBits)) % trieFan
+		var e *entry
+		n.kids[i], e = l.at(n.kids[i], kind, key, h, depth+1)
+		return n, e
+	}
+	k, found := slices.BinarySearchFunc(n.items, entry{}, func(e, _ entry) int {
+		return comparePair(e.Kind, e.Key, kind, key)
+	})
+	if found {
+		return n, &n.items[k]
+	}
+	if len(n.items) >= leafMax && depth < trieMaxDepth {
+		items := n.items
+		n.items, n.inner = nil, true
+		for _, it := range items {
+			var e *entry
+			i := (it.h >> (depth * trieBits)) % trieFan
+			n.kids[i], e = l.at(n.kids[i], it.Kind, it.Key, it.h, depth+1)
+			*e = it
+			l.pairs--
+		}
+		return l.at(n, kind, key, h, depth)
+	}
+	// Cloned: the names outlive the Δ text they may point into.
+	n.items = slices.Insert(n.items, k, entry{WriteCount: WriteCount{Kind: strings.Clone(kind), Key: strings.Clone(key)}, h: h})
+	l.pairs++
+	return n, &n.items[k]
+}
+
+// put adds a counter to a ledger being built (by Decode).
+func (l *ledger) put(w WriteCount) {
+	var e *entry
+	l.writes, e = l.at(l.writes, w.Kind, w.Key, writeHash(w.Kind, w.Key), 0)
+	e.Raw, e.InAction = w.Raw, w.InAction
+}
+
+func (n *trieNode) appendTo(out []WriteCount) []WriteCount {
+	if n == nil {
+		return out
+	}
+	for _, e := range n.items {
+		out = append(out, e.WriteCount)
+	}
+	if n.inner {
+		for _, k := range n.kids {
+			out = k.appendTo(out)
+		}
+	}
+	return out
 }
 
 // Write is one (kind, key) pair a Commit wrote, on one side.
@@ -89,6 +181,10 @@ type Delta struct {
 	idSet  map[store.ID]struct{}
 	writes []Write
 	wset   map[Write]struct{}
+	// The first entries live here, so a small Commit allocates nothing
+	// for its Delta beyond the Delta.
+	idBuf [4]store.ID
+	wBuf  [4]Write
 }
 
 // deltaLinear is how many entries a Delta scans before it keeps a map.
@@ -102,6 +198,9 @@ func (d *Delta) Touch(id store.ID) {
 	}
 	if slices.Contains(d.ids, id) {
 		return
+	}
+	if d.ids == nil {
+		d.ids = d.idBuf[:0]
 	}
 	if len(d.ids) < deltaLinear {
 		d.ids = append(d.ids, id)
@@ -128,6 +227,9 @@ func (d *Delta) Wrote(kind, key string, inAction bool) {
 	}
 	if slices.Contains(d.writes, w) {
 		return
+	}
+	if d.writes == nil {
+		d.writes = d.wBuf[:0]
 	}
 	d.writes = append(d.writes, w)
 	if len(d.writes) > deltaLinear {
@@ -160,69 +262,31 @@ func (s *State) Record(d *Delta) *State {
 	if d.Empty() {
 		return s
 	}
-	c := s.clone()
-	l := c.ledgerCopy()
+	// The new State and its ledger in one allocation.
+	both := &struct {
+		s State
+		l ledger
+	}{}
+	if s != nil {
+		both.s = *s
+		if s.led != nil {
+			both.l = *s.led
+		}
+	}
+	c, l := &both.s, &both.l
 	l.changed = addSat(l.changed, uint64(d.Changed()))
-	if len(d.writes) > 0 {
-		root := new(writeRoot)
-		if l.writes != nil {
-			*root = *l.writes
+	l.gen++
+	for _, w := range d.writes {
+		var e *entry
+		l.writes, e = l.at(l.writes, w.Kind, w.Key, writeHash(w.Kind, w.Key), 0)
+		if w.InAction {
+			e.InAction = addSat(e.InAction, 1)
+		} else {
+			e.Raw = addSat(e.Raw, 1)
 		}
-		var freshMid [writeFan]bool
-		var freshLeaf [writeFan * writeFan]bool
-		for _, w := range d.writes {
-			h := writeHash(w.Kind, w.Key)
-			i, j := h%writeFan, (h/writeFan)%writeFan
-			if !freshMid[i] {
-				m := new(writeMid)
-				if root[i] != nil {
-					*m = *root[i]
-				}
-				root[i], freshMid[i] = m, true
-			}
-			mid := root[i]
-			leaf := mid[j]
-			if !freshLeaf[i*writeFan+j] {
-				// One spare slot: a new pair is the common reason to copy.
-				leaf = append(make([]WriteCount, 0, len(leaf)+1), leaf...)
-				freshLeaf[i*writeFan+j] = true
-			}
-			k, found := slices.BinarySearchFunc(leaf, w, func(e WriteCount, w Write) int {
-				return comparePair(e.Kind, e.Key, w.Kind, w.Key)
-			})
-			if !found {
-				// Cloned: the names outlive the Δ text they may point into.
-				leaf = slices.Insert(leaf, k, WriteCount{Kind: strings.Clone(w.Kind), Key: strings.Clone(w.Key)})
-				l.pairs++
-			}
-			if w.InAction {
-				leaf[k].InAction = addSat(leaf[k].InAction, 1)
-			} else {
-				leaf[k].Raw = addSat(leaf[k].Raw, 1)
-			}
-			mid[j] = leaf
-		}
-		l.writes = root
 	}
 	c.led = l
 	return c
-}
-
-// put adds a counter to a ledger being built (by Decode: its table is
-// its own, not yet any State's).
-func (l *ledger) put(w WriteCount) {
-	if l.writes == nil {
-		l.writes = new(writeRoot)
-	}
-	h := writeHash(w.Kind, w.Key)
-	i, j := h%writeFan, (h/writeFan)%writeFan
-	if l.writes[i] == nil {
-		l.writes[i] = new(writeMid)
-	}
-	leaf := l.writes[i][j]
-	k, _ := slices.BinarySearchFunc(leaf, w, func(e, w WriteCount) int { return comparePair(e.Kind, e.Key, w.Kind, w.Key) })
-	l.writes[i][j] = slices.Insert(leaf, k, w)
-	l.pairs++
 }
 
 func addSat(a, b uint64) uint64 {
@@ -273,15 +337,7 @@ func (s *State) Writes() []WriteCount {
 	if s == nil || s.led == nil || s.led.writes == nil {
 		return nil
 	}
-	out := make([]WriteCount, 0, s.led.pairs)
-	for _, m := range s.led.writes {
-		if m == nil {
-			continue
-		}
-		for _, leaf := range m {
-			out = append(out, leaf...)
-		}
-	}
+	out := s.led.writes.appendTo(make([]WriteCount, 0, s.led.pairs))
 	slices.SortFunc(out, func(a, b WriteCount) int { return comparePair(a.Kind, a.Key, b.Kind, b.Key) })
 	return out
 }

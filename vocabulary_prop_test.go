@@ -1,4 +1,4 @@
-package goldfish_test
+package goldfish
 
 import (
 	"context"
@@ -10,14 +10,22 @@ import (
 
 	"pgregory.net/rapid"
 
-	"github.com/goldfish-gql/goldfish"
+	"github.com/goldfish-gql/goldfish/exec"
+	"github.com/goldfish-gql/goldfish/vocab"
 )
 
 // vocabSteps are the Δs a random history draws from: registrations,
-// revisions, drops, calls (some refused), and raw writes the views read.
+// revisions, drops, calls (some refused), and raw writes the views read
+// and the ledger counts (an "ingest:" step is an Ingest).
 var vocabSteps = []string{
 	`INSERT (:TSK {nick: $n, status: "open"})`,
 	`MATCH (t:TSK {nick: $n}) SET t.status = "done"`,
+	`MATCH (t:TSK {nick: $n}) SET t += {pri: 2, status: "open"}; MATCH (u:TSK {nick: $n}) REMOVE u.owner`,
+	`MATCH (t:TSK {nick: $n}) SET t = {nick: $n, owner: "ana"}, t:Urgent`,
+	`MATCH (t:TSK {nick: $n}) DETACH DELETE t`,
+	`MATCH (t:TSK {nick: $n}) SET t.status = "open"; CALL settle($n)`,
+	`ingest:INSERT (m:MOD {loc: $n, lines: 1}), (f:MOD {loc: "f.go"}), (m)-[:imports {w: 1}]->(f)`,
+	`ingest:MATCH (t:TSK {nick: $n}) SET t.status = "ingested"`,
 	`CREATE VIEW open AS 'size(nodes("TSK").filter(t, t.status == "open"))'`,
 	`CREATE OR REPLACE VIEW open AS 'count("TSK") - size(nodes("TSK").filter(t, t.status == "done"))'`,
 	`CREATE OR REPLACE VIEW notes AS 'edges("has_note").map(e, e.from)'`,
@@ -38,8 +46,8 @@ var vocabSteps = []string{
 // TestVocabularySurvivesReplay: for random histories of registrations,
 // calls and writes, the session a reopened cabinet hydrates (from its
 // snapshot and log, with flushes at random points) has the same
-// vocabulary, counters and view values as the live session, and the same
-// graph.
+// vocabulary, counters and view values as the live session, the same
+// ledger of what the Commits wrote, and the same graph.
 func TestVocabularySurvivesReplay(t *testing.T) {
 	dir := t.TempDir()
 	run := 0
@@ -47,7 +55,7 @@ func TestVocabularySurvivesReplay(t *testing.T) {
 		ctx := context.Background()
 		run++
 		path := filepath.Join(dir, fmt.Sprintf("c%d.gf", run))
-		db, err := goldfish.Open(goldfish.WithCabinet(path))
+		db, err := Open(WithCabinet(path))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -59,7 +67,12 @@ func TestVocabularySurvivesReplay(t *testing.T) {
 			if strings.Contains(step, "$n") {
 				params = map[string]any{"n": nick}
 			}
-			s.Commit(ctx, step, params) // refusals (an existing name, a false IF) are part of the history
+			// Refusals (an existing name, a false IF) are part of the history.
+			if text, ok := strings.CutPrefix(step, "ingest:"); ok {
+				s.Ingest(ctx, text, params)
+			} else {
+				s.Commit(ctx, step, params)
+			}
 			if rapid.IntRange(0, 5).Draw(t, "flush") == 0 {
 				if err := s.Flush(ctx); err != nil {
 					t.Fatal(err)
@@ -70,9 +83,11 @@ func TestVocabularySurvivesReplay(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
+		liveLedger := ledgerOf(exec.Vocabulary(s.snapshot()))
+		liveExt := exec.Vocabulary(s.snapshot()).AppendExt(nil)
 		dump := s.Dump()
 		db.Close()
-		db, err = goldfish.Open(goldfish.WithCabinet(path))
+		db, err = Open(WithCabinet(path))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -88,8 +103,20 @@ func TestVocabularySurvivesReplay(t *testing.T) {
 		if !reflect.DeepEqual(live, again) {
 			t.Fatalf("vocabulary after reopening differs:\nlive  %+v\nagain %+v", live, again)
 		}
+		if got := ledgerOf(exec.Vocabulary(s.snapshot())); got != liveLedger {
+			t.Fatalf("ledger after reopening differs:\n%s\nwant\n%s", got, liveLedger)
+		}
+		if got := exec.Vocabulary(s.snapshot()).AppendExt(nil); string(got) != string(liveExt) {
+			t.Fatalf("the encoded vocabulary and ledger differ after reopening")
+		}
 		if got := s.Dump(); got != dump {
 			t.Fatalf("graph after reopening differs:\n%s\nwant\n%s", got, dump)
 		}
 	})
+}
+
+// ledgerOf renders what the ledger of a State holds.
+func ledgerOf(s *vocab.State) string {
+	views, actions := s.DroppedSince(0)
+	return fmt.Sprintf("changed %d\nwrites %v\ndropped views %v actions %v", s.Changed(), s.Writes(), views, actions)
 }

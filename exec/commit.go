@@ -10,6 +10,7 @@ import (
 	"github.com/goldfish-gql/goldfish/gqlstatus"
 	"github.com/goldfish-gql/goldfish/planner"
 	"github.com/goldfish-gql/goldfish/store"
+	"github.com/goldfish-gql/goldfish/vocab"
 )
 
 // Mint chooses how new elements get their engine ids (SPEC §6).
@@ -114,8 +115,15 @@ func Commit(ctx context.Context, g *store.Graph, plan *planner.Plan, params map[
 	}
 	tx := g.Begin()
 	defer tx.Rollback()
-	x := &executor{tx: tx, plan: plan, params: celParams, opts: opts,
-		assigned: map[assignKey]store.Value{}, textBytes: len(plan.Text)}
+	// The Δ's ledger Delta comes in the executor's allocation, and only
+	// a Commit's executor carries one.
+	xd := &struct {
+		executor
+		delta vocab.Delta
+	}{executor: executor{tx: tx, plan: plan, params: celParams, opts: opts,
+		assigned: map[assignKey]store.Value{}, textBytes: len(plan.Text)}}
+	x := &xd.executor
+	x.ledger = &xd.delta
 	x.meter.start(ctx, "Δ", opts.Budget.Work)
 	// A Δ returns no table: its success is ISO's "omitted result".
 	res := &Result{Status: gqlstatus.Omitted}
@@ -133,6 +141,9 @@ func Commit(ctx context.Context, g *store.Graph, plan *planner.Plan, params map[
 	if plan.RolledBack || !res.Total.changedAnyData {
 		res.Version = g.Snapshot().Version()
 		return res, nil
+	}
+	if !x.ledger.Empty() {
+		tx.SetExt(Vocabulary(tx.Snapshot()).Record(x.ledger))
 	}
 	if opts.BeforePublish != nil {
 		next := g.Snapshot().Version() + 1
@@ -183,6 +194,22 @@ type executor struct {
 	// body runs with its own plan, whose text is its definition's).
 	textBytes int
 	assigned  map[assignKey]store.Value
+	// ledger gathers what the Δ changed and wrote, for the vocabulary's
+	// ledger; an action's body shares its CALL's (inBody set).
+	ledger *vocab.Delta
+	inBody bool
+}
+
+// touch records that the Δ created, deleted or changed element id.
+func (x *executor) touch(id store.ID) { x.ledger.Touch(id) }
+
+// wrote records that the Δ wrote key on an element of kind (a node's
+// kind, an edge's type). An ingest Δ loads an artefact in bulk, which is
+// no agent's edit of the session: it counts no writes.
+func (x *executor) wrote(kind, key string) {
+	if x.opts.Mint != MintIngest {
+		x.ledger.Wrote(kind, key, x.inBody)
+	}
 }
 
 func (x *executor) errAt(code gqlstatus.Code, pos gqlstatus.Pos, format string, args ...any) *gqlstatus.Error {

@@ -89,6 +89,10 @@ func (x *executor) insertNode(row *planner.Row, np *planner.NodePlan, sr *StmtRe
 	sr.NodesCreated++
 	sr.PropsSet += len(props)
 	sr.changedAnyData = true
+	x.touch(n.ID)
+	for _, p := range props {
+		x.wrote(kind, p.Key)
+	}
 	x.bind(row, np.Slot, planner.Element{Node: n})
 	return n, nil
 }
@@ -104,6 +108,7 @@ func (x *executor) ingestExisting(id store.ID, labels []string, props store.Prop
 		}
 		n, _ = x.tx.Snapshot().Node(id)
 		sr.changedAnyData = true
+		x.touch(id)
 	}
 	merged := n.Props
 	for _, p := range props {
@@ -116,6 +121,7 @@ func (x *executor) ingestExisting(id store.ID, labels []string, props store.Prop
 		if m, err := x.tx.SetProps(id, merged); err == nil {
 			n = m
 			sr.changedAnyData = true
+			x.touch(id)
 		}
 	}
 	newLabels := append([]string(nil), n.Labels...)
@@ -129,6 +135,7 @@ func (x *executor) ingestExisting(id store.ID, labels []string, props store.Prop
 		if m, err := x.tx.SetLabels(id, newLabels); err == nil {
 			n = m
 			sr.changedAnyData = true
+			x.touch(id)
 		}
 	}
 	sr.NodesUpdated++
@@ -163,6 +170,7 @@ func (x *executor) insertEdge(row *planner.Row, ep *planner.EdgePlan, l, r *stor
 				}
 				sr.PropsSet += len(props)
 				sr.changedAnyData = true
+				x.touch(id)
 			}
 			x.bind(row, ep.Slot, planner.Element{Edge: e})
 			return nil
@@ -175,6 +183,7 @@ func (x *executor) insertEdge(row *planner.Row, ep *planner.EdgePlan, l, r *stor
 			sr.EdgesCreated++
 			sr.PropsSet += len(props)
 			sr.changedAnyData = true
+			x.touch(id)
 			x.bind(row, ep.Slot, planner.Element{Edge: e})
 			return nil
 		}
@@ -186,6 +195,10 @@ func (x *executor) insertEdge(row *planner.Row, ep *planner.EdgePlan, l, r *stor
 	sr.EdgesCreated++
 	sr.PropsSet += len(props)
 	sr.changedAnyData = true
+	x.touch(e.ID)
+	for _, p := range props {
+		x.wrote(typ, p.Key)
+	}
 	x.bind(row, ep.Slot, planner.Element{Edge: e})
 	return nil
 }
@@ -319,6 +332,15 @@ func props(el planner.Element) store.Props {
 	return el.Edge.Props
 }
 
+// kindOf is the kind the ledger counts a write on: a node's kind (its
+// first label, as the store's kind index has it), an edge's type.
+func kindOf(el planner.Element) string {
+	if el.Node != nil {
+		return el.Node.Kind()
+	}
+	return el.Edge.Type
+}
+
 func elemID(el planner.Element) store.ID {
 	if el.Node != nil {
 		return el.Node.ID
@@ -353,6 +375,7 @@ func (x *executor) set(rows []*planner.Row, s *planner.SetStep, sr *StmtResult) 
 					}
 					row.Vars[it.Slot] = planner.Element{Node: nn}
 					sr.changedAnyData = true
+					x.touch(n.ID)
 				}
 				continue
 			case it.IsAll:
@@ -376,8 +399,20 @@ func (x *executor) set(rows []*planner.Row, s *planner.SetStep, sr *StmtResult) 
 					return err
 				}
 				sr.PropsSet += len(it.All)
+				kind, old := kindOf(el), props(el)
+				for _, pp := range it.All {
+					x.wrote(kind, pp.Key)
+				}
 				if !it.Merge {
-					sr.PropsSet += removedKeys(props(el), next)
+					sr.PropsSet += removedKeys(old, next)
+					for _, p := range old {
+						if _, ok := next.Get(p.Key); !ok {
+							x.wrote(kind, p.Key)
+						}
+					}
+				}
+				if !next.Equal(old) {
+					x.touch(elemID(el))
 				}
 				el, err = x.writeProps(el, next, it.Pos)
 				if err != nil {
@@ -402,6 +437,10 @@ func (x *executor) set(rows []*planner.Row, s *planner.SetStep, sr *StmtResult) 
 					return err
 				}
 				sr.PropsSet++
+				x.wrote(kindOf(el), it.Key)
+				if old, ok := props(el).Get(it.Key); ok != !v.IsNull() || ok && !old.Equal(v) {
+					x.touch(elemID(el))
+				}
 				el, err = x.writeProps(el, props(el).With(it.Key, v), it.Pos)
 				if err != nil {
 					return err
@@ -451,6 +490,7 @@ func (x *executor) remove(rows []*planner.Row, s *planner.RemoveStep, sr *StmtRe
 					}
 					row.Vars[it.Slot] = planner.Element{Node: nn}
 					sr.changedAnyData = true
+					x.touch(n.ID)
 				}
 				continue
 			}
@@ -464,6 +504,8 @@ func (x *executor) remove(rows []*planner.Row, s *planner.RemoveStep, sr *StmtRe
 				return err
 			}
 			sr.PropsSet++
+			x.wrote(kindOf(el), it.Key)
+			x.touch(elemID(el))
 			el, err = x.writeProps(el, props(el).Without(it.Key), it.Pos)
 			if err != nil {
 				return err
@@ -505,6 +547,7 @@ func (x *executor) deleteOne(el planner.Element, detach bool, pos gqlstatus.Pos,
 		if err := x.tx.RecycleEdge(el.Edge.ID); err != nil {
 			return x.storeErr(err, pos, nil)
 		}
+		x.touch(el.Edge.ID)
 		sr.EdgesRecycled++
 		sr.changedAnyData = true
 		return nil
@@ -530,6 +573,7 @@ func (x *executor) deleteOne(el planner.Element, detach bool, pos gqlstatus.Pos,
 			if err := x.tx.RecycleEdge(id); err != nil {
 				return x.storeErr(err, pos, nil)
 			}
+			x.touch(id)
 			sr.EdgesRecycled++
 		}
 	} else if n := snap.Degree(el.Node.ID, store.Both); n > 0 {
@@ -542,6 +586,7 @@ func (x *executor) deleteOne(el planner.Element, detach bool, pos gqlstatus.Pos,
 	if err := x.tx.RecycleNode(el.Node.ID); err != nil {
 		return x.storeErr(err, pos, nil)
 	}
+	x.touch(el.Node.ID)
 	sr.NodesRecycled++
 	sr.changedAnyData = true
 	return nil

@@ -33,9 +33,9 @@ func (x *executor) define(d *planner.DefineStep, sr *StmtResult) error {
 	var err error
 	switch {
 	case d.Drop && d.Action:
-		next, err = state.DropAction(d.Name)
+		next, err = state.DropAction(d.Name, x.nextVersion())
 	case d.Drop:
-		next, err = state.DropView(d.Name)
+		next, err = state.DropView(d.Name, x.nextVersion())
 	case d.Action:
 		next, err = state.DefineAction(d.Def, d.Replace, x.opts.Agent, x.nextVersion())
 	default:
@@ -125,7 +125,7 @@ func (x *executor) call(cs *planner.CallStep, sr *StmtResult) error {
 		params[i] = planner.ToCEL(args[name])
 	}
 	sub := *x
-	sub.plan, sub.params = body, params
+	sub.plan, sub.params, sub.inBody = body, params, true
 	changed := false
 	for _, st := range body.Stmts {
 		bsr, err := sub.statement(st)

@@ -4,14 +4,19 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
+	"maps"
+	"slices"
 )
 
 // The encoding of a State, kept with the graph's snapshot: a version
 // byte, then the views and the actions in name order. A view is its
 // texts and counters; an action is the CREATE ACTION statement as
 // written and its counters, since only the planner can turn the text
-// back into a body (Decode takes it as plan).
-const codecVersion = 1
+// back into a body (Decode takes it as plan). Version 2 adds the ledger
+// after them: Changed, the write counters in (kind, key) order, and the
+// tombstones of dropped views, then of dropped actions, in name order.
+// Decode reads version 1 too, as a State with an empty ledger.
+const codecVersion = 2
 
 // AppendExt implements store.Ext.
 func (s *State) AppendExt(b []byte) []byte {
@@ -34,6 +39,29 @@ func (s *State) AppendExt(b []byte) []byte {
 			b = binary.AppendUvarint(b, n)
 		}
 	}
+	b = binary.AppendUvarint(b, s.Changed())
+	writes := s.Writes()
+	b = binary.AppendUvarint(b, uint64(len(writes)))
+	for _, w := range writes {
+		b = appendStr(b, w.Kind)
+		b = appendStr(b, w.Key)
+		b = binary.AppendUvarint(b, w.Raw)
+		b = binary.AppendUvarint(b, w.InAction)
+	}
+	var dv, da map[string]uint64
+	if s != nil && s.led != nil {
+		dv, da = s.led.droppedViews, s.led.droppedActions
+	}
+	b = appendTombstones(b, dv)
+	return appendTombstones(b, da)
+}
+
+func appendTombstones(b []byte, m map[string]uint64) []byte {
+	b = binary.AppendUvarint(b, uint64(len(m)))
+	for _, name := range slices.Sorted(maps.Keys(m)) {
+		b = appendStr(b, name)
+		b = binary.AppendUvarint(b, m[name])
+	}
 	return b
 }
 
@@ -47,8 +75,9 @@ func appendStr(b []byte, s string) []byte {
 // views are compiled again.
 func Decode(b []byte, plan func(source string) (ActionDef, error)) (*State, error) {
 	d := &decoder{b: b}
-	if v := d.byte1(); d.err == nil && v != codecVersion {
-		return nil, fmt.Errorf("vocabulary encoding version %d, this goldfish reads %d", v, codecVersion)
+	v := d.byte1()
+	if d.err == nil && (v == 0 || v > codecVersion) {
+		return nil, fmt.Errorf("vocabulary encoding version %d, this goldfish reads 1 to %d", v, codecVersion)
 	}
 	s := &State{views: map[string]*View{}, actions: map[string]*Action{}}
 	for i, n := 0, d.count(); i < n && d.err == nil; i++ {
@@ -82,6 +111,11 @@ func Decode(b []byte, plan func(source string) (ActionDef, error)) (*State, erro
 		a.Revised, a.Revisions, a.Invocations, a.LastInvoked = rev, int(revs), int(inv), last
 		s = next
 	}
+	if v >= 2 && d.err == nil {
+		if err := d.ledger(s); err != nil {
+			return nil, err
+		}
+	}
 	if d.err == nil && len(d.b) != 0 {
 		d.err = errors.New("trailing bytes")
 	}
@@ -89,6 +123,61 @@ func Decode(b []byte, plan func(source string) (ActionDef, error)) (*State, erro
 		return nil, fmt.Errorf("vocabulary: %w", d.err)
 	}
 	return s, nil
+}
+
+// ledger reads the ledger of a version 2 encoding into s, whose views
+// and actions are read already: entries must come in strictly increasing
+// order (so none twice), and no tombstone may name a registered item.
+func (d *decoder) ledger(s *State) error {
+	var last WriteCount
+	l := &ledger{changed: d.uvarint()}
+	s.led = l
+	for i, n := 0, d.count(); i < n && d.err == nil; i++ {
+		w := WriteCount{Kind: d.str(), Key: d.str(), Raw: d.uvarint(), InAction: d.uvarint()}
+		if d.err != nil {
+			break
+		}
+		if i > 0 && comparePair(last.Kind, last.Key, w.Kind, w.Key) >= 0 {
+			return errors.New("vocabulary: write counters out of order")
+		}
+		last = w
+		if w.Raw == 0 && w.InAction == 0 {
+			return errors.New("vocabulary: a write counter of zero")
+		}
+		l.put(w)
+	}
+	var err error
+	if l.droppedViews, err = d.tombstones(func(name string) bool { _, ok := s.views[name]; return ok }); err != nil {
+		return err
+	}
+	l.droppedActions, err = d.tombstones(func(name string) bool { _, ok := s.actions[name]; return ok })
+	return err
+}
+
+func (d *decoder) tombstones(live func(string) bool) (map[string]uint64, error) {
+	n := d.count()
+	if n > MaxTombstones {
+		return nil, fmt.Errorf("vocabulary: %d tombstones, more than %d", n, MaxTombstones)
+	}
+	if n == 0 {
+		return nil, nil
+	}
+	m := make(map[string]uint64, n)
+	last := ""
+	for i := 0; i < n && d.err == nil; i++ {
+		name, at := d.str(), d.uvarint()
+		if d.err != nil {
+			break
+		}
+		switch {
+		case i > 0 && name <= last:
+			return nil, errors.New("vocabulary: tombstones out of order")
+		case live(name):
+			return nil, fmt.Errorf("vocabulary: tombstone of %s, which is registered", name)
+		}
+		m[name], last = at, name
+	}
+	return m, nil
 }
 
 type decoder struct {

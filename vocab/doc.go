@@ -11,6 +11,18 @@
 // change (a registration, a drop, an invocation's counters) makes a new
 // State; nothing in one is ever modified.
 //
+// # Ledger
+//
+// A State also holds the ledger of the session's Commits, which the
+// attention envelope reads: how many elements they changed (Changed), how
+// many Commits wrote each (kind, property) pair raw and how many inside an
+// action (Writes, Gaps), and which views and actions were dropped at which
+// version (DroppedSince). The executor gathers one Commit's facts in a
+// Delta and Record makes the next State from it, at a cost in proportion
+// to the Delta: the counters live in a hash trie whose paths are copied,
+// never the whole table. The ledger is not vocabulary: a State with only
+// a ledger is Empty.
+//
 // # The CEL environment
 //
 // Views and preconditions are CEL over the session:

@@ -158,10 +158,12 @@ type Action struct {
 
 // State is a session's vocabulary at one version. It is immutable: the
 // methods that change it return a new State and leave the receiver as it
-// was. The nil *State is the empty vocabulary.
+// was. The nil *State is the empty vocabulary. Beside the vocabulary it
+// holds the ledger of what the session's Commits wrote (ledger.go).
 type State struct {
 	views   map[string]*View
 	actions map[string]*Action
+	led     *ledger // nil: nothing recorded
 }
 
 // Errors of registrations and drops; match with errors.Is.
@@ -170,7 +172,8 @@ var (
 	ErrNoSuch = errors.New("vocab: no such name is registered")
 )
 
-// Empty reports whether the vocabulary holds nothing.
+// Empty reports whether the vocabulary holds nothing: no views and no
+// actions (whatever its ledger holds).
 func (s *State) Empty() bool { return s == nil || len(s.views)+len(s.actions) == 0 }
 
 // View returns the named view.
@@ -216,22 +219,45 @@ func sortedValues[T any](m map[string]*T) []*T {
 }
 
 // withViews returns a copy of s whose views map is its own (the actions
-// map, unchanged, is shared: items and maps of a State never change).
+// map and the ledger, unchanged, are shared: items, maps and ledgers of
+// a State never change).
 func (s *State) withViews() *State {
-	c := &State{views: map[string]*View{}}
+	c := s.clone()
+	c.views = make(map[string]*View, len(c.views)+1)
 	if s != nil {
 		maps.Copy(c.views, s.views)
-		c.actions = s.actions
 	}
 	return c
 }
 
 // withActions is withViews for the actions map.
 func (s *State) withActions() *State {
-	c := &State{actions: map[string]*Action{}}
+	c := s.clone()
+	c.actions = make(map[string]*Action, len(c.actions)+1)
 	if s != nil {
 		maps.Copy(c.actions, s.actions)
-		c.views = s.views
+	}
+	return c
+}
+
+// registered returns c with the tombstone of a name registered again
+// cleared (c is a State of its caller's own, not yet published).
+func (c *State) registered(name string, action bool) *State {
+	if c.led == nil {
+		return c
+	}
+	dropped := c.led.droppedViews
+	if action {
+		dropped = c.led.droppedActions
+	}
+	if _, ok := dropped[name]; !ok {
+		return c
+	}
+	c.led = c.ledgerCopy()
+	if action {
+		c.led.droppedActions = untombstone(dropped, name)
+	} else {
+		c.led.droppedViews = untombstone(dropped, name)
 	}
 	return c
 }
@@ -254,7 +280,7 @@ func (s *State) DefineView(name, intent, expr string, replace bool, agent string
 	}
 	c := s.withViews()
 	c.views[name] = v
-	return c, nil
+	return c.registered(name, false), nil
 }
 
 // DefineAction registers an action, compiling its precondition with its
@@ -277,26 +303,31 @@ func (s *State) DefineAction(def ActionDef, replace bool, agent string, version 
 	}
 	c := s.withActions()
 	c.actions[def.Name] = a
-	return c, nil
+	return c.registered(def.Name, true), nil
 }
 
-// DropView removes a view; ErrNoSuch if there is none of the name.
-func (s *State) DropView(name string) (*State, error) {
+// DropView removes a view, remembering that the Commit making version
+// dropped it (DroppedSince); ErrNoSuch if there is none of the name.
+func (s *State) DropView(name string, version uint64) (*State, error) {
 	if _, ok := s.View(name); !ok {
 		return nil, fmt.Errorf("%w: view %s", ErrNoSuch, name)
 	}
 	c := s.withViews()
 	delete(c.views, name)
+	c.led = c.ledgerCopy()
+	c.led.droppedViews = tombstone(c.led.droppedViews, name, version)
 	return c, nil
 }
 
-// DropAction removes an action; ErrNoSuch if there is none of the name.
-func (s *State) DropAction(name string) (*State, error) {
+// DropAction removes an action as DropView removes a view.
+func (s *State) DropAction(name string, version uint64) (*State, error) {
 	if _, ok := s.Action(name); !ok {
 		return nil, fmt.Errorf("%w: action %s", ErrNoSuch, name)
 	}
 	c := s.withActions()
 	delete(c.actions, name)
+	c.led = c.ledgerCopy()
+	c.led.droppedActions = tombstone(c.led.droppedActions, name, version)
 	return c, nil
 }
 

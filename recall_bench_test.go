@@ -22,7 +22,14 @@ var benchAgents = []string{"planner", "coder", "reviewer", "tester"}
 // one node in a hundred also points at.
 func benchSession(b testing.TB, db *DB, n int) *Session {
 	b.Helper()
-	s, _ := db.Session(context.Background(), fmt.Sprintf("bench%d", n))
+	return benchSessionAs(b, db, fmt.Sprintf("bench%d", n), n)
+}
+
+// benchSessionAs is benchSession under another name: the same n gives
+// the same graph, so two sessions can be compared on equal footing.
+func benchSessionAs(b testing.TB, db *DB, name string, n int) *Session {
+	b.Helper()
+	s, _ := db.Session(context.Background(), name)
 	rng := rand.New(rand.NewPCG(1, uint64(n)))
 	ids := make([]store.ID, n)
 	const batch = 50_000

@@ -66,8 +66,8 @@ func BenchmarkRecallVocabulary(b *testing.B) {
 	ctx := context.Background()
 	db, _ := Open(WithShapeCacheBytes(0))
 	defer db.Close()
-	plain := benchSession(b, db, 1000)
-	voc := benchSession(b, db, 1001)
+	plain := benchSessionAs(b, db, "plain", 1000)
+	voc := benchSessionAs(b, db, "vocabulary", 1000)
 	for i := range 50 {
 		if _, err := voc.Commit(ctx, fmt.Sprintf(`CREATE VIEW v%02d INTENT 'view %d' AS 'size(nodes("TSK").filter(t, t.weight > %d))'`, i, i, i), nil); err != nil {
 			b.Fatal(err)
@@ -135,8 +135,8 @@ func BenchmarkRecallEnvelope(b *testing.B) {
 			}
 			db, _ := Open(opt)
 			defer db.Close()
-			plain := benchSession(b, db, 1000)
-			voc := benchSession(b, db, 1001)
+			plain := benchSessionAs(b, db, "plain", 1000)
+			voc := benchSessionAs(b, db, "vocabulary", 1000)
 			for i := range 100 {
 				if _, err := voc.Commit(ctx, fmt.Sprintf(`CREATE VIEW v%03d INTENT 'how many tasks weigh over %d' AS 'size(nodes("TSK").filter(t, t.weight > %d))'`, i, i, i), nil); err != nil {
 					b.Fatal(err)

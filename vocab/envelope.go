@@ -85,6 +85,8 @@ func (s Sections) Names() []string {
 // depth=lean: the attention lines and the views and actions listed.
 const LeanTokens = 300
 
+const leanTokensText = "300" // LeanTokens, for the lines that name it
+
 // leanList is how many names a list shows at lean before "+N more".
 const leanList = 5
 
@@ -183,7 +185,7 @@ func Compose(r *Read) *Envelope {
 		att.Note = "the first Recall of agent " + r.Agent + " in this session: shown at depth=full once; later Recalls are lean unless they ask for full"
 	}
 	full := env.Depth == DepthFull
-	lines := &lineBudget{limit: leanBudget - tailReserve, bounded: !full}
+	lines := &lineBudget{text: make([]byte, 0, 2048), limit: leanBudget - tailReserve, bounded: !full}
 
 	// The session-level signals, which the attention fingerprint covers.
 	var rk *ranking
@@ -255,12 +257,12 @@ func Compose(r *Read) *Envelope {
 
 	// The lines, in the order of what most needs noticing.
 	if att.FirstRead {
-		lines.add(line("first_read", "true: "+att.Note))
+		lines.addLine("first_read", "true: ", att.Note)
 	}
 	if len(att.BrokenViews) > 0 {
 		if full {
 			for _, b := range att.BrokenViews {
-				lines.add(line("broken_views", b.Name+": "+b.Error))
+				lines.addLine("broken_views", b.Name, ": ", b.Error)
 			}
 		} else {
 			att.BrokenViews = addList(lines, "broken_views", att.BrokenViews, func(b BrokenView) string { return b.Name }, "")
@@ -270,14 +272,14 @@ func Compose(r *Read) *Envelope {
 		lines.addSince(s)
 	}
 	if len(att.YouElided) > 0 {
-		lines.add(line("you_elided", strings.Join(att.YouElided, ", ")+" (changed since your last read; left out by only)"))
+		lines.addLine("you_elided", strings.Join(att.YouElided, ", "), " (changed since your last read; left out by only)")
 	}
 	if stale.n > 0 && only&SectionAttention != 0 {
 		att.StaleActions = addListOf(lines, "stale_actions", stale.names, stale.n, func(s string) string { return s },
 			" (not invoked in the "+strconv.FormatUint(r.Settings.StaleReads, 10)+" Recalls since registered: DROP ACTION or use them)")
 	}
 	if att.Health != "" {
-		lines.add(line("vocabulary_health", att.Health+why))
+		lines.addLine("vocabulary_health", att.Health, why)
 	}
 	if len(att.Gaps) > 0 {
 		att.Gaps = addList(lines, "vocabulary_gaps", att.Gaps, func(g Gap) string {
@@ -353,8 +355,12 @@ func staleActions(p *Prepared, rk *ranking, r *Read, full bool) staleSet {
 	if p == nil {
 		return st
 	}
+	if !full {
+		st.names = make([]string, 0, leanList)
+	}
 	h := uint64(14695981039346656037)
-	for i, it := range p.acts {
+	for i := range p.acts {
+		it := &p.acts[i]
 		if r.Tick >= rk.am[i].RegTick+r.Settings.StaleReads && !invokedSince(it.a) {
 			st.n++
 			h = (h ^ uint64(i+1)) * 1099511628211
@@ -384,30 +390,19 @@ func healthOf(p *Prepared, rk *ranking, r *Read, stale int, gaps []Gap) (health,
 	}
 	window := 2 * r.Settings.StaleReads
 	prog := 0
-	for i, it := range p.acts {
+	for i := range p.acts {
+		it := &p.acts[i]
 		if r.Tick < rk.am[i].RegTick+window && invokedSince(it.a) {
 			prog++
 		}
 	}
-	for i, it := range p.views {
+	for i := range p.views {
+		it := &p.views[i]
 		m := rk.vm[i]
 		if r.Tick < m.RegTick+window && m.Tick > m.RegTick && !it.broken {
 			prog++
 		}
 	}
-	var bad []string
-	count := func(n int, one, many string) {
-		switch {
-		case n == 1:
-			bad = append(bad, "1 "+one)
-		case n > 1:
-			bad = append(bad, strconv.Itoa(n)+" "+many)
-		}
-	}
-	count(stale, "stale action", "stale actions")
-	count(len(p.broken), "broken view", "broken views")
-	count(p.overlapN, "overlapping intent", "overlapping intents")
-	count(len(gaps), "gap", "gaps")
 	deg := stale + len(p.broken) + p.overlapN + len(gaps)
 	switch {
 	case deg > prog:
@@ -417,9 +412,26 @@ func healthOf(p *Prepared, rk *ranking, r *Read, stale int, gaps []Gap) (health,
 	default:
 		return "stable", ""
 	}
-	parts := []string{strconv.Itoa(prog) + " recent item" + plural(prog) + " in use"}
-	parts = append(parts, bad...)
-	return health, " (" + strings.Join(parts, ", ") + ")"
+	b := make([]byte, 0, 96)
+	b = append(b, " ("...)
+	b = strconv.AppendInt(b, int64(prog), 10)
+	b = append(b, " recent item"+plural(prog)+" in use"...)
+	count := func(n int, one, many string) {
+		switch {
+		case n == 1:
+			b = append(b, ", 1 "+one...)
+		case n > 1:
+			b = append(b, ", "...)
+			b = strconv.AppendInt(b, int64(n), 10)
+			b = append(b, ' ')
+			b = append(b, many...)
+		}
+	}
+	count(stale, "stale action", "stale actions")
+	count(len(p.broken), "broken view", "broken views")
+	count(p.overlapN, "overlapping intent", "overlapping intents")
+	count(len(gaps), "gap", "gaps")
+	return health, string(append(b, ')'))
 }
 
 func plural(n int) string {
@@ -441,7 +453,8 @@ func since(p *Prepared, r *Read) *Since {
 	}
 	last := r.Seen.Version
 	if p != nil {
-		for _, it := range p.acts {
+		for i := range p.acts {
+			it := &p.acts[i]
 			if it.a.Revised > last {
 				s.ActionsRegistered = append(s.ActionsRegistered, it.name)
 			}
@@ -449,7 +462,8 @@ func since(p *Prepared, r *Read) *Since {
 				s.ActionsInvoked = append(s.ActionsInvoked, it.name)
 			}
 		}
-		for _, it := range p.views {
+		for i := range p.views {
+			it := &p.views[i]
 			if it.v.Revised > last || r.ViewChangedAt[it.name] > last {
 				s.ViewsChanged = append(s.ViewsChanged, it.name)
 			}
@@ -526,16 +540,25 @@ func listItems(p *Prepared, rk *ranking, r *Read, only Sections, full bool, line
 	}
 	if low+over > 0 {
 		att.LowSalience = low
-		msg := fmt.Sprintf("// %d of %d views and actions left out at depth=lean", low+over, total)
+		msg := make([]byte, 0, 160)
+		msg = append(msg, "// "...)
+		msg = strconv.AppendInt(msg, int64(low+over), 10)
+		msg = append(msg, " of "...)
+		msg = strconv.AppendInt(msg, int64(total), 10)
+		msg = append(msg, " views and actions left out at depth=lean"...)
 		switch {
 		case low > 0 && over > 0:
-			msg += fmt.Sprintf(" (%d for low salience, %d for the %d-token budget)", low, over, LeanTokens)
+			msg = append(msg, " ("...)
+			msg = strconv.AppendInt(msg, int64(low), 10)
+			msg = append(msg, " for low salience, "...)
+			msg = strconv.AppendInt(msg, int64(over), 10)
+			msg = append(msg, " for the "+leanTokensText+"-token budget)"...)
 		case low > 0:
-			msg += " for low salience"
+			msg = append(msg, " for low salience"...)
 		default:
-			msg += fmt.Sprintf(" for the %d-token budget", LeanTokens)
+			msg = append(msg, " for the "+leanTokensText+"-token budget"...)
 		}
-		lines.addRaw([]byte(msg + ": depth=full, :views or :actions list them all\n"))
+		lines.addRaw(append(msg, ": depth=full, :views or :actions list them all\n"...))
 	}
 }
 
@@ -607,11 +630,6 @@ func appendCounters(b []byte, agent string, revisions int, revised uint64) []byt
 	return b
 }
 
-// line writes one attention line.
-func line(field, text string) []byte {
-	return []byte("// attention " + field + ": " + oneLine(text) + "\n")
-}
-
 // lineBudget collects an envelope's lines; at lean (bounded) it keeps
 // them within limit, shortening lists to fit.
 type lineBudget struct {
@@ -632,6 +650,42 @@ func (l *lineBudget) add(b []byte) bool {
 	l.text = append(l.text, b...)
 	l.milli += m
 	return true
+}
+
+// addLine appends "// attention field: text parts…" if it fits,
+// building it in place.
+func (l *lineBudget) addLine(field string, parts ...string) bool {
+	start := len(l.text)
+	l.text = append(l.text, "// attention "...)
+	l.text = append(l.text, field...)
+	l.text = append(l.text, ": "...)
+	for _, p := range parts {
+		l.text = appendOneLine(l.text, p)
+	}
+	l.text = append(l.text, '\n')
+	m := tokens.Milli(l.text[start:])
+	if !l.fits(m) {
+		l.text = l.text[:start]
+		return false
+	}
+	l.milli += m
+	return true
+}
+
+// appendOneLine appends s with each line break (\r\n, \n or \r) as one
+// space.
+func appendOneLine(b []byte, s string) []byte {
+	for {
+		i := strings.IndexAny(s, "\r\n")
+		if i < 0 {
+			return append(b, s...)
+		}
+		b = append(append(b, s[:i]...), ' ')
+		if s[i] == '\r' && i+1 < len(s) && s[i+1] == '\n' {
+			i++
+		}
+		s = s[i+1:]
+	}
 }
 
 // addCounted appends a line whose estimate is known.
@@ -671,7 +725,7 @@ func (l *lineBudget) addSince(s *Since) {
 				text += " " + x.name + "=" + nameList(*x.list, n)
 			}
 		}
-		if l.add(line("since_your_last_read", text)) || n <= 0 {
+		if l.addLine("since_your_last_read", text) || n <= 0 {
 			break
 		}
 	}
@@ -722,7 +776,7 @@ func addListOf[T any](l *lineBudget, field string, list []T, total int, name fun
 				text += ", +" + strconv.Itoa(more) + " more"
 			}
 		}
-		if l.add(line(field, text+tail)) || n == 0 {
+		if l.addLine(field, text, tail) || n == 0 {
 			return list[:n]
 		}
 	}

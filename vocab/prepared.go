@@ -154,7 +154,8 @@ func (p *Prepared) ViewNames() []string {
 		return nil
 	}
 	var out []string
-	for _, it := range p.views {
+	for i := range p.views {
+		it := &p.views[i]
 		if !it.broken {
 			out = append(out, it.name)
 		}

@@ -1,0 +1,41 @@
+package goldfish
+
+import (
+	"context"
+	"fmt"
+	"testing"
+
+	"github.com/goldfish-gql/goldfish/vocab"
+)
+
+// BenchmarkCompose: composing one lean envelope for a known agent on a
+// session of 100 views and 100 actions (what a Shape cache hit adds).
+//
+//	go test -run '^$' -bench Compose -benchmem .
+func BenchmarkCompose(b *testing.B) {
+	ctx := context.Background()
+	db, _ := Open()
+	defer db.Close()
+	s := benchSessionAs(b, db, "vocabulary", 1000)
+	for i := range 100 {
+		if _, err := s.Commit(ctx, fmt.Sprintf(`CREATE VIEW v%03d INTENT 'how many tasks weigh over %d' AS 'size(nodes("TSK").filter(t, t.weight > %d))'`, i, i, i), nil); err != nil {
+			b.Fatal(err)
+		}
+		if _, err := s.Commit(ctx, fmt.Sprintf(`CREATE ACTION a%03d(nick STRING, w INTEGER = %d) INTENT '%s'
+			{ MATCH (t:TSK {nick: $nick}) SET t.weight = $w }`, i, i, benchIntent(i)), nil); err != nil {
+			b.Fatal(err)
+		}
+	}
+	voc, err := s.vocabularyAt(ctx, s.snapshot())
+	if err != nil {
+		b.Fatal(err)
+	}
+	seen := vocab.Seen{Reads: 3, Version: voc.version, Changed: voc.state.Changed()}
+	tick := s.attn.tick.Load() + 20
+	b.ReportAllocs()
+	b.ResetTimer()
+	for range b.N {
+		env := s.envelope(voc, tick, "ana", seen, vocab.DepthLean, vocab.AllSections)
+		_ = attentionOf(env.Attention)
+	}
+}

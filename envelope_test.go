@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"strings"
+	"sync"
 	"testing"
 
 	"pgregory.net/rapid"
@@ -170,5 +171,155 @@ func envelopeOp(t *rapid.T) func(context.Context, *goldfish.Session) string {
 			j, _ := json.Marshal(sh.Attention)
 			return sh.Text + string(j)
 		}
+	}
+}
+
+// TestSalienceNeverExecutes: salience, the Recalls that move it and the
+// settings change what a Recall shows, never what a Commit does. The same
+// Commits, one session read in between by many agents (views raised,
+// settings changed), the other never read, give the same results and the
+// same session.
+func TestSalienceNeverExecutes(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		ctx := context.Background()
+		db, _ := goldfish.Open()
+		defer db.Close()
+		quiet, _ := db.Session(ctx, "quiet")
+		read, _ := db.Session(ctx, "read")
+		for range rapid.IntRange(1, 30).Draw(t, "steps") {
+			op := envelopeOp(t)
+			if rapid.Bool().Draw(t, "commit") {
+				a, b := op(ctx, quiet), op(ctx, read)
+				if strings.HasPrefix(a, "//") { // a Recall: only the read session sees it
+					continue
+				}
+				if a != b {
+					t.Fatalf("the same step gave %q and %q", a, b)
+				}
+				continue
+			}
+			for range rapid.IntRange(0, 3).Draw(t, "reads") {
+				o := goldfish.RecallOptions{Agent: rapid.SampledFrom([]string{"", "ana", "bob"}).Draw(t, "reader"),
+					Only: rapid.SampledFrom([][]string{nil, {"views"}, {"actions"}}).Draw(t, "readOnly")}
+				if _, err := read.Recall(ctx, `MATCH (t:TSK)`, o); err != nil {
+					t.Fatal(err)
+				}
+			}
+		}
+		qd, rd := strings.SplitN(quiet.Dump(), "\n", 2), strings.SplitN(read.Dump(), "\n", 2)
+		if qd[1] != rd[1] {
+			t.Fatalf("sessions differ:\n%s\n---\n%s", quiet.Dump(), read.Dump())
+		}
+		qv, _ := quiet.Vocabulary(ctx)
+		rv, _ := read.Vocabulary(ctx)
+		qj, _ := json.Marshal(qv)
+		rj, _ := json.Marshal(rv)
+		if string(qj) != string(rj) {
+			t.Fatalf("vocabularies differ:\n%s\n%s", qj, rj)
+		}
+	})
+}
+
+// TestEnvelopeConcurrent: agents reading (lean, full, only=views, which
+// raises salience) while others register, invoke and drop, and the
+// settings change, on a cabinet; then the session reopens with every
+// agent's count of reads. Run with -race.
+func TestEnvelopeConcurrent(t *testing.T) {
+	ctx := context.Background()
+	path := t.TempDir() + "/c.gf"
+	db, err := goldfish.Open(goldfish.WithCabinet(path))
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, _ := db.Session(ctx, "s")
+	if _, err := s.Commit(ctx, `INSERT (:TSK {nick: "t0", status: "open"})`, nil); err != nil {
+		t.Fatal(err)
+	}
+	const readers, reads = 6, 60
+	var wg sync.WaitGroup
+	errs := make(chan error, readers+2)
+	for r := range readers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range reads {
+				o := goldfish.RecallOptions{Agent: fmt.Sprint("agent", r)}
+				switch i % 4 {
+				case 1:
+					o.Depth = "full"
+				case 2:
+					o.Only = []string{"views"}
+				case 3:
+					o.Only = []string{"shape", "attention"}
+				}
+				if _, err := s.Recall(ctx, `MATCH (t:TSK)`, o); err != nil {
+					errs <- err
+					return
+				}
+			}
+		}()
+	}
+	wg.Add(2)
+	go func() {
+		defer wg.Done()
+		for i := range 30 {
+			stmts := []string{
+				fmt.Sprintf(`CREATE OR REPLACE VIEW v%d AS 'count("TSK")'`, i%5),
+				fmt.Sprintf(`CREATE OR REPLACE ACTION a%d(nick STRING) INTENT 'close task %d' { MATCH (t:TSK {nick: $nick}) SET t.status = "done" }`, i%5, i),
+				fmt.Sprintf(`CALL a%d('t0')`, i%5),
+				fmt.Sprintf(`DROP VIEW v%d`, (i+2)%5),
+			}
+			for _, st := range stmts {
+				if _, err := s.CommitWith(ctx, st, nil, goldfish.CommitOptions{Agent: "writer"}); err != nil && !strings.Contains(err.Error(), "42002") {
+					errs <- err
+					return
+				}
+			}
+		}
+	}()
+	go func() {
+		defer wg.Done()
+		for i := range 20 {
+			set := goldfish.DefaultAttentionSettings
+			set.StaleReads = uint64(1 + i%4)
+			set.Decay = 0.5 + float64(i%5)/10
+			if err := s.SetAttentionSettings(ctx, set); err != nil {
+				errs <- err
+				return
+			}
+		}
+	}()
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		t.Fatal(err)
+	}
+	if err := db.Close(); err != nil {
+		t.Fatal(err)
+	}
+	db, err = goldfish.Open(goldfish.WithCabinet(path))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	s, _ = db.Session(ctx, "s")
+	agents, err := s.Agents(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(agents) != readers {
+		t.Fatalf("%d agents after reopening, want %d: %+v", len(agents), readers, agents)
+	}
+	for _, a := range agents {
+		if a.Reads != reads {
+			t.Errorf("agent %s: %d reads after reopening, want %d", a.Name, a.Reads, reads)
+		}
+	}
+	sh, err := s.Recall(ctx, `MATCH (t:TSK)`, goldfish.RecallOptions{Agent: "agent0"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if sh.Attention != nil && sh.Attention.FirstRead {
+		t.Fatalf("agent0 read as new after reopening:\n%s", sh.Text)
 	}
 }

@@ -37,6 +37,11 @@ type View struct {
 	Agent               string
 	Registered, Revised uint64
 	Revisions           int
+	// Salience is the view's salience now (SPEC §9: raised by use,
+	// decayed by each Recall that does not use it); LowSalience says it
+	// is under the session's threshold.
+	Salience    float64
+	LowSalience bool
 }
 
 // Broken reports whether the view failed to evaluate.
@@ -58,6 +63,9 @@ type Action struct {
 	Revisions           int
 	Invocations         int
 	LastInvoked         uint64
+	// Salience and LowSalience are as for View.
+	Salience    float64
+	LowSalience bool
 }
 
 // ActionParam is one parameter of an action.
@@ -214,10 +222,24 @@ func (s *Session) Vocabulary(ctx context.Context) (*Vocabulary, error) {
 	if err != nil || r == nil {
 		return out, err
 	}
+	tick, set, marks := s.attn.tick.Load(), s.attn.currentSettings(), s.attn.marks.Load()
+	salience := func(m map[string]vocab.Mark, name string) (float64, bool) {
+		mk, ok := m[name]
+		if !ok {
+			mk = vocab.Fresh(tick)
+		}
+		sal := mk.At(tick, set.Decay)
+		return sal, sal < set.SalienceThreshold
+	}
+	var mv, ma map[string]vocab.Mark
+	if marks != nil {
+		mv, ma = marks.Views, marks.Actions
+	}
 	for _, v := range r.state.Views() {
 		res := r.values.Results[v.Name]
 		view := View{Name: v.Name, Intent: v.Intent, Expr: v.Expr, Value: res.Value, Text: res.Text,
 			Agent: v.Agent, Registered: v.Registered, Revised: v.Revised, Revisions: v.Revisions}
+		view.Salience, view.LowSalience = salience(mv, v.Name)
 		if res.Err != nil {
 			view.Error = res.Err.Error()
 		}
@@ -227,6 +249,7 @@ func (s *Session) Vocabulary(ctx context.Context) (*Vocabulary, error) {
 		act := Action{Name: a.Name, Intent: a.Intent, Signature: a.Signature(), If: a.If, Agent: a.Agent,
 			Registered: a.Registered, Revised: a.Revised, Revisions: a.Revisions,
 			Invocations: a.Invocations, LastInvoked: a.LastInvoked}
+		act.Salience, act.LowSalience = salience(ma, a.Name)
 		for _, p := range a.Params {
 			ap := ActionParam{Name: p.Name, Type: p.Type.String()}
 			if p.Default != nil {

@@ -25,7 +25,7 @@ func (sh *Shell) metaViews(ctx context.Context, args []string) error {
 			sh.printf("%s = %s\n", x.Name, x.Text)
 		}
 		sh.printf("  AS '%s'\n", x.Expr)
-		sh.printf("  %s\n", registration(x.Intent, x.Agent, x.Registered, x.Revised, x.Revisions))
+		sh.printf("  %s; %s\n", registration(x.Intent, x.Agent, x.Registered, x.Revised, x.Revisions), salience(x.Salience, x.LowSalience))
 	}
 	return nil
 }
@@ -53,9 +53,18 @@ func (sh *Shell) metaActions(ctx context.Context, args []string) error {
 		} else {
 			line += fmt.Sprintf("; invoked %d %s, last at v%d", a.Invocations, plural(a.Invocations, "time", "times"), a.LastInvoked)
 		}
-		sh.printf("  %s\n", line)
+		sh.printf("  %s; %s\n", line, salience(a.Salience, a.LowSalience))
 	}
 	return nil
+}
+
+// salience writes an item's salience as the envelope does at full.
+func salience(v float64, low bool) string {
+	s := fmt.Sprintf("salience %.2f", v)
+	if low {
+		s += " low_salience"
+	}
+	return s
 }
 
 // registration says why an item exists and who made it when.

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -105,5 +106,51 @@ func TestReadmeCommands(t *testing.T) {
 	}
 	if _, err := os.Stat(filepath.Join(dir, "data", "goldfish", "cabinet.gf")); err != nil {
 		t.Errorf("no default cabinet in the temp data directory: %v", err)
+	}
+}
+
+// TestReadmeTours runs each tour of the README (a ```text block that
+// starts with "$ gqlsh … -f FILE" and the ```gql block after "where
+// `FILE` is") and checks the README shows what gqlsh prints, byte for
+// byte, standard output and error as a terminal interleaves them.
+func TestReadmeTours(t *testing.T) {
+	b, err := os.ReadFile(filepath.Join("..", "..", "README.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	readme := string(b)
+	tours := regexp.MustCompile("(?s)```text\n\\$ gqlsh ([^\n]*)\n(.*?)```").FindAllStringSubmatchIndex(readme, -1)
+	if len(tours) < 2 {
+		t.Fatalf("README has %d tours, want at least 2", len(tours))
+	}
+	for _, m := range tours {
+		args := strings.Fields(readme[m[2]:m[3]])
+		want := readme[m[4]:m[5]]
+		file := ""
+		for i, a := range args {
+			if a == "-f" && i+1 < len(args) {
+				file = args[i+1]
+			}
+		}
+		if file == "" {
+			continue // a one-line example, not a tour
+		}
+		src := regexp.MustCompile("(?s)where `"+regexp.QuoteMeta(file)+"` is\n\n```gql\n(.*?)```").FindStringSubmatch(readme[m[1]:])
+		if src == nil {
+			t.Errorf("tour %s: no ```gql block after \"where `%s` is\"", file, file)
+			continue
+		}
+		t.Run(file, func(t *testing.T) {
+			dir := t.TempDir()
+			if err := os.WriteFile(filepath.Join(dir, file), []byte(src[1]), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			t.Chdir(dir)
+			var out bytes.Buffer
+			runEnv(args, env{stdin: strings.NewReader(""), stdout: &out, stderr: &out, lookupEnv: tempEnv(t, nil)})
+			if got := out.String(); got != want {
+				t.Errorf("gqlsh %s prints\n%s\nthe README shows\n%s", strings.Join(args, " "), got, want)
+			}
+		})
 	}
 }

@@ -135,7 +135,7 @@ func TestReadmeTours(t *testing.T) {
 		if file == "" {
 			continue // a one-line example, not a tour
 		}
-		src := regexp.MustCompile("(?s)where `"+regexp.QuoteMeta(file)+"` is\n\n```gql\n(.*?)```").FindStringSubmatch(readme[m[1]:])
+		src := regexp.MustCompile("(?s)where `" + regexp.QuoteMeta(file) + "` is\n\n```gql\n(.*?)```").FindStringSubmatch(readme[m[1]:])
 		if src == nil {
 			t.Errorf("tour %s: no ```gql block after \"where `%s` is\"", file, file)
 			continue

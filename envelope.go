@@ -68,7 +68,7 @@ type AttentionSettings struct {
 	// window vocabulary_health looks back over.
 	StaleReads uint64 `json:"stale_reads"`
 	// Decay multiplies an item's salience with each Recall that does not
-	// use it (0 < Decay ≤ 1; default 0.9).
+	// use it (0.001 ≤ Decay ≤ 1; default 0.9).
 	Decay float64 `json:"decay"`
 	// SalienceThreshold: items under it are low_salience (default 0.1).
 	SalienceThreshold float64 `json:"salience_threshold"`

@@ -574,6 +574,9 @@ func (sh *Shell) metaSet(ctx context.Context, args []string) error {
 		}
 		if err == nil {
 			o.Only = secs
+			if len(secs) == 0 {
+				val = "(every section)"
+			}
 		}
 	default:
 		err = metaErrorf(codeValue, "", "unknown knob %q; the knobs are %s", name, strings.Join(knobs, ", "))

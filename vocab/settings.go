@@ -3,6 +3,7 @@ package vocab
 import (
 	"fmt"
 	"math"
+	"strconv"
 	"strings"
 )
 
@@ -14,7 +15,7 @@ type Settings struct {
 	// vocabulary_health looks back over.
 	StaleReads uint64 `json:"stale_reads"`
 	// Decay is the factor each Recall that does not use an item
-	// multiplies its salience by (0 < Decay ≤ 1).
+	// multiplies its salience by (0.001 ≤ Decay ≤ 1).
 	Decay float64 `json:"decay"`
 	// SalienceThreshold is the salience under which an item is
 	// low_salience.
@@ -37,8 +38,8 @@ func (s Settings) Check() error {
 	switch {
 	case s.StaleReads < 1 || s.StaleReads > 1_000_000:
 		return fmt.Errorf("stale_reads is %d; it counts Recalls, 1 to 1000000", s.StaleReads)
-	case !(s.Decay > 0 && s.Decay <= 1):
-		return fmt.Errorf("decay is %v; it is a factor over 0 and at most 1 (1: salience never fades)", s.Decay)
+	case !(s.Decay >= 0.001 && s.Decay <= 1):
+		return fmt.Errorf("decay is %v; it is a factor from 0.001 to 1 (1: salience never fades)", s.Decay)
 	case !(s.SalienceThreshold >= 0 && s.SalienceThreshold <= 1e6):
 		return fmt.Errorf("salience_threshold is %v; it is 0 (nothing is low) or more, up to 1000000", s.SalienceThreshold)
 	case !(s.GapRatio >= 1 && s.GapRatio <= 1e6):
@@ -52,22 +53,25 @@ func (s Settings) Check() error {
 // Set returns s with the named setting set from its text.
 func (s Settings) Set(name, value string) (Settings, error) {
 	var err error
+	value = strings.TrimSpace(value)
+	count := func(dst *uint64) { *dst, err = strconv.ParseUint(value, 10, 64) }
+	factor := func(dst *float64) { *dst, err = strconv.ParseFloat(value, 64) }
 	switch strings.ToLower(name) {
 	case "stale_reads":
-		_, err = fmt.Sscan(value, &s.StaleReads)
+		count(&s.StaleReads)
 	case "decay":
-		_, err = fmt.Sscan(value, &s.Decay)
+		factor(&s.Decay)
 	case "salience_threshold", "threshold":
-		_, err = fmt.Sscan(value, &s.SalienceThreshold)
+		factor(&s.SalienceThreshold)
 	case "gap_ratio":
-		_, err = fmt.Sscan(value, &s.GapRatio)
+		factor(&s.GapRatio)
 	case "gap_min":
-		_, err = fmt.Sscan(value, &s.GapMin)
+		count(&s.GapMin)
 	default:
 		return s, fmt.Errorf("no setting named %q; the settings are %s", name, strings.Join(SettingNames, ", "))
 	}
 	if err != nil {
-		return s, fmt.Errorf("%s: %q is not a number", name, value)
+		return s, fmt.Errorf("%s: %q is not a number in its range", name, value)
 	}
 	return s, s.Check()
 }

@@ -293,7 +293,7 @@ func TestMeta(t *testing.T) {
 		{name: "set bad only", in: ":set only views,graph", err: "only takes sections from shape, views, actions and attention, not \"graph\"", code: 1},
 		{name: "set only resets", in: ":set only views\n:set only\n:set", out: []string{"only   (every section)\n"}},
 		{name: "set session setting", in: ":set stale_reads 3\n:set decay=0.5\n:set", out: []string{"session main: stale_reads=3 decay=0.5 salience_threshold=0.1"}},
-		{name: "set bad setting", in: ":set decay 2", err: "GQLSTATUS 22Q06: decay is 2; it is a factor over 0 and at most 1", code: 1},
+		{name: "set bad setting", in: ":set decay 2", err: "GQLSTATUS 22Q06: decay is 2; it is a factor from 0.001 to 1", code: 1},
 		{name: "set usage", in: ":set M 1 2", err: "GQLSTATUS 42001: usage: :set KNOB VALUE", code: 1},
 		{name: "set budgets reach Recall", in: "INSERT (:A {nick: 'a'})-[:r]->(:B {nick: 'b'});\n:set M 1\nMATCH (a:A);",
 			out: []string{"rows=1/1"}, version: 1},

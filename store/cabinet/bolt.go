@@ -207,7 +207,11 @@ func (b *Bolt) prepare(info fileInfo) error {
 			_, err := tx.CreateBucket(bucketAttn)
 			return err
 		})
-		if err != nil {
+		switch {
+		case errors.Is(err, bolt.ErrIncompatibleValue):
+			// The name is taken by a value where only buckets live.
+			err = fmt.Errorf("%w: %s holds a value where its %q bucket belongs", ErrDamaged, b.path, bucketAttn)
+		case err != nil:
 			err = fmt.Errorf("cabinet: %s: adding the attention bucket: %w", b.path, err)
 		}
 	}

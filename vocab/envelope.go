@@ -85,6 +85,9 @@ func (s Sections) Names() []string {
 // depth=lean: the attention lines and the views and actions listed.
 const LeanTokens = 300
 
+// leanBroken is how many broken views a lean line may name.
+const leanBroken = 20
+
 const leanTokensText = "300" // LeanTokens, for the lines that name it
 
 // leanList is how many names a list shows at lean before "+N more".
@@ -265,7 +268,9 @@ func Compose(r *Read) *Envelope {
 				lines.addLine("broken_views", b.Name, ": ", b.Error)
 			}
 		} else {
-			att.BrokenViews = addList(lines, "broken_views", att.BrokenViews, func(b BrokenView) string { return b.Name }, "")
+			// Broken views always show: as many names as the budget holds.
+			att.BrokenViews = addListCap(lines, "broken_views", att.BrokenViews, len(att.BrokenViews), leanBroken,
+				func(b BrokenView) string { return b.Name }, "")
 		}
 	}
 	if s := att.Since; s != nil {
@@ -756,9 +761,14 @@ func addList[T any](l *lineBudget, field string, list []T, name func(T) string, 
 // addListOf is addList for a list of total entries of which list holds
 // the first (all a lean line may show).
 func addListOf[T any](l *lineBudget, field string, list []T, total int, name func(T) string, tail string) []T {
+	return addListCap(l, field, list, total, leanList, name, tail)
+}
+
+// addListCap is addListOf showing at most limit entries at lean.
+func addListCap[T any](l *lineBudget, field string, list []T, total, limit int, name func(T) string, tail string) []T {
 	n := len(list)
 	if l.bounded {
-		n = min(n, leanList)
+		n = min(n, limit)
 	}
 	parts := make([]string, n)
 	for i, x := range list[:n] {

@@ -2,7 +2,6 @@ package goldfish
 
 import (
 	"context"
-	"fmt"
 	"testing"
 
 	"github.com/goldfish-gql/goldfish/vocab"
@@ -17,15 +16,7 @@ func BenchmarkCompose(b *testing.B) {
 	db, _ := Open()
 	defer db.Close()
 	s := benchSessionAs(b, db, "vocabulary", 1000)
-	for i := range 100 {
-		if _, err := s.Commit(ctx, fmt.Sprintf(`CREATE VIEW v%03d INTENT 'how many tasks weigh over %d' AS 'size(nodes("TSK").filter(t, t.weight > %d))'`, i, i, i), nil); err != nil {
-			b.Fatal(err)
-		}
-		if _, err := s.Commit(ctx, fmt.Sprintf(`CREATE ACTION a%03d(nick STRING, w INTEGER = %d) INTENT '%s'
-			{ MATCH (t:TSK {nick: $nick}) SET t.weight = $w }`, i, i, benchIntent(i)), nil); err != nil {
-			b.Fatal(err)
-		}
-	}
+	registerVocabulary(b, s, 100)
 	voc, err := s.vocabularyAt(ctx, s.snapshot())
 	if err != nil {
 		b.Fatal(err)

@@ -47,11 +47,32 @@ func BenchmarkCallVsCommit(b *testing.B) {
 		*lat = append(*lat, time.Since(t0))
 	}
 	b.StopTimer()
-	r, c := p50(rawLat), p50(callLat)
-	b.ReportMetric(float64(r.Nanoseconds()), "raw-p50-ns")
-	b.ReportMetric(float64(c.Nanoseconds()), "call-p50-ns")
-	if r > 0 {
-		b.ReportMetric(float64(c)/float64(r), "ratio")
+	reportPair(b, "raw", rawLat, "call", callLat)
+}
+
+// reportPair reports the p50 of a baseline's and a candidate's latencies,
+// measured alternately in one run, and their ratio.
+func reportPair(b *testing.B, base string, baseLat []time.Duration, cand string, candLat []time.Duration) {
+	bl, cl := p50(baseLat), p50(candLat)
+	b.ReportMetric(float64(bl.Nanoseconds()), base+"-p50-ns")
+	b.ReportMetric(float64(cl.Nanoseconds()), cand+"-p50-ns")
+	if bl > 0 {
+		b.ReportMetric(float64(cl)/float64(bl), "ratio")
+	}
+}
+
+// registerVocabulary registers n views and n actions on s: view i counts
+// the tasks heavier than i, action i sets a task's weight.
+func registerVocabulary(b testing.TB, s *Session, n int) {
+	ctx := context.Background()
+	for i := range n {
+		if _, err := s.Commit(ctx, fmt.Sprintf(`CREATE VIEW v%03d INTENT 'how many tasks weigh over %d' AS 'size(nodes("TSK").filter(t, t.weight > %d))'`, i, i, i), nil); err != nil {
+			b.Fatal(err)
+		}
+		if _, err := s.Commit(ctx, fmt.Sprintf(`CREATE ACTION a%03d(nick STRING, w INTEGER = %d) INTENT '%s'
+			{ MATCH (t:TSK {nick: $nick}) SET t.weight = $w }`, i, i, benchIntent(i)), nil); err != nil {
+			b.Fatal(err)
+		}
 	}
 }
 
@@ -98,12 +119,7 @@ func BenchmarkRecallVocabulary(b *testing.B) {
 		*lat = append(*lat, time.Since(t0))
 	}
 	b.StopTimer()
-	pl, vl := p50(plainLat), p50(vocLat)
-	b.ReportMetric(float64(pl.Nanoseconds()), "plain-p50-ns")
-	b.ReportMetric(float64(vl.Nanoseconds()), "vocab-p50-ns")
-	if pl > 0 {
-		b.ReportMetric(float64(vl)/float64(pl), "ratio")
-	}
+	reportPair(b, "plain", plainLat, "vocab", vocLat)
 }
 
 func p50(lat []time.Duration) time.Duration {
@@ -137,15 +153,7 @@ func BenchmarkRecallEnvelope(b *testing.B) {
 			defer db.Close()
 			plain := benchSessionAs(b, db, "plain", 1000)
 			voc := benchSessionAs(b, db, "vocabulary", 1000)
-			for i := range 100 {
-				if _, err := voc.Commit(ctx, fmt.Sprintf(`CREATE VIEW v%03d INTENT 'how many tasks weigh over %d' AS 'size(nodes("TSK").filter(t, t.weight > %d))'`, i, i, i), nil); err != nil {
-					b.Fatal(err)
-				}
-				if _, err := voc.Commit(ctx, fmt.Sprintf(`CREATE ACTION a%03d(nick STRING, w INTEGER = %d) INTENT '%s'
-					{ MATCH (t:TSK {nick: $nick}) SET t.weight = $w }`, i, i, benchIntent(i)), nil); err != nil {
-					b.Fatal(err)
-				}
-			}
+			registerVocabulary(b, voc, 100)
 			agents := make([]string, 10)
 			for i := range agents {
 				agents[i] = fmt.Sprint("agent", i)
@@ -183,12 +191,7 @@ func BenchmarkRecallEnvelope(b *testing.B) {
 				*lat = append(*lat, time.Since(t0))
 			}
 			b.StopTimer()
-			pl, vl := p50(plainLat), p50(vocLat)
-			b.ReportMetric(float64(pl.Nanoseconds()), "plain-p50-ns")
-			b.ReportMetric(float64(vl.Nanoseconds()), "envelope-p50-ns")
-			if pl > 0 {
-				b.ReportMetric(float64(vl)/float64(pl), "ratio")
-			}
+			reportPair(b, "plain", plainLat, "envelope", vocLat)
 		})
 	}
 }

@@ -76,10 +76,10 @@ type Entry struct {
 	Kind    EntryKind
 	// Mint is a Δ's id rule, an absorb's policy (the root package's
 	// values).
-	Mint uint8
-	Text    string
-	Params  map[string]store.Value
-	Time    time.Time
+	Mint   uint8
+	Text   string
+	Params map[string]store.Value
+	Time   time.Time
 	// Agent names who committed it ("" when nobody said): the
 	// registering agent of the vocabulary it creates.
 	Agent string

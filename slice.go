@@ -101,9 +101,13 @@ func (s *Session) ExportSlice(ctx context.Context, q string, opts SliceOptions) 
 		return nil, gqlstatus.Interrupted(ctx, "ExportSlice")
 	}
 	byNicks := len(opts.Nicks) > 0
-	if byNicks && strings.TrimSpace(q) != "" {
+	switch blank := strings.TrimSpace(q) == ""; {
+	case byNicks && !blank:
 		return nil, gqlstatus.Errorf(gqlstatus.InvalidOption, "ExportSlice takes q or nicks, not both").
 			WithHint("leave q empty to anchor the slice at the nicks")
+	case !byNicks && blank:
+		return nil, gqlstatus.Errorf(gqlstatus.InvalidOption, "ExportSlice needs anchors: give q, a Recall's token, or nicks").
+			WithHint(`e.g. MATCH (t:TSK {nick: "TSK_login"})`)
 	}
 	capL := opts.L != 0
 	o, err := RecallOptions{M: opts.M, K: opts.K, L: opts.L, F: opts.F}.resolve(s.db.cfg.ceilings)
@@ -284,8 +288,7 @@ func (s *Session) absorb(ctx context.Context, slice string, policy AbsorbPolicy,
 		return nil, err
 	}
 	before := exec.Vocabulary(s.graph.Snapshot())
-	res, err := exec.Absorb(ctx, s.graph, d, exec.AbsorbOptions{Policy: p, Agent: o.Agent,
-		Budget: exec.Budget{Rows: b.Rows, Bytes: b.Bytes}})
+	res, err := exec.Absorb(ctx, s.graph, d, exec.AbsorbOptions{Policy: p, Budget: exec.Budget{Rows: b.Rows, Bytes: b.Bytes}})
 	if err != nil || !res.Applied {
 		s.wmu.Unlock()
 		return absorbResultOf(res, policy), err
@@ -329,8 +332,7 @@ func replayAbsorb(ctx context.Context, g *store.Graph, e cabinet.Entry, want uin
 	if err != nil {
 		return err
 	}
-	res, err := exec.Absorb(ctx, g, d, exec.AbsorbOptions{Policy: p, Agent: e.Agent,
-		Budget: exec.Budget{Rows: math.MaxInt, Bytes: math.MaxInt}})
+	res, err := exec.Absorb(ctx, g, d, exec.AbsorbOptions{Policy: p, Budget: exec.Budget{Rows: math.MaxInt, Bytes: math.MaxInt}})
 	if err != nil {
 		return err
 	}

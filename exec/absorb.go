@@ -52,8 +52,6 @@ type AbsorbOptions struct {
 	// Budget bounds the Δ: the slice bound, not R (a slice is by design
 	// larger than a Δ); Work is unused (an Absorb binds nothing).
 	Budget Budget
-	// Agent names who absorbs (kept with the vocabulary's ledger).
-	Agent string
 }
 
 // Skip is an element of a slice Absorb left out, and why.

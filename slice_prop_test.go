@@ -54,7 +54,9 @@ func sliceGraph(t *rapid.T, nicks bool) (text string, kinds, names []string) {
 // same version.
 var sessionField = regexp.MustCompile(`^// goldfish session=\S+ `)
 
-func withoutSession(text string) string { return sessionField.ReplaceAllString(text, "// goldfish session=_ ") }
+func withoutSession(text string) string {
+	return sessionField.ReplaceAllString(text, "// goldfish session=_ ")
+}
 
 // TestSliceKeepRecallsTheSame: a slice of A around the seeds of q,
 // absorbed with keep into an empty B, holds everything A's Recall of q

@@ -40,7 +40,10 @@ import (
 // with M and the number of anchors at most their Recall ceilings; with
 // DefaultCeilings that is 200 × 32 = 6,400 rows (and 50 × 4 = 200 with
 // the default budgets).
-const MaxSliceBytes = exec.MaxSliceBytes
+const MaxSliceBytes = 1 << 20
+
+// The two bounds are one: this does not compile when they differ.
+var _ = [1]struct{}{}[MaxSliceBytes-exec.MaxSliceBytes]
 
 // SliceOptions are the budgets of one ExportSlice: each anchor's
 // neighbourhood is walked as a Recall walks its seeds, and zero values

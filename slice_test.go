@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"os"
 	"path/filepath"
 	"regexp"
 	"strings"
@@ -392,6 +393,47 @@ func TestAbsorbReplaysExactly(t *testing.T) {
 			t.Errorf("%s: reopened, the session differs", c.name)
 		}
 	}
+
+	// A cabinet compacted (more than half of it freed: a large session
+	// flushed, then dropped, and the file rewritten when it is closed)
+	// still holds the absorbed session as it was.
+	path := filepath.Join(dir, "compacted.gf")
+	run(path, false, false)
+	db := openCab(t, path)
+	ballast := mustSession(t, db, "ballast")
+	for i := 0; i < 12; i++ {
+		mustCommit(t, ballast, `INSERT (:B {text: $t})`, map[string]any{"t": strings.Repeat("x", 200<<10)})
+	}
+	if err := db.Flush(ctx); err != nil {
+		t.Fatal(err)
+	}
+	big := fileSize(t, path)
+	if err := db.Drop(ctx, "ballast"); err != nil {
+		t.Fatal(err)
+	}
+	db.Close() // compacts the file
+	db = openCab(t, path)
+	s := mustSession(t, db, "dst")
+	got := s.Dump()
+	for _, q := range []string{`MATCH (n:TSK) LIMIT 8`, `MATCH (n:X)`, `MATCH (n:Y)`, `MATCH (n:NOTE)`} {
+		got += mustExport(t, s, q, goldfish.SliceOptions{L: 8}).Text
+	}
+	db.Close()
+	if small := fileSize(t, path); small*2 > big {
+		t.Logf("the cabinet was not compacted (%d bytes, then %d)", big, small)
+	}
+	if got != want {
+		t.Errorf("after a compaction, the session differs:\n%s\nwant\n%s", got, want)
+	}
+}
+
+func fileSize(t testing.TB, path string) int64 {
+	t.Helper()
+	fi, err := os.Stat(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return fi.Size()
 }
 
 // TestAbsorbConcurrent: Absorbs into one session from many goroutines,

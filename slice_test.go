@@ -471,3 +471,23 @@ func TestAbsorbConcurrent(t *testing.T) {
 		t.Errorf("after %d concurrent remint absorbs: version %d\n%s", n, dst.Version(), dst.Dump())
 	}
 }
+
+// TestExportSliceOverBytes: a slice whose text would pass MaxSliceBytes
+// is refused (22Q02), whatever its rows.
+func TestExportSliceOverBytes(t *testing.T) {
+	db, _ := goldfish.Open()
+	defer db.Close()
+	s := mustSession(t, db, "fat")
+	mustCommit(t, s, `INSERT (:HUB {nick: "hub"})`, nil)
+	for i := 0; i < 6; i++ {
+		mustCommit(t, s, `MATCH (h:HUB) INSERT (h)-[:has]->(:DOC {i: $i, text: $t})`, map[string]any{"i": i, "t": strings.Repeat("x", 200<<10)})
+	}
+	_, err := s.ExportSlice(context.Background(), `MATCH (h:HUB)`, goldfish.SliceOptions{})
+	var ge *goldfish.Error
+	if !errors.As(err, &ge) || ge.Code != goldfish.CodeCommitBudget || !strings.Contains(ge.Msg, "over the slice bound of 1048576 bytes") {
+		t.Fatalf("got %v, want 22Q02 over the slice bound", err)
+	}
+	if sl, err := s.ExportSlice(context.Background(), `MATCH (h:HUB)`, goldfish.SliceOptions{F: 4}); err != nil || sl.Nodes != 5 {
+		t.Fatalf("a narrower slice: %v", err)
+	}
+}

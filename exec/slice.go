@@ -102,6 +102,7 @@ func ExportSlice(ctx context.Context, snap *store.Snapshot, plan *planner.Plan, 
 	out := &Slice{Version: snap.Version(), Status: gqlstatus.Success}
 	var notes []string
 	var anchors []*store.Node
+	none := "no anchor: the token matched no live node; the slice is empty"
 	if plan == nil {
 		var err error
 		if anchors, err = nickAnchors(snap, opt); err != nil {
@@ -136,6 +137,9 @@ func ExportSlice(ctx context.Context, snap *store.Snapshot, plan *planner.Plan, 
 		if anchors, err = x.seed(snap, st, rp, limit); err != nil {
 			return nil, err
 		}
+		if limit == 0 {
+			none = "no anchor: LIMIT 0; the slice is empty"
+		}
 		out.Notices = append(out.Notices, st.Notices...)
 		out.Notices = append(out.Notices, e.shape.Notices...)
 		for _, n := range st.Notices {
@@ -146,10 +150,9 @@ func ExportSlice(ctx context.Context, snap *store.Snapshot, plan *planner.Plan, 
 	out.Anchors = len(anchors)
 	out.Bound = opt.M * len(anchors)
 	if len(anchors) == 0 {
-		msg := "no anchor: the token matched no live node; the slice is empty"
 		out.Status = gqlstatus.NoData
-		out.Notices = append(out.Notices, gqlstatus.Notice{Code: gqlstatus.NoData, Msg: msg})
-		notes = append(notes, string(gqlstatus.NoData)+": "+msg)
+		out.Notices = append(out.Notices, gqlstatus.Notice{Code: gqlstatus.NoData, Msg: none})
+		notes = append(notes, string(gqlstatus.NoData)+": "+none)
 	}
 
 	// Each anchor's walk, then their union in anchor order.
@@ -184,7 +187,7 @@ func ExportSlice(ctx context.Context, snap *store.Snapshot, plan *planner.Plan, 
 	// walk closes its edges, while the bound leaves rows: a walk from the
 	// union with no hop finds them.
 	left, cut := 0, false
-	if len(u.nodes) > 1 && u.rows() < out.Bound {
+	if len(anchors) > 1 && u.rows() < out.Bound {
 		sh, err := shapewalk.WalkIntoContext(ctx, &w, snap, u.nodes, shapewalk.Options{K: -1, M: out.Bound, F: opt.F})
 		if err != nil {
 			return nil, gqlstatus.Interrupted(ctx, "ExportSlice")

@@ -175,6 +175,8 @@ func replay(ctx context.Context, db *DB, g *store.Graph, e cabinet.Entry) error 
 			return fmt.Errorf("replay made version %d (applied %v)", res.Version, res.Applied)
 		}
 		return nil
+	case cabinet.EntryAbsorb:
+		return replayAbsorb(ctx, g, e, want)
 	}
 	return fmt.Errorf("unknown entry kind %d", e.Kind)
 }

@@ -40,6 +40,19 @@
 // instead of duplicating. A Δ is bounded by R (WithCommitBudget: rows
 // written or bound, bytes, and the work its MATCHes may do).
 //
+// # Slices
+//
+// ExportSlice writes the neighbourhoods of a few anchors (the seeds of a
+// Recall's token, or named nicks) with their engine ids, at most M ×
+// anchors rows; Absorb commits such a slice into another session, of this
+// database or another, as one atomic Δ that keeps the slice's ids
+// (AbsorbKeep: a clash fails it), skips what clashes (AbsorbReject) or
+// gives fresh ids (AbsorbRemint). A slice is GQL the parser reads: each
+// element's id is in its variable (tsk_17: the kind's prefix, '_', the
+// id), never in a property, so no Shape shows it; a checksum in its
+// header refuses a slice edited or damaged. An Absorb is logged and
+// replayed on hydrate like a Commit, to the same ids.
+//
 // # Agents
 //
 // A Recall or Commit may name its agent (RecallOptions.Agent; CommitWith

@@ -50,6 +50,9 @@ type Engine struct {
 	// dir holds the cabinet file of a "reset cabinet" engine ("" in
 	// memory).
 	dir string
+	// slices are the texts export kept, by name; they outlive reset, so
+	// a slice can move from one database to another.
+	slices map[string]string
 }
 
 // NewEngine returns an engine over a fresh in-memory database.
@@ -128,6 +131,9 @@ func (e *Engine) Do(ctx context.Context, d Directive) (string, error) {
 		case k == "summary" && d.Cmd == "dump":
 		case k == "cabinet" && d.Cmd == "reset":
 		case k == "flush" && d.Cmd == "reopen":
+		case k == "slice" && (d.Cmd == "export" || d.Cmd == "absorb"):
+		case k == "policy" && d.Cmd == "absorb", k == "agent" && d.Cmd == "absorb":
+		case d.Cmd == "export" && (k == "nicks" || recallArgs[k] || strings.HasPrefix(k, "$")):
 		case d.Cmd == "settings":
 		case d.Cmd == "recall" && (recallArgs[k] || strings.HasPrefix(k, "$")):
 		default:
@@ -185,6 +191,10 @@ func (e *Engine) Do(ctx context.Context, d Directive) (string, error) {
 		return sh.Text, nil
 	case "settings":
 		return settings(ctx, s, d.Args), nil
+	case "export":
+		return e.export(ctx, s, d)
+	case "absorb":
+		return e.absorb(ctx, s, d)
 	case "vocabulary":
 		v, err := s.Vocabulary(ctx)
 		if err != nil {
@@ -205,7 +215,7 @@ func (e *Engine) Do(ctx context.Context, d Directive) (string, error) {
 		}
 		return res, nil
 	}
-	return "", fmt.Errorf("unknown directive %q (want commit, ingest, recall, dump, vocabulary, settings, script, reset or reopen)", d.Cmd)
+	return "", fmt.Errorf("unknown directive %q (want commit, ingest, recall, dump, vocabulary, settings, script, export, absorb, reset or reopen)", d.Cmd)
 }
 
 // settings sets the attention settings its arguments name (as gqlsh's
@@ -449,4 +459,62 @@ func Run(ctx context.Context, fsys fs.FS) (Report, error) {
 // RunDir runs the files of a directory.
 func RunDir(ctx context.Context, dir string) (Report, error) {
 	return Run(ctx, os.DirFS(dir))
+}
+
+// export runs the export directive (see the package doc).
+func (e *Engine) export(ctx context.Context, s *goldfish.Session, d Directive) (string, error) {
+	ro, err := recallOptions(d.Args)
+	if err != nil {
+		return "", err
+	}
+	o := goldfish.SliceOptions{M: ro.M, K: ro.K, L: ro.L, F: ro.F, Params: ro.Params}
+	if n := d.Args["nicks"]; n != "" {
+		o.Nicks = strings.Split(n, ",")
+	}
+	sl, err := s.ExportSlice(ctx, d.Input, o)
+	if err != nil {
+		return formatCommit(nil, err), nil
+	}
+	if e.slices == nil {
+		e.slices = map[string]string{}
+	}
+	e.slices[orDefault(d.Args["slice"], "slice")] = sl.Text
+	return sl.Text, nil
+}
+
+// absorb runs the absorb directive (see the package doc).
+func (e *Engine) absorb(ctx context.Context, s *goldfish.Session, d Directive) (string, error) {
+	text := d.Input
+	if text != "" {
+		text += "\n" // the input lost the slice's final newline
+	} else {
+		name := orDefault(d.Args["slice"], "slice")
+		t, ok := e.slices[name]
+		if !ok {
+			return "", fmt.Errorf("absorb: no slice %q was exported in this file", name)
+		}
+		text = t
+	}
+	policy, err := goldfish.ParseAbsorbPolicy(d.Args["policy"])
+	if err != nil {
+		return formatCommit(nil, err), nil
+	}
+	res, err := s.AbsorbWith(ctx, text, policy, goldfish.CommitOptions{Agent: d.Args["agent"]})
+	if err != nil {
+		return formatCommit(nil, err), nil
+	}
+	var b strings.Builder
+	b.WriteString(formatCommit(&res.CommitResult, nil))
+	if res.Unchanged > 0 {
+		fmt.Fprintf(&b, "unchanged %d\n", res.Unchanged)
+	}
+	from := make([]string, 0, len(res.Reminted))
+	for f := range res.Reminted {
+		from = append(from, f)
+	}
+	sort.Strings(from)
+	for _, f := range from {
+		fmt.Fprintf(&b, "reminted %s -> %s\n", f, res.Reminted[f])
+	}
+	return b.String(), nil
 }

@@ -32,6 +32,15 @@
 //     failure.
 //   - vocabulary [session=NAME]: the session's views (with their values
 //     or errors) and actions, with every counter (Session.Vocabulary).
+//   - export [session=NAME] [slice=NAME] [m=N] [k=N] [l=N] [f=N]
+//     [nicks=A,B] [$NAME=VALUE ...]: Session.ExportSlice of the input (a
+//     Recall's token; empty with nicks); prints the slice's text, or the
+//     error, and keeps the text under the name slice= (default "slice").
+//   - absorb [session=NAME] policy=keep|reject|remint [slice=NAME]
+//     [agent=NAME]: Session.Absorb of the slice kept under slice=, or of
+//     the input when there is one (a slice's text, given its final
+//     newline back); prints what commit prints, then "unchanged N" and
+//     "reminted FROM -> TO" lines.
 //   - reset [cabinet]: a fresh, empty database, in memory or (cabinet) on
 //     a new cabinet file.
 //   - reopen [flush]: close the database and open its cabinet file again,
@@ -39,7 +48,8 @@
 //     sessions as a new process would (from snapshots and logs).
 //
 // Each file starts with a fresh database; cases in a file share it, in
-// order. The default session is "main".
+// order (and the slices kept, which a reset keeps too). The default
+// session is "main".
 //
 // The suite runs under go test (conformance_test.go, with datadriven's
 // -rewrite flag to regenerate expected outputs, to be reviewed in the

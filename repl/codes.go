@@ -31,7 +31,8 @@ const (
 	// remove, a session to drop.
 	codeNoSuch = gqlstatus.InvalidReference
 	// codeFile: a file the shell cannot read or write (-f, :source,
-	// :output, :backup), or one given where another is wanted.
+	// :output, :backup, :export, :absorb), or one given where another is
+	// wanted.
 	codeFile = gqlstatus.FileAccess
 	// codeTxState: what the open transaction does not allow (:use or
 	// :purge before COMMIT), and a transaction still open when the input
@@ -39,4 +40,7 @@ const (
 	codeTxState = gqlstatus.InvalidTransactionState
 	// codeNestedTx: START TRANSACTION inside a transaction.
 	codeNestedTx = gqlstatus.ActiveTransaction
+	// codeSliceBound: a file :absorb is given that is larger than any
+	// slice may be.
+	codeSliceBound = gqlstatus.CommitBudget
 )

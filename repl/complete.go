@@ -28,7 +28,8 @@ var Keywords = []string{
 //     and their arguments (session names after :use, knobs after :set, …);
 //   - labels after ':' in a node pattern or after a variable, edge types
 //     after ':' in an edge pattern ("-[:");
-//   - file names after :source, :output and :backup;
+//   - file names after :source, :output, :backup, :export and :absorb,
+//     and the policy after :absorb FILE;
 //   - property keys inside '{' (in key position) and after 'var.';
 //   - nicks inside a string ("TSK_l → "TSK_login");
 //   - keywords elsewhere, in the case the word was started in.
@@ -158,7 +159,11 @@ func (sh *Shell) completeMeta(before, after string) (string, []string, string) {
 		cands = []string{"gql", "json"}
 	case cmd == "params" && argIndex == 1:
 		cands = []string{"clear"}
-	case (cmd == "source" || cmd == "output" || cmd == "backup") && argIndex == 1:
+	case cmd == "absorb" && argIndex == 2:
+		cands = []string{"keep", "reject", "remint"}
+	case cmd == "export" && argIndex == 2:
+		cands = []string{"MATCH"}
+	case (cmd == "source" || cmd == "output" || cmd == "backup" || cmd == "export" || cmd == "absorb") && argIndex == 1:
 		return before[:start], fileNames(word), after
 	case cmd == "param" && argIndex == 1:
 		for n := range sh.r.Params {

@@ -44,6 +44,10 @@ func init() {
 			long: "DELETE only recycles; :purge frees them. It is a Commit of its own (a new version) when anything was removed.", run: (*Shell).metaPurge},
 		{name: "flush", short: "write a compact snapshot of every session in use to the cabinet file",
 			long: "Commits are durable without it; flushing makes the file compact and the next start faster.\nDo it before copying a cabinet that no gqlsh is using.", run: (*Shell).metaFlush},
+		{name: "export", args: "FILE Q", short: "write the slice of this session around the anchors of Q (a Recall's token) to FILE, with engine ids",
+			long: "A slice is the neighbourhood of each anchor (the seeds of Q, at most L), walked as a Recall walks\n(the :set budgets), with the engine ids: at most M × anchors rows. :absorb commits it into another\nsession. MATCH () (the outline) and the catalogue are refused: a slice never takes a whole session.\nExample: :export login.slice MATCH (t:TSK {nick: \"TSK_login\"})", run: nil}, // meta passes the whole rest of the line to metaExportLine
+		{name: "absorb", args: "FILE keep|reject|remint", short: "commit the slice in FILE (written by :export) into this session as one Δ",
+			long: "keep keeps the slice's ids: an element the session holds the same is left as it is, one whose id or\nnick the session holds otherwise fails the whole Absorb. reject skips the clashing elements,\nand remint gives every element a fresh id (a node whose nick is taken here is skipped); both list\nwhat they skipped. A slice is absorbed as :export wrote it: an edited or damaged one is refused.", run: (*Shell).metaAbsorb},
 		{name: "backup", args: "PATH", short: "write a consistent copy of the cabinet file to PATH (a new file), while in use",
 			long: "Never cp a cabinet file that a gqlsh is using; :backup copies it safely. To restore, quit and put\nthe copy where the cabinet lives.", run: (*Shell).metaBackup},
 		{name: "agent", args: "[NAME]", short: "read and commit as agent NAME (shown in the prompt); no NAME shows it, '-' clears it",
@@ -116,13 +120,18 @@ func (sh *Shell) meta(ctx context.Context, m Meta) error {
 		err = metaErrorf(codeUsage, ":help NAME explains one", "unknown meta-command :%s; %s", fields[0], metaList())
 	default:
 		mc := findMeta(strings.ToLower(fields[0]))
-		if mc.name == "param" {
+		switch mc.name {
+		case "param":
 			// the value is the rest of the line, spaces and all
 			rest := strings.TrimPrefix(strings.TrimSpace(line), ":")
 			at := len(line) - len(rest) + len(fields[0])
 			rest = rest[len(fields[0]):]
 			err = sh.metaParamLine(ctx, m, rest, at)
-		} else {
+		case "export":
+			// the token is the rest of the line after FILE
+			rest := strings.TrimPrefix(strings.TrimSpace(line), ":")
+			err = sh.metaExportLine(ctx, rest[len(fields[0]):])
+		default:
 			err = mc.run(sh, ctx, fields[1:])
 		}
 	}
@@ -139,6 +148,11 @@ func metaList() string {
 func (sh *Shell) metaFail(err error, m Meta) error {
 	if err == errSourced {
 		return err // its statements' errors are printed already
+	}
+	var fe *fileError
+	if errors.As(err, &fe) {
+		sh.r.fail(err) // placed in its own file (a slice :absorb read)
+		return err
 	}
 	var ge *gqlstatus.Error
 	if !errors.As(err, &ge) {

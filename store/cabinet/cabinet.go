@@ -62,16 +62,24 @@ const (
 	EntryDelta EntryKind = 1
 	// EntryPurge removes every recycled element for good.
 	EntryPurge EntryKind = 2
+	// EntryAbsorb is an absorbed slice: the slice's text in Text, its
+	// policy in Mint. A kind of its own, not a Δ with another mint: a
+	// release that does not know slices refuses the entry (ErrDamaged)
+	// rather than replaying the slice's INSERT as a plain Δ, with fresh
+	// ids.
+	EntryAbsorb EntryKind = 3
 )
 
 // Entry is one log entry: the change that made Version.
 type Entry struct {
 	Version uint64
 	Kind    EntryKind
-	Mint    uint8
-	Text    string
-	Params  map[string]store.Value
-	Time    time.Time
+	// Mint is a Δ's id rule, an absorb's policy (the root package's
+	// values).
+	Mint   uint8
+	Text   string
+	Params map[string]store.Value
+	Time   time.Time
 	// Agent names who committed it ("" when nobody said): the
 	// registering agent of the vocabulary it creates.
 	Agent string

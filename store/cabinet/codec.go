@@ -289,7 +289,7 @@ func DecodeEntry(b []byte) (Entry, error) {
 	if r.err == nil && len(r.b) != 0 {
 		r.fail("entry (trailing bytes)")
 	}
-	if r.err == nil && e.Kind != EntryDelta && e.Kind != EntryPurge {
+	if r.err == nil && e.Kind != EntryDelta && e.Kind != EntryPurge && e.Kind != EntryAbsorb {
 		r.fail("entry kind")
 	}
 	return e, r.err

@@ -11,7 +11,8 @@
 //	meta     version v, counts per kind, last commit time
 //
 // Log entries are logical: the Δ text, its id mint rule and its parameters
-// in a canonical binary encoding. Replaying them through the same planner
+// in a canonical binary encoding; a purge; or an absorbed slice's text and
+// its policy (EntryAbsorb). Replaying them through the same planner
 // and executor is deterministic (default ids come from the store's counter,
 // which the snapshot restores), so hydrate = restore the snapshot, then
 // replay the log. This package stores and checks entries; replaying them is

@@ -22,6 +22,8 @@ func FuzzDecodeEntry(f *testing.F) {
 	f.Add(payload(Entry{Version: 7, Kind: EntryDelta, Time: time.Unix(1, 0).UTC(), Text: "INSERT (:A)",
 		Params: map[string]store.Value{"x": store.List(store.Int(1), store.String("a"), store.Date("2026-01-31"))}}))
 	f.Add(payload(Entry{Version: 1, Kind: EntryPurge, Time: time.Unix(2, 0).UTC()}))
+	f.Add(payload(Entry{Version: 3, Kind: EntryAbsorb, Mint: 2, Time: time.Unix(3, 0).UTC(), Agent: "ana",
+		Text: "// goldfish slice session=a version=1 anchors=1 k=2 rows=1/50 sum=0000000000000000\n// anchors: a_1\nINSERT\n  (a_1:A)\n"}))
 	f.Add([]byte{})
 	f.Fuzz(func(t *testing.T, p []byte) {
 		b := seal(append(append([]byte(nil), magicEntry...), p...))

@@ -228,16 +228,8 @@ func (s *Server) session(ctx context.Context, scope *Scope, name, verb string) (
 	return sess, nil
 }
 
-// callError words an error of a call the server's deadline stopped.
-func (s *Server) callError(ctx context.Context, err error) error {
-	ge := statusOf(err)
-	if ge.Code == gqlstatus.Rollback && context.Cause(ctx) != nil && s.opts.Deadline > 0 {
-		if c := context.Cause(ctx); c != nil && strings.Contains(c.Error(), errDeadline.Error()) && ge.Hint == "" {
-			ge.Hint = "narrow the call, or ask the server's operator for a longer --deadline"
-		}
-	}
-	return ge
-}
+// callError gives an error of the database its GQLSTATUS.
+func (s *Server) callError(_ context.Context, err error) error { return statusOf(err) }
 
 // sessions answers GET /v1/sessions: the sessions the token may read.
 func (s *Server) sessions(_ http.ResponseWriter, _ *http.Request, scope *Scope) (any, error) {

@@ -168,7 +168,7 @@ func (s *Server) writeError(w http.ResponseWriter, r *http.Request, err error) {
 	if code == http.StatusUnauthorized {
 		w.Header().Set("WWW-Authenticate", `Bearer realm="goldfish"`)
 	}
-	if code >= 500 {
+	if code >= 500 && code != http.StatusServiceUnavailable {
 		s.opts.Logger.Warn("request failed", "method", r.Method, "path", r.URL.Path, "status", code, "error", ge.Error())
 	}
 	s.writeJSON(w, r, code, errorJSON(ge))

@@ -39,10 +39,10 @@ func tokenSet(t *testing.T, specs map[string][2]string) (*server.Tokens, map[str
 func secretServer(t *testing.T) (*httptest.Server, map[string]string) {
 	t.Helper()
 	tokens, toks := tokenSet(t, map[string][2]string{
-		"alpha": {"", "alpha"},      // read and write alpha
-		"proj":  {"proj.*", ""},     // read proj.*
-		"beta":  {"", "beta"},       // write (and so read) beta
-		"all":   {"*", ""},          // read everything
+		"alpha": {"", "alpha"},       // read and write alpha
+		"proj":  {"proj.*", ""},      // read proj.*
+		"beta":  {"", "beta"},        // write (and so read) beta
+		"all":   {"*", ""},           // read everything
 		"multi": {"proj.a,beta", ""}, // read two
 	})
 	db, _, ts := newServer(t, server.Options{Tokens: tokens})

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/goldfish-gql/goldfish"
@@ -131,6 +132,7 @@ const (
 	openFanOut   = 32
 	searchSeeds  = 8
 	searchHops   = 1
+	searchRows   = 2 * searchSeeds
 	maxOpenNames = 32 // the default L ceiling
 	// chunk bounds the items of one Δ, so its parameters stay well under
 	// the 256 a text may hold and its rows under R.
@@ -144,51 +146,81 @@ func (s *Server) addMemoryTools(srv *mcp.Server) {
 	ro := &mcp.ToolAnnotations{ReadOnlyHint: true, IdempotentHint: true, OpenWorldHint: ptr(false)}
 	add := &mcp.ToolAnnotations{DestructiveHint: ptr(false), OpenWorldHint: ptr(false)}
 	del := &mcp.ToolAnnotations{DestructiveHint: ptr(true), IdempotentHint: true, OpenWorldHint: ptr(false)}
-	mcp.AddTool(srv, &mcp.Tool{Name: "create_entities", Title: "Create Entities",
+	mcp.AddTool(srv, &mcp.Tool{Name: "create_entities", InputSchema: originalSchema[createEntitiesArgs](), Title: "Create Entities",
 		Description: "Create multiple new entities in the knowledge graph", Annotations: add},
 		tool(s, "create_entities", func(ctx context.Context, sc *Scope, in createEntitiesArgs) (*mcp.CallToolResult, EntitiesJSON, error) {
 			return s.createEntities(ctx, sc, in.Entities)
 		}))
-	mcp.AddTool(srv, &mcp.Tool{Name: "create_relations", Title: "Create Relations",
+	mcp.AddTool(srv, &mcp.Tool{Name: "create_relations", InputSchema: originalSchema[createRelationsArgs](), Title: "Create Relations",
 		Description: "Create multiple new relations between entities in the knowledge graph. Relations should be in active voice", Annotations: add},
 		tool(s, "create_relations", func(ctx context.Context, sc *Scope, in createRelationsArgs) (*mcp.CallToolResult, RelationsJSON, error) {
 			return s.createRelations(ctx, sc, in.Relations)
 		}))
-	mcp.AddTool(srv, &mcp.Tool{Name: "add_observations", Title: "Add Observations",
+	mcp.AddTool(srv, &mcp.Tool{Name: "add_observations", InputSchema: originalSchema[addObservationsArgs](), Title: "Add Observations",
 		Description: "Add new observations to existing entities in the knowledge graph", Annotations: add},
 		tool(s, "add_observations", func(ctx context.Context, sc *Scope, in addObservationsArgs) (*mcp.CallToolResult, ObservationsJSON, error) {
 			return s.addObservations(ctx, sc, in.Observations)
 		}))
-	mcp.AddTool(srv, &mcp.Tool{Name: "delete_entities", Title: "Delete Entities",
+	mcp.AddTool(srv, &mcp.Tool{Name: "delete_entities", InputSchema: originalSchema[deleteEntitiesArgs](), Title: "Delete Entities",
 		Description: "Delete multiple entities and their associated relations from the knowledge graph", Annotations: del},
 		tool(s, "delete_entities", func(ctx context.Context, sc *Scope, in deleteEntitiesArgs) (*mcp.CallToolResult, DeletedJSON, error) {
 			return s.deleteEntities(ctx, sc, in.EntityNames)
 		}))
-	mcp.AddTool(srv, &mcp.Tool{Name: "delete_observations", Title: "Delete Observations",
+	mcp.AddTool(srv, &mcp.Tool{Name: "delete_observations", InputSchema: originalSchema[deleteObservationsArgs](), Title: "Delete Observations",
 		Description: "Delete specific observations from entities in the knowledge graph", Annotations: del},
 		tool(s, "delete_observations", func(ctx context.Context, sc *Scope, in deleteObservationsArgs) (*mcp.CallToolResult, DeletedJSON, error) {
 			return s.deleteObservations(ctx, sc, in.Deletions)
 		}))
-	mcp.AddTool(srv, &mcp.Tool{Name: "delete_relations", Title: "Delete Relations",
+	mcp.AddTool(srv, &mcp.Tool{Name: "delete_relations", InputSchema: originalSchema[deleteRelationsArgs](), Title: "Delete Relations",
 		Description: "Delete multiple relations from the knowledge graph", Annotations: del},
 		tool(s, "delete_relations", func(ctx context.Context, sc *Scope, in deleteRelationsArgs) (*mcp.CallToolResult, DeletedJSON, error) {
 			return s.deleteRelations(ctx, sc, in.Relations)
 		}))
-	mcp.AddTool(srv, &mcp.Tool{Name: "read_graph", Title: "Read Graph",
+	mcp.AddTool(srv, &mcp.Tool{Name: "read_graph", InputSchema: originalSchema[readGraphArgs](), Title: "Read Graph",
 		Description: "Read the entire knowledge graph (here: its outline, the counts per type and a few entities of each; open_nodes and search_nodes read the rest)", Annotations: ro},
 		tool(s, "read_graph", func(ctx context.Context, sc *Scope, _ readGraphArgs) (*mcp.CallToolResult, ShapeJSON, error) {
 			return s.memoryRecall(ctx, sc, "MATCH ()", nil, goldfish.RecallOptions{})
 		}))
-	mcp.AddTool(srv, &mcp.Tool{Name: "search_nodes", Title: "Search Nodes",
+	mcp.AddTool(srv, &mcp.Tool{Name: "search_nodes", InputSchema: originalSchema[searchNodesArgs](), Title: "Search Nodes",
 		Description: "Search for nodes in the knowledge graph based on a query", Annotations: ro},
 		tool(s, "search_nodes", func(ctx context.Context, sc *Scope, in searchNodesArgs) (*mcp.CallToolResult, ShapeJSON, error) {
 			return s.searchNodes(ctx, sc, in.Query)
 		}))
-	mcp.AddTool(srv, &mcp.Tool{Name: "open_nodes", Title: "Open Nodes",
+	mcp.AddTool(srv, &mcp.Tool{Name: "open_nodes", InputSchema: originalSchema[openNodesArgs](), Title: "Open Nodes",
 		Description: "Open specific nodes in the knowledge graph by their names", Annotations: ro},
 		tool(s, "open_nodes", func(ctx context.Context, sc *Scope, in openNodesArgs) (*mcp.CallToolResult, ShapeJSON, error) {
 			return s.openNodes(ctx, sc, in.Names)
 		}))
+}
+
+// originalSchema is the input schema of T as the original server states
+// it (its schemas come from zod): arrays that are not nullable, objects
+// that do not refuse other properties, draft-07.
+func originalSchema[T any]() *jsonschema.Schema {
+	sc, err := jsonschema.For[T](nil)
+	if err != nil {
+		panic("server: the schema of a memory tool: " + err.Error()) // the types are ours: a bug
+	}
+	var walk func(*jsonschema.Schema)
+	walk = func(s *jsonschema.Schema) {
+		if s == nil {
+			return
+		}
+		if len(s.Types) == 2 && s.Types[0] == "null" {
+			s.Type, s.Types = s.Types[1], nil
+		}
+		s.AdditionalProperties = nil
+		if s.Type == "object" && s.Properties == nil {
+			s.Properties = map[string]*jsonschema.Schema{}
+		}
+		for _, p := range s.Properties {
+			walk(p)
+		}
+		walk(s.Items)
+	}
+	walk(sc)
+	sc.Schema = "http://json-schema.org/draft-07/schema#"
+	return sc
 }
 
 // memoryRecall is a read of the memory session, answered with its Shape.
@@ -198,6 +230,9 @@ func (s *Server) memoryRecall(ctx context.Context, sc *Scope, q string, params m
 		return nil, ShapeJSON{}, err
 	}
 	o.Params = params
+	// The answer is the Shape alone: the memory tools have no vocabulary
+	// to attend to (broken views would still be shown).
+	o.Only = []string{"shape"}
 	sh, err := sess.Recall(ctx, q, o)
 	if err != nil {
 		return nil, ShapeJSON{}, s.callError(ctx, err)
@@ -221,7 +256,7 @@ func (s *Server) searchNodes(ctx context.Context, sc *Scope, query string) (*mcp
 		}
 	}
 	return s.memoryRecall(ctx, sc, q, map[string]any{"query": query},
-		goldfish.RecallOptions{L: searchSeeds, K: searchHops, NoPeaks: true})
+		goldfish.RecallOptions{L: searchSeeds, K: searchHops, M: searchRows, NoPeaks: true})
 }
 
 // memoryKinds are the kinds of the memory session, from the catalogue
@@ -289,20 +324,19 @@ func (d *delta) add(item int, stmt string, bytes int, params ...any) {
 
 func (d *delta) full() bool { return len(d.stmts) >= chunk || d.bytes >= chunkBytes }
 
-// commit sends the Δ (if it has statements) and resets it.
-func (s *Server) commitDelta(ctx context.Context, sess *goldfish.Session, d *delta, ingest bool) (*goldfish.CommitResult, []int, error) {
+// commitDelta sends the Δ (if it has statements) and resets it. The
+// drop-in's writes use the ingest rule: an edge gets its id from (from,
+// type, to), so a relation made again is found rather than doubled, and
+// the tools' own writes do not count as raw Commits in the attention
+// envelope's vocabulary gaps (the tools are the vocabulary here). Its
+// nodes carry no loc, so they get fresh ids as under the default rule.
+func (s *Server) commitDelta(ctx context.Context, sess *goldfish.Session, d *delta) (*goldfish.CommitResult, []int, error) {
 	if len(d.stmts) == 0 {
 		return nil, nil, nil
 	}
 	text, params, items := strings.Join(d.stmts, ";\n"), d.params, d.items
 	*d = delta{}
-	var res *goldfish.CommitResult
-	var err error
-	if ingest {
-		res, err = sess.Ingest(ctx, text, params)
-	} else {
-		res, err = sess.Commit(ctx, text, params)
-	}
+	res, err := sess.Ingest(ctx, text, params)
 	if err != nil {
 		return nil, nil, s.callError(ctx, err)
 	}
@@ -323,9 +357,9 @@ func (s *Server) createEntities(ctx context.Context, sc *Scope, entities []Entit
 	var existed []string
 	seen := map[string]bool{}
 	var d delta
-	var version uint64
+	version := sess.Version()
 	flush := func() error {
-		res, items, err := s.commitDelta(ctx, sess, &d, false)
+		res, items, err := s.commitDelta(ctx, sess, &d)
 		if err != nil {
 			return err
 		}
@@ -385,12 +419,12 @@ func (s *Server) createRelations(ctx context.Context, sc *Scope, relations []Rel
 	out := RelationsJSON{Relations: []Relation{}}
 	var missing []string
 	var d delta
-	var version uint64
+	version := sess.Version()
 	seen := map[Relation]bool{}
 	flush := func() error {
 		// The ingest rule gives an edge its id from (from, type, to), so a
 		// relation that is there already is found, not made twice.
-		res, items, err := s.commitDelta(ctx, sess, &d, true)
+		res, items, err := s.commitDelta(ctx, sess, &d)
 		if err != nil || res == nil {
 			return err
 		}
@@ -491,7 +525,7 @@ func (s *Server) editOnce(ctx context.Context, sess *goldfish.Session, names []s
 	var d delta
 	version := sess.Version()
 	flush := func() error {
-		res, _, err := s.commitDelta(ctx, sess, &d, false)
+		res, _, err := s.commitDelta(ctx, sess, &d)
 		if err != nil || res == nil {
 			return err
 		}
@@ -605,10 +639,10 @@ func (s *Server) deleteEntities(ctx context.Context, sc *Scope, names []string) 
 	}
 	defer unlock()
 	var d delta
-	var version uint64
+	version := sess.Version()
 	deleted := 0
 	flush := func() error {
-		res, _, err := s.commitDelta(ctx, sess, &d, false)
+		res, _, err := s.commitDelta(ctx, sess, &d)
 		if err == nil && res != nil {
 			version, deleted = res.Version, deleted+res.Total.NodesRecycled
 		}
@@ -636,10 +670,10 @@ func (s *Server) deleteRelations(ctx context.Context, sc *Scope, relations []Rel
 	}
 	defer unlock()
 	var d delta
-	var version uint64
+	version := sess.Version()
 	deleted := 0
 	flush := func() error {
-		res, _, err := s.commitDelta(ctx, sess, &d, false)
+		res, _, err := s.commitDelta(ctx, sess, &d)
 		if err == nil && res != nil {
 			version, deleted = res.Version, deleted+res.Total.EdgesRecycled
 		}

@@ -121,7 +121,7 @@ func TestSideBySide(t *testing.T) {
 		t.Errorf("goldfish kept %d of 40 concurrent writes", g.Kept)
 	}
 	var table strings.Builder
-	fmt.Fprintf(&table, "%-13s %-36s %9s %9s\n", "tool", "arguments", "goldfish", "original")
+	fmt.Fprintf(&table, "%-13s %-44s %9s %9s\n", "tool", "arguments", "goldfish", "original")
 	var sumG, sumO int
 	for i, gr := range g.Reads {
 		or := o.Reads[i]
@@ -134,7 +134,7 @@ func TestSideBySide(t *testing.T) {
 		}
 		to, _ := tokens.Exact(or.Text)
 		args, _ := json.Marshal(gr.Args)
-		fmt.Fprintf(&table, "%-13s %-36s %9d %9d\n", gr.Tool, args, tg, to)
+		fmt.Fprintf(&table, "%-13s %-44s %9d %9d\n", gr.Tool, args, tg, to)
 		sumG, sumO = sumG+tg, sumO+to
 		var want graphJSON
 		if err := json.Unmarshal([]byte(or.Text), &want); err != nil {
@@ -183,7 +183,7 @@ func TestSideBySide(t *testing.T) {
 			}
 		}
 	}
-	fmt.Fprintf(&table, "%-13s %-36s %9d %9d\n", "all reads", "", sumG, sumO)
+	fmt.Fprintf(&table, "%-13s %-44s %9d %9d\n", "all reads", "", sumG, sumO)
 	fmt.Fprintf(&table, "concurrent writes kept of 40: goldfish %d, original %d\n", g.Kept, o.Kept)
 	t.Logf("tokens (o200k) of each answer's text:\n%s", table.String())
 	if p := os.Getenv("GOLDFISH_SIDEBYSIDE_OUT"); p != "" {

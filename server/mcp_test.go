@@ -123,6 +123,12 @@ func TestMCPTools(t *testing.T) {
 	if text != "work v=1 nodes=2 edges=1" || len(sc["sessions"].([]any)) != 1 {
 		t.Errorf("sessions: %q %v", text, sc)
 	}
+	// Parameters keep integers and floats apart, over MCP as over HTTP.
+	callTool(t, cs, "commit", map[string]any{"session": "p", "text": `INSERT (:A {i: $i, f: $f, l: $l})`,
+		"params": map[string]any{"i": 3, "f": 2.5, "l": []any{1, "x"}}}, false)
+	if text, _ = callTool(t, cs, "recall", map[string]any{"session": "p", "q": "MATCH (a:A)"}, false); !strings.Contains(text, `{f: 2.5, i: 3, l: [1, "x"]}`) {
+		t.Errorf("parameters over MCP:\n%s", text)
+	}
 	// recall and commit without a session use --session.
 	callTool(t, cs, "commit", map[string]any{"text": `INSERT (:NOTE {text: "x"})`}, false)
 	if text, _ = callTool(t, cs, "recall", map[string]any{"q": "MATCH (n:NOTE)"}, false); !strings.Contains(text, "session=memory") {

@@ -162,7 +162,7 @@ func (s *Server) authorize(r *http.Request) (*Scope, error) {
 func (s *Server) writeError(w http.ResponseWriter, r *http.Request, err error) {
 	ge := statusOf(err)
 	code := httpStatus(ge)
-	if code == http.StatusMethodNotAllowed || ge.Code == gqlstatus.InvalidReference && errors.Is(err, errNoRoute) {
+	if errors.Is(err, errNoRoute) {
 		code = routeStatus(r)
 	}
 	if code == http.StatusUnauthorized {

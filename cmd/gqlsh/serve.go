@@ -93,7 +93,9 @@ func runServe(args []string, e env) int {
 		fmt.Fprintf(e.stderr, "gqlsh serve: %v\n", err)
 		return 2
 	}
-	hs := &http.Server{Handler: srv, ReadHeaderTimeout: 10 * time.Second, ErrorLog: slog.NewLogLogger(logger.Handler(), slog.LevelWarn)}
+	// A slow client holds a connection at most this long; the work of a
+	// request is bounded by --deadline.
+	hs := &http.Server{Handler: srv, ReadHeaderTimeout: 10 * time.Second, ReadTimeout: time.Minute, IdleTimeout: 2 * time.Minute, ErrorLog: slog.NewLogLogger(logger.Handler(), slog.LevelWarn)}
 	auth := "no tokens (loopback only)"
 	if tokens != nil {
 		auth = fmt.Sprintf("%d tokens", tokens.Len())

@@ -59,6 +59,14 @@ type sideRun struct {
 	Kept    int            `json:"kept"`
 }
 
+// loadFigure is one load run of the script: calls per second and
+// latency percentiles in milliseconds.
+type loadFigure struct {
+	Clients  int     `json:"clients"`
+	PerSec   float64 `json:"perSec"`
+	P50, P99 float64
+}
+
 type graphJSON struct {
 	Entities []struct {
 		Name         string   `json:"name"`
@@ -95,11 +103,18 @@ func shapeGraph(text string) (map[string]string, map[[3]string]bool) {
 // client) against gqlsh mcp and against the original memory server, and
 // holds goldfish to the drop-in's promises: the same input schemas, reads
 // that hold what the original's hold, and every one of 40 concurrent
-// writes kept. It logs the tokens of each answer (o200k) side by side.
+// writes kept. It logs the tokens of each answer (o200k) side by side,
+// and with GOLDFISH_LOAD=1 the throughput of search_nodes and
+// create_entities with 1, 8 and 64 calls in flight (not asserted).
 func TestSideBySide(t *testing.T) {
 	node := needNode(t)
 	bin := gqlshBinary(t)
-	cmd := exec.Command(node, "sidebyside.mjs", bin, t.TempDir())
+	args := []string{"sidebyside.mjs", bin, t.TempDir()}
+	withLoad := os.Getenv("GOLDFISH_LOAD") == "1"
+	if withLoad {
+		args = append(args, "--load")
+	}
+	cmd := exec.Command(node, args...)
 	cmd.Dir = nodeDir
 	cmd.Env = processEnvFor(t)
 	var out, errs bytes.Buffer
@@ -107,7 +122,10 @@ func TestSideBySide(t *testing.T) {
 	if err := cmd.Run(); err != nil {
 		t.Fatalf("node sidebyside.mjs: %v\n%s", err, errs.String())
 	}
-	var res struct{ Goldfish, Original sideRun }
+	var res struct {
+		Goldfish, Original sideRun
+		Load               map[string]map[string][]loadFigure
+	}
 	if err := json.Unmarshal(out.Bytes(), &res); err != nil {
 		t.Fatalf("%v\n%s", err, out.String())
 	}
@@ -185,6 +203,17 @@ func TestSideBySide(t *testing.T) {
 	}
 	fmt.Fprintf(&table, "%-13s %-44s %9d %9d\n", "all reads", "", sumG, sumO)
 	fmt.Fprintf(&table, "concurrent writes kept of 40: goldfish %d, original %d\n", g.Kept, o.Kept)
+	if withLoad {
+		fmt.Fprintf(&table, "\nload over one stdio connection, 400 calls each (calls/s, p50 and p99 in ms):\n")
+		fmt.Fprintf(&table, "%-16s %7s %26s %26s %7s\n", "tool", "clients", "goldfish", "original", "ratio")
+		for _, tool := range []string{"search_nodes", "create_entities"} {
+			for i, gf := range res.Load["goldfish"][tool] {
+				or := res.Load["original"][tool][i]
+				fmt.Fprintf(&table, "%-16s %7d %8.0f/s %6.1f %6.1f %10.0f/s %6.1f %6.1f %6.2fx\n", tool, gf.Clients,
+					gf.PerSec, gf.P50, gf.P99, or.PerSec, or.P50, or.P99, gf.PerSec/or.PerSec)
+			}
+		}
+	}
 	t.Logf("tokens (o200k) of each answer's text:\n%s", table.String())
 	if p := os.Getenv("GOLDFISH_SIDEBYSIDE_OUT"); p != "" {
 		os.WriteFile(p, []byte(table.String()), 0o644)

@@ -5,7 +5,10 @@
 // each kept. The Go test that runs it counts the tokens and checks the
 // answers.
 //
-//   node sidebyside.mjs GQLSH_BINARY WORK_DIR
+//   node sidebyside.mjs GQLSH_BINARY WORK_DIR [--load]
+//
+// With --load it then drives search_nodes and create_entities on both
+// with 1, 8 and 64 calls in flight, a fixed 400 calls each.
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { createRequire } from "node:module";
@@ -107,5 +110,48 @@ async function run(name) {
   return { schemas, reads: out, kept, writeMs };
 }
 
+// load drives one target with a fixed number of calls, `clients` of them
+// in flight at a time over the one connection, and returns the calls per
+// second and the 50th and 99th percentile latencies in milliseconds.
+async function load(c, clients, calls, make) {
+  const lat = [];
+  let next = 0;
+  const t0 = process.hrtime.bigint();
+  await Promise.all(Array.from({ length: clients }, async () => {
+    for (let i = next++; i < calls; i = next++) {
+      const s = process.hrtime.bigint();
+      const res = await c.callTool(make(i));
+      if (res.isError) throw new Error(text(res));
+      lat.push(Number(process.hrtime.bigint() - s) / 1e6);
+    }
+  }));
+  const secs = Number(process.hrtime.bigint() - t0) / 1e9;
+  lat.sort((a, b) => a - b);
+  const q = (p) => lat[Math.min(lat.length - 1, Math.floor(p * lat.length))];
+  return { clients, calls, perSec: calls / secs, p50: q(0.5), p99: q(0.99) };
+}
+
+async function loadRun(name) {
+  const c = await connect(name, "load");
+  const { entities, relations } = workload();
+  for (let i = 0; i < entities.length; i += 12) await c.callTool({ name: "create_entities", arguments: { entities: entities.slice(i, i + 12) } });
+  await c.callTool({ name: "create_relations", arguments: { relations } });
+  const out = { search_nodes: [], create_entities: [] };
+  const queries = ["cookie", "person_1", "dark mode", "sprint 3", "team"];
+  let n = 0;
+  for (const clients of [1, 8, 64]) {
+    out.search_nodes.push(await load(c, clients, 400, (i) => ({ name: "search_nodes", arguments: { query: queries[i % queries.length] } })));
+    out.create_entities.push(await load(c, clients, 400, () => {
+      const k = n++;
+      return { name: "create_entities", arguments: { entities: [{ name: `load_${k}`, entityType: "note", observations: [`written under load, call ${k}`] }] } };
+    }));
+  }
+  await c.close();
+  return out;
+}
+
 const result = { goldfish: await run("goldfish"), original: await run("original") };
+if (process.argv.includes("--load")) {
+  result.load = { goldfish: await loadRun("goldfish"), original: await loadRun("original") };
+}
 process.stdout.write(JSON.stringify(result));

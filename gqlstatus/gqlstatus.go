@@ -118,7 +118,7 @@ const (
 	FileAccess Code = "42Q05"
 	// name already registered (implementation-defined): CREATE VIEW or CREATE ACTION of a name the session has (CREATE OR REPLACE revises it)
 	NameExists Code = "42Q06"
-	// access rule violation, outside the token's scope (implementation-defined): a server request whose token may not read, or may not write, the session it names
+	// access rule violation, outside the token's scope (implementation-defined): a server request whose token may not read, or may not write, the session it names; a browser's cross-origin or rebound request
 	AccessDenied Code = "42Q07"
 
 	// edges still exist: DELETE of a node that still has live edges

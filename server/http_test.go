@@ -180,6 +180,33 @@ func TestErrors(t *testing.T) {
 			}
 		})
 	}
+	t.Run("a browser's cross-site request", func(t *testing.T) {
+		req, _ := http.NewRequest("POST", ts.URL+"/v1/sessions/main/commit", strings.NewReader(`{"text": "INSERT (:X)"}`))
+		req.Header.Set("Sec-Fetch-Site", "cross-site")
+		req.Header.Set("Origin", "http://evil.example")
+		resp, err := ts.Client().Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		if resp.StatusCode != 403 {
+			t.Errorf("status %d, want 403", resp.StatusCode)
+		}
+	})
+	t.Run("a rebound host", func(t *testing.T) {
+		req, _ := http.NewRequest("POST", ts.URL+"/v1/sessions/main/recall", strings.NewReader(`{"q": "MATCH ()"}`))
+		req.Host = "evil.example"
+		resp, err := ts.Client().Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var m map[string]any
+		json.NewDecoder(resp.Body).Decode(&m)
+		resp.Body.Close()
+		if resp.StatusCode != 403 || m["gqlstatus"] != "42Q07" {
+			t.Errorf("status %d %v, want 403", resp.StatusCode, m)
+		}
+	})
 	t.Run("shutting down", func(t *testing.T) {
 		srv.Drain()
 		status, body := call(t, ts, "POST", "/v1/sessions/main/recall", "", `{"q": "MATCH ()"}`)

@@ -8,7 +8,9 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"net"
 	"net/http"
+	"net/netip"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -57,6 +59,7 @@ type Server struct {
 
 	mcpOnce   sync.Once
 	mcpServer *mcp.Server
+	origins   *http.CrossOriginProtection
 }
 
 // New makes a server on db.
@@ -73,7 +76,7 @@ func New(db *goldfish.DB, opts Options) (*Server, error) {
 	if opts.Version == "" {
 		opts.Version = "dev"
 	}
-	s := &Server{db: db, opts: opts, mux: http.NewServeMux()}
+	s := &Server{db: db, opts: opts, mux: http.NewServeMux(), origins: http.NewCrossOriginProtection()}
 	s.metrics = newMetrics(db)
 	s.mux.Handle("POST /v1/sessions/{name}/recall", s.api("recall", s.recall))
 	s.mux.Handle("POST /v1/sessions/{name}/commit", s.api("commit", s.commit))
@@ -88,7 +91,45 @@ func New(db *goldfish.DB, opts Options) (*Server, error) {
 }
 
 // ServeHTTP answers one request.
-func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) { s.mux.ServeHTTP(w, r) }
+func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	if err := s.checkBrowser(r); err != nil {
+		s.writeError(w, r, err)
+		return
+	}
+	s.mux.ServeHTTP(w, r)
+}
+
+// checkBrowser refuses what a web page could make a browser send: a
+// request that changes something from another origin (cross-site request
+// forgery), and a request on a loopback address that names another host
+// (DNS rebinding, which makes a page's origin resolve to 127.0.0.1). A
+// server without tokens trusts whoever reaches it, so a page the user
+// happens to open must not be able to.
+func (s *Server) checkBrowser(r *http.Request) error {
+	if la, ok := r.Context().Value(http.LocalAddrContextKey).(net.Addr); ok && la != nil && isLoopback(la.String()) && !isLoopback(r.Host) {
+		return gqlstatus.Errorf(gqlstatus.AccessDenied, "a request to a loopback address names the host %q", r.Host).
+			WithHint("on a loopback address, send Host 127.0.0.1, [::1] or localhost")
+	}
+	if err := s.origins.Check(r); err != nil {
+		return gqlstatus.Errorf(gqlstatus.AccessDenied, "a browser's cross-origin request is refused: %v", err).
+			WithHint("call the server from a program, not from a web page of another origin")
+	}
+	return nil
+}
+
+// isLoopback reports whether a host or host:port is a loopback address or
+// localhost.
+func isLoopback(addr string) bool {
+	host, _, err := net.SplitHostPort(addr)
+	if err != nil {
+		host = strings.Trim(addr, "[]")
+	}
+	if host == "localhost" {
+		return true
+	}
+	ip, err := netip.ParseAddr(host)
+	return err == nil && ip.IsLoopback()
+}
 
 // Drain makes every request from now on answer 503 (08Q03) and /healthz
 // report the shutdown, so a load balancer stops sending; requests already

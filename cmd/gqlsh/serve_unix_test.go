@@ -6,6 +6,7 @@ import (
 	"context"
 	"fmt"
 	"net/http"
+	"os"
 	"os/exec"
 	"path/filepath"
 	"regexp"
@@ -105,5 +106,45 @@ func TestServeShutdown(t *testing.T) {
 	}
 	if len(acked) == 0 || s.Version() < uint64(len(acked)) {
 		t.Errorf("%d Commits acknowledged, session at version %d", len(acked), s.Version())
+	}
+}
+
+// TestServeTokens: gqlsh token's lines make a tokens file that gqlsh
+// serve --tokens holds requests to.
+func TestServeTokens(t *testing.T) {
+	var out, errs strings.Builder
+	if code := run([]string{"token", "--write", "mine"}, strings.NewReader(""), &out, &errs); code != 0 {
+		t.Fatal(errs.String())
+	}
+	lines := strings.Split(strings.TrimSpace(out.String()), "\n")
+	file := filepath.Join(t.TempDir(), "tokens")
+	if err := os.WriteFile(file, []byte("# agents\n"+lines[1]+"\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	_, url, _ := startServe(t, "--mem", "--tokens", file)
+	post := func(token, session string) int {
+		req, _ := http.NewRequest("POST", url+"/v1/sessions/"+session+"/commit", strings.NewReader(`{"text": "INSERT (:N)"}`))
+		if token != "" {
+			req.Header.Set("Authorization", "Bearer "+token)
+		}
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		return resp.StatusCode
+	}
+	if got := post(lines[0], "mine"); got != 200 {
+		t.Errorf("the token on its session: %d", got)
+	}
+	if got := post(lines[0], "other"); got != 403 {
+		t.Errorf("the token on another session: %d", got)
+	}
+	if got := post("", "mine"); got != 401 {
+		t.Errorf("no token: %d", got)
+	}
+	var bad strings.Builder
+	if code := run([]string{"serve", "--mem", "--tokens", file + ".missing"}, strings.NewReader(""), &out, &bad); code != 2 || !strings.Contains(bad.String(), "missing") {
+		t.Errorf("a missing tokens file: exit %d: %s", code, bad.String())
 	}
 }

@@ -128,12 +128,17 @@ func (l *memoryLocks) lock(session string) func() {
 // relation of a named entity is in its Shape (up to the fan-out F);
 // search_nodes seeds the best matches in canonical order.
 const (
-	openHops     = 1
-	openFanOut   = 32
-	searchSeeds  = 8
-	searchHops   = 1
-	searchRows   = 2 * searchSeeds
-	maxOpenNames = 32 // the default L ceiling
+	openHops   = 1
+	openFanOut = 32
+	// openRows is M per name opened, so a few names' relations are not
+	// cut by the one M of a Recall; openRowsCeiling is the default M
+	// ceiling.
+	openRows        = 50
+	openRowsCeiling = 200
+	searchSeeds     = 8
+	searchHops      = 1
+	searchRows      = 2 * searchSeeds
+	maxOpenNames    = 32 // the default L ceiling
 	// chunk bounds the items of one Δ, so its parameters stay well under
 	// the 256 a text may hold and its rows under R.
 	chunk = 64
@@ -289,7 +294,7 @@ func (s *Server) openNodes(ctx context.Context, sc *Scope, names []string) (*mcp
 		list[i] = n
 	}
 	return s.memoryRecall(ctx, sc, "MATCH (n) WHERE n.nick IN $names", map[string]any{"names": list},
-		goldfish.RecallOptions{L: len(names), K: openHops, F: openFanOut, NoPeaks: true})
+		goldfish.RecallOptions{L: len(names), K: openHops, F: openFanOut, M: min(openRowsCeiling, openRows*len(names)), NoPeaks: true})
 }
 
 // memorySession opens the memory session for a write.

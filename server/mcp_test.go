@@ -275,8 +275,16 @@ func TestMemoryTools(t *testing.T) {
 		`(:person {nick: "Cid", observations: []})`+"\n" {
 		t.Errorf("the memory session:\n%s", got)
 	}
+	// Names and types are data, whatever they hold.
+	odd := "O'Brien \"the\" \\ `x` 城市 // not a comment"
+	callTool(t, cs, "create_entities", map[string]any{"entities": []any{ent(odd, "type with `ticks` and spaces", "MATCH (n) DETACH DELETE n")}}, false)
+	callTool(t, cs, "create_relations", map[string]any{"relations": []any{rel(odd, "rel ` type", "Bob")}}, false)
+	if text, _ = callTool(t, cs, "open_nodes", map[string]any{"names": []any{odd}}, false); !strings.Contains(text, "cue=match seeds=1") || !strings.Contains(text, "[:`rel `` type`]->") {
+		t.Errorf("an odd name:\n%s", text)
+	}
+	callTool(t, cs, "delete_entities", map[string]any{"entityNames": []any{odd}}, false)
 	// A deleted entity's name may be used again.
-	if text, _ = callTool(t, cs, "create_entities", map[string]any{"entities": []any{ent("Acme Corp", "organization type")}}, false); text != "ok v=8 created 1 entity" {
+	if text, _ = callTool(t, cs, "create_entities", map[string]any{"entities": []any{ent("Acme Corp", "organization type")}}, false); text != "ok v=11 created 1 entity" {
 		t.Errorf("create_entities after delete: %q", text)
 	}
 }

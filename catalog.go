@@ -174,3 +174,22 @@ func catalogDeleteIn(tx *store.Tx, name string) {
 	}
 	_ = tx.Purge(id)
 }
+
+// visibleCatalog is the catalogue of the sessions visible says a caller
+// may see, built in one version: a read of the catalogue through it shows
+// nothing of the other sessions, not even by the version.
+func visibleCatalog(snap *store.Snapshot, visible func(string) bool) *store.Snapshot {
+	g := store.New()
+	tx := g.Begin()
+	defer tx.Rollback()
+	snap.ScanLabel(SessionLabel, func(n *store.Node) bool {
+		if name, _ := n.Props.Get("name"); visible(name.AsString()) {
+			if _, err := tx.InsertNode(n.ID, n.Labels, n.Props); err != nil {
+				panic("goldfish: building a visible catalogue: " + err.Error()) // ids are unique: a bug
+			}
+		}
+		return true
+	})
+	tx.Commit()
+	return g.Snapshot()
+}

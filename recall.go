@@ -100,6 +100,11 @@ type RecallOptions struct {
 	// it says, and the envelope's you_elided names the sections left out
 	// that changed since the agent last saw them.
 	Only []string
+	// Sessions, on the catalogue only, says which sessions' nodes the
+	// Recall may see (nil: all): a server sets it to what a caller may
+	// read. The Recall then reads a catalogue of those nodes alone, at
+	// version 1, so neither its rows nor its version tell of the others.
+	Sessions func(name string) bool
 }
 
 // Ceilings bound what a Recall may ask for.
@@ -207,12 +212,18 @@ func (s *Session) recall(ctx context.Context, q string, opts RecallOptions, t *T
 		return nil, err
 	}
 	snap := s.snapshot()
+	peaks := &s.peaks
+	if s.catalog && o.Sessions != nil {
+		// A catalogue of its own for this caller: neither cached nor
+		// sharing the catalogue's peaks, which are of other nodes.
+		snap, peaks = visibleCatalog(snap, o.Sessions), &exec.PeakCache{}
+	}
 	voc, err := s.vocabularyAt(ctx, snap)
 	if err != nil {
 		return nil, err
 	}
 	var key *[]byte
-	if s.db.shapes != nil {
+	if s.db.shapes != nil && peaks == &s.peaks {
 		// The hit path builds the key straight from the caller's values,
 		// with no conversion map and a pooled buffer: a hit costs a hash
 		// of the text, a hash of the key and two cache probes.
@@ -238,7 +249,7 @@ func (s *Session) recall(ctx context.Context, q string, opts RecallOptions, t *T
 	}
 	sh, err := exec.Recall(ctx, snap, plan, params, exec.RecallOptions{
 		M: o.M, K: o.K, L: o.L, F: o.F, MaxL: s.db.cfg.ceilings.L, CapL: capL, View: exec.View(o.View), Pinned: o.Pinned,
-		NoPeaks: o.NoPeaks, ExactTokens: o.ExactTokens, Session: s.name, Peaks: &s.peaks,
+		NoPeaks: o.NoPeaks, ExactTokens: o.ExactTokens, Session: s.name, Peaks: peaks,
 	})
 	if t != nil && sh != nil {
 		t.Execute, t.Emit = sh.ExecTime, sh.EmitTime

@@ -181,3 +181,40 @@ func (s *Session) BuildTextIndex(ctx context.Context) error {
 	s.snapshot().BuildTextIndex()
 	return nil
 }
+
+// NodeData is a node as NodeByNick reads it: its labels, the kind first,
+// and its properties as the Go values ParseLiteral gives. It is the
+// caller's to change.
+type NodeData struct {
+	Labels []string
+	Props  map[string]any
+}
+
+// NodeByNick reads the live node whose nick is nick, at the version a
+// Recall would read now, and returns that version; false when no live
+// node has the nick. It is a lookup for a program that edits what it
+// names (the server's memory tools read an entity before they change its
+// observations), not a memory read: it counts no Recall and shows no
+// attention envelope.
+func (s *Session) NodeByNick(ctx context.Context, nick string) (NodeData, uint64, bool, error) {
+	if err := s.db.enter(); err != nil {
+		return NodeData{}, 0, false, err
+	}
+	defer s.db.exit()
+	if s.dropped.Load() {
+		return NodeData{}, 0, false, s.errDropped()
+	}
+	if err := ctx.Err(); err != nil {
+		return NodeData{}, 0, false, err
+	}
+	snap := s.snapshot()
+	n, ok := snap.NodeByNick(nick)
+	if !ok {
+		return NodeData{}, snap.Version(), false, nil
+	}
+	out := NodeData{Labels: append([]string(nil), n.Labels...), Props: make(map[string]any, len(n.Props))}
+	for _, p := range n.Props {
+		out.Props[p.Key] = goValue(p.Val)
+	}
+	return out, snap.Version(), true, nil
+}

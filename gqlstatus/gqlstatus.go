@@ -44,6 +44,10 @@ const (
 
 	// connection exception, cabinet damaged (implementation-defined): a session or the cabinet file fails its checks; restore it from a backup
 	Damaged Code = "08Q01"
+	// connection exception, no valid token (implementation-defined): a server request without a bearer token, or with one the server's tokens file does not hold; make one with gqlsh token
+	Unauthenticated Code = "08Q02"
+	// connection exception, server shutting down (implementation-defined): a server request that arrived after shutdown began; send it again once the server is back
+	ShuttingDown Code = "08Q03"
 
 	// data exception with no subclass of its own: an expression that cannot be evaluated on its values for another reason
 	DataException Code = "22000"
@@ -75,8 +79,10 @@ const (
 	CostBudget Code = "22Q04"
 	// value budget exceeded (implementation-defined): an expression that builds a value over its size bound, a list nested deeper than a property holds
 	ValueBudget Code = "22Q05"
-	// invalid option (implementation-defined): an unknown Recall option or shell setting, or a value it does not take (a new agent of a session that keeps the most agents it keeps)
+	// invalid option (implementation-defined): an unknown Recall option, shell setting or server request field, or a value it does not take (a new agent of a session that keeps the most agents it keeps, a request body that is not one JSON object)
 	InvalidOption Code = "22Q06"
+	// frame budget exceeded (implementation-defined): a server request or response over 4 MiB
+	FrameBudget Code = "22Q07"
 
 	// invalid transaction state: COMMIT or ROLLBACK without START TRANSACTION, START TRANSACTION after a statement, a statement after COMMIT, text that ends inside a transaction
 	InvalidTransactionState Code = "25000"
@@ -112,6 +118,8 @@ const (
 	FileAccess Code = "42Q05"
 	// name already registered (implementation-defined): CREATE VIEW or CREATE ACTION of a name the session has (CREATE OR REPLACE revises it)
 	NameExists Code = "42Q06"
+	// access rule violation, outside the token's scope (implementation-defined): a server request whose token may not read, or may not write, the session it names; a browser's cross-origin or rebound request
+	AccessDenied Code = "42Q07"
 
 	// edges still exist: DELETE of a node that still has live edges
 	DeleteConnected Code = "G1001"

@@ -6,6 +6,9 @@
 //	gqlsh [--cabinet PATH | --mem] [--session NAME] [--agent NAME] [--format gql|json] [--fail-at-end] [-c TEXT]... [-f FILE]...
 //	gqlsh conformance [-v] [DIR]
 //	gqlsh ingest-go DIR [--session NAME] [--mem | --cabinet PATH]
+//	gqlsh serve [--listen ADDR] [--cabinet PATH | --mem] [--tokens FILE] [--deadline D]
+//	gqlsh mcp [--cabinet PATH | --mem] [--session NAME]
+//	gqlsh token --read GLOB[,GLOB…] | --write GLOB[,GLOB…]
 //	gqlsh --version | --help
 //
 // On a terminal, without -c or -f, gqlsh is interactive: line editing and
@@ -87,6 +90,9 @@ Usage:
   gqlsh [--cabinet PATH | --mem] [--session NAME] [--agent NAME] [--format gql|json] [--fail-at-end] [-c TEXT]... [-f FILE]...
   gqlsh conformance [-v] [DIR]
   gqlsh ingest-go DIR [--session NAME] [--mem | --cabinet PATH] [--tests] [--no-calls]
+  gqlsh serve [--listen ADDR] [--cabinet PATH | --mem] [--tokens FILE] [--deadline D]
+  gqlsh mcp [--cabinet PATH | --mem] [--session NAME]
+  gqlsh token --read GLOB[,GLOB…] | --write GLOB[,GLOB…]
   gqlsh --version | --help
 
 On a terminal, without -c or -f, gqlsh is interactive: statements end with
@@ -275,6 +281,15 @@ func runEnv(args []string, e env) (code int) {
 	}
 	if len(args) > 0 && args[0] == "conformance" {
 		return runConformance(args[1:], stdout, stderr)
+	}
+	if len(args) > 0 && args[0] == "serve" {
+		return runServe(args[1:], e)
+	}
+	if len(args) > 0 && args[0] == "mcp" {
+		return runMCP(args[1:], e)
+	}
+	if len(args) > 0 && args[0] == "token" {
+		return runToken(args[1:], stdout, stderr)
 	}
 	fs := flag.NewFlagSet("gqlsh", flag.ContinueOnError)
 	var flagOut strings.Builder // usage goes to stdout for --help, else stderr

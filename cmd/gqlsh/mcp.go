@@ -1,0 +1,91 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"log/slog"
+	"os"
+	"os/signal"
+	"syscall"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/goldfish-gql/goldfish/server"
+)
+
+// runMCP is gqlsh mcp: the MCP server on standard input and output, for
+// an agent that starts gqlsh as its memory. Diagnostics go to standard
+// error; standard output carries only the protocol.
+func runMCP(args []string, e env) int {
+	fs := flag.NewFlagSet("gqlsh mcp", flag.ContinueOnError)
+	fs.SetOutput(e.stderr)
+	mem := fs.Bool("mem", false, "keep sessions in memory for this run only (no cabinet file)")
+	cab := fs.String("cabinet", "", "keep sessions in the cabinet file `PATH` (default: as gqlsh)")
+	session := fs.String("session", server.DefaultMemorySession, "session `NAME` of the memory-server tools, and of recall and commit when a call names none")
+	deadline := fs.Duration("deadline", 30*time.Second, "cancel a tool call's work after `D` (0: no deadline)")
+	fs.Usage = func() {
+		fmt.Fprintln(e.stderr, "Usage: gqlsh mcp [--cabinet PATH | --mem] [--session NAME]\n\nServes MCP on standard input and output: the tools recall, commit and\nsessions, and the knowledge-graph memory server's tools on --session.")
+		fs.PrintDefaults()
+	}
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return 0
+		}
+		return 2
+	}
+	if fs.NArg() > 0 {
+		fmt.Fprintf(e.stderr, "gqlsh mcp: unexpected argument %q\n", fs.Arg(0))
+		return 2
+	}
+	if *mem && *cab != "" {
+		fmt.Fprintln(e.stderr, "gqlsh mcp: give --cabinet or --mem, not both")
+		return 2
+	}
+	db, backend, err := openDB(dbOptions{mem: *mem, cabinet: *cab, lookupEnv: e.lookupEnv, goos: e.goos})
+	if err != nil {
+		fmt.Fprintf(e.stderr, "gqlsh: %v\n", err)
+		return 1
+	}
+	srv, err := server.New(db, server.Options{MemorySession: *session, Deadline: *deadline, Version: version,
+		Logger: slog.New(slog.NewTextHandler(e.stderr, nil))})
+	if err != nil {
+		db.Close()
+		fmt.Fprintf(e.stderr, "gqlsh mcp: %v\n", err)
+		return 2
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	code := 0
+	var t mcp.Transport = &mcp.StdioTransport{}
+	if e.stdin != os.Stdin || e.stdout != os.Stdout {
+		t = &mcp.IOTransport{Reader: readCloser{e.stdin}, Writer: writeCloser{e.stdout}}
+	}
+	if err := srv.MCP().Run(ctx, t); err != nil && ctx.Err() == nil && !errors.Is(err, mcp.ErrConnectionClosed) {
+		fmt.Fprintf(e.stderr, "gqlsh mcp: %v\n", err)
+		code = 1
+	}
+	if err := srv.Flush(context.Background()); err != nil {
+		fmt.Fprintf(e.stderr, "gqlsh mcp: %v\n", err)
+		code = 1
+	}
+	if err := db.Close(); err != nil {
+		fmt.Fprintf(e.stderr, "gqlsh mcp: closing %s: %v\n", backend, err)
+		code = 1
+	}
+	return code
+}
+
+// readCloser and writeCloser let a test's streams carry the protocol.
+type readCloser struct{ r io.Reader }
+
+func (r readCloser) Read(p []byte) (int, error) { return r.r.Read(p) }
+func (readCloser) Close() error                 { return nil }
+
+type writeCloser struct{ w io.Writer }
+
+func (w writeCloser) Write(p []byte) (int, error) { return w.w.Write(p) }
+func (writeCloser) Close() error                  { return nil }

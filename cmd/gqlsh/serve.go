@@ -1,0 +1,190 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"log/slog"
+	"net"
+	"net/http"
+	"os"
+	"os/signal"
+	"syscall"
+	"time"
+
+	"github.com/goldfish-gql/goldfish/server"
+)
+
+const serveUsage = `Usage: gqlsh serve [--listen ADDR] [--cabinet PATH | --mem] [--tokens FILE] [--deadline D] [--session NAME]
+
+Serves the sessions over HTTP/JSON and MCP (streamable HTTP on /mcp):
+  POST /v1/sessions/NAME/recall   {"q", "params", "agent", "options": {"M","k","L","F","view","depth","only"}}
+  POST /v1/sessions/NAME/commit   {"text", "params", "agent", "mint"}
+  GET  /v1/sessions, GET /healthz, GET /metrics
+
+Without --tokens every caller may do everything, so the server listens on a
+loopback address only; with --tokens FILE (lines from gqlsh token) each
+request needs "Authorization: Bearer TOKEN" and sees only its sessions.
+SIGTERM or Ctrl-C stops it: no new requests, the ones in flight finish, the
+sessions written are flushed, exit status 0.
+
+Options:
+`
+
+// runServe is gqlsh serve.
+func runServe(args []string, e env) int {
+	fs := flag.NewFlagSet("gqlsh serve", flag.ContinueOnError)
+	fs.SetOutput(e.stderr)
+	listen := fs.String("listen", "127.0.0.1:7717", "listen on `ADDR` (host:port; a non-loopback host needs --tokens)")
+	mem := fs.Bool("mem", false, "keep sessions in memory for this run only (no cabinet file)")
+	cab := fs.String("cabinet", "", "keep sessions in the cabinet file `PATH` (default: as gqlsh)")
+	tokensFile := fs.String("tokens", "", "accept only the tokens listed in `FILE` (lines from gqlsh token)")
+	deadline := fs.Duration("deadline", 30*time.Second, "cancel a request's work after `D` (0: no deadline)")
+	session := fs.String("session", server.DefaultMemorySession, "session `NAME` of the memory-server tools on /mcp")
+	grace := fs.Duration("grace", 30*time.Second, "at shutdown, wait at most `D` for requests in flight")
+	fs.Usage = func() {
+		fmt.Fprint(fs.Output(), serveUsage)
+		fs.PrintDefaults()
+	}
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return 0
+		}
+		return 2
+	}
+	if fs.NArg() > 0 {
+		fmt.Fprintf(e.stderr, "gqlsh serve: unexpected argument %q\n", fs.Arg(0))
+		return 2
+	}
+	if *mem && *cab != "" {
+		fmt.Fprintln(e.stderr, "gqlsh serve: give --cabinet or --mem, not both")
+		return 2
+	}
+	var tokens *server.Tokens
+	if *tokensFile != "" {
+		t, err := readTokens(*tokensFile)
+		if err != nil {
+			fmt.Fprintf(e.stderr, "gqlsh serve: --tokens %s: %v\n", *tokensFile, err)
+			return 2
+		}
+		tokens = t
+	} else if !loopback(*listen) {
+		fmt.Fprintf(e.stderr, "gqlsh serve: --listen %s is not a loopback address: without --tokens anyone who reaches it may read and write every session; give --tokens FILE (gqlsh token makes the lines) or listen on 127.0.0.1\n", *listen)
+		return 2
+	}
+	ln, err := net.Listen("tcp", *listen)
+	if err != nil {
+		fmt.Fprintf(e.stderr, "gqlsh serve: %v\n", err)
+		return 1
+	}
+	db, backend, err := openDB(dbOptions{mem: *mem, cabinet: *cab, lookupEnv: e.lookupEnv, goos: e.goos})
+	if err != nil {
+		ln.Close()
+		fmt.Fprintf(e.stderr, "gqlsh: %v\n", err)
+		return 1
+	}
+	logger := slog.New(slog.NewTextHandler(e.stderr, nil))
+	srv, err := server.New(db, server.Options{Tokens: tokens, Deadline: *deadline, MemorySession: *session, Version: version, Logger: logger})
+	if err != nil {
+		ln.Close()
+		db.Close()
+		fmt.Fprintf(e.stderr, "gqlsh serve: %v\n", err)
+		return 2
+	}
+	// A slow client holds a connection at most this long; the work of a
+	// request is bounded by --deadline.
+	hs := &http.Server{Handler: srv, ReadHeaderTimeout: 10 * time.Second, ReadTimeout: time.Minute, IdleTimeout: 2 * time.Minute, ErrorLog: slog.NewLogLogger(logger.Handler(), slog.LevelWarn)}
+	auth := "no tokens (loopback only)"
+	if tokens != nil {
+		auth = fmt.Sprintf("%d tokens", tokens.Len())
+	}
+	fmt.Fprintf(e.stderr, "gqlsh serve: listening on http://%s (%s, %s)\n", ln.Addr(), backend, auth)
+
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	served := make(chan error, 1)
+	go func() { served <- hs.Serve(ln) }()
+	code := 0
+	select {
+	case err := <-served:
+		fmt.Fprintf(e.stderr, "gqlsh serve: %v\n", err)
+		code = 1
+	case <-ctx.Done():
+		stop() // a second signal ends the process at once
+		fmt.Fprintln(e.stderr, "gqlsh serve: shutting down: finishing the requests in flight")
+		srv.Drain()
+		sctx, cancel := context.WithTimeout(context.Background(), *grace)
+		if err := hs.Shutdown(sctx); err != nil {
+			fmt.Fprintf(e.stderr, "gqlsh serve: requests still in flight after %s: %v\n", *grace, err)
+			code = 1
+		}
+		if err := srv.Flush(sctx); err != nil {
+			fmt.Fprintf(e.stderr, "gqlsh serve: %v\n", err)
+			code = 1
+		}
+		cancel()
+	}
+	if err := db.Close(); err != nil {
+		fmt.Fprintf(e.stderr, "gqlsh serve: closing %s: %v\n", backend, err)
+		code = 1
+	}
+	if code == 0 {
+		fmt.Fprintln(e.stderr, "gqlsh serve: stopped")
+	}
+	return code
+}
+
+func readTokens(path string) (*server.Tokens, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	return server.ParseTokens(f)
+}
+
+// loopback reports whether addr's host is a loopback address or
+// localhost (an empty host is every interface: not loopback).
+func loopback(addr string) bool {
+	host, _, err := net.SplitHostPort(addr)
+	if err != nil {
+		return false
+	}
+	if host == "localhost" {
+		return true
+	}
+	ip := net.ParseIP(host)
+	return ip != nil && ip.IsLoopback()
+}
+
+// runToken is gqlsh token: a new token and its tokens-file line.
+func runToken(args []string, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("gqlsh token", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	read := fs.String("read", "", "the token may read the sessions `GLOB[,GLOB…]` match")
+	write := fs.String("write", "", "the token may read and write the sessions `GLOB[,GLOB…]` match")
+	fs.Usage = func() {
+		fmt.Fprintln(stderr, "Usage: gqlsh token --read GLOB[,GLOB…] | --write GLOB[,GLOB…]\n\nPrints a new token on the first line and, on the second, the line to append\nto the server's tokens file (gqlsh serve --tokens FILE), which holds only a\nhash of the token. Globs match session names: * any run of characters, ? one.")
+		fs.PrintDefaults()
+	}
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return 0
+		}
+		return 2
+	}
+	if fs.NArg() > 0 {
+		fmt.Fprintf(stderr, "gqlsh token: unexpected argument %q\n", fs.Arg(0))
+		return 2
+	}
+	token, line, err := server.NewToken(server.SplitGlobs(*read), server.SplitGlobs(*write))
+	if err != nil {
+		fmt.Fprintf(stderr, "gqlsh token: %v\n", err)
+		return 2
+	}
+	fmt.Fprintln(stdout, token)
+	fmt.Fprintln(stdout, line)
+	return 0
+}

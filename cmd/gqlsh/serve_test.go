@@ -1,0 +1,52 @@
+package main
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/goldfish-gql/goldfish/server"
+)
+
+// TestServeRefusesOpenListen: without --tokens, serve listens on loopback
+// only.
+func TestServeRefusesOpenListen(t *testing.T) {
+	for _, addr := range []string{"0.0.0.0:0", ":0", "[::]:0", "192.0.2.1:7717", "example.com:7717"} {
+		var out, errs strings.Builder
+		if code := run([]string{"serve", "--mem", "--listen", addr}, strings.NewReader(""), &out, &errs); code != 2 {
+			t.Errorf("--listen %s without --tokens: exit %d, want 2", addr, code)
+		}
+		if !strings.Contains(errs.String(), "--tokens") {
+			t.Errorf("--listen %s: the refusal does not say what to do: %s", addr, errs.String())
+		}
+	}
+}
+
+// TestToken: gqlsh token prints a token and a tokens-file line that
+// holds its hash, not the token.
+func TestToken(t *testing.T) {
+	var out, errs strings.Builder
+	if code := run([]string{"token", "--read", "proj.*,notes", "--write", "notes"}, strings.NewReader(""), &out, &errs); code != 0 {
+		t.Fatalf("exit %d: %s", code, errs.String())
+	}
+	lines := strings.Split(strings.TrimSpace(out.String()), "\n")
+	if len(lines) != 2 {
+		t.Fatalf("want 2 lines, got %q", out.String())
+	}
+	token, line := lines[0], lines[1]
+	if strings.Contains(line, token) || !strings.HasSuffix(line, " read=proj.*,notes write=notes") {
+		t.Errorf("the file line %q", line)
+	}
+	toks, err := server.ParseTokens(strings.NewReader("# a comment\n\n" + line + "\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	sc, ok := toks.Lookup(token)
+	if !ok || !sc.CanRead("proj.a") || sc.CanWrite("proj.a") || !sc.CanWrite("notes") || sc.CanRead("other") {
+		t.Errorf("the token's scope: %+v %v", sc, ok)
+	}
+	for _, bad := range [][]string{{"token"}, {"token", "--read", "a/b"}, {"token", "--read", "[a"}} {
+		if code := run(bad, strings.NewReader(""), &out, &errs); code != 2 {
+			t.Errorf("%v: exit %d, want 2", bad, code)
+		}
+	}
+}

@@ -1,0 +1,44 @@
+// Package server serves a goldfish database to programs that are not Go:
+// HTTP/JSON endpoints for Recall and Commit, the Model Context Protocol
+// (MCP) on standard input and output or on streamable HTTP, and the tools
+// of the common knowledge-graph memory server as a drop-in on one
+// session. It is built over the embedding API only (package goldfish),
+// as the shell is.
+//
+// # HTTP
+//
+//	POST /v1/sessions/{name}/recall  {"q", "params", "agent", "options": {"M","k","L","F","view","depth","only"}}
+//	POST /v1/sessions/{name}/commit  {"text", "params", "agent", "mint": "default"|"ingest"}
+//	GET  /v1/sessions                the sessions the token may read
+//	GET  /healthz                    200 while serving, 503 once shutdown began
+//	GET  /metrics                    Prometheus text format
+//	/mcp                             MCP, streamable HTTP (stateless, JSON responses)
+//
+// A Recall answers with the object `gqlsh --format json` prints for it
+// (gql, cue, seeds, rows, tokens, version, notices, attention), a Commit
+// with the shell's object for a Commit (status, version, applied, the
+// counts, notices). An error answers with {"gqlstatus", "message", "hint",
+// "line", "column"} and a status code that says whose it is: 400 the
+// caller's mistake, 401 no valid token, 403 a token without the session
+// or the verb, 409 a conflict with the session's state (a nick taken, a
+// name registered, a precondition false), 413 a frame over 4 MiB, 500
+// the server's fault, 503 shutting down or over the request deadline.
+//
+// # Tokens
+//
+// With a tokens file (ParseTokens) every request but /healthz and
+// /metrics carries "Authorization: Bearer TOKEN". The file holds only
+// SHA-256 hashes of the tokens, each with the session-name globs it may
+// read and write; write implies read. A token sees nothing of a session
+// outside its globs: not its Shapes, not its name in /v1/sessions, not
+// its node in the catalogue, and the catalogue's version is its own.
+// Without a tokens file the server trusts every caller, which is why the
+// command serves it on loopback addresses only.
+//
+// # Concurrency
+//
+// A Server is safe for concurrent use; every call goes to the database,
+// which orders Commits per session. The drop-in's writes to its session
+// are serialised by the server as well, since each is a read of the
+// entities it changes followed by a Commit.
+package server

@@ -1,0 +1,83 @@
+package server
+
+import (
+	"context"
+	"errors"
+	"net/http"
+
+	"github.com/goldfish-gql/goldfish"
+	"github.com/goldfish-gql/goldfish/gqlstatus"
+)
+
+// statusOf gives err its GQLSTATUS, as the shell does: the database's
+// sentinel conditions get their codes, and an error without one is a
+// failure nothing classified (40Q01), its message kept.
+func statusOf(err error) *gqlstatus.Error {
+	var ge *gqlstatus.Error
+	if errors.As(err, &ge) {
+		return ge
+	}
+	code := gqlstatus.Internal
+	hint := ""
+	switch {
+	case errors.Is(err, goldfish.ErrClosed):
+		code, hint = gqlstatus.ShuttingDown, "the server is shutting down; send the request again once it is back"
+	case errors.Is(err, goldfish.ErrDamaged):
+		code = gqlstatus.Damaged
+	case errors.Is(err, goldfish.ErrNotDurable):
+		code = gqlstatus.CompletionUnknown
+	case errors.Is(err, goldfish.ErrDropped):
+		code = gqlstatus.InvalidReference
+	case errors.Is(err, context.Canceled), errors.Is(err, context.DeadlineExceeded):
+		code = gqlstatus.Rollback
+	}
+	return &gqlstatus.Error{Code: code, Msg: err.Error(), Hint: hint, Cause: err}
+}
+
+// httpStatus says whose an error is. Everything the caller can correct by
+// changing the request is 400; a state of the session the request ran
+// into (a nick taken, a name registered, a precondition false, the
+// session dropped under it) is 409; the server's own faults are 500; a
+// request the server could not finish in time or at all now is 503.
+func httpStatus(ge *gqlstatus.Error) int {
+	switch ge.Code {
+	case gqlstatus.Unauthenticated:
+		return http.StatusUnauthorized
+	case gqlstatus.AccessDenied:
+		return http.StatusForbidden
+	case gqlstatus.FrameBudget:
+		return http.StatusRequestEntityTooLarge
+	case gqlstatus.ShuttingDown, gqlstatus.Rollback:
+		return http.StatusServiceUnavailable
+	case gqlstatus.IntegrityViolation, gqlstatus.NameExists, gqlstatus.PreconditionFalse:
+		return http.StatusConflict
+	case gqlstatus.InvalidReference:
+		if errors.Is(ge, goldfish.ErrDropped) {
+			return http.StatusConflict
+		}
+	case gqlstatus.Damaged, gqlstatus.CompletionUnknown, gqlstatus.Internal:
+		return http.StatusInternalServerError
+	}
+	return http.StatusBadRequest
+}
+
+// errUnauthenticated and the others are the server's own refusals.
+func errUnauthenticated(why string) *gqlstatus.Error {
+	return gqlstatus.Errorf(gqlstatus.Unauthenticated, "%s", why).
+		WithHint(`send "Authorization: Bearer TOKEN" with a token the server's tokens file holds (gqlsh token makes one)`)
+}
+
+func errAccess(verb, session string) *gqlstatus.Error {
+	return gqlstatus.Errorf(gqlstatus.AccessDenied, "this token may not %s session %q", verb, session).
+		WithHint("use a token whose scope names the session (gqlsh token --" + verb + " GLOB)")
+}
+
+func errFrame(what string) *gqlstatus.Error {
+	return gqlstatus.Errorf(gqlstatus.FrameBudget, "the %s is over the 4 MiB frame budget", what).
+		WithHint("send less per request: narrow the token or lower M for a Recall, split the Δ for a Commit")
+}
+
+func errShuttingDown() *gqlstatus.Error {
+	return gqlstatus.Errorf(gqlstatus.ShuttingDown, "the server is shutting down and takes no new requests").
+		WithHint("send the request again once the server is back")
+}

@@ -1,0 +1,85 @@
+package server
+
+import (
+	"net/http"
+	"strconv"
+
+	"github.com/prometheus/client_golang/prometheus"
+	"github.com/prometheus/client_golang/prometheus/collectors"
+	"github.com/prometheus/client_golang/prometheus/promhttp"
+
+	"github.com/goldfish-gql/goldfish"
+)
+
+// metrics are the server's Prometheus series. Each server has a registry
+// of its own, so several servers in one process (tests) do not collide.
+// No label holds a session name: names are the tokens' business, and a
+// label per session would grow without bound.
+type metrics struct {
+	reg      *prometheus.Registry
+	requests *prometheus.CounterVec
+	duration *prometheus.HistogramVec
+	inFlight prometheus.Gauge
+	rows     prometheus.Histogram
+	tokens   prometheus.Histogram
+	commits  *prometheus.CounterVec
+	tools    *prometheus.CounterVec
+}
+
+func newMetrics(db *goldfish.DB) *metrics {
+	m := &metrics{reg: prometheus.NewRegistry()}
+	m.requests = prometheus.NewCounterVec(prometheus.CounterOpts{
+		Name: "goldfish_http_requests_total", Help: "HTTP requests answered, by endpoint and status code.",
+	}, []string{"endpoint", "code"})
+	m.duration = prometheus.NewHistogramVec(prometheus.HistogramOpts{
+		Name: "goldfish_http_request_duration_seconds", Help: "Time to answer an HTTP request, by endpoint.",
+		Buckets: []float64{.0001, .00025, .0005, .001, .0025, .005, .01, .025, .05, .1, .25, .5, 1, 2.5, 5},
+	}, []string{"endpoint"})
+	m.inFlight = prometheus.NewGauge(prometheus.GaugeOpts{
+		Name: "goldfish_http_in_flight_requests", Help: "HTTP requests being answered.",
+	})
+	m.rows = prometheus.NewHistogram(prometheus.HistogramOpts{
+		Name: "goldfish_recall_rows", Help: "Rows of the Shapes Recalls answered.",
+		Buckets: []float64{0, 1, 2, 5, 10, 20, 50, 100, 200},
+	})
+	m.tokens = prometheus.NewHistogram(prometheus.HistogramOpts{
+		Name: "goldfish_recall_tokens", Help: "Tokens of the Shapes Recalls answered.",
+		Buckets: []float64{50, 100, 250, 500, 1000, 2000, 4000, 8000, 16000},
+	})
+	m.commits = prometheus.NewCounterVec(prometheus.CounterOpts{
+		Name: "goldfish_commits_total", Help: "Commits answered, by whether they applied.",
+	}, []string{"applied"})
+	m.tools = prometheus.NewCounterVec(prometheus.CounterOpts{
+		Name: "goldfish_mcp_tool_calls_total", Help: "MCP tool calls, by tool and whether they failed.",
+	}, []string{"tool", "error"})
+	sessions := prometheus.NewGaugeFunc(prometheus.GaugeOpts{
+		Name: "goldfish_sessions", Help: "Sessions the database holds (not the catalogue).",
+	}, func() float64 { return float64(len(db.Sessions())) })
+	m.reg.MustRegister(m.requests, m.duration, m.inFlight, m.rows, m.tokens, m.commits, m.tools, sessions,
+		collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
+	return m
+}
+
+// instrument counts and times the requests h answers.
+func (m *metrics) instrument(endpoint string, h http.Handler) http.Handler {
+	return promhttp.InstrumentHandlerInFlight(m.inFlight,
+		promhttp.InstrumentHandlerDuration(m.duration.MustCurryWith(prometheus.Labels{"endpoint": endpoint}),
+			promhttp.InstrumentHandlerCounter(m.requests.MustCurryWith(prometheus.Labels{"endpoint": endpoint}), h)))
+}
+
+func (m *metrics) handler() http.Handler {
+	return m.instrument("metrics", promhttp.HandlerFor(m.reg, promhttp.HandlerOpts{Registry: m.reg}))
+}
+
+func (m *metrics) recalled(sh *goldfish.Shape) {
+	m.rows.Observe(float64(sh.Rows))
+	m.tokens.Observe(float64(sh.Tokens))
+}
+
+func (m *metrics) committed(res *goldfish.CommitResult) {
+	m.commits.WithLabelValues(strconv.FormatBool(res.Applied)).Inc()
+}
+
+func (m *metrics) tool(name string, failed bool) {
+	m.tools.WithLabelValues(name, strconv.FormatBool(failed)).Inc()
+}

@@ -1,0 +1,297 @@
+package server
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"net"
+	"net/http"
+	"net/netip"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/goldfish-gql/goldfish"
+	"github.com/goldfish-gql/goldfish/gqlstatus"
+)
+
+// MaxFrame is the most bytes of one request body or response (SPEC §3).
+const MaxFrame = 4 << 20
+
+// DefaultMemorySession is the session the memory-server tools work on.
+const DefaultMemorySession = "memory"
+
+// Options configure a Server.
+type Options struct {
+	// Tokens are the tokens the server accepts; nil serves every caller
+	// with every right (the command allows that on loopback only).
+	Tokens *Tokens
+	// Deadline bounds each request's work (0: none); a call over it is
+	// cancelled through its context and answers 503.
+	Deadline time.Duration
+	// MemorySession is the session of the memory-server tools
+	// (DefaultMemorySession when empty).
+	MemorySession string
+	// Version is reported as the MCP server's version.
+	Version string
+	// Logger logs each failed request (nil: slog's default logger).
+	Logger *slog.Logger
+}
+
+// Server answers HTTP/JSON and MCP requests on one database.
+type Server struct {
+	db       *goldfish.DB
+	opts     Options
+	mux      *http.ServeMux
+	metrics  *metrics
+	draining atomic.Bool
+	// written are the sessions Commits reached, flushed at shutdown.
+	written sync.Map
+	// memory serialises the drop-in's writes per session.
+	memory memoryLocks
+
+	mcpOnce   sync.Once
+	mcpServer *mcp.Server
+	origins   *http.CrossOriginProtection
+}
+
+// New makes a server on db.
+func New(db *goldfish.DB, opts Options) (*Server, error) {
+	if opts.MemorySession == "" {
+		opts.MemorySession = DefaultMemorySession
+	}
+	if err := goldfish.ValidSessionName(opts.MemorySession); err != nil {
+		return nil, err
+	}
+	if opts.Logger == nil {
+		opts.Logger = slog.Default()
+	}
+	if opts.Version == "" {
+		opts.Version = "dev"
+	}
+	s := &Server{db: db, opts: opts, mux: http.NewServeMux(), origins: http.NewCrossOriginProtection()}
+	s.metrics = newMetrics(db)
+	s.mux.Handle("POST /v1/sessions/{name}/recall", s.api("recall", s.recall))
+	s.mux.Handle("POST /v1/sessions/{name}/commit", s.api("commit", s.commit))
+	s.mux.Handle("GET /v1/sessions", s.api("sessions", s.sessions))
+	s.mux.Handle("GET /healthz", s.metrics.instrument("healthz", http.HandlerFunc(s.healthz)))
+	s.mux.Handle("GET /metrics", s.metrics.handler())
+	s.mux.Handle("/mcp", s.metrics.instrument("mcp", s.mcpHTTP()))
+	s.mux.Handle("/", s.api("other", func(_ http.ResponseWriter, r *http.Request, _ *Scope) (any, error) {
+		return nil, routeError(r)
+	}))
+	return s, nil
+}
+
+// ServeHTTP answers one request.
+func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	if err := s.checkBrowser(r); err != nil {
+		s.writeError(w, r, err)
+		return
+	}
+	s.mux.ServeHTTP(w, r)
+}
+
+// checkBrowser refuses what a web page could make a browser send: a
+// request that changes something from another origin (cross-site request
+// forgery), and a request on a loopback address that names another host
+// (DNS rebinding, which makes a page's origin resolve to 127.0.0.1). A
+// server without tokens trusts whoever reaches it, so a page the user
+// happens to open must not be able to.
+func (s *Server) checkBrowser(r *http.Request) error {
+	if la, ok := r.Context().Value(http.LocalAddrContextKey).(net.Addr); ok && la != nil && isLoopback(la.String()) && !isLoopback(r.Host) {
+		return gqlstatus.Errorf(gqlstatus.AccessDenied, "a request to a loopback address names the host %q", r.Host).
+			WithHint("on a loopback address, send Host 127.0.0.1, [::1] or localhost")
+	}
+	if err := s.origins.Check(r); err != nil {
+		return gqlstatus.Errorf(gqlstatus.AccessDenied, "a browser's cross-origin request is refused: %v", err).
+			WithHint("call the server from a program, not from a web page of another origin")
+	}
+	return nil
+}
+
+// isLoopback reports whether a host or host:port is a loopback address or
+// localhost.
+func isLoopback(addr string) bool {
+	host, _, err := net.SplitHostPort(addr)
+	if err != nil {
+		host = strings.Trim(addr, "[]")
+	}
+	if host == "localhost" {
+		return true
+	}
+	ip, err := netip.ParseAddr(host)
+	return err == nil && ip.IsLoopback()
+}
+
+// Drain makes every request from now on answer 503 (08Q03) and /healthz
+// report the shutdown, so a load balancer stops sending; requests already
+// admitted finish. http.Server.Shutdown then waits for them.
+func (s *Server) Drain() { s.draining.Store(true) }
+
+// Flush compacts every session a Commit reached through this server
+// (each is durable already: this only makes the cabinet quick to open).
+func (s *Server) Flush(ctx context.Context) error {
+	var errs []error
+	s.written.Range(func(k, _ any) bool {
+		sess, err := s.db.Session(ctx, k.(string))
+		if err == nil {
+			err = sess.Flush(ctx)
+		}
+		if err != nil && !errors.Is(err, goldfish.ErrDropped) {
+			errs = append(errs, fmt.Errorf("flushing session %s: %w", k, err))
+		}
+		return ctx.Err() == nil
+	})
+	return errors.Join(errs...)
+}
+
+// handlerFunc is one endpoint: it returns the answer to encode, or an error.
+type handlerFunc func(w http.ResponseWriter, r *http.Request, scope *Scope) (any, error)
+
+// api wraps an endpoint with what every /v1 request gets: the shutdown
+// check, the token, the frame cap, the deadline, metrics, and JSON out.
+func (s *Server) api(route string, h handlerFunc) http.Handler {
+	return s.metrics.instrument(route, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if s.draining.Load() {
+			s.writeError(w, r, errShuttingDown())
+			return
+		}
+		scope, err := s.authorize(r)
+		if err != nil {
+			s.writeError(w, r, err)
+			return
+		}
+		ctx, cancel := s.withDeadline(r.Context())
+		defer cancel()
+		r = r.WithContext(ctx)
+		r.Body = http.MaxBytesReader(w, r.Body, MaxFrame)
+		v, err := h(w, r, scope)
+		if err != nil {
+			s.writeError(w, r, err)
+			return
+		}
+		s.writeJSON(w, r, http.StatusOK, v)
+	}))
+}
+
+// errDeadline is the cause of a request cut short by the server's deadline.
+var errDeadline = errors.New("the server's request deadline passed")
+
+func (s *Server) withDeadline(ctx context.Context) (context.Context, context.CancelFunc) {
+	if s.opts.Deadline <= 0 {
+		return ctx, func() {}
+	}
+	return context.WithTimeoutCause(ctx, s.opts.Deadline, fmt.Errorf("%w (%s)", errDeadline, s.opts.Deadline))
+}
+
+// authorize returns the scope of the request's token.
+func (s *Server) authorize(r *http.Request) (*Scope, error) {
+	if s.opts.Tokens == nil {
+		return Everything, nil
+	}
+	return s.opts.Tokens.scopeOf(r.Header.Get("Authorization"))
+}
+
+func (s *Server) writeError(w http.ResponseWriter, r *http.Request, err error) {
+	ge := statusOf(err)
+	code := httpStatus(ge)
+	if errors.Is(err, errNoRoute) {
+		code = routeStatus(r)
+	}
+	if code == http.StatusUnauthorized {
+		w.Header().Set("WWW-Authenticate", `Bearer realm="goldfish"`)
+	}
+	if code >= 500 && code != http.StatusServiceUnavailable {
+		s.opts.Logger.Warn("request failed", "method", r.Method, "path", r.URL.Path, "status", code, "error", ge.Error())
+	}
+	s.writeJSON(w, r, code, errorJSON(ge))
+}
+
+func (s *Server) writeJSON(w http.ResponseWriter, r *http.Request, code int, v any) {
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false) // Shapes hold "->"; keep them readable
+	if err := enc.Encode(v); err != nil {
+		s.writeError(w, r, gqlstatus.Errorf(gqlstatus.Internal, "cannot write the answer as JSON: %v", err))
+		return
+	}
+	if buf.Len() > MaxFrame {
+		if _, isErr := v.(ErrorJSON); !isErr {
+			s.writeError(w, r, errFrame("answer"))
+			return
+		}
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(code)
+	w.Write(buf.Bytes())
+}
+
+// decode reads a request body into v, strictly: one JSON object, no
+// unknown fields, nothing after it.
+func decode(r *http.Request, v any) error {
+	dec := json.NewDecoder(r.Body)
+	dec.UseNumber()
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(v); err != nil {
+		return bodyError(err)
+	}
+	if _, err := dec.Token(); err != io.EOF {
+		if err != nil {
+			return bodyError(err)
+		}
+		return gqlstatus.Errorf(gqlstatus.InvalidOption, "the request body holds more than one JSON object").
+			WithHint("send one object per request")
+	}
+	return nil
+}
+
+func bodyError(err error) error {
+	var mb *http.MaxBytesError
+	if errors.As(err, &mb) {
+		return errFrame("request body")
+	}
+	var ge *gqlstatus.Error
+	if errors.As(err, &ge) {
+		return ge
+	}
+	msg := err.Error()
+	if errors.Is(err, io.EOF) {
+		msg = "the request body is empty"
+	}
+	return gqlstatus.Errorf(gqlstatus.InvalidOption, "the request body is not the JSON object the endpoint takes: %s", strings.TrimPrefix(msg, "json: ")).
+		WithHint("see the fields in the server's documentation (GQL text goes in a JSON string)")
+}
+
+var errNoRoute = errors.New("no such endpoint")
+
+func routeError(r *http.Request) error {
+	return &gqlstatus.Error{Code: gqlstatus.InvalidReference, Cause: errNoRoute,
+		Msg:  fmt.Sprintf("there is no endpoint %s %s", r.Method, r.URL.Path),
+		Hint: "POST /v1/sessions/NAME/recall or /commit, GET /v1/sessions, GET /healthz, GET /metrics, /mcp"}
+}
+
+// routeStatus is 405 for a known path with the wrong method, else 404.
+func routeStatus(r *http.Request) int {
+	p := r.URL.Path
+	if p == "/v1/sessions" || p == "/healthz" || p == "/metrics" ||
+		strings.HasPrefix(p, "/v1/sessions/") && (strings.HasSuffix(p, "/recall") || strings.HasSuffix(p, "/commit")) {
+		return http.StatusMethodNotAllowed
+	}
+	return http.StatusNotFound
+}
+
+func (s *Server) healthz(w http.ResponseWriter, r *http.Request) {
+	if s.draining.Load() {
+		s.writeJSON(w, r, http.StatusServiceUnavailable, map[string]string{"status": "shutting down"})
+		return
+	}
+	s.writeJSON(w, r, http.StatusOK, map[string]string{"status": "ok"})
+}

@@ -1,0 +1,157 @@
+// The same MCP client workload against goldfish (gqlsh mcp) and against
+// the original knowledge-graph memory server, through the official
+// TypeScript client. Prints one JSON object: the tools' input schemas,
+// the text of every read from both, and how many of 40 concurrent writes
+// each kept. The Go test that runs it counts the tokens and checks the
+// answers.
+//
+//   node sidebyside.mjs GQLSH_BINARY WORK_DIR [--load]
+//
+// With --load it then drives search_nodes and create_entities on both
+// with 1, 8 and 64 calls in flight, a fixed 400 calls each.
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import { createRequire } from "node:module";
+import path from "node:path";
+
+const [gqlsh, work] = process.argv.slice(2);
+const require = createRequire(import.meta.url);
+const original = path.join(path.dirname(require.resolve("@modelcontextprotocol/server-memory/package.json")), "dist", "index.js");
+
+function target(name, run) {
+  if (name === "goldfish") {
+    return { command: gqlsh, args: ["mcp", "--cabinet", path.join(work, `${run}.gf`)], env: { ...process.env } };
+  }
+  return { command: process.execPath, args: [original], env: { ...process.env, MEMORY_FILE_PATH: path.join(work, `${run}.jsonl`) } };
+}
+
+async function connect(name, run) {
+  const client = new Client({ name: "sidebyside", version: "1.0.0" });
+  await client.connect(new StdioClientTransport({ ...target(name, run), stderr: "ignore" }));
+  return client;
+}
+
+const text = (res) => res.content.filter((c) => c.type === "text").map((c) => c.text).join("");
+
+// A memory of people, teams, projects and places: 48 entities with 3 to 6
+// observations of a sentence each, and 3 relations per person.
+function workload() {
+  const kinds = ["person", "team", "project", "city"];
+  const words = ["reviews", "prefers", "asked about", "is blocked on", "shipped", "owns", "wants", "dislikes", "mentors", "reported"];
+  const things = ["the login redirect", "cookie paths", "the release checklist", "Go 1.26", "the cabinet format", "weekly demos",
+    "flaky tests", "the on-call rota", "dark mode", "the migration plan", "retry budgets", "the style guide"];
+  const entities = [];
+  for (let i = 0; i < 48; i++) {
+    const kind = kinds[i % 4];
+    const obs = [];
+    for (let j = 0; j < 3 + (i % 4); j++) {
+      obs.push(`${words[(i * 7 + j * 3) % words.length]} ${things[(i * 5 + j) % things.length]} since sprint ${(i + j) % 9 + 1}`);
+    }
+    entities.push({ name: `${kind}_${i}`, entityType: kind, observations: obs });
+  }
+  const relations = [];
+  const types = ["works_on", "member_of", "lives_in", "knows"];
+  for (let i = 0; i < 48; i += 4) {
+    for (let r = 0; r < 3; r++) {
+      const j = (i + 4 * r + 1 + r) % 48;
+      relations.push({ from: entities[i].name, to: entities[j].name, relationType: types[(i + r) % 4] });
+    }
+  }
+  for (let i = 1; i < 48; i += 4) {
+    relations.push({ from: entities[i].name, to: entities[(i + 5) % 48].name, relationType: "depends_on" });
+  }
+  return { entities, relations };
+}
+
+const reads = [
+  ["open_nodes", { names: ["person_0"] }],
+  ["open_nodes", { names: ["person_0", "team_1", "project_2"] }],
+  ["open_nodes", { names: ["person_4", "person_8", "city_3"] }],
+  ["search_nodes", { query: "cookie" }],
+  ["search_nodes", { query: "person_1" }],
+  ["search_nodes", { query: "dark mode" }],
+  ["read_graph", {}],
+];
+
+async function run(name) {
+  const c = await connect(name, "main");
+  const { tools } = await c.listTools();
+  const schemas = {};
+  for (const t of tools) schemas[t.name] = t.inputSchema;
+  const { entities, relations } = workload();
+  for (let i = 0; i < entities.length; i += 12) await c.callTool({ name: "create_entities", arguments: { entities: entities.slice(i, i + 12) } });
+  await c.callTool({ name: "create_relations", arguments: { relations } });
+  await c.callTool({ name: "add_observations", arguments: { observations: [{ entityName: "person_0", contents: ["took over the cabinet format review"] }] } });
+  const out = [];
+  for (const [tool, args] of reads) {
+    const t0 = process.hrtime.bigint();
+    const res = await c.callTool({ name: tool, arguments: args });
+    out.push({ tool, args, text: text(res), isError: !!res.isError, ms: Number(process.hrtime.bigint() - t0) / 1e6 });
+  }
+  await c.close();
+
+  // 40 writes at once, each a create_entities of one entity.
+  const w = await connect(name, "concurrent");
+  const t0 = process.hrtime.bigint();
+  await Promise.all(Array.from({ length: 40 }, (_, i) =>
+    w.callTool({ name: "create_entities", arguments: { entities: [{ name: `c${i}`, entityType: "note", observations: [`write ${i}`] }] } })));
+  const writeMs = Number(process.hrtime.bigint() - t0) / 1e6;
+  await w.close();
+  // Kept is what a fresh process reads back from the file.
+  const r = await connect(name, "concurrent");
+  const names = Array.from({ length: 40 }, (_, i) => `c${i}`);
+  let kept = 0;
+  for (let i = 0; i < 40; i += 20) {
+    const res = await r.callTool({ name: "open_nodes", arguments: { names: names.slice(i, i + 20) } });
+    const body = text(res);
+    kept += names.slice(i, i + 20).filter((n) => body.includes(`"${n}"`)).length;
+  }
+  await r.close();
+  return { schemas, reads: out, kept, writeMs };
+}
+
+// load drives one target with a fixed number of calls, `clients` of them
+// in flight at a time over the one connection, and returns the calls per
+// second and the 50th and 99th percentile latencies in milliseconds.
+async function load(c, clients, calls, make) {
+  const lat = [];
+  let next = 0;
+  const t0 = process.hrtime.bigint();
+  await Promise.all(Array.from({ length: clients }, async () => {
+    for (let i = next++; i < calls; i = next++) {
+      const s = process.hrtime.bigint();
+      const res = await c.callTool(make(i));
+      if (res.isError) throw new Error(text(res));
+      lat.push(Number(process.hrtime.bigint() - s) / 1e6);
+    }
+  }));
+  const secs = Number(process.hrtime.bigint() - t0) / 1e9;
+  lat.sort((a, b) => a - b);
+  const q = (p) => lat[Math.min(lat.length - 1, Math.floor(p * lat.length))];
+  return { clients, calls, perSec: calls / secs, p50: q(0.5), p99: q(0.99) };
+}
+
+async function loadRun(name) {
+  const c = await connect(name, "load");
+  const { entities, relations } = workload();
+  for (let i = 0; i < entities.length; i += 12) await c.callTool({ name: "create_entities", arguments: { entities: entities.slice(i, i + 12) } });
+  await c.callTool({ name: "create_relations", arguments: { relations } });
+  const out = { search_nodes: [], create_entities: [] };
+  const queries = ["cookie", "person_1", "dark mode", "sprint 3", "team"];
+  let n = 0;
+  for (const clients of [1, 8, 64]) {
+    out.search_nodes.push(await load(c, clients, 400, (i) => ({ name: "search_nodes", arguments: { query: queries[i % queries.length] } })));
+    out.create_entities.push(await load(c, clients, 400, () => {
+      const k = n++;
+      return { name: "create_entities", arguments: { entities: [{ name: `load_${k}`, entityType: "note", observations: [`written under load, call ${k}`] }] } };
+    }));
+  }
+  await c.close();
+  return out;
+}
+
+const result = { goldfish: await run("goldfish"), original: await run("original") };
+if (process.argv.includes("--load")) {
+  result.load = { goldfish: await loadRun("goldfish"), original: await loadRun("original") };
+}
+process.stdout.write(JSON.stringify(result));

@@ -28,6 +28,7 @@ var allowed = map[string][]string{
 	"internal/peek": {"store"},
 	"repl":          {".", "gqlstatus"}, // the shell uses the embedding API only
 	"conformance":   {".", "repl", "gqlstatus"},
+	"snap":          {".", "ingest/golang"}, // Model Snap: the embedding API and the Go ingester only
 	".":             {"exec", "planner", "parser", "parser/ast", "shapewalk", "store", "store/cabinet", "gqlstatus", "internal/peek", "vocab"},
 }
 

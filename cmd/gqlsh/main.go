@@ -6,6 +6,7 @@
 //	gqlsh [--cabinet PATH | --mem] [--session NAME] [--agent NAME] [--format gql|json] [--fail-at-end] [-c TEXT]... [-f FILE]...
 //	gqlsh conformance [-v] [DIR]
 //	gqlsh ingest-go DIR [--session NAME] [--mem | --cabinet PATH]
+//	gqlsh snap-go DIR --prefix NAME [--mem | --cabinet PATH] [--part-nodes N]
 //	gqlsh --version | --help
 //
 // On a terminal, without -c or -f, gqlsh is interactive: line editing and
@@ -87,6 +88,7 @@ Usage:
   gqlsh [--cabinet PATH | --mem] [--session NAME] [--agent NAME] [--format gql|json] [--fail-at-end] [-c TEXT]... [-f FILE]...
   gqlsh conformance [-v] [DIR]
   gqlsh ingest-go DIR [--session NAME] [--mem | --cabinet PATH] [--tests] [--no-calls]
+  gqlsh snap-go DIR --prefix NAME [--mem | --cabinet PATH] [--part-nodes N] [--tests] [--no-calls]
   gqlsh --version | --help
 
 On a terminal, without -c or -f, gqlsh is interactive: statements end with
@@ -272,6 +274,9 @@ func runEnv(args []string, e env) (code int) {
 	stdin, stdout, stderr := e.stdin, e.stdout, e.stderr
 	if len(args) > 0 && args[0] == "ingest-go" {
 		return runIngestGo(args[1:], e)
+	}
+	if len(args) > 0 && args[0] == "snap-go" {
+		return runSnapGo(args[1:], e)
 	}
 	if len(args) > 0 && args[0] == "conformance" {
 		return runConformance(args[1:], stdout, stderr)

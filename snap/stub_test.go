@@ -176,3 +176,37 @@ func TestScanDump(t *testing.T) {
 		}
 	}
 }
+
+func TestSessionNames(t *testing.T) {
+	long := strings.Repeat("very/long/", 8)
+	got := sessionNames("std", []string{"net/http", "net.http", "golang.org/x/net-2", "a b/ü", long + "one", long + "two", "net/http"})
+	want := []string{"std.net.http", "std.net.http_2", "std.golang.org.x.net-2", "std.a_b._"}
+	if !slices.Equal(got[:4], want) {
+		t.Errorf("names %q; want %q", got[:4], want)
+	}
+	if got[4] == got[5] || len(got[4]) != goldfish.MaxSessionName || !strings.HasPrefix(got[4], "std.very.long.") {
+		t.Errorf("long names %q and %q", got[4], got[5])
+	}
+	if got[6] != "std.net.http_3" {
+		t.Errorf("a third net/http is %q", got[6])
+	}
+	for _, n := range got {
+		if err := goldfish.ValidSessionName(n); err != nil {
+			t.Error(err)
+		}
+	}
+	for _, tc := range []struct {
+		paths []string
+		want  string
+	}{
+		{[]string{"net/http"}, "net/http"},
+		{[]string{"net/http/cgi", "net/http/pprof", "net/http"}, "net/http"},
+		{[]string{"net/httpx", "net/http"}, "net"},
+		{[]string{"bufio", "bytes"}, ""},
+		{nil, ""},
+	} {
+		if got := commonPrefix(tc.paths); got != tc.want {
+			t.Errorf("commonPrefix(%q) = %q; want %q", tc.paths, got, tc.want)
+		}
+	}
+}

@@ -9,6 +9,7 @@ import (
 	"runtime"
 	"slices"
 	"sort"
+	"strings"
 	"sync"
 	"time"
 
@@ -164,11 +165,11 @@ func Go(ctx context.Context, db *goldfish.DB, dir string, opts Options) (Report,
 	}
 	rep.Packages, rep.Files = g.Stats.Packages, g.Stats.Files
 	m := newModel(g)
-	root := opts.ImportPath
-	for _, p := range g.Packages {
-		if p.Dir == "." {
-			root = p.Path
-		}
+	// The root directory's import path, whether or not it holds a
+	// package, names the part of a tree that fits whole.
+	root := g.Packages[0].Path
+	if d := g.Packages[0].Dir; d != "." {
+		root = strings.TrimSuffix(strings.TrimSuffix(root, d), "/")
 	}
 	defs := partition(m, n, rootLabel(root))
 	// Parts in path order; the pieces of a package keep theirs.

@@ -210,3 +210,30 @@ func TestSessionNames(t *testing.T) {
 		}
 	}
 }
+
+// FuzzScanDump: reading a line never panics, and what it reads as a node
+// ends inside the line.
+func FuzzScanDump(f *testing.F) {
+	for _, s := range []string{
+		`(:FN {line: 3, loc: "a.F", name: "F"})`,
+		"(:`odd kind` {`a key`: [1, [2, \"]\"]], d: DATE '2026-01-31', loc: \"x\"})",
+		`(:A {loc: "x"})-[:t {w: 1, s: "]->("}]->(:B {loc: "y"})`,
+		`(:A {loc: "\u00e9\\"})`, `(`, `(:`, `({`, `(:A {loc: `, `(:A {loc: "`,
+	} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, line string) {
+		_, i, ok := scanNode(line, 0)
+		if !ok {
+			return
+		}
+		if i > len(line) {
+			t.Fatalf("node ends at %d of %d", i, len(line))
+		}
+		if _, j, ok := scanEdgeBody(line, i); ok {
+			if _, k, ok := scanNode(line, j); ok && k > len(line) {
+				t.Fatalf("far node ends at %d of %d", k, len(line))
+			}
+		}
+	})
+}

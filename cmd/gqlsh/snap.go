@@ -69,8 +69,12 @@ func runSnapGo(args []string, e env) int {
 	if len(rep.Changed) > 0 {
 		changed = fmt.Sprintf("%d changed (%s)", len(rep.Changed), clipList(rep.Changed, 4))
 	}
-	fmt.Fprintf(e.stdout, "%s: %d packages, %d files in %d parts: %d sessions (catalogue %s); largest part %d nodes (%s); %d elements; %d of %d Δs applied, %d elements deleted; %s; %.2f s, %.0f elements/s\n",
-		backend, rep.Packages, rep.Files, len(rep.Parts), rep.Sessions(), rep.Catalog, big.Nodes, big.Session,
+	parts := "parts"
+	if len(rep.Parts) == 1 {
+		parts = "part"
+	}
+	fmt.Fprintf(e.stdout, "%s: %d packages, %d files in %d %s: %d sessions (catalogue %s); largest part %d nodes (%s); %d elements; %d of %d Δs applied, %d elements deleted; %s; %.2f s, %.0f elements/s\n",
+		backend, rep.Packages, rep.Files, len(rep.Parts), parts, rep.Sessions(), rep.Catalog, big.Nodes, big.Session,
 		rep.Elements, rep.Applied, rep.Deltas, rep.Deleted, changed, rep.Seconds(), rep.ElementsPerSecond())
 	if len(rep.Dropped) > 0 {
 		fmt.Fprintf(e.stdout, "dropped %d sessions of parts the tree no longer has: %s\n", len(rep.Dropped), clipList(rep.Dropped, 8))

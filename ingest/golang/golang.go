@@ -24,6 +24,10 @@
 // Every Δ uses one of a few fixed statement texts with $parameters (one per
 // kind and chunk size, sizes 1, 2, 4, … 64), so the database's plan cache
 // parses each text once, whatever the size of the tree.
+//
+// LoadGraph reads the tree the same way and returns its elements, each
+// node under its package and file, for a caller that places them in
+// several sessions (package snap).
 package golang
 
 import (

@@ -416,3 +416,27 @@ func TestSnapNetHTTP(t *testing.T) {
 		t.Errorf("re-snap applied %d Δs: %v", again.Applied, err)
 	}
 }
+
+// TestSnapNoCalls: without calls edges the interiors hold none, and
+// fewer stubs.
+func TestSnapNoCalls(t *testing.T) {
+	db := open(t)
+	rep, err := snap.Go(context.Background(), db, tree, snap.Options{Prefix: "shop", PartNodes: 16, NoCalls: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	stubs := func(r snap.Report) (n int) {
+		for _, p := range r.Parts {
+			n += p.Stubs
+		}
+		return n
+	}
+	for name, d := range dumps(t, db, rep) {
+		if strings.Contains(d, "[:calls]") {
+			t.Errorf("%s holds calls edges", name)
+		}
+	}
+	if with := snapInto(t, open(t), tree, 16); stubs(rep) >= stubs(with) {
+		t.Errorf("%d stubs without calls, %d with", stubs(rep), stubs(with))
+	}
+}

@@ -33,5 +33,6 @@ func BenchmarkSnapStdlib(b *testing.B) {
 	b.ReportMetric(float64(rep.Largest().Nodes), "largest-part-nodes")
 	b.ReportMetric(float64(rep.Elements), "elements")
 	b.ReportMetric(rep.Seconds(), "seconds")
+	b.ReportMetric(rep.Load.Seconds(), "load-seconds")
 	b.ReportMetric(rep.ElementsPerSecond(), "elements/s")
 }

@@ -60,21 +60,19 @@ func newModel(g *golang.Graph) *model {
 		}
 	}
 	m.home = make([][]int, len(m.nodes))
-	seen := map[[2]int]map[string]bool{}
+	type key struct {
+		from, to int
+		typ      string
+	}
+	seen := make(map[key]bool, len(g.Edges))
 	for _, e := range g.Edges {
 		from, ok1 := m.index[e.From]
 		to, ok2 := m.index[e.To]
-		if !ok1 || !ok2 || from == to {
+		k := key{from, to, e.Type}
+		if !ok1 || !ok2 || from == to || seen[k] {
 			continue
 		}
-		k := [2]int{from, to}
-		if seen[k][e.Type] {
-			continue
-		}
-		if seen[k] == nil {
-			seen[k] = map[string]bool{}
-		}
-		seen[k][e.Type] = true
+		seen[k] = true
 		me := medge{typ: e.Type, from: from, to: to, home: from, away: to}
 		if hierarchical(e.Type) {
 			me.home, me.away = to, from

@@ -28,7 +28,8 @@ var allowed = map[string][]string{
 	"internal/peek": {"store"},
 	"repl":          {".", "gqlstatus"}, // the shell uses the embedding API only
 	"conformance":   {".", "repl", "gqlstatus"},
-	"server":        {".", "gqlstatus"}, // over the embedding API only, as the shell
+	"server":        {".", "gqlstatus"},     // over the embedding API only, as the shell
+	"snap":          {".", "ingest/golang"}, // Model Snap: the embedding API and the Go ingester only
 	".":             {"exec", "planner", "parser", "parser/ast", "shapewalk", "store", "store/cabinet", "gqlstatus", "internal/peek", "vocab"},
 }
 

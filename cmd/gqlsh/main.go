@@ -9,6 +9,7 @@
 //	gqlsh serve [--listen ADDR] [--cabinet PATH | --mem] [--tokens FILE] [--deadline D]
 //	gqlsh mcp [--cabinet PATH | --mem] [--session NAME]
 //	gqlsh token --read GLOB[,GLOB…] | --write GLOB[,GLOB…]
+//	gqlsh snap-go DIR --prefix NAME [--mem | --cabinet PATH] [--part-nodes N]
 //	gqlsh --version | --help
 //
 // On a terminal, without -c or -f, gqlsh is interactive: line editing and
@@ -93,6 +94,7 @@ Usage:
   gqlsh serve [--listen ADDR] [--cabinet PATH | --mem] [--tokens FILE] [--deadline D]
   gqlsh mcp [--cabinet PATH | --mem] [--session NAME]
   gqlsh token --read GLOB[,GLOB…] | --write GLOB[,GLOB…]
+  gqlsh snap-go DIR --prefix NAME [--mem | --cabinet PATH] [--part-nodes N] [--tests] [--no-calls]
   gqlsh --version | --help
 
 On a terminal, without -c or -f, gqlsh is interactive: statements end with
@@ -278,6 +280,9 @@ func runEnv(args []string, e env) (code int) {
 	stdin, stdout, stderr := e.stdin, e.stdout, e.stderr
 	if len(args) > 0 && args[0] == "ingest-go" {
 		return runIngestGo(args[1:], e)
+	}
+	if len(args) > 0 && args[0] == "snap-go" {
+		return runSnapGo(args[1:], e)
 	}
 	if len(args) > 0 && args[0] == "conformance" {
 		return runConformance(args[1:], stdout, stderr)

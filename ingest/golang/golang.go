@@ -24,6 +24,10 @@
 // Every Δ uses one of a few fixed statement texts with $parameters (one per
 // kind and chunk size, sizes 1, 2, 4, … 64), so the database's plan cache
 // parses each text once, whatever the size of the tree.
+//
+// LoadGraph reads the tree the same way and returns its elements, each
+// node under its package and file, for a caller that places them in
+// several sessions (package snap).
 package golang
 
 import (
@@ -159,9 +163,31 @@ type pkg struct {
 // session.
 func Load(dir string, opts Options) (*Tree, error) {
 	t0 := time.Now()
-	root, err := filepath.Abs(dir)
+	b, kept, err := loadPackages(dir, opts)
 	if err != nil {
 		return nil, err
+	}
+	t := &Tree{}
+	b.t = t
+	for _, p := range kept {
+		b.pkg(p)
+	}
+	if !opts.NoCalls {
+		for _, p := range kept {
+			b.calls(p)
+		}
+	}
+	t.Stats.Deltas = len(t.Deltas)
+	t.Stats.Load = time.Since(t0)
+	return t, nil
+}
+
+// loadPackages parses the packages of the tree under dir that opts
+// select, sorted by import path, and indexes them for import resolution.
+func loadPackages(dir string, opts Options) (*builder, []*pkg, error) {
+	root, err := filepath.Abs(dir)
+	if err != nil {
+		return nil, nil, err
 	}
 	prefix := opts.Prefix
 	if prefix == "" {
@@ -169,7 +195,7 @@ func Load(dir string, opts Options) (*Tree, error) {
 	}
 	dirs, err := packageDirs(root, opts)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	workers := opts.Workers
 	if workers <= 0 {
@@ -203,7 +229,7 @@ func Load(dir string, opts Options) (*Tree, error) {
 	wg.Wait()
 	for _, e := range errs {
 		if e != nil {
-			return nil, e
+			return nil, nil, e
 		}
 	}
 	var kept []*pkg
@@ -213,8 +239,7 @@ func Load(dir string, opts Options) (*Tree, error) {
 		}
 	}
 	sort.Slice(kept, func(i, j int) bool { return kept[i].path < kept[j].path })
-	t := &Tree{}
-	b := &builder{t: t, byPath: map[string]*pkg{}, byDir: map[string]*pkg{}}
+	b := &builder{byPath: map[string]*pkg{}, byDir: map[string]*pkg{}}
 	for _, p := range kept {
 		b.byPath[p.path] = p
 		b.byDir[p.dir] = p
@@ -222,17 +247,7 @@ func Load(dir string, opts Options) (*Tree, error) {
 	if len(opts.Only) > 0 {
 		kept = b.reachable(kept, opts.Only)
 	}
-	for _, p := range kept {
-		b.pkg(p)
-	}
-	if !opts.NoCalls {
-		for _, p := range kept {
-			b.calls(p)
-		}
-	}
-	t.Stats.Deltas = len(t.Deltas)
-	t.Stats.Load = time.Since(t0)
-	return t, nil
+	return b, kept, nil
 }
 
 // vendored reports whether dir is a vendored package: kept with Only, so
@@ -629,14 +644,7 @@ func (b *builder) pkg(p *pkg) {
 	b.emit(`INSERT (:PKG {loc: $loc, name: $name, dir: $dir, files: $files})`,
 		map[string]any{"loc": p.path, "name": p.name, "dir": p.dir, "files": len(p.files)})
 	st.Nodes++
-	var imps []string
-	for _, ip := range p.imports {
-		if q, ok := b.resolveImport(p, ip); ok && q != p {
-			imps = append(imps, q.path)
-		}
-	}
-	slices.Sort(imps)
-	imps = slices.Compact(imps)
+	imps := b.importsOf(p)
 	st.Edges += len(imps)
 	st.Imports += len(imps)
 	chunks(len(imps), 64, func(lo, hi int) {
@@ -689,6 +697,19 @@ func (b *builder) pkg(p *pkg) {
 	}
 }
 
+// importsOf lists the import paths of the packages of the tree that p
+// imports, sorted, each once, p itself left out.
+func (b *builder) importsOf(p *pkg) []string {
+	var imps []string
+	for _, ip := range p.imports {
+		if q, ok := b.resolveImport(p, ip); ok && q != p {
+			imps = append(imps, q.path)
+		}
+	}
+	slices.Sort(imps)
+	return slices.Compact(imps)
+}
+
 func importsText(n int) string {
 	var sb strings.Builder
 	sb.WriteString("INSERT ")
@@ -726,10 +747,27 @@ func declText(key string) func(n int) string {
 	}
 }
 
-// calls emits the calls edges of p's functions: f(…) to a package-level
-// function of p, and x.F(…) where x names an import of the file and F is a
-// package-level function of that package in the tree.
+// calls emits the calls edges of p's functions (callPairs).
 func (b *builder) calls(p *pkg) {
+	pairs := b.callPairs(p)
+	st := &b.t.Stats
+	st.Calls += len(pairs)
+	st.Edges += len(pairs)
+	chunks(len(pairs), 64, func(lo, hi int) {
+		params := make(map[string]any, 2*(hi-lo))
+		for i, pr := range pairs[lo:hi] {
+			params[pname[0][i]] = pr[0]
+			params[pname[1][i]] = pr[1]
+		}
+		b.emit(b.text("calls", hi-lo, callsText), params)
+	})
+}
+
+// callPairs lists the (caller, callee) locators of p's calls edges: f(…)
+// to a package-level function of p, and x.F(…) where x names an import of
+// the file and F is a package-level function of that package in the tree;
+// each pair once per caller, in source order.
+func (b *builder) callPairs(p *pkg) [][2]string {
 	var pairs [][2]string
 	for _, f := range p.files {
 		for _, d := range f.decls {
@@ -774,17 +812,7 @@ func (b *builder) calls(p *pkg) {
 			})
 		}
 	}
-	st := &b.t.Stats
-	st.Calls += len(pairs)
-	st.Edges += len(pairs)
-	chunks(len(pairs), 64, func(lo, hi int) {
-		params := make(map[string]any, 2*(hi-lo))
-		for i, pr := range pairs[lo:hi] {
-			params[pname[0][i]] = pr[0]
-			params[pname[1][i]] = pr[1]
-		}
-		b.emit(b.text("calls", hi-lo, callsText), params)
-	})
+	return pairs
 }
 
 func callsText(n int) string {

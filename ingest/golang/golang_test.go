@@ -91,3 +91,47 @@ func TestIngestStdlibIdempotent(t *testing.T) {
 		t.Errorf("stats %+v", first)
 	}
 }
+
+// TestLoadGraph: the graph holds what Load's Δs carry, each node once and
+// every edge between nodes it holds.
+func TestLoadGraph(t *testing.T) {
+	for _, tc := range []struct {
+		dir  string
+		opts golang.Options
+	}{
+		{"testdata/tree", golang.Options{}},
+		{filepath.Join(runtime.GOROOT(), "src"), golang.Options{Only: []string{"strings", "bufio"}}},
+	} {
+		tree, err := golang.Load(tc.dir, tc.opts)
+		if err != nil {
+			t.Fatal(err)
+		}
+		g, err := golang.LoadGraph(tc.dir, tc.opts)
+		if err != nil {
+			t.Fatal(err)
+		}
+		a, b := tree.Stats, g.Stats
+		a.Deltas, a.Load, b.Load = 0, 0, 0
+		if a != b {
+			t.Errorf("%s: Load's stats %+v, LoadGraph's %+v", tc.dir, a, b)
+		}
+		nodes := map[golang.Ref]bool{}
+		for _, p := range g.Packages {
+			nodes[p.Node.Ref()] = true
+			for _, f := range p.Files {
+				nodes[f.Node.Ref()] = true
+				for _, d := range f.Decls {
+					nodes[d.Ref()] = true
+				}
+			}
+		}
+		if len(nodes) != g.Stats.Nodes {
+			t.Errorf("%s: %d distinct nodes of %d", tc.dir, len(nodes), g.Stats.Nodes)
+		}
+		for _, e := range g.Edges {
+			if !nodes[e.From] || !nodes[e.To] {
+				t.Errorf("%s: edge %+v to a node the graph lacks", tc.dir, e)
+			}
+		}
+	}
+}

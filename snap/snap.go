@@ -1,0 +1,397 @@
+package snap
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"runtime"
+	"slices"
+	"sort"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/goldfish-gql/goldfish"
+	"github.com/goldfish-gql/goldfish/ingest/golang"
+)
+
+// DefaultPartNodes is the node budget of one part when Options give none.
+const DefaultPartNodes = 5000
+
+// MinPartNodes is the smallest node budget accepted: below it a part
+// could not hold a declaration with a few stubs.
+const MinPartNodes = 10
+
+// Options configure a snap.
+type Options struct {
+	// Prefix names the catalogue session; the interiors are named
+	// Prefix.<part>. Required, by the session-name rules, and short
+	// enough to leave room for the part (at most 40 characters).
+	Prefix string
+	// PartNodes is the most nodes (stubs included) one interior may hold
+	// (default DefaultPartNodes).
+	PartNodes int
+	// Tests includes _test.go files; NoCalls leaves calls edges out.
+	Tests, NoCalls bool
+	// ImportPath is the import path of the tree's root directory (empty:
+	// read from go.mod, as the Go ingester does).
+	ImportPath string
+	// Workers ingest sessions in parallel (default GOMAXPROCS).
+	Workers int
+}
+
+// MaxPrefix is the longest Prefix accepted.
+const MaxPrefix = 40
+
+// Part reports one part and its interior session.
+type Part struct {
+	Session  string
+	Packages []string // import paths, sorted
+	Prefix   string   // the locator prefix its packages share
+	// Files lists the files of a piece of a split package; empty for a
+	// part that holds whole packages.
+	Files []string
+	// Nodes counts the interior's nodes, Stubs among them; Edges its
+	// edges.
+	Nodes, Stubs, Edges int
+	// Deltas were committed to the interior, Applied of them changed it;
+	// Deleted elements were swept out (no longer in the tree).
+	Deltas, Applied, Deleted int
+}
+
+// Report says what a snap did.
+type Report struct {
+	Catalog string // the catalogue session (Options.Prefix)
+	Parts   []Part // in catalogue order
+	// Packages, Files: what the tree holds.
+	Packages, Files int
+	// Elements counts the nodes and edges the snap wrote into every
+	// session, stubs and the catalogue included (each once, whether or
+	// not it was new).
+	Elements int
+	// Deltas committed in all sessions, Applied of them changed one;
+	// Deleted elements were swept out.
+	Deltas, Applied, Deleted int
+	// Changed lists the sessions a Δ changed, sorted; Dropped the
+	// interiors of parts the tree no longer has.
+	Changed, Dropped []string
+	// Load is the time to read the tree and partition it, Ingest the
+	// time to commit it.
+	Load, Ingest time.Duration
+}
+
+// Sessions counts the sessions of the snap: the interiors and the
+// catalogue.
+func (r Report) Sessions() int { return len(r.Parts) + 1 }
+
+// Largest returns the part with the most nodes (the first of them).
+func (r Report) Largest() Part {
+	var best Part
+	for _, p := range r.Parts {
+		if p.Nodes > best.Nodes {
+			best = p
+		}
+	}
+	return best
+}
+
+// Seconds is the snap's wall time.
+func (r Report) Seconds() float64 { return (r.Load + r.Ingest).Seconds() }
+
+// ElementsPerSecond is Elements over Seconds.
+func (r Report) ElementsPerSecond() float64 {
+	if s := r.Seconds(); s > 0 {
+		return float64(r.Elements) / s
+	}
+	return 0
+}
+
+func optionError(msg, hint string) error {
+	return &goldfish.Error{Code: goldfish.CodeInvalidOption, Msg: msg, Hint: hint}
+}
+
+// Go snaps the Go source tree under dir into db: a catalogue session
+// opts.Prefix with one PART node per part and imports edges between
+// parts, and one interior session per part (package doc). Running it
+// again on an unchanged tree commits no change anywhere; a change to the
+// tree changes only the sessions whose content it changes.
+func Go(ctx context.Context, db *goldfish.DB, dir string, opts Options) (Report, error) {
+	t0 := time.Now()
+	rep := Report{Catalog: opts.Prefix}
+	if err := goldfish.ValidSessionName(opts.Prefix); err != nil {
+		var ge *goldfish.Error
+		if errors.As(err, &ge) {
+			return rep, &goldfish.Error{Code: ge.Code, Msg: "the prefix names the catalogue session: " + ge.Msg, Cause: err,
+				Hint: "give a prefix of letters, digits, '_', '-' or '.', such as the module's last path element"}
+		}
+		return rep, err
+	}
+	if len(opts.Prefix) > MaxPrefix {
+		return rep, optionError(fmt.Sprintf("the prefix %q is %d characters; at most %d leave room for the parts' names", opts.Prefix, len(opts.Prefix), MaxPrefix),
+			"give a shorter prefix")
+	}
+	if opts.Prefix == goldfish.CatalogName {
+		return rep, optionError(fmt.Sprintf("the prefix %q is the database's own catalogue", opts.Prefix), "give another prefix")
+	}
+	n := opts.PartNodes
+	if n == 0 {
+		n = DefaultPartNodes
+	}
+	if n < MinPartNodes {
+		return rep, optionError(fmt.Sprintf("a part budget of %d nodes is too small", n),
+			fmt.Sprintf("give at least %d (the default is %d)", MinPartNodes, DefaultPartNodes))
+	}
+	if fi, err := os.Stat(dir); err != nil || !fi.IsDir() {
+		what := "is not a directory"
+		if err != nil {
+			var pe *fs.PathError
+			if errors.As(err, &pe) {
+				err = pe.Err
+			}
+			what = err.Error()
+		}
+		return rep, &goldfish.Error{Code: goldfish.CodeFileAccess, Msg: fmt.Sprintf("cannot snap %s: %s", dir, what),
+			Hint: "give the directory of a Go module or package tree"}
+	}
+	g, err := golang.LoadGraph(dir, golang.Options{Tests: opts.Tests, NoCalls: opts.NoCalls, Prefix: opts.ImportPath, Workers: opts.Workers})
+	if err != nil {
+		return rep, fmt.Errorf("reading %s: %w", dir, err)
+	}
+	if len(g.Packages) == 0 {
+		return rep, &goldfish.Error{Code: goldfish.CodeNoData, Msg: fmt.Sprintf("%s holds no Go package", dir),
+			Hint: "give the directory of a Go module or package tree (testdata, vendor-less _ and . directories are skipped)"}
+	}
+	rep.Packages, rep.Files = g.Stats.Packages, g.Stats.Files
+	m := newModel(g)
+	// The root directory's import path, whether or not it holds a
+	// package, names the part of a tree that fits whole.
+	root := g.Packages[0].Path
+	if d := g.Packages[0].Dir; d != "." {
+		root = strings.TrimSuffix(strings.TrimSuffix(root, d), "/")
+	}
+	defs := partition(m, n, rootLabel(root))
+	// Parts in path order; the pieces of a package keep theirs.
+	sort.SliceStable(defs, func(i, j int) bool {
+		return g.Packages[defs[i].pkgs[0]].Path < g.Packages[defs[j].pkgs[0]].Path
+	})
+	labels := make([]string, len(defs))
+	for i, d := range defs {
+		labels[i] = d.label
+	}
+	names := sessionNames(opts.Prefix, labels)
+	owner := make([]int, len(m.nodes))
+	for pi, d := range defs {
+		for _, x := range d.nodes {
+			owner[x] = pi
+		}
+	}
+	contents := make([]content, len(defs))
+	rep.Parts = make([]Part, len(defs))
+	for pi, d := range defs {
+		contents[pi], rep.Parts[pi] = m.interior(d, pi, owner, names)
+		rep.Elements += len(contents[pi].nodes) + len(contents[pi].edges)
+	}
+	cat := m.catalog(rep.Parts, owner, names)
+	rep.Elements += len(cat.nodes) + len(cat.edges)
+	rep.Load = time.Since(t0)
+
+	t1 := time.Now()
+	workers := opts.Workers
+	if workers <= 0 {
+		workers = runtime.GOMAXPROCS(0)
+	}
+	errs := make([]error, len(defs))
+	next := make(chan int)
+	var wg sync.WaitGroup
+	wctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	for range min(workers, len(defs)) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for pi := range next {
+				if errs[pi] = snapSession(wctx, db, names[pi], contents[pi], interiorKinds, interiorTypes, &rep.Parts[pi], nil); errs[pi] != nil {
+					cancel()
+				}
+			}
+		}()
+	}
+	for pi := range defs {
+		next <- pi
+	}
+	close(next)
+	wg.Wait()
+	for _, canceled := range []bool{false, true} { // the cause before the parts it stopped
+		for _, err := range errs {
+			if err != nil && errors.Is(err, context.Canceled) == canceled {
+				rep.Ingest = time.Since(t1)
+				return rep, err
+			}
+		}
+	}
+	var cp Part
+	err = snapSession(ctx, db, opts.Prefix, cat, catalogKinds, catalogTypes, &cp, func(gone []golang.Ref) error {
+		// The interiors of parts the tree no longer has go before their
+		// PART nodes, so a snap cut short here still knows of them.
+		have := map[string]bool{}
+		for _, s := range db.Sessions() {
+			have[s] = true
+		}
+		for _, r := range gone {
+			if r.Kind == "PART" && have[r.Loc] && !slices.Contains(names, r.Loc) {
+				if err := db.Drop(ctx, r.Loc); err != nil {
+					return err
+				}
+				rep.Dropped = append(rep.Dropped, r.Loc)
+			}
+		}
+		return nil
+	})
+	for _, p := range append(rep.Parts, cp) {
+		rep.Deltas += p.Deltas
+		rep.Applied += p.Applied
+		rep.Deleted += p.Deleted
+	}
+	for i, p := range rep.Parts {
+		if p.Applied > 0 {
+			rep.Changed = append(rep.Changed, names[i])
+		}
+	}
+	if cp.Applied > 0 {
+		rep.Changed = append(rep.Changed, opts.Prefix)
+	}
+	sort.Strings(rep.Changed)
+	sort.Strings(rep.Dropped)
+	rep.Ingest = time.Since(t1)
+	return rep, err
+}
+
+// snapSession makes session name hold c: ingest, then sweep what is
+// stale; before deleting stale nodes it calls gone with them.
+func snapSession(ctx context.Context, db *goldfish.DB, name string, c content, kinds, types map[string]bool, p *Part, gone func([]golang.Ref) error) error {
+	s, err := db.Session(ctx, name)
+	if err != nil {
+		return err
+	}
+	w := &writer{ctx: ctx, s: s}
+	defer func() { p.Deltas, p.Applied, p.Deleted = w.deltas, w.applied, w.deleted }()
+	if err := w.write(c); err != nil {
+		return err
+	}
+	nodes, edges := stale(db, s, c, kinds, types)
+	if gone != nil && len(nodes) > 0 {
+		if err := gone(nodes); err != nil {
+			return err
+		}
+	}
+	return w.sweep(nodes, edges)
+}
+
+// interior builds part pi's content: its own nodes, a STUB for each node
+// of another part at the far end of an edge it keeps, and those edges.
+func (m *model) interior(d partDef, pi int, owner []int, names []string) (content, Part) {
+	var c content
+	p := Part{Session: names[pi], Packages: make([]string, 0, len(d.pkgs))}
+	for _, pk := range d.pkgs {
+		p.Packages = append(p.Packages, m.g.Packages[pk].Path)
+	}
+	sort.Strings(p.Packages)
+	p.Prefix = commonPrefix(p.Packages)
+	for _, x := range d.nodes {
+		c.nodes = append(c.nodes, m.nodes[x].n)
+	}
+	stubs := map[string]golang.Node{}
+	var stubLocs []string
+	ref := func(x int) golang.Ref {
+		if owner[x] == pi {
+			return m.nodes[x].n.Ref()
+		}
+		n := m.nodes[x].n
+		if _, ok := stubs[n.Loc]; !ok {
+			stubs[n.Loc] = golang.Node{Kind: "STUB", Loc: n.Loc, Props: []golang.Prop{{Key: "kind", Val: n.Kind}, {Key: "session", Val: names[owner[x]]}}}
+			stubLocs = append(stubLocs, n.Loc)
+		}
+		return golang.Ref{Kind: "STUB", Loc: n.Loc}
+	}
+	seen := map[edgeKey]bool{}
+	for _, x := range d.nodes {
+		for _, ei := range m.home[x] {
+			e := m.edges[ei]
+			k := edgeKey{ref(e.from), e.typ, ref(e.to)}
+			if !seen[k] {
+				seen[k] = true
+				c.edges = append(c.edges, golang.Edge{Type: k.typ, From: k.from, To: k.to})
+			}
+		}
+	}
+	sort.Strings(stubLocs)
+	for _, l := range stubLocs {
+		c.nodes = append(c.nodes, stubs[l])
+	}
+	if d.piece {
+		files := map[string]bool{}
+		for _, x := range d.nodes {
+			n := m.nodes[x].n
+			if n.Kind == "FILE" {
+				files[n.Loc] = true
+			}
+		}
+		// A piece that starts inside a file names that file too.
+		for _, e := range c.edges {
+			if e.Type == "contains" && e.From.Kind == "STUB" {
+				if fx, ok := m.index[golang.Ref{Kind: "FILE", Loc: e.From.Loc}]; ok {
+					files[m.nodes[fx].n.Loc] = true
+				}
+			}
+		}
+		for f := range files {
+			p.Files = append(p.Files, f)
+		}
+		sort.Strings(p.Files)
+	}
+	p.Nodes, p.Stubs, p.Edges = len(c.nodes), len(stubLocs), len(c.edges)
+	return c, p
+}
+
+// catalog builds the catalogue's content: a PART node per part (loc: its
+// interior's session name) and an imports edge from a part to each part
+// whose packages its packages import.
+func (m *model) catalog(parts []Part, owner []int, names []string) content {
+	var c content
+	for _, p := range parts {
+		props := []golang.Prop{{Key: "edges", Val: p.Edges}}
+		if len(p.Files) > 0 {
+			props = append(props, golang.Prop{Key: "files", Val: p.Files})
+		}
+		props = append(props,
+			golang.Prop{Key: "nodes", Val: p.Nodes},
+			golang.Prop{Key: "packages", Val: p.Packages},
+			golang.Prop{Key: "prefix", Val: p.Prefix},
+			golang.Prop{Key: "stubs", Val: p.Stubs})
+		c.nodes = append(c.nodes, golang.Node{Kind: "PART", Loc: p.Session, Props: props})
+	}
+	seen := map[[2]int]bool{}
+	var pairs [][2]int
+	for _, e := range m.edges {
+		if e.typ != "imports" {
+			continue
+		}
+		k := [2]int{owner[e.from], owner[e.to]}
+		if k[0] != k[1] && !seen[k] {
+			seen[k] = true
+			pairs = append(pairs, k)
+		}
+	}
+	sort.Slice(pairs, func(i, j int) bool {
+		if pairs[i][0] != pairs[j][0] {
+			return pairs[i][0] < pairs[j][0]
+		}
+		return pairs[i][1] < pairs[j][1]
+	})
+	for _, k := range pairs {
+		c.edges = append(c.edges, golang.Edge{Type: "imports", From: golang.Ref{Kind: "PART", Loc: names[k[0]]}, To: golang.Ref{Kind: "PART", Loc: names[k[1]]}})
+	}
+	return c
+}

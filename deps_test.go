@@ -17,6 +17,10 @@ var allowed = map[string][]string{
 	"gqlstatus":     {},
 	"store":         {"tokens"}, // a record keeps its rendering's token estimate
 	"store/cabinet": {"store"},
+	// the backend suite and the PostgreSQL backend sit beside the bbolt one
+	"store/cabinet/cabinettest":     {"store", "store/cabinet"},
+	"store/cabinet/postgres":        {"store", "store/cabinet"},
+	"store/cabinet/postgres/pgtest": {},
 	"parser/ast":    {"gqlstatus"},
 	"parser/gen":    {},
 	"parser":        {"parser/ast", "parser/gen", "gqlstatus"},

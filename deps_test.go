@@ -21,18 +21,18 @@ var allowed = map[string][]string{
 	"store/cabinet/cabinettest":     {"store", "store/cabinet"},
 	"store/cabinet/postgres":        {"store", "store/cabinet"},
 	"store/cabinet/postgres/pgtest": {},
-	"parser/ast":    {"gqlstatus"},
-	"parser/gen":    {},
-	"parser":        {"parser/ast", "parser/gen", "gqlstatus"},
-	"planner":       {"parser/ast", "gqlstatus", "store", "vocab"},
-	"vocab":         {"store", "tokens"}, // the envelope counts its lines
-	"shapewalk":     {"store", "gqlstatus"},
-	"exec":          {"planner", "shapewalk", "store", "parser/ast", "gqlstatus", "tokens", "vocab"},
-	"tokens":        {},
-	"internal/peek": {"store"},
-	"repl":          {".", "gqlstatus"}, // the shell uses the embedding API only
-	"conformance":   {".", "repl", "gqlstatus"},
-	".":             {"exec", "planner", "parser", "parser/ast", "shapewalk", "store", "store/cabinet", "gqlstatus", "internal/peek", "vocab"},
+	"parser/ast":                    {"gqlstatus"},
+	"parser/gen":                    {},
+	"parser":                        {"parser/ast", "parser/gen", "gqlstatus"},
+	"planner":                       {"parser/ast", "gqlstatus", "store", "vocab"},
+	"vocab":                         {"store", "tokens"}, // the envelope counts its lines
+	"shapewalk":                     {"store", "gqlstatus"},
+	"exec":                          {"planner", "shapewalk", "store", "parser/ast", "gqlstatus", "tokens", "vocab"},
+	"tokens":                        {},
+	"internal/peek":                 {"store"},
+	"repl":                          {".", "gqlstatus"}, // the shell uses the embedding API only
+	"conformance":                   {".", "repl", "gqlstatus"},
+	".":                             {"exec", "planner", "parser", "parser/ast", "shapewalk", "store", "store/cabinet", "gqlstatus", "internal/peek", "vocab"},
 }
 
 // TestDependencyDirection keeps the layering of STYLE.md: cmd → repl → root

@@ -32,7 +32,7 @@ var allowed = map[string][]string{
 	"internal/peek":                 {"store"},
 	"repl":                          {".", "gqlstatus"}, // the shell uses the embedding API only
 	"conformance":                   {".", "repl", "gqlstatus"},
-	".":                             {"exec", "planner", "parser", "parser/ast", "shapewalk", "store", "store/cabinet", "gqlstatus", "internal/peek", "vocab"},
+	".":                             {"exec", "planner", "parser", "parser/ast", "shapewalk", "store", "store/cabinet", "store/cabinet/postgres", "gqlstatus", "internal/peek", "vocab"},
 }
 
 // TestDependencyDirection keeps the layering of STYLE.md: cmd → repl → root

@@ -396,12 +396,13 @@ func (c *Cabinet) Since(ctx context.Context, name string, after uint64) (*Update
 	return u, nil
 }
 
-// Head is a session's row: its version and metadata.
+// Head is a session's row: its version, and its metadata, which is of
+// version MetaVersion (Meta.Version is the session's version).
 type Head struct {
-	Name    string
-	Gen     int64
-	Version uint64
-	Meta    Meta
+	Name                 string
+	Gen                  int64
+	Version, MetaVersion uint64
+	Meta                 Meta
 }
 
 // Heads reads the rows of the named sessions (every session when names
@@ -432,7 +433,7 @@ func (c *Cabinet) Heads(ctx context.Context, names []string) ([]Head, error) {
 		if h.Meta, err = c.meta(h.Name, raw, version, metaVer); err != nil {
 			return nil, err
 		}
-		h.Version = h.Meta.Version
+		h.Version, h.MetaVersion = h.Meta.Version, uint64(metaVer)
 		out = append(out, h)
 	}
 	if err := rows.Err(); err != nil {

@@ -265,12 +265,14 @@ func (c *Cabinet) apply(ctx context.Context, tx pgx.Tx, ops []*op) (map[string]i
 			gens[o.name] = g // provisional: the entries after it use it
 		}
 	}
-	if c.notifies() && len(checks) > 0 {
+	if c.notifies() {
+		// New entries and new metadata (for the catalogues) wake the
+		// other hosts.
 		seen := map[string]bool{}
-		for _, ch := range checks {
-			if !seen[ch.o.name] {
-				seen[ch.o.name] = true
-				b.Queue(c.q.notify, c.channel(), ch.o.name)
+		for _, o := range ops {
+			if (o.kind == opAppend || o.kind == opMeta) && !seen[o.name] {
+				seen[o.name] = true
+				b.Queue(c.q.notify, c.channel(), o.name)
 			}
 		}
 	}

@@ -20,7 +20,7 @@ var allowed = map[string][]string{
 	// the backend suite and the PostgreSQL backend sit beside the bbolt one
 	"store/cabinet/cabinettest":     {"store", "store/cabinet"},
 	"store/cabinet/postgres":        {"store", "store/cabinet"},
-	"store/cabinet/postgres/pgtest": {},
+	"store/cabinet/postgres/pgtest": {"store/cabinet/postgres"},
 	"parser/ast":                    {"gqlstatus"},
 	"parser/gen":                    {},
 	"parser":                        {"parser/ast", "parser/gen", "gqlstatus"},

@@ -483,8 +483,8 @@ func hostsError(err error, doing string) error {
 		ge = gqlstatus.Errorf(gqlstatus.CompletionUnknown, "%s: the connection to the server was lost while the Commit was on its way: it may or may not have been written (%v)", doing, err).
 			WithHint("Recall the session to see whether it applied before committing it again")
 	case errors.Is(err, postgres.ErrUnavailable):
-		ge = gqlstatus.Errorf(gqlstatus.CabinetUnavailable, "%s: %v; nothing applied", doing, err).
-			WithHint("try again once the server is back; goldfish reconnects by itself")
+		ge = gqlstatus.Errorf(gqlstatus.CabinetUnavailable, "%s: %v", doing, err).
+			WithHint("check that the server is running and reachable, then try again (goldfish reconnects by itself)")
 	case errors.Is(err, context.Canceled), errors.Is(err, context.DeadlineExceeded):
 		ge = gqlstatus.Errorf(gqlstatus.Rollback, "%s: %v", doing, err)
 	default:

@@ -403,7 +403,7 @@ func (c *Cabinet) wrap(err error) error {
 		errors.Is(err, ErrVersionTaken), errors.Is(err, ErrUnavailable), errors.Is(err, ErrUnknown):
 		return err
 	case unavailable(err):
-		return fmt.Errorf("%w: %s: %v (check that the server is running and reachable; goldfish reconnects by itself)", ErrUnavailable, c.path, err)
+		return fmt.Errorf("%w: %s: %v", ErrUnavailable, c.path, err)
 	}
 	return fmt.Errorf("cabinet: %s: %w", c.path, err)
 }
@@ -424,4 +424,19 @@ func sleep(ctx context.Context, d time.Duration) error {
 	case <-ctx.Done():
 		return ctx.Err()
 	}
+}
+
+// DropSchema removes a cabinet for good: its schema and every table in
+// it. No host may be using it.
+func DropSchema(ctx context.Context, url, schema string) error {
+	if !schemaName.MatchString(schema) {
+		return fmt.Errorf("cabinet: schema name %q: use lower-case letters, digits and '_' (at most 54, not starting with a digit)", schema)
+	}
+	conn, err := pgx.Connect(ctx, url)
+	if err != nil {
+		return fmt.Errorf("%w: %v", ErrUnavailable, err)
+	}
+	defer conn.Close(context.Background())
+	_, err = conn.Exec(ctx, "DROP SCHEMA IF EXISTS "+pgx.Identifier{schema}.Sanitize()+" CASCADE")
+	return err
 }

@@ -25,7 +25,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/jackc/pgx/v5"
+	"github.com/goldfish-gql/goldfish/store/cabinet/postgres"
 )
 
 // Env names the server tests use when it is set.
@@ -78,13 +78,7 @@ func Schema(t testing.TB, url string) string {
 func DropSchema(url, schema string) error {
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
-	conn, err := pgx.Connect(ctx, url)
-	if err != nil {
-		return err
-	}
-	defer conn.Close(ctx)
-	_, err = conn.Exec(ctx, "DROP SCHEMA IF EXISTS "+pgx.Identifier{schema}.Sanitize()+" CASCADE")
-	return err
+	return postgres.DropSchema(ctx, url, schema)
 }
 
 // Server is a throwaway PostgreSQL server.

@@ -363,11 +363,18 @@ func (c *Cabinet) Claim(ctx context.Context, name string, e cabinet.Entry) error
 	default:
 		return fmt.Errorf("%w: version 1 of %q in %s is there already", ErrVersionTaken, name, c.path)
 	}
+	// One round trip: the transaction's BEGIN, its statement and its
+	// COMMIT go to the server together. If the statement fails, the
+	// server skips the COMMIT and the pool drops the connection, which
+	// is left inside the failed transaction.
 	var got int64
 	var ignored bool
-	err := pgx.BeginTxFunc(ctx, c.pool, pgx.TxOptions{IsoLevel: pgx.Serializable}, func(tx pgx.Tx) error {
-		return tx.QueryRow(ctx, sql, args...).Scan(&got, &ignored)
-	})
+	b := &pgx.Batch{}
+	b.Queue("BEGIN ISOLATION LEVEL SERIALIZABLE")
+	row := b.Queue(sql, args...)
+	b.Queue("COMMIT")
+	row.QueryRow(func(r pgx.Row) error { return r.Scan(&got, &ignored) })
+	err := c.pool.SendBatch(ctx, b).Close()
 	switch {
 	case err == nil:
 		c.setGen(name, got)

@@ -28,7 +28,9 @@ func BenchmarkCommitBackends(b *testing.B) {
 		one     bool // every writer on one session
 		open    func(b *testing.B) []*goldfish.DB
 	}
-	bolt := func(b *testing.B) []*goldfish.DB { return []*goldfish.DB{openCab(b, filepath.Join(b.TempDir(), "bench.gf"))} }
+	bolt := func(b *testing.B) []*goldfish.DB {
+		return []*goldfish.DB{openCab(b, filepath.Join(b.TempDir(), "bench.gf"))}
+	}
 	pg := func(hosts int) func(b *testing.B) []*goldfish.DB {
 		return func(b *testing.B) []*goldfish.DB {
 			url, schema := pgSchema(b)

@@ -375,6 +375,7 @@ func (c *Cabinet) Claim(ctx context.Context, name string, e cabinet.Entry) error
 	b.Queue("COMMIT")
 	row.QueryRow(func(r pgx.Row) error { return r.Scan(&got, &ignored) })
 	err := c.pool.SendBatch(ctx, b).Close()
+	var ce *pgconn.ConnectError
 	switch {
 	case err == nil:
 		c.setGen(name, got)
@@ -383,15 +384,20 @@ func (c *Cabinet) Claim(ctx context.Context, name string, e cabinet.Entry) error
 		return c.whyNot(ctx, name, gen, e.Version)
 	case retryable(err):
 		return fmt.Errorf("%w: %q in %s: %v", ErrVersionTaken, name, c.path, err)
-	case errors.Is(err, context.Canceled), errors.Is(err, context.DeadlineExceeded):
-		if pgconn.SafeToRetry(err) {
-			return err
+	case pgconn.SafeToRetry(err), errors.As(err, &ce):
+		// Nothing reached the server.
+		if ctx.Err() != nil {
+			return ctx.Err()
 		}
-		return fmt.Errorf("%w: %q in %s: %v", ErrUnknown, name, c.path, err)
-	case unavailable(err) && !pgconn.SafeToRetry(err) && !isServerError(err):
-		return fmt.Errorf("%w: %q in %s: %v", ErrUnknown, name, c.path, err)
+		return fmt.Errorf("%w: %s: %v", ErrUnavailable, c.path, err)
+	case isServerError(err) && !unavailable(err):
+		return c.wrap(err) // the server refused the statement: nothing was written
 	}
-	return c.wrap(err)
+	// The connection went away, or the server ended it, after the
+	// request was sent: the transaction may have committed (a server
+	// stopping at once can end a backend after its commit is durable
+	// and before it answers).
+	return fmt.Errorf("%w: %q in %s: %v", ErrUnknown, name, c.path, err)
 }
 
 // whyNot tells why a claim wrote nothing: the incarnation is gone, or

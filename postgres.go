@@ -247,15 +247,22 @@ func (s *Session) fresh(ctx context.Context) error {
 // trimmed the entries it needs), then publishes it. Called with s.wmu
 // held.
 func (s *Session) catchUp(ctx context.Context) error {
-	h := s.db.hosts
 	t0 := time.Now()
 	s.remote.stale.Store(false) // before the read: a notification meanwhile marks it again
 	local := s.graph.Snapshot().Version()
-	u, err := h.cab.Since(ctx, s.name, local)
-	switch {
-	case errors.Is(err, cabinet.ErrNoSession) && local == 0:
+	u, err := s.db.hosts.cab.Since(ctx, s.name, local)
+	if errors.Is(err, cabinet.ErrNoSession) && local == 0 {
 		s.remote.checked.Store(t0.UnixNano())
 		return nil
+	}
+	return s.apply(ctx, u, err, local, t0)
+}
+
+// apply replays what Since (or Lock) read, given its error; t0 is when
+// the read began.
+func (s *Session) apply(ctx context.Context, u *postgres.Update, err error, local uint64, t0 time.Time) error {
+	h := s.db.hosts
+	switch {
 	case errors.Is(err, cabinet.ErrNoSession), errors.Is(err, postgres.ErrGone):
 		s.goneRemote()
 		return s.errDropped()
@@ -348,91 +355,115 @@ func (s *Session) goneRemote() {
 	}
 }
 
-// commitHosts applies a Δ on a session other hosts share: catch up, run
-// the Δ, claim its version before it is published; when another host
-// took the version, nothing is applied, and the Δ is planned again on
-// the caught-up state after a backoff. It fills e's version and time.
-// Called with s.wmu held, and returns with it held.
+// commitHosts applies a Δ on a session other hosts share (see
+// hostsWrite). It fills e's version and time. Called with s.wmu held,
+// and returns with it held.
 func (s *Session) commitHosts(ctx context.Context, plan *planner.Plan, vals map[string]store.Value, xo exec.CommitOptions, e *cabinet.Entry) (*vocab.State, *exec.Result, error) {
+	var before *vocab.State
+	var res *exec.Result
+	err := s.hostsWrite(ctx, "Δ", e, func(claim func(uint64) error) error {
+		before = exec.Vocabulary(s.graph.Snapshot())
+		xo.BeforePublish = claim
+		var err error
+		res, err = exec.Commit(ctx, s.graph, plan, vals, xo)
+		return err
+	})
+	if err != nil {
+		return nil, nil, err
+	}
+	return before, res, nil
+}
+
+// purgeHosts is Purge on a session other hosts share (see hostsWrite).
+// Called with s.wmu held.
+func (s *Session) purgeHosts(ctx context.Context, e *cabinet.Entry) (int, error) {
+	var n int
+	err := s.hostsWrite(ctx, "Purge", e, func(claim func(uint64) error) error {
+		var err error
+		n, _, err = purgeBefore(s.graph, claim)
+		return err
+	})
+	return n, err
+}
+
+// turnAfter is the attempt from which a write that keeps losing races
+// takes a turn: it waits for the session's row instead (see
+// postgres.Turn), so hosts committing back to back cannot starve it.
+const turnAfter = 2
+
+// hostsWrite runs write until the version it makes is claimed: it
+// catches up first (from attempt turnAfter on, inside a turn), and write
+// applies the change, calling claim with the new version before
+// publishing it. A claim another host beat applies nothing: after a
+// backoff, the next attempt catches up and write plans the change again
+// on the new state. Past the retries it fails with 40001.
+func (s *Session) hostsWrite(ctx context.Context, what string, e *cabinet.Entry, write func(claim func(uint64) error) error) error {
 	h := s.db.hosts
 	for attempt := 0; ; attempt++ {
-		if err := s.catchUp(ctx); err != nil {
-			return nil, nil, err
-		}
-		before := exec.Vocabulary(s.graph.Snapshot())
-		var claimErr error
 		t0 := time.Now()
-		xo.BeforePublish = func(v uint64) error {
+		var turn *postgres.Turn
+		if attempt >= turnAfter {
+			s.remote.stale.Store(false)
+			local := s.graph.Snapshot().Version()
+			t, u, err := h.cab.Lock(ctx, s.name, local)
+			if !errors.Is(err, cabinet.ErrNoSession) {
+				if err := s.apply(ctx, u, err, local, t0); err != nil {
+					if t != nil {
+						t.Release()
+					}
+					return err
+				}
+				turn = t
+			}
+		}
+		if turn == nil {
+			if err := s.catchUp(ctx); err != nil {
+				return err
+			}
+		}
+		var claimErr error
+		claimed := false
+		err := write(func(v uint64) error {
 			if h.beforeClaim != nil {
 				h.beforeClaim(s.name, attempt)
 			}
 			e.Version, e.Time = v, time.Now().UTC()
-			claimErr = h.cab.Claim(ctx, s.name, *e)
+			if turn != nil {
+				claimErr = turn.Claim(ctx, *e)
+			} else {
+				claimErr = h.cab.Claim(ctx, s.name, *e)
+			}
+			claimed = claimErr == nil
 			return claimErr
+		})
+		if turn != nil {
+			turn.Release() // a no-op once claimed
 		}
-		res, err := exec.Commit(ctx, s.graph, plan, vals, xo)
 		if claimErr == nil {
-			if err == nil && res.Applied {
+			if err == nil && claimed {
 				s.remote.checked.Store(t0.UnixNano())
 			}
-			return before, res, err
+			return err
 		}
 		if errors.Is(claimErr, postgres.ErrVersionTaken) {
 			h.conflicts.Add(1)
 		}
 		switch {
 		case errors.Is(claimErr, postgres.ErrVersionTaken) && attempt < h.retries:
-			if sleepCtx(ctx, conflictBackoff(attempt)) != nil {
-				return nil, nil, gqlstatus.Interrupted(ctx, "Δ").WithHint("nothing applied: another host kept committing to the session first; allow it more time")
+			if attempt+1 < turnAfter && sleepCtx(ctx, conflictBackoff(attempt)) != nil {
+				return gqlstatus.Interrupted(ctx, what).WithHint("nothing applied: another host kept committing to the session first; allow it more time")
 			}
 		case errors.Is(claimErr, postgres.ErrVersionTaken):
 			ge := gqlstatus.Errorf(gqlstatus.SerializationFailure,
-				"session %q: another host committed to it first, %d times in a row, each time this Δ was planned again; nothing applied", s.name, attempt+1).
-				WithHint("commit the Δ again later; many hosts writing one session at once take turns")
+				"session %q: another host committed to it first, %d times in a row, each time this %s was planned again; nothing applied", s.name, attempt+1, what).
+				WithHint("try again later; many hosts writing one session at once take turns")
 			ge.Cause = claimErr
-			return nil, nil, ge
+			return ge
 		case errors.Is(claimErr, postgres.ErrGone):
 			s.goneRemote()
-			return nil, nil, s.errDropped()
+			return s.errDropped()
 		default:
-			return nil, nil, hostsError(claimErr, "committing to session "+strconv.Quote(s.name))
-		}
-	}
-}
-
-// purgeHosts is Purge on a session other hosts share: catch up, purge,
-// claim the version; again while another host takes it. Called with
-// s.wmu held.
-func (s *Session) purgeHosts(ctx context.Context, e *cabinet.Entry) (int, error) {
-	h := s.db.hosts
-	for attempt := 0; ; attempt++ {
-		if err := s.catchUp(ctx); err != nil {
-			return 0, err
-		}
-		var claimErr error
-		n, _, err := purgeBefore(s.graph, func(v uint64) error {
-			e.Version, e.Time = v, time.Now().UTC()
-			claimErr = h.cab.Claim(ctx, s.name, *e)
-			return claimErr
-		})
-		if err == nil {
-			return n, nil
-		}
-		switch {
-		case errors.Is(err, postgres.ErrVersionTaken) && attempt < h.retries:
-			if sleepCtx(ctx, conflictBackoff(attempt)) != nil {
-				return 0, gqlstatus.Interrupted(ctx, "Purge").WithHint("nothing was purged; allow the call more time")
-			}
-		case errors.Is(err, postgres.ErrVersionTaken):
-			ge := gqlstatus.Errorf(gqlstatus.SerializationFailure, "session %q: another host committed to it first, %d times in a row; nothing was purged", s.name, attempt+1).
-				WithHint("purge again later")
-			ge.Cause = err
-			return 0, ge
-		case errors.Is(err, postgres.ErrGone):
-			s.goneRemote()
-			return 0, s.errDropped()
-		default:
-			return 0, hostsError(err, "purging session "+strconv.Quote(s.name))
+			return hostsError(claimErr, "committing to session "+strconv.Quote(s.name))
 		}
 	}
 }

@@ -179,17 +179,24 @@ func TestPostgresTwoHosts(t *testing.T) {
 // TestPostgresReplan: when another host takes the version between this
 // host's catch-up and its claim, the Δ is applied on nothing, caught up
 // and planned again: its MATCH binds the new state, so the increment of
-// the other host is kept; past its retries it fails with 40001 and
-// applies nothing.
+// the other host is kept. After two lost races the host takes a turn
+// (it locks the session's row) and wins; with fewer retries than that,
+// losing every race fails with 40001 and applies nothing.
 func TestPostgresReplan(t *testing.T) {
 	url, schema := pgSchema(t)
 	ctx := context.Background()
-	o := goldfish.PostgresOptions{PollInterval: time.Hour, Poll: true, Retries: 2}
+	o := goldfish.PostgresOptions{PollInterval: time.Hour, Poll: true}
 	a, b := openPG(t, url, schema, o), openPG(t, url, schema, o)
+	o.Retries = 1
+	c := openPG(t, url, schema, o)
 	sa := mustSession(t, a, "r")
 	mustCommit(t, sa, `INSERT (:C {nick: "c", n: 0})`, nil)
-	sb := mustSession(t, b, "r")
+	sb, sc := mustSession(t, b, "r"), mustSession(t, c, "r")
 	const inc = `MATCH (c:C {nick: "c"}) SET c.n = c.n + 1`
+	counter := func(s *goldfish.Session) string {
+		c, _ := peek.Snapshot(s).NodeByNick("c")
+		return c.Props.Literal()
+	}
 	// Before B's first claim, A commits: B loses, catches up, plans again.
 	goldfish.SetBeforeClaim(b, func(_ string, attempt int) {
 		if attempt == 0 {
@@ -197,23 +204,31 @@ func TestPostgresReplan(t *testing.T) {
 		}
 	})
 	res := mustCommit(t, sb, inc, nil)
-	if res.Version != 3 || goldfish.HostConflicts(b) != 1 {
-		t.Fatalf("B's Commit made version %d after %d lost races", res.Version, goldfish.HostConflicts(b))
+	if res.Version != 3 || goldfish.HostConflicts(b) != 1 || counter(sb) != `{n: 2, nick: "c"}` {
+		t.Fatalf("B's Commit made version %d after %d lost races; the counter is %s", res.Version, goldfish.HostConflicts(b), counter(sb))
 	}
-	if c, _ := peek.Snapshot(sb).NodeByNick("c"); c == nil || c.Props.Literal() != `{n: 2, nick: "c"}` {
-		t.Fatalf("the counter on B: %v", c)
-	}
-	// A host that loses every race gives up with 40001, nothing applied.
-	goldfish.SetBeforeClaim(b, func(string, int) { mustCommit(t, sa, inc, nil) })
-	_, err := sb.Commit(ctx, inc, nil)
-	var ge *goldfish.Error
-	if !errors.As(err, &ge) || ge.Code != goldfish.CodeSerializationFailure {
-		t.Fatalf("B losing every race: %v, want 40001", err)
+	// A before each of B's first two claims: B's third attempt is a turn.
+	goldfish.SetBeforeClaim(b, func(_ string, attempt int) {
+		if attempt < 2 {
+			mustCommit(t, sa, inc, nil)
+		}
+	})
+	res = mustCommit(t, sb, inc, nil)
+	if res.Version != 6 || goldfish.HostConflicts(b) != 3 || counter(sb) != `{n: 5, nick: "c"}` {
+		t.Fatalf("B's Commit made version %d after %d lost races; the counter is %s", res.Version, goldfish.HostConflicts(b), counter(sb))
 	}
 	goldfish.SetBeforeClaim(b, nil)
-	res = mustCommit(t, sb, inc, nil)
-	if c, _ := peek.Snapshot(sb).NodeByNick("c"); res.Version != 7 || c.Props.Literal() != `{n: 6, nick: "c"}` {
-		t.Fatalf("after: version %d, counter %v", res.Version, c.Props.Literal())
+	// C, with one retry, loses both its races: 40001, nothing applied.
+	goldfish.SetBeforeClaim(c, func(string, int) { mustCommit(t, sa, inc, nil) })
+	_, err := sc.Commit(ctx, inc, nil)
+	var ge *goldfish.Error
+	if !errors.As(err, &ge) || ge.Code != goldfish.CodeSerializationFailure {
+		t.Fatalf("C losing every race: %v, want 40001", err)
+	}
+	goldfish.SetBeforeClaim(c, nil)
+	res = mustCommit(t, sc, inc, nil)
+	if res.Version != 9 || counter(sc) != `{n: 8, nick: "c"}` {
+		t.Fatalf("after: version %d, counter %s", res.Version, counter(sc))
 	}
 }
 

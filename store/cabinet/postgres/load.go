@@ -329,14 +329,20 @@ func (c *Cabinet) Since(ctx context.Context, name string, after uint64) (*Update
 	if c.isClosed() {
 		return nil, cabinet.ErrClosed
 	}
-	damaged := func(format string, args ...any) error {
-		return fmt.Errorf("%w: session %q in %s: %s", cabinet.ErrDamaged, name, c.path, fmt.Sprintf(format, args...))
-	}
 	b := &pgx.Batch{}
 	b.Queue(c.q.head, name)
 	b.Queue(c.q.since, name, int64(after))
 	br := c.pool.SendBatch(ctx, b)
 	defer br.Close()
+	return c.readUpdate(br, name, after)
+}
+
+// readUpdate reads, from the next results of br, a session's head row
+// (c.q.head) and its log after version after (c.q.since).
+func (c *Cabinet) readUpdate(br pgx.BatchResults, name string, after uint64) (*Update, error) {
+	damaged := func(format string, args ...any) error {
+		return fmt.Errorf("%w: session %q in %s: %s", cabinet.ErrDamaged, name, c.path, fmt.Sprintf(format, args...))
+	}
 	var gen, version, snapVer int64
 	err := br.QueryRow().Scan(&gen, &version, &snapVer)
 	known := c.gen(name)

@@ -113,6 +113,10 @@ type Cabinet struct {
 	stopped chan struct{}
 	// notify: the server has NOTIFY, so Commits wake other hosts.
 	notify bool
+	// lazyMeta: the server takes synchronous_commit, so a transaction
+	// of metadata and attention records alone need not wait for its
+	// WAL flush (they follow a claim, which did).
+	lazyMeta bool
 
 	watch *watcher // nil until Watch
 }
@@ -141,7 +145,6 @@ func Open(ctx context.Context, url string, opts *Options) (*Cabinet, error) {
 	if cfg.MaxConns <= 0 {
 		cfg.MaxConns = 8
 	}
-	cfg.AfterConnect = afterConnect
 	c := &Cabinet{schema: schema, chunk: opts.ChunkBytes, poisoned: map[string]error{}, gens: map[string]int64{},
 		stopped: make(chan struct{}), conn: cfg.ConnConfig.Copy()}
 	if c.chunk <= 0 {
@@ -150,6 +153,7 @@ func Open(ctx context.Context, url string, opts *Options) (*Cabinet, error) {
 	c.path = describe(cfg.ConnConfig, schema)
 	c.cond = sync.NewCond(&c.mu)
 	c.q = newQueries(pgx.Identifier{schema}.Sanitize())
+	cfg.AfterConnect = c.afterConnect
 	c.pool, err = pgxpool.NewWithConfig(ctx, cfg)
 	if err != nil {
 		return nil, c.wrap(err)
@@ -173,10 +177,15 @@ func Open(ctx context.Context, url string, opts *Options) (*Cabinet, error) {
 // afterConnect makes every Commit wait for the server's write-ahead log
 // flush, whatever the server's default; an engine without the setting
 // (it has its own durable commit) is left as it is.
-func afterConnect(ctx context.Context, conn *pgx.Conn) error {
+func (c *Cabinet) afterConnect(ctx context.Context, conn *pgx.Conn) error {
 	_, err := conn.Exec(ctx, "SET synchronous_commit TO on")
 	var pe *pgconn.PgError
-	if errors.As(err, &pe) {
+	switch {
+	case err == nil:
+		c.mu.Lock()
+		c.lazyMeta = true
+		c.mu.Unlock()
+	case errors.As(err, &pe):
 		return nil
 	}
 	return err

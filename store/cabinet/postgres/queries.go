@@ -12,7 +12,7 @@ type queries struct {
 
 	sessions, orphan                                     string
 	loadSession, loadSnap, loadChunks, loadLog, loadAttn string
-	head, since, heads, headsOf                          string
+	head, since, heads, headsOf, lockRow                 string
 
 	// create inserts version 1 of a session not yet in the table,
 	// advance moves one from version $2 to $3; both insert the log
@@ -72,6 +72,7 @@ func newQueries(schema string) queries {
 		advance:       f(advanceBody + `false FROM s, l`),
 		advanceNotify: f(advanceBody + `pg_notify($7::text, $1::text) IS NULL FROM s, l`),
 		whyNot:        f(`SELECT gen, version FROM {S}.sessions WHERE name = $1::text`),
+		lockRow:       f(`SELECT gen, version FROM {S}.sessions WHERE name = $1::text FOR UPDATE`),
 
 		setMeta: f(`UPDATE {S}.sessions SET meta = $2::bytea, meta_version = $3::bigint
 			WHERE name = $1::text AND meta_version < $3::bigint AND version >= $3::bigint AND ($4::bigint = 0 OR gen = $4::bigint)`),

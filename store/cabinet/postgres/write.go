@@ -241,6 +241,15 @@ func (c *Cabinet) apply(ctx context.Context, tx pgx.Tx, ops []*op) (map[string]i
 	// One batch, one round trip; the entries' results are then checked
 	// in order.
 	b := &pgx.Batch{}
+	lazy := c.lazy()
+	for _, o := range ops {
+		lazy = lazy && o.kind != opAppend
+	}
+	if lazy {
+		// Metadata and attention records only: neither is part of the
+		// log, and the next write repairs a lost one.
+		b.Queue("SET LOCAL synchronous_commit TO off")
+	}
 	type check struct {
 		o   *op
 		res *pgx.QueuedQuery
@@ -375,13 +384,20 @@ func (c *Cabinet) Claim(ctx context.Context, name string, e cabinet.Entry) error
 	b.Queue("COMMIT")
 	row.QueryRow(func(r pgx.Row) error { return r.Scan(&got, &ignored) })
 	err := c.pool.SendBatch(ctx, b).Close()
-	var ce *pgconn.ConnectError
 	switch {
 	case err == nil:
 		c.setGen(name, got)
 		return nil
 	case errors.Is(err, pgx.ErrNoRows):
 		return c.whyNot(ctx, name, gen, e.Version)
+	}
+	return c.claimError(ctx, name, err)
+}
+
+// claimError words a claim the server did not confirm.
+func (c *Cabinet) claimError(ctx context.Context, name string, err error) error {
+	var ce *pgconn.ConnectError
+	switch {
 	case retryable(err):
 		return fmt.Errorf("%w: %q in %s: %v", ErrVersionTaken, name, c.path, err)
 	case pgconn.SafeToRetry(err), errors.As(err, &ce):
@@ -417,6 +433,12 @@ func (c *Cabinet) whyNot(ctx context.Context, name string, known int64, version 
 		return fmt.Errorf("%w: %q in %s", ErrGone, name, c.path)
 	}
 	return fmt.Errorf("%w: %q in %s is at version %d, this host wrote version %d", ErrVersionTaken, name, c.path, at, version)
+}
+
+func (c *Cabinet) lazy() bool {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.lazyMeta
 }
 
 // notifies reports whether Commits notify other hosts.

@@ -113,4 +113,3 @@ func (t *Turn) Release() {
 	}
 	t.conn.Release()
 }
-

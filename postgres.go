@@ -28,8 +28,9 @@ import (
 //     beat (the version is taken) writes nothing and applies nothing: the
 //     host catches up again and plans the Δ again on the new state (a
 //     MATCH binds against it), a bounded number of times with backoff,
-//     then fails with 40001. So no Commit overwrites or loses another's,
-//     and no Δ applies twice.
+//     then fails with 40001; from the third attempt on it waits its turn
+//     at the session's row instead of racing. So no Commit overwrites or
+//     loses another's, and no Δ applies twice.
 //   - Other hosts' Commits reach this host by LISTEN/NOTIFY where the
 //     server has it, else by polling every PollInterval; a Recall whose
 //     knowledge of the session is older than that interval, or that a

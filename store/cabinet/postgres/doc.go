@@ -39,8 +39,15 @@
 // lost the race (the row moved on, or the server reports a serialization
 // failure) gets ErrVersionTaken and nothing is written; the root package
 // then reads the missing entries with Since, replays them and plans its
-// Δ again. Flush writes a snapshot in chunks of Options.ChunkBytes and
-// trims the log up to it, in one transaction.
+// Δ again. A host that keeps losing to hosts committing back to back
+// takes a Turn: it locks the session's row (SELECT … FOR UPDATE, at READ
+// COMMITTED, since a serializable transaction that waited for the row
+// would be refused once it got it), reads what it lacks, plans its Δ and
+// claims within the lock; the server queues lock waiters in order, so
+// no host starves. The metadata write after a Commit, and attention
+// records, do not wait for the WAL flush (they are not the log, and the
+// next write repairs a lost one). Flush writes a snapshot in chunks of
+// Options.ChunkBytes and trims the log up to it, in one transaction.
 //
 // # Freshness
 //
@@ -57,6 +64,7 @@
 // The SQL is the subset PostgreSQL (13 and later) shares with the
 // PostgreSQL-wire distributed engines: explicit primary keys, INSERT …
 // ON CONFLICT on columns, data-modifying WITH, serializable transactions
-// with a retry loop on serialization failures; no triggers, no advisory
-// locks, no sequences; NOTIFY optional and detected.
+// with a retry loop on serialization failures, SELECT … FOR UPDATE; no
+// triggers, no advisory locks, no sequences; NOTIFY and
+// synchronous_commit optional and detected.
 package postgres

@@ -54,6 +54,10 @@ func (db *DB) openCabinet() error {
 	switch {
 	case db.cfg.cabinet != nil:
 		db.cab = db.cfg.cabinet
+	case db.cfg.postgresURL != "":
+		if err := db.openPostgres(); err != nil {
+			return err
+		}
 	case db.cfg.cabinetPath != "":
 		b, err := cabinet.Open(db.cfg.cabinetPath, nil)
 		if err != nil {
@@ -72,6 +76,9 @@ func (db *DB) openCabinet() error {
 		db.known[m.Name] = true
 	}
 	db.catalogLoad(metas)
+	if db.hosts != nil {
+		db.hosts.start(metas)
+	}
 	return nil
 }
 
@@ -117,26 +124,9 @@ func (s *Session) hydrate(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	g := img.Graph
-	if raw, ok := g.Snapshot().Ext().(store.RawExt); ok {
-		state, err := vocab.Decode(raw, s.db.actionDef)
-		if err != nil {
-			return fmt.Errorf("%w: session %q in %s: the snapshot's vocabulary: %v (restore the file from a backup)",
-				cabinet.ErrDamaged, s.name, cab.Path(), err)
-		}
-		g.SetExt(state)
-	}
-	for _, e := range img.Log {
-		if err := replay(ctx, s.db, g, e); err != nil {
-			if ctx.Err() != nil {
-				return gqlstatus.Interrupted(ctx, "opening session "+strconv.Quote(s.name))
-			}
-			return fmt.Errorf("%w: session %q in %s: replaying version %d: %v (the log cannot be applied; restore the file from a backup)",
-				cabinet.ErrDamaged, s.name, cab.Path(), e.Version, err)
-		}
-	}
-	if v := g.Snapshot().Version(); v != img.Meta.Version {
-		return fmt.Errorf("%w: session %q in %s: hydrated version %d, metadata says %d", cabinet.ErrDamaged, s.name, cab.Path(), v, img.Meta.Version)
+	g, err := s.restore(ctx, img)
+	if err != nil {
+		return err
 	}
 	if img.Attention != nil {
 		if err := decodeAttention(img.Attention, s); err != nil {
@@ -149,6 +139,35 @@ func (s *Session) hydrate(ctx context.Context) error {
 	s.logEntries = int64(len(img.Log))
 	s.logBytes = img.LogBytes
 	return nil
+}
+
+// restore builds the graph a loaded image holds: its snapshot with its
+// vocabulary decoded, then its log replayed, checked against its
+// metadata's version.
+func (s *Session) restore(ctx context.Context, img *cabinet.Image) (*store.Graph, error) {
+	cab := s.db.cab
+	g := img.Graph
+	if raw, ok := g.Snapshot().Ext().(store.RawExt); ok {
+		state, err := vocab.Decode(raw, s.db.actionDef)
+		if err != nil {
+			return nil, fmt.Errorf("%w: session %q in %s: the snapshot's vocabulary: %v (restore the file from a backup)",
+				cabinet.ErrDamaged, s.name, cab.Path(), err)
+		}
+		g.SetExt(state)
+	}
+	for _, e := range img.Log {
+		if err := replay(ctx, s.db, g, e); err != nil {
+			if ctx.Err() != nil {
+				return nil, gqlstatus.Interrupted(ctx, "opening session "+strconv.Quote(s.name))
+			}
+			return nil, fmt.Errorf("%w: session %q in %s: replaying version %d: %v (the log cannot be applied; restore the file from a backup)",
+				cabinet.ErrDamaged, s.name, cab.Path(), e.Version, err)
+		}
+	}
+	if v := g.Snapshot().Version(); v != img.Meta.Version {
+		return nil, fmt.Errorf("%w: session %q in %s: hydrated version %d, metadata says %d", cabinet.ErrDamaged, s.name, cab.Path(), v, img.Meta.Version)
+	}
+	return g, nil
 }
 
 func replay(ctx context.Context, db *DB, g *store.Graph, e cabinet.Entry) error {
@@ -184,6 +203,13 @@ func replay(ctx context.Context, db *DB, g *store.Graph, e cabinet.Entry) error 
 // purgeAll removes every recycled element of g for good in one version;
 // it returns how many it removed and the version after (unchanged if none).
 func purgeAll(g *store.Graph) (int, uint64) {
+	n, v, _ := purgeBefore(g, nil)
+	return n, v
+}
+
+// purgeBefore is purgeAll, calling before (when set) with the new
+// version before it is published: an error from it purges nothing.
+func purgeBefore(g *store.Graph, before func(version uint64) error) (int, uint64, error) {
 	tx := g.Begin()
 	defer tx.Rollback()
 	var ids []store.ID
@@ -201,14 +227,19 @@ func purgeAll(g *store.Graph) (int, uint64) {
 		return true
 	})
 	if len(ids) == 0 {
-		return 0, tx.Base().Version()
+		return 0, tx.Base().Version(), nil
 	}
 	for _, id := range ids {
 		if err := tx.Purge(id); err != nil {
 			panic(fmt.Sprintf("goldfish: purging recycled element %d: %v", id, err)) // a store bug
 		}
 	}
-	return len(ids), tx.Commit().Version()
+	if before != nil {
+		if err := before(tx.Base().Version() + 1); err != nil {
+			return 0, tx.Base().Version(), err
+		}
+	}
+	return len(ids), tx.Commit().Version(), nil
 }
 
 // errDropped is the error of a call on a session after it was dropped:
@@ -252,6 +283,9 @@ type pendingWrite struct {
 // did for the cabinet. Called with s.wmu held, right after the version
 // was made; await then waits for it and publishes it to readers.
 func (s *Session) durable(e cabinet.Entry) pendingWrite {
+	if s.db.hosts != nil {
+		return s.durableHosts(e) // written already, by the claim (postgres.go)
+	}
 	snap := s.graph.Snapshot()
 	e.Version = snap.Version()
 	e.Time = time.Now().UTC()
@@ -403,13 +437,23 @@ func (s *Session) Purge(ctx context.Context) (int, error) {
 		s.wmu.Unlock()
 		return 0, err
 	}
-	n, _ := purgeAll(s.graph)
+	e := cabinet.Entry{Kind: cabinet.EntryPurge}
+	var n int
+	if s.db.hosts != nil {
+		var err error
+		if n, err = s.purgeHosts(ctx, &e); err != nil { // claims the version (postgres.go)
+			s.wmu.Unlock()
+			return 0, err
+		}
+	} else {
+		n, _ = purgeAll(s.graph)
+	}
 	if n == 0 {
 		s.wmu.Unlock()
 		return 0, nil
 	}
 	s.compactIfShrunk()
-	w := s.durable(cabinet.Entry{Kind: cabinet.EntryPurge})
+	w := s.durable(e)
 	s.wmu.Unlock()
 	return n, s.await(w)
 }

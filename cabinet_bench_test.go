@@ -67,6 +67,11 @@ func BenchmarkCommitDurable(b *testing.B) {
 func bigSession(b *testing.B, path string) {
 	db := openCab(b, path, goldfish.WithAutoFlush(0, 0))
 	defer db.Close()
+	fillBig(b, db)
+}
+
+// fillBig writes and flushes bigSession's session "big" in db.
+func fillBig(b *testing.B, db *goldfish.DB) {
 	s := mustSession(b, db, "big")
 	ctx := context.Background()
 	for i := 0; i < 50000; i += 250 {

@@ -15,6 +15,7 @@ import (
 	"github.com/goldfish-gql/goldfish/planner"
 	"github.com/goldfish-gql/goldfish/store"
 	"github.com/goldfish-gql/goldfish/store/cabinet"
+	"github.com/goldfish-gql/goldfish/vocab"
 )
 
 // Error is an error a caller can cause: a GQLSTATUS code, a message, a hint
@@ -35,6 +36,7 @@ const (
 	CodeWarning                 = gqlstatus.Warning
 	CodeNoData                  = gqlstatus.NoData
 	CodeDamaged                 = gqlstatus.Damaged
+	CodeCabinetUnavailable      = gqlstatus.CabinetUnavailable
 	CodeDataException           = gqlstatus.DataException
 	CodeNumericOutOfRange       = gqlstatus.NumericOutOfRange
 	CodeInvalidDateTimeFormat   = gqlstatus.InvalidDateTimeFormat
@@ -54,6 +56,7 @@ const (
 	CodeInvalidTransactionState = gqlstatus.InvalidTransactionState
 	CodeActiveTransaction       = gqlstatus.ActiveTransaction
 	CodeRollback                = gqlstatus.Rollback
+	CodeSerializationFailure    = gqlstatus.SerializationFailure
 	CodeIntegrityViolation      = gqlstatus.IntegrityViolation
 	CodeCompletionUnknown       = gqlstatus.CompletionUnknown
 	CodeInternal                = gqlstatus.Internal
@@ -81,6 +84,9 @@ type config struct {
 	cabinet      cabinet.Cabinet
 	flushEntries int
 	flushBytes   int64
+	// many hosts (postgres.go)
+	postgresURL string
+	postgres    PostgresOptions
 }
 
 // WithCommitBudget sets the R cap of every Commit (DefaultBudget: 500
@@ -122,6 +128,9 @@ type DB struct {
 	known map[string]bool
 	// cab is the cabinet; nil in memory.
 	cab cabinet.Cabinet
+	// hosts shares the sessions with other hosts (postgres.go); nil
+	// unless the cabinet is PostgreSQL.
+	hosts *hosts
 	// catalog is the catalogue session (catalog.go); catq its queued changes.
 	catalog *Session
 	catq    catalogQueue
@@ -325,6 +334,9 @@ type Session struct {
 	// never a version of it.
 	agents agentTable
 	attn   sessionAttention
+	// remote is what this host knows of other hosts' Commits
+	// (postgres.go).
+	remote remoteState
 }
 
 // incarnations numbers the Sessions of the process.
@@ -401,14 +413,24 @@ func (s *Session) commit(ctx context.Context, text string, params map[string]any
 		s.wmu.Unlock()
 		return nil, err
 	}
-	before := exec.Vocabulary(s.graph.Snapshot())
-	res, err := exec.Commit(ctx, s.graph, plan, vals, exec.CommitOptions{Mint: mint, Budget: s.db.cfg.budget.exec(), Agent: o.Agent})
+	e := cabinet.Entry{Kind: cabinet.EntryDelta, Mint: uint8(mint), Text: text, Params: vals, Agent: o.Agent}
+	xo := exec.CommitOptions{Mint: mint, Budget: s.db.cfg.budget.exec(), Agent: o.Agent}
+	var before *vocab.State
+	var res *exec.Result
+	if s.db.hosts != nil {
+		// Other hosts commit too: catch up, claim the version, and plan
+		// again on the new state when another host took it (postgres.go).
+		before, res, err = s.commitHosts(ctx, plan, vals, xo, &e)
+	} else {
+		before = exec.Vocabulary(s.graph.Snapshot())
+		res, err = exec.Commit(ctx, s.graph, plan, vals, xo)
+	}
 	if err != nil || !res.Applied {
 		s.wmu.Unlock()
 		return commitResultOf(res), err
 	}
 	s.noteCommit(before, exec.Vocabulary(s.graph.Snapshot()), res.Version)
-	w := s.durable(cabinet.Entry{Kind: cabinet.EntryDelta, Mint: uint8(mint), Text: text, Params: vals, Agent: o.Agent})
+	w := s.durable(e)
 	s.wmu.Unlock()
 	if err := s.await(w); err != nil {
 		return nil, err

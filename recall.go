@@ -211,6 +211,9 @@ func (s *Session) recall(ctx context.Context, q string, opts RecallOptions, t *T
 	if err != nil {
 		return nil, err
 	}
+	if err := s.fresh(ctx); err != nil { // other hosts' Commits (postgres.go)
+		return nil, err
+	}
 	snap := s.snapshot()
 	peaks := &s.peaks
 	if s.catalog && o.Sessions != nil {

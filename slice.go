@@ -13,6 +13,7 @@ import (
 	"github.com/goldfish-gql/goldfish/planner"
 	"github.com/goldfish-gql/goldfish/store"
 	"github.com/goldfish-gql/goldfish/store/cabinet"
+	"github.com/goldfish-gql/goldfish/vocab"
 )
 
 // Slices (SPEC §8, Path B) are how elements move from one session to
@@ -290,14 +291,31 @@ func (s *Session) absorb(ctx context.Context, slice string, policy AbsorbPolicy,
 		s.wmu.Unlock()
 		return nil, err
 	}
-	before := exec.Vocabulary(s.graph.Snapshot())
-	res, err := exec.Absorb(ctx, s.graph, d, exec.AbsorbOptions{Policy: p, Budget: exec.Budget{Rows: b.Rows, Bytes: b.Bytes}})
+	e := cabinet.Entry{Kind: cabinet.EntryAbsorb, Mint: uint8(p), Text: slice, Agent: o.Agent}
+	xo := exec.AbsorbOptions{Policy: p, Budget: exec.Budget{Rows: b.Rows, Bytes: b.Bytes}}
+	var before *vocab.State
+	var res *exec.AbsorbResult
+	absorb := func() error {
+		before = exec.Vocabulary(s.graph.Snapshot())
+		res, err = exec.Absorb(ctx, s.graph, d, xo)
+		return err
+	}
+	if s.db.hosts != nil {
+		// Other hosts commit too: claim the version, and absorb again on
+		// the new state when another host took it (postgres.go).
+		err = s.hostsWrite(ctx, "Absorb", &e, func(claim func(uint64) error) error {
+			xo.BeforePublish = claim
+			return absorb()
+		})
+	} else {
+		err = absorb()
+	}
 	if err != nil || !res.Applied {
 		s.wmu.Unlock()
 		return absorbResultOf(res, policy), err
 	}
 	s.noteCommit(before, exec.Vocabulary(s.graph.Snapshot()), res.Version)
-	w := s.durable(cabinet.Entry{Kind: cabinet.EntryAbsorb, Mint: uint8(p), Text: slice, Agent: o.Agent})
+	w := s.durable(e)
 	s.wmu.Unlock()
 	if err := s.await(w); err != nil {
 		return nil, err

@@ -53,7 +53,18 @@ type Engine struct {
 	// slices are the texts export kept, by name; they outlive reset, so
 	// a slice can move from one database to another.
 	slices map[string]string
+	// storage, when set, makes every database the engine opens (opts
+	// opens the current one again, remove removes it).
+	storage Storage
+	opts    []goldfish.Option
+	remove  func()
 }
+
+// Storage makes the databases an engine runs on, to run the suite on a
+// cabinet other than memory and files (a PostgreSQL server): each call
+// returns the options that open a new, empty database, and a function
+// that removes it once the engine is done with it.
+type Storage func() (opts []goldfish.Option, remove func(), err error)
 
 // NewEngine returns an engine over a fresh in-memory database.
 func NewEngine() *Engine {
@@ -64,6 +75,16 @@ func NewEngine() *Engine {
 	return e
 }
 
+// NewEngineOn returns an engine whose every database, "reset" and
+// "reset cabinet" alike, storage makes; "reopen" opens it again.
+func NewEngineOn(storage Storage) (*Engine, error) {
+	e := &Engine{storage: storage}
+	if err := e.reset(false); err != nil {
+		return nil, err
+	}
+	return e, nil
+}
+
 // Close closes the engine's database and removes its cabinet file.
 func (e *Engine) Close() {
 	if e.db != nil {
@@ -72,13 +93,25 @@ func (e *Engine) Close() {
 	if e.dir != "" {
 		os.RemoveAll(e.dir)
 	}
+	if e.remove != nil {
+		e.remove()
+	}
 }
 
 // reset starts over on a fresh database: in memory, or on a new cabinet
 // file that "reopen" closes and opens again.
 func (e *Engine) reset(cabinet bool) error {
 	e.Close()
-	e.db, e.dir = nil, ""
+	e.db, e.dir, e.opts, e.remove = nil, "", nil, nil
+	if e.storage != nil {
+		opts, remove, err := e.storage()
+		if err != nil {
+			return err
+		}
+		e.opts, e.remove = opts, remove
+		e.db, err = goldfish.Open(opts...)
+		return err
+	}
 	var opts []goldfish.Option
 	if cabinet {
 		dir, err := os.MkdirTemp("", "goldfish-conformance-")
@@ -100,6 +133,22 @@ func (e *Engine) reset(cabinet bool) error {
 // flush of every session when flush is set, so what follows reads the
 // sessions as a new process would: hydrated from snapshots and logs.
 func (e *Engine) reopen(ctx context.Context, flush bool) error {
+	if e.storage != nil {
+		if flush {
+			if err := e.db.Flush(ctx); err != nil {
+				return err
+			}
+		}
+		if err := e.db.Close(); err != nil {
+			return err
+		}
+		db, err := goldfish.Open(e.opts...)
+		if err != nil {
+			return err
+		}
+		e.db = db
+		return nil
+	}
 	if e.dir == "" {
 		return fmt.Errorf("reopen: the engine is in memory; start the file with \"reset cabinet\"")
 	}
@@ -420,7 +469,11 @@ func Files(fsys fs.FS) ([]string, error) {
 }
 
 // Run runs every *.txt file of fsys's root, each on a fresh engine.
-func Run(ctx context.Context, fsys fs.FS) (Report, error) {
+func Run(ctx context.Context, fsys fs.FS) (Report, error) { return RunOn(ctx, fsys, nil) }
+
+// RunOn is Run with every database made by storage (nil: in memory and
+// in files, as Run).
+func RunOn(ctx context.Context, fsys fs.FS, storage Storage) (Report, error) {
 	var rep Report
 	names, err := Files(fsys)
 	if err != nil {
@@ -439,7 +492,12 @@ func Run(ctx context.Context, fsys fs.FS) (Report, error) {
 		if err != nil {
 			return rep, err
 		}
-		e := NewEngine()
+		var e *Engine
+		if storage == nil {
+			e = NewEngine()
+		} else if e, err = NewEngineOn(storage); err != nil {
+			return rep, err
+		}
 		for _, d := range cases {
 			got, err := e.Do(ctx, d)
 			if err == nil && got != "" && !strings.HasSuffix(got, "\n") {

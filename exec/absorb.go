@@ -52,6 +52,10 @@ type AbsorbOptions struct {
 	// Budget bounds the Δ: the slice bound, not R (a slice is by design
 	// larger than a Δ); Work is unused (an Absorb binds nothing).
 	Budget Budget
+	// BeforePublish is as for CommitOptions: it runs before the version
+	// is published, and an error from it applies nothing (another host
+	// took the version).
+	BeforePublish func(version uint64) error
 }
 
 // Skip is an element of a slice Absorb left out, and why.
@@ -134,6 +138,11 @@ func Absorb(ctx context.Context, g *store.Graph, d *SliceData, opts AbsorbOption
 	// properties, so it counts no writes.
 	if !a.ledger.Empty() {
 		tx.SetExt(Vocabulary(tx.Snapshot()).Record(&a.ledger))
+	}
+	if opts.BeforePublish != nil {
+		if err := opts.BeforePublish(g.Snapshot().Version() + 1); err != nil {
+			return nil, err
+		}
 	}
 	snap := tx.Commit()
 	res.Version, res.Applied = snap.Version(), true

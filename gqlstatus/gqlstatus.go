@@ -48,6 +48,8 @@ const (
 	Unauthenticated Code = "08Q02"
 	// connection exception, server shutting down (implementation-defined): a server request that arrived after shutdown began; send it again once the server is back
 	ShuttingDown Code = "08Q03"
+	// connection exception, cabinet unavailable (implementation-defined): the PostgreSQL server that keeps the sessions could not be reached, or went away before it answered; nothing applied; try again once it is back
+	CabinetUnavailable Code = "08Q04"
 
 	// data exception with no subclass of its own: an expression that cannot be evaluated on its values for another reason
 	DataException Code = "22000"
@@ -93,9 +95,11 @@ const (
 
 	// transaction rollback: a call its context stopped (the deadline passed, or the caller cancelled); a Δ applies nothing
 	Rollback Code = "40000"
+	// transaction rollback, serialization failure: another host committed to the session first each time the Δ was planned again on the new state and retried; nothing applied
+	SerializationFailure Code = "40001"
 	// transaction rollback, integrity constraint violation: a nick or element id already taken; nothing applied
 	IntegrityViolation Code = "40002"
-	// statement completion unknown: a Commit applied in memory but not written to the cabinet; the session refuses Commits until reopened
+	// statement completion unknown: a Commit applied in memory but not written to the cabinet, so the session refuses Commits until reopened; or, on PostgreSQL, a Commit whose connection was lost on its way, which a Recall shows applied or not
 	CompletionUnknown Code = "40003"
 	// transaction rollback, internal failure (implementation-defined): goldfish failed for a reason with no code of its own, a fault to report with the statement; nothing applied
 	Internal Code = "40Q01"

@@ -12,13 +12,15 @@ import (
 
 // runIngestGo ingests a Go source tree into a session with the ingest id
 // rule, so running it again changes nothing: gqlsh ingest-go DIR
-// [--session NAME] [--mem | --cabinet PATH] [--tests] [--no-calls].
+// [--session NAME] [--mem | --cabinet PATH | --postgres URL] [--tests] [--no-calls].
 func runIngestGo(args []string, e env) int {
 	fs := flag.NewFlagSet("gqlsh ingest-go", flag.ContinueOnError)
 	fs.SetOutput(e.stderr)
 	session := fs.String("session", "code", "session `NAME` to ingest into")
 	mem := fs.Bool("mem", false, "keep the session in memory only")
 	cab := fs.String("cabinet", "", "cabinet file `PATH` (default: as gqlsh)")
+	pgURL := fs.String("postgres", "", "PostgreSQL `URL` (default: as gqlsh)")
+	pgSchema := fs.String("postgres-schema", "", "PostgreSQL schema `NAME` (default goldfish)")
 	tests := fs.Bool("tests", false, "include _test.go files")
 	noCalls := fs.Bool("no-calls", false, "leave calls edges out")
 	var dir string
@@ -36,10 +38,10 @@ func runIngestGo(args []string, e env) int {
 		dir, args = fs.Arg(0), fs.Args()[1:]
 	}
 	if dir == "" {
-		fmt.Fprintln(e.stderr, "usage: gqlsh ingest-go DIR [--session NAME] [--mem | --cabinet PATH] [--tests] [--no-calls]")
+		fmt.Fprintln(e.stderr, "usage: gqlsh ingest-go DIR [--session NAME] [--mem | --cabinet PATH | --postgres URL] [--tests] [--no-calls]")
 		return 2
 	}
-	db, backend, err := openDB(dbOptions{mem: *mem, cabinet: *cab, lookupEnv: e.lookupEnv, goos: e.goos})
+	db, backend, err := openDB(dbOptions{mem: *mem, cabinet: *cab, postgres: *pgURL, schema: *pgSchema, lookupEnv: e.lookupEnv, goos: e.goos})
 	if err != nil {
 		fmt.Fprintf(e.stderr, "gqlsh: %v\n", err)
 		return 1

@@ -3,9 +3,9 @@
 //
 // Usage:
 //
-//	gqlsh [--cabinet PATH | --mem] [--session NAME] [--agent NAME] [--format gql|json] [--fail-at-end] [-c TEXT]... [-f FILE]...
-//	gqlsh conformance [-v] [DIR]
-//	gqlsh ingest-go DIR [--session NAME] [--mem | --cabinet PATH]
+//	gqlsh [--cabinet PATH | --postgres URL | --mem] [--postgres-schema NAME] [--session NAME] [--agent NAME] [--format gql|json] [--fail-at-end] [-c TEXT]... [-f FILE]...
+//	gqlsh conformance [-v] [--postgres URL] [DIR]
+//	gqlsh ingest-go DIR [--session NAME] [--mem | --cabinet PATH | --postgres URL]
 //	gqlsh serve [--listen ADDR] [--cabinet PATH | --mem] [--tokens FILE] [--deadline D]
 //	gqlsh mcp [--cabinet PATH | --mem] [--session NAME]
 //	gqlsh token --read GLOB[,GLOB…] | --write GLOB[,GLOB…]
@@ -49,13 +49,23 @@
 // ":use catalog" Recalls the catalogue of sessions. openDB is the one place
 // that opens the database.
 //
+// With --postgres URL (or $GOLDFISH_POSTGRES, which an explicit --cabinet
+// or --mem overrides) the sessions live in PostgreSQL instead, in the
+// schema --postgres-schema NAME (default goldfish), and any number of
+// gqlsh processes on any number of machines share them: each Commit
+// catches up with the others' first and never overwrites one of theirs.
+//
 // "gqlsh conformance" runs the conformance suite (the copy built into the
 // binary, or the *.txt files of DIR) against the embedded engine, in
-// memory, and prints one line per failing case.
+// memory (or, with --postgres URL, with every database in a schema of
+// its own on that server, dropped afterwards), and prints one line per
+// failing case.
 package main
 
 import (
 	"context"
+	"crypto/rand"
+	"encoding/hex"
 	"errors"
 	"flag"
 	"fmt"
@@ -66,10 +76,12 @@ import (
 	"path/filepath"
 	"runtime"
 	"strings"
+	"time"
 
 	"github.com/goldfish-gql/goldfish"
 	"github.com/goldfish-gql/goldfish/conformance"
 	"github.com/goldfish-gql/goldfish/repl"
+	"github.com/goldfish-gql/goldfish/store/cabinet/postgres"
 )
 
 // version is the gqlsh version; release builds set it with -ldflags -X.
@@ -88,9 +100,9 @@ func main() {
 const usage = `gqlsh: the Goldfish GQL shell
 
 Usage:
-  gqlsh [--cabinet PATH | --mem] [--session NAME] [--agent NAME] [--format gql|json] [--fail-at-end] [-c TEXT]... [-f FILE]...
-  gqlsh conformance [-v] [DIR]
-  gqlsh ingest-go DIR [--session NAME] [--mem | --cabinet PATH] [--tests] [--no-calls]
+  gqlsh [--cabinet PATH | --postgres URL | --mem] [--postgres-schema NAME] [--session NAME] [--agent NAME] [--format gql|json] [--fail-at-end] [-c TEXT]... [-f FILE]...
+  gqlsh conformance [-v] [--postgres URL] [DIR]
+  gqlsh ingest-go DIR [--session NAME] [--mem | --cabinet PATH | --postgres URL] [--tests] [--no-calls]
   gqlsh serve [--listen ADDR] [--cabinet PATH | --mem] [--tokens FILE] [--deadline D]
   gqlsh mcp [--cabinet PATH | --mem] [--session NAME]
   gqlsh token --read GLOB[,GLOB…] | --write GLOB[,GLOB…]
@@ -115,6 +127,11 @@ your data directory ($XDG_DATA_HOME, else ~/.local/share on Linux,
 ~/Library/Application Support on macOS, %AppData% on Windows). --mem keeps
 everything in memory for this run only. One gqlsh at a time may use a
 cabinet file. :sessions, :drop, :purge, :flush and :backup manage it.
+
+--postgres URL (else $GOLDFISH_POSTGRES, unless --cabinet or --mem is
+given) keeps the sessions in PostgreSQL instead, in the schema
+--postgres-schema NAME (default goldfish), shared by every gqlsh that
+uses the same database and schema, on any machine.
 
 Options:
 `
@@ -167,19 +184,39 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 type dbOptions struct {
 	mem     bool   // --mem: no file
 	cabinet string // --cabinet PATH; "" for the default
+	// postgres is --postgres URL ("": $GOLDFISH_POSTGRES, unless mem or
+	// cabinet is set), schema its --postgres-schema.
+	postgres, schema string
 	// lookupEnv and goos as in env.
 	lookupEnv func(string) (string, bool)
 	goos      string
 }
 
 // openDB is the one place gqlsh opens its database. It returns the
-// database and the backend for the banner: "memory", or "cabinet PATH".
-// The cabinet file is --cabinet PATH, else $GOLDFISH_CABINET, else
-// goldfish/cabinet.gf in the user's data directory (created 0700).
+// database and the backend for the banner: "memory", "cabinet PATH" or
+// "postgres URL (schema NAME)". The sessions are in PostgreSQL with
+// --postgres URL, or with $GOLDFISH_POSTGRES unless --mem or --cabinet is
+// given; else the cabinet file is --cabinet PATH, else $GOLDFISH_CABINET,
+// else goldfish/cabinet.gf in the user's data directory (created 0700).
 func openDB(o dbOptions) (*goldfish.DB, string, error) {
 	if o.mem {
 		db, err := goldfish.Open()
 		return db, "memory", err
+	}
+	url := o.postgres
+	if url == "" && o.cabinet == "" {
+		lookup := o.lookupEnv
+		if lookup == nil {
+			lookup = os.LookupEnv
+		}
+		url, _ = lookup("GOLDFISH_POSTGRES")
+	}
+	if url != "" {
+		db, err := goldfish.Open(goldfish.WithPostgres(url), goldfish.WithPostgresOptions(goldfish.PostgresOptions{Schema: o.schema}))
+		if err != nil {
+			return nil, "", err
+		}
+		return db, "postgres " + db.CabinetPath(), nil
 	}
 	path, err := cabinetPath(o)
 	if err != nil {
@@ -302,6 +339,8 @@ func runEnv(args []string, e env) (code int) {
 	var (
 		mem       = fs.Bool("mem", false, "keep sessions in memory for this run only (no cabinet file)")
 		cabinet   = fs.String("cabinet", "", "keep sessions in the cabinet file `PATH` (default $GOLDFISH_CABINET, else goldfish/cabinet.gf in the data directory)")
+		pgURL     = fs.String("postgres", "", "keep sessions in PostgreSQL at `URL`, shared with other hosts (default $GOLDFISH_POSTGRES unless --cabinet or --mem)")
+		pgSchema  = fs.String("postgres-schema", "", "the PostgreSQL schema `NAME` that holds the sessions (default goldfish)")
 		session   = fs.String("session", "main", "session `NAME` to start in")
 		format    = fs.String("format", "gql", "output `format`: gql (summaries and Shapes) or json (one object per line)")
 		failAtEnd = fs.Bool("fail-at-end", false, "run every statement even after an error; exit status 1 at the end")
@@ -346,6 +385,10 @@ func runEnv(args []string, e env) (code int) {
 		fmt.Fprintln(stderr, "gqlsh: give --cabinet or --mem, not both")
 		return 2
 	}
+	if *pgURL != "" && (*mem || *cabinet != "") {
+		fmt.Fprintln(stderr, "gqlsh: give --postgres, --cabinet or --mem, only one")
+		return 2
+	}
 	interactive := e.terminal && len(sources) == 0
 	inputs, closeInputs, err := openInputs(sources, stdin)
 	if err != nil {
@@ -353,7 +396,7 @@ func runEnv(args []string, e env) (code int) {
 		return 1
 	}
 	defer closeInputs()
-	db, backend, err := openDB(dbOptions{mem: *mem, cabinet: *cabinet, lookupEnv: e.lookupEnv, goos: e.goos})
+	db, backend, err := openDB(dbOptions{mem: *mem, cabinet: *cabinet, postgres: *pgURL, schema: *pgSchema, lookupEnv: e.lookupEnv, goos: e.goos})
 	if err != nil {
 		fmt.Fprintf(stderr, "gqlsh: %v\n", err)
 		return 1
@@ -480,14 +523,33 @@ func handleSignals(sh *repl.Shell) func() {
 	}
 }
 
+// postgresStorage makes each conformance database in a new schema of
+// the server at url, and drops it when the database is done with.
+func postgresStorage(url string) conformance.Storage {
+	return func() ([]goldfish.Option, func(), error) {
+		var b [6]byte
+		if _, err := rand.Read(b[:]); err != nil {
+			return nil, nil, err
+		}
+		schema := "conformance_" + hex.EncodeToString(b[:])
+		drop := func() {
+			ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+			defer cancel()
+			_ = postgres.DropSchema(ctx, url, schema)
+		}
+		return []goldfish.Option{goldfish.WithPostgres(url), goldfish.WithPostgresOptions(goldfish.PostgresOptions{Schema: schema})}, drop, nil
+	}
+}
+
 // runConformance runs the suite and prints one line per failing case
 // (followed by the wanted and actual output, indented), then the totals.
 func runConformance(args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("gqlsh conformance", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	verbose := fs.Bool("v", false, "print the wanted and actual output of each failing case")
+	pgURL := fs.String("postgres", "", "run every database in a new schema of the PostgreSQL server at `URL` (dropped afterwards)")
 	fs.Usage = func() {
-		fmt.Fprintln(stderr, "Usage: gqlsh conformance [-v] [DIR]\n\nRuns DIR/*.txt (default: the suite built into gqlsh) against the embedded engine.")
+		fmt.Fprintln(stderr, "Usage: gqlsh conformance [-v] [--postgres URL] [DIR]\n\nRuns DIR/*.txt (default: the suite built into gqlsh) against the embedded engine.")
 		fs.PrintDefaults()
 	}
 	if err := fs.Parse(args); err != nil {
@@ -505,10 +567,14 @@ func runConformance(args []string, stdout, stderr io.Writer) int {
 		rep conformance.Report
 		err error
 	)
+	var storage conformance.Storage
+	if *pgURL != "" {
+		storage = postgresStorage(*pgURL)
+	}
 	if fs.NArg() == 1 {
-		rep, err = conformance.RunDir(ctx, fs.Arg(0))
+		rep, err = conformance.RunOn(ctx, os.DirFS(fs.Arg(0)), storage)
 	} else {
-		rep, err = conformance.Run(ctx, conformance.Suite())
+		rep, err = conformance.RunOn(ctx, conformance.Suite(), storage)
 	}
 	if err != nil {
 		fmt.Fprintf(stderr, "gqlsh conformance: %v\n", err)

@@ -31,6 +31,7 @@ func TestMain(m *testing.M) {
 		os.Setenv(k, v)
 	}
 	os.Unsetenv("GOLDFISH_CABINET")
+	os.Unsetenv("GOLDFISH_POSTGRES")
 	code := m.Run()
 	os.RemoveAll(dir)
 	os.Exit(code)

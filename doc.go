@@ -107,6 +107,17 @@
 // different sessions run in parallel and share fsyncs. One process at a
 // time may open a cabinet file: another gets ErrInUse at once.
 //
+// # Many hosts
+//
+// WithPostgres keeps the sessions in PostgreSQL instead, shared by every
+// process opened on the same database and schema, on any machine. A
+// Commit catches up with the other hosts' Commits, then claims its
+// version; when another host took it first, the Δ is planned again on
+// the new state (nothing is lost, nothing applied twice), and after its
+// retries fails with CodeSerializationFailure (40001). A Recall sees
+// another host's Commit at the latest one PollInterval after it was
+// acknowledged. See PostgresOptions.
+//
 // # What belongs to the caller
 //
 // A returned *Shape or *CommitResult is the caller's own: it may be

@@ -211,8 +211,10 @@ func (s *Session) recall(ctx context.Context, q string, opts RecallOptions, t *T
 	if err != nil {
 		return nil, err
 	}
-	if err := s.fresh(ctx); err != nil { // other hosts' Commits (postgres.go)
-		return nil, err
+	if s.db.hosts != nil { // other hosts' Commits first (postgres.go)
+		if err := s.fresh(ctx); err != nil {
+			return nil, err
+		}
 	}
 	snap := s.snapshot()
 	peaks := &s.peaks

@@ -393,15 +393,6 @@ func unavailable(err error) bool {
 		pgconn.SafeToRetry(err)
 }
 
-// cabinetError is an error this package made (not the server's, not the
-// connection's).
-type cabinetError struct{ err error }
-
-func (e *cabinetError) Error() string { return e.err.Error() }
-func (e *cabinetError) Unwrap() error { return e.err }
-
-func own(format string, args ...any) error { return &cabinetError{fmt.Errorf(format, args...)} }
-
 // wrap words a failure of the server or the connection for the caller.
 func (c *Cabinet) wrap(err error) error {
 	switch {

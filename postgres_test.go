@@ -280,7 +280,11 @@ func TestPostgresRemoteDrop(t *testing.T) {
 	if err := a.Drop(ctx, "d"); err != nil {
 		t.Fatal(err)
 	}
-	mustCommit(t, mustSession(t, a, "d"), `INSERT (:NEW)`, nil) // made again
+	mustCommit(t, mustSession(t, a, "d"), `INSERT (:NEW)`, nil) // made again, at the same version
+	time.Sleep(o.PollInterval + 10*time.Millisecond)
+	if _, err := sb.Recall(ctx, `MATCH (n)`, goldfish.RecallOptions{}); !errors.Is(err, goldfish.ErrDropped) {
+		t.Fatalf("Recall on B after the drop on A: %v, want ErrDropped", err)
+	}
 	if _, err := sb.Commit(ctx, `INSERT (:LATE)`, nil); !errors.Is(err, goldfish.ErrDropped) {
 		t.Fatalf("Commit on B after the drop on A: %v, want ErrDropped", err)
 	}

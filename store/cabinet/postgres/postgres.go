@@ -294,6 +294,11 @@ func (c *Cabinet) Forget(name string) {
 	c.mu.Unlock()
 }
 
+// Gen returns the incarnation of the session this cabinet holds (its
+// last Load, Since or Claim), 0 when it holds none: a Head of another
+// gen is a session dropped and made again.
+func (c *Cabinet) Gen(name string) int64 { return c.gen(name) }
+
 func (c *Cabinet) gen(name string) int64 {
 	c.mu.Lock()
 	defer c.mu.Unlock()

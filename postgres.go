@@ -94,6 +94,16 @@ type remoteState struct {
 	checked atomic.Int64
 	// catching: a catch-up of a notification runs in the background.
 	catching atomic.Bool
+	// version is the latest version this host knows the log holds: its
+	// own claims and what it caught up with (so a notification of its
+	// own Commit wakes nothing).
+	version atomic.Uint64
+}
+
+// sawVersion notes that the log holds version v.
+func (r *remoteState) sawVersion(v uint64) {
+	for cur := r.version.Load(); cur < v && !r.version.CompareAndSwap(cur, v); cur = r.version.Load() {
+	}
 }
 
 func (db *DB) openPostgres() error {
@@ -155,14 +165,11 @@ func (h *hosts) onHeads(asked []string, heads []postgres.Head) {
 	for _, name := range names {
 		hd := byName[name]
 		if s := db.sessions[name]; s != nil {
-			cur := uint64(0)
-			if snap := s.readable.Load(); snap != nil {
-				cur = snap.Version()
-			}
+			cur := s.remote.version.Load()
 			switch {
-			case hd == nil && cur == 0:
+			case hd == nil && cur == 0 && s.hydrated.Load():
 				// never committed anywhere: nothing to learn
-			case hd == nil || !s.hydrated.Load() || hd.Version != cur:
+			case hd == nil || !s.hydrated.Load() || hd.Version > cur || hd.Gen != h.cab.Gen(name):
 				s.remote.stale.Store(true)
 				if s.hydrated.Load() {
 					wake = append(wake, s)
@@ -310,6 +317,7 @@ func (s *Session) apply(ctx context.Context, u *postgres.Update, err error, loca
 		s.logBytes += u.LogBytes
 	}
 	s.publishCaughtUp(local)
+	s.remote.sawVersion(s.graph.Snapshot().Version())
 	s.remote.checked.Store(t0.UnixNano())
 	return nil
 }
@@ -442,6 +450,7 @@ func (s *Session) hostsWrite(ctx context.Context, what string, e *cabinet.Entry,
 		}
 		if claimErr == nil {
 			if err == nil && claimed {
+				s.remote.sawVersion(e.Version)
 				s.remote.checked.Store(t0.UnixNano())
 			}
 			return err

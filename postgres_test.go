@@ -265,12 +265,19 @@ func TestPostgresFreshRecall(t *testing.T) {
 }
 
 // TestPostgresRemoteDrop: a session dropped on one host is gone on the
-// other: its holder gets ErrDropped, and asking again gives a new one,
-// which shows nothing of the old.
+// other, even when it was made again at the version the other holds: its
+// holder gets ErrDropped from Recall and Commit, and asking again gives
+// the new one, which shows nothing of the old.
 func TestPostgresRemoteDrop(t *testing.T) {
+	for _, poll := range []bool{false, true} {
+		t.Run(fmt.Sprintf("poll=%v", poll), func(t *testing.T) { testRemoteDrop(t, poll) })
+	}
+}
+
+func testRemoteDrop(t *testing.T, poll bool) {
 	url, schema := pgSchema(t)
 	ctx := context.Background()
-	o := goldfish.PostgresOptions{PollInterval: 50 * time.Millisecond}
+	o := goldfish.PostgresOptions{PollInterval: 50 * time.Millisecond, Poll: poll}
 	a, b := openPG(t, url, schema, o), openPG(t, url, schema, o)
 	mustCommit(t, mustSession(t, a, "d"), `INSERT (:OLD)`, nil)
 	sb := mustSession(t, b, "d")
@@ -280,7 +287,11 @@ func TestPostgresRemoteDrop(t *testing.T) {
 	if err := a.Drop(ctx, "d"); err != nil {
 		t.Fatal(err)
 	}
-	mustCommit(t, mustSession(t, a, "d"), `INSERT (:NEW)`, nil) // made again
+	mustCommit(t, mustSession(t, a, "d"), `INSERT (:NEW)`, nil) // made again, at the same version
+	time.Sleep(o.PollInterval + 10*time.Millisecond)
+	if _, err := sb.Recall(ctx, `MATCH (n)`, goldfish.RecallOptions{}); !errors.Is(err, goldfish.ErrDropped) {
+		t.Fatalf("Recall on B after the drop on A: %v, want ErrDropped", err)
+	}
 	if _, err := sb.Commit(ctx, `INSERT (:LATE)`, nil); !errors.Is(err, goldfish.ErrDropped) {
 		t.Fatalf("Commit on B after the drop on A: %v, want ErrDropped", err)
 	}

@@ -294,6 +294,11 @@ func (c *Cabinet) Forget(name string) {
 	c.mu.Unlock()
 }
 
+// Gen returns the incarnation of the session this cabinet holds (its
+// last Load, Since or Claim), 0 when it holds none: a Head of another
+// gen is a session dropped and made again.
+func (c *Cabinet) Gen(name string) int64 { return c.gen(name) }
+
 func (c *Cabinet) gen(name string) int64 {
 	c.mu.Lock()
 	defer c.mu.Unlock()
@@ -392,15 +397,6 @@ func unavailable(err error) bool {
 		errors.Is(err, syscall.ECONNRESET) || errors.Is(err, syscall.ECONNREFUSED) || errors.Is(err, syscall.EPIPE) ||
 		pgconn.SafeToRetry(err)
 }
-
-// cabinetError is an error this package made (not the server's, not the
-// connection's).
-type cabinetError struct{ err error }
-
-func (e *cabinetError) Error() string { return e.err.Error() }
-func (e *cabinetError) Unwrap() error { return e.err }
-
-func own(format string, args ...any) error { return &cabinetError{fmt.Errorf(format, args...)} }
 
 // wrap words a failure of the server or the connection for the caller.
 func (c *Cabinet) wrap(err error) error {

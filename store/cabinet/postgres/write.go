@@ -292,7 +292,7 @@ func (c *Cabinet) apply(ctx context.Context, tx pgx.Tx, ops []*op) (map[string]i
 			var ignored bool
 			err := row.Scan(&g, &ignored)
 			if errors.Is(err, pgx.ErrNoRows) {
-				return own("log entry %d of session %q does not follow the session's latest version (another host committed to it, or it was dropped)", ch.o.version, ch.o.name)
+				return fmt.Errorf("log entry %d of session %q does not follow the session's latest version (another host committed to it, or it was dropped)", ch.o.version, ch.o.name)
 			}
 			results[ch.o] = g
 			return err

@@ -103,7 +103,7 @@ type remoteState struct {
 	version atomic.Uint64
 }
 
-func (r *remoteState) markStale()   { r.marks.Add(1) }
+func (r *remoteState) markStale()    { r.marks.Add(1) }
 func (r *remoteState) isStale() bool { return r.marks.Load() != r.caught.Load() }
 
 // sawVersion notes that the log holds version v.

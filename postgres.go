@@ -86,9 +86,12 @@ type hosts struct {
 
 // remoteState is what a session's host knows of the other hosts.
 type remoteState struct {
-	// stale: another host committed to the session after this host's
-	// version (a notification or a poll said so).
-	stale atomic.Bool
+	// marks counts the times a notification or a poll said another host
+	// committed to the session after this host's version; caught is
+	// the count a catch-up that began after them has read past. The
+	// session is stale while they differ: until a catch-up is done, not
+	// as soon as one begins.
+	marks, caught atomic.Uint64
 	// checked is when this host last read the session's head itself
 	// (unix nanoseconds).
 	checked atomic.Int64
@@ -99,6 +102,9 @@ type remoteState struct {
 	// own Commit wakes nothing).
 	version atomic.Uint64
 }
+
+func (r *remoteState) markStale()    { r.marks.Add(1) }
+func (r *remoteState) isStale() bool { return r.marks.Load() != r.caught.Load() }
 
 // sawVersion notes that the log holds version v.
 func (r *remoteState) sawVersion(v uint64) {
@@ -170,7 +176,7 @@ func (h *hosts) onHeads(asked []string, heads []postgres.Head) {
 			case hd == nil && cur == 0 && s.hydrated.Load():
 				// never committed anywhere: nothing to learn
 			case hd == nil || !s.hydrated.Load() || hd.Version > cur || hd.Gen != h.cab.Gen(name):
-				s.remote.stale.Store(true)
+				s.remote.markStale()
 				if s.hydrated.Load() {
 					wake = append(wake, s)
 				}
@@ -233,7 +239,7 @@ func (s *Session) fresh(ctx context.Context) error {
 	if h == nil || s.catalog {
 		return nil
 	}
-	current := func() bool { return !s.remote.stale.Load() && time.Since(s.knownAt()) <= h.interval }
+	current := func() bool { return !s.remote.isStale() && time.Since(s.knownAt()) <= h.interval }
 	if current() {
 		return nil
 	}
@@ -255,27 +261,26 @@ func (s *Session) fresh(ctx context.Context) error {
 // trimmed the entries it needs), then publishes it. Called with s.wmu
 // held.
 func (s *Session) catchUp(ctx context.Context) error {
-	t0 := time.Now()
-	s.remote.stale.Store(false) // before the read: a notification meanwhile marks it again
+	t0, mark := time.Now(), s.remote.marks.Load() // before the read: a mark meanwhile stays
 	local := s.graph.Snapshot().Version()
 	u, err := s.db.hosts.cab.Since(ctx, s.name, local)
 	if errors.Is(err, cabinet.ErrNoSession) && local == 0 {
+		s.remote.caught.Store(mark)
 		s.remote.checked.Store(t0.UnixNano())
 		return nil
 	}
-	return s.apply(ctx, u, err, local, t0)
+	return s.apply(ctx, u, err, local, t0, mark)
 }
 
 // apply replays what Since (or Lock) read, given its error; t0 is when
-// the read began.
-func (s *Session) apply(ctx context.Context, u *postgres.Update, err error, local uint64, t0 time.Time) error {
+// the read began, mark the stale marks counted then.
+func (s *Session) apply(ctx context.Context, u *postgres.Update, err error, local uint64, t0 time.Time, mark uint64) error {
 	h := s.db.hosts
 	switch {
 	case errors.Is(err, cabinet.ErrNoSession), errors.Is(err, postgres.ErrGone):
 		s.goneRemote()
 		return s.errDropped()
 	case err != nil:
-		s.remote.stale.Store(true)
 		return hostsError(err, "reading what other hosts committed to session "+strconv.Quote(s.name))
 	}
 	if u.Reload {
@@ -285,12 +290,10 @@ func (s *Session) apply(ctx context.Context, u *postgres.Update, err error, loca
 			return s.errDropped()
 		}
 		if err != nil {
-			s.remote.stale.Store(true)
 			return hostsError(err, "loading session "+strconv.Quote(s.name)+" again")
 		}
 		g, err := s.restore(ctx, img)
 		if err != nil {
-			s.remote.stale.Store(true)
 			return err
 		}
 		s.graph = g
@@ -301,7 +304,6 @@ func (s *Session) apply(ctx context.Context, u *postgres.Update, err error, loca
 		for _, e := range u.Entries {
 			before := exec.Vocabulary(s.graph.Snapshot())
 			if err := replay(ctx, s.db, s.graph, e); err != nil {
-				s.remote.stale.Store(true)
 				s.publishCaughtUp(local)
 				if ctx.Err() != nil {
 					return gqlstatus.Interrupted(ctx, "reading what other hosts committed to session "+strconv.Quote(s.name))
@@ -318,6 +320,7 @@ func (s *Session) apply(ctx context.Context, u *postgres.Update, err error, loca
 	}
 	s.publishCaughtUp(local)
 	s.remote.sawVersion(s.graph.Snapshot().Version())
+	s.remote.caught.Store(mark)
 	s.remote.checked.Store(t0.UnixNano())
 	return nil
 }
@@ -412,11 +415,11 @@ func (s *Session) hostsWrite(ctx context.Context, what string, e *cabinet.Entry,
 		t0 := time.Now()
 		var turn *postgres.Turn
 		if attempt >= turnAfter {
-			s.remote.stale.Store(false)
+			mark := s.remote.marks.Load()
 			local := s.graph.Snapshot().Version()
 			t, u, err := h.cab.Lock(ctx, s.name, local)
 			if !errors.Is(err, cabinet.ErrNoSession) {
-				if err := s.apply(ctx, u, err, local, t0); err != nil {
+				if err := s.apply(ctx, u, err, local, t0, mark); err != nil {
 					if t != nil {
 						t.Release()
 					}

@@ -31,6 +31,10 @@ type Shape struct {
 	Version uint64
 	// Truncated is set when M cut the walk short.
 	Truncated bool
+	// Trimmed is the number of nodes beyond the seeds the token target T
+	// showed with their identity properties only (nick, loc, name,
+	// title): Recall one by its nick for the rest.
+	Trimmed int
 	// Clamps are the fan-out clamp notes.
 	Clamps  []string
 	Notices []Notice
@@ -45,7 +49,7 @@ type Shape struct {
 // shapeOf gives one caller its own copy of a computed or cached Shape.
 func shapeOf(sh *exec.Shape) *Shape {
 	return &Shape{Text: sh.Text, Cue: Cue(sh.Cue), Seeds: sh.Seeds, Rows: sh.Rows, Tokens: sh.Tokens,
-		Version: sh.Version, Truncated: sh.Truncated, Clamps: slices.Clone(sh.Clamps),
+		Version: sh.Version, Truncated: sh.Truncated, Trimmed: sh.Trimmed, Clamps: slices.Clone(sh.Clamps),
 		Notices: slices.Clone(sh.Notices), Status: sh.Status}
 }
 
@@ -61,7 +65,7 @@ const (
 )
 
 // RecallOptions are the budgets of one Recall. Zero values take the
-// defaults (M=50, k=2, L=4, F=8, view interior, peaks on); values above the
+// defaults (M=50, k=2, L=4, F=8, T=4000, view interior, peaks on); values above the
 // database's ceilings are refused (22Q01).
 //
 // A LIMIT in the token is that Recall's L: LIMIT n seeds at most n nodes,
@@ -72,6 +76,19 @@ const (
 // LIMIT says "at most n", which the clamped seed set still meets.
 type RecallOptions struct {
 	M, K, L, F int
+	// T is the token target: when a Shape's body would be over T tokens
+	// (by the estimate), the nodes beyond the seeds are shown with their
+	// identity properties only (nick, loc, name, title), those farthest
+	// from the seeds first, ring by ring, until the body fits or every
+	// node past the seeds is trimmed. Seeds and pinned nodes are always
+	// shown whole and no node is dropped for T (M bounds the rows); an
+	// edge between two trimmed nodes at the same hop is left out (the
+	// walk reached neither through it). The header's trimmed=N and a
+	// 01000 notice say what was trimmed.
+	// 0 takes the default, 4,000 (SPEC §3); there is no ceiling: a
+	// large T only keeps more text, and the 8,000-token alarm still
+	// speaks.
+	T int
 	// View is "interior" (default) or "shell": hierarchical edges and
 	// identity properties only.
 	View string
@@ -111,7 +128,7 @@ type RecallOptions struct {
 type Ceilings struct{ M, K, L, F int }
 
 // DefaultRecall are the default budgets of SPEC §3.
-var DefaultRecall = RecallOptions{M: 50, K: 2, L: 4, F: 8}
+var DefaultRecall = RecallOptions{M: 50, K: 2, L: 4, F: 8, T: 4000}
 
 // DefaultCeilings are the highest budgets a Recall may ask for unless the
 // database is opened WithCeilings.
@@ -147,6 +164,13 @@ func (o RecallOptions) resolve(c Ceilings) (RecallOptions, error) {
 	}
 	if err := check("F", &o.F, min(d.F, c.F), c.F); err != nil {
 		return o, err
+	}
+	switch {
+	case o.T == 0:
+		o.T = d.T
+	case o.T < 0:
+		return o, gqlstatus.Errorf(gqlstatus.RecallBudget, "token target T=%d is negative", o.T).
+			WithHint("T is a positive number of tokens; leave it at 0 for its default")
 	}
 	switch o.View {
 	case "", string(exec.ViewInterior):
@@ -253,7 +277,7 @@ func (s *Session) recall(ctx context.Context, q string, opts RecallOptions, t *T
 		return nil, err
 	}
 	sh, err := exec.Recall(ctx, snap, plan, params, exec.RecallOptions{
-		M: o.M, K: o.K, L: o.L, F: o.F, MaxL: s.db.cfg.ceilings.L, CapL: capL, View: exec.View(o.View), Pinned: o.Pinned,
+		M: o.M, K: o.K, L: o.L, F: o.F, T: o.T, MaxL: s.db.cfg.ceilings.L, CapL: capL, View: exec.View(o.View), Pinned: o.Pinned,
 		NoPeaks: o.NoPeaks, ExactTokens: o.ExactTokens, Session: s.name, Peaks: peaks,
 	})
 	if t != nil && sh != nil {
@@ -381,7 +405,7 @@ func appendShapeKey(b []byte, incarnation, version uint64, token string, names [
 		b = append(b, 1)
 		b = appendField(b, v.AppendLiteral(lit[:0]))
 	}
-	for _, v := range [...]int{o.M, o.K, o.L, o.F} {
+	for _, v := range [...]int{o.M, o.K, o.L, o.F, o.T} {
 		b = binary.AppendUvarint(b, uint64(v))
 	}
 	b = appendField(b, o.View)

@@ -118,6 +118,9 @@ func drawOptions(t *rapid.T) RecallOptions {
 		L:    rapid.IntRange(1, 6).Draw(t, "L"),
 		F:    rapid.IntRange(1, 10).Draw(t, "F"),
 		View: rapid.SampledFrom([]string{"interior", "shell"}).Draw(t, "view"),
+		// 0 is the default target (4,000), which these graphs' Shapes
+		// stay under; the others trim.
+		T: rapid.SampledFrom([]int{0, 0, 1, 40, 150, 400}).Draw(t, "T"),
 	}
 }
 
@@ -144,7 +147,7 @@ func uncached(t *rapid.T, s *Session, q string, o RecallOptions) *exec.Shape {
 		t.Fatal(err)
 	}
 	sh, err := exec.Recall(context.Background(), s.graph.Snapshot(), plan, nil, exec.RecallOptions{
-		M: ro.M, K: ro.K, L: ro.L, F: ro.F, MaxL: DefaultCeilings.L, CapL: true, View: exec.View(ro.View), Session: s.name})
+		M: ro.M, K: ro.K, L: ro.L, F: ro.F, T: ro.T, MaxL: DefaultCeilings.L, CapL: true, View: exec.View(ro.View), Session: s.name})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -263,6 +266,7 @@ func TestRecallRoundTrip(t *testing.T) {
 		o.View = "interior"
 		o.M = 200 // a Shape cut by M cannot come back whole: see the note
 		o.F = 64
+		o.T = 1 << 30 // nor a Shape the token target trimmed
 		first := uncached(t, s, q, o)
 		if first.Rows == 0 || first.Cue == exec.CuePeak {
 			// Peaks rank nodes by their edges in the whole session, which the
@@ -339,4 +343,86 @@ func stripVars(row string) string {
 		b.WriteByte(c)
 	}
 	return b.String()
+}
+
+// TestTokenTargetTrims: a Shape over its token target T keeps every node
+// of the untrimmed Shape, in the same order with the same variables; the
+// seeds' and pinned nodes' lines are unchanged, every other line is the
+// untrimmed one or its identity-only form; its edges are the untrimmed
+// Shape's, less some between two trimmed nodes; and it is no larger.
+func TestTokenTargetTrims(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		g := drawGraph(t, rapid.Bool().Draw(t, "distinct"), rapid.IntRange(0, 9).Draw(t, "hub") == 0)
+		s := build(t, g, identity(len(g.nodes)), identity(len(g.edges)))
+		q := rapid.SampledFrom(propQueries[:8]).Draw(t, "q")
+		o := drawOptions(t)
+		o.T = 1 << 30
+		whole := uncached(t, s, q, o)
+		o.T = rapid.IntRange(1, 400).Draw(t, "T")
+		trim := uncached(t, s, q, o)
+		checkBounds(t, trim, o)
+		if trim.Tokens > whole.Tokens {
+			t.Fatalf("trimmed to %d tokens from %d:\n%s\n---\n%s", trim.Tokens, whole.Tokens, trim.Text, whole.Text)
+		}
+		if trim.Trimmed == 0 {
+			if body(trim.Text) != body(whole.Text) {
+				t.Fatalf("nothing trimmed, yet the body changed:\n%s\n---\n%s", trim.Text, whole.Text)
+			}
+			return
+		}
+		if o.View == "shell" {
+			t.Fatalf("view=shell trimmed %d nodes", trim.Trimmed)
+		}
+		wl, tl := bodyRows(whole.Text), bodyRows(trim.Text)
+		nodes := 0
+		for _, l := range wl {
+			if !strings.Contains(l, ")-[") {
+				nodes++
+			}
+		}
+		edges := map[string]bool{}
+		for _, l := range wl[nodes:] {
+			edges[l] = true
+		}
+		if len(tl) < nodes || len(tl) != trim.Rows {
+			t.Fatalf("the trimmed Shape has %d rows (header %d) for %d nodes", len(tl), trim.Rows, nodes)
+		}
+		identityOnly := regexp.MustCompile(`^( +\(\w+:\w+)(?: \{(.*)\})?\)$`)
+		changed := 0
+		for i := 0; i < nodes; i++ {
+			if tl[i] == wl[i] {
+				continue
+			}
+			changed++
+			if i < trim.Seeds {
+				// Seeds come first after the pinned nodes, which these
+				// queries do not ask for.
+				t.Fatalf("seed line %d changed: %q → %q", i, wl[i], tl[i])
+			}
+			m := identityOnly.FindStringSubmatch(strings.TrimSuffix(tl[i], ","))
+			if m == nil || !strings.HasPrefix(wl[i], m[1]) || (m[2] != "" && !strings.HasPrefix(m[2], "name: ")) {
+				t.Fatalf("node line %d is not the identity form of the whole one: %q → %q", i, wl[i], tl[i])
+			}
+		}
+		if changed != trim.Trimmed {
+			t.Fatalf("%d node lines changed, the Shape says %d were trimmed", changed, trim.Trimmed)
+		}
+		for _, l := range tl[nodes:] {
+			if !edges[strings.TrimSuffix(l, ",")] && !edges[l+","] && !edges[l] {
+				t.Fatalf("edge %q is not in the whole Shape", l)
+			}
+		}
+	})
+}
+
+// bodyRows are the rows of a Shape's INSERT, one per line, without the
+// trailing commas' differences mattering to callers that trim them.
+func bodyRows(text string) []string {
+	var rows []string
+	for _, l := range strings.Split(body(text), "\n") {
+		if strings.HasPrefix(l, "  (") {
+			rows = append(rows, l)
+		}
+	}
+	return rows
 }

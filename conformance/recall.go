@@ -19,7 +19,7 @@ import (
 // (header included), then with json the Shape's attention as JSON on a
 // line of its own, or the error in the form commit errors use.
 var recallArgs = map[string]bool{
-	"m": true, "k": true, "l": true, "f": true,
+	"m": true, "k": true, "l": true, "f": true, "t": true,
 	"view": true, "pinned": true, "nopeaks": true, "exact": true,
 	"depth": true, "only": true, "json": true,
 }
@@ -29,7 +29,7 @@ var recallArgs = map[string]bool{
 // parameter, its VALUE read as a literal (see paramValue).
 func recallOptions(args map[string]string) (goldfish.RecallOptions, error) {
 	var o goldfish.RecallOptions
-	budgets := map[string]*int{"m": &o.M, "k": &o.K, "l": &o.L, "f": &o.F}
+	budgets := map[string]*int{"m": &o.M, "k": &o.K, "l": &o.L, "f": &o.F, "t": &o.T}
 	for k, v := range args {
 		switch {
 		case budgets[k] != nil:

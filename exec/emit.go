@@ -179,10 +179,39 @@ func (e *emitter) emit(w *shapewalk.Shape, seeds int) {
 	if s.Rows == 0 {
 		return
 	}
-	// The body is written in pieces cut where the byte class changes, so
-	// its token estimate is the sum of the pieces' (tokens.Milli): the
-	// glue's is constant, a variable's is counted, and an element's comes
-	// with its rendering.
+	b, cost, _ := e.writeBody(w, vars, texts, 0)
+	// Over the token target, nodes far from the seeds give way first
+	// (view=shell shows identity properties only already).
+	if t := e.opt.T; t > 0 && cost > int64(t)*1000 && e.opt.View != ViewShell {
+		// The header's " trimmed=N" costs tokens too: a trim that saves
+		// fewer is not made.
+		if from, saved := trimFrom(w, texts, int64(t)*1000, cost, sc); from > 0 && saved > glue.trimmed {
+			var dropped int
+			b, cost, dropped = e.writeBody(w, vars, texts, from)
+			s.Trimmed = trimmedCount(w, from)
+			s.Rows -= dropped
+			s.Notices = append(s.Notices, gqlstatus.Notice{Code: gqlstatus.Warning, Msg: trimNote(t, s.Trimmed, dropped, from)})
+		}
+	}
+	e.body, e.bodyCost = b, cost
+	sc.body = b
+}
+
+// writeBody writes the INSERT of a walked Shape and returns it with its
+// token estimate and the number of edges it left out. Nodes at hop trim
+// or beyond (trim > 0), and edges between two of them, are written with
+// their identity properties only, as view=shell writes every element;
+// an edge between two such nodes at the same hop is left out: it is not
+// how the walk reached either (that edge joins two hops), and SPEC's
+// walk adds edges between Shape nodes only while budget remains, which
+// a Shape over its token target has not.
+//
+// The body is written in pieces cut where the byte class changes, so its
+// token estimate is the sum of the pieces' (tokens.Milli): the glue's is
+// constant, a variable's is counted, and an element's comes with its
+// rendering.
+func (e *emitter) writeBody(w *shapewalk.Shape, vars []varName, texts []rendering, trim int) ([]byte, int64, int) {
+	sc := e.scratch()
 	shell := e.opt.View == ViewShell
 	b := append(sc.body[:0], "INSERT"...)
 	cost := glue.insert
@@ -196,25 +225,89 @@ func (e *emitter) emit(w *shapewalk.Shape, seeds int) {
 		}
 		b, cost = vars[i].appendCounted(b, cost)
 		var c int64
-		b, c = appendNode(b, n, texts[i], shell)
+		b, c = appendNode(b, n, texts[i], shell || trimmed(w, i, trim))
 		b = append(b, ')')
 		cost += c + glue.close
 	}
+	dropped := 0
 	for i, ed := range w.Edges {
 		ends := w.Ends[i]
+		far := trimmed(w, int(ends.From), trim) && trimmed(w, int(ends.To), trim)
+		if far && w.Hops[ends.From] == w.Hops[ends.To] {
+			dropped++
+			continue
+		}
 		b = append(b, ",\n  ("...)
 		b, cost = vars[ends.From].appendCounted(b, cost+glue.open)
 		b = append(b, ")-["...)
 		var c int64
-		b, c = appendEdge(b, ed, sc.types[ends.Type], shell)
+		b, c = appendEdge(b, ed, sc.types[ends.Type], shell || far)
 		b = append(b, "]->("...)
 		b, cost = vars[ends.To].appendCounted(b, cost+glue.edgeMid+c+glue.edgeHead)
 		b = append(b, ')')
 		cost += glue.close
 	}
 	b = append(b, '\n')
-	e.body, e.bodyCost = b, cost+glue.end
 	sc.body = b
+	return b, cost + glue.end, dropped
+}
+
+// trimFrom chooses the hop from which a body of cost (tokens.Milli) over
+// the token target shows nodes with their identity properties only: the
+// farthest ring first, then the next, until the estimate fits the target
+// or every node beyond the seeds is trimmed. Seeds (hop 0) and pinned
+// nodes the walk did not reach (hop -1) are always written in full: they
+// are what the Recall asked for, and so are pinned nodes, which are in a
+// Shape because the session says they always matter. It returns 0 when no
+// ring saves a token.
+func trimFrom(w *shapewalk.Shape, texts []rendering, target, cost int64, sc *scratch) (from int, saved int64) {
+	for hop := w.MaxHop; hop >= 1 && cost-saved > target; hop-- {
+		for i, n := range w.Nodes {
+			if w.Hops[i] != hop || i < w.Pinned || shellKeepsAll(n.Props) {
+				continue
+			}
+			mark := len(sc.note)
+			sc.note = appendNodeText(sc.note, n, true)
+			saved += texts[i].cost - tokens.Milli(sc.note[mark:])
+			sc.note = sc.note[:mark]
+		}
+		from = hop
+	}
+	return from, saved
+}
+
+// trimmedCount is the number of nodes a body trimmed from hop from shows
+// with fewer properties than they have.
+func trimmedCount(w *shapewalk.Shape, from int) int {
+	n := 0
+	for i, nd := range w.Nodes {
+		if trimmed(w, i, from) && !shellKeepsAll(nd.Props) {
+			n++
+		}
+	}
+	return n
+}
+
+// trimmed reports whether a body trimmed from hop from (0: untrimmed)
+// shows node i with its identity properties only.
+func trimmed(w *shapewalk.Shape, i, from int) bool {
+	return from > 0 && i >= w.Pinned && w.Hops[i] >= from
+}
+
+// trimNote is the notice of a trimmed Shape. Its text says it with
+// " trimmed=N" in the header alone, which costs a reader three tokens
+// where a note line would cost twenty.
+func trimNote(t, n, dropped, from int) string {
+	where := "beyond the seeds"
+	if from > 1 {
+		where = fmt.Sprintf("%d or more hops from the seeds", from)
+	}
+	msg := fmt.Sprintf("T=%d: %d %s %s %s identity properties only (nick, loc, name, title)",
+		t, n, plural(n, "node", "nodes"), where, plural(n, "shows", "show"))
+	if dropped > 0 {
+		msg += fmt.Sprintf(", and %d %s between them %s left out", dropped, plural(dropped, "edge", "edges"), plural(dropped, "is", "are"))
+	}
+	return msg + "; recall one by nick for the rest"
 }
 
 // prefetchEdgeRenderings loads the renderings of the Shape's edges that
@@ -240,7 +333,9 @@ func prefetchEdgeRenderings(w *shapewalk.Shape, types []edgeType) uint64 {
 // a Shape's body.
 var glue = struct {
 	insert, firstOpen, open, close, edgeMid, edgeHead, end int64
+	trimmed                                                int64 // the header's " trimmed=N"
 }{
+	trimmed:   tokens.Milli([]byte(" trimmed=12")),
 	insert:    tokens.Milli([]byte("INSERT")),
 	firstOpen: tokens.Milli([]byte("\n  (")),
 	open:      tokens.Milli([]byte(",\n  (")),
@@ -632,6 +727,10 @@ func (s *Shape) compose(h, preamble []byte, preambleMilli int64) (string, int, *
 		h = strconv.AppendInt(h, int64(s.Rows), 10)
 		h = append(h, '/')
 		h = strconv.AppendInt(h, int64(s.m), 10)
+		if s.Trimmed > 0 {
+			h = append(h, " trimmed="...)
+			h = strconv.AppendInt(h, int64(s.Trimmed), 10)
+		}
 		h = append(h, " tokens="...)
 		h = strconv.AppendInt(h, int64(tok), 10)
 		h = append(h, '\n')

@@ -44,6 +44,10 @@ type RecallOptions struct {
 	View    View
 	Pinned  []string
 	NoPeaks bool
+	// T is the token target (0: none): a body estimated over T tokens
+	// shows the nodes beyond the seeds with their identity properties
+	// only, farthest hop first, until it fits (SPEC §3, §5 emit).
+	T int
 	// ExactTokens counts the Shape's tokens with the o200k tokenizer
 	// instead of the fast estimate.
 	ExactTokens bool
@@ -92,8 +96,11 @@ type Shape struct {
 	Version uint64
 	// Truncated is set when M cut the walk short.
 	Truncated bool
-	Clamps    []string
-	Notices   []gqlstatus.Notice
+	// Trimmed is the number of nodes the token target T showed with
+	// their identity properties only.
+	Trimmed int
+	Clamps  []string
+	Notices []gqlstatus.Notice
 	// Status is 00000, 01000 (a clamp, a cut, a token alarm, a LIMIT
 	// clamped) or 02000 (skip).
 	Status gqlstatus.Code

@@ -63,7 +63,7 @@
 //
 // A line starting with ':' where a statement could start is a
 // meta-command: :help, :use, :sessions, :drop, :purge, :flush, :backup,
-// :agent, :agents, :set (M, k, L, F, view, peaks), :param and :params (GQL
+// :agent, :agents, :set (M, k, L, F, T, view, peaks), :param and :params (GQL
 // literals passed as $parameters to every Commit and Recall), :source,
 // :output, :format, :timing, :quit. They work in scripts too. :sessions
 // reads the catalogue (DB.SessionInfos), so listing hydrates no session;

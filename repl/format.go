@@ -191,6 +191,7 @@ type jsonShape struct {
 	Tokens    int          `json:"tokens"`
 	Version   uint64       `json:"version"`
 	Truncated bool         `json:"truncated,omitempty"`
+	Trimmed   int          `json:"trimmed,omitempty"`
 	Notices   []jsonNotice `json:"notices"`
 	// Attention is the envelope (SPEC §9); omitted when it is empty.
 	Attention *goldfish.Attention `json:"attention,omitempty"`
@@ -199,7 +200,7 @@ type jsonShape struct {
 
 func shapeJSON(sh *goldfish.Shape) jsonShape {
 	out := jsonShape{Status: string(sh.Status), Cue: string(sh.Cue), Seeds: sh.Seeds, Rows: sh.Rows,
-		Tokens: sh.Tokens, Version: sh.Version, Truncated: sh.Truncated, Notices: []jsonNotice{}, Attention: sh.Attention, GQL: sh.Text}
+		Tokens: sh.Tokens, Version: sh.Version, Truncated: sh.Truncated, Trimmed: sh.Trimmed, Notices: []jsonNotice{}, Attention: sh.Attention, GQL: sh.Text}
 	for _, n := range sh.Notices {
 		out.Notices = append(out.Notices, jsonNotice{Code: string(n.Code), Message: n.Msg})
 	}

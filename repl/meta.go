@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"slices"
 	"sort"
 	"strconv"
@@ -54,7 +55,7 @@ func init() {
 			long: "Every following Recall and Commit names the agent, transactions and :source included. Per agent the\nsession keeps the version its last Recall read and its number of reads (:agents), and the log keeps\nwho committed each Δ. Names: letters, digits, '_', '-' and '.', up to 64, not starting with '-' or '.'.\ngqlsh --agent NAME starts as NAME.", run: (*Shell).metaAgent},
 		{name: "agents", short: "list the agents that read this session: the version each last read, and its reads",
 			long: "Kept by the session beside its graph (reading changes no version) and saved with it: after a crash\nthe counts may miss the last few reads, never a Commit's.", run: (*Shell).metaAgents},
-		{name: "set", args: "[KNOB VALUE]", short: "set a Recall budget: M, k, L, F, view (interior|shell), peaks (on|off); alone, list them",
+		{name: "set", args: "[KNOB VALUE]", short: "set a Recall budget: M, k, L, F, T (token target), view (interior|shell), peaks (on|off); alone, list them",
 			long: "Budgets may be lowered freely; values above the database's ceilings are refused.\n0 means the default. Example: :set M 20   :set view shell   :set peaks off", run: (*Shell).metaSet},
 		{name: "param", args: "NAME VALUE", short: "set $NAME for every following statement; VALUE is a GQL literal: 1, 2.5, true, null, 'text', [1, 2], DATE '2026-01-31'",
 			long: "VALUE is read by the GQL literal rules, as in a statement: integers are 64-bit, DATE and DATETIME\nliterals are typed values, strings take '…' or \"…\". ':param NAME' alone removes the parameter.", run: nil}, // meta passes the whole rest of the line to metaParamLine
@@ -467,7 +468,7 @@ func (sh *Shell) metaAgents(ctx context.Context, args []string) error {
 // knobs lists the :set names in the order :set prints them.
 // The Recall's own knobs come first, then the session's attention
 // settings (stored with the session, for every agent that reads it).
-var knobs = append([]string{"M", "k", "L", "F", "view", "peaks", "depth", "only"}, goldfish.AttentionSettingNames...)
+var knobs = append([]string{"M", "k", "L", "F", "T", "view", "peaks", "depth", "only"}, goldfish.AttentionSettingNames...)
 
 func (sh *Shell) metaSet(ctx context.Context, args []string) error {
 	if len(args) == 1 && strings.Contains(args[0], "=") { // :set M=20
@@ -504,6 +505,7 @@ func (sh *Shell) metaSet(ctx context.Context, args []string) error {
 		sh.printf("k      %s  (ceiling %d)\n", show(o.K, d.K, c.K), c.K)
 		sh.printf("L      %s  (ceiling %d)\n", show(o.L, d.L, c.L), c.L)
 		sh.printf("F      %s  (ceiling %d)\n", show(o.F, d.F, c.F), c.F)
+		sh.printf("T      %s  (token target)\n", show(o.T, d.T, d.T))
 		sh.printf("view   %s\n", view)
 		sh.printf("peaks  %s\n", peaks)
 		depth := o.Depth
@@ -550,6 +552,8 @@ func (sh *Shell) metaSet(ctx context.Context, args []string) error {
 		err = num(&o.L, sh.ceilings.L)
 	case "f":
 		err = num(&o.F, sh.ceilings.F)
+	case "t":
+		err = num(&o.T, math.MaxInt32) // a target, not a budget: no ceiling
 	case "view":
 		switch strings.ToLower(val) {
 		case "interior", "shell":

@@ -274,12 +274,12 @@ func TestMeta(t *testing.T) {
 					t.Errorf("agents %+v, %v; want %+v", list, err, want)
 				}
 			}},
-		{name: "set lists", in: ":set", out: []string{"M      50 (default)  (ceiling 200)\n", "k      2 (default)", "L      4 (default)", "F      8 (default)", "view   interior (default)\n", "peaks  on\n"}},
-		{name: "set knobs", in: ":set M 20\n:set k=1\n:set L 2\n:set F 3\n:set view shell\n:set peaks off\n:set",
-			out: []string{"M = 20\n", "M      20  (ceiling 200)", "k      1 ", "L      2 ", "F      3 ", "view   shell", "peaks  off"},
+		{name: "set lists", in: ":set", out: []string{"M      50 (default)  (ceiling 200)\n", "k      2 (default)", "L      4 (default)", "F      8 (default)", "T      4000 (default)  (token target)\n", "view   interior (default)\n", "peaks  on\n"}},
+		{name: "set knobs", in: ":set M 20\n:set k=1\n:set L 2\n:set F 3\n:set T 300\n:set view shell\n:set peaks off\n:set",
+			out: []string{"M = 20\n", "M      20  (ceiling 200)", "k      1 ", "L      2 ", "F      3 ", "T      300 ", "view   shell", "peaks  off"},
 			check: func(t *testing.T, sh *Shell) {
 				o := sh.Runner().Recall
-				if o.M != 20 || o.K != 1 || o.L != 2 || o.F != 3 || o.View != "shell" || !o.NoPeaks {
+				if o.M != 20 || o.K != 1 || o.L != 2 || o.F != 3 || o.T != 300 || o.View != "shell" || !o.NoPeaks {
 					t.Errorf("recall options %+v", o)
 				}
 			}},

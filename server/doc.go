@@ -7,7 +7,7 @@
 //
 // # HTTP
 //
-//	POST /v1/sessions/{name}/recall  {"q", "params", "agent", "options": {"M","k","L","F","view","depth","only"}}
+//	POST /v1/sessions/{name}/recall  {"q", "params", "agent", "options": {"M","k","L","F","T","view","depth","only"}}
 //	POST /v1/sessions/{name}/commit  {"text", "params", "agent", "mint": "default"|"ingest"}
 //	GET  /v1/sessions                the sessions the token may read
 //	GET  /healthz                    200 while serving, 503 once shutdown began

@@ -31,6 +31,7 @@ type RecallSettings struct {
 	K     int      `json:"k,omitempty" jsonschema:"most hops from the seeds (default 2)"`
 	L     int      `json:"L,omitempty" jsonschema:"most seeds (default 4)"`
 	F     int      `json:"F,omitempty" jsonschema:"most new neighbours one node adds (default 8)"`
+	T     int      `json:"T,omitempty" jsonschema:"token target (default 4000): over it, nodes beyond the seeds show identity properties only, farthest first"`
 	View  string   `json:"view,omitempty" jsonschema:"interior (default) or shell: hierarchical edges and identity properties only"`
 	Depth string   `json:"depth,omitempty" jsonschema:"lean (default) or full: how much the attention envelope shows"`
 	Only  Sections `json:"only,omitempty" jsonschema:"the sections to keep, any of shape, views, actions, attention (none: all)"`
@@ -146,7 +147,7 @@ func (s *Server) doRecall(ctx context.Context, scope *Scope, name string, req Re
 	if err != nil {
 		return nil, err
 	}
-	o := goldfish.RecallOptions{M: req.Options.M, K: req.Options.K, L: req.Options.L, F: req.Options.F,
+	o := goldfish.RecallOptions{M: req.Options.M, K: req.Options.K, L: req.Options.L, F: req.Options.F, T: req.Options.T,
 		View: req.Options.View, Depth: req.Options.Depth, Only: req.Options.Only, Agent: req.Agent}
 	if len(req.Params) > 0 {
 		o.Params = req.Params.values()

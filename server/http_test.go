@@ -254,6 +254,36 @@ func TestParams(t *testing.T) {
 	}
 }
 
+// TestTokenTarget: options.T trims the nodes beyond the seeds to their
+// identity properties, and the answer counts them in "trimmed".
+func TestTokenTarget(t *testing.T) {
+	_, _, ts := newServer(t, server.Options{})
+	status, body := call(t, ts, "POST", "/v1/sessions/t/commit", "",
+		`{"text": "INSERT (:A {nick: 'a', note: 'the seed keeps every property it has'})-[:r]->(:B {nick: 'b', note: 'a far node shows its nick alone'})"}`)
+	if status != 200 {
+		t.Fatalf("%d %s", status, body)
+	}
+	for _, c := range []struct {
+		opts    string
+		trimmed float64
+	}{{`{}`, 0}, {`{"T": 5}`, 1}} {
+		status, body = call(t, ts, "POST", "/v1/sessions/t/recall", "", `{"q": "MATCH (a:A)", "options": `+c.opts+`}`)
+		if status != 200 {
+			t.Fatalf("%s: %d %s", c.opts, status, body)
+		}
+		m := decodeMap(t, body)
+		got, _ := m["trimmed"].(float64)
+		gql := m["gql"].(string)
+		if got != c.trimmed || !strings.Contains(gql, "every property") || strings.Contains(gql, "its nick alone") != (c.trimmed == 0) {
+			t.Errorf("%s: trimmed %v:\n%s", c.opts, m["trimmed"], gql)
+		}
+	}
+	status, body = call(t, ts, "POST", "/v1/sessions/t/recall", "", `{"q": "MATCH (a:A)", "options": {"T": -1}}`)
+	if status != 400 || decodeMap(t, body)["gqlstatus"] != "22Q01" {
+		t.Errorf("a negative T: %d %s", status, body)
+	}
+}
+
 // TestSessionsAndMetrics: GET /v1/sessions lists what exists; /metrics
 // counts what was served.
 func TestSessionsAndMetrics(t *testing.T) {

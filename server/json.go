@@ -30,6 +30,7 @@ type ShapeJSON struct {
 	Tokens    int      `json:"tokens"`
 	Version   uint64   `json:"version"`
 	Truncated bool     `json:"truncated,omitempty"`
+	Trimmed   int      `json:"trimmed,omitempty"`
 	Notices   []Notice `json:"notices"`
 	// Attention is the envelope (SPEC §9); omitted when it is empty.
 	Attention *goldfish.Attention `json:"attention,omitempty"`
@@ -84,7 +85,7 @@ type SessionsJSON struct {
 
 func shapeJSON(sh *goldfish.Shape) ShapeJSON {
 	out := ShapeJSON{Status: string(sh.Status), Cue: string(sh.Cue), Seeds: sh.Seeds, Rows: sh.Rows,
-		Tokens: sh.Tokens, Version: sh.Version, Truncated: sh.Truncated, Notices: []Notice{}, Attention: sh.Attention, GQL: sh.Text}
+		Tokens: sh.Tokens, Version: sh.Version, Truncated: sh.Truncated, Trimmed: sh.Trimmed, Notices: []Notice{}, Attention: sh.Attention, GQL: sh.Text}
 	for _, n := range sh.Notices {
 		out.Notices = append(out.Notices, Notice{Code: string(n.Code), Message: n.Msg})
 	}

@@ -126,7 +126,10 @@ func (l *memoryLocks) lock(session string) func() {
 
 // The budgets of the drop-in's reads. open_nodes walks one hop, so every
 // relation of a named entity is in its Shape (up to the fan-out F);
-// search_nodes seeds the best matches in canonical order.
+// search_nodes seeds the best matches in canonical order. Both answer
+// with what the original answers, the entities asked for and their
+// relations, so their token target trims the entities at the far end of
+// a relation to their names.
 const (
 	openHops   = 1
 	openFanOut = 32
@@ -135,6 +138,11 @@ const (
 	// ceiling.
 	openRows        = 50
 	openRowsCeiling = 200
+	// openTokens is the token target per entity asked for (named, or
+	// matched by a search): past it, the entities a relation reaches are
+	// shown by name and type alone (the original shows them by name
+	// alone), while the ones asked for stay whole.
+	openTokens = 40
 	searchSeeds     = 8
 	searchHops      = 1
 	searchRows      = 2 * searchSeeds
@@ -261,7 +269,7 @@ func (s *Server) searchNodes(ctx context.Context, sc *Scope, query string) (*mcp
 		}
 	}
 	return s.memoryRecall(ctx, sc, q, map[string]any{"query": query},
-		goldfish.RecallOptions{L: searchSeeds, K: searchHops, M: searchRows, NoPeaks: true})
+		goldfish.RecallOptions{L: searchSeeds, K: searchHops, M: searchRows, T: openTokens * searchSeeds, NoPeaks: true})
 }
 
 // memoryKinds are the kinds of the memory session, from the catalogue
@@ -294,7 +302,8 @@ func (s *Server) openNodes(ctx context.Context, sc *Scope, names []string) (*mcp
 		list[i] = n
 	}
 	return s.memoryRecall(ctx, sc, "MATCH (n) WHERE n.nick IN $names", map[string]any{"names": list},
-		goldfish.RecallOptions{L: len(names), K: openHops, F: openFanOut, M: min(openRowsCeiling, openRows*len(names)), NoPeaks: true})
+		goldfish.RecallOptions{L: len(names), K: openHops, F: openFanOut, M: min(openRowsCeiling, openRows*len(names)),
+			T: openTokens * len(names), NoPeaks: true})
 }
 
 // memorySession opens the memory session for a write.

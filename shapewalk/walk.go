@@ -58,6 +58,7 @@ type Shape struct {
 	Clamps    []Clamp       // in the order the clamped nodes were expanded
 	Truncated bool          // M cut the walk short
 	MaxHop    int
+	Pinned    int // the first Pinned of Nodes are the pinned kinds' nodes
 }
 
 // Ends locates an edge's ends in Shape.Nodes and its type in Shape.Types
@@ -1075,7 +1076,7 @@ func (w *walker) cmpTail(a, b closeEnt) int {
 // result copies the walk into sh (reusing its slices) with the edges in
 // emit order.
 func (w *walker) result(sh *Shape) {
-	*sh = Shape{Truncated: w.trunc, Clamps: w.clamps,
+	*sh = Shape{Truncated: w.trunc, Clamps: w.clamps, Pinned: w.nPinned,
 		Nodes: append(sh.Nodes[:0], w.nodes...), Slots: append(sh.Slots[:0], w.slots...), Hops: append(sh.Hops[:0], w.hops...),
 		Edges: sh.Edges[:0], Types: sh.Types[:0], Ends: sh.Ends[:0]}
 	for i := range sh.Clamps {

@@ -20,7 +20,7 @@ import (
 const serveUsage = `Usage: gqlsh serve [--listen ADDR] [--cabinet PATH | --mem] [--tokens FILE] [--deadline D] [--session NAME]
 
 Serves the sessions over HTTP/JSON and MCP (streamable HTTP on /mcp):
-  POST /v1/sessions/NAME/recall   {"q", "params", "agent", "options": {"M","k","L","F","view","depth","only"}}
+  POST /v1/sessions/NAME/recall   {"q", "params", "agent", "options": {"M","k","L","F","T","view","depth","only"}}
   POST /v1/sessions/NAME/commit   {"text", "params", "agent", "mint"}
   GET  /v1/sessions, GET /healthz, GET /metrics
 

@@ -141,6 +141,7 @@ func TestSideBySide(t *testing.T) {
 	var table strings.Builder
 	fmt.Fprintf(&table, "%-13s %-44s %9s %9s\n", "tool", "arguments", "goldfish", "original")
 	var sumG, sumO int
+	var texts strings.Builder // both answers of each read, for a reader comparing them
 	for i, gr := range g.Reads {
 		or := o.Reads[i]
 		if gr.IsError || or.IsError {
@@ -153,7 +154,11 @@ func TestSideBySide(t *testing.T) {
 		to, _ := tokens.Exact(or.Text)
 		args, _ := json.Marshal(gr.Args)
 		fmt.Fprintf(&table, "%-13s %-44s %9d %9d\n", gr.Tool, args, tg, to)
+		fmt.Fprintf(&texts, "==== %s %s\n---- goldfish (%d tokens)\n%s\n---- original (%d tokens)\n%s\n", gr.Tool, args, tg, gr.Text, to, or.Text)
 		sumG, sumO = sumG+tg, sumO+to
+		if tg >= to {
+			t.Errorf("%s %s: goldfish answers in %d tokens, the original in %d: a drop-in read must be smaller", gr.Tool, args, tg, to)
+		}
 		var want graphJSON
 		if err := json.Unmarshal([]byte(or.Text), &want); err != nil {
 			t.Fatalf("the original's %s: %v", or.Tool, err)
@@ -217,5 +222,8 @@ func TestSideBySide(t *testing.T) {
 	t.Logf("tokens (o200k) of each answer's text:\n%s", table.String())
 	if p := os.Getenv("GOLDFISH_SIDEBYSIDE_OUT"); p != "" {
 		os.WriteFile(p, []byte(table.String()), 0o644)
+	}
+	if p := os.Getenv("GOLDFISH_SIDEBYSIDE_TEXTS"); p != "" {
+		os.WriteFile(p, []byte(texts.String()), 0o644)
 	}
 }

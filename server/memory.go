@@ -142,11 +142,11 @@ const (
 	// matched by a search): past it, the entities a relation reaches are
 	// shown by name and type alone (the original shows them by name
 	// alone), while the ones asked for stay whole.
-	openTokens = 40
-	searchSeeds     = 8
-	searchHops      = 1
-	searchRows      = 2 * searchSeeds
-	maxOpenNames    = 32 // the default L ceiling
+	openTokens   = 40
+	searchSeeds  = 8
+	searchHops   = 1
+	searchRows   = 2 * searchSeeds
+	maxOpenNames = 32 // the default L ceiling
 	// chunk bounds the items of one Δ, so its parameters stay well under
 	// the 256 a text may hold and its rows under R.
 	chunk = 64

@@ -2,10 +2,10 @@ package conformance
 
 import (
 	"bufio"
-	"bytes"
 	"context"
 	"embed"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"io/fs"
@@ -46,18 +46,15 @@ type Directive struct {
 
 // Engine is the state the cases of one file run against.
 type Engine struct {
-	db *goldfish.DB
-	// dir holds the cabinet file of a "reset cabinet" engine ("" in
-	// memory).
-	dir string
+	t Transport
 	// slices are the texts export kept, by name; they outlive reset, so
 	// a slice can move from one database to another.
 	slices map[string]string
-	// storage, when set, makes every database the engine opens (opts
-	// opens the current one again, remove removes it).
-	storage Storage
-	opts    []goldfish.Option
-	remove  func()
+	// behind holds the sessions a skipped directive may have changed
+	// (a script writes; a Recall moves the attention state), by name,
+	// with the directive: what follows on them cannot be judged, so it is
+	// skipped too, until a reset.
+	behind map[string]string
 }
 
 // Storage makes the databases an engine runs on, to run the suite on a
@@ -68,8 +65,8 @@ type Storage func() (opts []goldfish.Option, remove func(), err error)
 
 // NewEngine returns an engine over a fresh in-memory database.
 func NewEngine() *Engine {
-	e := &Engine{}
-	if err := e.reset(false); err != nil {
+	e := &Engine{t: &embedded{}}
+	if err := e.t.Reset(context.Background(), false); err != nil {
 		panic(err) // an in-memory database cannot fail to open
 	}
 	return e
@@ -78,100 +75,50 @@ func NewEngine() *Engine {
 // NewEngineOn returns an engine whose every database, "reset" and
 // "reset cabinet" alike, storage makes; "reopen" opens it again.
 func NewEngineOn(storage Storage) (*Engine, error) {
-	e := &Engine{storage: storage}
-	if err := e.reset(false); err != nil {
+	e := &Engine{t: &embedded{storage: storage}}
+	if err := e.t.Reset(context.Background(), false); err != nil {
 		return nil, err
 	}
 	return e, nil
 }
 
-// Close closes the engine's database and removes its cabinet file.
-func (e *Engine) Close() {
-	if e.db != nil {
-		e.db.Close()
-	}
-	if e.dir != "" {
-		os.RemoveAll(e.dir)
-	}
-	if e.remove != nil {
-		e.remove()
-	}
-}
+// NewEngineOver returns an engine that runs its directives over t, which
+// must be reset already (a fresh start, as the first directive of a file
+// expects).
+func NewEngineOver(t Transport) *Engine { return &Engine{t: t} }
 
-// reset starts over on a fresh database: in memory, or on a new cabinet
-// file that "reopen" closes and opens again.
-func (e *Engine) reset(cabinet bool) error {
-	e.Close()
-	e.db, e.dir, e.opts, e.remove = nil, "", nil, nil
-	if e.storage != nil {
-		opts, remove, err := e.storage()
-		if err != nil {
-			return err
-		}
-		e.opts, e.remove = opts, remove
-		e.db, err = goldfish.Open(opts...)
-		return err
-	}
-	var opts []goldfish.Option
-	if cabinet {
-		dir, err := os.MkdirTemp("", "goldfish-conformance-")
-		if err != nil {
-			return err
-		}
-		e.dir = dir
-		opts = append(opts, goldfish.WithCabinet(path.Join(dir, "cabinet.gf")))
-	}
-	db, err := goldfish.Open(opts...)
-	if err != nil {
-		return err
-	}
-	e.db = db
-	return nil
-}
-
-// reopen closes the database and opens its cabinet file again, after a
-// flush of every session when flush is set, so what follows reads the
-// sessions as a new process would: hydrated from snapshots and logs.
-func (e *Engine) reopen(ctx context.Context, flush bool) error {
-	if e.storage != nil {
-		if flush {
-			if err := e.db.Flush(ctx); err != nil {
-				return err
-			}
-		}
-		if err := e.db.Close(); err != nil {
-			return err
-		}
-		db, err := goldfish.Open(e.opts...)
-		if err != nil {
-			return err
-		}
-		e.db = db
-		return nil
-	}
-	if e.dir == "" {
-		return fmt.Errorf("reopen: the engine is in memory; start the file with \"reset cabinet\"")
-	}
-	if flush {
-		if err := e.db.Flush(ctx); err != nil {
-			return err
-		}
-	}
-	if err := e.db.Close(); err != nil {
-		return err
-	}
-	db, err := goldfish.Open(goldfish.WithCabinet(path.Join(e.dir, "cabinet.gf")))
-	if err != nil {
-		return err
-	}
-	e.db = db
-	return nil
-}
+// Close closes the engine's transport (for an embedded engine: the
+// database, and its cabinet file is removed).
+func (e *Engine) Close() { e.t.Close() }
 
 // Do runs one directive and returns its output. An error means the
 // directive itself is malformed (unknown command or argument), not that
-// the engine refused the statement: refusals are output.
+// the engine refused the statement: refusals are output. A *Skip error
+// says the transport cannot run the directive.
 func (e *Engine) Do(ctx context.Context, d Directive) (string, error) {
+	name := orDefault(d.Args["session"], DefaultSession)
+	if why, ok := e.behind[name]; ok && d.Cmd != "reset" && d.Cmd != "reopen" {
+		return "", &Skip{"session " + name + " is not as the file expects it: " + why + " was skipped"}
+	}
+	out, err := e.do(ctx, d)
+	var f *failure
+	if errors.As(err, &f) {
+		return "", f.err
+	}
+	var sk *Skip
+	switch {
+	case d.Cmd == "reset":
+		e.behind = nil
+	case errors.As(err, &sk) && d.Cmd != "reopen":
+		if e.behind == nil {
+			e.behind = map[string]string{}
+		}
+		e.behind[name] = "the " + d.Cmd + " at " + d.Pos
+	}
+	return out, err
+}
+
+func (e *Engine) do(ctx context.Context, d Directive) (string, error) {
 	for k := range d.Args {
 		switch {
 		case k == "session":
@@ -196,24 +143,22 @@ func (e *Engine) Do(ctx context.Context, d Directive) (string, error) {
 	switch d.Cmd {
 	case "reset":
 		_, cabinet := d.Args["cabinet"]
-		return "", e.reset(cabinet)
+		return "", e.t.Reset(ctx, cabinet)
 	case "reopen":
 		_, flush := d.Args["flush"]
-		return "", e.reopen(ctx, flush)
-	}
-	s, err := e.db.Session(ctx, name)
-	if err != nil {
-		return "", err
-	}
-	switch d.Cmd {
-	case "commit":
-		res, err := s.CommitWith(ctx, d.Input, nil, goldfish.CommitOptions{Agent: d.Args["agent"]})
-		return formatCommit(res, err), nil
-	case "ingest":
-		res, err := s.IngestWith(ctx, d.Input, nil, goldfish.CommitOptions{Agent: d.Args["agent"]})
-		return formatCommit(res, err), nil
+		return "", e.t.Reopen(ctx, flush)
+	case "commit", "ingest":
+		mint := ""
+		if d.Cmd == "ingest" {
+			mint = "ingest"
+		}
+		res, err := e.t.Commit(ctx, name, d.Input, mint, d.Args["agent"])
+		return formatOutcome(res, err)
 	case "dump":
-		out := s.Dump()
+		out, err := e.t.Dump(ctx, name)
+		if err != nil {
+			return formatOutcome(nil, err)
+		}
 		if _, ok := d.Args["summary"]; ok {
 			// Only the version and the counts: for sessions too big to list.
 			lines := strings.SplitAfterN(out, "\n", 3)
@@ -226,9 +171,9 @@ func (e *Engine) Do(ctx context.Context, d Directive) (string, error) {
 			return "", err
 		}
 		opts.Agent = d.Args["agent"]
-		sh, err := s.Recall(ctx, d.Input, opts)
+		sh, err := e.t.Recall(ctx, name, d.Input, opts)
 		if err != nil {
-			return formatCommit(nil, err), nil
+			return formatOutcome(nil, err)
 		}
 		if _, ok := d.Args["json"]; ok {
 			j, err := json.Marshal(sh.Attention)
@@ -239,15 +184,15 @@ func (e *Engine) Do(ctx context.Context, d Directive) (string, error) {
 		}
 		return sh.Text, nil
 	case "settings":
-		return settings(ctx, s, d.Args), nil
+		return e.settings(ctx, name, d.Args)
 	case "export":
-		return e.export(ctx, s, d)
+		return e.export(ctx, name, d)
 	case "absorb":
-		return e.absorb(ctx, s, d)
+		return e.absorb(ctx, name, d)
 	case "vocabulary":
-		v, err := s.Vocabulary(ctx)
+		v, err := e.t.Vocabulary(ctx, name)
 		if err != nil {
-			return formatCommit(nil, err), nil
+			return formatOutcome(nil, err)
 		}
 		return formatVocabulary(v), nil
 	case "script":
@@ -255,10 +200,10 @@ func (e *Engine) Do(ctx context.Context, d Directive) (string, error) {
 		if err != nil {
 			return "", err
 		}
-		var out, errOut bytes.Buffer
-		code := repl.Run(ctx, s, &repl.ReaderIO{R: strings.NewReader(d.Input), Out: &out, Err: &errOut},
-			repl.Options{Format: format})
-		res := out.String() + errOut.String()
+		res, code, err := e.t.Script(ctx, name, d.Input, format)
+		if err != nil {
+			return "", err
+		}
 		if code != 0 {
 			res += fmt.Sprintf("exit %d\n", code)
 		}
@@ -267,14 +212,25 @@ func (e *Engine) Do(ctx context.Context, d Directive) (string, error) {
 	return "", fmt.Errorf("unknown directive %q (want commit, ingest, recall, dump, vocabulary, settings, script, export, absorb, reset or reopen)", d.Cmd)
 }
 
+// formatOutcome is formatCommit, but a transport's own failure or a
+// skip is the directive's error rather than output.
+func formatOutcome(res *goldfish.CommitResult, err error) (string, error) {
+	var f *failure
+	var sk *Skip
+	if errors.As(err, &f) || errors.As(err, &sk) {
+		return "", err
+	}
+	return formatCommit(res, err), nil
+}
+
 // settings sets the attention settings its arguments name (as gqlsh's
 // :set does) and shows them all:
 //
 //	settings [session=NAME] [stale_reads=N] [decay=F] [salience_threshold=F] [gap_ratio=F] [gap_min=N]
-func settings(ctx context.Context, s *goldfish.Session, args map[string]string) string {
-	cur, err := s.AttentionSettings(ctx)
+func (e *Engine) settings(ctx context.Context, session string, args map[string]string) (string, error) {
+	cur, err := e.t.AttentionSettings(ctx, session)
 	if err != nil {
-		return formatCommit(nil, err)
+		return formatOutcome(nil, err)
 	}
 	names := make([]string, 0, len(args))
 	for k := range args {
@@ -285,15 +241,15 @@ func settings(ctx context.Context, s *goldfish.Session, args map[string]string) 
 	sort.Strings(names)
 	for _, k := range names {
 		if cur, err = goldfish.SetAttentionSetting(cur, k, args[k]); err != nil {
-			return formatCommit(nil, err)
+			return formatOutcome(nil, err)
 		}
 	}
 	if len(names) > 0 {
-		if err := s.SetAttentionSettings(ctx, cur); err != nil {
-			return formatCommit(nil, err)
+		if err := e.t.SetAttentionSettings(ctx, session, cur); err != nil {
+			return formatOutcome(nil, err)
 		}
 	}
-	return cur.String() + "\n"
+	return cur.String() + "\n", nil
 }
 
 // formatVocabulary lists a session's vocabulary with every counter.
@@ -335,6 +291,18 @@ func formatCommit(res *goldfish.CommitResult, err error) string {
 	var b strings.Builder
 	if err != nil {
 		b.WriteString("error: ")
+		var re *remoteError
+		if errors.As(err, &re) {
+			// The server's answer holds what WriteError prints: the
+			// error's fields and its caret lines, rendered there.
+			b.WriteString(re.Error())
+			b.WriteByte('\n')
+			if re.caret != "" {
+				b.WriteString(re.caret)
+				b.WriteByte('\n')
+			}
+			return b.String()
+		}
 		repl.WriteError(&b, err)
 		return b.String()
 	}
@@ -449,14 +417,23 @@ func (f Failure) String() string {
 	return fmt.Sprintf("%s: %s: output differs\n--- want\n%s--- got\n%s", f.Pos, f.Cmd, f.Want, f.Got)
 }
 
+// Skipped is one case a run could not make over its transport, and why.
+type Skipped struct {
+	Pos, Cmd, Reason string
+}
+
 // Report is the outcome of a run.
 type Report struct {
 	Passed   int
 	Failures []Failure
+	Skipped  []Skipped
 }
 
 // Failed returns the number of failing cases.
 func (r Report) Failed() int { return len(r.Failures) }
+
+// Ran returns the number of cases that ran (passed or failed).
+func (r Report) Ran() int { return r.Passed + len(r.Failures) }
 
 // Files lists the *.txt files of fsys's root, sorted.
 func Files(fsys fs.FS) ([]string, error) {
@@ -474,6 +451,25 @@ func Run(ctx context.Context, fsys fs.FS) (Report, error) { return RunOn(ctx, fs
 // RunOn is Run with every database made by storage (nil: in memory and
 // in files, as Run).
 func RunOn(ctx context.Context, fsys fs.FS, storage Storage) (Report, error) {
+	return RunOver(ctx, fsys, func() (Transport, error) {
+		t := &embedded{storage: storage}
+		return t, t.Reset(ctx, false)
+	})
+}
+
+// RunRemote runs every *.txt file of fsys's root against the server o
+// names, each file on sessions of its own (see RemoteOptions).
+func RunRemote(ctx context.Context, fsys fs.FS, o RemoteOptions) (Report, error) {
+	transports, err := NewRemote(ctx, o)
+	if err != nil {
+		return Report{}, err
+	}
+	return RunOver(ctx, fsys, transports)
+}
+
+// RunOver runs every *.txt file of fsys's root, each over a transport
+// newTransport makes (ready, as after a reset).
+func RunOver(ctx context.Context, fsys fs.FS, newTransport func() (Transport, error)) (Report, error) {
 	var rep Report
 	names, err := Files(fsys)
 	if err != nil {
@@ -492,14 +488,18 @@ func RunOn(ctx context.Context, fsys fs.FS, storage Storage) (Report, error) {
 		if err != nil {
 			return rep, err
 		}
-		var e *Engine
-		if storage == nil {
-			e = NewEngine()
-		} else if e, err = NewEngineOn(storage); err != nil {
+		t, err := newTransport()
+		if err != nil {
 			return rep, err
 		}
+		e := NewEngineOver(t)
 		for _, d := range cases {
 			got, err := e.Do(ctx, d)
+			var sk *Skip
+			if errors.As(err, &sk) {
+				rep.Skipped = append(rep.Skipped, Skipped{Pos: d.Pos, Cmd: d.Cmd, Reason: sk.Reason})
+				continue
+			}
 			if err == nil && got != "" && !strings.HasSuffix(got, "\n") {
 				got += "\n"
 			}
@@ -520,7 +520,7 @@ func RunDir(ctx context.Context, dir string) (Report, error) {
 }
 
 // export runs the export directive (see the package doc).
-func (e *Engine) export(ctx context.Context, s *goldfish.Session, d Directive) (string, error) {
+func (e *Engine) export(ctx context.Context, session string, d Directive) (string, error) {
 	ro, err := recallOptions(d.Args)
 	if err != nil {
 		return "", err
@@ -529,9 +529,9 @@ func (e *Engine) export(ctx context.Context, s *goldfish.Session, d Directive) (
 	if n := d.Args["nicks"]; n != "" {
 		o.Nicks = strings.Split(n, ",")
 	}
-	sl, err := s.ExportSlice(ctx, d.Input, o)
+	sl, err := e.t.ExportSlice(ctx, session, d.Input, o)
 	if err != nil {
-		return formatCommit(nil, err), nil
+		return formatOutcome(nil, err)
 	}
 	if e.slices == nil {
 		e.slices = map[string]string{}
@@ -541,7 +541,7 @@ func (e *Engine) export(ctx context.Context, s *goldfish.Session, d Directive) (
 }
 
 // absorb runs the absorb directive (see the package doc).
-func (e *Engine) absorb(ctx context.Context, s *goldfish.Session, d Directive) (string, error) {
+func (e *Engine) absorb(ctx context.Context, session string, d Directive) (string, error) {
 	text := d.Input
 	if text != "" {
 		text += "\n" // the input lost the slice's final newline
@@ -555,11 +555,11 @@ func (e *Engine) absorb(ctx context.Context, s *goldfish.Session, d Directive) (
 	}
 	policy, err := goldfish.ParseAbsorbPolicy(d.Args["policy"])
 	if err != nil {
-		return formatCommit(nil, err), nil
+		return formatOutcome(nil, err)
 	}
-	res, err := s.AbsorbWith(ctx, text, policy, goldfish.CommitOptions{Agent: d.Args["agent"]})
+	res, err := e.t.Absorb(ctx, session, text, policy, d.Args["agent"])
 	if err != nil {
-		return formatCommit(nil, err), nil
+		return formatOutcome(nil, err)
 	}
 	var b strings.Builder
 	b.WriteString(formatCommit(&res.CommitResult, nil))

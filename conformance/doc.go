@@ -51,6 +51,14 @@
 // order (and the slices kept, which a reset keeps too). The default
 // session is "main".
 //
+// An engine reaches its sessions through a Transport: the embedded one
+// (a goldfish.DB in this process) or a running server's HTTP API
+// (RunRemote, "gqlsh conformance --url URL"), where each file and each
+// reset works on sessions of fresh names and a directive the server
+// cannot run (reopen, script) is reported as skipped, with its reason.
+// Either way the engine formats the answers itself, so both are judged
+// on the same text.
+//
 // The suite runs under go test (conformance_test.go, with datadriven's
 // -rewrite flag to regenerate expected outputs, to be reviewed in the
 // diff) and under "gqlsh conformance [DIR]", which uses this package's own

@@ -130,6 +130,18 @@ type jsonResult struct {
 	// registrations did.
 	Actions []string `json:"actions,omitempty"`
 	Defined []string `json:"defined,omitempty"`
+	// Results say what each statement did, when the Δ holds several.
+	Results []jsonStmt `json:"results,omitempty"`
+}
+
+// jsonStmt is one statement's part of a Δ of several in format json.
+type jsonStmt struct {
+	Statement int    `json:"statement"`
+	Status    string `json:"status"`
+	Action    string `json:"action,omitempty"`
+	Defined   string `json:"defined,omitempty"`
+	goldfish.Counts
+	Notices []jsonNotice `json:"notices"`
 }
 
 // jsonError is the line format json prints for a failed statement.
@@ -166,6 +178,14 @@ func resultJSON(res *goldfish.CommitResult, statements int) jsonResult {
 		}
 		if st.Defined != "" {
 			out.Defined = append(out.Defined, st.Defined)
+		}
+		if len(res.Stmts) > 1 {
+			js := jsonStmt{Statement: st.Index, Status: st.Status, Action: st.Action, Defined: st.Defined,
+				Counts: st.Counts, Notices: []jsonNotice{}}
+			for _, n := range st.Notices {
+				js.Notices = append(js.Notices, jsonNotice{Code: string(n.Code), Message: n.Msg, Line: n.Pos.Line, Column: n.Pos.Col})
+			}
+			out.Results = append(out.Results, js)
 		}
 	}
 	return out

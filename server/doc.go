@@ -9,6 +9,11 @@
 //
 //	POST /v1/sessions/{name}/recall  {"q", "params", "agent", "options": {"M","k","L","F","T","view","depth","only"}}
 //	POST /v1/sessions/{name}/commit  {"text", "params", "agent", "mint": "default"|"ingest"}
+//	GET  /v1/sessions/{name}/vocabulary  its views and actions, with every counter
+//	GET  /v1/sessions/{name}/settings    its attention settings (POST: change some)
+//	GET  /v1/sessions/{name}/dump        the whole session, as Session.Dump lists it
+//	POST /v1/sessions/{name}/export  {"q", "params", "nicks", "options": {"M","k","L","F"}}
+//	POST /v1/sessions/{name}/absorb  {"slice", "policy", "agent"}
 //	GET  /v1/sessions                the sessions the token may read
 //	GET  /healthz                    200 while serving, 503 once shutdown began
 //	GET  /metrics                    Prometheus text format
@@ -17,11 +22,13 @@
 // A Recall answers with the object `gqlsh --format json` prints for it
 // (gql, cue, seeds, rows, tokens, version, notices, attention), a Commit
 // with the shell's object for a Commit (status, version, applied, the
-// counts, notices). An error answers with {"gqlstatus", "message", "hint",
-// "line", "column"} and a status code that says whose it is: 400 the
+// counts, notices, and for a Δ of several statements what each did). An
+// error answers with {"gqlstatus", "message", "hint", "line", "column"}
+// and a status code that says whose it is: 400 the
 // caller's mistake, 401 no valid token, 403 a token without the session
 // or the verb, 409 a conflict with the session's state (a nick taken, a
-// name registered, a precondition false), 413 a frame over 4 MiB, 500
+// name registered, a precondition false, a Commit other hosts beat to
+// its version past its retries), 413 a frame over 4 MiB, 500
 // the server's fault, 503 shutting down or over the request deadline.
 //
 // # Tokens

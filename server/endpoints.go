@@ -35,6 +35,11 @@ type RecallSettings struct {
 	View  string   `json:"view,omitempty" jsonschema:"interior (default) or shell: hierarchical edges and identity properties only"`
 	Depth string   `json:"depth,omitempty" jsonschema:"lean (default) or full: how much the attention envelope shows"`
 	Only  Sections `json:"only,omitempty" jsonschema:"the sections to keep, any of shape, views, actions, attention (none: all)"`
+	// Pinned, NoPeaks and Exact are the Recall options of the same
+	// names (goldfish.RecallOptions).
+	Pinned  Sections `json:"pinned,omitempty" jsonschema:"kinds whose nodes go into the Shape first, within M"`
+	NoPeaks bool     `json:"nopeaks,omitempty" jsonschema:"no Peak_L fallback: a q that matches nothing seeds nothing"`
+	Exact   bool     `json:"exact,omitempty" jsonschema:"count the Shape's tokens with the o200k tokenizer instead of the estimate"`
 }
 
 // Sections are the sections of a Recall's "only": a JSON list of names,
@@ -148,7 +153,8 @@ func (s *Server) doRecall(ctx context.Context, scope *Scope, name string, req Re
 		return nil, err
 	}
 	o := goldfish.RecallOptions{M: req.Options.M, K: req.Options.K, L: req.Options.L, F: req.Options.F, T: req.Options.T,
-		View: req.Options.View, Depth: req.Options.Depth, Only: req.Options.Only, Agent: req.Agent}
+		View: req.Options.View, Depth: req.Options.Depth, Only: req.Options.Only, Agent: req.Agent,
+		Pinned: req.Options.Pinned, NoPeaks: req.Options.NoPeaks, ExactTokens: req.Options.Exact}
 	if len(req.Params) > 0 {
 		o.Params = req.Params.values()
 	}

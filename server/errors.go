@@ -37,7 +37,8 @@ func statusOf(err error) *gqlstatus.Error {
 // httpStatus says whose an error is. Everything the caller can correct by
 // changing the request is 400; a state of the session the request ran
 // into (a nick taken, a name registered, a precondition false, the
-// session dropped under it) is 409; the server's own faults are 500; a
+// session dropped under it, a Commit that lost the race for its version
+// to other hosts more often than its retries allow) is 409; the server's own faults are 500; a
 // request the server could not finish in time or at all now is 503.
 func httpStatus(ge *gqlstatus.Error) int {
 	switch ge.Code {
@@ -49,7 +50,7 @@ func httpStatus(ge *gqlstatus.Error) int {
 		return http.StatusRequestEntityTooLarge
 	case gqlstatus.ShuttingDown, gqlstatus.Rollback:
 		return http.StatusServiceUnavailable
-	case gqlstatus.IntegrityViolation, gqlstatus.NameExists, gqlstatus.PreconditionFalse:
+	case gqlstatus.IntegrityViolation, gqlstatus.NameExists, gqlstatus.PreconditionFalse, gqlstatus.SerializationFailure:
 		return http.StatusConflict
 	case gqlstatus.InvalidReference:
 		if errors.Is(ge, goldfish.ErrDropped) {

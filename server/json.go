@@ -49,6 +49,19 @@ type CommitJSON struct {
 	// registrations did.
 	Actions []string `json:"actions,omitempty"`
 	Defined []string `json:"defined,omitempty"`
+	// Results say what each statement did, when the Δ holds several.
+	Results []StmtJSON `json:"results,omitempty"`
+}
+
+// StmtJSON is what one statement of a Δ did: its status, its counts,
+// the action it ran or the registration it made, its notices.
+type StmtJSON struct {
+	Statement int    `json:"statement"`
+	Status    string `json:"status"`
+	Action    string `json:"action,omitempty"`
+	Defined   string `json:"defined,omitempty"`
+	goldfish.Counts
+	Notices []Notice `json:"notices"`
 }
 
 // ErrorJSON is the answer to a request that failed.
@@ -99,15 +112,25 @@ func commitJSON(res *goldfish.CommitResult) CommitJSON {
 		out.Statements = len(res.Stmts)
 	}
 	for _, st := range res.Stmts {
-		for _, n := range st.Notices {
-			out.Notices = append(out.Notices, Notice{Code: string(n.Code), Message: n.Msg, Line: n.Pos.Line, Column: n.Pos.Col})
-		}
+		out.Notices = append(out.Notices, notices(st.Notices)...)
 		if st.Action != "" {
 			out.Actions = append(out.Actions, st.Action)
 		}
 		if st.Defined != "" {
 			out.Defined = append(out.Defined, st.Defined)
 		}
+		if len(res.Stmts) > 1 {
+			out.Results = append(out.Results, StmtJSON{Statement: st.Index, Status: st.Status, Action: st.Action,
+				Defined: st.Defined, Counts: st.Counts, Notices: append([]Notice{}, notices(st.Notices)...)})
+		}
+	}
+	return out
+}
+
+func notices(ns []goldfish.Notice) []Notice {
+	var out []Notice
+	for _, n := range ns {
+		out = append(out, Notice{Code: string(n.Code), Message: n.Msg, Line: n.Pos.Line, Column: n.Pos.Col})
 	}
 	return out
 }

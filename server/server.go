@@ -81,6 +81,12 @@ func New(db *goldfish.DB, opts Options) (*Server, error) {
 	s.mux.Handle("POST /v1/sessions/{name}/recall", s.api("recall", s.recall))
 	s.mux.Handle("POST /v1/sessions/{name}/commit", s.api("commit", s.commit))
 	s.mux.Handle("GET /v1/sessions", s.api("sessions", s.sessions))
+	s.mux.Handle("GET /v1/sessions/{name}/vocabulary", s.api("vocabulary", s.vocabulary))
+	s.mux.Handle("GET /v1/sessions/{name}/settings", s.api("settings", s.settings))
+	s.mux.Handle("POST /v1/sessions/{name}/settings", s.api("settings", s.setSettings))
+	s.mux.Handle("GET /v1/sessions/{name}/dump", s.api("dump", s.dump))
+	s.mux.Handle("POST /v1/sessions/{name}/export", s.api("export", s.export))
+	s.mux.Handle("POST /v1/sessions/{name}/absorb", s.api("absorb", s.absorb))
 	s.mux.Handle("GET /healthz", s.metrics.instrument("healthz", http.HandlerFunc(s.healthz)))
 	s.mux.Handle("GET /metrics", s.metrics.handler())
 	s.mux.Handle("/mcp", s.metrics.instrument("mcp", s.mcpHTTP()))
@@ -272,18 +278,26 @@ func bodyError(err error) error {
 
 var errNoRoute = errors.New("no such endpoint")
 
+// sessionVerbs are the endpoints under /v1/sessions/{name}/.
+var sessionVerbs = map[string]bool{"recall": true, "commit": true, "export": true, "absorb": true,
+	"settings": true, "vocabulary": true, "dump": true}
+
 func routeError(r *http.Request) error {
 	return &gqlstatus.Error{Code: gqlstatus.InvalidReference, Cause: errNoRoute,
 		Msg:  fmt.Sprintf("there is no endpoint %s %s", r.Method, r.URL.Path),
-		Hint: "POST /v1/sessions/NAME/recall or /commit, GET /v1/sessions, GET /healthz, GET /metrics, /mcp"}
+		Hint: "POST /v1/sessions/NAME/recall, /commit, /export, /absorb or /settings; GET /v1/sessions, /v1/sessions/NAME/vocabulary, /settings or /dump; GET /healthz, GET /metrics, /mcp"}
 }
 
 // routeStatus is 405 for a known path with the wrong method, else 404.
 func routeStatus(r *http.Request) int {
 	p := r.URL.Path
-	if p == "/v1/sessions" || p == "/healthz" || p == "/metrics" ||
-		strings.HasPrefix(p, "/v1/sessions/") && (strings.HasSuffix(p, "/recall") || strings.HasSuffix(p, "/commit")) {
+	if p == "/v1/sessions" || p == "/healthz" || p == "/metrics" {
 		return http.StatusMethodNotAllowed
+	}
+	if rest, ok := strings.CutPrefix(p, "/v1/sessions/"); ok {
+		if _, verb, ok := strings.Cut(rest, "/"); ok && sessionVerbs[verb] {
+			return http.StatusMethodNotAllowed
+		}
 	}
 	return http.StatusNotFound
 }

@@ -4,10 +4,10 @@
 // Usage:
 //
 //	gqlsh [--cabinet PATH | --postgres URL | --mem] [--postgres-schema NAME] [--session NAME] [--agent NAME] [--format gql|json] [--fail-at-end] [-c TEXT]... [-f FILE]...
-//	gqlsh conformance [-v] [--postgres URL] [DIR]
+//	gqlsh conformance [-v] [--postgres URL | --url URL [--token T]] [DIR]
 //	gqlsh ingest-go DIR [--session NAME] [--mem | --cabinet PATH | --postgres URL]
-//	gqlsh serve [--listen ADDR] [--cabinet PATH | --mem] [--tokens FILE] [--deadline D]
-//	gqlsh mcp [--cabinet PATH | --mem] [--session NAME]
+//	gqlsh serve [--listen ADDR] [--cabinet PATH | --postgres URL | --mem] [--postgres-schema NAME] [--poll D] [--tokens FILE] [--deadline D]
+//	gqlsh mcp [--cabinet PATH | --postgres URL | --mem] [--session NAME]
 //	gqlsh token --read GLOB[,GLOB…] | --write GLOB[,GLOB…]
 //	gqlsh snap-go DIR --prefix NAME [--mem | --cabinet PATH] [--part-nodes N]
 //	gqlsh --version | --help
@@ -58,8 +58,10 @@
 // "gqlsh conformance" runs the conformance suite (the copy built into the
 // binary, or the *.txt files of DIR) against the embedded engine, in
 // memory (or, with --postgres URL, with every database in a schema of
-// its own on that server, dropped afterwards), and prints one line per
-// failing case.
+// its own on that server, dropped afterwards), or with --url URL against
+// a running gqlsh serve over its HTTP API, each file on sessions of fresh
+// names; it prints one line per failing case, and one per case a server
+// cannot run (skipped over --url, with the reason).
 package main
 
 import (
@@ -101,10 +103,10 @@ const usage = `gqlsh: the Goldfish GQL shell
 
 Usage:
   gqlsh [--cabinet PATH | --postgres URL | --mem] [--postgres-schema NAME] [--session NAME] [--agent NAME] [--format gql|json] [--fail-at-end] [-c TEXT]... [-f FILE]...
-  gqlsh conformance [-v] [--postgres URL] [DIR]
+  gqlsh conformance [-v] [--postgres URL | --url URL [--token T]] [DIR]
   gqlsh ingest-go DIR [--session NAME] [--mem | --cabinet PATH | --postgres URL] [--tests] [--no-calls]
-  gqlsh serve [--listen ADDR] [--cabinet PATH | --mem] [--tokens FILE] [--deadline D]
-  gqlsh mcp [--cabinet PATH | --mem] [--session NAME]
+  gqlsh serve [--listen ADDR] [--cabinet PATH | --postgres URL | --mem] [--postgres-schema NAME] [--poll D] [--tokens FILE] [--deadline D]
+  gqlsh mcp [--cabinet PATH | --postgres URL | --mem] [--session NAME]
   gqlsh token --read GLOB[,GLOB…] | --write GLOB[,GLOB…]
   gqlsh snap-go DIR --prefix NAME [--mem | --cabinet PATH] [--part-nodes N] [--tests] [--no-calls]
   gqlsh --version | --help
@@ -187,6 +189,8 @@ type dbOptions struct {
 	// postgres is --postgres URL ("": $GOLDFISH_POSTGRES, unless mem or
 	// cabinet is set), schema its --postgres-schema.
 	postgres, schema string
+	// poll is the PostgreSQL poll interval (0: the default).
+	poll time.Duration
 	// lookupEnv and goos as in env.
 	lookupEnv func(string) (string, bool)
 	goos      string
@@ -212,7 +216,7 @@ func openDB(o dbOptions) (*goldfish.DB, string, error) {
 		url, _ = lookup("GOLDFISH_POSTGRES")
 	}
 	if url != "" {
-		db, err := goldfish.Open(goldfish.WithPostgres(url), goldfish.WithPostgresOptions(goldfish.PostgresOptions{Schema: o.schema}))
+		db, err := goldfish.Open(goldfish.WithPostgres(url), goldfish.WithPostgresOptions(goldfish.PostgresOptions{Schema: o.schema, PollInterval: o.poll}))
 		if err != nil {
 			return nil, "", err
 		}
@@ -542,14 +546,17 @@ func postgresStorage(url string) conformance.Storage {
 }
 
 // runConformance runs the suite and prints one line per failing case
-// (followed by the wanted and actual output, indented), then the totals.
+// (followed by the wanted and actual output, indented), one per case
+// skipped over --url, then the totals.
 func runConformance(args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("gqlsh conformance", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	verbose := fs.Bool("v", false, "print the wanted and actual output of each failing case")
 	pgURL := fs.String("postgres", "", "run every database in a new schema of the PostgreSQL server at `URL` (dropped afterwards)")
+	srvURL := fs.String("url", "", "run against the gqlsh serve at `URL` (http://HOST:PORT) over its HTTP API")
+	token := fs.String("token", "", "with --url, send `TOKEN` as the bearer token (it needs write access to every session name)")
 	fs.Usage = func() {
-		fmt.Fprintln(stderr, "Usage: gqlsh conformance [-v] [--postgres URL] [DIR]\n\nRuns DIR/*.txt (default: the suite built into gqlsh) against the embedded engine.")
+		fmt.Fprintln(stderr, "Usage: gqlsh conformance [-v] [--postgres URL | --url URL [--token T]] [DIR]\n\nRuns DIR/*.txt (default: the suite built into gqlsh) against the embedded engine,\nor with --url against a running server, each file on sessions of fresh names.")
 		fs.PrintDefaults()
 	}
 	if err := fs.Parse(args); err != nil {
@@ -562,19 +569,30 @@ func runConformance(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "gqlsh conformance: at most one DIR")
 		return 2
 	}
+	if *srvURL != "" && *pgURL != "" {
+		fmt.Fprintln(stderr, "gqlsh conformance: give --postgres or --url, not both (a server over --url keeps its sessions where it was started with)")
+		return 2
+	}
+	if *token != "" && *srvURL == "" {
+		fmt.Fprintln(stderr, "gqlsh conformance: --token goes with --url")
+		return 2
+	}
 	ctx := context.Background()
+	fsys := conformance.Suite()
+	if fs.NArg() == 1 {
+		fsys = os.DirFS(fs.Arg(0))
+	}
 	var (
 		rep conformance.Report
 		err error
 	)
-	var storage conformance.Storage
-	if *pgURL != "" {
-		storage = postgresStorage(*pgURL)
-	}
-	if fs.NArg() == 1 {
-		rep, err = conformance.RunOn(ctx, os.DirFS(fs.Arg(0)), storage)
-	} else {
-		rep, err = conformance.RunOn(ctx, conformance.Suite(), storage)
+	switch {
+	case *srvURL != "":
+		rep, err = conformance.RunRemote(ctx, fsys, conformance.RemoteOptions{URL: *srvURL, Token: *token})
+	case *pgURL != "":
+		rep, err = conformance.RunOn(ctx, fsys, postgresStorage(*pgURL))
+	default:
+		rep, err = conformance.RunOn(ctx, fsys, nil)
 	}
 	if err != nil {
 		fmt.Fprintf(stderr, "gqlsh conformance: %v\n", err)
@@ -590,7 +608,14 @@ func runConformance(args []string, stdout, stderr io.Writer) int {
 			fmt.Fprintf(stdout, "  want:\n%s  got:\n%s", indent(f.Want), indent(f.Got))
 		}
 	}
-	fmt.Fprintf(stdout, "%d passed, %d failed\n", rep.Passed, rep.Failed())
+	for _, s := range rep.Skipped {
+		fmt.Fprintf(stdout, "SKIP %s %s: skipped over --url (%s)\n", s.Pos, s.Cmd, s.Reason)
+	}
+	if *srvURL != "" || len(rep.Skipped) > 0 {
+		fmt.Fprintf(stdout, "%d ran: %d passed, %d failed; %d skipped over --url\n", rep.Ran(), rep.Passed, rep.Failed(), len(rep.Skipped))
+	} else {
+		fmt.Fprintf(stdout, "%d passed, %d failed\n", rep.Passed, rep.Failed())
+	}
 	if rep.Failed() > 0 {
 		return 1
 	}

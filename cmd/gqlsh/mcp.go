@@ -25,10 +25,12 @@ func runMCP(args []string, e env) int {
 	fs.SetOutput(e.stderr)
 	mem := fs.Bool("mem", false, "keep sessions in memory for this run only (no cabinet file)")
 	cab := fs.String("cabinet", "", "keep sessions in the cabinet file `PATH` (default: as gqlsh)")
+	pgURL := fs.String("postgres", "", "keep sessions in PostgreSQL at `URL`, shared with other hosts (default $GOLDFISH_POSTGRES unless --cabinet or --mem)")
+	pgSchema := fs.String("postgres-schema", "", "the PostgreSQL schema `NAME` that holds the sessions (default goldfish)")
 	session := fs.String("session", server.DefaultMemorySession, "session `NAME` of the memory-server tools, and of recall and commit when a call names none")
 	deadline := fs.Duration("deadline", 30*time.Second, "cancel a tool call's work after `D` (0: no deadline)")
 	fs.Usage = func() {
-		fmt.Fprintln(e.stderr, "Usage: gqlsh mcp [--cabinet PATH | --mem] [--session NAME]\n\nServes MCP on standard input and output: the tools recall, commit and\nsessions, and the knowledge-graph memory server's tools on --session.")
+		fmt.Fprintln(e.stderr, "Usage: gqlsh mcp [--cabinet PATH | --postgres URL | --mem] [--postgres-schema NAME] [--session NAME]\n\nServes MCP on standard input and output: the tools recall, commit and\nsessions, and the knowledge-graph memory server's tools on --session.")
 		fs.PrintDefaults()
 	}
 	if err := fs.Parse(args); err != nil {
@@ -45,7 +47,11 @@ func runMCP(args []string, e env) int {
 		fmt.Fprintln(e.stderr, "gqlsh mcp: give --cabinet or --mem, not both")
 		return 2
 	}
-	db, backend, err := openDB(dbOptions{mem: *mem, cabinet: *cab, lookupEnv: e.lookupEnv, goos: e.goos})
+	if *pgURL != "" && (*mem || *cab != "") {
+		fmt.Fprintln(e.stderr, "gqlsh mcp: give --postgres, --cabinet or --mem, only one")
+		return 2
+	}
+	db, backend, err := openDB(dbOptions{mem: *mem, cabinet: *cab, postgres: *pgURL, schema: *pgSchema, lookupEnv: e.lookupEnv, goos: e.goos})
 	if err != nil {
 		fmt.Fprintf(e.stderr, "gqlsh: %v\n", err)
 		return 1

@@ -17,12 +17,20 @@ import (
 	"github.com/goldfish-gql/goldfish/server"
 )
 
-const serveUsage = `Usage: gqlsh serve [--listen ADDR] [--cabinet PATH | --mem] [--tokens FILE] [--deadline D] [--session NAME]
+const serveUsage = `Usage: gqlsh serve [--listen ADDR] [--cabinet PATH | --postgres URL | --mem] [--postgres-schema NAME] [--poll D] [--tokens FILE] [--deadline D] [--session NAME]
 
 Serves the sessions over HTTP/JSON and MCP (streamable HTTP on /mcp):
   POST /v1/sessions/NAME/recall   {"q", "params", "agent", "options": {"M","k","L","F","T","view","depth","only"}}
   POST /v1/sessions/NAME/commit   {"text", "params", "agent", "mint"}
+  POST /v1/sessions/NAME/export    {"q", "params", "nicks", "options": {"M","k","L","F"}}
+  POST /v1/sessions/NAME/absorb    {"slice", "policy", "agent"}
+  GET  /v1/sessions/NAME/vocabulary, /settings (POST to change), /dump
   GET  /v1/sessions, GET /healthz, GET /metrics
+
+With --postgres URL (else $GOLDFISH_POSTGRES, unless --cabinet or --mem)
+the sessions live in PostgreSQL, shared with every other gqlsh serve on
+the same database and schema; each Recall knows the others' Commits at most
+--poll old.
 
 Without --tokens every caller may do everything, so the server listens on a
 loopback address only; with --tokens FILE (lines from gqlsh token) each
@@ -40,6 +48,9 @@ func runServe(args []string, e env) int {
 	listen := fs.String("listen", "127.0.0.1:7717", "listen on `ADDR` (host:port; a non-loopback host needs --tokens)")
 	mem := fs.Bool("mem", false, "keep sessions in memory for this run only (no cabinet file)")
 	cab := fs.String("cabinet", "", "keep sessions in the cabinet file `PATH` (default: as gqlsh)")
+	pgURL := fs.String("postgres", "", "keep sessions in PostgreSQL at `URL`, shared with other servers (default $GOLDFISH_POSTGRES unless --cabinet or --mem)")
+	pgSchema := fs.String("postgres-schema", "", "the PostgreSQL schema `NAME` that holds the sessions (default goldfish)")
+	poll := fs.Duration("poll", 0, "with PostgreSQL, how old a Recall's knowledge of other servers' Commits may be, at most `D` (default 1s)")
 	tokensFile := fs.String("tokens", "", "accept only the tokens listed in `FILE` (lines from gqlsh token)")
 	deadline := fs.Duration("deadline", 30*time.Second, "cancel a request's work after `D` (0: no deadline)")
 	session := fs.String("session", server.DefaultMemorySession, "session `NAME` of the memory-server tools on /mcp")
@@ -62,6 +73,14 @@ func runServe(args []string, e env) int {
 		fmt.Fprintln(e.stderr, "gqlsh serve: give --cabinet or --mem, not both")
 		return 2
 	}
+	if *pgURL != "" && (*mem || *cab != "") {
+		fmt.Fprintln(e.stderr, "gqlsh serve: give --postgres, --cabinet or --mem, only one")
+		return 2
+	}
+	if *poll < 0 {
+		fmt.Fprintf(e.stderr, "gqlsh serve: --poll %s: give a positive interval\n", *poll)
+		return 2
+	}
 	var tokens *server.Tokens
 	if *tokensFile != "" {
 		t, err := readTokens(*tokensFile)
@@ -79,7 +98,7 @@ func runServe(args []string, e env) int {
 		fmt.Fprintf(e.stderr, "gqlsh serve: %v\n", err)
 		return 1
 	}
-	db, backend, err := openDB(dbOptions{mem: *mem, cabinet: *cab, lookupEnv: e.lookupEnv, goos: e.goos})
+	db, backend, err := openDB(dbOptions{mem: *mem, cabinet: *cab, postgres: *pgURL, schema: *pgSchema, poll: *poll, lookupEnv: e.lookupEnv, goos: e.goos})
 	if err != nil {
 		ln.Close()
 		fmt.Fprintf(e.stderr, "gqlsh: %v\n", err)

@@ -1,0 +1,477 @@
+package conformance
+
+import (
+	"bytes"
+	"context"
+	"crypto/rand"
+	"encoding/json"
+	"fmt"
+	"io"
+	"math/big"
+	"net/http"
+	"net/url"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/cespare/xxhash/v2"
+
+	"github.com/goldfish-gql/goldfish"
+	"github.com/goldfish-gql/goldfish/gqlstatus"
+	"github.com/goldfish-gql/goldfish/repl"
+	"github.com/goldfish-gql/goldfish/server"
+	"github.com/goldfish-gql/goldfish/tokens"
+)
+
+// A run over a server (RemoteOptions) sends every directive to the
+// server's HTTP/JSON API, and keeps the files and the runs apart on a
+// server others use too: each file, and each "reset" in it, works on
+// sessions of names no one has used, and a name is never used twice.
+//
+// The suite's texts name the sessions, so a run over a server maps its
+// names back: the header line of a Shape and of a slice shows the
+// file's name. A fresh name is chosen so that the header's token estimate
+// is the file name's (same byte classes, the same count of tokens: see
+// package tokens), which keeps every tokens= of the suite as it is; a
+// slice's checksum covers its header, so it is verified as the server
+// wrote it and computed again over the header that names the file's
+// session. What cannot be judged that way is skipped, with its reason:
+// a reopen (only the server's process can close and open its database),
+// a script (gqlsh's statement loop runs on an embedded session), and a
+// Recall with the exact o200k count (which counts the header's name).
+
+// RemoteOptions say which server a run goes to.
+type RemoteOptions struct {
+	// URL is the server's base URL (http://127.0.0.1:7717).
+	URL string
+	// Token is sent as "Authorization: Bearer TOKEN" when set; it needs
+	// the write scope on every session name (the names are fresh).
+	Token string
+	// Client makes the requests (nil: a client with a 2-minute timeout).
+	Client *http.Client
+}
+
+// remoteServer is what the files of one run share: the client and the
+// names used.
+type remoteServer struct {
+	o    RemoteOptions
+	base string
+	mu   sync.Mutex
+	used map[string]bool
+}
+
+func newRemoteServer(ctx context.Context, o RemoteOptions) (*remoteServer, error) {
+	u, err := url.Parse(o.URL)
+	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+		return nil, fmt.Errorf("--url %q is not a server's http:// or https:// URL", o.URL)
+	}
+	if o.Client == nil {
+		o.Client = &http.Client{Timeout: 2 * time.Minute}
+	}
+	rs := &remoteServer{o: o, base: strings.TrimSuffix(o.URL, "/"), used: map[string]bool{}}
+	// The sessions the server has already are no fresh names.
+	var list server.SessionsJSON
+	if err := rs.call(ctx, "GET", "/v1/sessions", nil, &list); err != nil {
+		return nil, fmt.Errorf("the server at %s: %w", o.URL, err)
+	}
+	for _, s := range list.Sessions {
+		rs.used[s.Name] = true
+	}
+	return rs, nil
+}
+
+// call sends one request and decodes the answer into out; an answer
+// that is the server's error object comes back as a *remoteError, and
+// anything else that went wrong as a *failure.
+func (rs *remoteServer) call(ctx context.Context, method, path string, body, out any) error {
+	var rd io.Reader
+	if body != nil {
+		var buf bytes.Buffer
+		enc := json.NewEncoder(&buf)
+		enc.SetEscapeHTML(false)
+		if err := enc.Encode(body); err != nil {
+			return &failure{err}
+		}
+		rd = &buf
+	}
+	req, err := http.NewRequestWithContext(ctx, method, rs.base+path, rd)
+	if err != nil {
+		return &failure{err}
+	}
+	if body != nil {
+		req.Header.Set("Content-Type", "application/json")
+	}
+	if rs.o.Token != "" {
+		req.Header.Set("Authorization", "Bearer "+rs.o.Token)
+	}
+	resp, err := rs.o.Client.Do(req)
+	if err != nil {
+		return &failure{err}
+	}
+	defer resp.Body.Close()
+	b, err := io.ReadAll(io.LimitReader(resp.Body, server.MaxFrame+1))
+	if err != nil {
+		return &failure{fmt.Errorf("%s %s: reading the answer: %w", method, path, err)}
+	}
+	if resp.StatusCode != http.StatusOK {
+		var ej server.ErrorJSON
+		if err := json.Unmarshal(b, &ej); err != nil || ej.GQLStatus == "" {
+			return &failure{fmt.Errorf("%s %s: status %d: %s", method, path, resp.StatusCode, strings.TrimSpace(string(b)))}
+		}
+		if resp.StatusCode == http.StatusUnauthorized || resp.StatusCode == http.StatusForbidden {
+			return &failure{fmt.Errorf("%s %s: status %d: GQLSTATUS %s: %s", method, path, resp.StatusCode, ej.GQLStatus, ej.Message)}
+		}
+		return &remoteError{ge: &gqlstatus.Error{Code: gqlstatus.Code(ej.GQLStatus), Msg: ej.Message, Hint: ej.Hint,
+			Stmt: ej.Statement, Pos: gqlstatus.Pos{Line: ej.Line, Col: ej.Column}}, caret: ej.Caret}
+	}
+	dec := json.NewDecoder(bytes.NewReader(b))
+	dec.UseNumber()
+	if err := dec.Decode(out); err != nil {
+		return &failure{fmt.Errorf("%s %s: the answer is not the JSON expected: %w", method, path, err)}
+	}
+	return nil
+}
+
+// remoteError is an error the server answered with: its fields, and the
+// caret lines the server rendered (it holds the source line).
+type remoteError struct {
+	ge    *gqlstatus.Error
+	caret string
+}
+
+func (e *remoteError) Error() string { return e.ge.Error() }
+func (e *remoteError) Unwrap() error { return e.ge }
+
+// fresh returns a session name no one has used whose token estimate is
+// local's: each run of letters becomes random letters (six, the longest
+// run the estimate counts as one word, or as many as the run has),
+// each run of digits random digits, and '-' and '.' stay.
+func (rs *remoteServer) fresh(local string) (string, error) {
+	const letters = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ_"
+	pick := func(set string) byte {
+		n, err := rand.Int(rand.Reader, big.NewInt(int64(len(set))))
+		if err != nil {
+			panic(err) // crypto/rand does not fail on the systems Go supports
+		}
+		return set[n.Int64()]
+	}
+	isLetter := func(c byte) bool { return c == '_' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' }
+	isDigit := func(c byte) bool { return c >= '0' && c <= '9' }
+	rs.mu.Lock()
+	defer rs.mu.Unlock()
+	for try := 0; try < 100; try++ {
+		var b []byte
+		for i := 0; i < len(local); {
+			j := i + 1
+			switch c := local[i]; {
+			case isLetter(c):
+				for j < len(local) && isLetter(local[j]) {
+					j++
+				}
+				for k := 0; k < max(j-i, 6); k++ {
+					b = append(b, pick(letters))
+				}
+			case isDigit(c):
+				for j < len(local) && isDigit(local[j]) {
+					j++
+				}
+				for k := i; k < j; k++ {
+					b = append(b, pick("0123456789"))
+				}
+			default:
+				b = append(b, c)
+			}
+			i = j
+		}
+		name := string(b)
+		if rs.used[name] || name == goldfish.CatalogName || len(name) > goldfish.MaxSessionName ||
+			tokens.MilliString(name) != tokens.MilliString(local) || goldfish.ValidSessionName(name) != nil {
+			continue
+		}
+		rs.used[name] = true
+		return name, nil
+	}
+	return "", fmt.Errorf("no fresh session name for %q keeps its token estimate", local)
+}
+
+// remote is the Transport of one file over a server.
+type remote struct {
+	rs *remoteServer
+	// names maps the file's session names to the server's since the
+	// last reset; back maps every server name given back.
+	names map[string]string
+	back  map[string]string
+}
+
+// NewRemote returns a run's transports over the server o names: each
+// call of the function returned gives a transport of its own names for
+// one file.
+func NewRemote(ctx context.Context, o RemoteOptions) (func() (Transport, error), error) {
+	rs, err := newRemoteServer(ctx, o)
+	if err != nil {
+		return nil, err
+	}
+	return func() (Transport, error) {
+		return &remote{rs: rs, names: map[string]string{}, back: map[string]string{}}, nil
+	}, nil
+}
+
+// path is the endpoint of verb on the server's name for session.
+func (t *remote) path(session, verb string) (string, error) {
+	name := session
+	if session != goldfish.CatalogName {
+		var ok bool
+		if name, ok = t.names[session]; !ok {
+			var err error
+			if name, err = t.rs.fresh(session); err != nil {
+				return "", &failure{err}
+			}
+			t.names[session], t.back[name] = name, session
+		}
+	}
+	return "/v1/sessions/" + url.PathEscape(name) + "/" + verb, nil
+}
+
+// localHeader gives text's header line (a Shape's or a slice's, after
+// magic) the file's session name back.
+func (t *remote) localHeader(text, magic string) (string, bool) {
+	rest, ok := strings.CutPrefix(text, magic)
+	if !ok {
+		return text, false
+	}
+	name, after, ok := strings.Cut(rest, " ")
+	if !ok {
+		return text, false
+	}
+	local, ok := t.back[name]
+	if !ok {
+		return text, false
+	}
+	return magic + local + " " + after, true
+}
+
+func (t *remote) Commit(ctx context.Context, session, text, mint, agent string) (*goldfish.CommitResult, error) {
+	p, err := t.path(session, "commit")
+	if err != nil {
+		return nil, err
+	}
+	var out server.CommitJSON
+	if err := t.rs.call(ctx, "POST", p, server.CommitRequest{Text: text, Agent: agent, Mint: mint}, &out); err != nil {
+		return nil, err
+	}
+	return commitResult(out), nil
+}
+
+// commitResult is the Commit the server's answer describes.
+func commitResult(c server.CommitJSON) *goldfish.CommitResult {
+	res := &goldfish.CommitResult{Status: goldfish.Code(c.Status), Version: c.Version, Applied: c.Applied, Total: c.Counts}
+	for _, st := range c.Results {
+		res.Stmts = append(res.Stmts, goldfish.StmtResult{Index: st.Statement, Status: st.Status, Action: st.Action,
+			Defined: st.Defined, Counts: st.Counts, Notices: noticesOf(st.Notices)})
+	}
+	if len(c.Results) == 0 {
+		// One statement: the answer's lists are its own.
+		st := goldfish.StmtResult{Index: 1, Status: c.Status, Counts: c.Counts, Notices: noticesOf(c.Notices)}
+		if len(c.Actions) > 0 {
+			st.Action = c.Actions[0]
+		}
+		if len(c.Defined) > 0 {
+			st.Defined = c.Defined[0]
+		}
+		res.Stmts = []goldfish.StmtResult{st}
+	}
+	return res
+}
+
+func noticesOf(ns []server.Notice) []goldfish.Notice {
+	var out []goldfish.Notice
+	for _, n := range ns {
+		out = append(out, goldfish.Notice{Code: goldfish.Code(n.Code), Msg: n.Message, Pos: gqlstatus.Pos{Line: n.Line, Col: n.Column}})
+	}
+	return out
+}
+
+// params gives parameter values as JSON keeps them apart: a FLOAT with
+// an integral value is written with a fraction, so the server does not
+// read it as an INTEGER.
+func params(p map[string]any) server.Params {
+	if len(p) == 0 {
+		return nil
+	}
+	out := server.Params{}
+	for k, v := range p {
+		if f, ok := v.(float64); ok {
+			s := strconv.FormatFloat(f, 'g', -1, 64)
+			if !strings.ContainsAny(s, ".eEn") {
+				s += ".0"
+			}
+			out[k] = json.RawMessage(s)
+			continue
+		}
+		out[k] = v
+	}
+	return out
+}
+
+func (t *remote) Recall(ctx context.Context, session, q string, o goldfish.RecallOptions) (*goldfish.Shape, error) {
+	if o.ExactTokens {
+		return nil, &Skip{"the exact token count covers the Shape's header, which names the session, and a run over a server names its sessions afresh"}
+	}
+	p, err := t.path(session, "recall")
+	if err != nil {
+		return nil, err
+	}
+	req := server.RecallRequest{Q: q, Params: params(o.Params), Agent: o.Agent, Options: server.RecallSettings{
+		M: o.M, K: o.K, L: o.L, F: o.F, T: o.T, View: o.View, Depth: o.Depth, Only: o.Only, Pinned: o.Pinned, NoPeaks: o.NoPeaks}}
+	var out server.ShapeJSON
+	if err := t.rs.call(ctx, "POST", p, req, &out); err != nil {
+		return nil, err
+	}
+	text, _ := t.localHeader(out.GQL, "// goldfish session=")
+	return &goldfish.Shape{Text: text, Attention: out.Attention, Version: out.Version, Tokens: out.Tokens,
+		Rows: out.Rows, Seeds: out.Seeds, Truncated: out.Truncated}, nil
+}
+
+func (t *remote) Dump(ctx context.Context, session string) (string, error) {
+	p, err := t.path(session, "dump")
+	if err != nil {
+		return "", err
+	}
+	var out server.DumpJSON
+	if err := t.rs.call(ctx, "GET", p, nil, &out); err != nil {
+		return "", err
+	}
+	return out.Dump, nil
+}
+
+func (t *remote) Vocabulary(ctx context.Context, session string) (*goldfish.Vocabulary, error) {
+	p, err := t.path(session, "vocabulary")
+	if err != nil {
+		return nil, err
+	}
+	var out server.VocabularyJSON
+	if err := t.rs.call(ctx, "GET", p, nil, &out); err != nil {
+		return nil, err
+	}
+	v := &goldfish.Vocabulary{Version: out.Version}
+	for _, x := range out.Views {
+		v.Views = append(v.Views, goldfish.View{Name: x.Name, Intent: x.Intent, Expr: x.Expr, Text: x.Text, Error: x.Error,
+			Agent: x.Agent, Registered: x.Registered, Revised: x.Revised, Revisions: x.Revisions,
+			Salience: x.Salience, LowSalience: x.LowSalience})
+	}
+	for _, a := range out.Actions {
+		v.Actions = append(v.Actions, goldfish.Action{Name: a.Name, Intent: a.Intent, Signature: a.Signature, If: a.If,
+			Agent: a.Agent, Registered: a.Registered, Revised: a.Revised, Revisions: a.Revisions,
+			Invocations: a.Invocations, LastInvoked: a.LastInvoked, Salience: a.Salience, LowSalience: a.LowSalience})
+	}
+	return v, nil
+}
+
+func (t *remote) AttentionSettings(ctx context.Context, session string) (goldfish.AttentionSettings, error) {
+	var out goldfish.AttentionSettings
+	p, err := t.path(session, "settings")
+	if err != nil {
+		return out, err
+	}
+	err = t.rs.call(ctx, "GET", p, nil, &out)
+	return out, err
+}
+
+func (t *remote) SetAttentionSettings(ctx context.Context, session string, set goldfish.AttentionSettings) error {
+	p, err := t.path(session, "settings")
+	if err != nil {
+		return err
+	}
+	req := server.SettingsRequest{StaleReads: &set.StaleReads, Decay: &set.Decay, SalienceThreshold: &set.SalienceThreshold,
+		GapRatio: &set.GapRatio, GapMin: &set.GapMin}
+	var out goldfish.AttentionSettings
+	return t.rs.call(ctx, "POST", p, req, &out)
+}
+
+func (t *remote) ExportSlice(ctx context.Context, session, q string, o goldfish.SliceOptions) (*goldfish.Slice, error) {
+	p, err := t.path(session, "export")
+	if err != nil {
+		return nil, err
+	}
+	req := server.ExportRequest{Q: q, Params: params(o.Params), Nicks: o.Nicks}
+	req.Options.M, req.Options.K, req.Options.L, req.Options.F = o.M, o.K, o.L, o.F
+	var out server.SliceJSON
+	if err := t.rs.call(ctx, "POST", p, req, &out); err != nil {
+		return nil, err
+	}
+	text, err := t.localSlice(out.Slice)
+	if err != nil {
+		return nil, &failure{err}
+	}
+	return &goldfish.Slice{Text: text, Anchors: out.Anchors, Nodes: out.Nodes, Edges: out.Edges, Rows: out.Rows,
+		Bound: out.Bound, Version: out.Version, Truncated: out.Truncated, Notices: noticesOf(out.Notices), Status: goldfish.Code(out.Status)}, nil
+}
+
+// localSlice checks the checksum of a slice the server wrote, then gives
+// its header the file's session name and the checksum of that header.
+func (t *remote) localSlice(text string) (string, error) {
+	const magic = "// goldfish slice session="
+	first, rest, ok := strings.Cut(text, "\n")
+	if !ok {
+		return text, nil
+	}
+	head, sum, ok := strings.Cut(first, " sum=")
+	if !ok {
+		return text, nil
+	}
+	if sliceSum(head, rest) != sum {
+		return "", fmt.Errorf("the server's slice has the checksum %s, but its text sums to %s:\n%s", sum, sliceSum(head, rest), text)
+	}
+	local, ok := t.localHeader(head, magic)
+	if !ok {
+		return text, nil
+	}
+	return local + " sum=" + sliceSum(local, rest) + "\n" + rest, nil
+}
+
+// sliceSum is a slice's checksum as package goldfish documents it:
+// xxhash64 of the header before " sum=", a newline, and the text after
+// the header line, in 16 hex digits.
+func sliceSum(head, rest string) string {
+	d := xxhash.New()
+	d.WriteString(head)
+	d.WriteString("\n")
+	d.WriteString(rest)
+	return fmt.Sprintf("%016x", d.Sum64())
+}
+
+func (t *remote) Absorb(ctx context.Context, session, slice string, policy goldfish.AbsorbPolicy, agent string) (*goldfish.AbsorbResult, error) {
+	p, err := t.path(session, "absorb")
+	if err != nil {
+		return nil, err
+	}
+	var out server.AbsorbJSON
+	if err := t.rs.call(ctx, "POST", p, server.AbsorbRequest{Slice: slice, Policy: string(policy), Agent: agent}, &out); err != nil {
+		return nil, err
+	}
+	res := &goldfish.AbsorbResult{CommitResult: *commitResult(out.CommitJSON), Policy: goldfish.AbsorbPolicy(out.Policy),
+		Unchanged: out.Unchanged, Reminted: out.Reminted}
+	for _, k := range out.Skipped {
+		res.Skipped = append(res.Skipped, goldfish.SkippedElement{Element: k.Element, Reason: k.Reason, Line: k.Line, Column: k.Column})
+	}
+	return res, nil
+}
+
+func (t *remote) Script(context.Context, string, string, repl.Format) (string, int, error) {
+	return "", 0, &Skip{"a script runs gqlsh's own statement loop on an embedded session; a server takes each Δ whole"}
+}
+
+// Reset starts over on sessions of fresh names: the server keeps the old
+// ones, which no later directive names.
+func (t *remote) Reset(context.Context, bool) error {
+	t.names = map[string]string{}
+	return nil
+}
+
+func (t *remote) Reopen(context.Context, bool) error {
+	return &Skip{"reopen closes the database and opens it again, which only the server's own process can do"}
+}
+
+// Close leaves the sessions on the server.
+func (t *remote) Close() error { return nil }

@@ -20,7 +20,7 @@ import (
 const serveUsage = `Usage: gqlsh serve [--listen ADDR] [--cabinet PATH | --postgres URL | --mem] [--postgres-schema NAME] [--poll D] [--tokens FILE] [--deadline D] [--session NAME]
 
 Serves the sessions over HTTP/JSON and MCP (streamable HTTP on /mcp):
-  POST /v1/sessions/NAME/recall   {"q", "params", "agent", "options": {"M","k","L","F","T","view","depth","only"}}
+  POST /v1/sessions/NAME/recall   {"q", "params", "agent", "options": {"M","k","L","F","T","view","depth","only","pinned","nopeaks","exact"}}
   POST /v1/sessions/NAME/commit   {"text", "params", "agent", "mint"}
   POST /v1/sessions/NAME/export    {"q", "params", "nicks", "options": {"M","k","L","F"}}
   POST /v1/sessions/NAME/absorb    {"slice", "policy", "agent"}

@@ -44,7 +44,8 @@ import (
 // WithMemoryBudget bounds the estimated memory of the sessions a database
 // on a cabinet (WithCabinet, WithPostgres) keeps resident, in bytes; 0,
 // the default, sets no bound. Past the budget, when a call ends, idle
-// sessions are unloaded, least recently used first, until the rest fit:
+// sessions are unloaded, least recently used first, until the rest fit
+// (with a sixteenth of the budget to spare):
 // their graphs and caches are released, and the next call on one (through
 // a *Session the caller kept, or DB.Session) hydrates it again, from its
 // snapshot and log, transparently. A session is idle when no call on it
@@ -249,13 +250,16 @@ func (s *Session) unpin() {
 }
 
 // sweep unloads idle sessions, least recently used first, until the
-// resident ones fit the budget; self, the session of the call that
-// sweeps, is kept. A sweep already running does the work for everyone.
+// resident ones fit the budget with a sixteenth of it to spare, so that
+// the sweeps, which sort the resident sessions, are not one per
+// hydration; self, the session of the call that sweeps, is kept. A
+// sweep already running does the work for everyone.
 func (m *memory) sweep(self *Session) {
 	if !m.sweeping.TryLock() {
 		return
 	}
 	defer m.sweeping.Unlock()
+	low := m.budget - m.budget/16
 	m.mu.Lock()
 	list := m.buf[:0]
 	for s := range m.resident {
@@ -273,7 +277,7 @@ func (m *memory) sweep(self *Session) {
 		return 0
 	})
 	for _, s := range list {
-		if m.bytes.Load() <= m.budget {
+		if m.bytes.Load() <= low {
 			break
 		}
 		if s != self {

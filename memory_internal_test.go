@@ -64,7 +64,7 @@ func TestMemoryBudgetUnloadsIdleSessions(t *testing.T) {
 	ctx := context.Background()
 	path := filepath.Join(t.TempDir(), "c.gf")
 	// Room for two of the sessions, not three.
-	db := openBudget(t, path, 2*(sessionBaseBytes+2*nodeBytes+edgeBytes)+nodeBytes)
+	db := openBudget(t, path, 2*(sessionBaseBytes+2*nodeBytes+edgeBytes)+2000)
 	names := []string{"a", "b", "c"}
 	var ss []*Session
 	want := map[string]string{}
@@ -456,6 +456,133 @@ func TestMemoryBudgetConcurrent(t *testing.T) {
 	for _, s := range ss {
 		if got := session(t, db, s.name).Dump(); got != wantDump {
 			t.Fatalf("%s after reopening:\n%s\nwant\n%s", s.name, got, wantDump)
+		}
+	}
+}
+
+// TestMemoryBudget10kSessions: ten thousand sessions on one cabinet under
+// a budget that holds a few hundred. After every call the resident
+// sessions fit the budget; the catalogue lists them all; sessions picked
+// at random answer as they did before they were unloaded, and a Commit
+// after hydrating again lands at the next version; reopening shows
+// everything.
+func TestMemoryBudget10kSessions(t *testing.T) {
+	if testing.Short() {
+		t.Skip("ten thousand sessions")
+	}
+	ctx := context.Background()
+	const n = 10_000
+	path := filepath.Join(t.TempDir(), "c.gf")
+	one := sessionBaseBytes + 3*nodeBytes + 2*edgeBytes // a session's estimate once committed to twice
+	budget := int64(300 * one)
+	db := openBudget(t, path, budget)
+	name := func(i int) string { return fmt.Sprintf("s%05d", i) }
+	text := `INSERT (:TSK {nick: "t", n: $n})-[:touches]->(:MOD {loc: $loc})`
+	params := func(i int) map[string]any { return map[string]any{"n": i, "loc": fmt.Sprintf("pkg/m%d.go", i)} }
+	check := func(when string) {
+		t.Helper()
+		if st := db.MemoryStats(); st.ResidentBytes > budget {
+			t.Fatalf("%s: %d bytes resident in %d sessions, over the budget of %d", when, st.ResidentBytes, st.ResidentSessions, budget)
+		}
+	}
+	// Made by many writers at once, as a server's clients would: the
+	// cabinet groups their Commits into one fsync. One writer would wait
+	// for ten thousand fsyncs.
+	const writers = 100
+	var wg sync.WaitGroup
+	errs := make(chan error, writers)
+	for w := range writers {
+		wg.Go(func() {
+			for i := w; i < n; i += writers {
+				s, err := db.Session(ctx, name(i))
+				if err == nil {
+					_, err = s.Ingest(ctx, text, params(i))
+				}
+				if err != nil {
+					errs <- err
+					return
+				}
+			}
+		})
+	}
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		t.Fatal(err)
+	}
+	check("after making them")
+	if got := len(db.Sessions()); got != n {
+		t.Fatalf("Sessions lists %d", got)
+	}
+	if got := len(db.SessionInfos()); got != n {
+		t.Fatalf("SessionInfos lists %d", got)
+	}
+	if got := db.catalog.snapshot().LabelCount(SessionLabel); got != n {
+		t.Fatalf("the catalogue holds %d SESSION nodes", got)
+	}
+	// What each session answers, from a database without a budget.
+	ref, err := Open()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ref.Close()
+	q := `MATCH (t:TSK {nick: "t"})`
+	want := func(i int, version uint64) string {
+		rs := session(t, ref, name(i))
+		if rs.Version() == 0 {
+			if _, err := rs.Ingest(ctx, text, params(i)); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if version == 2 && rs.Version() == 1 {
+			commit(t, rs, `MATCH (t:TSK {nick: "t"}) SET t.again = true`)
+		}
+		return recallText(t, rs, q, RecallOptions{})
+	}
+	st := db.MemoryStats()
+	if st.ResidentSessions < 300 || st.ResidentSessions > 400 || st.Unloads < n-400 {
+		t.Fatalf("MemoryStats %+v", st)
+	}
+	for k := range 300 {
+		i := (k*7919 + 13) % n
+		s := session(t, db, name(i))
+		check("after Session")
+		if got := recallText(t, s, q, RecallOptions{}); got != want(i, s.Version()) {
+			t.Fatalf("%s:\n%s\nwant\n%s", name(i), got, want(i, s.Version()))
+		}
+		check("after Recall")
+		if k%3 == 0 && s.Version() == 1 {
+			if res := commit(t, s, `MATCH (t:TSK {nick: "t"}) SET t.again = true`); res.Version != 2 {
+				t.Fatalf("%s: the Commit after hydrating again made version %d", name(i), res.Version)
+			}
+			check("after Commit")
+		}
+	}
+	if st := db.MemoryStats(); st.Rehydrations < 200 {
+		t.Fatalf("few sessions were hydrated again: %+v", st)
+	}
+	want2 := map[int]string{}
+	for k := range 300 {
+		i := (k*7919 + 13) % n
+		want2[i] = recallText(t, session(t, db, name(i)), q, RecallOptions{})
+	}
+	if err := db.Close(); err != nil {
+		t.Fatal(err)
+	}
+	db = openBudget(t, path, budget)
+	if got := len(db.Sessions()); got != n {
+		t.Fatalf("after reopening Sessions lists %d", got)
+	}
+	for i, w := range want2 {
+		if got := recallText(t, session(t, db, name(i)), q, RecallOptions{}); got != w {
+			t.Fatalf("%s after reopening:\n%s\nwant\n%s", name(i), got, w)
+		}
+		check("after reopening")
+	}
+	for i := 0; i < n; i += 97 {
+		s := session(t, db, name(i))
+		if v := s.Version(); v != 1 && v != 2 {
+			t.Fatalf("%s after reopening at version %d", name(i), v)
 		}
 	}
 }

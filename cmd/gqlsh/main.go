@@ -187,6 +187,8 @@ type dbOptions struct {
 	// postgres is --postgres URL ("": $GOLDFISH_POSTGRES, unless mem or
 	// cabinet is set), schema its --postgres-schema.
 	postgres, schema string
+	// memoryBudget is --memory-budget (0: none).
+	memoryBudget int64
 	// lookupEnv and goos as in env.
 	lookupEnv func(string) (string, bool)
 	goos      string
@@ -212,7 +214,8 @@ func openDB(o dbOptions) (*goldfish.DB, string, error) {
 		url, _ = lookup("GOLDFISH_POSTGRES")
 	}
 	if url != "" {
-		db, err := goldfish.Open(goldfish.WithPostgres(url), goldfish.WithPostgresOptions(goldfish.PostgresOptions{Schema: o.schema}))
+		db, err := goldfish.Open(goldfish.WithPostgres(url), goldfish.WithPostgresOptions(goldfish.PostgresOptions{Schema: o.schema}),
+			goldfish.WithMemoryBudget(o.memoryBudget))
 		if err != nil {
 			return nil, "", err
 		}
@@ -226,7 +229,7 @@ func openDB(o dbOptions) (*goldfish.DB, string, error) {
 		return nil, "", fmt.Errorf("the cabinet %s is a directory, not a file: give the cabinet file's path (a new name creates it), e.g. %s",
 			path, filepath.Join(path, "cabinet.gf"))
 	}
-	db, err := goldfish.Open(goldfish.WithCabinet(path))
+	db, err := goldfish.Open(goldfish.WithCabinet(path), goldfish.WithMemoryBudget(o.memoryBudget))
 	if err != nil {
 		return nil, "", cabinetError(path, err)
 	}

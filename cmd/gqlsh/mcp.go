@@ -27,8 +27,10 @@ func runMCP(args []string, e env) int {
 	cab := fs.String("cabinet", "", "keep sessions in the cabinet file `PATH` (default: as gqlsh)")
 	session := fs.String("session", server.DefaultMemorySession, "session `NAME` of the memory-server tools, and of recall and commit when a call names none")
 	deadline := fs.Duration("deadline", 30*time.Second, "cancel a tool call's work after `D` (0: no deadline)")
+	var budget byteSize
+	fs.Var(&budget, "memory-budget", "unload idle sessions past `SIZE` of estimated memory (512MiB, 2GiB, bytes; 0: no budget; in memory nothing is unloaded)")
 	fs.Usage = func() {
-		fmt.Fprintln(e.stderr, "Usage: gqlsh mcp [--cabinet PATH | --mem] [--session NAME]\n\nServes MCP on standard input and output: the tools recall, commit and\nsessions, and the knowledge-graph memory server's tools on --session.")
+		fmt.Fprintln(e.stderr, "Usage: gqlsh mcp [--cabinet PATH | --mem] [--session NAME] [--memory-budget SIZE]\n\nServes MCP on standard input and output: the tools recall, commit and\nsessions, and the knowledge-graph memory server's tools on --session.")
 		fs.PrintDefaults()
 	}
 	if err := fs.Parse(args); err != nil {
@@ -45,7 +47,7 @@ func runMCP(args []string, e env) int {
 		fmt.Fprintln(e.stderr, "gqlsh mcp: give --cabinet or --mem, not both")
 		return 2
 	}
-	db, backend, err := openDB(dbOptions{mem: *mem, cabinet: *cab, lookupEnv: e.lookupEnv, goos: e.goos})
+	db, backend, err := openDB(dbOptions{mem: *mem, cabinet: *cab, memoryBudget: int64(budget), lookupEnv: e.lookupEnv, goos: e.goos})
 	if err != nil {
 		fmt.Fprintf(e.stderr, "gqlsh: %v\n", err)
 		return 1

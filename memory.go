@@ -31,11 +31,12 @@ import (
 //     (Both sides are sequentially consistent atomics: one of them always
 //     sees the other.)
 //   - Unloading releases the graph, the readable snapshot, the peaks and
-//     the vocabulary's evaluation. It keeps what the agents have read and
-//     the salience marks (small, bounded by MaxAgents, and never a
-//     version of the graph: keeping them makes an unload no write), the
-//     logged counters, and the *Session itself, so a caller's handle
-//     stays valid and the catalogue complete.
+//     the vocabulary's evaluation. It keeps the attention record (what
+//     the agents have read, the Recall count, the salience marks and the
+//     settings: small, bounded by MaxAgents, and never a version of the
+//     graph, so keeping it makes an unload no write and loses no read)
+//     and the *Session itself, so a caller's handle stays valid and the
+//     catalogue complete.
 //   - The session takes a new incarnation, so its Shape cache entries are
 //     never served again: its next hydration reads whatever the cabinet
 //     holds now (on PostgreSQL, another host may have dropped the session
@@ -45,10 +46,10 @@ import (
 // on a cabinet (WithCabinet, WithPostgres) keeps resident, in bytes; 0,
 // the default, sets no bound. Past the budget, when a call ends, idle
 // sessions are unloaded, least recently used first, until the rest fit
-// (with a sixteenth of the budget to spare):
-// their graphs and caches are released, and the next call on one (through
-// a *Session the caller kept, or DB.Session) hydrates it again, from its
-// snapshot and log, transparently. A session is idle when no call on it
+// with a sixteenth of the budget to spare: their graphs and caches are
+// released, and the next call on one (through a *Session the caller
+// kept, or DB.Session) hydrates it again, from its snapshot and log,
+// transparently. A session is idle when no call on it
 // is in flight; its acknowledged Commits are durable already, and a
 // session whose log has grown long since its snapshot is flushed before
 // it is unloaded, so hydrating it again replays little. The session a

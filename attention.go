@@ -197,11 +197,16 @@ func (s *Session) saveAttention() *cabinet.Ticket {
 }
 
 // queueAttention queues the record of a session the cabinet holds, if it
-// changed (Close).
+// changed (Close). A session a memory budget unloaded keeps its record in
+// memory (memory.go), so it is saved too.
 func (s *Session) queueAttention() *cabinet.Ticket {
 	s.wmu.Lock()
 	defer s.wmu.Unlock()
-	if s.dropped.Load() || s.poisoned != nil || s.graph.Snapshot().Version() == 0 {
+	v := s.unloadedVersion.Load()
+	if s.graph != nil {
+		v = s.graph.Snapshot().Version()
+	}
+	if s.dropped.Load() || s.poisoned != nil || v == 0 {
 		return nil
 	}
 	return s.saveAttention()
@@ -218,9 +223,10 @@ func waitAttention(name string, t *cabinet.Ticket) error {
 	return nil
 }
 
-// saveAttention saves the changed records of every hydrated session
-// (Close, once no call is in flight): all are queued, then waited for, so
-// they share the cabinet's group commit.
+// saveAttention saves the changed records of every hydrated or unloaded
+// session (Close, once no call is in flight, so none is hydrated or
+// unloaded meanwhile): all are queued, then waited for, so they share the
+// cabinet's group commit.
 func (db *DB) saveAttention() error {
 	db.mu.Lock()
 	list := make([]*Session, 0, len(db.sessions))
@@ -230,7 +236,7 @@ func (db *DB) saveAttention() error {
 	db.mu.Unlock()
 	tickets := make([]*cabinet.Ticket, len(list))
 	for i, s := range list {
-		if s.hydrated.Load() {
+		if s.hydrated.Load() || s.unloaded.Load() {
 			tickets[i] = s.queueAttention()
 		}
 	}

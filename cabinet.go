@@ -13,6 +13,7 @@ import (
 	"github.com/goldfish-gql/goldfish/gqlstatus"
 	"github.com/goldfish-gql/goldfish/store"
 	"github.com/goldfish-gql/goldfish/store/cabinet"
+	"github.com/goldfish-gql/goldfish/store/cabinet/postgres"
 	"github.com/goldfish-gql/goldfish/vocab"
 )
 
@@ -85,8 +86,9 @@ func (db *DB) openCabinet() error {
 // hydrateOnce hydrates the session unless it is: the first caller does
 // the work, bounded by its ctx; a caller whose ctx ends first (while
 // hydrating or waiting for another's hydration) gets ctx's error and
-// leaves the session to be hydrated by the next caller, while damage is
-// remembered and given to every later caller.
+// leaves the session to be hydrated by the next caller, as does any
+// other failure that is not damage (a cabinet that cannot be reached);
+// damage is remembered and given to every later caller.
 func (s *Session) hydrateOnce(ctx context.Context) error {
 	if s.hmu.LockContext(ctx) != nil {
 		return gqlstatus.Interrupted(ctx, "opening session "+strconv.Quote(s.name))
@@ -99,27 +101,46 @@ func (s *Session) hydrateOnce(ctx context.Context) error {
 		return s.herr
 	}
 	if err := s.hydrate(ctx); err != nil {
-		if ctx.Err() == nil {
+		if ctx.Err() == nil && errors.Is(err, cabinet.ErrDamaged) {
 			s.herr = err
 		}
 		return err
 	}
 	s.hydrated.Store(true)
+	if m := s.db.mem; m != nil && !s.catalog {
+		if s.loaded {
+			m.rehydrations.Add(1)
+		}
+		m.admit(s)
+	}
+	s.loaded = true
 	return nil
 }
 
 // hydrate loads the session from the cabinet: its snapshot, then the log
-// after it replayed through the planner and executor.
+// after it replayed through the planner and executor. Hydrating a session
+// a memory budget unloaded keeps the agents' record it holds in memory,
+// which is at least as new as the cabinet's.
 func (s *Session) hydrate(ctx context.Context) error {
 	cab := s.db.cab
 	if cab == nil {
 		s.setGraph(store.New())
 		return nil
 	}
+	t0, mark := time.Now(), s.remote.marks.Load() // before the load: a mark meanwhile stays
 	img, err := cab.Load(s.name)
 	if errors.Is(err, cabinet.ErrNoSession) {
 		s.setGraph(store.New())
+		s.rehydrated(t0, mark)
 		return nil
+	}
+	if s.db.hosts != nil && errors.Is(err, postgres.ErrGone) {
+		// Another host dropped the session this host held, perhaps while
+		// it was unloaded: its holders get ErrDropped, as they would
+		// from a catch-up (postgres.go). No Commit runs on a session
+		// being hydrated, so s.wmu is not needed.
+		s.goneRemote()
+		return s.errDropped()
 	}
 	if err != nil {
 		return err
@@ -128,7 +149,7 @@ func (s *Session) hydrate(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	if img.Attention != nil {
+	if img.Attention != nil && !s.loaded {
 		if err := decodeAttention(img.Attention, s); err != nil {
 			return fmt.Errorf("%w: session %q in %s: attention record: %v (restore the file from a backup)", cabinet.ErrDamaged, s.name, cab.Path(), err)
 		}
@@ -138,7 +159,22 @@ func (s *Session) hydrate(ctx context.Context) error {
 	s.snapVersion = img.Meta.SnapVersion
 	s.logEntries = int64(len(img.Log))
 	s.logBytes = img.LogBytes
+	s.rehydrated(t0, mark)
 	return nil
+}
+
+// rehydrated ends the hydration of a session a memory budget unloaded,
+// which read the cabinet at t0, when the session's stale marks numbered
+// mark (postgres.go). Called with s.hmu held.
+func (s *Session) rehydrated(t0 time.Time, mark uint64) {
+	if !s.loaded {
+		return
+	}
+	if h := s.db.hosts; h != nil {
+		h.rehydrated(s, t0, mark)
+		return
+	}
+	s.unloaded.Store(false)
 }
 
 // restore builds the graph a loaded image holds: its snapshot with its
@@ -356,6 +392,10 @@ func (s *Session) maybeAutoFlush() {
 		go func() {
 			defer s.db.exit()
 			defer s.flushing.Store(false)
+			if !s.pin() {
+				return // unloaded meanwhile: its log is durable, its next hydration replays it
+			}
+			defer s.unpin()
 			_ = s.flush(context.Background()) // a failure leaves the log; the next trigger retries
 		}()
 	}
@@ -366,10 +406,10 @@ func (s *Session) maybeAutoFlush() {
 // have read, if that changed. It is a no-op in memory, for the catalogue,
 // and when nothing was committed or read since the last flush.
 func (s *Session) Flush(ctx context.Context) error {
-	if err := s.db.enter(); err != nil {
+	if err := s.begin(ctx); err != nil {
 		return err
 	}
-	defer s.db.exit()
+	defer s.end()
 	return s.flush(ctx)
 }
 
@@ -426,10 +466,10 @@ func (s *Session) flush(ctx context.Context) error {
 // done by a Recall). It is durable like a Commit and, when it removed
 // anything, makes a new version. It returns the number removed.
 func (s *Session) Purge(ctx context.Context) (int, error) {
-	if err := s.db.enter(); err != nil {
+	if err := s.begin(ctx); err != nil {
 		return 0, err
 	}
-	defer s.db.exit()
+	defer s.end()
 	if s.wmu.LockContext(ctx) != nil {
 		return 0, gqlstatus.Interrupted(ctx, "Purge").WithHint("nothing was purged; allow the call more time")
 	}
@@ -477,7 +517,9 @@ func (s *Session) compactIfShrunk() {
 	s.graph = g
 }
 
-// Flush flushes every session in use (see Session.Flush).
+// Flush flushes every session in use (see Session.Flush): those a memory
+// budget unloaded are left as they are (each was flushed before it was
+// unloaded if its log was long).
 func (db *DB) Flush(ctx context.Context) error {
 	if err := db.enter(); err != nil {
 		return err
@@ -491,12 +533,13 @@ func (db *DB) Flush(ctx context.Context) error {
 	db.mu.Unlock()
 	var errs []error
 	for _, s := range list {
-		if !s.hydrated.Load() {
-			continue // being hydrated, or failed to
+		if !s.pin() {
+			continue // being hydrated, failed to be, or unloaded
 		}
 		if err := s.flush(ctx); err != nil && !errors.Is(err, ErrDropped) {
 			errs = append(errs, err)
 		}
+		s.unpin()
 	}
 	return errors.Join(errs...)
 }
@@ -517,6 +560,12 @@ func (db *DB) Drop(ctx context.Context, name string) error {
 	if err := ctx.Err(); err != nil {
 		return err
 	}
+	var release *Session
+	defer func() {
+		if release != nil {
+			db.mem.unload(release) // after db.mu: nothing of it is served again
+		}
+	}()
 	db.mu.Lock()
 	defer db.mu.Unlock()
 	s := db.sessions[name]
@@ -529,6 +578,9 @@ func (db *DB) Drop(ctx context.Context, name string) error {
 		s.dropped.Store(true)
 		s.wmu.Unlock()
 		delete(db.sessions, name)
+		if db.mem != nil {
+			release = s
+		}
 	}
 	delete(db.known, name)
 	if db.cab != nil {

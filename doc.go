@@ -118,6 +118,18 @@
 // another host's Commit at the latest one PollInterval after it was
 // acknowledged. See PostgresOptions.
 //
+// # Memory budget
+//
+// WithMemoryBudget bounds the estimated memory of the sessions a database
+// on a cabinet keeps hydrated. Past it, idle sessions are unloaded, least
+// recently used first, and hydrated again by their next call, which may
+// come through a *Session the caller kept: a call in flight keeps its
+// session resident, so unloading never races it, and what a session
+// answers after it was unloaded is what it answered before. On
+// PostgreSQL a session hydrated again reads the latest version. In memory
+// nothing is unloaded. MemoryStats counts the resident sessions and the
+// unloads.
+//
 // # What belongs to the caller
 //
 // A returned *Shape or *CommitResult is the caller's own: it may be

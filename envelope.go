@@ -84,10 +84,10 @@ var DefaultAttentionSettings = AttentionSettings(vocab.DefaultSettings)
 
 // AttentionSettings returns the session's attention settings.
 func (s *Session) AttentionSettings(ctx context.Context) (AttentionSettings, error) {
-	if err := s.db.enter(); err != nil {
+	if err := s.begin(ctx); err != nil {
 		return AttentionSettings{}, err
 	}
-	defer s.db.exit()
+	defer s.end()
 	if s.dropped.Load() {
 		return AttentionSettings{}, s.errDropped()
 	}
@@ -102,10 +102,10 @@ func (s *Session) AttentionSettings(ctx context.Context) (AttentionSettings, err
 // them in memory until its first Commit saves them with it). A value out
 // of range is refused with 22Q06.
 func (s *Session) SetAttentionSettings(ctx context.Context, set AttentionSettings) error {
-	if err := s.db.enter(); err != nil {
+	if err := s.begin(ctx); err != nil {
 		return err
 	}
-	defer s.db.exit()
+	defer s.end()
 	if s.dropped.Load() {
 		return s.errDropped()
 	}

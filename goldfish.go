@@ -87,6 +87,8 @@ type config struct {
 	// many hosts (postgres.go)
 	postgresURL string
 	postgres    PostgresOptions
+	// memory budget (memory.go)
+	memoryBudget int64
 }
 
 // WithCommitBudget sets the R cap of every Commit (DefaultBudget: 500
@@ -138,6 +140,9 @@ type DB struct {
 	plans *ristretto.Cache[string, *planner.Plan]
 	// shapes caches Recall results by (session, version, token, options).
 	shapes *shapeCache
+	// mem is the memory budget and the sessions it keeps resident
+	// (memory.go); nil without a budget or without a cabinet.
+	mem *memory
 
 	// closed is set by Close; calls counts the calls in flight, which
 	// Close waits for before it closes the cabinet and the caches.
@@ -196,6 +201,9 @@ func Open(opts ...Option) (*DB, error) {
 		db.closeCaches()
 		return nil, err
 	}
+	if cfg.memoryBudget > 0 && db.cab != nil {
+		db.mem = newMemory(cfg.memoryBudget)
+	}
 	return db, nil
 }
 
@@ -248,8 +256,10 @@ func ValidSessionName(name string) error {
 
 // Session returns the named session, creating it empty on first use. A
 // session held in the cabinet is hydrated on its first use (snapshot plus
-// log, which ctx bounds); a damaged one gives an error naming it.
-// CatalogName gives the catalogue, which takes Recall but refuses Commit.
+// log, which ctx bounds), and again after a memory budget unloaded it
+// (WithMemoryBudget); a damaged one gives an error naming it. The call
+// counts as a use of the session. CatalogName gives the catalogue, which
+// takes Recall but refuses Commit.
 func (db *DB) Session(ctx context.Context, name string) (*Session, error) {
 	if err := ValidSessionName(name); err != nil {
 		return nil, err
@@ -268,6 +278,10 @@ func (db *DB) Session(ctx context.Context, name string) (*Session, error) {
 		db.sessions[name] = s
 	}
 	db.mu.Unlock()
+	if m := db.mem; m != nil {
+		m.use(s)
+		defer m.done(s) // before exit: Close waits for the sweep
+	}
 	if !s.hydrated.Load() {
 		if err := s.hydrateOnce(ctx); err != nil {
 			return nil, err
@@ -297,7 +311,9 @@ type Session struct {
 	name string
 	// incarnation tells this Session apart from every other one the
 	// process has made, a dropped and re-created session of the same name
-	// included: the Shape cache keys by it, not by the name.
+	// included, and from itself before it was last unloaded: the Shape
+	// cache keys by it, not by the name. Changed only by an unload, which
+	// no call on the session runs beside (memory.go).
 	incarnation uint64
 	// graph is the session's state, ahead of what readers see by the
 	// Commits whose log entries are not yet durable; only Commits (under
@@ -337,6 +353,20 @@ type Session struct {
 	// remote is what this host knows of other hosts' Commits
 	// (postgres.go).
 	remote remoteState
+
+	// Under a memory budget (memory.go): uses counts the calls that hold
+	// the session resident, lastUse is the memory clock at its latest
+	// use, est its estimated bytes while resident. loaded is set by its
+	// first hydration (under hmu): the agents' record is in memory from
+	// then on, and a later hydration keeps it. unloaded is set while an
+	// unload has released the session; unloadedVersion is its version
+	// then.
+	uses            atomic.Int32
+	lastUse         atomic.Uint64
+	est             atomic.Int64
+	loaded          bool
+	unloaded        atomic.Bool
+	unloadedVersion atomic.Uint64
 }
 
 // incarnations numbers the Sessions of the process.
@@ -349,8 +379,15 @@ func newSession(db *DB, name string) *Session {
 // Name returns the session's name.
 func (s *Session) Name() string { return s.name }
 
-// Version returns the session's current version: the number of Δs applied.
-func (s *Session) Version() uint64 { return s.snapshot().Version() }
+// Version returns the session's current version: the number of Δs
+// applied. It does not hydrate an unloaded session: it answers the
+// version the session had when it was unloaded.
+func (s *Session) Version() uint64 {
+	if snap := s.snapshot(); snap != nil {
+		return snap.Version()
+	}
+	return s.unloadedVersion.Load()
+}
 
 // Commit applies text as one atomic Δ with the default id rule: every new
 // element gets a fresh engine id. It names no agent (CommitWith does).
@@ -384,10 +421,10 @@ func (s *Session) CommitTimed(ctx context.Context, text string, params map[strin
 }
 
 func (s *Session) commit(ctx context.Context, text string, params map[string]any, mint exec.Mint, o CommitOptions) (*CommitResult, error) {
-	if err := s.db.enter(); err != nil {
+	if err := s.begin(ctx); err != nil {
 		return nil, err
 	}
-	defer s.db.exit()
+	defer s.end()
 	if o.Agent != "" {
 		if err := ValidAgentName(o.Agent); err != nil {
 			return nil, err

@@ -134,6 +134,41 @@ func (db *DB) openPostgres() error {
 	return nil
 }
 
+// unloaded notes that a memory budget unloaded s (memory.go): from now
+// on the catalogue follows the heads for it, as for a session not in use
+// here, from the version it had. Called with s.hmu held.
+func (h *hosts) unloaded(s *Session) {
+	v := s.unloadedVersion.Load()
+	h.db.mu.Lock()
+	defer h.db.mu.Unlock()
+	s.unloaded.Store(true)
+	if !s.dropped.Load() {
+		h.catVer[s.name] = [2]uint64{v, v}
+	}
+}
+
+// rehydrated ends the hydration of an unloaded session (see
+// Session.rehydrated): the load is what this host knows of the session
+// at t0, and the catalogue, which followed heads read before the load,
+// shows the version loaded unless it shows a later one.
+func (h *hosts) rehydrated(s *Session, t0 time.Time, mark uint64) {
+	snap := s.graph.Snapshot()
+	s.remote.sawVersion(snap.Version())
+	s.remote.caught.Store(mark)
+	s.remote.checked.Store(t0.UnixNano())
+	db := h.db
+	db.mu.Lock()
+	defer db.mu.Unlock()
+	s.unloaded.Store(false)
+	if s.dropped.Load() {
+		return // by another host, seen while it loaded (onHeads)
+	}
+	if v := h.catVer[s.name]; snap.Version() > v[0] {
+		h.catVer[s.name] = [2]uint64{snap.Version(), snap.Version()}
+		db.catalogPut(cabinet.MetaOf(s.name, snap, s.lastCommit))
+	}
+}
+
 // start follows the other hosts, from the sessions Open listed.
 func (h *hosts) start(metas []cabinet.Meta) {
 	h.db.mu.Lock()
@@ -148,7 +183,10 @@ func (h *hosts) start(metas []cabinet.Meta) {
 // for (all of them when asked is nil; a session without a head is
 // gone). A session in use here that another host moved on is marked
 // stale, and caught up in the background when hydrated; the catalogue
-// follows the others.
+// follows the others, and the sessions a memory budget unloaded from the
+// version they had on (never back: the heads may have been read before
+// their last Commit here). An unloaded session another host dropped is
+// let go at once, as a catch-up would let it go.
 func (h *hosts) onHeads(asked []string, heads []postgres.Head) {
 	db := h.db
 	byName := make(map[string]*postgres.Head, len(heads))
@@ -181,7 +219,18 @@ func (h *hosts) onHeads(asked []string, heads []postgres.Head) {
 					wake = append(wake, s)
 				}
 			}
-			continue
+			if !s.unloaded.Load() {
+				continue
+			}
+			if known := h.cab.Gen(name); known != 0 && (hd == nil || hd.Gen != known) {
+				// Dropped (and perhaps made again) by another host.
+				h.cab.Forget(name)
+				s.dropped.Store(true)
+				delete(db.sessions, name)
+				delete(h.catVer, name)
+			} else if v := h.catVer[name]; hd != nil && (hd.Version < v[0] || hd.Version == v[0] && hd.MetaVersion <= v[1]) {
+				continue
+			}
 		}
 		if hd == nil {
 			delete(h.catVer, name)
@@ -216,6 +265,10 @@ func (s *Session) catchUpSoon() {
 	go func() {
 		defer s.db.exit()
 		defer s.remote.catching.Store(false)
+		if !s.pin() {
+			return // unloaded meanwhile: its next hydration reads the latest
+		}
+		defer s.unpin()
 		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 		defer cancel()
 		_ = s.fresh(ctx) // a failure leaves the session stale: the next Recall tries again

@@ -205,10 +205,10 @@ func (s *Session) RecallTimed(ctx context.Context, q string, opts RecallOptions)
 }
 
 func (s *Session) recall(ctx context.Context, q string, opts RecallOptions, t *Timing) (*Shape, error) {
-	if err := s.db.enter(); err != nil {
+	if err := s.begin(ctx); err != nil {
 		return nil, err
 	}
-	defer s.db.exit()
+	defer s.end()
 	if s.dropped.Load() {
 		return nil, s.errDropped()
 	}

@@ -37,7 +37,20 @@ func (s *Session) snapshot() *store.Snapshot {
 // ends and their type and properties. Both lists are sorted as text, so
 // the listing depends on observables only, never on engine ids or
 // insertion order.
-func (s *Session) Dump() string { return dump(s.snapshot()) }
+//
+// Dump hydrates an unloaded session (WithMemoryBudget); when that fails,
+// or the database is closed and the session unloaded, the listing is one
+// line: "error: " and why.
+func (s *Session) Dump() string {
+	if err := s.begin(context.Background()); err != nil {
+		if snap := s.snapshot(); snap != nil {
+			return dump(snap) // closed, say: what it holds is still exact
+		}
+		return "error: " + err.Error() + "\n"
+	}
+	defer s.end()
+	return dump(s.snapshot())
+}
 
 // dump is Session.Dump over any snapshot.
 func dump(snap *store.Snapshot) string {
@@ -132,10 +145,10 @@ const MaxNameScan = 20000
 
 // Names returns the session's names at its current version.
 func (s *Session) Names(ctx context.Context) (Names, error) {
-	if err := s.db.enter(); err != nil {
+	if err := s.begin(ctx); err != nil {
 		return Names{}, err
 	}
-	defer s.db.exit()
+	defer s.end()
 	if s.dropped.Load() {
 		return Names{}, s.errDropped()
 	}
@@ -171,10 +184,10 @@ func (s *Session) Names(ctx context.Context) (Names, error) {
 // in the background when a keyword first needs it: after a bulk load,
 // say, so the first keyword Recalls do not scan.
 func (s *Session) BuildTextIndex(ctx context.Context) error {
-	if err := s.db.enter(); err != nil {
+	if err := s.begin(ctx); err != nil {
 		return err
 	}
-	defer s.db.exit()
+	defer s.end()
 	if err := ctx.Err(); err != nil {
 		return err
 	}
@@ -197,10 +210,10 @@ type NodeData struct {
 // observations), not a memory read: it counts no Recall and shows no
 // attention envelope.
 func (s *Session) NodeByNick(ctx context.Context, nick string) (NodeData, uint64, bool, error) {
-	if err := s.db.enter(); err != nil {
+	if err := s.begin(ctx); err != nil {
 		return NodeData{}, 0, false, err
 	}
-	defer s.db.exit()
+	defer s.end()
 	if s.dropped.Load() {
 		return NodeData{}, 0, false, s.errDropped()
 	}

@@ -90,10 +90,10 @@ type Slice struct {
 // nick no live node has (42002), more nicks than L or budgets above their
 // ceilings (22Q01), a slice over MaxSliceBytes (22Q02).
 func (s *Session) ExportSlice(ctx context.Context, q string, opts SliceOptions) (*Slice, error) {
-	if err := s.db.enter(); err != nil {
+	if err := s.begin(ctx); err != nil {
 		return nil, err
 	}
-	defer s.db.exit()
+	defer s.end()
 	if s.dropped.Load() {
 		return nil, s.errDropped()
 	}
@@ -251,10 +251,10 @@ func readSlice(text string, b exec.SliceBounds) (*exec.SliceData, error) {
 }
 
 func (s *Session) absorb(ctx context.Context, slice string, policy AbsorbPolicy, o CommitOptions) (*AbsorbResult, error) {
-	if err := s.db.enter(); err != nil {
+	if err := s.begin(ctx); err != nil {
 		return nil, err
 	}
-	defer s.db.exit()
+	defer s.end()
 	if o.Agent != "" {
 		if err := ValidAgentName(o.Agent); err != nil {
 			return nil, err

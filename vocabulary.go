@@ -209,10 +209,10 @@ func (s *Session) vocabularyAt(ctx context.Context, snap *store.Snapshot) (*voca
 // Vocabulary returns the session's views, with their values at its
 // current version, and its actions with their counters.
 func (s *Session) Vocabulary(ctx context.Context) (*Vocabulary, error) {
-	if err := s.db.enter(); err != nil {
+	if err := s.begin(ctx); err != nil {
 		return nil, err
 	}
-	defer s.db.exit()
+	defer s.end()
 	if s.dropped.Load() {
 		return nil, s.errDropped()
 	}

@@ -27,5 +27,15 @@ func (l writeLock) LockContext(ctx context.Context) error {
 	}
 }
 
+// TryLock takes the lock if it is free, without waiting.
+func (l writeLock) TryLock() bool {
+	select {
+	case l.ch <- struct{}{}:
+		return true
+	default:
+		return false
+	}
+}
+
 // Unlock releases the lock.
 func (l writeLock) Unlock() { <-l.ch }

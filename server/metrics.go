@@ -55,9 +55,41 @@ func newMetrics(db *goldfish.DB) *metrics {
 	sessions := prometheus.NewGaugeFunc(prometheus.GaugeOpts{
 		Name: "goldfish_sessions", Help: "Sessions the database holds (not the catalogue).",
 	}, func() float64 { return float64(len(db.Sessions())) })
-	m.reg.MustRegister(m.requests, m.duration, m.inFlight, m.rows, m.tokens, m.commits, m.tools, sessions,
+	m.reg.MustRegister(m.requests, m.duration, m.inFlight, m.rows, m.tokens, m.commits, m.tools, sessions, memoryCollector{db},
 		collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
 	return m
+}
+
+// memoryCollector reports the database's memory budget (goldfish.
+// WithMemoryBudget) from one MemoryStats per scrape.
+type memoryCollector struct{ db *goldfish.DB }
+
+var (
+	residentSessionsDesc = prometheus.NewDesc("goldfish_resident_sessions",
+		"Sessions hydrated in memory now (under a memory budget the others are unloaded).", nil, nil)
+	residentBytesDesc = prometheus.NewDesc("goldfish_resident_bytes",
+		"Estimated memory of the resident sessions' graphs, in bytes.", nil, nil)
+	budgetDesc = prometheus.NewDesc("goldfish_memory_budget_bytes",
+		"The memory budget of the resident sessions (0: none).", nil, nil)
+	unloadsDesc = prometheus.NewDesc("goldfish_session_unloads_total",
+		"Idle sessions unloaded to keep within the memory budget.", nil, nil)
+	rehydrationsDesc = prometheus.NewDesc("goldfish_session_rehydrations_total",
+		"Unloaded sessions hydrated again by a call.", nil, nil)
+)
+
+func (memoryCollector) Describe(ch chan<- *prometheus.Desc) {
+	for _, d := range []*prometheus.Desc{residentSessionsDesc, residentBytesDesc, budgetDesc, unloadsDesc, rehydrationsDesc} {
+		ch <- d
+	}
+}
+
+func (c memoryCollector) Collect(ch chan<- prometheus.Metric) {
+	st := c.db.MemoryStats()
+	ch <- prometheus.MustNewConstMetric(residentSessionsDesc, prometheus.GaugeValue, float64(st.ResidentSessions))
+	ch <- prometheus.MustNewConstMetric(residentBytesDesc, prometheus.GaugeValue, float64(st.ResidentBytes))
+	ch <- prometheus.MustNewConstMetric(budgetDesc, prometheus.GaugeValue, float64(st.Budget))
+	ch <- prometheus.MustNewConstMetric(unloadsDesc, prometheus.CounterValue, float64(st.Unloads))
+	ch <- prometheus.MustNewConstMetric(rehydrationsDesc, prometheus.CounterValue, float64(st.Rehydrations))
 }
 
 // instrument counts and times the requests h answers.

@@ -191,6 +191,8 @@ type dbOptions struct {
 	postgres, schema string
 	// poll is the PostgreSQL poll interval (0: the default).
 	poll time.Duration
+	// memoryBudget is --memory-budget (0: none).
+	memoryBudget int64
 	// lookupEnv and goos as in env.
 	lookupEnv func(string) (string, bool)
 	goos      string
@@ -216,7 +218,8 @@ func openDB(o dbOptions) (*goldfish.DB, string, error) {
 		url, _ = lookup("GOLDFISH_POSTGRES")
 	}
 	if url != "" {
-		db, err := goldfish.Open(goldfish.WithPostgres(url), goldfish.WithPostgresOptions(goldfish.PostgresOptions{Schema: o.schema, PollInterval: o.poll}))
+		db, err := goldfish.Open(goldfish.WithPostgres(url), goldfish.WithPostgresOptions(goldfish.PostgresOptions{Schema: o.schema, PollInterval: o.poll}),
+			goldfish.WithMemoryBudget(o.memoryBudget))
 		if err != nil {
 			return nil, "", err
 		}
@@ -230,7 +233,7 @@ func openDB(o dbOptions) (*goldfish.DB, string, error) {
 		return nil, "", fmt.Errorf("the cabinet %s is a directory, not a file: give the cabinet file's path (a new name creates it), e.g. %s",
 			path, filepath.Join(path, "cabinet.gf"))
 	}
-	db, err := goldfish.Open(goldfish.WithCabinet(path))
+	db, err := goldfish.Open(goldfish.WithCabinet(path), goldfish.WithMemoryBudget(o.memoryBudget))
 	if err != nil {
 		return nil, "", cabinetError(path, err)
 	}

@@ -29,8 +29,10 @@ func runMCP(args []string, e env) int {
 	pgSchema := fs.String("postgres-schema", "", "the PostgreSQL schema `NAME` that holds the sessions (default goldfish)")
 	session := fs.String("session", server.DefaultMemorySession, "session `NAME` of the memory-server tools, and of recall and commit when a call names none")
 	deadline := fs.Duration("deadline", 30*time.Second, "cancel a tool call's work after `D` (0: no deadline)")
+	var budget byteSize
+	fs.Var(&budget, "memory-budget", "unload idle sessions past `SIZE` of estimated memory (512MiB, 2GiB, bytes; 0: no budget; in memory nothing is unloaded)")
 	fs.Usage = func() {
-		fmt.Fprintln(e.stderr, "Usage: gqlsh mcp [--cabinet PATH | --postgres URL | --mem] [--postgres-schema NAME] [--session NAME]\n\nServes MCP on standard input and output: the tools recall, commit and\nsessions, and the knowledge-graph memory server's tools on --session.")
+		fmt.Fprintln(e.stderr, "Usage: gqlsh mcp [--cabinet PATH | --postgres URL | --mem] [--postgres-schema NAME] [--session NAME] [--memory-budget SIZE]\n\nServes MCP on standard input and output: the tools recall, commit and\nsessions, and the knowledge-graph memory server's tools on --session.")
 		fs.PrintDefaults()
 	}
 	if err := fs.Parse(args); err != nil {
@@ -51,7 +53,7 @@ func runMCP(args []string, e env) int {
 		fmt.Fprintln(e.stderr, "gqlsh mcp: give --postgres, --cabinet or --mem, only one")
 		return 2
 	}
-	db, backend, err := openDB(dbOptions{mem: *mem, cabinet: *cab, postgres: *pgURL, schema: *pgSchema, lookupEnv: e.lookupEnv, goos: e.goos})
+	db, backend, err := openDB(dbOptions{mem: *mem, cabinet: *cab, postgres: *pgURL, schema: *pgSchema, memoryBudget: int64(budget), lookupEnv: e.lookupEnv, goos: e.goos})
 	if err != nil {
 		fmt.Fprintf(e.stderr, "gqlsh: %v\n", err)
 		return 1

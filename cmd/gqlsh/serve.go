@@ -17,7 +17,7 @@ import (
 	"github.com/goldfish-gql/goldfish/server"
 )
 
-const serveUsage = `Usage: gqlsh serve [--listen ADDR] [--cabinet PATH | --postgres URL | --mem] [--postgres-schema NAME] [--poll D] [--tokens FILE] [--deadline D] [--session NAME]
+const serveUsage = `Usage: gqlsh serve [--listen ADDR] [--cabinet PATH | --postgres URL | --mem] [--postgres-schema NAME] [--poll D] [--tokens FILE] [--deadline D] [--session NAME] [--memory-budget SIZE]
 
 Serves the sessions over HTTP/JSON and MCP (streamable HTTP on /mcp):
   POST /v1/sessions/NAME/recall   {"q", "params", "agent", "options": {"M","k","L","F","T","view","depth","only","pinned","nopeaks","exact"}}
@@ -55,6 +55,8 @@ func runServe(args []string, e env) int {
 	deadline := fs.Duration("deadline", 30*time.Second, "cancel a request's work after `D` (0: no deadline)")
 	session := fs.String("session", server.DefaultMemorySession, "session `NAME` of the memory-server tools on /mcp")
 	grace := fs.Duration("grace", 30*time.Second, "at shutdown, wait at most `D` for requests in flight")
+	var budget byteSize
+	fs.Var(&budget, "memory-budget", "unload idle sessions past `SIZE` of estimated memory (512MiB, 2GiB, bytes; 0: no budget; in memory nothing is unloaded)")
 	fs.Usage = func() {
 		fmt.Fprint(fs.Output(), serveUsage)
 		fs.PrintDefaults()
@@ -98,7 +100,7 @@ func runServe(args []string, e env) int {
 		fmt.Fprintf(e.stderr, "gqlsh serve: %v\n", err)
 		return 1
 	}
-	db, backend, err := openDB(dbOptions{mem: *mem, cabinet: *cab, postgres: *pgURL, schema: *pgSchema, poll: *poll, lookupEnv: e.lookupEnv, goos: e.goos})
+	db, backend, err := openDB(dbOptions{mem: *mem, cabinet: *cab, postgres: *pgURL, schema: *pgSchema, poll: *poll, memoryBudget: int64(budget), lookupEnv: e.lookupEnv, goos: e.goos})
 	if err != nil {
 		ln.Close()
 		fmt.Fprintf(e.stderr, "gqlsh: %v\n", err)

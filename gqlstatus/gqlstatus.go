@@ -71,7 +71,7 @@ const (
 	DuplicateAssignment Code = "22G0M"
 	// reference value, referent deleted: a SET, REMOVE or DELETE of an element deleted earlier in the same Δ
 	ReferentDeleted Code = "22G11"
-	// Recall budget out of range (implementation-defined): M, k, L or F negative or above its ceiling
+	// Recall budget out of range (implementation-defined): M, k, L or F negative or above its ceiling, or T negative
 	RecallBudget Code = "22Q01"
 	// R budget exceeded (implementation-defined): a Δ that writes or binds more elements or bytes than R, or parameters over R's bytes
 	CommitBudget Code = "22Q02"

@@ -149,7 +149,8 @@ func (e *remoteError) Unwrap() error { return e.ge }
 // o200k count as well: each run of letters becomes random letters, each
 // run of digits random digits, and '-' and '.' stay. A run of up to six
 // letters (the longest the estimate counts as one word) may become any
-// of one to six letters, a longer one as many as it has; o200k keeps
+// of one to six letters (six once only the estimate is kept), a longer
+// one as many as it has; o200k keeps
 // only some of them as few tokens as local's, so candidates are drawn
 // until one keeps both counts, and after many draws a name that keeps
 // the estimate only is taken (exact false: a Recall with the exact count

@@ -51,7 +51,8 @@ type Engine struct {
 	// a slice can move from one database to another.
 	slices map[string]string
 	// behind holds the sessions a skipped directive may have changed
-	// (a script writes; a Recall moves the attention state), by name,
+	// (a script writes; a Recall moves the attention state) without its
+	// effects made (Skip.Applied), by name,
 	// with the directive: what follows on them cannot be judged, so it is
 	// skipped too, until a reset.
 	behind map[string]string
@@ -98,7 +99,7 @@ func (e *Engine) Close() { e.t.Close() }
 func (e *Engine) Do(ctx context.Context, d Directive) (string, error) {
 	name := orDefault(d.Args["session"], DefaultSession)
 	if why, ok := e.behind[name]; ok && d.Cmd != "reset" && d.Cmd != "reopen" {
-		return "", &Skip{"session " + name + " is not as the file expects it: " + why + " was skipped"}
+		return "", &Skip{Reason: "session " + name + " is not as the file expects it: " + why + " was skipped"}
 	}
 	out, err := e.do(ctx, d)
 	var f *failure
@@ -109,7 +110,7 @@ func (e *Engine) Do(ctx context.Context, d Directive) (string, error) {
 	switch {
 	case d.Cmd == "reset":
 		e.behind = nil
-	case errors.As(err, &sk) && d.Cmd != "reopen":
+	case errors.As(err, &sk) && d.Cmd != "reopen" && !sk.Applied:
 		if e.behind == nil {
 			e.behind = map[string]string{}
 		}

@@ -54,8 +54,10 @@
 // An engine reaches its sessions through a Transport: the embedded one
 // (a goldfish.DB in this process) or a running server's HTTP API
 // (RunRemote, "gqlsh conformance --url URL"), where each file and each
-// reset works on sessions of fresh names and a directive the server
-// cannot run (reopen, script) is reported as skipped, with its reason.
+// reset works on sessions of fresh names; a script's statements go to the
+// server as gqlsh sends them, its output (the shell's own) unjudged, and
+// a reopen (which only the server's process can do) is skipped; both
+// are reported as skipped, with the reason.
 // Either way the engine formats the answers itself, so both are judged
 // on the same text.
 //

@@ -31,15 +31,16 @@ import (
 //
 // The suite's texts name the sessions, so a run over a server maps its
 // names back: the header line of a Shape and of a slice shows the
-// file's name. A fresh name is chosen so that the header's token estimate
-// is the file name's (same byte classes, the same count of tokens: see
-// package tokens), which keeps every tokens= of the suite as it is; a
-// slice's checksum covers its header, so it is verified as the server
-// wrote it and computed again over the header that names the file's
-// session. What cannot be judged that way is skipped, with its reason:
-// a reopen (only the server's process can close and open its database),
-// a script (gqlsh's statement loop runs on an embedded session), and a
-// Recall with the exact o200k count (which counts the header's name).
+// file's name. A fresh name is chosen so that the header's token counts
+// are the file name's: its estimate (same byte classes, the same count
+// of tokens: see package tokens), which keeps every tokens= of the suite
+// as it is, and its exact o200k count, which keeps a Recall with the
+// exact count as it is; a slice's checksum covers its header, so it is
+// verified as the server wrote it and computed again over the header
+// that names the file's session. A script's statements go to the server
+// as gqlsh's statement loop sends them (replay.go), so what follows it
+// is judged; its own output, printed by the shell, is not. A reopen is
+// skipped: only the server's process can close and open its database.
 
 // RemoteOptions say which server a run goes to.
 type RemoteOptions struct {
@@ -144,23 +145,33 @@ func (e *remoteError) Error() string { return e.ge.Error() }
 func (e *remoteError) Unwrap() error { return e.ge }
 
 // fresh returns a session name no one has used whose token estimate is
-// local's: each run of letters becomes random letters (six, the longest
-// run the estimate counts as one word, or as many as the run has),
-// each run of digits random digits, and '-' and '.' stay.
-func (rs *remoteServer) fresh(local string) (string, error) {
+// local's, and, when exact is true, whose Shape header has local's exact
+// o200k count as well: each run of letters becomes random letters, each
+// run of digits random digits, and '-' and '.' stay. A run of up to six
+// letters (the longest the estimate counts as one word) may become any
+// of one to six letters (six once only the estimate is kept), a longer
+// one as many as it has; o200k keeps
+// only some of them as few tokens as local's, so candidates are drawn
+// until one keeps both counts, and after many draws a name that keeps
+// the estimate only is taken (exact false: a Recall with the exact count
+// on it is skipped).
+func (rs *remoteServer) fresh(local string) (name string, exact bool, err error) {
 	const letters = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ_"
-	pick := func(set string) byte {
-		n, err := rand.Int(rand.Reader, big.NewInt(int64(len(set))))
+	pick := func(n int) int {
+		v, err := rand.Int(rand.Reader, big.NewInt(int64(n)))
 		if err != nil {
 			panic(err) // crypto/rand does not fail on the systems Go supports
 		}
-		return set[n.Int64()]
+		return int(v.Int64())
 	}
 	isLetter := func(c byte) bool { return c == '_' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' }
 	isDigit := func(c byte) bool { return c >= '0' && c <= '9' }
+	want, werr := headerTokens(local)
 	rs.mu.Lock()
 	defer rs.mu.Unlock()
-	for try := 0; try < 100; try++ {
+	const exactTries, tries = 400, 500
+	for try := 0; try < tries; try++ {
+		keepExact := werr == nil && try < exactTries
 		var b []byte
 		for i := 0; i < len(local); {
 			j := i + 1
@@ -169,15 +180,19 @@ func (rs *remoteServer) fresh(local string) (string, error) {
 				for j < len(local) && isLetter(local[j]) {
 					j++
 				}
-				for k := 0; k < max(j-i, 6); k++ {
-					b = append(b, pick(letters))
+				n := max(j-i, 6)
+				if keepExact && j-i <= 6 {
+					n = 1 + pick(6)
+				}
+				for k := 0; k < n; k++ {
+					b = append(b, letters[pick(len(letters))])
 				}
 			case isDigit(c):
 				for j < len(local) && isDigit(local[j]) {
 					j++
 				}
 				for k := i; k < j; k++ {
-					b = append(b, pick("0123456789"))
+					b = append(b, byte('0'+pick(10)))
 				}
 			default:
 				b = append(b, c)
@@ -189,19 +204,39 @@ func (rs *remoteServer) fresh(local string) (string, error) {
 			tokens.MilliString(name) != tokens.MilliString(local) || goldfish.ValidSessionName(name) != nil {
 			continue
 		}
+		if keepExact {
+			if n, err := headerTokens(name); err != nil || n != want {
+				continue
+			}
+		}
 		rs.used[name] = true
-		return name, nil
+		return name, keepExact, nil
 	}
-	return "", fmt.Errorf("no fresh session name for %q keeps its token estimate", local)
+	return "", false, fmt.Errorf("no fresh session name for %q keeps its token estimate", local)
+}
+
+// headerTokens is the exact o200k count of the part of a Shape's header
+// that holds the session's name: o200k cuts its text into pieces at
+// the '=' before the name and the blank after it, and counts each piece
+// on its own, so the rest of the header counts the same whatever the
+// name.
+func headerTokens(name string) (int, error) {
+	return tokens.Exact("// goldfish session=" + name + " version=")
 }
 
 // remote is the Transport of one file over a server.
 type remote struct {
 	rs *remoteServer
 	// names maps the file's session names to the server's since the
-	// last reset; back maps every server name given back.
-	names map[string]string
-	back  map[string]string
+	// last reset; back maps every server name given back; inexact holds
+	// the server names whose Shape header counts other exact tokens
+	// than the file's name.
+	names   map[string]string
+	back    map[string]string
+	inexact map[string]bool
+	// scratch parses and plans a script's statements, as gqlsh does
+	// before it sends them (opened on first use).
+	scratch *goldfish.DB
 }
 
 // NewRemote returns a run's transports over the server o names: each
@@ -213,22 +248,34 @@ func NewRemote(ctx context.Context, o RemoteOptions) (func() (Transport, error),
 		return nil, err
 	}
 	return func() (Transport, error) {
-		return &remote{rs: rs, names: map[string]string{}, back: map[string]string{}}, nil
+		return &remote{rs: rs, names: map[string]string{}, back: map[string]string{}, inexact: map[string]bool{}}, nil
 	}, nil
+}
+
+// name is the server's name for the file's session.
+func (t *remote) name(session string) (string, error) {
+	if session == goldfish.CatalogName {
+		return session, nil
+	}
+	if name, ok := t.names[session]; ok {
+		return name, nil
+	}
+	name, exact, err := t.rs.fresh(session)
+	if err != nil {
+		return "", &failure{err}
+	}
+	t.names[session], t.back[name] = name, session
+	if !exact {
+		t.inexact[name] = true
+	}
+	return name, nil
 }
 
 // path is the endpoint of verb on the server's name for session.
 func (t *remote) path(session, verb string) (string, error) {
-	name := session
-	if session != goldfish.CatalogName {
-		var ok bool
-		if name, ok = t.names[session]; !ok {
-			var err error
-			if name, err = t.rs.fresh(session); err != nil {
-				return "", &failure{err}
-			}
-			t.names[session], t.back[name] = name, session
-		}
+	name, err := t.name(session)
+	if err != nil {
+		return "", err
 	}
 	return "/v1/sessions/" + url.PathEscape(name) + "/" + verb, nil
 }
@@ -252,12 +299,16 @@ func (t *remote) localHeader(text, magic string) (string, bool) {
 }
 
 func (t *remote) Commit(ctx context.Context, session, text, mint, agent string) (*goldfish.CommitResult, error) {
+	return t.commit(ctx, session, server.CommitRequest{Text: text, Agent: agent, Mint: mint})
+}
+
+func (t *remote) commit(ctx context.Context, session string, req server.CommitRequest) (*goldfish.CommitResult, error) {
 	p, err := t.path(session, "commit")
 	if err != nil {
 		return nil, err
 	}
 	var out server.CommitJSON
-	if err := t.rs.call(ctx, "POST", p, server.CommitRequest{Text: text, Agent: agent, Mint: mint}, &out); err != nil {
+	if err := t.rs.call(ctx, "POST", p, req, &out); err != nil {
 		return nil, err
 	}
 	return commitResult(out), nil
@@ -315,15 +366,21 @@ func params(p map[string]any) server.Params {
 }
 
 func (t *remote) Recall(ctx context.Context, session, q string, o goldfish.RecallOptions) (*goldfish.Shape, error) {
-	if o.ExactTokens {
-		return nil, &Skip{"the exact token count covers the Shape's header, which names the session, and a run over a server names its sessions afresh"}
+	name, err := t.name(session)
+	if err != nil {
+		return nil, err
+	}
+	if o.ExactTokens && t.inexact[name] {
+		return nil, &Skip{Reason: "the exact token count covers the Shape's header, which names the session, and no fresh name for " +
+			session + " with its exact count was found"}
 	}
 	p, err := t.path(session, "recall")
 	if err != nil {
 		return nil, err
 	}
 	req := server.RecallRequest{Q: q, Params: params(o.Params), Agent: o.Agent, Options: server.RecallSettings{
-		M: o.M, K: o.K, L: o.L, F: o.F, T: o.T, View: o.View, Depth: o.Depth, Only: o.Only, Pinned: o.Pinned, NoPeaks: o.NoPeaks}}
+		M: o.M, K: o.K, L: o.L, F: o.F, T: o.T, View: o.View, Depth: o.Depth, Only: o.Only, Pinned: o.Pinned, NoPeaks: o.NoPeaks,
+		Exact: o.ExactTokens}}
 	var out server.ShapeJSON
 	if err := t.rs.call(ctx, "POST", p, req, &out); err != nil {
 		return nil, err
@@ -458,9 +515,19 @@ func (t *remote) Absorb(ctx context.Context, session, slice string, policy goldf
 	return res, nil
 }
 
-func (t *remote) Script(context.Context, string, string, repl.Format) (string, int, error) {
-	return "", 0, &Skip{"a script runs gqlsh's own statement loop on an embedded session; a server takes each Δ whole"}
+// Script sends the script's statements to the server as gqlsh would
+// (replay) and reports the case as skipped, with its effects made: the
+// output is the shell's own, which runs in this process.
+func (t *remote) Script(ctx context.Context, session, text string, format repl.Format) (string, int, error) {
+	if err := t.replay(ctx, session, text, format); err != nil {
+		return "", 0, err
+	}
+	return "", 0, &Skip{Reason: ScriptReason, Applied: true}
 }
+
+// ScriptReason is why a script is skipped over a server once its
+// statements have gone there.
+const ScriptReason = "the shell's own output: the script's statements went to the server as gqlsh sends them, and what follows is judged"
 
 // Reset starts over on sessions of fresh names: the server keeps the old
 // ones, which no later directive names.
@@ -470,8 +537,14 @@ func (t *remote) Reset(context.Context, bool) error {
 }
 
 func (t *remote) Reopen(context.Context, bool) error {
-	return &Skip{"reopen closes the database and opens it again, which only the server's own process can do"}
+	return &Skip{Reason: "reopen closes the database and opens it again, which only the server's own process can do"}
 }
 
 // Close leaves the sessions on the server.
-func (t *remote) Close() error { return nil }
+func (t *remote) Close() error {
+	if t.scratch != nil {
+		t.scratch.Close()
+		t.scratch = nil
+	}
+	return nil
+}

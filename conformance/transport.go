@@ -40,8 +40,14 @@ type Transport interface {
 	Close() error
 }
 
-// Skip is the error of a directive a transport cannot run, and why.
-type Skip struct{ Reason string }
+// Skip is the error of a directive a transport cannot judge, and why.
+type Skip struct {
+	Reason string
+	// Applied says the directive's effects were made all the same (a
+	// script's statements sent as the shell sends them), so the
+	// sessions are as the file expects and what follows is judged.
+	Applied bool
+}
 
 func (s *Skip) Error() string { return "skipped: " + s.Reason }
 

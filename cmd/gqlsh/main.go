@@ -60,8 +60,9 @@
 // memory (or, with --postgres URL, with every database in a schema of
 // its own on that server, dropped afterwards), or with --url URL against
 // a running gqlsh serve over its HTTP API, each file on sessions of fresh
-// names; it prints one line per failing case, and one per case a server
-// cannot run (skipped over --url, with the reason).
+// names; it prints one line per failing case, and one per case not
+// judged over a server (skipped over --url, with the reason: a reopen,
+// and a script's output).
 package main
 
 import (

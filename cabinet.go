@@ -566,10 +566,29 @@ func (db *DB) Drop(ctx context.Context, name string) error {
 			db.mem.unload(release) // after db.mu: nothing of it is served again
 		}
 	}()
+	// With many hosts, a session another host made a moment ago may not
+	// have reached this host's catalogue yet: the cabinet says whether it
+	// is there (read before db.mu, which a query must not hold).
+	elsewhere := false
+	if db.hosts != nil {
+		db.mu.Lock()
+		_, local := db.sessions[name]
+		local = local || db.known[name]
+		db.mu.Unlock()
+		if !local {
+			metas, err := db.cab.Sessions()
+			if err != nil {
+				return hostsError(err, "dropping session "+name)
+			}
+			for _, m := range metas {
+				elsewhere = elsewhere || m.Name == name
+			}
+		}
+	}
 	db.mu.Lock()
 	defer db.mu.Unlock()
 	s := db.sessions[name]
-	if s == nil && !db.known[name] {
+	if s == nil && !db.known[name] && !elsewhere {
 		return gqlstatus.Errorf(gqlstatus.InvalidReference, "there is no session %q to drop", name).
 			WithHint("list the sessions (gqlsh :sessions); names are case-sensitive")
 	}

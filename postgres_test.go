@@ -391,3 +391,31 @@ func TestPostgresOptionsRefused(t *testing.T) {
 		t.Fatalf("a bad schema name: %v", err)
 	}
 }
+
+// TestPostgresDropUnheard: a host drops a session another host made a
+// moment ago, before its own catalogue has heard of it (here: it polls,
+// once an hour): the cabinet has it, so it is dropped, not refused as
+// unknown (42002).
+func TestPostgresDropUnheard(t *testing.T) {
+	url, schema := pgSchema(t)
+	ctx := context.Background()
+	a := openPG(t, url, schema, goldfish.PostgresOptions{})
+	b := openPG(t, url, schema, goldfish.PostgresOptions{Poll: true, PollInterval: time.Hour})
+	mustCommit(t, mustSession(t, a, "fresh"), `INSERT (:N)`, nil)
+	if err := b.Drop(ctx, "fresh"); err != nil {
+		t.Fatalf("dropping a session another host made: %v", err)
+	}
+	if err := b.Drop(ctx, "never"); err == nil || !strings.Contains(err.Error(), "42002") {
+		t.Fatalf("dropping a session no host made: %v", err)
+	}
+	s, err := goldfish.Open(goldfish.WithPostgres(url), goldfish.WithPostgresOptions(goldfish.PostgresOptions{Schema: schema}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	for _, n := range s.Sessions() {
+		if n == "fresh" {
+			t.Fatalf("the dropped session is still in the cabinet: %v", s.Sessions())
+		}
+	}
+}

@@ -586,17 +586,37 @@ func (db *DB) Drop(ctx context.Context, name string) error {
 		}
 	}
 	db.mu.Lock()
-	defer db.mu.Unlock()
 	s := db.sessions[name]
 	if s == nil && !db.known[name] && !elsewhere {
+		db.mu.Unlock()
 		return gqlstatus.Errorf(gqlstatus.InvalidReference, "there is no session %q to drop", name).
 			WithHint("list the sessions (gqlsh :sessions); names are case-sensitive")
 	}
+	for {
+		if s != nil {
+			// A write in flight finishes first. Not under db.mu: a
+			// catch-up of other hosts' Commits holds s.wmu and then
+			// takes db.mu. A caller that gets s from Session meanwhile
+			// finds it dropped, as if it had come just before the drop.
+			db.mu.Unlock()
+			s.wmu.Lock()
+			s.dropped.Store(true)
+			s.wmu.Unlock()
+			db.mu.Lock()
+		}
+		// A Session call made the name again meanwhile: that one goes
+		// too, as it would had it come before the drop.
+		if now := db.sessions[name]; now != s && now != nil {
+			s = now
+			continue
+		}
+		break
+	}
+	defer db.mu.Unlock()
 	if s != nil {
-		s.wmu.Lock()
-		s.dropped.Store(true)
-		s.wmu.Unlock()
-		delete(db.sessions, name)
+		if db.sessions[name] == s {
+			delete(db.sessions, name)
+		}
 		if db.mem != nil {
 			release = s
 		}

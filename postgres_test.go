@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"runtime"
 	"sort"
 	"strings"
 	"sync"
@@ -416,6 +417,60 @@ func TestPostgresDropUnheard(t *testing.T) {
 	for _, n := range s.Sessions() {
 		if n == "fresh" {
 			t.Fatalf("the dropped session is still in the cabinet: %v", s.Sessions())
+		}
+	}
+}
+
+// TestPostgresDropRacesCatchUp: a Drop on one host while it catches up
+// with another host's Commits to the same session. A catch-up holds the
+// session's write lock and then takes the database's; Drop must not take
+// them the other way round, or the two wait for each other for ever.
+func TestPostgresDropRacesCatchUp(t *testing.T) {
+	url, schema := pgSchema(t)
+	ctx := context.Background()
+	a := openPG(t, url, schema, goldfish.PostgresOptions{})
+	// b polls, once an hour: it learns of a's Commits only when a read
+	// catches up, which then has a long backlog to replay.
+	b := openPG(t, url, schema, goldfish.PostgresOptions{Poll: true, PollInterval: time.Hour})
+	for round := range 20 {
+		name := fmt.Sprintf("race%d", round)
+		ax := mustSession(t, a, name)
+		mustCommit(t, ax, `INSERT (:N)`, nil)
+		bx := mustSession(t, b, name)
+		var wg sync.WaitGroup
+		for w := range 4 {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				for i := range 50 {
+					mustCommit(t, ax, fmt.Sprintf(`INSERT (:N {w: %d, i: %d, text: "a line long enough to take a moment to replay"})`, w, i), nil)
+				}
+			}()
+		}
+		wg.Wait()
+		done := make(chan struct{})
+		go func() {
+			defer close(done)
+			var wg sync.WaitGroup
+			wg.Add(2)
+			go func() { // the Commit catches up with a's 200 first
+				defer wg.Done()
+				bx.Commit(ctx, `INSERT (:N)`, nil)
+			}()
+			go func() {
+				defer wg.Done()
+				time.Sleep(time.Duration(round%5) * time.Millisecond)
+				b.Drop(ctx, name)
+			}()
+			wg.Wait()
+		}()
+		select {
+		case <-done:
+		case <-time.After(30 * time.Second):
+			// Not t.Fatal: the databases' cleanup would wait for the
+			// stuck calls as well.
+			buf := make([]byte, 1<<20)
+			panic(fmt.Sprintf("round %d: a Drop racing a catch-up never returned:\n%s", round, buf[:runtime.Stack(buf, true)]))
 		}
 	}
 }

@@ -181,6 +181,9 @@ func (s *Server) setSettings(_ http.ResponseWriter, r *http.Request, scope *Scop
 		return nil, gqlstatus.Errorf(gqlstatus.ReadOnlySession, "the %s session is kept by the engine and has no settings to change", goldfish.CatalogName).
 			WithHint("set the attention settings of a session of your own")
 	}
+	// Read, change, write: two requests changing different settings at
+	// once must both hold, so they take turns (one lock per session).
+	defer s.memory.lock("settings\x00" + name)()
 	cur, err := sess.AttentionSettings(r.Context())
 	if err != nil {
 		return nil, s.callError(r.Context(), err)

@@ -2,8 +2,10 @@ package server_test
 
 import (
 	"encoding/json"
+	"fmt"
 	"net/http"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/goldfish-gql/goldfish/server"
@@ -94,5 +96,40 @@ func TestSessionEndpoints(t *testing.T) {
 	}
 	if code, _ = call(t, ts, "GET", "/v1/sessions/a/nothing", w, ""); code != http.StatusNotFound {
 		t.Errorf("an unknown verb: %d, want 404", code)
+	}
+}
+
+// TestSettingsConcurrent: requests that change different attention
+// settings at once all hold: none is lost to another's read-change-write.
+func TestSettingsConcurrent(t *testing.T) {
+	_, _, ts := newServer(t, server.Options{})
+	call(t, ts, "POST", "/v1/sessions/s/commit", "", `{"text": "INSERT (:N)"}`)
+	for round := range 200 {
+		bodies := []string{
+			fmt.Sprintf(`{"stale_reads": %d}`, 100+round),
+			fmt.Sprintf(`{"gap_min": %d}`, 200+round),
+			fmt.Sprintf(`{"decay": %v}`, float64(10+round%90)/100),
+			fmt.Sprintf(`{"gap_ratio": %d.5}`, 1+round),
+		}
+		var wg sync.WaitGroup
+		for _, b := range bodies {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				if code, body := call(t, ts, "POST", "/v1/sessions/s/settings", "", b); code != 200 {
+					t.Errorf("%s: %d %s", b, code, body)
+				}
+			}()
+		}
+		wg.Wait()
+		_, body := call(t, ts, "GET", "/v1/sessions/s/settings", "", "")
+		for _, want := range []string{
+			fmt.Sprintf(`"stale_reads":%d`, 100+round), fmt.Sprintf(`"gap_min":%d`, 200+round),
+			fmt.Sprintf(`"decay":%v`, float64(10+round%90)/100), fmt.Sprintf(`"gap_ratio":%d.5`, 1+round),
+		} {
+			if !strings.Contains(body, want) {
+				t.Fatalf("round %d: %s lost: %s", round, want, body)
+			}
+		}
 	}
 }

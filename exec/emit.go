@@ -22,7 +22,7 @@ const TokenAlarm = 8000
 
 // maxTarget bounds the token targets that can trim: no Shape comes near
 // it (a frame is 4 MiB), and its thousandths fit in an int64.
-const maxTarget = 1 << 40
+const maxTarget int64 = 1 << 40
 
 // emitter renders a walked Shape as one GQL INSERT statement under a
 // comment header. Everything a reader should know is a comment, so the
@@ -188,7 +188,7 @@ func (e *emitter) emit(w *shapewalk.Shape, seeds int) {
 	// (view=shell shows identity properties only already).
 	// (A T past any body's size, up to the largest int, is no trim: its
 	// thousandths would not fit in an int64.)
-	if t := e.opt.T; t > 0 && t < maxTarget && cost > int64(t)*1000 && e.opt.View != ViewShell {
+	if t := e.opt.T; t > 0 && int64(t) < maxTarget && cost > int64(t)*1000 && e.opt.View != ViewShell {
 		// The header's " trimmed=N" costs tokens too: a trim that saves
 		// fewer is not made.
 		if from, saved := trimFrom(w, texts, int64(t)*1000, cost, sc); from > 0 && saved > glue.trimmed {

@@ -58,6 +58,9 @@ func runMCP(args []string, e env) int {
 		fmt.Fprintf(e.stderr, "gqlsh: %v\n", err)
 		return 1
 	}
+	if budget > 0 && *mem {
+		fmt.Fprintln(e.stderr, "gqlsh mcp: --memory-budget does nothing with --mem: sessions in memory have no cabinet to hydrate again from")
+	}
 	srv, err := server.New(db, server.Options{MemorySession: *session, Deadline: *deadline, Version: version,
 		Logger: slog.New(slog.NewTextHandler(e.stderr, nil))})
 	if err != nil {

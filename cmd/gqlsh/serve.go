@@ -106,6 +106,9 @@ func runServe(args []string, e env) int {
 		fmt.Fprintf(e.stderr, "gqlsh: %v\n", err)
 		return 1
 	}
+	if budget > 0 && *mem {
+		fmt.Fprintln(e.stderr, "gqlsh serve: --memory-budget does nothing with --mem: sessions in memory have no cabinet to hydrate again from")
+	}
 	logger := slog.New(slog.NewTextHandler(e.stderr, nil))
 	srv, err := server.New(db, server.Options{Tokens: tokens, Deadline: *deadline, MemorySession: *session, Version: version, Logger: logger})
 	if err != nil {

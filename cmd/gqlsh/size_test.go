@@ -54,6 +54,12 @@ func TestMemoryBudgetFlag(t *testing.T) {
 			t.Errorf("%s: the refusal does not say what to give: %s", cmd, errs.String())
 		}
 	}
+	// In memory a budget unloads nothing, and the shell says so.
+	var out, errs strings.Builder
+	run([]string{"mcp", "--mem", "--memory-budget", "1MiB"}, strings.NewReader(""), &out, &errs)
+	if !strings.Contains(errs.String(), "--memory-budget does nothing with --mem") {
+		t.Errorf("mcp --mem --memory-budget: %s", errs.String())
+	}
 	db, _, err := openDB(dbOptions{cabinet: filepath.Join(t.TempDir(), "c.gf"), memoryBudget: 512 << 20})
 	if err != nil {
 		t.Fatal(err)

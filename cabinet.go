@@ -163,13 +163,12 @@ func (s *Session) hydrate(ctx context.Context) error {
 	return nil
 }
 
-// rehydrated ends the hydration of a session a memory budget unloaded,
-// which read the cabinet at t0, when the session's stale marks numbered
-// mark (postgres.go). Called with s.hmu held.
+// rehydrated ends a hydration, first or after a memory budget unloaded
+// the session, which read the cabinet at t0, when the session's stale
+// marks numbered mark (postgres.go): with many hosts, the load is what
+// this host knows of the others' Commits, and the catalogue, which may
+// have followed older heads, shows it. Called with s.hmu held.
 func (s *Session) rehydrated(t0 time.Time, mark uint64) {
-	if !s.loaded {
-		return
-	}
 	if h := s.db.hosts; h != nil {
 		h.rehydrated(s, t0, mark)
 		return

@@ -474,3 +474,27 @@ func TestPostgresDropRacesCatchUp(t *testing.T) {
 		}
 	}
 }
+
+// TestPostgresFirstHydrationCatalog: a host whose catalogue last heard
+// of a session at version 1 hydrates it, for the first time, at the
+// version another host has taken it to since: its catalogue shows that
+// version at once, not the one it heard of.
+func TestPostgresFirstHydrationCatalog(t *testing.T) {
+	url, schema := pgSchema(t)
+	ctx := context.Background()
+	a := openPG(t, url, schema, goldfish.PostgresOptions{})
+	ax := mustSession(t, a, "x")
+	mustCommit(t, ax, `INSERT (:N)`, nil)
+	b := openPG(t, url, schema, goldfish.PostgresOptions{Poll: true, PollInterval: time.Hour})
+	mustCommit(t, ax, `INSERT (:N)`, nil)
+	mustCommit(t, ax, `INSERT (:N)`, nil)
+	bx := mustSession(t, b, "x")
+	if sh, err := bx.Recall(ctx, `MATCH ()`, goldfish.RecallOptions{}); err != nil || sh.Version != 3 {
+		t.Fatalf("b's first Recall: %v %v", err, sh)
+	}
+	for _, in := range b.SessionInfos() {
+		if in.Name == "x" && (in.Version != 3 || in.Nodes != 3) {
+			t.Fatalf("b's catalogue shows x at version %d with %d nodes after loading version 3", in.Version, in.Nodes)
+		}
+	}
+}

@@ -209,7 +209,6 @@ func (s *Server) doCommit(ctx context.Context, scope *Scope, name string, req Co
 		return nil, s.callError(ctx, err)
 	}
 	if res.Applied {
-		s.written.Store(name, true)
 	}
 	s.metrics.committed(res)
 	return res, nil

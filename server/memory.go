@@ -355,7 +355,6 @@ func (s *Server) commitDelta(ctx context.Context, sess *goldfish.Session, d *del
 		return nil, nil, s.callError(ctx, err)
 	}
 	if res.Applied {
-		s.written.Store(sess.Name(), true)
 	}
 	s.metrics.committed(res)
 	return res, items, nil

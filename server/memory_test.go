@@ -1,6 +1,7 @@
 package server_test
 
 import (
+	"context"
 	"io"
 	"log/slog"
 	"net/http/httptest"
@@ -57,4 +58,48 @@ func grepLines(s, prefix string) string {
 		}
 	}
 	return strings.Join(out, "\n")
+}
+
+// TestFlushLeavesUnloadedSessions: the shutdown flush compacts what is in
+// memory and hydrates no unloaded session to do it (each one's Commits
+// are in the cabinet already); every Commit is there after a reopen.
+func TestFlushLeavesUnloadedSessions(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "c.gf")
+	db, err := goldfish.Open(goldfish.WithCabinet(path), goldfish.WithMemoryBudget(1))
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv, err := server.New(db, server.Options{Logger: slog.New(slog.NewTextHandler(io.Discard, nil))})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ts := httptest.NewServer(srv)
+	names := []string{"a", "b", "c", "d", "e", "f", "g", "h"}
+	for _, name := range names {
+		if status, body := call(t, ts, "POST", "/v1/sessions/"+name+"/commit", "", `{"text": "INSERT (:TSK {nick: \"t\"})"}`); status != 200 {
+			t.Fatal(status, body)
+		}
+	}
+	ts.Close()
+	before := db.MemoryStats().Rehydrations
+	if err := srv.Flush(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	if n := db.MemoryStats().Rehydrations - before; n != 0 {
+		t.Errorf("the flush hydrated %d unloaded sessions again", n)
+	}
+	if err := db.Close(); err != nil {
+		t.Fatal(err)
+	}
+	db, err = goldfish.Open(goldfish.WithCabinet(path))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	for _, name := range names {
+		s, err := db.Session(context.Background(), name)
+		if err != nil || s.Version() != 1 {
+			t.Fatalf("session %s after a reopen: %v", name, err)
+		}
+	}
 }

@@ -52,8 +52,6 @@ type Server struct {
 	mux      *http.ServeMux
 	metrics  *metrics
 	draining atomic.Bool
-	// written are the sessions Commits reached, flushed at shutdown.
-	written sync.Map
 	// memory serialises the drop-in's writes per session.
 	memory memoryLocks
 
@@ -142,22 +140,11 @@ func isLoopback(addr string) bool {
 // admitted finish. http.Server.Shutdown then waits for them.
 func (s *Server) Drain() { s.draining.Store(true) }
 
-// Flush compacts every session a Commit reached through this server
-// (each is durable already: this only makes the cabinet quick to open).
-func (s *Server) Flush(ctx context.Context) error {
-	var errs []error
-	s.written.Range(func(k, _ any) bool {
-		sess, err := s.db.Session(ctx, k.(string))
-		if err == nil {
-			err = sess.Flush(ctx)
-		}
-		if err != nil && !errors.Is(err, goldfish.ErrDropped) {
-			errs = append(errs, fmt.Errorf("flushing session %s: %w", k, err))
-		}
-		return ctx.Err() == nil
-	})
-	return errors.Join(errs...)
-}
+// Flush compacts the sessions in memory (each Commit is durable already:
+// this only makes the cabinet quick to open). Sessions a memory budget
+// unloaded are not hydrated again for it: what they hold is in the
+// cabinet, and closing the database saves what their agents read.
+func (s *Server) Flush(ctx context.Context) error { return s.db.Flush(ctx) }
 
 // handlerFunc is one endpoint: it returns the answer to encode, or an error.
 type handlerFunc func(w http.ResponseWriter, r *http.Request, scope *Scope) (any, error)

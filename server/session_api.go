@@ -206,7 +206,6 @@ func (s *Server) setSettings(_ http.ResponseWriter, r *http.Request, scope *Scop
 	if err := sess.SetAttentionSettings(r.Context(), cur); err != nil {
 		return nil, s.callError(r.Context(), err)
 	}
-	s.written.Store(name, true)
 	return cur, nil
 }
 
@@ -267,7 +266,6 @@ func (s *Server) absorb(_ http.ResponseWriter, r *http.Request, scope *Scope) (a
 		return nil, s.callError(r.Context(), err)
 	}
 	if res.Applied {
-		s.written.Store(name, true)
 	}
 	s.metrics.committed(&res.CommitResult)
 	out := AbsorbJSON{CommitJSON: commitJSON(&res.CommitResult), Policy: string(res.Policy), Unchanged: res.Unchanged, Reminted: res.Reminted}

@@ -211,7 +211,15 @@ func (s *Server) setSettings(_ http.ResponseWriter, r *http.Request, scope *Scop
 
 // dump answers GET /v1/sessions/{name}/dump.
 func (s *Server) dump(_ http.ResponseWriter, r *http.Request, scope *Scope) (any, error) {
-	sess, err := s.session(r.Context(), scope, r.PathValue("name"), "read")
+	name := r.PathValue("name")
+	if name == goldfish.CatalogName && !scope.Unrestricted() {
+		// The catalogue's listing holds every session: a token that may
+		// read only some reads the catalogue through Recall, which shows
+		// it only those (and hides the others' changes in its version).
+		return nil, gqlstatus.Errorf(gqlstatus.AccessDenied, "this token may read only some sessions, and the %s session's dump lists them all", goldfish.CatalogName).
+			WithHint("Recall the catalogue (MATCH (s:SESSION)) or GET /v1/sessions: both show the sessions this token may read")
+	}
+	sess, err := s.session(r.Context(), scope, name, "read")
 	if err != nil {
 		return nil, err
 	}

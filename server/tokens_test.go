@@ -183,6 +183,24 @@ func TestTokensIsolate(t *testing.T) {
 		b.Write(buf[:n])
 		check("path "+p, resp.StatusCode, b.String())
 	}
+	// The session endpoints, on the catalogue and on another session,
+	// show nothing of the others: not their contents, not their names.
+	for _, c := range []struct{ method, path, body string }{
+		{"GET", "/v1/sessions/catalog/dump", ""}, {"GET", "/v1/sessions/catalog/vocabulary", ""},
+		{"GET", "/v1/sessions/catalog/settings", ""}, {"POST", "/v1/sessions/catalog/export", `{"q": "MATCH (s:SESSION)"}`},
+		{"GET", "/v1/sessions/secret/dump", ""}, {"GET", "/v1/sessions/secret/vocabulary", ""},
+		{"GET", "/v1/sessions/secret/settings", ""}, {"POST", "/v1/sessions/secret/export", `{"q": "MATCH (n)"}`},
+		{"POST", "/v1/sessions/alpha/export", `{"q": "MATCH (n)", "nicks": ["secret"]}`},
+		{"POST", "/v1/sessions/alpha/absorb", `{"slice": "// goldfish slice session=secret version=1", "policy": "keep"}`},
+	} {
+		status, out := call(t, ts, c.method, c.path, alpha, c.body)
+		check(c.method+" "+c.path, status, out)
+		// (An answer may repeat a name the request gave; the catalogue's
+		// must name no session but alpha.)
+		if strings.Contains(c.path, "/catalog/") && (strings.Contains(out, `secret`) || strings.Contains(out, "beta")) {
+			t.Errorf("%s %s (%d) names another session: %s", c.method, c.path, status, out)
+		}
+	}
 	// The catalogue and the list show alpha alone, and the catalogue's
 	// version tells nothing of the others' Commits.
 	status, body := call(t, ts, "POST", "/v1/sessions/catalog/recall", alpha, `{"q": "MATCH (s:SESSION)", "options": {"L": 32}}`)

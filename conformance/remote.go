@@ -79,6 +79,21 @@ func newRemoteServer(ctx context.Context, o RemoteOptions) (*remoteServer, error
 	for _, s := range list.Sessions {
 		rs.used[s.Name] = true
 	}
+	// The suite writes fresh sessions of its own: a token that may not
+	// write them all would fail every case, so say so once, up front.
+	// (An empty Δ applies nothing; the name is used up, as the suite's
+	// own sessions are.)
+	probe, _, err := rs.fresh("probe")
+	if err != nil {
+		return nil, err
+	}
+	var res server.CommitJSON
+	if err := rs.call(ctx, "POST", "/v1/sessions/"+probe+"/commit", server.CommitRequest{Text: ""}, &res); err != nil {
+		if strings.Contains(err.Error(), "status 403") {
+			return nil, fmt.Errorf("the server at %s: this token may not write every session, and the suite runs on fresh sessions of its own: give a token made with gqlsh token --write '*' (%w)", o.URL, err)
+		}
+		return nil, fmt.Errorf("the server at %s: %w", o.URL, err)
+	}
 	return rs, nil
 }
 

@@ -299,3 +299,33 @@ func TestFreshNamesKeepTheHeaderCounts(t *testing.T) {
 		t.Errorf("%d names given, %d distinct", 5*len(sorted), len(rs.used))
 	}
 }
+
+// TestRemoteNeedsAWriteEverywhereToken: the suite writes fresh sessions
+// of its own, so a token that may write only some sessions is refused
+// once, up front, with what to give instead, rather than failing every
+// case.
+func TestRemoteNeedsAWriteEverywhereToken(t *testing.T) {
+	db, err := goldfish.Open()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	narrow, line, err := server.NewToken(nil, []string{"x*"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	toks, err := server.ParseTokens(strings.NewReader(line + "\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv, err := server.New(db, server.Options{Tokens: toks})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ts := httptest.NewServer(srv)
+	defer ts.Close()
+	_, err = RunRemote(context.Background(), Suite(), RemoteOptions{URL: ts.URL, Token: narrow})
+	if err == nil || !strings.Contains(err.Error(), "may not write every session") || !strings.Contains(err.Error(), "--write '*'") {
+		t.Fatalf("a token that writes x* only: %v", err)
+	}
+}

@@ -23,14 +23,10 @@ import (
 func runMCP(args []string, e env) int {
 	fs := flag.NewFlagSet("gqlsh mcp", flag.ContinueOnError)
 	fs.SetOutput(e.stderr)
-	mem := fs.Bool("mem", false, "keep sessions in memory for this run only (no cabinet file)")
-	cab := fs.String("cabinet", "", "keep sessions in the cabinet file `PATH` (default: as gqlsh)")
-	pgURL := fs.String("postgres", "", "keep sessions in PostgreSQL at `URL`, shared with other hosts (default $GOLDFISH_POSTGRES unless --cabinet or --mem)")
-	pgSchema := fs.String("postgres-schema", "", "the PostgreSQL schema `NAME` that holds the sessions (default goldfish)")
+	storage := storageFlags{postgresSharedWith: "other hosts"}
+	storage.register(fs)
 	session := fs.String("session", server.DefaultMemorySession, "session `NAME` of the memory-server tools, and of recall and commit when a call names none")
 	deadline := fs.Duration("deadline", 30*time.Second, "cancel a tool call's work after `D` (0: no deadline)")
-	var budget byteSize
-	fs.Var(&budget, "memory-budget", "unload idle sessions past `SIZE` of estimated memory (512MiB, 2GiB, bytes; 0: no budget; in memory nothing is unloaded)")
 	fs.Usage = func() {
 		fmt.Fprintln(e.stderr, "Usage: gqlsh mcp [--cabinet PATH | --postgres URL | --mem] [--postgres-schema NAME] [--session NAME] [--memory-budget SIZE]\n\nServes MCP on standard input and output: the tools recall, commit and\nsessions, and the knowledge-graph memory server's tools on --session.")
 		fs.PrintDefaults()
@@ -45,22 +41,15 @@ func runMCP(args []string, e env) int {
 		fmt.Fprintf(e.stderr, "gqlsh mcp: unexpected argument %q\n", fs.Arg(0))
 		return 2
 	}
-	if *mem && *cab != "" {
-		fmt.Fprintln(e.stderr, "gqlsh mcp: give --cabinet or --mem, not both")
+	if !storage.check("gqlsh mcp", e) {
 		return 2
 	}
-	if *pgURL != "" && (*mem || *cab != "") {
-		fmt.Fprintln(e.stderr, "gqlsh mcp: give --postgres, --cabinet or --mem, only one")
-		return 2
-	}
-	db, backend, err := openDB(dbOptions{mem: *mem, cabinet: *cab, postgres: *pgURL, schema: *pgSchema, memoryBudget: int64(budget), lookupEnv: e.lookupEnv, goos: e.goos})
+	db, backend, err := openDB(storage.options(e))
 	if err != nil {
 		fmt.Fprintf(e.stderr, "gqlsh: %v\n", err)
 		return 1
 	}
-	if budget > 0 && *mem {
-		fmt.Fprintln(e.stderr, "gqlsh mcp: --memory-budget does nothing with --mem: sessions in memory have no cabinet to hydrate again from")
-	}
+	storage.warn("gqlsh mcp", e)
 	srv, err := server.New(db, server.Options{MemorySession: *session, Deadline: *deadline, Version: version,
 		Logger: slog.New(slog.NewTextHandler(e.stderr, nil))})
 	if err != nil {

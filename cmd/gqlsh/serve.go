@@ -46,17 +46,13 @@ func runServe(args []string, e env) int {
 	fs := flag.NewFlagSet("gqlsh serve", flag.ContinueOnError)
 	fs.SetOutput(e.stderr)
 	listen := fs.String("listen", "127.0.0.1:7717", "listen on `ADDR` (host:port; a non-loopback host needs --tokens)")
-	mem := fs.Bool("mem", false, "keep sessions in memory for this run only (no cabinet file)")
-	cab := fs.String("cabinet", "", "keep sessions in the cabinet file `PATH` (default: as gqlsh)")
-	pgURL := fs.String("postgres", "", "keep sessions in PostgreSQL at `URL`, shared with other servers (default $GOLDFISH_POSTGRES unless --cabinet or --mem)")
-	pgSchema := fs.String("postgres-schema", "", "the PostgreSQL schema `NAME` that holds the sessions (default goldfish)")
+	storage := storageFlags{postgresSharedWith: "other servers"}
+	storage.register(fs)
 	poll := fs.Duration("poll", 0, "with PostgreSQL, how old a Recall's knowledge of other servers' Commits may be, at most `D` (default 1s)")
 	tokensFile := fs.String("tokens", "", "accept only the tokens listed in `FILE` (lines from gqlsh token)")
 	deadline := fs.Duration("deadline", 30*time.Second, "cancel a request's work after `D` (0: no deadline)")
 	session := fs.String("session", server.DefaultMemorySession, "session `NAME` of the memory-server tools on /mcp")
 	grace := fs.Duration("grace", 30*time.Second, "at shutdown, wait at most `D` for requests in flight")
-	var budget byteSize
-	fs.Var(&budget, "memory-budget", "unload idle sessions past `SIZE` of estimated memory (512MiB, 2GiB, bytes; 0: no budget; in memory nothing is unloaded)")
 	fs.Usage = func() {
 		fmt.Fprint(fs.Output(), serveUsage)
 		fs.PrintDefaults()
@@ -71,12 +67,7 @@ func runServe(args []string, e env) int {
 		fmt.Fprintf(e.stderr, "gqlsh serve: unexpected argument %q\n", fs.Arg(0))
 		return 2
 	}
-	if *mem && *cab != "" {
-		fmt.Fprintln(e.stderr, "gqlsh serve: give --cabinet or --mem, not both")
-		return 2
-	}
-	if *pgURL != "" && (*mem || *cab != "") {
-		fmt.Fprintln(e.stderr, "gqlsh serve: give --postgres, --cabinet or --mem, only one")
+	if !storage.check("gqlsh serve", e) {
 		return 2
 	}
 	if *poll < 0 {
@@ -100,15 +91,15 @@ func runServe(args []string, e env) int {
 		fmt.Fprintf(e.stderr, "gqlsh serve: %v\n", err)
 		return 1
 	}
-	db, backend, err := openDB(dbOptions{mem: *mem, cabinet: *cab, postgres: *pgURL, schema: *pgSchema, poll: *poll, memoryBudget: int64(budget), lookupEnv: e.lookupEnv, goos: e.goos})
+	opts := storage.options(e)
+	opts.poll = *poll
+	db, backend, err := openDB(opts)
 	if err != nil {
 		ln.Close()
 		fmt.Fprintf(e.stderr, "gqlsh: %v\n", err)
 		return 1
 	}
-	if budget > 0 && *mem {
-		fmt.Fprintln(e.stderr, "gqlsh serve: --memory-budget does nothing with --mem: sessions in memory have no cabinet to hydrate again from")
-	}
+	storage.warn("gqlsh serve", e)
 	logger := slog.New(slog.NewTextHandler(e.stderr, nil))
 	srv, err := server.New(db, server.Options{Tokens: tokens, Deadline: *deadline, MemorySession: *session, Version: version, Logger: logger})
 	if err != nil {

@@ -309,7 +309,22 @@ func checkSnapshot(t fataler, s *Snapshot, m *model) {
 	if s.NextID() != m.nextID {
 		t.Fatalf("NextID %d want %d", s.NextID(), m.nextID)
 	}
-	// labels, kinds, props, nicks
+	kindCnt := checkNodeIndexes(t, s, m, all)
+	checkNodeRecords(t, s, m, all)
+	recycled := checkNodesByID(t, s, m)
+	types, live, recycledEdges := checkEdgesByID(t, s, m)
+	recycled += recycledEdges
+	if s.EdgeCount() != live || s.RecycledCount() != recycled {
+		t.Fatalf("EdgeCount %d want %d; RecycledCount %d want %d", s.EdgeCount(), live, s.RecycledCount(), recycled)
+	}
+	checkScans(t, s, m, kindCnt, types, live)
+}
+
+// checkNodeIndexes checks the label, kind and property indexes and
+// counters over the live nodes all (in observable order), and returns the
+// live nodes per kind.
+func checkNodeIndexes(t fataler, s *Snapshot, m *model, all []*Node) map[string]int {
+	t.Helper()
 	labelSet := map[string]bool{}
 	kindCnt := map[string]int{}
 	propVals := map[string][]Value{}
@@ -355,6 +370,13 @@ func checkSnapshot(t fataler, s *Snapshot, m *model) {
 			expectNodes(t, "ScanProp "+key+"="+v.Literal(), collect(func(f func(*Node) bool) { s.ScanProp(key, v, f) }), want)
 		}
 	}
+	return kindCnt
+}
+
+// checkNodeRecords checks, for each live node, its renderings, the nodes
+// identical to it and its nick.
+func checkNodeRecords(t fataler, s *Snapshot, m *model, all []*Node) {
+	t.Helper()
 	for _, n := range all {
 		// The slot table's copy of the rendering is the record's, and
 		// the record's is a fresh render of its content.
@@ -376,7 +398,13 @@ func checkSnapshot(t fataler, s *Snapshot, m *model) {
 	if _, ok := s.NodeByNick("no such nick"); ok {
 		t.Fatal("NodeByNick absent")
 	}
-	// every id: Node / RecycledNode / Degree / Edges
+}
+
+// checkNodesByID checks every node id of the model, live or recycled (the
+// record, its degree, its edges and adjacency), and returns the number of
+// recycled nodes.
+func checkNodesByID(t fataler, s *Snapshot, m *model) int {
+	t.Helper()
 	recycled := 0
 	for id, n := range m.nodes {
 		got, ok := s.Node(id)
@@ -435,8 +463,15 @@ func checkSnapshot(t fataler, s *Snapshot, m *model) {
 			}
 		}
 	}
+	return recycled
+}
+
+// checkEdgesByID checks every edge id of the model, live or recycled, and
+// the edge type counters; it returns the live edge types (sorted), the
+// number of live edges and that of recycled ones.
+func checkEdgesByID(t fataler, s *Snapshot, m *model) (types []string, live, recycled int) {
+	t.Helper()
 	typeCnt, propsCnt := map[string]int{}, map[string]int{}
-	live := 0
 	for id, e := range m.edges {
 		got, ok := s.Edge(id)
 		rgot, rok := s.RecycledEdge(id)
@@ -456,10 +491,6 @@ func checkSnapshot(t fataler, s *Snapshot, m *model) {
 			t.Fatalf("edge %d: %+v want %+v", id, got, e)
 		}
 	}
-	if s.EdgeCount() != live || s.RecycledCount() != recycled {
-		t.Fatalf("EdgeCount %d want %d; RecycledCount %d want %d", s.EdgeCount(), live, s.RecycledCount(), recycled)
-	}
-	var types []string
 	for ty, c := range typeCnt {
 		types = append(types, ty)
 		if s.EdgeTypeCount(ty) != c {
@@ -473,6 +504,13 @@ func checkSnapshot(t fataler, s *Snapshot, m *model) {
 	if len(types) != len(s.EdgeTypes()) || (len(types) > 0 && !slices.Equal(types, s.EdgeTypes())) {
 		t.Fatalf("EdgeTypes %q want %q", s.EdgeTypes(), types)
 	}
+	return types, live, recycled
+}
+
+// checkScans checks the scans of all nodes and edges, of each kind and of
+// each edge type.
+func checkScans(t fataler, s *Snapshot, m *model, kindCnt map[string]int, types []string, live int) {
+	t.Helper()
 	nAll, eAll := 0, 0
 	s.ScanAllNodes(func(*Node) bool { nAll++; return true })
 	s.ScanAllEdges(func(*Edge) bool { eAll++; return true })

@@ -1,6 +1,10 @@
 package store
 
-import "github.com/cespare/xxhash/v2"
+import (
+	"fmt"
+
+	"github.com/cespare/xxhash/v2"
+)
 
 // The nick index: from a session-unique nick to the live node holding it.
 
@@ -43,4 +47,22 @@ func (t *Tx) nickFree(p Props, self ID) bool {
 	}
 	n, ok := t.st.nodeByNick(nick)
 	return !ok || n.ID == self
+}
+
+// buildNicks builds the nick index; two live nodes with one STRING nick
+// are an error.
+func buildNicks(live []*Node) (hashTrie[*Node], error) {
+	var st state
+	for _, n := range live {
+		nick, ok := nickOf(n.Props)
+		if !ok {
+			continue
+		}
+		if m, clash := st.nodeByNick(nick); clash {
+			a, b := min(m.ID, n.ID), max(m.ID, n.ID)
+			return hashTrie[*Node]{}, fmt.Errorf("store: restore: nick %q held by live nodes %d and %d: %w", nick, a, b, ErrNickClash)
+		}
+		st.putNick(0, nick, n)
+	}
+	return st.nicks, nil
 }

@@ -26,20 +26,16 @@ type Options struct {
 	LockTimeout time.Duration
 }
 
-// Bolt is the embedded cabinet: one bbolt file holding many sessions, with
-// a group-committing writer goroutine.
+// Bolt is the embedded cabinet: one bbolt file holding many sessions,
+// written through a Group, each group in one bbolt transaction.
 type Bolt struct {
+	mu    sync.Mutex // guards db, which a compaction at Close replaces
 	db    *bolt.DB
 	path  string // as given, for messages
 	file  string // path with symbolic links resolved: what a compaction replaces
 	chunk int    // snapshot bytes per chunk
 
-	mu       sync.Mutex
-	cond     *sync.Cond
-	queue    []*op
-	closed   bool
-	poisoned map[string]error
-	stopped  chan struct{}
+	group *Group[*op]
 }
 
 type opKind uint8
@@ -57,7 +53,6 @@ type op struct {
 	version uint64
 	data    []byte // entry or snapshot
 	meta    []byte
-	t       *Ticket
 }
 
 // errLocked: openLocked gave up waiting for another process's lock.
@@ -111,14 +106,13 @@ func Open(path string, opts *Options) (*Bolt, error) {
 		}
 		return nil, openError(path, err)
 	}
-	b := &Bolt{db: db, path: path, file: file, poisoned: map[string]error{}, stopped: make(chan struct{})}
-	b.cond = sync.NewCond(&b.mu)
+	b := &Bolt{db: db, path: path, file: file}
 	if err := b.prepare(info); err != nil {
 		b.db.Close()
 		return nil, err
 	}
 	b.chunk = chunkBytes(b.db.Info().PageSize)
-	go b.writer()
+	b.group = NewGroup(GroupHooks[*op]{Write: b.write, Failed: b.failed})
 	return b, nil
 }
 
@@ -454,112 +448,37 @@ func readSnapshot(sb *bolt.Bucket, h snapHead, limit int64) (*store.Graph, error
 
 // Append queues an entry; see Cabinet.
 func (b *Bolt) Append(name string, e Entry, m Meta) *Ticket {
-	return b.enqueue(&op{kind: opAppend, name: name, version: e.Version, data: EncodeEntry(e), meta: encodeMeta(m)})
+	return b.group.Enqueue(name, &op{kind: opAppend, name: name, version: e.Version, data: EncodeEntry(e), meta: encodeMeta(m)})
 }
 
 // Flush writes snap as the session's snapshot and trims its log.
 func (b *Bolt) Flush(name string, snap *store.Snapshot, m Meta) error {
-	return b.enqueue(&op{kind: opFlush, name: name, version: snap.Version(), data: EncodeSnapshot(snap), meta: encodeMeta(m)}).Wait()
+	return b.group.Enqueue(name, &op{kind: opFlush, name: name, version: snap.Version(), data: EncodeSnapshot(snap), meta: encodeMeta(m)}).Wait()
 }
 
 // SaveAttention queues data as the session's attention record.
 func (b *Bolt) SaveAttention(name string, data []byte) *Ticket {
-	return b.enqueue(&op{kind: opAttention, name: name, data: sealAttention(data)})
+	return b.group.Enqueue(name, &op{kind: opAttention, name: name, data: sealAttention(data)})
 }
 
 // Drop removes a session.
 func (b *Bolt) Drop(name string) error {
-	err := b.enqueue(&op{kind: opDrop, name: name}).Wait()
+	err := b.group.EnqueueDrop(name, &op{kind: opDrop, name: name}).Wait()
 	if err == nil {
-		b.mu.Lock()
-		delete(b.poisoned, name)
-		b.mu.Unlock()
+		b.group.Clear(name)
 	}
 	return err
 }
 
-func (b *Bolt) enqueue(o *op) *Ticket {
-	o.t = newTicket()
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	if b.closed {
-		o.t.finish(ErrClosed)
-		return o.t
-	}
-	if err := b.poisoned[o.name]; err != nil && o.kind != opDrop {
-		o.t.finish(err)
-		return o.t
-	}
-	b.queue = append(b.queue, o)
-	b.cond.Signal()
-	return o.t
+// write is the Group's Write: one bbolt transaction, which bbolt fsyncs
+// before it returns.
+func (b *Bolt) write(ops []*op) error {
+	return b.db.Update(func(tx *bolt.Tx) error { return b.apply(tx, ops) })
 }
 
-// writer drains the queue: every pending op in one bbolt transaction (one
-// fsync), then wakes the waiters.
-func (b *Bolt) writer() {
-	defer close(b.stopped)
-	for {
-		b.mu.Lock()
-		for len(b.queue) == 0 && !b.closed {
-			b.cond.Wait()
-		}
-		batch := b.queue
-		b.queue = nil
-		closed := b.closed
-		b.mu.Unlock()
-		if len(batch) == 0 && closed {
-			return
-		}
-		b.write(batch)
-	}
-}
-
-func (b *Bolt) write(batch []*op) {
-	// Ops of sessions poisoned meanwhile fail without being written.
-	b.mu.Lock()
-	live := batch[:0:0]
-	for _, o := range batch {
-		if err := b.poisoned[o.name]; err != nil && o.kind != opDrop {
-			o.t.finish(err)
-			continue
-		}
-		live = append(live, o)
-	}
-	b.mu.Unlock()
-	if len(live) == 0 {
-		return
-	}
-	err := b.db.Update(func(tx *bolt.Tx) error { return b.apply(tx, live) })
-	if err == nil {
-		for _, o := range live {
-			o.t.finish(nil)
-		}
-		return
-	}
-	// Retry session by session so one session's failure does not poison
-	// the others.
-	order := []string{}
-	by := map[string][]*op{}
-	for _, o := range live {
-		if _, ok := by[o.name]; !ok {
-			order = append(order, o.name)
-		}
-		by[o.name] = append(by[o.name], o)
-	}
-	for _, name := range order {
-		ops := by[name]
-		err := b.db.Update(func(tx *bolt.Tx) error { return b.apply(tx, ops) })
-		if err != nil {
-			err = fmt.Errorf("%w: session %q in %s: %v", ErrPoisoned, name, b.path, err)
-			b.mu.Lock()
-			b.poisoned[name] = err
-			b.mu.Unlock()
-		}
-		for _, o := range ops {
-			o.t.finish(err)
-		}
-	}
+// failed is the Group's Failed: any failed write poisons the session.
+func (b *Bolt) failed(name string, _ []*op, err error) (error, bool) {
+	return fmt.Errorf("%w: session %q in %s: %v", ErrPoisoned, name, b.path, err), true
 }
 
 func (b *Bolt) apply(tx *bolt.Tx, ops []*op) error {
@@ -671,15 +590,9 @@ func putChunks(sb *bolt.Bucket, version uint64, data []byte, size int) error {
 // Close waits for queued writes, stops the writer, compacts the file if
 // most of it is free space, and closes it.
 func (b *Bolt) Close() error {
-	b.mu.Lock()
-	if b.closed {
-		b.mu.Unlock()
+	if !b.group.Close() {
 		return nil
 	}
-	b.closed = true
-	b.cond.Signal()
-	b.mu.Unlock()
-	<-b.stopped
 	if canCompact && b.wasteful() {
 		_ = b.rewrite(false) // the file stays as it is; the next Open retries
 	}

@@ -21,10 +21,10 @@
 // # Write-ahead and group commit
 //
 // Append queues an entry and returns a Ticket; Ticket.Wait returns once the
-// entry is durable (fsynced). The bbolt backend drains its queue in one
-// goroutine: every entry, flush and drop that is pending goes into ONE bbolt
-// read-write transaction, which bbolt fsyncs before it returns, then every
-// waiter is woken. Concurrent commits therefore share one fsync. Entries of
+// entry is durable (fsynced). Both backends queue their writes in a Group,
+// drained by one goroutine; the bbolt backend puts every entry, flush and
+// drop that is pending into ONE bbolt read-write transaction, which bbolt
+// fsyncs before it returns, then every waiter is woken. Concurrent commits therefore share one fsync. Entries of
 // one session must be appended in version order; the queue is FIFO, so
 // durability is prefix-closed per session: when version v is durable, so is
 // every version before it, and replay never meets a gap. If a write fails,
@@ -83,10 +83,9 @@
 //	  bucket <session name>    8-byte big-endian chunk number → chunk (CRC over version, number, bytes)
 //	                           key "head" → snapshot head (CRC): version, chunks, bytes
 //
-// The chunks, in order, are the snapshot record (CRC). Format 1, of the
-// first release, kept every session in one bucket under "sessions" with
-// its meta record and its whole snapshot side by side, so that every
-// Commit rewrote the snapshot's leaf; Open migrates such a file to format
-// 2 (a compaction that changes the layout) and the previous release then
-// refuses the file.
+// The chunks, in order, are the snapshot record (CRC). Format 1 kept
+// every session in one bucket under "sessions" with its meta record and
+// its whole snapshot side by side, so that every Commit rewrote the
+// snapshot's leaf; Open migrates such a file to format 2 (a compaction
+// that changes the layout), which a reader of format 1 refuses.
 package cabinet

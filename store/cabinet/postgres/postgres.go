@@ -102,15 +102,12 @@ type Cabinet struct {
 	q      queries
 	chunk  int
 
-	mu       sync.Mutex
-	cond     *sync.Cond
-	queue    []*op
-	closed   bool
-	poisoned map[string]error
+	group *cabinet.Group[*op]
+
+	mu sync.Mutex
 	// gens is the gen of each session as this host last read or wrote
 	// it (absent: not known, so the next one seen is taken).
-	gens    map[string]int64
-	stopped chan struct{}
+	gens map[string]int64
 	// notify: the server has NOTIFY, so Commits wake other hosts.
 	notify bool
 	// lazyMeta: the server takes synchronous_commit, so a transaction
@@ -145,13 +142,11 @@ func Open(ctx context.Context, url string, opts *Options) (*Cabinet, error) {
 	if cfg.MaxConns <= 0 {
 		cfg.MaxConns = 8
 	}
-	c := &Cabinet{schema: schema, chunk: opts.ChunkBytes, poisoned: map[string]error{}, gens: map[string]int64{},
-		stopped: make(chan struct{}), conn: cfg.ConnConfig.Copy()}
+	c := &Cabinet{schema: schema, chunk: opts.ChunkBytes, gens: map[string]int64{}, conn: cfg.ConnConfig.Copy()}
 	if c.chunk <= 0 {
 		c.chunk = 256 << 10
 	}
 	c.path = describe(cfg.ConnConfig, schema)
-	c.cond = sync.NewCond(&c.mu)
 	c.q = newQueries(pgx.Identifier{schema}.Sanitize())
 	cfg.AfterConnect = c.afterConnect
 	c.pool, err = pgxpool.NewWithConfig(ctx, cfg)
@@ -170,7 +165,7 @@ func Open(ctx context.Context, url string, opts *Options) (*Cabinet, error) {
 		c.pool.Close()
 		return nil, c.wrap(err)
 	}
-	go c.writer()
+	c.group = cabinet.NewGroup(cabinet.GroupHooks[*op]{Write: c.attempt, Alone: alone, Failed: c.failed})
 	return c, nil
 }
 
@@ -290,8 +285,8 @@ func (c *Cabinet) Schema() string { return c.schema }
 func (c *Cabinet) Forget(name string) {
 	c.mu.Lock()
 	delete(c.gens, name)
-	delete(c.poisoned, name)
 	c.mu.Unlock()
+	c.group.Clear(name)
 }
 
 // Gen returns the incarnation of the session this cabinet holds (its
@@ -311,25 +306,19 @@ func (c *Cabinet) setGen(name string, gen int64) {
 	c.mu.Unlock()
 }
 
-func (c *Cabinet) isClosed() bool {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.closed
-}
+func (c *Cabinet) isClosed() bool { return c.group.Closed() }
 
 // Close waits for queued writes, stops the writer and the watcher, and
 // closes the connections.
 func (c *Cabinet) Close() error {
-	c.mu.Lock()
-	if c.closed {
-		c.mu.Unlock()
+	// Watch checks Closed under c.mu: once the group is closed, the
+	// watch read here is the last one there will be.
+	if !c.group.Close() {
 		return nil
 	}
-	c.closed = true
-	c.cond.Signal()
+	c.mu.Lock()
 	w := c.watch
 	c.mu.Unlock()
-	<-c.stopped
 	if w != nil {
 		w.stop()
 	}

@@ -44,7 +44,7 @@ func (c *Cabinet) Watch(interval time.Duration, listen bool, fn func(asked []str
 	w := &watcher{c: c, interval: interval, listen: listen && c.notifies(), fn: fn, done: make(chan struct{}), pending: map[string]bool{}}
 	w.ctx, w.cancel = context.WithCancel(context.Background())
 	c.mu.Lock()
-	if c.closed || c.watch != nil {
+	if c.group.Closed() || c.watch != nil {
 		c.mu.Unlock()
 		return
 	}

@@ -28,26 +28,26 @@ type op struct {
 	version uint64
 	data    []byte // entry, snapshot or attention record
 	meta    []byte
-	t       *cabinet.Ticket
 }
 
-// grouped ops share one transaction with their neighbours; a flush or a
-// drop runs in one of its own.
-func (o *op) grouped() bool { return o.kind < opFlush }
+// alone is the Group's Alone: entries, attention records and metadata
+// share one transaction with their neighbours; a flush or a drop runs in
+// one of its own.
+func alone(o *op) bool { return o.kind >= opFlush }
 
 // Append queues an entry and the session's metadata; see cabinet.Cabinet.
 // It fails, and poisons the session, if the entry does not follow the
 // session's latest version (another host committed it: the root package
 // commits through Claim instead, which fails without poisoning).
 func (c *Cabinet) Append(name string, e cabinet.Entry, m Meta) *cabinet.Ticket {
-	return c.enqueue(&op{kind: opAppend, name: name, version: e.Version, data: cabinet.EncodeEntry(e), meta: cabinet.EncodeMeta(m)})
+	return c.group.Enqueue(name, &op{kind: opAppend, name: name, version: e.Version, data: cabinet.EncodeEntry(e), meta: cabinet.EncodeMeta(m)})
 }
 
 // SaveAttention queues data as the session's attention record. A failure
 // fails its Ticket and does not poison the session: the record is not
 // part of the log.
 func (c *Cabinet) SaveAttention(name string, data []byte) *cabinet.Ticket {
-	return c.enqueue(&op{kind: opAttention, name: name, data: cabinet.SealAttention(data)})
+	return c.group.Enqueue(name, &op{kind: opAttention, name: name, data: cabinet.SealAttention(data)})
 }
 
 // SetMeta queues m as the metadata of the session's version m.Version,
@@ -55,135 +55,39 @@ func (c *Cabinet) SaveAttention(name string, data []byte) *cabinet.Ticket {
 // each Claim. A failure leaves the older metadata, which the next one
 // replaces.
 func (c *Cabinet) SetMeta(name string, m Meta) *cabinet.Ticket {
-	return c.enqueue(&op{kind: opMeta, name: name, version: m.Version, meta: cabinet.EncodeMeta(m)})
+	return c.group.Enqueue(name, &op{kind: opMeta, name: name, version: m.Version, meta: cabinet.EncodeMeta(m)})
 }
 
 // Flush writes snap as the session's snapshot, in chunks, and trims the
 // log up to its version; see cabinet.Cabinet.
 func (c *Cabinet) Flush(name string, snap *store.Snapshot, m Meta) error {
-	return c.enqueue(&op{kind: opFlush, name: name, version: snap.Version(), data: cabinet.EncodeSnapshot(snap), meta: cabinet.EncodeMeta(m)}).Wait()
+	return c.group.Enqueue(name, &op{kind: opFlush, name: name, version: snap.Version(), data: cabinet.EncodeSnapshot(snap), meta: cabinet.EncodeMeta(m)}).Wait()
 }
 
 // Drop removes a session, whichever incarnation the table holds.
 func (c *Cabinet) Drop(name string) error {
-	err := c.enqueue(&op{kind: opDrop, name: name}).Wait()
+	err := c.group.EnqueueDrop(name, &op{kind: opDrop, name: name}).Wait()
 	if err == nil {
 		c.Forget(name)
 	}
 	return err
 }
 
-func (c *Cabinet) enqueue(o *op) *cabinet.Ticket {
-	o.t = cabinet.NewTicket()
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	if c.closed {
-		o.t.Finish(cabinet.ErrClosed)
-		return o.t
-	}
-	if err := c.poisoned[o.name]; err != nil && o.kind != opDrop {
-		o.t.Finish(err)
-		return o.t
-	}
-	c.queue = append(c.queue, o)
-	c.cond.Signal()
-	return o.t
-}
-
-// writer drains the queue in order: runs of entries, attention records
-// and metadata in one transaction (one commit, one WAL flush, for all of
-// them), flushes and drops each in one of their own.
-func (c *Cabinet) writer() {
-	defer close(c.stopped)
-	for {
-		c.mu.Lock()
-		for len(c.queue) == 0 && !c.closed {
-			c.cond.Wait()
-		}
-		batch := c.queue
-		c.queue = nil
-		closed := c.closed
-		c.mu.Unlock()
-		if len(batch) == 0 && closed {
-			return
-		}
-		for len(batch) > 0 {
-			n := 1
-			if batch[0].grouped() {
-				for n < len(batch) && batch[n].grouped() {
-					n++
-				}
-			}
-			c.write(batch[:n])
-			batch = batch[n:]
-		}
-	}
-}
-
-func (c *Cabinet) write(ops []*op) {
-	c.mu.Lock()
-	live := ops[:0:0]
-	for _, o := range ops {
-		if err := c.poisoned[o.name]; err != nil && o.kind != opDrop {
-			o.t.Finish(err)
-			continue
-		}
-		live = append(live, o)
-	}
-	c.mu.Unlock()
-	if len(live) == 0 {
-		return
-	}
-	if err := c.attempt(live); err == nil {
-		for _, o := range live {
-			o.t.Finish(nil)
-		}
-		return
-	} else if len(live) == 1 {
-		c.fail(live, err)
-		return
-	}
-	// Retry session by session so one session's failure does not fail
-	// the others.
-	var order []string
-	by := map[string][]*op{}
-	for _, o := range live {
-		if _, ok := by[o.name]; !ok {
-			order = append(order, o.name)
-		}
-		by[o.name] = append(by[o.name], o)
-	}
-	for _, name := range order {
-		if err := c.attempt(by[name]); err != nil {
-			c.fail(by[name], err)
-			continue
-		}
-		for _, o := range by[name] {
-			o.t.Finish(nil)
-		}
-	}
-}
-
-// fail finishes ops of one session with err, poisoning the session when
-// an entry was among them (memory is then ahead of the table).
-func (c *Cabinet) fail(ops []*op, err error) {
+// failed is the Group's Failed: the error is worded for the caller, and
+// the session poisoned when an entry was among the ops (memory is then
+// ahead of the table); attention records and metadata are not the log.
+func (c *Cabinet) failed(name string, ops []*op, err error) (error, bool) {
 	err = c.wrap(err)
 	for _, o := range ops {
 		if o.kind == opAppend {
-			err = fmt.Errorf("%w: session %q in %s: %v", cabinet.ErrPoisoned, o.name, c.path, err)
-			c.mu.Lock()
-			c.poisoned[o.name] = err
-			c.mu.Unlock()
-			break
+			return fmt.Errorf("%w: session %q in %s: %v", cabinet.ErrPoisoned, name, c.path, err), true
 		}
 	}
-	for _, o := range ops {
-		o.t.Finish(err)
-	}
+	return err, false
 }
 
-// attempt runs ops in one serializable transaction, again while the
-// server reports it could not serialize it.
+// attempt is the Group's Write: ops in one serializable transaction, run
+// again while the server reports it could not serialize it.
 func (c *Cabinet) attempt(ops []*op) error {
 	ctx := context.Background()
 	var err error

@@ -194,145 +194,216 @@ func (s *Scanner) at(off int) byte { return s.buf[off-s.base] }
 // Next returns the next complete item, or false when more input is needed
 // (or, after End, when the input is used up).
 func (s *Scanner) Next() (Item, bool) {
-	if !s.started {
-		if len(s.buf)-s.i < 3 && !s.ended && strings.HasPrefix("\xef\xbb\xbf", string(s.buf[s.i:])) {
-			return Item{}, false
-		}
-		s.started = true
-		if strings.HasPrefix(string(s.buf[s.i:min(len(s.buf), s.i+3)]), "\xef\xbb\xbf") {
-			s.i += 3 // a UTF-8 byte-order mark: not text, and not a column
-			s.lineAt = s.base + s.i
-		}
+	if !s.started && !s.skipBOM() {
+		return Item{}, false
 	}
+	var it Item
 	for s.i < len(s.buf) {
-		c := s.buf[s.i]
-		if s.skipLine {
-			s.step(c, 1)
-			if c == '\n' {
-				s.skipLine = false
-			}
-			continue
-		}
-		if c >= utf8.RuneSelf {
-			r, n := utf8.DecodeRune(s.buf[s.i:])
-			if r == utf8.RuneError && n <= 1 {
-				if !utf8.FullRune(s.buf[s.i:]) && !s.ended {
-					return Item{}, false
-				}
-				if it, ok := s.invalidUTF8(); ok {
-					s.step(c, 1)
-					return it, true
-				}
-				s.step(c, 1)
-				continue
-			}
-			if s.state == inCode && s.tok < 0 && !unicode.IsSpace(r) {
-				s.begin()
-			}
-			if !unicode.IsSpace(r) {
-				s.lineBlank = false
-			}
-			s.step(c, n)
-			if it, ok := s.overLimit(); ok {
-				return it, true
-			}
-			continue
-		}
-		next := -1 // the byte after c, -1 when not read yet
-		if s.i+1 < len(s.buf) {
-			next = int(s.buf[s.i+1])
-		}
-		switch s.state {
-		case inCode:
-			switch {
-			case c == ':' && s.MetaLines && s.tok < 0 && s.lineBlank && !s.skip:
-				it, ok, wait := s.metaLine()
-				if wait {
-					return Item{}, false
-				}
-				if ok {
-					return it, true
-				}
-				continue
-			case c == ';':
-				it, ok := s.endStatement(true)
-				s.step(c, 1)
-				if ok {
-					return it, true
-				}
-				continue
-			case c == '\'' || c == '"' || c == '`':
-				if s.tok < 0 {
-					s.begin()
-				}
-				s.state = quoteState(c)
-			case (c == '/' || c == '-') && next < 0 && !s.ended:
-				return Item{}, false // "//" or "--" may be cut by the chunk
-			case (c == '/' && next == '/') || (c == '-' && next == '-'):
-				s.state = inLineComment
-				s.lineBlank = false
-				s.step(c, 2)
-				continue
-			case c == '/' && next == '*':
-				if s.tok < 0 {
-					s.openLine, s.openCl = s.line, s.col
-				}
-				s.state = inBlockComment
-				s.lineBlank = false
-				s.step(c, 2)
-				continue
-			case c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v':
-			default:
-				if s.tok < 0 {
-					s.begin()
-				}
-			}
-		case inSingle, inDouble, inBack:
-			switch {
-			case (c == '\\' && s.state != inBack) || (c == '`' && s.state == inBack):
-				if next < 0 && !s.ended {
-					return Item{}, false
-				}
-				if c == '\\' || next == '`' {
-					// an escape, or a doubled back-quote standing for one
-					if next >= utf8.RuneSelf || next < 0 {
-						s.step(c, 1) // the escaped rune is read on its own
-						continue
-					}
-					s.step(c, 1)
-					s.step(byte(next), 1)
-					continue
-				}
-				s.state = inCode
-			case c == quoteOf(s.state):
-				s.state = inCode
-			}
-		case inLineComment:
-			if c == '\n' {
-				s.state = inCode
-			}
-		case inBlockComment:
-			if c == '*' && next < 0 && !s.ended {
-				return Item{}, false
-			}
-			if c == '*' && next == '/' {
-				s.state = inCode
-				s.step(c, 2)
-				continue
-			}
-		}
-		if c != ' ' && c != '\t' && c != '\n' && c != '\r' {
-			s.lineBlank = false
-		}
-		s.step(c, 1)
-		if it, ok := s.overLimit(); ok {
+		switch s.scanByte(&it) {
+		case gotItem:
 			return it, true
+		case needMore:
+			return Item{}, false
 		}
 	}
 	if !s.ended {
 		return Item{}, false
 	}
-	// The input is over: what is pending is the last statement.
+	return s.finish()
+}
+
+// scanResult says what reading at the scan position came to.
+type scanResult int
+
+const (
+	goOn      scanResult = iota // the bytes were read: scan on
+	gotItem                     // an item is complete
+	needMore                    // the bytes that decide are not read yet
+	plainByte                   // c is read as an ordinary byte of its state
+)
+
+// skipBOM passes a UTF-8 byte-order mark opening the input. It reports
+// false while the first bytes read could still be the start of one.
+func (s *Scanner) skipBOM() bool {
+	if len(s.buf)-s.i < 3 && !s.ended && strings.HasPrefix("\xef\xbb\xbf", string(s.buf[s.i:])) {
+		return false
+	}
+	s.started = true
+	if strings.HasPrefix(string(s.buf[s.i:min(len(s.buf), s.i+3)]), "\xef\xbb\xbf") {
+		s.i += 3 // a UTF-8 byte-order mark: not text, and not a column
+		s.lineAt = s.base + s.i
+	}
+	return true
+}
+
+// scanByte reads the input at the scan position: one byte, or the few
+// that make one token of the lexical state (a rune, an escape, "//", "*/",
+// a meta-command line).
+func (s *Scanner) scanByte(it *Item) scanResult {
+	c := s.buf[s.i]
+	if s.skipLine {
+		s.step(c, 1)
+		if c == '\n' {
+			s.skipLine = false
+		}
+		return goOn
+	}
+	if c >= utf8.RuneSelf {
+		return s.scanRune(c, it)
+	}
+	next := -1 // the byte after c, -1 when not read yet
+	if s.i+1 < len(s.buf) {
+		next = int(s.buf[s.i+1])
+	}
+	r := plainByte
+	switch s.state {
+	case inCode:
+		r = s.scanCode(c, next, it)
+	case inSingle, inDouble, inBack:
+		r = s.scanQuoted(c, next)
+	case inLineComment:
+		if c == '\n' {
+			s.state = inCode
+		}
+	case inBlockComment:
+		r = s.scanBlockComment(c, next)
+	}
+	if r != plainByte {
+		return r
+	}
+	if c != ' ' && c != '\t' && c != '\n' && c != '\r' {
+		s.lineBlank = false
+	}
+	s.step(c, 1)
+	if s.pastLimit() {
+		*it = s.tooLong()
+		return gotItem
+	}
+	return goOn
+}
+
+// scanRune reads the rune of several bytes that starts with c, or reports
+// the byte c when it does not start one.
+func (s *Scanner) scanRune(c byte, it *Item) scanResult {
+	r, n := utf8.DecodeRune(s.buf[s.i:])
+	if r == utf8.RuneError && n <= 1 {
+		if !utf8.FullRune(s.buf[s.i:]) && !s.ended {
+			return needMore
+		}
+		if e, ok := s.invalidUTF8(); ok {
+			*it = e
+			s.step(c, 1)
+			return gotItem
+		}
+		s.step(c, 1)
+		return goOn
+	}
+	if s.state == inCode && s.tok < 0 && !unicode.IsSpace(r) {
+		s.begin()
+	}
+	if !unicode.IsSpace(r) {
+		s.lineBlank = false
+	}
+	s.step(c, n)
+	if s.pastLimit() {
+		*it = s.tooLong()
+		return gotItem
+	}
+	return goOn
+}
+
+// scanCode reads c outside strings and comments: a meta-command line, the
+// ';' that ends a statement, or what opens a string or a comment.
+func (s *Scanner) scanCode(c byte, next int, it *Item) scanResult {
+	switch {
+	case c == ':' && s.MetaLines && s.tok < 0 && s.lineBlank && !s.skip:
+		m, ok, wait := s.metaLine()
+		if wait {
+			return needMore
+		}
+		if ok {
+			*it = m
+			return gotItem
+		}
+		return goOn
+	case c == ';':
+		st, ok := s.endStatement(true)
+		s.step(c, 1)
+		if ok {
+			*it = st
+			return gotItem
+		}
+		return goOn
+	case c == '\'' || c == '"' || c == '`':
+		if s.tok < 0 {
+			s.begin()
+		}
+		s.state = quoteState(c)
+	case (c == '/' || c == '-') && next < 0 && !s.ended:
+		return needMore // "//" or "--" may be cut by the chunk
+	case (c == '/' && next == '/') || (c == '-' && next == '-'):
+		s.state = inLineComment
+		s.lineBlank = false
+		s.step(c, 2)
+		return goOn
+	case c == '/' && next == '*':
+		if s.tok < 0 {
+			s.openLine, s.openCl = s.line, s.col
+		}
+		s.state = inBlockComment
+		s.lineBlank = false
+		s.step(c, 2)
+		return goOn
+	case c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v':
+	default:
+		if s.tok < 0 {
+			s.begin()
+		}
+	}
+	return plainByte
+}
+
+// scanQuoted reads c inside a string or a back-quoted name: an escape, a
+// doubled back-quote, or the closing quote.
+func (s *Scanner) scanQuoted(c byte, next int) scanResult {
+	switch {
+	case (c == '\\' && s.state != inBack) || (c == '`' && s.state == inBack):
+		if next < 0 && !s.ended {
+			return needMore
+		}
+		if c == '\\' || next == '`' {
+			// an escape, or a doubled back-quote standing for one
+			if next >= utf8.RuneSelf || next < 0 {
+				s.step(c, 1) // the escaped rune is read on its own
+				return goOn
+			}
+			s.step(c, 1)
+			s.step(byte(next), 1)
+			return goOn
+		}
+		s.state = inCode
+	case c == quoteOf(s.state):
+		s.state = inCode
+	}
+	return plainByte
+}
+
+// scanBlockComment reads c inside a block comment, which only "*/" ends.
+func (s *Scanner) scanBlockComment(c byte, next int) scanResult {
+	if c == '*' && next < 0 && !s.ended {
+		return needMore
+	}
+	if c == '*' && next == '/' {
+		s.state = inCode
+		s.step(c, 2)
+		return goOn
+	}
+	return plainByte
+}
+
+// finish returns what is pending once the input is over and read to its
+// end: the last statement, unterminated, or a block comment never closed.
+func (s *Scanner) finish() (Item, bool) {
 	switch {
 	case s.skip || s.skipLine:
 		s.skip, s.skipLine, s.tok = false, false, -1
@@ -399,12 +470,15 @@ func (s *Scanner) endStatement(terminated bool) (Item, bool) {
 	return Item{Stmt: st, Source: s.Source}, true
 }
 
-// overLimit reports a statement that passed the size limit without ending,
-// and discards the rest of it up to its ';'.
-func (s *Scanner) overLimit() (Item, bool) {
-	if s.tok < 0 || s.skip || s.base+s.i-s.tok <= s.limit() {
-		return Item{}, false
-	}
+// pastLimit reports whether the pending statement has passed the size
+// limit without ending.
+func (s *Scanner) pastLimit() bool {
+	return s.tok >= 0 && !s.skip && s.base+s.i-s.tok > s.limit()
+}
+
+// tooLong reports the statement past the size limit, and discards the rest
+// of it up to its ';'.
+func (s *Scanner) tooLong() Item {
 	s.index++
 	err := &gqlstatus.Error{Code: codeTooLong, Stmt: s.index, Pos: gqlstatus.Pos{Line: s.tokLine, Col: s.tokCol, Offset: s.tok},
 		Line: s.lead + cutRunes(s.buf[s.tok-s.base:], MaxLead), LineCol: s.leadCol,
@@ -413,7 +487,7 @@ func (s *Scanner) overLimit() (Item, bool) {
 	err.Line, _, _ = strings.Cut(err.Line, "\n")
 	s.skip = true
 	s.tok = -1 // the text read so far need not be kept
-	return Item{Source: s.Source, Err: err}, true
+	return Item{Source: s.Source, Err: err}
 }
 
 // invalidUTF8 reports a byte that is not UTF-8 at the scan position, once

@@ -1,9 +1,10 @@
 // Package postgres is the cabinet for many hosts: Goldfish sessions kept in
 // PostgreSQL (through pgx v5), so that several processes on several
-// machines serve the same sessions. It implements cabinet.Cabinet with the
-// bbolt backend's semantics, and adds what hosts need to share a session:
-// Claim (commit one version if no other host took it), Since (what other
-// hosts committed) and Watch (learn of their commits).
+// machines serve the same sessions. It implements cabinet.Shared: a
+// cabinet.Cabinet with the bbolt backend's semantics, and what hosts need
+// to share a session: Claim (commit one version if no other host took
+// it), Since (what other hosts committed) and Watch (learn of their
+// commits).
 //
 // # Tables
 //

@@ -305,21 +305,8 @@ func joinSnapshot(h snapHead, numbers []int64, chunks [][]byte) (*store.Graph, e
 	return g, nil
 }
 
-// Update is what Since found: the session's head and the entries after
-// the version asked for.
-type Update struct {
-	// Version is the session's latest version, SnapVersion that of its
-	// stored snapshot.
-	Version, SnapVersion uint64
-	// Entries are the log entries after the version asked for, in
-	// order, up to Version or later (unless Reload).
-	Entries  []cabinet.Entry
-	LogBytes int64
-	// Reload: the entries right after the version asked for are no
-	// longer in the log (a flush on another host trimmed them): Load
-	// the session again.
-	Reload bool
-}
+// Update is cabinet.Update, what Since and Lock return.
+type Update = cabinet.Update
 
 // Since reads what other hosts committed to a session after version
 // after: ErrGone if the incarnation this host knows was dropped,
@@ -402,14 +389,8 @@ func (c *Cabinet) readUpdate(br pgx.BatchResults, name string, after uint64) (*U
 	return u, nil
 }
 
-// Head is a session's row: its version, and its metadata, which is of
-// version MetaVersion (Meta.Version is the session's version).
-type Head struct {
-	Name                 string
-	Gen                  int64
-	Version, MetaVersion uint64
-	Meta                 Meta
-}
+// Head is cabinet.Head: a session's row.
+type Head = cabinet.Head
 
 // Heads reads the rows of the named sessions (every session when names
 // is nil); a name without a row is left out.

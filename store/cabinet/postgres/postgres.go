@@ -39,21 +39,13 @@ type Options struct {
 // DefaultSchema is the schema a cabinet uses unless told otherwise.
 const DefaultSchema = "goldfish"
 
-// Errors of the many-host protocol; match with errors.Is.
+// The errors of the many-host protocol are cabinet's (see cabinet.Shared),
+// named here too for the callers of this package; match with errors.Is.
 var (
-	// ErrVersionTaken: another host committed the version first (or
-	// the server refused the transaction as not serializable with
-	// another); nothing was written.
-	ErrVersionTaken = errors.New("cabinet: another host committed to the session first")
-	// ErrGone: the session this host holds was dropped by another host
-	// (and perhaps created again: a new session of the same name).
-	ErrGone = errors.New("cabinet: the session was dropped by another host")
-	// ErrUnavailable: the server could not be reached, or went away
-	// before it answered.
-	ErrUnavailable = errors.New("cabinet: the PostgreSQL server is unavailable")
-	// ErrUnknown: the connection was lost while a Commit was on its way;
-	// it may or may not have been written.
-	ErrUnknown = errors.New("cabinet: the PostgreSQL server did not confirm the write")
+	ErrVersionTaken = cabinet.ErrVersionTaken
+	ErrGone         = cabinet.ErrGone
+	ErrUnavailable  = cabinet.ErrUnavailable
+	ErrUnknown      = cabinet.ErrUnknown
 )
 
 // schemaVersion is the layout this package writes; migrations[i] moves a
@@ -326,7 +318,7 @@ func (c *Cabinet) Close() error {
 	return nil
 }
 
-var _ cabinet.Cabinet = (*Cabinet)(nil)
+var _ cabinet.Shared = (*Cabinet)(nil)
 
 // newGen draws a session's incarnation number: random, never 0 (which
 // means "not known").

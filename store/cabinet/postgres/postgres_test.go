@@ -209,6 +209,57 @@ func TestHosts(t *testing.T) {
 	}
 }
 
+// TestTurn: a host's turn (through cabinet.Shared) holds off other hosts'
+// claims until it ends, its Claim commits within it, a turn ends once,
+// and Release gives the connection back.
+func TestTurn(t *testing.T) {
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	_, _, o := open(t)
+	var a, b cabinet.Shared = mustCab(t, o), mustCab(t, o)
+	if turn, _, err := b.Lock(ctx, "s", 0); !errors.Is(err, cabinet.ErrNoSession) || turn != nil {
+		t.Fatalf("Lock of a session never persisted: %v, %v", turn, err)
+	}
+	if err := a.Claim(ctx, "s", entry(1)); err != nil {
+		t.Fatal(err)
+	}
+	turn, u, err := b.Lock(ctx, "s", 0)
+	if err != nil || u.Version != 1 || len(u.Entries) != 1 || u.Entries[0].Version != 1 {
+		t.Fatalf("Lock: %+v, %v", u, err)
+	}
+	beaten := make(chan error, 1)
+	go func() { beaten <- a.Claim(ctx, "s", entry(2)) }()
+	select {
+	case err := <-beaten:
+		t.Fatalf("another host's claim went through during the turn: %v", err)
+	case <-time.After(200 * time.Millisecond):
+	}
+	if err := turn.Claim(ctx, entry(2)); err != nil {
+		t.Fatalf("the turn's Claim: %v", err)
+	}
+	if err := <-beaten; !errors.Is(err, cabinet.ErrVersionTaken) {
+		t.Fatalf("the claim that waited for the turn: %v, want ErrVersionTaken", err)
+	}
+	if err := turn.Claim(ctx, entry(3)); err == nil {
+		t.Fatal("a second Claim of one turn went through")
+	}
+	turn.Release() // a no-op once claimed
+	if u, err := a.Since(ctx, "s", 1); err != nil || len(u.Entries) != 1 || u.Entries[0].Version != 2 {
+		t.Fatalf("A's Since after the turn: %+v, %v", u, err)
+	}
+	// More turns, released, than the pool has connections.
+	for i := range 20 {
+		turn, _, err := b.Lock(ctx, "s", 2)
+		if err != nil {
+			t.Fatalf("turn %d: %v", i, err)
+		}
+		turn.Release()
+	}
+	if err := a.Claim(ctx, "s", entry(3)); err != nil {
+		t.Fatalf("a claim after released turns: %v", err)
+	}
+}
+
 // TestConcurrentOpen: hosts starting together on a new schema race to
 // create it; all of them open.
 func TestConcurrentOpen(t *testing.T) {

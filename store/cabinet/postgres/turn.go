@@ -10,23 +10,13 @@ import (
 	"github.com/goldfish-gql/goldfish/store/cabinet"
 )
 
-// Turn is a host's turn at a session: the session's row locked (SELECT …
-// FOR UPDATE), so no other host commits to it until the turn ends. A
-// host that keeps losing races to hosts committing back to back takes a
-// turn: the server queues lock waiters in order, so it waits its turn
-// instead of starving. The lock is held while the host plans its Δ, for
-// as long as one Δ takes.
-type Turn struct {
-	c    *Cabinet
-	conn *pgxpool.Conn
-	name string
-	done bool
-}
+// Turn is cabinet.Turn. Here a turn is the session's row locked (SELECT
+// … FOR UPDATE) in a transaction on a connection of the turn's own: the
+// server queues lock waiters in order.
+type Turn = cabinet.Turn
 
 // Lock waits for the session's row and holds it, and returns what other
-// hosts committed after version after (as Since). The turn ends with
-// Claim or Release. A session without a row (never persisted) cannot be
-// locked: that is ErrNoSession, and no turn.
+// hosts committed after version after (as Since); see cabinet.Shared.
 //
 // The turn runs at READ COMMITTED: a serializable transaction that waited
 // for the row would be refused as soon as it got it, since another host
@@ -39,7 +29,9 @@ func (c *Cabinet) Lock(ctx context.Context, name string, after uint64) (*Turn, *
 	if err != nil {
 		return nil, nil, c.wrap(err)
 	}
-	t := &Turn{c: c, conn: conn, name: name}
+	t := cabinet.NewTurn(
+		func(ctx context.Context, e cabinet.Entry) error { return c.claimLocked(ctx, conn, name, e) },
+		func() { endTurn(conn) })
 	b := &pgx.Batch{}
 	b.Queue("BEGIN ISOLATION LEVEL READ COMMITTED")
 	b.Queue(c.q.lockRow, name)
@@ -70,16 +62,11 @@ func (c *Cabinet) Lock(ctx context.Context, name string, after uint64) (*Turn, *
 	return t, u, nil
 }
 
-// Claim writes e as the session's next version and ends the turn; the
-// errors are Cabinet.Claim's.
-func (t *Turn) Claim(ctx context.Context, e cabinet.Entry) error {
-	if t.done {
-		return errors.New("cabinet: the turn is over")
-	}
-	c := t.c
-	defer t.Release()
-	gen := c.gen(t.name)
-	sql, args := c.q.advance, []any{t.name, int64(e.Version - 1), int64(e.Version), gen, []byte(nil), cabinet.EncodeEntry(e)}
+// claimLocked is a turn's Claim: e written as the session's next version
+// in the turn's transaction, which it commits; the errors are Claim's.
+func (c *Cabinet) claimLocked(ctx context.Context, conn *pgxpool.Conn, name string, e cabinet.Entry) error {
+	gen := c.gen(name)
+	sql, args := c.q.advance, []any{name, int64(e.Version - 1), int64(e.Version), gen, []byte(nil), cabinet.EncodeEntry(e)}
 	if c.notifies() {
 		sql, args = c.q.advanceNotify, append(args, c.channel())
 	}
@@ -89,27 +76,24 @@ func (t *Turn) Claim(ctx context.Context, e cabinet.Entry) error {
 	row := b.Queue(sql, args...)
 	b.Queue("COMMIT")
 	row.QueryRow(func(r pgx.Row) error { return r.Scan(&got, &ignored) })
-	err := t.conn.SendBatch(ctx, b).Close()
+	err := conn.SendBatch(ctx, b).Close()
 	if err == nil {
-		c.setGen(t.name, got)
+		c.setGen(name, got)
 		return nil
 	}
 	if errors.Is(err, pgx.ErrNoRows) {
-		return c.whyNot(ctx, t.name, gen, e.Version)
+		return c.whyNot(ctx, name, gen, e.Version)
 	}
-	return c.claimError(ctx, t.name, err)
+	return c.claimError(ctx, name, err)
 }
 
-// Release ends the turn without writing.
-func (t *Turn) Release() {
-	if t.done {
-		return
-	}
-	t.done = true
-	if t.conn.Conn().PgConn().TxStatus() != 'I' {
+// endTurn ends a turn: its transaction rolled back unless it committed,
+// and its connection back to the pool.
+func endTurn(conn *pgxpool.Conn) {
+	if conn.Conn().PgConn().TxStatus() != 'I' {
 		// The pool drops a connection left in a transaction, so a
 		// failed rollback costs only the connection.
-		_, _ = t.conn.Exec(context.Background(), "ROLLBACK")
+		_, _ = conn.Exec(context.Background(), "ROLLBACK")
 	}
-	t.conn.Release()
+	conn.Release()
 }

@@ -97,6 +97,9 @@ func build(tb tbT, s gspec, nodeOrder, edgeOrder []int) *built {
 		b.eids[i] = id
 	}
 	b.snap = tx.Commit()
+	if err := b.snap.CheckLayout(); err != nil {
+		tb.Fatalf("store layout: %v", err)
+	}
 	return b
 }
 

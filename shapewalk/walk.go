@@ -7,7 +7,6 @@ import (
 	"math/bits"
 	"slices"
 	"sync"
-	"unsafe"
 
 	"github.com/goldfish-gql/goldfish/store"
 )
@@ -279,10 +278,10 @@ func (w *walker) resolveAll() {
 	w.resolved = len(w.nodes)
 }
 
-// edgeKey identifies an edge within one snapshot by its record's address:
-// both adjacency entries of an edge hold the same record, and using it
-// spares loading the record for its id.
-func edgeKey(e *store.Edge) store.ID { return store.ID(uintptr(unsafe.Pointer(e))) }
+// edgeKey identifies an edge within one snapshot by its record
+// (store.Edge.RecordKey): both adjacency entries of an edge hold the same
+// record, and using it spares loading the record for its id.
+func edgeKey(e *store.Edge) store.ID { return store.ID(e.RecordKey()) }
 
 func (w *walker) addEdge(e *store.Edge, typ string, from, to int32) {
 	w.edges = append(w.edges, e)

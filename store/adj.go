@@ -3,7 +3,6 @@ package store
 import (
 	"slices"
 	"strings"
-	"unsafe"
 
 	"github.com/cespare/xxhash/v2"
 )
@@ -83,17 +82,6 @@ type slotRec struct {
 	text    *byte
 	textLen uint32
 	cost    int32
-}
-
-// A record fits one cache line (see slotLeaf): on 64-bit platforms it
-// fills it exactly (TestSlotRecordIsOneLine), on 32-bit ones it is
-// smaller and records straddle lines, which costs speed only.
-var _ [64 - unsafe.Sizeof(slotRec{})]struct{}
-
-// setNode points r at n, a new record of its node.
-func (r *slotRec) setNode(n *Node) {
-	r.n = n
-	r.text, r.textLen, r.cost = unsafe.StringData(n.blob), n.textLen, n.cost
 }
 
 type slotDir struct {
@@ -420,14 +408,6 @@ func (s *Snapshot) Prefetch(slots []uint32) uint64 {
 	return sink
 }
 
-// touchText loads the first and last bytes of r's rendering.
-func (r *slotRec) touchText() uint64 {
-	if r.textLen == 0 {
-		return 0
-	}
-	return uint64(*r.text) + uint64(*(*byte)(unsafe.Add(unsafe.Pointer(r.text), r.textLen-1)))
-}
-
 // RenderingAt returns what NodeAt(slot).Rendering() returns, read from
 // the slot table: a Recall's emit copies a node's text without loading
 // its record.
@@ -438,7 +418,7 @@ func (s *Snapshot) RenderingAt(slot uint32) (text string, cost int64) {
 	}
 	// Every record in the table was laid out by the store (layoutNode,
 	// or a clone of such a record), so its text is kept.
-	text = unsafe.String(r.text, r.textLen)
+	text = r.rendering()
 	return text, costOf(text, r.cost)
 }
 

@@ -298,7 +298,8 @@ func expectNodes(t fataler, what string, got, want []*Node) {
 	}
 }
 
-// checkSnapshot compares every read method of s with the model.
+// checkSnapshot compares every read method of s with the model, and
+// checks the layout its structures rely on (CheckLayout).
 func checkSnapshot(t fataler, s *Snapshot, m *model) {
 	t.Helper()
 	all := m.live(nil)
@@ -318,6 +319,9 @@ func checkSnapshot(t fataler, s *Snapshot, m *model) {
 		t.Fatalf("EdgeCount %d want %d; RecycledCount %d want %d", s.EdgeCount(), live, s.RecycledCount(), recycled)
 	}
 	checkScans(t, s, m, kindCnt, types, live)
+	if err := s.CheckLayout(); err != nil {
+		t.Fatalf("CheckLayout: %v", err)
+	}
 }
 
 // checkNodeIndexes checks the label, kind and property indexes and

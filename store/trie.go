@@ -1,15 +1,12 @@
 package store
 
-import (
-	"math/bits"
-	"unsafe"
-)
+import "math/bits"
 
 // hashTrie is a persistent hash array mapped trie from a 64-bit hash to
 // values: 32-way nodes that keep only their used slots, five hash bits
-// per level. A lookup loads one kid per level (three or four at a
-// million entries; each node's bitmap rides in its parent's kid) where a
-// B-tree search loads a dozen scattered item arrays. Writes copy the path
+// per level. A lookup loads one kid per level (each node's bitmap rides
+// in its parent's kid), where a B-tree search loads many scattered item
+// arrays. Writes copy the path
 // from the root, except through nodes the writing Tx already owns (same
 // generation), which it edits in place; a published trie is never
 // changed.
@@ -86,17 +83,6 @@ func (t *hashTrie[T]) get(h uint64, match func(T) bool) (T, bool) {
 	return zero, false
 }
 
-// kidAt returns &n.kids[i] without loading n's slice header: every node
-// above the plain lists has its kids allocated with it (newTrieNode, at
-// most trieMask+1 of them), right after the node.
-func (n *trieNode[T]) kidAt(i int) *trieKid[T] {
-	var b struct {
-		n trieNode[T]
-		k [1]trieKid[T]
-	}
-	return (*trieKid[T])(unsafe.Add(unsafe.Pointer(n), unsafe.Offsetof(b.k)+uintptr(i)*unsafe.Sizeof(b.k[0])))
-}
-
 // own returns n writable by generation gen: n itself if gen owns it, or
 // a copy that gen owns.
 func (n *trieNode[T]) own(gen uint64) *trieNode[T] {
@@ -152,12 +138,16 @@ func newTrieNode[T comparable](gen uint64, capacity int) *trieNode[T] {
 // withKids allocates a trie node and an array A of kids together; none
 // slices the array.
 func withKids[T comparable, A any](none func(*A) []trieKid[T]) *trieNode[T] {
-	b := new(struct {
-		n trieNode[T]
-		k A
-	})
+	b := new(nodeWithKids[T, A])
 	b.n.kids = none(&b.k)
 	return &b.n
+}
+
+// nodeWithKids is a trie node allocated with its kids, an array A of
+// trieKid[T], right after it (where kidAt reads them).
+type nodeWithKids[T comparable, A any] struct {
+	n trieNode[T]
+	k A
 }
 
 // put stores v under hash h, replacing the value match accepts if there

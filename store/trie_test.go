@@ -3,7 +3,6 @@ package store
 import (
 	"fmt"
 	"maps"
-	"math/bits"
 	"testing"
 
 	"pgregory.net/rapid"
@@ -39,7 +38,9 @@ func TestRapidHashTrie(t *testing.T) {
 			if tr.size != len(want) {
 				t.Fatalf("%s: size %d, want %d", what, tr.size, len(want))
 			}
-			checkTrieShape(t, tr.root, 0)
+			if err := checkTrie(&tr, what); err != nil {
+				t.Fatal(err)
+			}
 			for k := range keys {
 				v, ok := tr.get(hash(k), func(v *val) bool { return v.key == k })
 				if ok != want[k] || ok && v.key != k {
@@ -69,30 +70,6 @@ func TestRapidHashTrie(t *testing.T) {
 	})
 }
 
-// checkTrieShape checks what a lookup relies on below n (at shift): a
-// bitmap node has its kids allocated right after it (kidAt reads them
-// there), at most trieMask+1 of them, one per bit, and each kid holding
-// a subtrie keeps that subtrie's bitmap.
-func checkTrieShape[T comparable](t interface{ Fatalf(string, ...any) }, n *trieNode[T], shift uint) {
-	if n == nil || shift >= 64 {
-		return
-	}
-	if len(n.kids) != bits.OnesCount32(n.used) || cap(n.kids) > trieMask+1 {
-		t.Fatalf("shift %d: %d kids, %d bits, capacity %d", shift, len(n.kids), bits.OnesCount32(n.used), cap(n.kids))
-	}
-	if len(n.kids) > 0 && n.kidAt(0) != &n.kids[0] {
-		t.Fatalf("shift %d: kids not allocated with the node", shift)
-	}
-	for i := range n.kids {
-		if k := &n.kids[i]; k.sub != nil {
-			if k.h != uint64(k.sub.used) {
-				t.Fatalf("shift %d: kid %d keeps bitmap %x, subtrie has %x", shift, i, k.h, k.sub.used)
-			}
-			checkTrieShape(t, k.sub, shift+trieBits)
-		}
-	}
-}
-
 // TestTrieFullNodeCopied: a later generation's write through full bitmap
 // nodes (every slot used, which the random test rarely reaches) copies
 // them into nodes that still have their kids allocated with them.
@@ -109,7 +86,9 @@ func TestTrieFullNodeCopied(t *testing.T) {
 	for k := range 5000 {
 		tr.put(2, hash(k), &val{k}, func(v *val) bool { return v.key == k })
 	}
-	checkTrieShape(t, tr.root, 0)
+	if err := checkTrie(&tr, "test"); err != nil {
+		t.Fatal(err)
+	}
 	for k := range 5000 {
 		if v, ok := tr.get(hash(k), func(v *val) bool { return v.key == k }); !ok || v.key != k {
 			t.Fatalf("get %d = %v, %v", k, v, ok)

@@ -59,8 +59,8 @@ type op struct {
 var errLocked = errors.New("locked")
 
 // Open opens (creating if needed) the cabinet file at path, checks it,
-// migrates a file of the previous format, compacts one that is mostly
-// free space, and starts its writer.
+// migrates a file of format 1, compacts one that is mostly free space,
+// and starts its writer.
 func Open(path string, opts *Options) (*Bolt, error) {
 	if opts == nil {
 		opts = &Options{}

@@ -13,6 +13,7 @@ import (
 	"github.com/google/cel-go/common/types/ref"
 	"github.com/google/cel-go/common/types/traits"
 
+	"github.com/goldfish-gql/goldfish/celval"
 	"github.com/goldfish-gql/goldfish/gqlstatus"
 	"github.com/goldfish-gql/goldfish/store"
 )
@@ -71,40 +72,9 @@ func (e Element) props() store.Props {
 	return nil
 }
 
-// ToCEL converts a stored value to its CEL form.
-func ToCEL(v store.Value) ref.Val {
-	switch v.Kind() {
-	case store.KindBool:
-		return types.Bool(v.AsBool())
-	case store.KindInt:
-		return types.Int(v.AsInt())
-	case store.KindFloat:
-		return types.Double(v.AsFloat())
-	case store.KindString:
-		return types.String(v.AsString())
-	case store.KindDate:
-		t, _ := time.Parse(time.DateOnly, v.AsString())
-		return dateVal{types.Timestamp{Time: t}}
-	case store.KindDateTime:
-		t, err := time.Parse(time.RFC3339Nano, v.AsString())
-		if err != nil {
-			// text an older version stored without normalising it
-			t, _ = parseDateTime(v.AsString())
-		}
-		return types.Timestamp{Time: t}
-	case store.KindList:
-		elems := v.AsList()
-		out := make([]ref.Val, len(elems))
-		for i, e := range elems {
-			out[i] = ToCEL(e)
-		}
-		return types.NewRefValList(types.DefaultTypeAdapter, out)
-	}
-	return types.NullValue
-}
-
-// dateVal marks a timestamp that came from a DATE so it converts back to one.
-type dateVal struct{ types.Timestamp }
+// ToCEL converts a stored value to its CEL form: celval.Of, the one
+// conversion views and preconditions read values by too.
+func ToCEL(v store.Value) ref.Val { return celval.Of(v) }
 
 // ErrUnsupported is returned by FromCEL for values a property cannot hold.
 // Code is its GQLSTATUS when the value's type is not the trouble (a FLOAT
@@ -155,14 +125,14 @@ func fromCEL(v ref.Val, depth int) (store.Value, error) {
 		return store.Float(float64(x)), nil
 	case types.String:
 		return store.String(string(x)), nil
-	case dateVal:
-		t := x.Time.UTC()
-		if !store.InDateTimeRange(t) {
-			return store.Value{}, ErrUnsupported{TypeName: "DATE outside the years 0000 to 9999", Code: gqlstatus.DateTimeOverflow}
-		}
-		return store.Date(t.Format(time.DateOnly)), nil
 	case types.Timestamp:
 		t := x.Time.UTC()
+		if celval.IsDate(x) {
+			if !store.InDateTimeRange(t) {
+				return store.Value{}, ErrUnsupported{TypeName: "DATE outside the years 0000 to 9999", Code: gqlstatus.DateTimeOverflow}
+			}
+			return store.Date(t.Format(time.DateOnly)), nil
+		}
 		if !store.InDateTimeRange(t) {
 			return store.Value{}, ErrUnsupported{TypeName: "DATETIME outside the years 0000 to 9999 (UTC)", Code: gqlstatus.DateTimeOverflow}
 		}
@@ -246,24 +216,15 @@ func compare(a, b ref.Val) (c int, ok bool) {
 		if y, ok := b.(types.Bool); ok {
 			return cmp3(!bool(x) && bool(y), bool(x) && !bool(y)), true
 		}
-	case types.Timestamp, dateVal:
-		ta, tb := timeOf(a), timeOf(b)
-		if tb.IsZero() {
+	case types.Timestamp:
+		// DATE and DATETIME alike: a DATE is the instant of its midnight.
+		y, ok := b.(types.Timestamp)
+		if !ok || y.Time.IsZero() {
 			return 0, false
 		}
-		return ta.Compare(tb), true
+		return x.Time.Compare(y.Time), true
 	}
 	return 0, false
-}
-
-func timeOf(v ref.Val) time.Time {
-	switch x := v.(type) {
-	case types.Timestamp:
-		return x.Time
-	case dateVal:
-		return x.Time
-	}
-	return time.Time{}
 }
 
 func cmp3(lt, gt bool) int {
@@ -323,7 +284,7 @@ func unary(name string, fn func(a ref.Val) ref.Val) cel.EnvOption {
 
 // gqlType names a CEL value's type the way GQL does, for messages.
 func gqlType(v ref.Val) string {
-	switch v.(type) {
+	switch x := v.(type) {
 	case types.Null:
 		return "NULL"
 	case types.Bool:
@@ -334,9 +295,10 @@ func gqlType(v ref.Val) string {
 		return "FLOAT"
 	case types.String:
 		return "STRING"
-	case dateVal:
-		return "DATE"
 	case types.Timestamp:
+		if celval.IsDate(x) {
+			return "DATE"
+		}
 		return "DATETIME"
 	case Element:
 		return "graph element"
@@ -629,11 +591,11 @@ func celFunctions() []cel.EnvOption {
 		}),
 		unary("gql_date", func(a ref.Val) ref.Val {
 			s, _ := a.(types.String)
-			t, err := time.Parse(time.DateOnly, string(s))
-			if err != nil {
+			d, ok := celval.Date(string(s))
+			if !ok {
 				return types.NullValue
 			}
-			return dateVal{types.Timestamp{Time: t}}
+			return d
 		}),
 		unary("gql_datetime", func(a ref.Val) ref.Val {
 			s, _ := a.(types.String)

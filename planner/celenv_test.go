@@ -7,8 +7,23 @@ import (
 	"github.com/google/cel-go/common/types"
 	"github.com/google/cel-go/common/types/ref"
 
+	"github.com/goldfish-gql/goldfish/celval"
 	"github.com/goldfish-gql/goldfish/store"
 )
+
+// dayBefore is the DATE before the one written iso, as a view computes it
+// (d - duration("24h")).
+func dayBefore(t *testing.T, iso string) ref.Val {
+	d, ok := celval.Date(iso)
+	if !ok {
+		t.Fatalf("%s is no DATE", iso)
+	}
+	d.Time = d.Time.Add(-24 * time.Hour)
+	if !celval.IsDate(d) {
+		t.Fatalf("the day before %s is no DATE", iso)
+	}
+	return d
+}
 
 // TestFromCELBounds: a CEL result is converted only when a property can
 // hold it and its literal parses back: lists within store.MaxNesting,
@@ -33,7 +48,7 @@ func TestFromCELBounds(t *testing.T) {
 		{ts(time.Date(9999, 12, 31, 23, 59, 59, 0, time.UTC)), true},
 		{ts(time.Date(10000, 1, 1, 0, 0, 0, 0, time.UTC)), false},
 		{ts(time.Date(0, 1, 1, 0, 30, 0, 0, time.FixedZone("", 3600))), false}, // year -1 in UTC
-		{dateVal{types.Timestamp{Time: time.Date(-1, 1, 1, 0, 0, 0, 0, time.UTC)}}, false},
+		{dayBefore(t, "0000-01-01"), false},                                    // a DATE in year -1
 	} {
 		v, err := FromCEL(c.v)
 		switch {

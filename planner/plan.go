@@ -7,6 +7,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/goldfish-gql/goldfish/celval"
 	"github.com/goldfish-gql/goldfish/gqlstatus"
 	"github.com/goldfish-gql/goldfish/parser/ast"
 	"github.com/goldfish-gql/goldfish/store"
@@ -860,7 +861,7 @@ func (s *scope) removeItem(it ast.RemoveItem) (RemoveItem, error) {
 // outside the years 0000–9999, in UTC or in its own offset: no DATETIME
 // property can hold one (store.CheckDateTime).
 func NormalizeDateTime(s string) (string, error) {
-	t, ok := parseDateTime(s)
+	t, ok := celval.ParseDateTime(s)
 	if !ok {
 		return "", &codedError{gqlstatus.InvalidDateTimeFormat, fmt.Sprintf("DATETIME '%s' is not an ISO 8601 date and time; write DATETIME '2026-01-31T12:00:00Z'", s)}
 	}
@@ -868,32 +869,4 @@ func NormalizeDateTime(s string) (string, error) {
 		return "", &codedError{gqlstatus.DateTimeOverflow, fmt.Sprintf("DATETIME '%s' is outside the years 0000 to 9999 (UTC); write an instant within them", s)}
 	}
 	return t.Format(time.RFC3339Nano), nil
-}
-
-// dateTimeLayouts are the forms of a DATETIME literal's text: the ones
-// the parser accepts (and a bare date, midnight UTC).
-var dateTimeLayouts = []string{
-	time.RFC3339Nano,
-	"2006-01-02T15:04:05.999999999",
-	"2006-01-02T15:04Z07:00",
-	"2006-01-02T15:04",
-	"2006-01-02 15:04:05.999999999Z07:00",
-	"2006-01-02 15:04:05.999999999",
-	"2006-01-02 15:04Z07:00",
-	"2006-01-02 15:04",
-	"2006-01-02",
-}
-
-// parseDateTime parses s in any of dateTimeLayouts, with a lower-case
-// 't' or 'z' as ISO 8601 allows.
-func parseDateTime(s string) (time.Time, bool) {
-	for _, l := range dateTimeLayouts {
-		if t, err := time.Parse(l, s); err == nil {
-			return t, true
-		}
-	}
-	if u := strings.ToUpper(s); u != s {
-		return parseDateTime(u)
-	}
-	return time.Time{}, false
 }

@@ -7,7 +7,6 @@ import (
 	"slices"
 	"strings"
 	"sync"
-	"time"
 
 	"github.com/google/cel-go/cel"
 	"github.com/google/cel-go/common"
@@ -18,6 +17,7 @@ import (
 	"github.com/google/cel-go/interpreter"
 	"github.com/google/cel-go/parser"
 
+	"github.com/goldfish-gql/goldfish/celval"
 	"github.com/goldfish-gql/goldfish/store"
 )
 
@@ -366,7 +366,7 @@ func (m *elemMap) Find(key ref.Val) (ref.Val, bool) {
 		return v, true
 	}
 	if v, ok := m.props().Get(string(k)); ok {
-		return celOf(v), true
+		return celval.Of(v), true
 	}
 	return nil, false
 }
@@ -429,34 +429,6 @@ func (m *elemMap) Type() ref.Type { return types.MapType }
 
 // Value implements ref.Val.
 func (m *elemMap) Value() any { return m }
-
-// celOf converts a stored value to CEL.
-func celOf(v store.Value) ref.Val {
-	switch v.Kind() {
-	case store.KindBool:
-		return types.Bool(v.AsBool())
-	case store.KindInt:
-		return types.Int(v.AsInt())
-	case store.KindFloat:
-		return types.Double(v.AsFloat())
-	case store.KindString:
-		return types.String(v.AsString())
-	case store.KindDate:
-		t, _ := time.Parse(time.DateOnly, v.AsString())
-		return types.Timestamp{Time: t}
-	case store.KindDateTime:
-		t, _ := time.Parse(time.RFC3339Nano, v.AsString())
-		return types.Timestamp{Time: t}
-	case store.KindList:
-		l := v.AsList()
-		out := make([]ref.Val, len(l))
-		for i, e := range l {
-			out[i] = celOf(e)
-		}
-		return types.NewRefValList(types.DefaultTypeAdapter, out)
-	}
-	return types.NullValue
-}
 
 // activation resolves the session, the version and a precondition's
 // parameters.

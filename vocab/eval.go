@@ -14,6 +14,7 @@ import (
 	"github.com/google/cel-go/common/types/ref"
 	"github.com/google/cel-go/common/types/traits"
 
+	"github.com/goldfish-gql/goldfish/celval"
 	"github.com/goldfish-gql/goldfish/store"
 )
 
@@ -160,7 +161,7 @@ func (a *Action) Precondition(ctx context.Context, snap *store.Snapshot, state *
 	ev.r = &reader{snap: snap, state: state, ev: ev, limit: ViewCostLimit}
 	params := make(map[string]ref.Val, len(args))
 	for k, v := range args {
-		params[k] = celOf(v)
+		params[k] = celval.Of(v)
 	}
 	act := &activation{r: ev.r, params: params}
 	var out ref.Val
@@ -237,6 +238,10 @@ func literal(b *strings.Builder, v ref.Val, depth int) (any, error) {
 		b.WriteString(store.String(string(x)).Literal())
 		return string(x), nil
 	case types.Timestamp:
+		if celval.IsDate(x) {
+			b.WriteString(store.Date(x.Time.UTC().Format(time.DateOnly)).Literal())
+			return x.Time.UTC(), nil
+		}
 		s := x.Time.UTC().Format(time.RFC3339Nano)
 		b.WriteString("DATETIME '" + s + "'")
 		return x.Time.UTC(), nil

@@ -1,0 +1,113 @@
+// Package celval is how goldfish's values read in CEL. Every CEL program
+// goldfish runs converts a stored value with Of: WHERE predicates and
+// computed values (package planner) as much as views and action
+// preconditions (package vocab), so a property compares, equals and
+// shows the same wherever it is read.
+//
+// # DATE and DATETIME
+//
+// Both are CEL timestamps (types.Timestamp), so cel-go's own timestamp
+// operators and functions take them in a view or a precondition, and a
+// DATE compares with a DATETIME as the instant of its midnight (UTC). A
+// DATE is not a CEL type of its own because cel-go's timestamp methods
+// accept only their own Go type as the other operand: a wrapper would
+// make timestamp(…) < d an error where d < timestamp(…) is not.
+//
+// What marks a timestamp as a DATE, so that it converts back to a DATE
+// rather than a DATETIME, is its location: the zone DATE, whose offset is
+// UTC's, so every timestamp function reads it as UTC. Only Date and
+// IsDate look at the mark.
+//
+// It imports store and cel-go only, so the planner and the vocabulary,
+// which stand on it, share it without depending on each other.
+package celval
+
+import (
+	"strings"
+	"time"
+
+	"github.com/google/cel-go/common/types"
+	"github.com/google/cel-go/common/types/ref"
+
+	"github.com/goldfish-gql/goldfish/store"
+)
+
+// Of converts a stored value to its CEL value: BOOLEAN, INTEGER, FLOAT
+// and STRING to CEL's bool, int, double and string; DATE and DATETIME to
+// timestamps (see the package comment); a LIST to a CEL list of its
+// elements converted; anything else to null.
+func Of(v store.Value) ref.Val {
+	switch v.Kind() {
+	case store.KindBool:
+		return types.Bool(v.AsBool())
+	case store.KindInt:
+		return types.Int(v.AsInt())
+	case store.KindFloat:
+		return types.Double(v.AsFloat())
+	case store.KindString:
+		return types.String(v.AsString())
+	case store.KindDate:
+		d, _ := Date(v.AsString())
+		return d
+	case store.KindDateTime:
+		t, _ := ParseDateTime(v.AsString())
+		return types.Timestamp{Time: t}
+	case store.KindList:
+		elems := v.AsList()
+		out := make([]ref.Val, len(elems))
+		for i, e := range elems {
+			out[i] = Of(e)
+		}
+		return types.NewRefValList(types.DefaultTypeAdapter, out)
+	}
+	return types.NullValue
+}
+
+// dateZone is the location that marks a timestamp as a DATE.
+var dateZone = time.FixedZone("DATE", 0)
+
+// Date returns the CEL value of a DATE written YYYY-MM-DD: the timestamp
+// of its midnight, marked as a DATE. ok is false when text is no date.
+func Date(text string) (d types.Timestamp, ok bool) {
+	t, err := time.Parse(time.DateOnly, text)
+	return types.Timestamp{Time: t.In(dateZone)}, err == nil
+}
+
+// IsDate reports whether ts is a DATE: a timestamp Date made, or one a
+// view computed from it that is still at a midnight (d + duration("24h")
+// is the next day; d + duration("1h") is a DATETIME).
+func IsDate(ts types.Timestamp) bool {
+	t := ts.Time
+	return t.Location() == dateZone && t.Hour() == 0 && t.Minute() == 0 && t.Second() == 0 && t.Nanosecond() == 0
+}
+
+// dateTimeLayouts are the forms of a DATETIME literal's text: the ones
+// the parser accepts (and a bare date, midnight UTC).
+var dateTimeLayouts = []string{
+	time.RFC3339Nano,
+	"2006-01-02T15:04:05.999999999",
+	"2006-01-02T15:04Z07:00",
+	"2006-01-02T15:04",
+	"2006-01-02 15:04:05.999999999Z07:00",
+	"2006-01-02 15:04:05.999999999",
+	"2006-01-02 15:04Z07:00",
+	"2006-01-02 15:04",
+	"2006-01-02",
+}
+
+// ParseDateTime parses DATETIME text in any of the forms a literal may
+// take, with a lower-case 't' or 'z' as ISO 8601 allows; a time without
+// an offset is UTC. A stored DATETIME is normally RFC 3339, the first
+// form tried; a session saved by an older release may hold one in
+// another of the forms, and it reads as the same instant.
+func ParseDateTime(s string) (time.Time, bool) {
+	for _, l := range dateTimeLayouts {
+		if t, err := time.Parse(l, s); err == nil {
+			return t, true
+		}
+	}
+	if u := strings.ToUpper(s); u != s {
+		return ParseDateTime(u)
+	}
+	return time.Time{}, false
+}

@@ -2,7 +2,9 @@
 // goldfish runs converts a stored value with Of: WHERE predicates and
 // computed values (package planner) as much as views and action
 // preconditions (package vocab), so a property compares, equals and
-// shows the same wherever it is read.
+// shows the same wherever it is read. It also places the issues of a CEL
+// expression that does not compile (Issues), the one shape both report
+// them in.
 //
 // # DATE and DATETIME
 //
@@ -26,6 +28,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/google/cel-go/cel"
 	"github.com/google/cel-go/common/types"
 	"github.com/google/cel-go/common/types/ref"
 
@@ -110,4 +113,26 @@ func ParseDateTime(s string) (time.Time, bool) {
 		return ParseDateTime(u)
 	}
 	return time.Time{}, false
+}
+
+// Issue is one error of a CEL expression that does not compile, placed
+// in the CEL text.
+type Issue struct {
+	Msg string
+	// Line and Col place it in the CEL text (1-based; 0 when cel-go
+	// gives no place).
+	Line, Col int
+}
+
+// Issues lists the errors of a failed compile, in cel-go's order.
+func Issues(iss *cel.Issues) []Issue {
+	errs := iss.Errors()
+	out := make([]Issue, len(errs))
+	for i, e := range errs {
+		out[i] = Issue{Msg: e.Message}
+		if line := e.Location.Line(); line > 0 {
+			out[i].Line, out[i].Col = line, e.Location.Column()+1
+		}
+	}
+	return out
 }

@@ -91,3 +91,17 @@ func TestParseDateTime(t *testing.T) {
 		t.Error("yesterday parses")
 	}
 }
+
+// TestIssues: every error of a failed compile, placed 1-based in the CEL
+// text.
+func TestIssues(t *testing.T) {
+	env, _ := cel.NewEnv()
+	_, iss := env.Compile("1 +\n  nope + also_not")
+	got := Issues(iss)
+	if len(got) != 2 {
+		t.Fatalf("%d issues (%+v), want 2", len(got), got)
+	}
+	if got[0].Line != 2 || got[0].Col != 3 || got[0].Msg != iss.Errors()[0].Message {
+		t.Errorf("first issue %+v, want line 2, column 3, %q", got[0], iss.Errors()[0].Message)
+	}
+}

@@ -16,6 +16,7 @@ import (
 	"github.com/google/cel-go/common/types/ref"
 	"github.com/google/cel-go/interpreter"
 
+	"github.com/goldfish-gql/goldfish/celval"
 	"github.com/goldfish-gql/goldfish/gqlstatus"
 	"github.com/goldfish-gql/goldfish/parser/ast"
 	"github.com/goldfish-gql/goldfish/store"
@@ -251,6 +252,30 @@ func newProgramCache(max int) *programCache {
 	return &programCache{max: max, m: make(map[string]compiled)}
 }
 
+// CompileError is CEL the planner wrote that cel-go does not compile. The
+// planner writes only CEL it can compile, so it is a fault in goldfish,
+// never in the statement: its code is 40Q01 (internal failure), and it is
+// the cause of the statement's error, which points at the expression. Each
+// issue is placed in Source, the CEL form, which has no map back to the
+// statement's text.
+type CompileError struct {
+	Source string
+	Issues []celval.Issue
+}
+
+// Error is the issues' messages, without their places (which would read
+// as places in the statement).
+func (e *CompileError) Error() string {
+	msgs := make([]string, len(e.Issues))
+	for i, is := range e.Issues {
+		msgs[i] = is.Msg
+	}
+	return strings.Join(msgs, "; ")
+}
+
+// GQLStatus implements gqlstatus.Coded.
+func (e *CompileError) GQLStatus() gqlstatus.Code { return gqlstatus.Internal }
+
 // errSourceSize marks an expression whose CEL text is over MaxSource.
 var errSourceSize = errors.New("expression too long")
 
@@ -270,13 +295,7 @@ func (c *programCache) get(src string) (compiled, error) {
 	}
 	checked, iss := e.Compile(src)
 	if iss != nil && iss.Err() != nil {
-		// The messages without cel-go's "<input>:line:col" locations,
-		// which point into goldfish's CEL form, not the user's text.
-		var msgs []string
-		for _, ce := range iss.Errors() {
-			msgs = append(msgs, ce.Message)
-		}
-		return compiled{}, errors.New(strings.Join(msgs, "; "))
+		return compiled{}, &CompileError{Source: src, Issues: celval.Issues(iss)}
 	}
 	p, err := e.Program(checked, cel.CostLimit(CostLimit),
 		cel.CostTrackerOptions(costTrackers()...),
@@ -349,7 +368,7 @@ func (s *scope) compile(e ast.Expr) (*Program, error) {
 	if err != nil {
 		// The planner writes only CEL it can compile, so this is a fault;
 		// cel-go's words point into that CEL form and stay in the cause.
-		ge := s.errAt(gqlstatus.Internal, e.Position(), "goldfish could not compile this expression").
+		ge := s.errAt(gqlstatus.CodeOf(err, gqlstatus.Internal), e.Position(), "goldfish could not compile this expression").
 			WithHint("simplify the expression, and report the statement: this is a fault in goldfish")
 		ge.Cause = err
 		return nil, ge

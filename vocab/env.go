@@ -18,6 +18,7 @@ import (
 	"github.com/google/cel-go/parser"
 
 	"github.com/goldfish-gql/goldfish/celval"
+	"github.com/goldfish-gql/goldfish/gqlstatus"
 	"github.com/goldfish-gql/goldfish/store"
 )
 
@@ -86,23 +87,34 @@ func env() (*cel.Env, error) {
 }
 
 // CompileError is a view or precondition that does not compile: its
-// message is the CEL checker's, positions relative to the CEL text.
+// message is the CEL checker's, positions relative to the CEL text. The
+// registration it refuses is a syntax error of the statement (42001),
+// placed in the statement by the caller from Line and Col.
 type CompileError struct {
-	Msg string
-	// Line and Col place the first issue in the CEL text (1-based; 0
-	// when unknown).
+	// Msg is the first issue's message, and Line and Col place it in the
+	// CEL text (1-based; 0 when unknown): what the statement's error says
+	// and points at.
+	Msg       string
 	Line, Col int
+	// Issues holds every error cel-go found, each placed in the CEL text;
+	// it is empty when the expression was refused before cel-go read it
+	// (its size, a reserved name).
+	Issues []celval.Issue
 }
 
 func (e *CompileError) Error() string { return e.Msg }
 
+// GQLStatus implements gqlstatus.Coded: 42001, the code of the
+// registration's error.
+func (e *CompileError) GQLStatus() gqlstatus.Code { return gqlstatus.Syntax }
+
 func compileErr(iss *cel.Issues) error {
-	errs := iss.Errors()
-	if len(errs) == 0 {
+	issues := celval.Issues(iss)
+	if len(issues) == 0 {
 		return &CompileError{Msg: strings.TrimSpace(iss.String())}
 	}
-	first := errs[0]
-	return &CompileError{Msg: first.Message, Line: first.Location.Line(), Col: first.Location.Column() + 1}
+	first := issues[0]
+	return &CompileError{Msg: first.Msg, Line: first.Line, Col: first.Col, Issues: issues}
 }
 
 // compileView compiles a view's expression.

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/goldfish-gql/goldfish/gqlstatus"
 	"github.com/goldfish-gql/goldfish/store"
 )
 
@@ -86,11 +87,42 @@ func TestViews(t *testing.T) {
 	}
 }
 
+// TestCompileErrors: an expression that does not compile is a
+// CompileError, a syntax error (42001), worded and placed as its first
+// issue, holding every issue cel-go found.
 func TestCompileErrors(t *testing.T) {
-	for _, e := range []string{`size(`, `nodes(1)`, `undefined_var + 1`, `__goldfish_session__`, `1 + "a"`} {
+	for _, c := range []struct {
+		expr   string
+		issues int // 0: refused before cel-go reads it
+	}{
+		{`size(`, 1}, {`nodes(1)`, 1}, {`undefined_var + 1`, 1}, {`__goldfish_session__`, 0}, {`1 + "a"`, 1},
+		{"nope +\n  also_not", 2},
+	} {
 		var ce *CompileError
-		if _, err := (*State)(nil).DefineView("v", "", e, false, "", 1); !errors.As(err, &ce) {
-			t.Errorf("%s: %v, want a CompileError", e, err)
+		_, err := (*State)(nil).DefineView("v", "", c.expr, false, "", 1)
+		if !errors.As(err, &ce) {
+			t.Errorf("%s: %v, want a CompileError", c.expr, err)
+			continue
+		}
+		if code := gqlstatus.CodeOf(err, ""); code != gqlstatus.Syntax {
+			t.Errorf("%s: code %s, want %s", c.expr, code, gqlstatus.Syntax)
+		}
+		if len(ce.Issues) != c.issues {
+			t.Errorf("%s: %d issues %+v, want %d", c.expr, len(ce.Issues), ce.Issues, c.issues)
+			continue
+		}
+		if c.issues == 0 {
+			continue
+		}
+		e, _ := env()
+		_, iss := e.Compile(c.expr)
+		first := iss.Errors()[0]
+		if ce.Error() != first.Message || ce.Msg != first.Message || ce.Line != first.Location.Line() || ce.Col != first.Location.Column()+1 {
+			t.Errorf("%s: %q at %d:%d, want cel-go's first issue %q at %d:%d", c.expr, ce.Msg, ce.Line, ce.Col,
+				first.Message, first.Location.Line(), first.Location.Column()+1)
+		}
+		if is := ce.Issues[0]; is.Msg != ce.Msg || is.Line != ce.Line || is.Col != ce.Col {
+			t.Errorf("%s: first issue %+v, not the error's own", c.expr, is)
 		}
 	}
 }

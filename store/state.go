@@ -1,6 +1,11 @@
 package store
 
-import "github.com/google/btree"
+import (
+	"cmp"
+	"strings"
+
+	"github.com/google/btree"
+)
 
 // A version's state: its copy-on-write index trees, which each Tx clones
 // in O(1), and how a node record enters and leaves them.
@@ -45,6 +50,14 @@ func nodeLess(a, b *Node) bool {
 		return ka < kb
 	}
 	return a.ID < b.ID
+}
+
+// cmpNode is nodeLess as a three-way comparison.
+func cmpNode(a, b *Node) int {
+	if c := strings.Compare(a.okey(), b.okey()); c != 0 {
+		return c
+	}
+	return cmp.Compare(a.ID, b.ID)
 }
 
 func lessNodeItem(a, b nodeItem) bool { return a.id < b.id }

@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"time"
 	"unicode/utf8"
 
 	"github.com/google/cel-go/cel"
@@ -649,4 +650,20 @@ func (s *scope) dateTime(x *ast.Literal) (string, error) {
 		return "", s.errAt(gqlstatus.CodeOf(err, gqlstatus.InvalidDateTimeFormat), x.Pos, "%v", err)
 	}
 	return norm, nil
+}
+
+// NormalizeDateTime parses ISO 8601 date-time text, in any of the forms a
+// DATETIME literal may take, and returns its canonical RFC 3339 form
+// (its own offset kept, UTC when none is written). It refuses an instant
+// outside the years 0000–9999, in UTC or in its own offset: no DATETIME
+// property can hold one (store.CheckDateTime).
+func NormalizeDateTime(s string) (string, error) {
+	t, ok := celval.ParseDateTime(s)
+	if !ok {
+		return "", &codedError{gqlstatus.InvalidDateTimeFormat, fmt.Sprintf("DATETIME '%s' is not an ISO 8601 date and time; write DATETIME '2026-01-31T12:00:00Z'", s)}
+	}
+	if !store.InDateTimeRange(t) {
+		return "", &codedError{gqlstatus.DateTimeOverflow, fmt.Sprintf("DATETIME '%s' is outside the years 0000 to 9999 (UTC); write an instant within them", s)}
+	}
+	return t.Format(time.RFC3339Nano), nil
 }

@@ -99,69 +99,136 @@ func ExportSlice(ctx context.Context, snap *store.Snapshot, plan *planner.Plan, 
 	if ctx == nil {
 		ctx = context.Background()
 	}
-	out := &Slice{Version: snap.Version(), Status: gqlstatus.Success}
-	var notes []string
-	var anchors []*store.Node
-	none := "no anchor: the token matched no live node; the slice is empty"
-	if plan == nil {
-		var err error
-		if anchors, err = nickAnchors(snap, opt); err != nil {
-			return nil, err
-		}
-	} else {
-		if !plan.Read() {
-			return nil, gqlstatus.Errorf(gqlstatus.WrongVerb, "ExportSlice takes a Recall's token: one MATCH of node patterns with optional WHERE and LIMIT").
-				WithHint("send INSERT, SET, REMOVE and DELETE to Commit")
-		}
-		st := plan.Stmts[0]
-		rp := st.Recall
-		if rp.Empty {
-			return nil, gqlstatus.At(gqlstatus.WrongVerb, st.Pos, plan.Text,
-				"MATCH () is the session's outline, which has no anchors: a slice is the neighbourhood of a few anchors, never a whole session").
-				WithHint(`name the anchors: MATCH (t:TSK {nick: "TSK_login"}), or give their nicks`)
-		}
-		celParams, err := paramValues(plan, params)
-		if err != nil {
-			return nil, err
-		}
-		x := &executor{plan: plan, params: celParams}
-		x.meter.start(ctx, "ExportSlice", 0)
-		if err := x.check(); err != nil {
-			return nil, err
-		}
-		e := emitter{shape: &Shape{}}
-		limit, err := x.seedLimit(rp, celParams, RecallOptions{L: opt.L, MaxL: opt.MaxL, CapL: opt.CapL}, &e)
-		if err != nil {
-			return nil, err
-		}
-		if anchors, err = x.seed(snap, st, rp, limit); err != nil {
-			return nil, err
-		}
-		if limit == 0 {
-			none = "no anchor: LIMIT 0; the slice is empty"
-		}
-		out.Notices = append(out.Notices, st.Notices...)
-		out.Notices = append(out.Notices, e.shape.Notices...)
-		for _, n := range st.Notices {
-			notes = append(notes, n.String())
-		}
-		notes = append(notes, e.notes...)
+	found, err := findAnchors(ctx, snap, plan, params, opt)
+	if err != nil {
+		return nil, err
 	}
-	out.Anchors = len(anchors)
-	out.Bound = opt.M * len(anchors)
+	anchors, notes := found.nodes, found.notes
+	out := &Slice{Version: snap.Version(), Status: gqlstatus.Success, Notices: found.notices,
+		Anchors: len(anchors), Bound: opt.M * len(anchors)}
 	if len(anchors) == 0 {
 		out.Status = gqlstatus.NoData
-		out.Notices = append(out.Notices, gqlstatus.Notice{Code: gqlstatus.NoData, Msg: none})
-		notes = append(notes, string(gqlstatus.NoData)+": "+none)
+		out.Notices = append(out.Notices, gqlstatus.Notice{Code: gqlstatus.NoData, Msg: found.none})
+		notes = append(notes, string(gqlstatus.NoData)+": "+found.none)
+	}
+	w, err := walkSlice(ctx, snap, anchors, opt, out.Bound)
+	if err != nil {
+		return nil, err
+	}
+	u := &w.union
+	vars := make([]string, len(u.nodes))
+	for i, n := range u.nodes {
+		vars[i] = nodeVar(n)
+	}
+	// Clamps and cuts are warnings, as in a Shape: in the notes and the
+	// notices both.
+	warn := w.warnings(vars, opt, out.Bound)
+	for _, n := range warn {
+		out.Notices = append(out.Notices, gqlstatus.Notice{Code: gqlstatus.Warning, Msg: n})
+	}
+	notes = append(notes, warn...)
+	out.Truncated = w.truncated()
+	if out.Status == gqlstatus.Success && len(out.Notices) > 0 {
+		out.Status = gqlstatus.Warning
 	}
 
-	// Each anchor's walk, then their union in anchor order.
-	u := sliceUnion{at: map[store.ID]int{}, edges: map[store.ID]bool{}}
+	u.sortEdges()
+	out.Nodes, out.Edges, out.Rows = len(u.nodes), len(u.edgeList), u.rows()
+	anchorVars := make([]string, len(anchors))
+	for i, a := range anchors {
+		anchorVars[i] = vars[u.at[a.ID]]
+	}
+	rest := writeSliceBody(*u, vars, anchorVars, notes)
+	head := fmt.Sprintf("%ssession=%s version=%d anchors=%d k=%d rows=%d/%d",
+		sliceMagic, opt.Session, out.Version, out.Anchors, opt.K, out.Rows, out.Bound)
+	out.Text = head + " sum=" + sliceSum(head, rest) + "\n" + rest
+	if len(out.Text) > MaxSliceBytes {
+		return nil, gqlstatus.Errorf(gqlstatus.CommitBudget,
+			"the slice is %d bytes, over the slice bound of %d bytes; nothing exported", len(out.Text), MaxSliceBytes).
+			WithHint("export fewer anchors or a smaller M, or split the session")
+	}
+	return out, nil
+}
+
+// sliceAnchors are the anchors of a slice and what finding them noted.
+type sliceAnchors struct {
+	nodes   []*store.Node
+	notices []gqlstatus.Notice
+	notes   []string
+	// none is the note of a slice without anchors: why it has none.
+	none string
+}
+
+// findAnchors finds the anchors: the nodes opt.Nicks names when plan is
+// nil, else the seeds of plan, a Recall's token, as a Recall seeds (with
+// its LIMIT, and its warnings noted).
+func findAnchors(ctx context.Context, snap *store.Snapshot, plan *planner.Plan, params map[string]store.Value, opt SliceOptions) (sliceAnchors, error) {
+	found := sliceAnchors{none: "no anchor: the token matched no live node; the slice is empty"}
+	var err error
+	if plan == nil {
+		found.nodes, err = nickAnchors(snap, opt)
+		return found, err
+	}
+	if !plan.Read() {
+		return found, gqlstatus.Errorf(gqlstatus.WrongVerb, "ExportSlice takes a Recall's token: one MATCH of node patterns with optional WHERE and LIMIT").
+			WithHint("send INSERT, SET, REMOVE and DELETE to Commit")
+	}
+	st := plan.Stmts[0]
+	rp := st.Recall
+	if rp.Empty {
+		return found, gqlstatus.At(gqlstatus.WrongVerb, st.Pos, plan.Text,
+			"MATCH () is the session's outline, which has no anchors: a slice is the neighbourhood of a few anchors, never a whole session").
+			WithHint(`name the anchors: MATCH (t:TSK {nick: "TSK_login"}), or give their nicks`)
+	}
+	celParams, err := paramValues(plan, params)
+	if err != nil {
+		return found, err
+	}
+	x := &executor{plan: plan, params: celParams}
+	x.meter.start(ctx, "ExportSlice", 0)
+	if err := x.check(); err != nil {
+		return found, err
+	}
+	e := emitter{shape: &Shape{}}
+	limit, err := x.seedLimit(rp, celParams, RecallOptions{L: opt.L, MaxL: opt.MaxL, CapL: opt.CapL}, &e)
+	if err != nil {
+		return found, err
+	}
+	if found.nodes, err = x.seed(snap, st, rp, limit); err != nil {
+		return found, err
+	}
+	if limit == 0 {
+		found.none = "no anchor: LIMIT 0; the slice is empty"
+	}
+	found.notices = append(found.notices, st.Notices...)
+	found.notices = append(found.notices, e.shape.Notices...)
+	for _, n := range st.Notices {
+		found.notes = append(found.notes, n.String())
+	}
+	found.notes = append(found.notes, e.notes...)
+	return found, nil
+}
+
+// sliceWalk is the union of a slice's walks and what cut them short.
+type sliceWalk struct {
+	union  sliceUnion
+	clamps []shapewalk.Clamp // one per clamped node, in walk order
+	cuts   []*store.Node     // the anchors whose walk M cut short
+	// left counts the edges between the slice's nodes the bound left
+	// out; closeCut is set when M cut the walk that finds them.
+	left     int
+	closeCut bool
+}
+
+// walkSlice walks from each anchor in turn, then closes the union with
+// the edges between nodes of different anchors' walks while the bound
+// leaves rows.
+func walkSlice(ctx context.Context, snap *store.Snapshot, anchors []*store.Node, opt SliceOptions, bound int) (*sliceWalk, error) {
+	sw := &sliceWalk{union: sliceUnion{at: map[store.ID]int{}, edges: map[store.ID]bool{}}}
+	u := &sw.union
 	var w shapewalk.Shape
 	walk := shapewalk.Options{K: opt.K, M: opt.M, F: opt.F}
 	clamped := map[store.ID]bool{}
-	var clamps []shapewalk.Clamp
-	var cuts []*store.Node
 	for _, a := range anchors {
 		sh, err := shapewalk.WalkIntoContext(ctx, &w, snap, []*store.Node{a}, walk)
 		if err != nil {
@@ -176,76 +243,54 @@ func ExportSlice(ctx context.Context, snap *store.Snapshot, plan *planner.Plan, 
 		for _, c := range sh.Clamps {
 			if !clamped[c.Node.ID] {
 				clamped[c.Node.ID] = true
-				clamps = append(clamps, c)
+				sw.clamps = append(sw.clamps, c)
 			}
 		}
 		if sh.Truncated {
-			cuts = append(cuts, a)
+			sw.cuts = append(sw.cuts, a)
 		}
+	}
+	if len(anchors) < 2 || u.rows() >= bound {
+		return sw, nil
 	}
 	// The edges between nodes of different anchors' walks, in the order a
-	// walk closes its edges, while the bound leaves rows: a walk from the
-	// union with no hop finds them.
-	left, cut := 0, false
-	if len(anchors) > 1 && u.rows() < out.Bound {
-		sh, err := shapewalk.WalkIntoContext(ctx, &w, snap, u.nodes, shapewalk.Options{K: -1, M: out.Bound, F: opt.F})
-		if err != nil {
-			return nil, gqlstatus.Interrupted(ctx, "ExportSlice")
-		}
-		for _, e := range sh.Edges {
-			switch {
-			case u.edges[e.ID]:
-			case u.rows() >= out.Bound:
-				left++
-			default:
-				u.addEdge(e)
-			}
-		}
-		cut = sh.Truncated
+	// walk closes its edges: a walk from the union with no hop finds them.
+	sh, err := shapewalk.WalkIntoContext(ctx, &w, snap, u.nodes, shapewalk.Options{K: -1, M: bound, F: opt.F})
+	if err != nil {
+		return nil, gqlstatus.Interrupted(ctx, "ExportSlice")
 	}
+	for _, e := range sh.Edges {
+		switch {
+		case u.edges[e.ID]:
+		case u.rows() >= bound:
+			sw.left++
+		default:
+			u.addEdge(e)
+		}
+	}
+	sw.closeCut = sh.Truncated
+	return sw, nil
+}
 
-	vars := make([]string, len(u.nodes))
-	for i, n := range u.nodes {
-		vars[i] = nodeVar(n)
-	}
-	// Clamps and cuts are warnings, as in a Shape: in the notes and the
-	// notices both.
+// warnings words the clamps and cuts of the walks, the nodes named by
+// their variables in vars.
+func (sw *sliceWalk) warnings(vars []string, opt SliceOptions, bound int) []string {
+	u := &sw.union
 	var warn []string
-	for _, c := range clamps {
+	for _, c := range sw.clamps {
 		warn = append(warn, clampNote(vars[u.at[c.Node.ID]], c, opt.F))
 	}
-	for _, a := range cuts {
+	for _, a := range sw.cuts {
 		warn = append(warn, fmt.Sprintf("cut: M=%d cut the walk from %s short: narrow q, name fewer anchors, or split the session", opt.M, vars[u.at[a.ID]]))
 	}
-	if left > 0 || cut {
-		warn = append(warn, fmt.Sprintf("cut: the bound of %d rows left out edges between the slice's nodes", out.Bound))
+	if sw.left > 0 || sw.closeCut {
+		warn = append(warn, fmt.Sprintf("cut: the bound of %d rows left out edges between the slice's nodes", bound))
 	}
-	for _, n := range warn {
-		out.Notices = append(out.Notices, gqlstatus.Notice{Code: gqlstatus.Warning, Msg: n})
-	}
-	notes = append(notes, warn...)
-	out.Truncated = len(cuts) > 0 || left > 0 || cut
-	if out.Status == gqlstatus.Success && len(out.Notices) > 0 {
-		out.Status = gqlstatus.Warning
-	}
-
-	u.sortEdges()
-	out.Nodes, out.Edges, out.Rows = len(u.nodes), len(u.edgeList), u.rows()
-	anchorVars := make([]string, len(anchors))
-	for i, a := range anchors {
-		anchorVars[i] = vars[u.at[a.ID]]
-	}
-	rest := writeSliceBody(u, vars, anchorVars, notes)
-	head := fmt.Sprintf("%ssession=%s version=%d anchors=%d k=%d rows=%d/%d",
-		sliceMagic, opt.Session, out.Version, out.Anchors, opt.K, out.Rows, out.Bound)
-	out.Text = head + " sum=" + sliceSum(head, rest) + "\n" + rest
-	if len(out.Text) > MaxSliceBytes {
-		return nil, gqlstatus.Errorf(gqlstatus.CommitBudget,
-			"the slice is %d bytes, over the slice bound of %d bytes; nothing exported", len(out.Text), MaxSliceBytes).
-			WithHint("export fewer anchors or a smaller M, or split the session")
-	}
-	return out, nil
+	return warn
 }
+
+// truncated reports whether the slice holds less than the walks reached.
+func (sw *sliceWalk) truncated() bool { return len(sw.cuts) > 0 || sw.left > 0 || sw.closeCut }
 
 // nickAnchors finds the live nodes opt.Nicks names, in canonical order.
 func nickAnchors(snap *store.Snapshot, opt SliceOptions) ([]*store.Node, error) {

@@ -7,6 +7,8 @@ import (
 	"os"
 	"strings"
 	"testing"
+
+	"github.com/goldfish-gql/goldfish"
 )
 
 // innerPackages are the packages whose types must never show in the root
@@ -14,7 +16,7 @@ import (
 // needs them, and they change without notice. gqlstatus is not among
 // them: it is the one error vocabulary every layer shares, and the root
 // package re-exports it under its own names (Error, Code, Notice).
-var innerPackages = []string{"store", "exec", "cabinet", "planner", "parser", "ast", "shapewalk"}
+var innerPackages = []string{"store", "exec", "cabinet", "planner", "parser", "ast", "shapewalk", "engine", "params", "shapecache", "catalog", "vocab", "celval"}
 
 // TestAPIShowsNoInnerType reads the root package's exported declarations
 // (types, aliases, functions, methods, struct fields, variables and
@@ -114,4 +116,14 @@ func checkInner(t *testing.T, fset *token.FileSet, decl string, node ast.Node) {
 		}
 		return true
 	})
+}
+
+// TestFacadeAgreesWithEngine: the constants the facade writes out are the
+// engine's.
+func TestFacadeAgreesWithEngine(t *testing.T) {
+	for _, c := range goldfish.EngineAgrees() {
+		if c.Facade != c.Real {
+			t.Errorf("%s: the facade says %v, the engine %v", c.Name, c.Facade, c.Real)
+		}
+	}
 }

@@ -13,7 +13,6 @@ import (
 	"time"
 
 	"github.com/goldfish-gql/goldfish"
-	"github.com/goldfish-gql/goldfish/internal/peek"
 )
 
 // BenchmarkCommitDurable measures durable Commit latency (every Commit is
@@ -109,8 +108,8 @@ func BenchmarkHydrate100k(b *testing.B) {
 	for range b.N {
 		db := openCab(b, path)
 		s := mustSession(b, db, "big")
-		if peek.Snapshot(s).NodeCount()+peek.Snapshot(s).EdgeCount() < 100000 {
-			b.Fatalf("only %d elements", peek.Snapshot(s).NodeCount()+peek.Snapshot(s).EdgeCount())
+		if goldfish.SnapshotOf(s).NodeCount()+goldfish.SnapshotOf(s).EdgeCount() < 100000 {
+			b.Fatalf("only %d elements", goldfish.SnapshotOf(s).NodeCount()+goldfish.SnapshotOf(s).EdgeCount())
 		}
 		b.StopTimer()
 		db.Close()

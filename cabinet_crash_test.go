@@ -17,7 +17,6 @@ import (
 	"time"
 
 	"github.com/goldfish-gql/goldfish"
-	"github.com/goldfish-gql/goldfish/internal/peek"
 	"github.com/goldfish-gql/goldfish/store"
 )
 
@@ -192,7 +191,7 @@ func checkRecovered(t *testing.T, path string, acked map[int64]uint64, maxAck, b
 	if v < maxRead {
 		t.Fatalf("recovered version %d, but a Recall had read version %d", v, maxRead)
 	}
-	snap := peek.Snapshot(s)
+	snap := goldfish.SnapshotOf(s)
 	seen := map[int64]int{}
 	snap.ScanLabel("STEP", func(n *store.Node) bool {
 		x, _ := n.Props.Get("n")

@@ -12,7 +12,6 @@ import (
 	"testing"
 
 	"github.com/goldfish-gql/goldfish"
-	"github.com/goldfish-gql/goldfish/internal/peek"
 )
 
 func openCab(t testing.TB, path string, opts ...goldfish.Option) *goldfish.DB {
@@ -67,7 +66,7 @@ func workload(t *testing.T, s *goldfish.Session) {
 }
 
 func fingerprint(s *goldfish.Session) string {
-	snap := peek.Snapshot(s)
+	snap := goldfish.SnapshotOf(s)
 	var b strings.Builder
 	fmt.Fprintf(&b, "%s\nnext %d\n", s.Dump(), snap.NextID())
 	snap.ScanAllNodes(func(n *storeNode) bool {

@@ -1,15 +1,10 @@
 package goldfish
 
 import (
-	"errors"
 	"fmt"
-	"strings"
 	"time"
 
-	"github.com/goldfish-gql/goldfish/gqlstatus"
-	"github.com/goldfish-gql/goldfish/parser"
-	"github.com/goldfish-gql/goldfish/planner"
-	"github.com/goldfish-gql/goldfish/store"
+	"github.com/goldfish-gql/goldfish/internal/engine"
 )
 
 // Date is a DATE: a calendar day with no time and no zone. As a
@@ -29,27 +24,9 @@ func DateOf(t time.Time) Date {
 // String returns the day as ISO 8601 text, 2026-01-31.
 func (d Date) String() string { return fmt.Sprintf("%04d-%02d-%02d", d.Year, int(d.Month), d.Day) }
 
-// storeValue checks d (a real day of the years 0000 to 9999) and returns
-// its stored form.
-func (d Date) storeValue() (store.Value, error) {
-	t := time.Date(d.Year, d.Month, d.Day, 0, 0, 0, 0, time.UTC)
-	if y, m, day := t.Date(); y != d.Year || m != d.Month || day != d.Day {
-		return store.Value{}, invalid(gqlstatus.InvalidDateTimeFormat, "pass a day that exists", "%s is not a calendar day", d)
-	}
-	if d.Year < 0 || d.Year > 9999 {
-		return store.Value{}, invalid(gqlstatus.DateTimeOverflow, "pass a day in the years 0000 to 9999", "DATE %s is outside the years 0000 to 9999", d)
-	}
-	return store.Date(d.String()), nil
-}
-
-// literalOpen and literalClose wrap a literal into the statement that
-// holds it, so ParseLiteral reads it with the parser and folds it with the
-// planner exactly as a statement's literal is read; the close is on a line
-// of its own, so a line comment in the literal cannot swallow it.
-const (
-	literalOpen  = "INSERT (:P {v: "
-	literalClose = "\n})"
-)
+// Date returns the day's year, month and day, as time.Time's Date does:
+// what a parameter's conversion reads of it.
+func (d Date) Date() (year int, month time.Month, day int) { return d.Year, d.Month, d.Day }
 
 // ParseLiteral reads text as one GQL literal, by the rules of a
 // statement's literals: 64-bit integers (a larger one is an error, never
@@ -60,90 +37,23 @@ const (
 // or []any. Errors carry GQLSTATUS codes and columns counted from the
 // start of text.
 func ParseLiteral(text string) (any, error) {
-	if strings.TrimSpace(text) == "" {
-		return nil, gqlstatus.Errorf(gqlstatus.Syntax, "no literal given").WithHint("write 1, 2.5, true, null, 'text', DATE '2026-01-31' or [1, 'a']")
-	}
-	v, err := parseLiteral(text)
+	v, err := engine.ParseLiteral(text)
 	if err != nil {
-		var ge *gqlstatus.Error
-		if !errors.As(err, &ge) {
-			return nil, err
-		}
-		out := *ge
-		out.Stmt, out.Line, out.LineCol, out.Pos = 0, "", 0, gqlstatus.Pos{}
-		if ge.Pos.Valid() {
-			// a column of the wrapper's first line, or the end of text
-			col := len([]rune(text)) + 1
-			if ge.Pos.Line == 1 {
-				col = max(ge.Pos.Col-len(literalOpen), 1)
-			}
-			out.Pos = gqlstatus.Pos{Line: 1, Col: col}
-		}
-		return nil, &out
+		return nil, err
 	}
 	return goValue(v), nil
 }
 
-func parseLiteral(text string) (store.Value, error) {
-	script, err := parser.Parse(literalOpen + text + literalClose)
-	if err != nil {
-		return store.Value{}, err
-	}
-	plan, err := planner.Build(script)
-	if err != nil {
-		return store.Value{}, err
-	}
-	notOne := gqlstatus.Errorf(gqlstatus.Syntax, "%q is not one literal", text).
-		WithHint("write one value: quote a string that holds spaces or brackets")
-	if len(plan.Stmts) != 1 || len(plan.Stmts[0].Steps) != 1 {
-		return store.Value{}, notOne
-	}
-	ins, ok := plan.Stmts[0].Steps[0].(*planner.InsertStep)
-	if !ok || len(ins.Patterns) != 1 || len(ins.Patterns[0].Nodes) != 1 || len(ins.Patterns[0].Edges) != 0 {
-		return store.Value{}, notOne
-	}
-	props := ins.Patterns[0].Nodes[0].Props
-	if len(props) != 1 || props[0].Key != "v" || props[0].Val.Const == nil {
-		return store.Value{}, notOne
-	}
-	v := *props[0].Val.Const
-	if err := v.Check(); err != nil {
-		return store.Value{}, &gqlstatus.Error{Code: planner.ValueCode(err), Msg: err.Error(), Cause: err}
-	}
-	return v, nil
-}
-
-// goValue returns the Go value of a stored value, as ParseLiteral and
-// Vocabulary give them.
-func goValue(v store.Value) any {
-	switch v.Kind() {
-	case store.KindBool:
-		return v.AsBool()
-	case store.KindInt:
-		return v.AsInt()
-	case store.KindFloat:
-		return v.AsFloat()
-	case store.KindString:
-		return v.AsString()
-	case store.KindDate:
-		t, err := time.Parse(time.DateOnly, v.AsString())
-		if err != nil {
-			return v.AsString()
+// goValue gives a value the engine read the API's types: a DATE, which
+// the engine hands up as a calendar day, becomes a Date, in lists too.
+func goValue(v any) any {
+	switch x := v.(type) {
+	case engine.Day:
+		return Date(x)
+	case []any:
+		for i := range x {
+			x[i] = goValue(x[i])
 		}
-		return DateOf(t)
-	case store.KindDateTime:
-		t, err := time.Parse(time.RFC3339Nano, v.AsString())
-		if err != nil {
-			return v.AsString()
-		}
-		return t
-	case store.KindList:
-		l := v.AsList()
-		out := make([]any, len(l))
-		for i, e := range l {
-			out[i] = goValue(e)
-		}
-		return out
 	}
-	return nil
+	return v
 }

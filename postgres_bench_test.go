@@ -10,7 +10,6 @@ import (
 	"time"
 
 	"github.com/goldfish-gql/goldfish"
-	"github.com/goldfish-gql/goldfish/internal/peek"
 )
 
 // BenchmarkCommitBackends measures durable Commit latency (p50, p99) and
@@ -112,7 +111,7 @@ func BenchmarkHydrate100kPostgres(b *testing.B) {
 	for range b.N {
 		db := openPG(b, url, schema, goldfish.PostgresOptions{})
 		s := mustSession(b, db, "big")
-		if n := peek.Snapshot(s).NodeCount() + peek.Snapshot(s).EdgeCount(); n < 100000 {
+		if n := goldfish.SnapshotOf(s).NodeCount() + goldfish.SnapshotOf(s).EdgeCount(); n < 100000 {
 			b.Fatalf("only %d elements", n)
 		}
 		b.StopTimer()

@@ -17,7 +17,6 @@ import (
 	"time"
 
 	"github.com/goldfish-gql/goldfish"
-	"github.com/goldfish-gql/goldfish/internal/peek"
 	"github.com/goldfish-gql/goldfish/store"
 	"github.com/goldfish-gql/goldfish/store/cabinet/postgres/pgtest"
 )
@@ -152,7 +151,7 @@ func TestPostgresKillHost(t *testing.T) {
 	}
 	db := openPG(t, url, schema, goldfish.PostgresOptions{})
 	s := mustSession(t, db, "crash")
-	snap := peek.Snapshot(s)
+	snap := goldfish.SnapshotOf(s)
 	seen := map[int64]int{}
 	snap.ScanLabel("STEP", func(n *store.Node) bool {
 		v, _ := n.Props.Get("n")
@@ -258,7 +257,7 @@ func TestPostgresServerRestart(t *testing.T) {
 		return
 	}
 	other := openPG(t, srv.URL, schema, o)
-	snap := peek.Snapshot(mustSession(t, other, "load"))
+	snap := goldfish.SnapshotOf(mustSession(t, other, "load"))
 	seen := map[int64]int{}
 	snap.ScanLabel("STEP", func(n *store.Node) bool {
 		v, _ := n.Props.Get("n")

@@ -12,7 +12,6 @@ import (
 	"time"
 
 	"github.com/goldfish-gql/goldfish"
-	"github.com/goldfish-gql/goldfish/internal/peek"
 	"github.com/goldfish-gql/goldfish/store"
 	"github.com/goldfish-gql/goldfish/store/cabinet/postgres/pgtest"
 )
@@ -139,7 +138,7 @@ func TestPostgresTwoHosts(t *testing.T) {
 		if _, err := s.Recall(ctx, `MATCH (c:C)`, goldfish.RecallOptions{}); err != nil { // catches up
 			t.Fatal(err)
 		}
-		snap := peek.Snapshot(s)
+		snap := goldfish.SnapshotOf(s)
 		if snap.Version() != uint64(total+1) {
 			t.Fatalf("%s: version %d, want %d", who, snap.Version(), total+1)
 		}
@@ -195,7 +194,7 @@ func TestPostgresReplan(t *testing.T) {
 	sb, sc := mustSession(t, b, "r"), mustSession(t, c, "r")
 	const inc = `MATCH (c:C {nick: "c"}) SET c.n = c.n + 1`
 	counter := func(s *goldfish.Session) string {
-		c, _ := peek.Snapshot(s).NodeByNick("c")
+		c, _ := goldfish.SnapshotOf(s).NodeByNick("c")
 		return c.Props.Literal()
 	}
 	// Before B's first claim, A commits: B loses, catches up, plans again.

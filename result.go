@@ -3,7 +3,7 @@ package goldfish
 import (
 	"slices"
 
-	"github.com/goldfish-gql/goldfish/exec"
+	"github.com/goldfish-gql/goldfish/internal/engine"
 )
 
 // CommitResult reports what a Commit did, per statement and in total. It
@@ -49,18 +49,18 @@ type Counts struct {
 // Summary renders the counts that are not zero: "+2 nodes +1 edge 3
 // properties set".
 func (c Counts) Summary() string {
-	return exec.Counts{NodesCreated: c.NodesCreated, EdgesCreated: c.EdgesCreated, PropsSet: c.PropsSet,
+	return engine.Counts{NodesCreated: c.NodesCreated, EdgesCreated: c.EdgesCreated, PropsSet: c.PropsSet,
 		LabelsAdded: c.LabelsAdded, LabelsRemoved: c.LabelsRemoved, NodesRecycled: c.NodesRecycled,
 		EdgesRecycled: c.EdgesRecycled, NodesUpdated: c.NodesUpdated, Bindings: c.Bindings}.Summary()
 }
 
-func countsOf(c exec.Counts) Counts {
+func countsOf(c engine.Counts) Counts {
 	return Counts{NodesCreated: c.NodesCreated, EdgesCreated: c.EdgesCreated, PropsSet: c.PropsSet,
 		LabelsAdded: c.LabelsAdded, LabelsRemoved: c.LabelsRemoved, NodesRecycled: c.NodesRecycled,
 		EdgesRecycled: c.EdgesRecycled, NodesUpdated: c.NodesUpdated, Bindings: c.Bindings}
 }
 
-func commitResultOf(r *exec.Result) *CommitResult {
+func commitResultOf(r *engine.Result) *CommitResult {
 	if r == nil {
 		return nil
 	}
@@ -72,27 +72,3 @@ func commitResultOf(r *exec.Result) *CommitResult {
 	}
 	return out
 }
-
-// Budget is the R cap of one Δ (SPEC §3).
-type Budget struct {
-	// Rows is the most elements one Δ may write or bind (default 500).
-	Rows int
-	// Bytes is the most bytes of text, written values and parameters (as
-	// GQL literals) one Δ may carry (default 256 KiB). A Recall's
-	// parameters are held to it too.
-	Bytes int
-	// Work is the most units of work one Δ may spend finding what its
-	// MATCHes bind, whether or not the rows it was for pass WHERE: one
-	// unit per candidate node examined and per edge traversed, and for
-	// each predicate or computed value evaluated one unit plus its CEL
-	// cost. Zero means 2,000 units per row of Rows (1,000,000 by
-	// default): enough for a join of two labels of a few hundred nodes
-	// each, and a stop for a cartesian product that would hold the
-	// session's writer for minutes.
-	Work int
-}
-
-// DefaultBudget is SPEC §3's R: 500 rows, 256 KiB.
-var DefaultBudget = Budget{Rows: 500, Bytes: 256 << 10}
-
-func (b Budget) exec() exec.Budget { return exec.Budget{Rows: b.Rows, Bytes: b.Bytes, Work: b.Work} }

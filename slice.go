@@ -2,18 +2,8 @@ package goldfish
 
 import (
 	"context"
-	"fmt"
-	"math"
-	"strings"
-	"time"
 
-	"github.com/goldfish-gql/goldfish/exec"
-	"github.com/goldfish-gql/goldfish/gqlstatus"
-	"github.com/goldfish-gql/goldfish/parser"
-	"github.com/goldfish-gql/goldfish/planner"
-	"github.com/goldfish-gql/goldfish/store"
-	"github.com/goldfish-gql/goldfish/store/cabinet"
-	"github.com/goldfish-gql/goldfish/vocab"
+	"github.com/goldfish-gql/goldfish/internal/engine"
 )
 
 // Slices (SPEC §8, Path B) are how elements move from one session to
@@ -42,9 +32,6 @@ import (
 // DefaultCeilings that is 200 × 32 = 6,400 rows (and 50 × 4 = 200 with
 // the default budgets).
 const MaxSliceBytes = 1 << 20
-
-// The two bounds are one: this does not compile when they differ.
-var _ = [1]struct{}{}[MaxSliceBytes-exec.MaxSliceBytes]
 
 // SliceOptions are the budgets of one ExportSlice: each anchor's
 // neighbourhood is walked as a Recall walks its seeds, and zero values
@@ -90,51 +77,7 @@ type Slice struct {
 // nick no live node has (42002), more nicks than L or budgets above their
 // ceilings (22Q01), a slice over MaxSliceBytes (22Q02).
 func (s *Session) ExportSlice(ctx context.Context, q string, opts SliceOptions) (*Slice, error) {
-	if err := s.begin(ctx); err != nil {
-		return nil, err
-	}
-	defer s.end()
-	if s.dropped.Load() {
-		return nil, s.errDropped()
-	}
-	if s.catalog {
-		return nil, gqlstatus.Errorf(gqlstatus.ReadOnlySession, "the %s session is kept by the engine and is no slice's source", CatalogName).
-			WithHint("read it with Recall; export slices of the sessions themselves")
-	}
-	if err := ctx.Err(); err != nil {
-		return nil, gqlstatus.Interrupted(ctx, "ExportSlice")
-	}
-	byNicks := len(opts.Nicks) > 0
-	switch blank := strings.TrimSpace(q) == ""; {
-	case byNicks && !blank:
-		return nil, gqlstatus.Errorf(gqlstatus.InvalidOption, "ExportSlice takes q or nicks, not both").
-			WithHint("leave q empty to anchor the slice at the nicks")
-	case !byNicks && blank:
-		return nil, gqlstatus.Errorf(gqlstatus.InvalidOption, "ExportSlice needs anchors: give q, a Recall's token, or nicks").
-			WithHint(`e.g. MATCH (t:TSK {nick: "TSK_login"})`)
-	}
-	capL := opts.L != 0
-	o, err := RecallOptions{M: opts.M, K: opts.K, L: opts.L, F: opts.F}.resolve(s.db.cfg.ceilings)
-	if err != nil {
-		return nil, err
-	}
-	var plan *planner.Plan
-	var params map[string]store.Value
-	if !byNicks {
-		if plan, err = s.db.plan(q); err != nil {
-			return nil, err
-		}
-		if !plan.Read() {
-			return nil, gqlstatus.Errorf(gqlstatus.WrongVerb, "ExportSlice takes a Recall's token: one MATCH of node patterns with optional WHERE and LIMIT").
-				WithHint("send INSERT, SET, REMOVE and DELETE to Commit; name the anchors with q or with nicks")
-		}
-		params = map[string]store.Value{}
-		if err := recallParams(params, opts.Params, s.db.cfg.budget.Bytes); err != nil {
-			return nil, err
-		}
-	}
-	sl, err := exec.ExportSlice(ctx, s.snapshot(), plan, params, exec.SliceOptions{
-		M: o.M, K: o.K, L: o.L, F: o.F, MaxL: s.db.cfg.ceilings.L, CapL: capL, Nicks: opts.Nicks, Session: s.name})
+	sl, err := s.e.ExportSlice(ctx, q, engine.SliceOptions{M: opts.M, K: opts.K, L: opts.L, F: opts.F, Nicks: opts.Nicks, Params: opts.Params})
 	if err != nil {
 		return nil, err
 	}
@@ -167,23 +110,10 @@ const (
 
 // ParseAbsorbPolicy reads "keep", "reject" or "remint".
 func ParseAbsorbPolicy(s string) (AbsorbPolicy, error) {
-	if _, err := AbsorbPolicy(s).exec(); err != nil {
+	if _, err := engine.ParseAbsorbPolicy(s); err != nil {
 		return "", err
 	}
 	return AbsorbPolicy(s), nil
-}
-
-func (p AbsorbPolicy) exec() (exec.AbsorbPolicy, error) {
-	switch p {
-	case AbsorbKeep:
-		return exec.AbsorbKeep, nil
-	case AbsorbReject:
-		return exec.AbsorbReject, nil
-	case AbsorbRemint:
-		return exec.AbsorbRemint, nil
-	}
-	return 0, gqlstatus.Errorf(gqlstatus.InvalidOption, "%q is not an Absorb policy", string(p)).
-		WithHint("absorb with keep, reject or remint")
 }
 
 // AbsorbResult reports an Absorb: what its Δ did, as a Commit reports it
@@ -223,107 +153,18 @@ type SkippedElement struct {
 // over its bound with 22Q02, one exported from the catalogue, or an
 // Absorb into it, with 42Q02.
 func (s *Session) Absorb(ctx context.Context, slice string, policy AbsorbPolicy) (*AbsorbResult, error) {
-	return s.absorb(ctx, slice, policy, CommitOptions{})
+	return s.AbsorbWith(ctx, slice, policy, CommitOptions{})
 }
 
 // AbsorbWith is Absorb with options: the absorbing agent, timing.
 func (s *Session) AbsorbWith(ctx context.Context, slice string, policy AbsorbPolicy, o CommitOptions) (*AbsorbResult, error) {
-	return s.absorb(ctx, slice, policy, o)
+	et, done := engineTiming(o.Timing)
+	res, err := s.e.Absorb(ctx, slice, string(policy), engine.CommitOptions{Agent: o.Agent, Timing: et})
+	done()
+	return absorbResultOf(res, policy), err
 }
 
-// sliceBounds are what the database's slices may hold.
-func (db *DB) sliceBounds() exec.SliceBounds {
-	c := db.cfg.ceilings
-	return exec.SliceBounds{Rows: c.M * c.L, PerAnchor: c.M, Bytes: MaxSliceBytes, Catalog: CatalogName}
-}
-
-// readSlice reads a slice's text: its header, its INSERT through the
-// parser and planner (not the plan cache: a slice is read once), and
-// every check of exec.ReadSlice.
-func readSlice(text string, b exec.SliceBounds) (*exec.SliceData, error) {
-	return exec.ReadSlice(text, func(text string) (*planner.Plan, error) {
-		script, err := parser.Parse(text)
-		if err != nil {
-			return nil, err
-		}
-		return planner.Build(script)
-	}, b)
-}
-
-func (s *Session) absorb(ctx context.Context, slice string, policy AbsorbPolicy, o CommitOptions) (*AbsorbResult, error) {
-	if err := s.begin(ctx); err != nil {
-		return nil, err
-	}
-	defer s.end()
-	if o.Agent != "" {
-		if err := ValidAgentName(o.Agent); err != nil {
-			return nil, err
-		}
-	}
-	if t := o.Timing; t != nil {
-		*t = Timing{}
-		t0 := time.Now()
-		defer func() { t.Execute = time.Since(t0) - t.Parse }()
-	}
-	p, err := policy.exec()
-	if err != nil {
-		return nil, err
-	}
-	if s.catalog {
-		s.wmu.Lock()
-		err := s.refuseWrite()
-		s.wmu.Unlock()
-		return nil, err
-	}
-	t0 := time.Now()
-	b := s.db.sliceBounds()
-	d, err := readSlice(slice, b)
-	if o.Timing != nil {
-		o.Timing.Parse = time.Since(t0)
-	}
-	if err != nil {
-		return nil, err
-	}
-	if s.wmu.LockContext(ctx) != nil {
-		return nil, gqlstatus.Interrupted(ctx, "Absorb").WithHint("nothing applied: the Absorb was waiting for the session's other Commits; allow it more time")
-	}
-	if err := s.refuseWrite(); err != nil {
-		s.wmu.Unlock()
-		return nil, err
-	}
-	e := cabinet.Entry{Kind: cabinet.EntryAbsorb, Mint: uint8(p), Text: slice, Agent: o.Agent}
-	xo := exec.AbsorbOptions{Policy: p, Budget: exec.Budget{Rows: b.Rows, Bytes: b.Bytes}}
-	var before *vocab.State
-	var res *exec.AbsorbResult
-	absorb := func() error {
-		before = exec.Vocabulary(s.graph.Snapshot())
-		res, err = exec.Absorb(ctx, s.graph, d, xo)
-		return err
-	}
-	if s.db.hosts != nil {
-		// Other hosts commit too: claim the version, and absorb again on
-		// the new state when another host took it (postgres.go).
-		err = s.hostsWrite(ctx, "Absorb", &e, func(claim func(uint64) error) error {
-			xo.BeforePublish = claim
-			return absorb()
-		})
-	} else {
-		err = absorb()
-	}
-	if err != nil || !res.Applied {
-		s.wmu.Unlock()
-		return absorbResultOf(res, policy), err
-	}
-	s.noteCommit(before, exec.Vocabulary(s.graph.Snapshot()), res.Version)
-	w := s.durable(e)
-	s.wmu.Unlock()
-	if err := s.await(w); err != nil {
-		return nil, err
-	}
-	return absorbResultOf(res, policy), nil
-}
-
-func absorbResultOf(r *exec.AbsorbResult, policy AbsorbPolicy) *AbsorbResult {
+func absorbResultOf(r *engine.AbsorbResult, policy AbsorbPolicy) *AbsorbResult {
 	if r == nil {
 		return nil
 	}
@@ -338,27 +179,4 @@ func absorbResultOf(r *exec.AbsorbResult, policy AbsorbPolicy) *AbsorbResult {
 		}
 	}
 	return out
-}
-
-// replayAbsorb applies a logged Absorb again: the same slice, the same
-// policy, on the state it was absorbed into, so the same elements with
-// the same ids. The bounds of the day it was absorbed held it; none
-// applies now.
-func replayAbsorb(ctx context.Context, g *store.Graph, e cabinet.Entry, want uint64) error {
-	p := exec.AbsorbPolicy(e.Mint)
-	if !p.Valid() {
-		return fmt.Errorf("absorb entry with unknown policy %d", e.Mint)
-	}
-	d, err := readSlice(e.Text, exec.SliceBounds{})
-	if err != nil {
-		return err
-	}
-	res, err := exec.Absorb(ctx, g, d, exec.AbsorbOptions{Policy: p, Budget: exec.Budget{Rows: math.MaxInt, Bytes: math.MaxInt}})
-	if err != nil {
-		return err
-	}
-	if !res.Applied || res.Version != want {
-		return fmt.Errorf("replayed absorb made version %d (applied %v)", res.Version, res.Applied)
-	}
-	return nil
 }

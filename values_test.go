@@ -12,7 +12,6 @@ import (
 	"time"
 
 	"github.com/goldfish-gql/goldfish"
-	"github.com/goldfish-gql/goldfish/internal/peek"
 	"github.com/goldfish-gql/goldfish/parser"
 	"github.com/goldfish-gql/goldfish/store"
 	"github.com/goldfish-gql/goldfish/store/cabinet"
@@ -119,7 +118,7 @@ func checkShapeText(s *goldfish.Session, q string) error {
 // elements renders every live element of s by its observables, each on
 // one line whatever its names hold.
 func elements(s *goldfish.Session) []string {
-	snap := peek.Snapshot(s)
+	snap := goldfish.SnapshotOf(s)
 	node := func(n *storeNode) string { return strconv.Quote(fmt.Sprintf("%q %s", n.Labels, n.Props.Literal())) }
 	var out []string
 	snap.ScanNodes(func(n *storeNode) bool {
@@ -478,7 +477,7 @@ func TestReplayKeepsOlderValues(t *testing.T) {
 	defer db.Close()
 	s := mustSession(t, db, "old")
 	var got []string
-	peek.Snapshot(s).ScanNodes(func(n *storeNode) bool {
+	goldfish.SnapshotOf(s).ScanNodes(func(n *storeNode) bool {
 		v, _ := n.Props.Get("s")
 		got = append(got, v.AsString())
 		return true

@@ -2,12 +2,9 @@ package goldfish
 
 import (
 	"context"
-	"sync/atomic"
+	"slices"
 
-	"github.com/goldfish-gql/goldfish/exec"
-	"github.com/goldfish-gql/goldfish/gqlstatus"
-	"github.com/goldfish-gql/goldfish/store"
-	"github.com/goldfish-gql/goldfish/vocab"
+	"github.com/goldfish-gql/goldfish/internal/engine"
 )
 
 // Vocabulary is a session's registered views and actions at one version
@@ -148,116 +145,105 @@ type IntentOverlap struct {
 	Jaccard float64 `json:"jaccard"`
 }
 
-// vocabRead is a session's vocabulary at one version, evaluated once and
-// kept until the next version: its views' values and what every envelope
-// of the version shares.
-type vocabRead struct {
-	version  uint64
-	state    *vocab.State
-	values   *vocab.Values
-	prepared *vocab.Prepared
-	// seen and changedAt: per view, its value's hash and the version it
-	// was last seen to change at.
-	seen      map[string]viewSeen
-	changedAt map[string]uint64
+// AttentionSettings are a session's attention thresholds (SPEC §9):
+// they change what a Recall shows, never what a Commit does.
+type AttentionSettings struct {
+	// StaleReads: an action registered at least this many Recalls of the
+	// session ago and not invoked since is stale (default 10); also the
+	// window vocabulary_health looks back over.
+	StaleReads uint64 `json:"stale_reads"`
+	// Decay multiplies an item's salience with each Recall that does not
+	// use it (0.001 ≤ Decay ≤ 1; default 0.9).
+	Decay float64 `json:"decay"`
+	// SalienceThreshold: items under it are low_salience (default 0.1).
+	SalienceThreshold float64 `json:"salience_threshold"`
+	// GapRatio and GapMin: a (kind, property) pair written by at least
+	// GapMin raw Commits and GapRatio times more often raw than by
+	// actions is a vocabulary gap (defaults 4 and 5).
+	GapRatio float64 `json:"gap_ratio"`
+	GapMin   uint64  `json:"gap_min"`
 }
 
-// vocabCache holds the latest vocabRead of a session.
-type vocabCache struct{ cur atomic.Pointer[vocabRead] }
+// DefaultAttentionSettings are the settings of a session that set none.
+var DefaultAttentionSettings = AttentionSettings{StaleReads: 10, Decay: 0.9, SalienceThreshold: 0.1, GapRatio: 4, GapMin: 5}
 
-// vocabularyAt evaluates (once per version) the vocabulary of snap: nil
-// when the session has no vocabulary state yet. Only the context
-// stopping the evaluation is an error; broken views are part of the
-// result.
-func (s *Session) vocabularyAt(ctx context.Context, snap *store.Snapshot) (*vocabRead, error) {
-	state := exec.Vocabulary(snap)
-	if state == nil {
-		return nil, nil
-	}
-	prev := s.vocab.cur.Load()
-	if prev != nil && prev.version == snap.Version() && prev.state == state {
-		return prev, nil
-	}
-	vals, err := vocab.Evaluate(ctx, snap, state)
-	if err != nil {
-		return nil, gqlstatus.Interrupted(ctx, "Recall")
-	}
-	r := &vocabRead{version: snap.Version(), state: state, values: vals, prepared: vocab.Prepare(state, vals)}
-	base := s.attn.base
-	if prev != nil {
-		base = prev.seen
-	}
-	r.seen = seenValues(vals, state, base, r.version)
-	r.changedAt = make(map[string]uint64, len(r.seen))
-	for name, v := range r.seen {
-		r.changedAt[name] = v.changedAt
-	}
-	s.ensureMarks(state)
-	// A slower evaluation of an older version never replaces a newer one.
-	for {
-		cur := s.vocab.cur.Load()
-		if cur != nil && cur.version > r.version {
-			break
-		}
-		if s.vocab.cur.CompareAndSwap(cur, r) {
-			break
-		}
-	}
-	return r, nil
+// AttentionSettings returns the session's attention settings.
+func (s *Session) AttentionSettings(ctx context.Context) (AttentionSettings, error) {
+	set, err := s.e.AttentionSettings(ctx)
+	return AttentionSettings(set), err
+}
+
+// SetAttentionSettings sets the session's attention settings, durably
+// when the cabinet holds the session (a session never committed keeps
+// them in memory until its first Commit saves them with it). A value out
+// of range is refused with 22Q06.
+func (s *Session) SetAttentionSettings(ctx context.Context, set AttentionSettings) error {
+	return s.e.SetAttentionSettings(ctx, engine.Settings(set))
 }
 
 // Vocabulary returns the session's views, with their values at its
 // current version, and its actions with their counters.
 func (s *Session) Vocabulary(ctx context.Context) (*Vocabulary, error) {
-	if err := s.begin(ctx); err != nil {
+	v, err := s.e.Vocabulary(ctx)
+	if v == nil {
 		return nil, err
 	}
-	defer s.end()
-	if s.dropped.Load() {
-		return nil, s.errDropped()
+	out := &Vocabulary{Version: v.Version}
+	for _, view := range v.Views {
+		view.Value = goValue(view.Value)
+		out.Views = append(out.Views, View(view))
 	}
-	snap := s.snapshot()
-	out := &Vocabulary{Version: snap.Version()}
-	r, err := s.vocabularyAt(ctx, snap)
-	if err != nil || r == nil {
-		return out, err
-	}
-	tick, set, marks := s.attn.tick.Load(), s.attn.currentSettings(), s.attn.marks.Load()
-	salience := func(m map[string]vocab.Mark, name string) (float64, bool) {
-		mk, ok := m[name]
-		if !ok {
-			mk = vocab.Fresh(tick)
-		}
-		sal := mk.At(tick, set.Decay)
-		return sal, sal < set.SalienceThreshold
-	}
-	var mv, ma map[string]vocab.Mark
-	if marks != nil {
-		mv, ma = marks.Views, marks.Actions
-	}
-	for _, v := range r.state.Views() {
-		res := r.values.Results[v.Name]
-		view := View{Name: v.Name, Intent: v.Intent, Expr: v.Expr, Value: res.Value, Text: res.Text,
-			Agent: v.Agent, Registered: v.Registered, Revised: v.Revised, Revisions: v.Revisions}
-		view.Salience, view.LowSalience = salience(mv, v.Name)
-		if res.Err != nil {
-			view.Error = res.Err.Error()
-		}
-		out.Views = append(out.Views, view)
-	}
-	for _, a := range r.state.Actions() {
-		act := Action{Name: a.Name, Intent: a.Intent, Signature: a.Signature(), If: a.If, Agent: a.Agent,
+	for _, a := range v.Actions {
+		act := Action{Name: a.Name, Intent: a.Intent, Signature: a.Signature, If: a.If, Agent: a.Agent,
 			Registered: a.Registered, Revised: a.Revised, Revisions: a.Revisions,
-			Invocations: a.Invocations, LastInvoked: a.LastInvoked}
-		act.Salience, act.LowSalience = salience(ma, a.Name)
+			Invocations: a.Invocations, LastInvoked: a.LastInvoked, Salience: a.Salience, LowSalience: a.LowSalience}
 		for _, p := range a.Params {
-			ap := ActionParam{Name: p.Name, Type: p.Type.String()}
-			if p.Default != nil {
-				ap.Default, ap.HasDefault = goValue(*p.Default), true
-			}
-			act.Params = append(act.Params, ap)
+			act.Params = append(act.Params, ActionParam{Name: p.Name, Type: p.Type, Default: goValue(p.Default), HasDefault: p.HasDefault})
 		}
 		out.Actions = append(out.Actions, act)
 	}
-	return out, nil
+	return out, err
 }
+
+// attentionOf gives one caller its own copy of an envelope's fields.
+func attentionOf(a *engine.Attention) *Attention {
+	if a == nil {
+		return nil
+	}
+	out := &Attention{FirstRead: a.FirstRead, Note: a.Note, StaleActions: slices.Clone(a.StaleActions),
+		YouElided: slices.Clone(a.YouElided), VocabularyHealth: a.Health, LowSalience: a.LowSalience}
+	for _, b := range a.BrokenViews {
+		out.BrokenViews = append(out.BrokenViews, BrokenView(b))
+	}
+	if s := a.Since; s != nil {
+		out.SinceYourLastRead = &SinceLastRead{Versions: s.Versions, ElementsChanged: s.ElementsChanged,
+			ActionsRegistered: slices.Clone(s.ActionsRegistered), ActionsInvoked: slices.Clone(s.ActionsInvoked),
+			ViewsChanged: slices.Clone(s.ViewsChanged)}
+	}
+	for _, g := range a.Gaps {
+		out.VocabularyGaps = append(out.VocabularyGaps, VocabularyGap(g))
+	}
+	for _, o := range a.Overlap {
+		out.IntentOverlap = append(out.IntentOverlap, IntentOverlap(o))
+	}
+	return out
+}
+
+// AttentionSettingNames are the settings' names, as SetAttentionSetting
+// and the shell's :set take them.
+var AttentionSettingNames = []string{"stale_reads", "decay", "salience_threshold", "gap_ratio", "gap_min"}
+
+// SetAttentionSetting returns cur with the named setting (stale_reads,
+// decay, salience_threshold, gap_ratio, gap_min) set from its text, for
+// shells and servers that take settings as words; a name it does not know
+// or a value out of range is refused with 22Q06.
+func SetAttentionSetting(cur AttentionSettings, name, value string) (AttentionSettings, error) {
+	next, err := engine.SetSetting(engine.Settings(cur), name, value)
+	if err != nil {
+		return cur, err
+	}
+	return AttentionSettings(next), nil
+}
+
+// String writes the settings as name=value words.
+func (a AttentionSettings) String() string { return engine.Settings(a).String() }

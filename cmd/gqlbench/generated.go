@@ -11,7 +11,6 @@ import (
 	"time"
 
 	"github.com/goldfish-gql/goldfish"
-	"github.com/goldfish-gql/goldfish/internal/peek"
 )
 
 // The generated graph has the shape of recall_bench_test.go: five kinds,
@@ -216,8 +215,11 @@ func benchGenerated(ctx context.Context, cfg Config, n int, rep *Report, logf fu
 		return err
 	}
 	sr.BuildSec = time.Since(t0).Seconds()
-	snap := peek.Snapshot(s)
-	sr.Elements = snap.NodeCount() + snap.EdgeCount()
+	snap, err := s.Info(ctx)
+	if err != nil {
+		return err
+	}
+	sr.Elements = snap.Nodes + snap.Edges
 	sr.ElemsPerSec = float64(sr.Elements) / sr.BuildSec
 	sr.BytesPerElem = float64(heapNow()-base) / float64(sr.Elements)
 	logf("generated %s: %d elements in %d Δs, %.1fs (%.0f/s), %.0f bytes/element", short(n), sr.Elements, deltas, sr.BuildSec, sr.ElemsPerSec, sr.BytesPerElem)
@@ -255,7 +257,7 @@ func benchGenerated(ctx context.Context, cfg Config, n int, rep *Report, logf fu
 	}
 	sr.Miss, sr.Hit = latOf(miss), latOf(hit)
 	db.Close()
-	s, snap, db = nil, nil, nil
+	s, db = nil, nil
 
 	t0 = time.Now()
 	pr, err := openPeer()

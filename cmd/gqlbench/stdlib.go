@@ -5,6 +5,8 @@ import (
 	"crypto/sha256"
 	"fmt"
 	"math/rand/v2"
+	"os"
+	"path/filepath"
 	"runtime"
 	"slices"
 	"strings"
@@ -12,8 +14,8 @@ import (
 
 	"github.com/goldfish-gql/goldfish"
 	"github.com/goldfish-gql/goldfish/ingest/golang"
-	"github.com/goldfish-gql/goldfish/internal/peek"
 	"github.com/goldfish-gql/goldfish/store"
+	"github.com/goldfish-gql/goldfish/store/cabinet"
 	"github.com/goldfish-gql/goldfish/tokens"
 )
 
@@ -71,12 +73,15 @@ func benchStdlib(ctx context.Context, cfg Config, rep *Report, logf func(string,
 		return err
 	}
 	heap := heapNow()
-	snap := peek.Snapshot(s)
-	elems := snap.NodeCount() + snap.EdgeCount()
+	snap, err := s.Info(ctx)
+	if err != nil {
+		return err
+	}
+	elems := snap.Nodes + snap.Edges
 	if elems != st.Elements() {
 		logf("note: the session holds %d elements, the Δs carry %d (some element is carried twice)", elems, st.Elements())
 	}
-	in := IngestReport{Packages: st.Packages, Files: st.Files, Decls: st.Decls, Nodes: snap.NodeCount(), Edges: snap.EdgeCount(),
+	in := IngestReport{Packages: st.Packages, Files: st.Files, Decls: st.Decls, Nodes: snap.Nodes, Edges: snap.Edges,
 		Imports: st.Imports, Calls: st.Calls, Deltas: st.Deltas, SourceMB: float64(st.SourceBytes) / 1e6,
 		LoadSec: st.Load.Seconds(), IngestSec: st.Ingest.Seconds(),
 		ElemsPerSec:    float64(elems) / st.Ingest.Seconds(),
@@ -91,6 +96,10 @@ func benchStdlib(ctx context.Context, cfg Config, rep *Report, logf func(string,
 	after := sha256.Sum256([]byte(s.Dump()))
 	in.ReingestApplied, in.ReingestSec, in.ReingestSameDump = again.Applied, again.Ingest.Seconds(), before == after
 	logf("re-ingested: %d of %d Δs applied, same dump %v, %.2fs", again.Applied, again.Deltas, before == after, in.ReingestSec)
+	peerSnap, err := cabinetSnapshot(ctx, tree, "stdlib")
+	if err != nil {
+		return err
+	}
 	tree = nil
 
 	t0 := time.Now()
@@ -99,14 +108,14 @@ func benchStdlib(ctx context.Context, cfg Config, rep *Report, logf func(string,
 		return err
 	}
 	defer pr.Close()
-	if err := pr.loadSnapshot(snap); err != nil {
+	if err := pr.loadSnapshot(peerSnap); err != nil {
 		return fmt.Errorf("sqlite: %w", err)
 	}
 	in.SQLiteLoadSec = time.Since(t0).Seconds()
 	logf("sqlite loaded in %.2fs", in.SQLiteLoadSec)
 	rep.Ingest = in
 
-	kinds := stdlibWorkload(snap, cfg)
+	kinds := stdlibWorkload(peerSnap, cfg)
 	var shapeTokens []int
 	for _, k := range kinds {
 		kr, toks, err := runKind(ctx, s, pr, k, cfg)
@@ -119,7 +128,7 @@ func benchStdlib(ctx context.Context, cfg Config, rep *Report, logf func(string,
 	}
 
 	t0 = time.Now()
-	rg := readGraphJSON(snap)
+	rg := readGraphJSON(peerSnap)
 	n, err := countTokens(rg)
 	if err != nil {
 		return err
@@ -291,4 +300,44 @@ func runKind(ctx context.Context, s *goldfish.Session, pr *peer, k *kindSpec, cf
 		kr.TokP50, kr.TokMax = s[len(s)/2], s[len(s)-1]
 	}
 	return kr, toks, nil
+}
+
+// cabinetSnapshot is the graph the peer loads: the same tree ingested
+// into a session of a cabinet file, flushed, and read back from the file
+// with the cabinet's own loader (the embedding API shows no graph), so
+// the peer holds exactly what goldfish keeps.
+func cabinetSnapshot(ctx context.Context, tree *golang.Tree, name string) (*store.Snapshot, error) {
+	dir, err := os.MkdirTemp("", "gqlbench-")
+	if err != nil {
+		return nil, err
+	}
+	defer os.RemoveAll(dir)
+	path := filepath.Join(dir, "peer.cabinet")
+	db, err := goldfish.Open(goldfish.WithCabinet(path))
+	if err != nil {
+		return nil, err
+	}
+	s, err := db.Session(ctx, name)
+	if err == nil {
+		_, err = tree.Ingest(ctx, s)
+	}
+	if err == nil {
+		err = db.Flush(ctx)
+	}
+	if cerr := db.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		return nil, err
+	}
+	c, err := cabinet.Open(path, nil)
+	if err != nil {
+		return nil, err
+	}
+	defer c.Close()
+	img, err := c.Load(name)
+	if err != nil {
+		return nil, err
+	}
+	return img.Graph.Snapshot(), nil
 }

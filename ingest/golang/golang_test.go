@@ -9,7 +9,6 @@ import (
 
 	"github.com/goldfish-gql/goldfish"
 	"github.com/goldfish-gql/goldfish/ingest/golang"
-	"github.com/goldfish-gql/goldfish/internal/peek"
 )
 
 func ingestTwice(t *testing.T, dir string, opts golang.Options) (first, second golang.Stats, dump string) {
@@ -43,8 +42,11 @@ func ingestTwice(t *testing.T, dir string, opts golang.Options) (first, second g
 	if again := s.Dump(); again != dump {
 		t.Errorf("re-ingest changed the dump")
 	}
-	snap := peek.Snapshot(s)
-	if got, want := snap.NodeCount()+snap.EdgeCount(), first.Elements(); got != want {
+	info, err := s.Info(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, want := info.Nodes+info.Edges, first.Elements(); got != want {
 		t.Errorf("session holds %d elements, the Δs carry %d", got, want)
 	}
 	return first, second, dump

@@ -1,0 +1,123 @@
+package goldfish
+
+import (
+	"context"
+	"time"
+
+	"github.com/goldfish-gql/goldfish/internal/engine"
+)
+
+// DB is a database: a set of named sessions.
+type DB struct{ e *engine.DB }
+
+// Open opens a database: on the cabinet file given WithCabinet, in memory
+// otherwise. Sessions in the cabinet are hydrated on first use.
+func Open(opts ...Option) (*DB, error) {
+	cfg := defaultConfig()
+	for _, o := range opts {
+		o(&cfg)
+	}
+	e, err := engine.Open(cfg.Config)
+	if err != nil {
+		return nil, err
+	}
+	return &DB{e: e}, nil
+}
+
+// Close refuses new calls (they get ErrClosed), waits for the calls in
+// flight to finish (a Commit among them either returns durable or fails
+// as it would have anyway), saves what the agents of each session have
+// read since the last save, waits for queued cabinet writes, closes the
+// cabinet file and releases the caches. Every acknowledged Commit is
+// already durable, so Close does not flush (call Flush first for a
+// compact file). Closing again returns what the first Close returned.
+func (db *DB) Close() error { return db.e.Close() }
+
+// Session returns the named session, creating it empty on first use. A
+// session held in the cabinet is hydrated on its first use (snapshot plus
+// log, which ctx bounds), and again after a memory budget unloaded it
+// (WithMemoryBudget); a damaged one gives an error naming it. The call
+// counts as a use of the session. CatalogName gives the catalogue, which
+// takes Recall but refuses Commit.
+func (db *DB) Session(ctx context.Context, name string) (*Session, error) {
+	s, err := db.e.Session(ctx, name)
+	if err != nil {
+		return nil, err
+	}
+	return &Session{e: s, db: db}, nil
+}
+
+// Sessions lists the session names in order: those in the cabinet and
+// those in use, not the catalogue.
+func (db *DB) Sessions() []string { return db.e.Sessions() }
+
+// Flush flushes every session in use (see Session.Flush): those a memory
+// budget unloaded are left as they are (each was flushed before it was
+// unloaded if its log was long).
+func (db *DB) Flush(ctx context.Context) error { return db.e.Flush(ctx) }
+
+// Drop removes a session for good: from memory, from the cabinet and from
+// the catalogue. Holders of the old *Session get ErrDropped on Commit.
+func (db *DB) Drop(ctx context.Context, name string) error { return db.e.Drop(ctx, name) }
+
+// Backup writes a consistent copy of the cabinet file to path while the
+// database stays in use (bbolt's hot backup). It fails in memory.
+func (db *DB) Backup(path string) error { return db.e.Backup(path) }
+
+// CabinetPath returns the cabinet's path, or "" in memory.
+func (db *DB) CabinetPath() string { return db.e.CabinetPath() }
+
+// KindCount is the number of live nodes of one kind.
+type KindCount struct {
+	Kind  string
+	Count int
+}
+
+// SessionInfo describes one session without hydrating it.
+type SessionInfo struct {
+	Name       string
+	Version    uint64
+	Nodes      int
+	Edges      int
+	Recycled   int
+	Kinds      []KindCount // live nodes per kind, sorted by kind
+	LastCommit time.Time   // zero if never committed (or in memory before any commit)
+	Persisted  bool        // the cabinet holds it
+}
+
+// SessionInfos lists the sessions (not the catalogue) with their version
+// and counts, from the catalogue: no session is hydrated.
+func (db *DB) SessionInfos() []SessionInfo {
+	infos := db.e.SessionInfos()
+	out := make([]SessionInfo, len(infos))
+	for i, in := range infos {
+		out[i] = sessionInfoOf(in)
+	}
+	return out
+}
+
+func sessionInfoOf(in engine.SessionInfo) SessionInfo {
+	out := SessionInfo{Name: in.Name, Version: in.Version, Nodes: in.Nodes, Edges: in.Edges,
+		Recycled: in.Recycled, LastCommit: in.LastCommit, Persisted: in.Persisted}
+	for _, k := range in.Kinds {
+		out.Kinds = append(out.Kinds, KindCount(k))
+	}
+	return out
+}
+
+// MemoryStats describe the sessions a database keeps in memory.
+type MemoryStats struct {
+	// Budget is WithMemoryBudget's (0: none, or an in-memory database).
+	Budget int64
+	// ResidentSessions are the sessions hydrated now (not the catalogue),
+	// ResidentBytes their estimated memory (see WithMemoryBudget).
+	ResidentSessions int
+	ResidentBytes    int64
+	// Unloads counts the sessions unloaded since Open, Rehydrations the
+	// hydrations of unloaded sessions.
+	Unloads, Rehydrations uint64
+}
+
+// MemoryStats returns the database's resident sessions and their
+// estimated memory, and how many sessions the budget unloaded.
+func (db *DB) MemoryStats() MemoryStats { return MemoryStats(db.e.MemoryStats()) }

@@ -1,0 +1,112 @@
+package goldfish
+
+import (
+	"github.com/goldfish-gql/goldfish/gqlstatus"
+	"github.com/goldfish-gql/goldfish/internal/engine"
+)
+
+// Error is an error a caller can cause: a GQLSTATUS code, a message, a hint
+// and, for text, a position. Use errors.As to read it.
+type Error = gqlstatus.Error
+
+// Code is a GQLSTATUS code.
+type Code = gqlstatus.Code
+
+// Notice is a warning or no-data condition on a successful result.
+type Notice = gqlstatus.Notice
+
+// The GQLSTATUS codes goldfish raises: gqlstatus documents each, and the
+// README's table "GQLSTATUS codes" lists them with their meanings.
+const (
+	CodeSuccess                 = gqlstatus.Success
+	CodeOmitted                 = gqlstatus.Omitted
+	CodeWarning                 = gqlstatus.Warning
+	CodeNoData                  = gqlstatus.NoData
+	CodeDamaged                 = gqlstatus.Damaged
+	CodeCabinetUnavailable      = gqlstatus.CabinetUnavailable
+	CodeDataException           = gqlstatus.DataException
+	CodeNumericOutOfRange       = gqlstatus.NumericOutOfRange
+	CodeInvalidDateTimeFormat   = gqlstatus.InvalidDateTimeFormat
+	CodeDateTimeOverflow        = gqlstatus.DateTimeOverflow
+	CodeDivisionByZero          = gqlstatus.DivisionByZero
+	CodeNegativeLimit           = gqlstatus.NegativeLimit
+	CodeInvalidValueType        = gqlstatus.InvalidValueType
+	CodeNotComparable           = gqlstatus.NotComparable
+	CodeDuplicateAssignment     = gqlstatus.DuplicateAssignment
+	CodeReferentDeleted         = gqlstatus.ReferentDeleted
+	CodeRecallBudget            = gqlstatus.RecallBudget
+	CodeCommitBudget            = gqlstatus.CommitBudget
+	CodeWorkBudget              = gqlstatus.WorkBudget
+	CodeCostBudget              = gqlstatus.CostBudget
+	CodeValueBudget             = gqlstatus.ValueBudget
+	CodeInvalidOption           = gqlstatus.InvalidOption
+	CodeInvalidTransactionState = gqlstatus.InvalidTransactionState
+	CodeActiveTransaction       = gqlstatus.ActiveTransaction
+	CodeRollback                = gqlstatus.Rollback
+	CodeSerializationFailure    = gqlstatus.SerializationFailure
+	CodeIntegrityViolation      = gqlstatus.IntegrityViolation
+	CodeCompletionUnknown       = gqlstatus.CompletionUnknown
+	CodeInternal                = gqlstatus.Internal
+	CodeSyntax                  = gqlstatus.Syntax
+	CodeInvalidReference        = gqlstatus.InvalidReference
+	CodeTextLimit               = gqlstatus.TextLimit
+	CodeReadOnlySession         = gqlstatus.ReadOnlySession
+	CodeInvalidName             = gqlstatus.InvalidName
+	CodeWrongVerb               = gqlstatus.WrongVerb
+	CodeFileAccess              = gqlstatus.FileAccess
+	CodeDeleteConnected         = gqlstatus.DeleteConnected
+	CodeEndpointDeleted         = gqlstatus.EndpointDeleted
+)
+
+// The errors of the database and its cabinet; match with errors.Is.
+var (
+	// ErrClosed is returned by every call on a database, or on a session
+	// of it, after Close.
+	ErrClosed = engine.ErrClosed
+	// ErrInUse: another process has the cabinet file open.
+	ErrInUse = engine.ErrInUse
+	// ErrDamaged: the cabinet file, or a session in it, fails its checks.
+	ErrDamaged = engine.ErrDamaged
+	// ErrNotDurable: a Commit applied in memory but could not be written to
+	// the cabinet; the session refuses further Commits.
+	ErrNotDurable = engine.ErrNotDurable
+	// ErrDropped: the session was dropped; ask the DB for it again.
+	ErrDropped = engine.ErrDropped
+)
+
+// MaxSessionName is the longest session name accepted.
+const MaxSessionName = 64
+
+// ValidSessionName checks a session name: 1 to 64 letters, digits, '_',
+// '-' or '.', not starting with '.' or '-'.
+func ValidSessionName(name string) error { return engine.ValidSessionName(name) }
+
+// MaxAgentName is the longest agent name accepted.
+const MaxAgentName = 64
+
+// MaxAgents is the most agents one session keeps: a Recall naming a new
+// agent beyond it is refused (22Q06). It bounds the memory of the record
+// and the bytes each Commit writes for it.
+const MaxAgents = 1024
+
+// ValidAgentName checks an agent name: 1 to 64 letters, digits, '_', '-'
+// or '.', not starting with '-' or '.' (the rules of session names).
+func ValidAgentName(name string) error { return engine.ValidAgentName(name) }
+
+// CatalogName is the session that lists the others (SPEC §8): one node
+//
+//	(:SESSION {name: "mission", version: 12, nodes: 40, edges: 55, recycled: 3,
+//	           kinds: ["NOTE:4", "TSK:36"], last_commit: DATETIME "…"})
+//
+// per session, kept current with every Commit, Purge and Drop (queued, and
+// applied when the catalogue is read, so its version counts the reads
+// that found changes, not the Commits). Read it with Recall like any
+// other session (MATCH (s:SESSION) LIMIT 4); it refuses Commit. It is
+// derived, not persisted: Open builds it from the metadata the cabinet
+// writes with every log entry, so listing sessions hydrates none. Its
+// version counts its own changes since Open. DB.Sessions does not list
+// it.
+const CatalogName = "catalog"
+
+// SessionLabel is the label of the catalogue's nodes.
+const SessionLabel = "SESSION"

@@ -1,0 +1,215 @@
+package engine
+
+import (
+	"context"
+	"errors"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/dgraph-io/ristretto/v2"
+
+	"github.com/goldfish-gql/goldfish/gqlstatus"
+	"github.com/goldfish-gql/goldfish/internal/catalog"
+	"github.com/goldfish-gql/goldfish/internal/shapecache"
+	"github.com/goldfish-gql/goldfish/planner"
+	"github.com/goldfish-gql/goldfish/store/cabinet"
+)
+
+// Config is a database's configuration: the facade's options, resolved.
+type Config struct {
+	// Budget is every Commit's R cap; Ceilings bound Recall's budgets.
+	Budget   Budget
+	Ceilings Ceilings
+	// PlanBytes and ShapeBytes size the plan and Shape caches (a
+	// ShapeBytes of 0 turns the Shape cache off).
+	PlanBytes, ShapeBytes int64
+	// CabinetPath is the bbolt cabinet file; Cabinet an already opened
+	// cabinet (a test double around a real one), which Close closes.
+	CabinetPath string
+	Cabinet     cabinet.Cabinet
+	// FlushEntries and FlushBytes are the automatic flush's triggers.
+	FlushEntries int
+	FlushBytes   int64
+	// PostgresURL and Postgres: the sessions live in PostgreSQL, shared
+	// with other hosts.
+	PostgresURL string
+	Postgres    PostgresOptions
+	// MemoryBudget bounds the resident sessions' estimated memory.
+	MemoryBudget int64
+}
+
+// DefaultPlanCacheBytes is the plan cache's size when a Config gives none.
+const DefaultPlanCacheBytes = 16 << 20
+
+// DB is a database: a set of named sessions.
+type DB struct {
+	cfg      Config
+	mu       sync.Mutex
+	sessions map[string]*Session
+	// known are the sessions the cabinet holds (hydrated or not).
+	known map[string]bool
+	// cab is the cabinet; nil in memory.
+	cab cabinet.Cabinet
+	// hosts shares the sessions with other hosts (hosts.go); nil
+	// unless the cabinet is PostgreSQL.
+	hosts *hosts
+	// catalog is the catalogue session (catalog.go); catq its queued changes.
+	catalog *Session
+	catq    catalog.Queue
+	// plans caches parsed and planned texts by their exact text.
+	plans *ristretto.Cache[string, *planner.Plan]
+	// shapes caches Recall results by (session, version, token, options).
+	shapes *shapecache.Cache
+	// mem is the memory budget and the sessions it keeps resident
+	// (memory.go); nil without a budget or without a cabinet.
+	mem *memory
+
+	// closed is set by Close; calls counts the calls in flight, which
+	// Close waits for before it closes the cabinet and the caches.
+	closed    atomic.Bool
+	calls     atomic.Int64
+	closeOnce sync.Once
+	closeErr  error
+}
+
+// enter admits a call, or refuses it once Close has begun; every admitted
+// call must exit. A call admitted before Close finishes before Close
+// closes anything, so it never meets a closed cabinet or cache.
+func (db *DB) enter() error {
+	db.calls.Add(1)
+	if db.closed.Load() {
+		db.calls.Add(-1)
+		return ErrClosed
+	}
+	return nil
+}
+
+func (db *DB) exit() { db.calls.Add(-1) }
+
+// Open opens a database on the cabinet cfg names, in memory when it
+// names none. Sessions in the cabinet are hydrated on first use.
+func Open(cfg Config) (*DB, error) {
+	if cfg.PlanBytes <= 0 {
+		cfg.PlanBytes = DefaultPlanCacheBytes
+	}
+	plans, err := newPlanCache(cfg.PlanBytes)
+	if err != nil {
+		return nil, err
+	}
+	var shapes *shapecache.Cache
+	if cfg.ShapeBytes > 0 {
+		shapes, err = shapecache.New(cfg.ShapeBytes)
+		if err != nil {
+			return nil, err
+		}
+	}
+	db := &DB{cfg: cfg, sessions: map[string]*Session{}, known: map[string]bool{}, plans: plans, shapes: shapes}
+	db.catalog = newCatalog(db)
+	if err := db.openCabinet(); err != nil {
+		db.closeCaches()
+		return nil, err
+	}
+	if cfg.MemoryBudget > 0 && db.cab != nil {
+		db.mem = newMemory(cfg.MemoryBudget)
+	}
+	return db, nil
+}
+
+// Close refuses new calls (they get ErrClosed), waits for the calls in
+// flight to finish (a Commit among them either returns durable or fails
+// as it would have anyway), saves what the agents of each session have
+// read since the last save, waits for queued cabinet writes, closes the
+// cabinet file and releases the caches. Every acknowledged Commit is
+// already durable, so Close does not flush (call Flush first for a
+// compact file). Closing again returns what the first Close returned.
+func (db *DB) Close() error {
+	db.closeOnce.Do(func() {
+		db.closed.Store(true)
+		for wait := 50 * time.Microsecond; db.calls.Load() != 0; wait = min(2*wait, 10*time.Millisecond) {
+			time.Sleep(wait)
+		}
+		if db.cab != nil {
+			db.closeErr = errors.Join(db.saveAttention(), db.cab.Close())
+		}
+		db.closeCaches()
+	})
+	return db.closeErr
+}
+
+func (db *DB) closeCaches() {
+	db.plans.Close()
+	if db.shapes != nil {
+		db.shapes.Close()
+	}
+}
+
+// MaxSessionName is the longest session name accepted.
+const MaxSessionName = 64
+
+// ValidSessionName checks a session name: 1 to 64 letters, digits, '_',
+// '-' or '.', not starting with '.' or '-'.
+func ValidSessionName(name string) error {
+	if name == "" || len(name) > MaxSessionName {
+		return gqlstatus.Errorf(gqlstatus.InvalidName, "session name must be 1 to %d characters, got %d", MaxSessionName, len(name))
+	}
+	for i, r := range name {
+		ok := r == '_' || (r >= 'a' && r <= 'z') || (r >= 'A' && r <= 'Z') || (r >= '0' && r <= '9') ||
+			(i > 0 && (r == '-' || r == '.'))
+		if !ok {
+			return gqlstatus.Errorf(gqlstatus.InvalidName, "session name %q may hold only letters, digits, '_', and (not first) '-' or '.'", name)
+		}
+	}
+	return nil
+}
+
+// Session returns the named session, creating it empty on first use. A
+// session held in the cabinet is hydrated on its first use (snapshot plus
+// log, which ctx bounds), and again after a memory budget unloaded it
+// (WithMemoryBudget); a damaged one gives an error naming it. The call
+// counts as a use of the session. CatalogName gives the catalogue, which
+// takes Recall but refuses Commit.
+func (db *DB) Session(ctx context.Context, name string) (*Session, error) {
+	if err := ValidSessionName(name); err != nil {
+		return nil, err
+	}
+	if err := db.enter(); err != nil {
+		return nil, err
+	}
+	defer db.exit()
+	if name == CatalogName {
+		return db.catalog, nil
+	}
+	db.mu.Lock()
+	s, ok := db.sessions[name]
+	if !ok {
+		s = newSession(db, name)
+		db.sessions[name] = s
+	}
+	db.mu.Unlock()
+	if m := db.mem; m != nil {
+		m.use(s)
+		defer m.done(s) // before exit: Close waits for the sweep
+	}
+	if !s.hydrated.Load() {
+		if err := s.hydrateOnce(ctx); err != nil {
+			return nil, err
+		}
+	}
+	return s, nil
+}
+
+// Sessions lists the session names in order: those in the cabinet and
+// those in use, not the catalogue.
+func (db *DB) Sessions() []string {
+	db.mu.Lock()
+	defer db.mu.Unlock()
+	all := make(map[string]bool, len(db.known)+len(db.sessions))
+	for n := range db.known {
+		all[n] = true
+	}
+	for n := range db.sessions {
+		all[n] = true
+	}
+	return sortedKeys(all)
+}

@@ -1,0 +1,98 @@
+package engine
+
+import (
+	"context"
+
+	"github.com/goldfish-gql/goldfish/exec"
+	"github.com/goldfish-gql/goldfish/gqlstatus"
+	"github.com/goldfish-gql/goldfish/store/cabinet"
+)
+
+// The engine's tests were written against the facade's calls; these give
+// them those calls' shapes over the engine's own (the facade's tests
+// check that the facade passes them through).
+
+type Option func(*Config)
+
+type (
+	Error        = gqlstatus.Error
+	CommitResult = exec.Result
+)
+
+const (
+	CodeWorkBudget = gqlstatus.WorkBudget
+	CodeRollback   = gqlstatus.Rollback
+	CueSkip        = exec.CueSkip
+	CueMatch       = exec.CueMatch
+	CuePeak        = exec.CuePeak
+	CueOutline     = exec.CueOutline
+)
+
+var (
+	DefaultBudget   = exec.DefaultBudget
+	DefaultCeilings = Ceilings{M: 200, K: 4, L: 32, F: 64}
+)
+
+func testConfig() Config {
+	return Config{Budget: DefaultBudget, Ceilings: DefaultCeilings, PlanBytes: DefaultPlanCacheBytes,
+		ShapeBytes: 64 << 20, FlushEntries: 4096, FlushBytes: 4 << 20}
+}
+
+func openTest(opts ...Option) (*DB, error) {
+	cfg := testConfig()
+	for _, o := range opts {
+		o(&cfg)
+	}
+	return Open(cfg)
+}
+
+func WithCabinet(path string) Option                { return func(c *Config) { c.CabinetPath = path } }
+func withCabinetBackend(cab cabinet.Cabinet) Option { return func(c *Config) { c.Cabinet = cab } }
+func WithMemoryBudget(n int64) Option               { return func(c *Config) { c.MemoryBudget = n } }
+func WithShapeCacheBytes(n int64) Option            { return func(c *Config) { c.ShapeBytes = n } }
+func WithPlanCacheBytes(n int64) Option             { return func(c *Config) { c.PlanBytes = n } }
+func WithCeilings(ce Ceilings) Option               { return func(c *Config) { c.Ceilings = ce } }
+func WithAutoFlush(entries int, bytes int64) Option {
+	return func(c *Config) { c.FlushEntries, c.FlushBytes = entries, bytes }
+}
+func WithCommitBudget(b Budget) Option {
+	return func(c *Config) {
+		if b.Rows > 0 {
+			c.Budget.Rows = b.Rows
+		}
+		if b.Bytes > 0 {
+			c.Budget.Bytes = b.Bytes
+		}
+		c.Budget.Work = b.Work
+	}
+}
+
+func (s *Session) commitText(ctx context.Context, text string, p map[string]any) (*Result, error) {
+	return s.Commit(ctx, text, p, MintDefault, CommitOptions{})
+}
+
+func (s *Session) commitWith(ctx context.Context, text string, p map[string]any, o CommitOptions) (*Result, error) {
+	return s.Commit(ctx, text, p, MintDefault, o)
+}
+
+func (s *Session) ingestText(ctx context.Context, text string, p map[string]any) (*Result, error) {
+	return s.Commit(ctx, text, p, MintIngest, CommitOptions{})
+}
+
+// recallShape is Recall giving the caller's Shape, as the facade does.
+func (s *Session) recallShape(ctx context.Context, q string, o RecallOptions) (*Shape, error) {
+	r, err := s.Recall(ctx, q, o, nil)
+	if err != nil {
+		return nil, err
+	}
+	return r.Shape, nil
+}
+
+func (s *Session) recallTimed(ctx context.Context, q string, o RecallOptions) (*Shape, Timing, error) {
+	var t Timing
+	r, err := s.Recall(ctx, q, o, &t)
+	if err != nil {
+		return nil, t, err
+	}
+	return r.Shape, t, nil
+}

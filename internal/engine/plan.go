@@ -1,0 +1,120 @@
+package engine
+
+import (
+	"time"
+
+	"github.com/dgraph-io/ristretto/v2"
+
+	"github.com/goldfish-gql/goldfish/internal/params"
+	"github.com/goldfish-gql/goldfish/parser"
+	"github.com/goldfish-gql/goldfish/planner"
+)
+
+// Every text the engine runs, a Commit's, a Recall's token, a logged Δ
+// replayed, a slice, a registered action read back from a snapshot,
+// becomes a plan here: one entry from text to plan, so a rule of the
+// parser or the planner holds for all of them alike.
+
+// cacheGetBuffer is the number of Gets a ristretto cache records before
+// handing them to its admission policy. Each handover wakes the policy's
+// goroutine; the policy only counts how often keys are read, so larger
+// batches lose nothing.
+const cacheGetBuffer = 1024
+
+func newPlanCache(bytes int64) (*ristretto.Cache[string, *planner.Plan], error) {
+	// ristretto wants about ten counters per entry it can hold; even the
+	// shortest text's plan (one node pattern) takes hundreds of bytes.
+	return ristretto.NewCache(&ristretto.Config[string, *planner.Plan]{
+		NumCounters: max(bytes/50, 1024), MaxCost: bytes, BufferItems: cacheGetBuffer})
+}
+
+// planUse says how a text's plan is found and kept.
+type planUse uint8
+
+const (
+	// planCached reads and fills the plan cache.
+	planCached planUse = iota
+	// planFresh always parses and plans (real times for Prepare), then
+	// caches the plan for the call that follows.
+	planFresh
+	// planOnce parses and plans without the cache: a text read once (a
+	// slice), which would only push plans that are used again out.
+	planOnce
+)
+
+// compile turns text into its plan: the one entry from text to plan.
+// When t is not nil it records the parse and plan times (both zero on a
+// plan-cache hit).
+func (db *DB) compile(text string, use planUse, t *Timing) (*planner.Plan, error) {
+	if use == planCached {
+		if p, ok := db.plans.Get(text); ok {
+			return p, nil
+		}
+	}
+	p, err := compileText(text, t)
+	if err != nil {
+		return nil, err
+	}
+	if use != planOnce {
+		db.plans.Set(text, p, int64(len(text))+int64(p.Size()))
+	}
+	if use == planFresh {
+		db.plans.Wait()
+	}
+	return p, nil
+}
+
+// compileText parses and plans text, recording the times in t when t is
+// not nil: the one place text meets the parser.
+func compileText(text string, t *Timing) (*planner.Plan, error) {
+	t0 := time.Now()
+	script, err := parser.Parse(text)
+	if err != nil {
+		return nil, err
+	}
+	t1 := time.Now()
+	p, err := planner.Build(script)
+	if err != nil {
+		return nil, err
+	}
+	if t != nil {
+		t.Parse, t.Plan = t1.Sub(t0), time.Since(t1)
+	}
+	return p, nil
+}
+
+// ParseLiteral reads text as one GQL literal, by the rules of a
+// statement's literals, and returns its Go value (a DATE as a Day).
+func ParseLiteral(text string) (any, error) {
+	return params.ParseLiteral(text, func(text string) (*planner.Plan, error) { return compileText(text, nil) })
+}
+
+// plan is compile through the plan cache, untimed.
+func (db *DB) plan(text string) (*planner.Plan, error) { return db.compile(text, planCached, nil) }
+
+// Prepare parses and plans text (always, bypassing the plan cache, so the
+// times are real; the plan is cached for the call that follows) and says
+// whether it is a Recall.
+func (s *Session) Prepare(text string) (isRecall bool, t Timing, err error) {
+	if err := s.db.enter(); err != nil {
+		return false, t, err
+	}
+	defer s.db.exit()
+	plan, err := s.db.compile(text, planFresh, &t)
+	if err != nil {
+		return false, t, err
+	}
+	return plan.Read(), t, nil
+}
+
+// IsRecall reports whether text is a Recall (one MATCH of node patterns
+// with optional WHERE and LIMIT) rather than a Δ. Text that does not parse
+// is not a Recall; Commit reports its error.
+func (s *Session) IsRecall(text string) bool {
+	if s.db.enter() != nil {
+		return false
+	}
+	defer s.db.exit()
+	plan, err := s.db.plan(text)
+	return err == nil && plan.Read()
+}

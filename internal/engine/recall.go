@@ -1,0 +1,246 @@
+package engine
+
+import (
+	"context"
+	"slices"
+	"sync"
+
+	"github.com/goldfish-gql/goldfish/exec"
+	"github.com/goldfish-gql/goldfish/gqlstatus"
+	"github.com/goldfish-gql/goldfish/internal/catalog"
+	"github.com/goldfish-gql/goldfish/internal/params"
+	"github.com/goldfish-gql/goldfish/internal/shapecache"
+	"github.com/goldfish-gql/goldfish/store"
+	"github.com/goldfish-gql/goldfish/vocab"
+)
+
+// RecallOptions are one Recall's options (the facade's RecallOptions);
+// Resolve fills their defaults and checks them.
+type RecallOptions struct {
+	M, K, L, F, T int
+	View          string
+	Pinned        []string
+	NoPeaks       bool
+	ExactTokens   bool
+	Params        map[string]any
+	Agent         string
+	Depth         string
+	Only          []string
+	Sessions      func(name string) bool
+}
+
+// DefaultRecall are the default budgets of SPEC §3.
+var DefaultRecall = RecallOptions{M: 50, K: 2, L: 4, F: 8, T: 4000}
+
+// RecallResult is what a Recall gives its caller: a Shape of its own
+// (text, counts and notices with the envelope composed in) and the
+// envelope's fields.
+type RecallResult struct {
+	Shape     *Shape
+	Attention *Attention
+}
+
+// resolve fills defaults and refuses budgets above their ceilings.
+func (o RecallOptions) resolve(c Ceilings) (RecallOptions, error) {
+	check := func(name string, v *int, def, ceiling int) error {
+		switch {
+		case *v == 0:
+			*v = def
+		case *v < 0:
+			return gqlstatus.Errorf(gqlstatus.RecallBudget, "budget %s=%d is negative", name, *v).
+				WithHint("budgets are positive; leave one at 0 for its default")
+		case *v > ceiling:
+			return gqlstatus.Errorf(gqlstatus.RecallBudget, "budget %s=%d is above its ceiling %d", name, *v, ceiling).
+				WithHint("narrow the token, use view=shell, or split the session; ceilings are not raised per call")
+		}
+		return nil
+	}
+	d := DefaultRecall
+	if err := check("M", &o.M, min(d.M, c.M), c.M); err != nil {
+		return o, err
+	}
+	if err := check("k", &o.K, min(d.K, c.K), c.K); err != nil {
+		return o, err
+	}
+	if err := check("L", &o.L, min(d.L, c.L), c.L); err != nil {
+		return o, err
+	}
+	if err := check("F", &o.F, min(d.F, c.F), c.F); err != nil {
+		return o, err
+	}
+	switch {
+	case o.T == 0:
+		o.T = d.T
+	case o.T < 0:
+		return o, gqlstatus.Errorf(gqlstatus.RecallBudget, "token target T=%d is negative", o.T).
+			WithHint("T is a positive number of tokens; leave it at 0 for its default")
+	}
+	switch o.View {
+	case "", string(exec.ViewInterior):
+		o.View = string(exec.ViewInterior)
+	case string(exec.ViewShell):
+	default:
+		return o, gqlstatus.Errorf(gqlstatus.InvalidOption, "view %q is not a view", o.View).
+			WithHint("use interior or shell")
+	}
+	if _, err := vocab.ParseDepth(o.Depth); err != nil {
+		return o, gqlstatus.Errorf(gqlstatus.InvalidOption, "%v", err)
+	}
+	if _, err := vocab.ParseSections(o.Only); err != nil {
+		return o, gqlstatus.Errorf(gqlstatus.InvalidOption, "only: %v", err).
+			WithHint("e.g. only shape,views; none keeps every section")
+	}
+	return o, nil
+}
+
+// Recall reads the session with the codebook token q (a MATCH of node
+// patterns with optional WHERE and LIMIT; MATCH () for the outline) and
+// returns the Shape: the same bytes for the same q on the same version.
+// t, when not nil, receives where the time went.
+func (s *Session) Recall(ctx context.Context, q string, opts RecallOptions, t *Timing) (*RecallResult, error) {
+	return s.recall(ctx, q, opts, t)
+}
+
+func (s *Session) recall(ctx context.Context, q string, opts RecallOptions, t *Timing) (*RecallResult, error) {
+	if err := s.begin(ctx); err != nil {
+		return nil, err
+	}
+	defer s.end()
+	if s.dropped.Load() {
+		return nil, s.errDropped()
+	}
+	// The agent's record is found (or its name checked) before any work;
+	// the Recall is counted once it has its Shape.
+	var agent *agentRecord
+	if opts.Agent != "" {
+		a, err := s.agents.find(opts.Agent)
+		if err != nil {
+			return nil, err
+		}
+		agent = a
+	}
+	plan, err := s.db.compile(q, planCached, t)
+	if err != nil {
+		return nil, err
+	}
+	if !plan.Read() {
+		return nil, gqlstatus.Errorf(gqlstatus.WrongVerb, "a Recall is one MATCH of node patterns with optional WHERE and LIMIT").
+			WithHint("send INSERT, SET, REMOVE and DELETE to Commit")
+	}
+	capL := opts.L != 0
+	o, err := opts.resolve(s.db.cfg.Ceilings)
+	if err != nil {
+		return nil, err
+	}
+	if s.db.hosts != nil { // other hosts' Commits first (hosts.go)
+		if err := s.fresh(ctx); err != nil {
+			return nil, err
+		}
+	}
+	snap := s.snapshot()
+	peaks := &s.peaks
+	if s.catalog && o.Sessions != nil {
+		// A catalogue of its own for this caller: neither cached nor
+		// sharing the catalogue's peaks, which are of other nodes.
+		snap, peaks = catalog.Visible(snap, o.Sessions), &exec.PeakCache{}
+	}
+	voc, err := s.vocabularyAt(ctx, snap)
+	if err != nil {
+		return nil, err
+	}
+	var key *[]byte
+	if s.db.shapes != nil && peaks == &s.peaks {
+		// The hit path builds the key straight from the caller's values,
+		// with no conversion map and a pooled buffer: a hit costs a hash
+		// of the text, a hash of the key and two cache probes.
+		key = shapecache.KeyPool.Get().(*[]byte)
+		defer shapecache.KeyPool.Put(key)
+		*key, err = shapecache.AppendKey((*key)[:0], s.incarnation, snap.Version(), plan.Stmts[0].Recall.Key, plan.Params,
+			shapecache.Options{Params: o.Params, M: o.M, K: o.K, L: o.L, F: o.F, T: o.T, View: o.View, Pinned: o.Pinned,
+				CapL: capL, NoPeaks: o.NoPeaks, ExactTokens: o.ExactTokens}, s.db.cfg.Budget.Bytes)
+		if err != nil {
+			return nil, err
+		}
+		if sh, ok := s.db.shapes.Get(*key); ok {
+			if t != nil {
+				t.Cached = true
+			}
+			return s.withEnvelope(sh, voc, o, agent)
+		}
+	}
+	// exec reads the parameters during the call and keeps none of them,
+	// so their map is pooled.
+	vals := paramMaps.Get().(map[string]store.Value)
+	defer func() { clear(vals); paramMaps.Put(vals) }()
+	if err := params.Recall(vals, o.Params, s.db.cfg.Budget.Bytes); err != nil {
+		return nil, err
+	}
+	sh, err := exec.Recall(ctx, snap, plan, vals, exec.RecallOptions{
+		M: o.M, K: o.K, L: o.L, F: o.F, T: o.T, MaxL: s.db.cfg.Ceilings.L, CapL: capL, View: exec.View(o.View), Pinned: o.Pinned,
+		NoPeaks: o.NoPeaks, ExactTokens: o.ExactTokens, Session: s.name, Peaks: peaks,
+	})
+	if t != nil && sh != nil {
+		t.Execute, t.Emit = sh.ExecTime, sh.EmitTime
+	}
+	if err != nil {
+		return nil, err
+	}
+	if key != nil {
+		s.db.shapes.Set(*key, sh, int64(len(sh.Text))+64)
+	}
+	return s.withEnvelope(sh, voc, o, agent)
+}
+
+// withEnvelope gives the caller its Shape with the session's vocabulary
+// and the attention envelope composed in (per call: they depend on the
+// agent and its history, the Shape cache holds the graph part), and
+// counts the Recall: the session's Recall count, the agent's record, the
+// views a read of views alone raises.
+func (s *Session) withEnvelope(sh *exec.Shape, voc *vocabRead, o RecallOptions, agent *agentRecord) (*RecallResult, error) {
+	tick := s.attn.tick.Add(1)
+	depth, _ := vocab.ParseDepth(o.Depth)
+	only, _ := vocab.ParseSections(o.Only)
+	quiet := voc == nil || voc.prepared.Quiet(s.attn.currentSettings())
+	if o.Agent == "" && quiet && only == vocab.AllSections {
+		return &RecallResult{Shape: shapeOf(sh)}, nil
+	}
+	var seen vocab.Seen
+	if o.Agent != "" {
+		agent = s.agents.record(o.Agent, agent)
+		seen = agent.load()
+	}
+	if only == vocab.SectionViews && voc != nil {
+		// Asking for the views alone is a use of them: raised first, the
+		// read shows what it asked for.
+		s.raiseViews(voc.prepared.ViewNames(), tick)
+	}
+	env := s.envelope(voc, tick, o.Agent, seen, depth, only)
+	out := shapeOf(sh)
+	text, tok, alarm, err := sh.Compose(env.Text, env.Milli, only&vocab.SectionShape != 0)
+	if err != nil {
+		return nil, err
+	}
+	out.Text, out.Tokens = text, tok
+	if alarm != nil {
+		out.Notices = append(out.Notices, *alarm)
+		if out.Status == gqlstatus.Success {
+			out.Status = gqlstatus.Warning
+		}
+	}
+	if o.Agent != "" {
+		s.agents.note(o.Agent, agent, sh.Version, &env.Seen)
+	}
+	if !quiet && !s.agents.dirty.Load() {
+		s.agents.dirty.Store(true) // the Recall count moved
+	}
+	return &RecallResult{Shape: out, Attention: env.Attention}, nil
+}
+
+var paramMaps = sync.Pool{New: func() any { return map[string]store.Value{} }}
+
+// shapeOf gives one caller its own copy of a computed or cached Shape.
+func shapeOf(sh *exec.Shape) *exec.Shape {
+	out := *sh
+	out.Clamps, out.Notices = slices.Clone(sh.Clamps), slices.Clone(sh.Notices)
+	return &out
+}

@@ -1,0 +1,262 @@
+package engine
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sort"
+
+	"github.com/goldfish-gql/goldfish/gqlstatus"
+	"github.com/goldfish-gql/goldfish/internal/catalog"
+	"github.com/goldfish-gql/goldfish/store/cabinet"
+	"github.com/goldfish-gql/goldfish/vocab"
+)
+
+// The database's errors (the facade's Err… values); match with
+// errors.Is.
+var (
+	// ErrInUse: another process has the cabinet file open.
+	ErrInUse = cabinet.ErrInUse
+	// ErrDamaged: the cabinet file, or a session in it, fails its checks.
+	ErrDamaged = cabinet.ErrDamaged
+	// ErrNotDurable: a Commit applied in memory but could not be written to
+	// the cabinet; the session refuses further Commits.
+	ErrNotDurable = cabinet.ErrPoisoned
+	// ErrDropped: the session was dropped; ask the DB for it again.
+	ErrDropped = errors.New("goldfish: session was dropped")
+	// ErrClosed is returned by every call on a database, or on a session
+	// of it, after Close.
+	ErrClosed = errors.New("goldfish: the database is closed")
+)
+
+// openCabinet opens the configured cabinet and builds the catalogue from
+// its sessions' metadata (no session is hydrated).
+func (db *DB) openCabinet() error {
+	switch {
+	case db.cfg.Cabinet != nil:
+		db.cab = db.cfg.Cabinet
+	case db.cfg.PostgresURL != "":
+		if err := db.openPostgres(); err != nil {
+			return err
+		}
+	case db.cfg.CabinetPath != "":
+		b, err := cabinet.Open(db.cfg.CabinetPath, nil)
+		if err != nil {
+			return err
+		}
+		db.cab = b
+	default:
+		return nil
+	}
+	metas, err := db.cab.Sessions()
+	if err != nil {
+		db.cab.Close()
+		return err
+	}
+	for _, m := range metas {
+		db.known[m.Name] = true
+	}
+	db.catalogLoad(metas)
+	if db.hosts != nil {
+		db.hosts.start(metas)
+	}
+	return nil
+}
+
+// errDropped is the error of a call on a session after it was dropped:
+// nothing of the dropped session is served again, not even to a holder
+// of its *Session.
+func (s *Session) errDropped() error {
+	return fmt.Errorf("%w: %q; ask the database for the session again to get a new, empty one", ErrDropped, s.name)
+}
+
+// refuseWrite says why s takes no Commit; nil if it does. Called with
+// s.wmu held.
+func (s *Session) refuseWrite() error {
+	switch {
+	case s.catalog:
+		return gqlstatus.Errorf(gqlstatus.ReadOnlySession, "the %s session is kept by the engine and is not a Commit target; nothing applied", CatalogName).
+			WithHint("read it with Recall, e.g. MATCH (s:SESSION) LIMIT 4; commit to a session of your own")
+	case s.dropped.Load():
+		return s.errDropped()
+	case s.poisoned != nil:
+		return fmt.Errorf("session %q refuses Commits: %w; reopen the database to continue from the last durable version", s.name, s.poisoned)
+	}
+	return nil
+}
+
+// Flush flushes every session in use (see Session.Flush): those a memory
+// budget unloaded are left as they are (each was flushed before it was
+// unloaded if its log was long).
+func (db *DB) Flush(ctx context.Context) error {
+	if err := db.enter(); err != nil {
+		return err
+	}
+	defer db.exit()
+	db.mu.Lock()
+	list := make([]*Session, 0, len(db.sessions))
+	for _, s := range db.sessions {
+		list = append(list, s)
+	}
+	db.mu.Unlock()
+	var errs []error
+	for _, s := range list {
+		if !s.pin() {
+			continue // being hydrated, failed to be, or unloaded
+		}
+		if err := s.flush(ctx); err != nil && !errors.Is(err, ErrDropped) {
+			errs = append(errs, err)
+		}
+		s.unpin()
+	}
+	return errors.Join(errs...)
+}
+
+// Drop removes a session for good: from memory, from the cabinet and from
+// the catalogue. Holders of the old *Session get ErrDropped on Commit.
+func (db *DB) Drop(ctx context.Context, name string) error {
+	if err := ValidSessionName(name); err != nil {
+		return err
+	}
+	if name == CatalogName {
+		return gqlstatus.Errorf(gqlstatus.ReadOnlySession, "the %s session is kept by the engine and cannot be dropped", CatalogName)
+	}
+	if err := db.enter(); err != nil {
+		return err
+	}
+	defer db.exit()
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	var release *Session
+	defer func() {
+		if release != nil {
+			db.mem.unload(release) // after db.mu: nothing of it is served again
+		}
+	}()
+	// With many hosts, a session another host made a moment ago may not
+	// have reached this host's catalogue yet: the cabinet says whether it
+	// is there (read before db.mu, which a query must not hold).
+	elsewhere := false
+	if db.hosts != nil {
+		db.mu.Lock()
+		_, local := db.sessions[name]
+		local = local || db.known[name]
+		db.mu.Unlock()
+		if !local {
+			metas, err := db.cab.Sessions()
+			if err != nil {
+				return hostsError(err, "dropping session "+name)
+			}
+			for _, m := range metas {
+				elsewhere = elsewhere || m.Name == name
+			}
+		}
+	}
+	db.mu.Lock()
+	s := db.sessions[name]
+	if s == nil && !db.known[name] && !elsewhere {
+		db.mu.Unlock()
+		return gqlstatus.Errorf(gqlstatus.InvalidReference, "there is no session %q to drop", name).
+			WithHint("list the sessions (gqlsh :sessions); names are case-sensitive")
+	}
+	for {
+		if s != nil {
+			// A write in flight finishes first. Not under db.mu: a
+			// catch-up of other hosts' Commits holds s.wmu and then
+			// takes db.mu. A caller that gets s from Session meanwhile
+			// finds it dropped, as if it had come just before the drop.
+			db.mu.Unlock()
+			s.wmu.Lock()
+			s.dropped.Store(true)
+			s.wmu.Unlock()
+			db.mu.Lock()
+		}
+		// A Session call made the name again meanwhile: that one goes
+		// too, as it would had it come before the drop.
+		if now := db.sessions[name]; now != s && now != nil {
+			s = now
+			continue
+		}
+		break
+	}
+	defer db.mu.Unlock()
+	if s != nil {
+		if db.sessions[name] == s {
+			delete(db.sessions, name)
+		}
+		if db.mem != nil {
+			release = s
+		}
+	}
+	delete(db.known, name)
+	if db.cab != nil {
+		if err := db.cab.Drop(name); err != nil {
+			return err
+		}
+	}
+	db.catalogDelete(name)
+	return nil
+}
+
+// SessionInfos lists the sessions (not the catalogue) with their version
+// and counts, from the catalogue: no session is hydrated.
+func (db *DB) SessionInfos() []SessionInfo {
+	names := db.Sessions()
+	snap := db.catalog.snapshot()
+	db.mu.Lock()
+	defer db.mu.Unlock()
+	out := make([]SessionInfo, 0, len(names))
+	for _, name := range names {
+		info := SessionInfo{Name: name, Persisted: db.known[name]}
+		if n, ok := snap.Node(catalog.ID(name)); ok {
+			info = catalog.InfoOf(n, info.Persisted)
+		}
+		out = append(out, info)
+	}
+	return out
+}
+
+// Backup writes a consistent copy of the cabinet file to path while the
+// database stays in use (bbolt's hot backup). It fails in memory.
+func (db *DB) Backup(path string) error {
+	if err := db.enter(); err != nil {
+		return err
+	}
+	defer db.exit()
+	b, ok := db.cab.(interface{ Backup(string) error })
+	if !ok {
+		return fmt.Errorf("goldfish: this database has no cabinet file to back up")
+	}
+	return b.Backup(path)
+}
+
+// CabinetPath returns the cabinet's path, or "" in memory.
+func (db *DB) CabinetPath() string {
+	if db.cab == nil {
+		return ""
+	}
+	return db.cab.Path()
+}
+
+func sortedKeys(m map[string]bool) []string {
+	out := make([]string, 0, len(m))
+	for k := range m {
+		out = append(out, k)
+	}
+	sort.Strings(out)
+	return out
+}
+
+// actionDef plans a CREATE ACTION statement read back from a snapshot's
+// vocabulary into its definition.
+func (db *DB) actionDef(source string) (vocab.ActionDef, error) {
+	plan, err := db.plan(source)
+	if err != nil {
+		return vocab.ActionDef{}, err
+	}
+	if len(plan.Stmts) != 1 || plan.Stmts[0].Define == nil || !plan.Stmts[0].Define.Action || plan.Stmts[0].Define.Drop {
+		return vocab.ActionDef{}, fmt.Errorf("not one CREATE ACTION statement")
+	}
+	return plan.Stmts[0].Define.Def, nil
+}

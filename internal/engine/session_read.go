@@ -1,0 +1,233 @@
+package engine
+
+import (
+	"context"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/goldfish-gql/goldfish/internal/catalog"
+	"github.com/goldfish-gql/goldfish/internal/params"
+	"github.com/goldfish-gql/goldfish/store"
+	"github.com/goldfish-gql/goldfish/store/cabinet"
+)
+
+// snapshot returns the newest durable snapshot; the catalogue applies its
+// queued changes first.
+func (s *Session) snapshot() *store.Snapshot {
+	if s.catalog {
+		s.db.catalogCurrent()
+		return s.graph.Snapshot()
+	}
+	return s.readable.Load()
+}
+
+// Dump lists the whole session deterministically (the facade's Dump).
+func (s *Session) Dump() string {
+	if err := s.begin(context.Background()); err != nil {
+		if snap := s.snapshot(); snap != nil {
+			return dump(snap) // closed, say: what it holds is still exact
+		}
+		return "error: " + err.Error() + "\n"
+	}
+	defer s.end()
+	return dump(s.snapshot())
+}
+
+// dump is Session.Dump over any snapshot.
+func dump(snap *store.Snapshot) string {
+	var nodes []string
+	snap.ScanNodes(func(n *store.Node) bool {
+		nodes = append(nodes, nodeLiteral(n))
+		return true
+	})
+	var edges []string
+	snap.ScanEdges(func(e *store.Edge) bool {
+		from, _ := snap.Node(e.From)
+		to, _ := snap.Node(e.To)
+		edges = append(edges, endLiteral(from)+"-["+edgeBody(e)+"]->"+endLiteral(to))
+		return true
+	})
+	sort.Strings(nodes)
+	sort.Strings(edges)
+	var b strings.Builder
+	b.WriteString("version ")
+	b.WriteString(strconv.FormatUint(snap.Version(), 10))
+	b.WriteString("\nnodes ")
+	b.WriteString(strconv.Itoa(len(nodes)))
+	b.WriteString(", edges ")
+	b.WriteString(strconv.Itoa(len(edges)))
+	b.WriteString(", recycled ")
+	b.WriteString(strconv.Itoa(snap.RecycledCount()))
+	b.WriteByte('\n')
+	for _, l := range nodes {
+		b.WriteString(l)
+		b.WriteByte('\n')
+	}
+	for _, l := range edges {
+		b.WriteString(l)
+		b.WriteByte('\n')
+	}
+	return b.String()
+}
+
+func endLiteral(n *store.Node) string {
+	if n == nil {
+		return "(?)" // an edge to a node that is not live: a store bug, shown not hidden
+	}
+	return nodeLiteral(n)
+}
+
+// nodeLiteral writes (:Kind:Extra {props}); extra labels sorted.
+func nodeLiteral(n *store.Node) string {
+	var b strings.Builder
+	b.WriteByte('(')
+	if len(n.Labels) > 0 {
+		b.WriteByte(':')
+		b.WriteString(store.KeyLiteral(n.Labels[0]))
+		extra := append([]string(nil), n.Labels[1:]...)
+		sort.Strings(extra)
+		for _, l := range extra {
+			b.WriteByte(':')
+			b.WriteString(store.KeyLiteral(l))
+		}
+	}
+	if len(n.Props) > 0 {
+		if len(n.Labels) > 0 {
+			b.WriteByte(' ')
+		}
+		b.WriteString(n.Props.Literal())
+	}
+	b.WriteByte(')')
+	return b.String()
+}
+
+func edgeBody(e *store.Edge) string {
+	s := ":" + store.KeyLiteral(e.Type)
+	if len(e.Props) > 0 {
+		s += " " + e.Props.Literal()
+	}
+	return s
+}
+
+// Names are the names a session holds (the facade's Names).
+type Names struct {
+	Labels, EdgeTypes []string
+	Keys, Nicks       []string
+}
+
+// MaxNameScan bounds the elements Names reads for keys and nicks.
+const MaxNameScan = 20000
+
+// Names returns the session's names at its current version.
+func (s *Session) Names(ctx context.Context) (Names, error) {
+	if err := s.begin(ctx); err != nil {
+		return Names{}, err
+	}
+	defer s.end()
+	if s.dropped.Load() {
+		return Names{}, s.errDropped()
+	}
+	if err := ctx.Err(); err != nil {
+		return Names{}, err
+	}
+	snap := s.snapshot()
+	keys, nicks := map[string]bool{}, map[string]bool{}
+	n := 0
+	snap.ScanNodes(func(nd *store.Node) bool {
+		for _, p := range nd.Props {
+			keys[p.Key] = true
+			if p.Key == store.NickKey && p.Val.Kind() == store.KindString {
+				nicks[p.Val.AsString()] = true
+			}
+		}
+		n++
+		return n < MaxNameScan
+	})
+	n = 0
+	snap.ScanEdges(func(e *store.Edge) bool {
+		for _, p := range e.Props {
+			keys[p.Key] = true
+		}
+		n++
+		return n < MaxNameScan
+	})
+	return Names{Labels: snap.Labels(), EdgeTypes: snap.EdgeTypes(), Keys: sortedKeys(keys), Nicks: sortedKeys(nicks)}, nil
+}
+
+// BuildTextIndex builds the session's keyword index (the trigram index a
+// bare (n) seeded by a word goes through) now, in the caller, instead of
+// in the background when a keyword first needs it: after a bulk load,
+// say, so the first keyword Recalls do not scan.
+func (s *Session) BuildTextIndex(ctx context.Context) error {
+	if err := s.begin(ctx); err != nil {
+		return err
+	}
+	defer s.end()
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	s.snapshot().BuildTextIndex()
+	return nil
+}
+
+// NodeData is a node as NodeByNick reads it: its labels, the kind
+// first, and its properties as Go values (a DATE as a Day).
+type NodeData struct {
+	Labels []string
+	Props  map[string]any
+}
+
+// NodeByNick reads the live node whose nick is nick, at the version a
+// Recall would read now, and returns that version; false when no live
+// node has the nick. It is a lookup for a program that edits what it
+// names (the server's memory tools read an entity before they change its
+// observations), not a memory read: it counts no Recall and shows no
+// attention envelope.
+func (s *Session) NodeByNick(ctx context.Context, nick string) (NodeData, uint64, bool, error) {
+	if err := s.begin(ctx); err != nil {
+		return NodeData{}, 0, false, err
+	}
+	defer s.end()
+	if s.dropped.Load() {
+		return NodeData{}, 0, false, s.errDropped()
+	}
+	if err := ctx.Err(); err != nil {
+		return NodeData{}, 0, false, err
+	}
+	snap := s.snapshot()
+	n, ok := snap.NodeByNick(nick)
+	if !ok {
+		return NodeData{}, snap.Version(), false, nil
+	}
+	out := NodeData{Labels: append([]string(nil), n.Labels...), Props: make(map[string]any, len(n.Props))}
+	for _, p := range n.Props {
+		out.Props[p.Key] = params.GoValue(p.Val)
+	}
+	return out, snap.Version(), true, nil
+}
+
+// Snapshot returns the newest durable snapshot: what a Recall reads now
+// (tests and benchmarks of the module read the store through it).
+func (s *Session) Snapshot() *store.Snapshot { return s.snapshot() }
+
+// Info describes the session at its current version, as the catalogue
+// lists it.
+func (s *Session) Info(ctx context.Context) (SessionInfo, error) {
+	if err := s.begin(ctx); err != nil {
+		return SessionInfo{}, err
+	}
+	defer s.end()
+	if s.dropped.Load() {
+		return SessionInfo{}, s.errDropped()
+	}
+	snap := s.snapshot()
+	s.wmu.Lock()
+	last := s.lastCommit
+	s.wmu.Unlock()
+	s.db.mu.Lock()
+	persisted := s.db.known[s.name]
+	s.db.mu.Unlock()
+	m := cabinet.MetaOf(s.name, snap, last)
+	return catalog.InfoOf(&store.Node{Props: catalog.Props(m)}, persisted), nil
+}

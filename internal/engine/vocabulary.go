@@ -1,0 +1,171 @@
+package engine
+
+import (
+	"context"
+	"sync/atomic"
+
+	"github.com/goldfish-gql/goldfish/exec"
+	"github.com/goldfish-gql/goldfish/gqlstatus"
+	"github.com/goldfish-gql/goldfish/internal/params"
+	"github.com/goldfish-gql/goldfish/store"
+	"github.com/goldfish-gql/goldfish/vocab"
+)
+
+// Vocabulary is a session's views and actions at one version (the
+// facade's Vocabulary; values are Go values, a DATE a Day).
+type Vocabulary struct {
+	Version uint64
+	Views   []View
+	Actions []Action
+}
+
+// View is a registered view with its value (the facade's View).
+type View struct {
+	Name, Intent        string
+	Expr                string
+	Value               any
+	Text                string
+	Error               string
+	Agent               string
+	Registered, Revised uint64
+	Revisions           int
+	Salience            float64
+	LowSalience         bool
+}
+
+// Action is a registered action with its counters (the facade's Action).
+type Action struct {
+	Name, Intent        string
+	Signature           string
+	Params              []ActionParam
+	If                  string
+	Agent               string
+	Registered, Revised uint64
+	Revisions           int
+	Invocations         int
+	LastInvoked         uint64
+	Salience            float64
+	LowSalience         bool
+}
+
+// ActionParam is one parameter of an action.
+type ActionParam struct {
+	Name       string
+	Type       string
+	Default    any
+	HasDefault bool
+}
+
+// vocabRead is a session's vocabulary at one version, evaluated once and
+// kept until the next version: its views' values and what every envelope
+// of the version shares.
+type vocabRead struct {
+	version  uint64
+	state    *vocab.State
+	values   *vocab.Values
+	prepared *vocab.Prepared
+	// seen and changedAt: per view, its value's hash and the version it
+	// was last seen to change at.
+	seen      map[string]viewSeen
+	changedAt map[string]uint64
+}
+
+// vocabCache holds the latest vocabRead of a session.
+type vocabCache struct{ cur atomic.Pointer[vocabRead] }
+
+// vocabularyAt evaluates (once per version) the vocabulary of snap: nil
+// when the session has no vocabulary state yet. Only the context
+// stopping the evaluation is an error; broken views are part of the
+// result.
+func (s *Session) vocabularyAt(ctx context.Context, snap *store.Snapshot) (*vocabRead, error) {
+	state := exec.Vocabulary(snap)
+	if state == nil {
+		return nil, nil
+	}
+	prev := s.vocab.cur.Load()
+	if prev != nil && prev.version == snap.Version() && prev.state == state {
+		return prev, nil
+	}
+	vals, err := vocab.Evaluate(ctx, snap, state)
+	if err != nil {
+		return nil, gqlstatus.Interrupted(ctx, "Recall")
+	}
+	r := &vocabRead{version: snap.Version(), state: state, values: vals, prepared: vocab.Prepare(state, vals)}
+	base := s.attn.base
+	if prev != nil {
+		base = prev.seen
+	}
+	r.seen = seenValues(vals, state, base, r.version)
+	r.changedAt = make(map[string]uint64, len(r.seen))
+	for name, v := range r.seen {
+		r.changedAt[name] = v.changedAt
+	}
+	s.ensureMarks(state)
+	// A slower evaluation of an older version never replaces a newer one.
+	for {
+		cur := s.vocab.cur.Load()
+		if cur != nil && cur.version > r.version {
+			break
+		}
+		if s.vocab.cur.CompareAndSwap(cur, r) {
+			break
+		}
+	}
+	return r, nil
+}
+
+// Vocabulary returns the session's views, with their values at its
+// current version, and its actions with their counters.
+func (s *Session) Vocabulary(ctx context.Context) (*Vocabulary, error) {
+	if err := s.begin(ctx); err != nil {
+		return nil, err
+	}
+	defer s.end()
+	if s.dropped.Load() {
+		return nil, s.errDropped()
+	}
+	snap := s.snapshot()
+	out := &Vocabulary{Version: snap.Version()}
+	r, err := s.vocabularyAt(ctx, snap)
+	if err != nil || r == nil {
+		return out, err
+	}
+	tick, set, marks := s.attn.tick.Load(), s.attn.currentSettings(), s.attn.marks.Load()
+	salience := func(m map[string]vocab.Mark, name string) (float64, bool) {
+		mk, ok := m[name]
+		if !ok {
+			mk = vocab.Fresh(tick)
+		}
+		sal := mk.At(tick, set.Decay)
+		return sal, sal < set.SalienceThreshold
+	}
+	var mv, ma map[string]vocab.Mark
+	if marks != nil {
+		mv, ma = marks.Views, marks.Actions
+	}
+	for _, v := range r.state.Views() {
+		res := r.values.Results[v.Name]
+		view := View{Name: v.Name, Intent: v.Intent, Expr: v.Expr, Value: res.Value, Text: res.Text,
+			Agent: v.Agent, Registered: v.Registered, Revised: v.Revised, Revisions: v.Revisions}
+		view.Salience, view.LowSalience = salience(mv, v.Name)
+		if res.Err != nil {
+			view.Error = res.Err.Error()
+		}
+		out.Views = append(out.Views, view)
+	}
+	for _, a := range r.state.Actions() {
+		act := Action{Name: a.Name, Intent: a.Intent, Signature: a.Signature(), If: a.If, Agent: a.Agent,
+			Registered: a.Registered, Revised: a.Revised, Revisions: a.Revisions,
+			Invocations: a.Invocations, LastInvoked: a.LastInvoked}
+		act.Salience, act.LowSalience = salience(ma, a.Name)
+		for _, p := range a.Params {
+			ap := ActionParam{Name: p.Name, Type: p.Type.String()}
+			if p.Default != nil {
+				ap.Default, ap.HasDefault = params.GoValue(*p.Default), true
+			}
+			act.Params = append(act.Params, ap)
+		}
+		out.Actions = append(out.Actions, act)
+	}
+	return out, nil
+}

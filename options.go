@@ -1,0 +1,157 @@
+package goldfish
+
+import (
+	"time"
+
+	"github.com/goldfish-gql/goldfish/internal/engine"
+)
+
+// Option configures a database.
+type Option func(*config)
+
+// config is what the options set: the engine's configuration.
+type config struct{ engine.Config }
+
+func defaultConfig() config {
+	return config{engine.Config{Budget: engine.Budget(DefaultBudget), Ceilings: engine.Ceilings(DefaultCeilings),
+		PlanBytes: DefaultPlanCacheBytes, ShapeBytes: 64 << 20, FlushEntries: 4096, FlushBytes: 4 << 20}}
+}
+
+// Budget is the R cap of one Δ (SPEC §3).
+type Budget struct {
+	// Rows is the most elements one Δ may write or bind (default 500).
+	Rows int
+	// Bytes is the most bytes of text, written values and parameters (as
+	// GQL literals) one Δ may carry (default 256 KiB). A Recall's
+	// parameters are held to it too.
+	Bytes int
+	// Work is the most units of work one Δ may spend finding what its
+	// MATCHes bind, whether or not the rows it was for pass WHERE: one
+	// unit per candidate node examined and per edge traversed, and for
+	// each predicate or computed value evaluated one unit plus its CEL
+	// cost. Zero means 2,000 units per row of Rows (1,000,000 by
+	// default): enough for a join of two labels of a few hundred nodes
+	// each, and a stop for a cartesian product that would hold the
+	// session's writer for minutes.
+	Work int
+}
+
+// DefaultBudget is SPEC §3's R: 500 rows, 256 KiB.
+var DefaultBudget = Budget{Rows: 500, Bytes: 256 << 10}
+
+// WithCommitBudget sets the R cap of every Commit (DefaultBudget: 500
+// elements, 256 KiB, and the work budget they imply); zero fields keep
+// their defaults.
+func WithCommitBudget(b Budget) Option {
+	return func(c *config) {
+		if b.Rows > 0 {
+			c.Budget.Rows = b.Rows
+		}
+		if b.Bytes > 0 {
+			c.Budget.Bytes = b.Bytes
+		}
+		c.Budget.Work = b.Work
+	}
+}
+
+// Ceilings bound what a Recall may ask for.
+type Ceilings struct{ M, K, L, F int }
+
+// DefaultCeilings are the highest budgets a Recall may ask for unless the
+// database is opened WithCeilings.
+var DefaultCeilings = Ceilings{M: 200, K: 4, L: 32, F: 64}
+
+// WithCeilings sets the highest M, k, L and F a Recall may ask for.
+func WithCeilings(c Ceilings) Option { return func(cfg *config) { cfg.Ceilings = engine.Ceilings(c) } }
+
+// DefaultPlanCacheBytes is the plan cache's default size: room for
+// thousands of typical plans, and a bound on memory whatever the texts a
+// caller sends.
+const DefaultPlanCacheBytes = 16 << 20
+
+// WithPlanCacheBytes sizes the plan cache, which keeps parsed and planned
+// texts by their exact text, in bytes: each plan costs its text's length
+// plus an estimate of what its plan holds (default DefaultPlanCacheBytes).
+// A plan larger than the whole cache is not kept.
+func WithPlanCacheBytes(n int64) Option { return func(c *config) { c.PlanBytes = n } }
+
+// WithShapeCacheBytes sizes the Shape cache (default 64 MiB); 0 turns it
+// off, so every Recall computes its Shape.
+func WithShapeCacheBytes(n int64) Option { return func(c *config) { c.ShapeBytes = n } }
+
+// WithCabinet persists the database in the bbolt cabinet file at path
+// (created if missing). Without it, Open gives an in-memory database.
+func WithCabinet(path string) Option { return func(c *config) { c.CabinetPath = path } }
+
+// WithAutoFlush sets when a session is flushed automatically: once its log
+// after the last snapshot holds entries Δs or bytes bytes (defaults 4096
+// and 4 MiB). Zero or negative values turn that trigger off.
+func WithAutoFlush(entries int, bytes int64) Option {
+	return func(c *config) { c.FlushEntries, c.FlushBytes = entries, bytes }
+}
+
+// PostgresOptions configure a database kept in PostgreSQL.
+type PostgresOptions struct {
+	// Schema is the schema that holds the cabinet's tables (default
+	// "goldfish"); databases in different schemas are independent.
+	Schema string
+	// PollInterval bounds how old a host's knowledge of the other hosts'
+	// Commits may be when it serves a Recall, and is how often it reads
+	// every session's head when it polls (default 1s).
+	PollInterval time.Duration
+	// Poll follows the other hosts by polling even where the server has
+	// LISTEN/NOTIFY.
+	Poll bool
+	// Retries is how often a Commit that another host beat to its
+	// version is planned again and retried before it fails with 40001
+	// (default 10).
+	Retries int
+}
+
+// WithPostgres keeps the sessions in the PostgreSQL database at url (a
+// postgres:// URL or a key=value connection string), in the tables of
+// one schema that Open creates or migrates, shared with every other
+// process opened on the same database and schema. It excludes
+// WithCabinet.
+//
+// Each host holds the sessions it uses in memory, as with a file, and
+// keeps them exact: a Commit first replays what other hosts committed
+// since this host's version, then claims the next version in the table
+// before publishing it; a claim another host beat applies nothing, and
+// the Δ is planned again on the new state (a bounded number of times,
+// then 40001). Other hosts' Commits arrive by LISTEN/NOTIFY where the
+// server has it, else by polling every PollInterval; a Recall whose
+// knowledge is older than that catches up first. Versions are the log's,
+// on every host.
+func WithPostgres(url string) Option { return func(c *config) { c.PostgresURL = url } }
+
+// WithPostgresOptions sets the schema, the poll interval and the retries
+// of a database opened WithPostgres.
+func WithPostgresOptions(o PostgresOptions) Option {
+	return func(c *config) { c.Postgres = engine.PostgresOptions(o) }
+}
+
+// WithMemoryBudget bounds the estimated memory of the sessions a database
+// on a cabinet (WithCabinet, WithPostgres) keeps resident, in bytes; 0,
+// the default, sets no bound. Past the budget, when a call ends, idle
+// sessions are unloaded, least recently used first, until the rest fit
+// with a sixteenth of the budget to spare: their graphs and caches are
+// released, and the next call on one (through a *Session the caller
+// kept, or DB.Session) hydrates it again, from its snapshot and log,
+// transparently. A session is idle when no call on it is in flight; its
+// acknowledged Commits are durable already, and a session whose log has
+// grown long since its snapshot is flushed before it is unloaded, so
+// hydrating it again replays little. The session a call used is not
+// unloaded by that call, so a single session larger than the whole
+// budget stays resident while it is used. The catalogue and DB.Sessions
+// list unloaded sessions as before.
+//
+// The estimate (MemoryStats) counts each resident session's nodes and
+// edges at what the store spends on an element with a nick and a few
+// short properties, plus a constant per session: it is cheap to keep
+// current, not a measurement, and long property values are under-counted.
+// The plan and Shape caches have bounds of their own
+// (WithPlanCacheBytes, WithShapeCacheBytes). An in-memory database never
+// unloads a session, whatever the budget: it would have nothing to load
+// it again from.
+func WithMemoryBudget(bytes int64) Option { return func(c *config) { c.MemoryBudget = bytes } }

@@ -1,0 +1,220 @@
+package goldfish
+
+import (
+	"context"
+	"time"
+
+	"github.com/goldfish-gql/goldfish/internal/engine"
+)
+
+// Session is one named working memory.
+type Session struct {
+	e  *engine.Session
+	db *DB
+}
+
+// Name returns the session's name.
+func (s *Session) Name() string { return s.e.Name() }
+
+// Version returns the session's current version: the number of Δs
+// applied. It does not hydrate an unloaded session: it answers the
+// version the session had when it was unloaded.
+func (s *Session) Version() uint64 { return s.e.Version() }
+
+// Info describes the session at its current version: its counts, kinds
+// and last Commit, as the catalogue lists it.
+func (s *Session) Info(ctx context.Context) (SessionInfo, error) {
+	in, err := s.e.Info(ctx)
+	if err != nil {
+		return SessionInfo{}, err
+	}
+	return sessionInfoOf(in), nil
+}
+
+// CommitOptions are the options of one Commit (CommitWith, IngestWith).
+// The zero value is what Commit and Ingest use.
+type CommitOptions struct {
+	// Agent names who commits ("" for nobody); the log entry keeps it, so
+	// the session knows, after a restart too, which agent registered
+	// what. The rules are ValidAgentName's.
+	Agent string
+	// Timing, when set, receives where the time of the call went (as
+	// CommitTimed reports it).
+	Timing *Timing
+}
+
+// Timing says where the time of one call went. Parse and Plan are zero
+// when the plan cache answered; Execute and Emit are zero when the Shape
+// cache did (Cached).
+type Timing struct {
+	Parse, Plan, Execute, Emit time.Duration
+	Cached                     bool
+}
+
+// engineTiming gives the engine somewhere to record a call's times when
+// the caller asked for them; done copies them back.
+func engineTiming(t *Timing) (et *engine.Timing, done func()) {
+	if t == nil {
+		return nil, func() {}
+	}
+	et = new(engine.Timing)
+	return et, func() { *t = Timing(*et) }
+}
+
+// Commit applies text as one atomic Δ with the default id rule: every new
+// element gets a fresh engine id. It names no agent (CommitWith does).
+func (s *Session) Commit(ctx context.Context, text string, params map[string]any) (*CommitResult, error) {
+	return s.commit(ctx, text, params, engine.MintDefault, CommitOptions{})
+}
+
+// CommitWith is Commit with options: the committing agent, timing.
+func (s *Session) CommitWith(ctx context.Context, text string, params map[string]any, o CommitOptions) (*CommitResult, error) {
+	return s.commit(ctx, text, params, engine.MintDefault, o)
+}
+
+// Ingest applies text as one atomic Δ with the ingest id rule: nodes with a
+// loc property get an id from (kind, loc) and edges between nodes an id from
+// (source, type, target), so re-ingesting updates instead of duplicating.
+// It names no agent (IngestWith does).
+func (s *Session) Ingest(ctx context.Context, text string, params map[string]any) (*CommitResult, error) {
+	return s.commit(ctx, text, params, engine.MintIngest, CommitOptions{})
+}
+
+// IngestWith is Ingest with options, as CommitWith is Commit with them.
+func (s *Session) IngestWith(ctx context.Context, text string, params map[string]any, o CommitOptions) (*CommitResult, error) {
+	return s.commit(ctx, text, params, engine.MintIngest, o)
+}
+
+// CommitTimed is Commit that also reports where the time went.
+func (s *Session) CommitTimed(ctx context.Context, text string, params map[string]any) (*CommitResult, Timing, error) {
+	var t Timing
+	res, err := s.commit(ctx, text, params, engine.MintDefault, CommitOptions{Timing: &t})
+	return res, t, err
+}
+
+func (s *Session) commit(ctx context.Context, text string, params map[string]any, mint engine.Mint, o CommitOptions) (*CommitResult, error) {
+	et, done := engineTiming(o.Timing)
+	res, err := s.e.Commit(ctx, text, params, mint, engine.CommitOptions{Agent: o.Agent, Timing: et})
+	done()
+	return commitResultOf(res), err
+}
+
+// Flush writes a compact snapshot of the session to the cabinet and trims
+// its log; hydrating then needs no replay. It also saves what the agents
+// have read, if that changed. It is a no-op in memory, for the catalogue,
+// and when nothing was committed or read since the last flush.
+func (s *Session) Flush(ctx context.Context) error { return s.e.Flush(ctx) }
+
+// Purge removes the session's recycled elements for good (SPEC §7: never
+// done by a Recall). It is durable like a Commit and, when it removed
+// anything, makes a new version. It returns the number removed.
+func (s *Session) Purge(ctx context.Context) (int, error) { return s.e.Purge(ctx) }
+
+// Dump lists the whole session deterministically, for tests, conformance
+// files and debugging; it is not a Recall (it ignores every budget) and
+// shows no engine id. The listing is:
+//
+//	version 3
+//	nodes 2, edges 1, recycled 0
+//	(:MOD {loc: "auth/login.go"})
+//	(:TSK:Settled {nick: "TSK_login", status: "done"})
+//	(:TSK:Settled {nick: "TSK_login", status: "done"})-[:touches]->(:MOD {loc: "auth/login.go"})
+//
+// Nodes are written as (:Kind:Extra {props}) with the kind first, extra
+// labels sorted and properties in canonical order; edges as their two
+// ends and their type and properties. Both lists are sorted as text, so
+// the listing depends on observables only, never on engine ids or
+// insertion order.
+//
+// Dump hydrates an unloaded session (WithMemoryBudget); when that fails,
+// or the database is closed and the session unloaded, the listing is one
+// line: "error: " and why.
+func (s *Session) Dump() string { return s.e.Dump() }
+
+// Names are the names a session holds, each list sorted: for completion
+// and for a caller who wants to know what it may ask a Recall for.
+type Names struct {
+	// Labels are the labels of live nodes (kinds and the labels after
+	// them), EdgeTypes the types of live edges: both exact.
+	Labels, EdgeTypes []string
+	// Keys are property keys and Nicks the nicks of live nodes, from at
+	// most MaxNameScan nodes and as many edges, so the call stays quick
+	// on a session that outgrew its Shapes.
+	Keys, Nicks []string
+}
+
+// MaxNameScan bounds the elements Names reads for keys and nicks.
+const MaxNameScan = 20000
+
+// Names returns the session's names at its current version.
+func (s *Session) Names(ctx context.Context) (Names, error) {
+	n, err := s.e.Names(ctx)
+	return Names(n), err
+}
+
+// BuildTextIndex builds the session's keyword index (the trigram index a
+// bare (n) seeded by a word goes through) now, in the caller, instead of
+// in the background when a keyword first needs it: after a bulk load,
+// say, so the first keyword Recalls do not scan.
+func (s *Session) BuildTextIndex(ctx context.Context) error { return s.e.BuildTextIndex(ctx) }
+
+// NodeData is a node as NodeByNick reads it: its labels, the kind first,
+// and its properties as the Go values ParseLiteral gives. It is the
+// caller's to change.
+type NodeData struct {
+	Labels []string
+	Props  map[string]any
+}
+
+// NodeByNick reads the live node whose nick is nick, at the version a
+// Recall would read now, and returns that version; false when no live
+// node has the nick. It is a lookup for a program that edits what it
+// names (the server's memory tools read an entity before they change its
+// observations), not a memory read: it counts no Recall and shows no
+// attention envelope.
+func (s *Session) NodeByNick(ctx context.Context, nick string) (NodeData, uint64, bool, error) {
+	n, v, ok, err := s.e.NodeByNick(ctx, nick)
+	if !ok || err != nil {
+		return NodeData{}, v, ok, err
+	}
+	out := NodeData{Labels: n.Labels, Props: make(map[string]any, len(n.Props))}
+	for k, val := range n.Props {
+		out.Props[k] = goValue(val)
+	}
+	return out, v, true, nil
+}
+
+// AgentInfo is what a session keeps about one agent.
+type AgentInfo struct {
+	Name string
+	// LastRead is the session version its latest Recall read.
+	LastRead uint64
+	// Reads is the number of its Recalls of the session.
+	Reads uint64
+}
+
+// Agents lists the agents that have read the session, sorted by name.
+func (s *Session) Agents(ctx context.Context) ([]AgentInfo, error) {
+	list, err := s.e.Agents(ctx)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]AgentInfo, len(list))
+	for i, a := range list {
+		out[i] = AgentInfo(a)
+	}
+	return out, nil
+}
+
+// Prepare parses and plans text (always, bypassing the plan cache, so the
+// times are real; the plan is cached for the call that follows) and says
+// whether it is a Recall. The shell's :timing uses it.
+func (s *Session) Prepare(text string) (isRecall bool, t Timing, err error) {
+	isRecall, et, err := s.e.Prepare(text)
+	return isRecall, Timing(et), err
+}
+
+// IsRecall reports whether text is a Recall (one MATCH of node patterns
+// with optional WHERE and LIMIT) rather than a Δ. Text that does not parse
+// is not a Recall; Commit reports its error.
+func (s *Session) IsRecall(text string) bool { return s.e.IsRecall(text) }

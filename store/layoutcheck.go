@@ -12,15 +12,15 @@ import (
 // checking them as they go, and returns the first violation, or nil:
 //
 //   - the types: a slot record is one cache line on 64-bit platforms, a
-//     leaf's records start it, and trie kids allocated with their node
-//     are where kidAt reads them;
+//     leaf starts with its records, and trie kids allocated with their
+//     node are where kidAt reads them;
 //   - the counters: live and recycled elements as the id trees hold them;
 //   - the slot table: every node, live or recycled, holds a slot in
 //     range whose record is the node's current one, with the node's
-//     rendering kept beside it (the same bytes, and a record's text is
-//     its rendering followed by its observable key); every other record
-//     of a handed-out slot is a purged node's, empty; nothing past the
-//     last slot;
+//     rendering kept beside it (the same bytes; a node record's text is
+//     the rendering and then the observable key of its content); every
+//     other record of a handed-out slot is a purged node's, empty;
+//     nothing past the last slot;
 //   - each adjacency: as many entries as the record's degrees say, each
 //     the current record of a live edge seen from the right end, leading
 //     to the live node at the other end, with the edge type's small id
@@ -33,7 +33,8 @@ import (
 //     STRING nick or locator found by it (a locator's nodes in observable
 //     order, unless its bucket went over).
 //
-// It reads the whole snapshot: property tests call it after each step.
+// It reads the whole snapshot: for tests, which call it on every
+// snapshot they check.
 func (s *Snapshot) CheckLayout() error {
 	if err := checkTypeLayout(); err != nil {
 		return err

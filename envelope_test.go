@@ -278,7 +278,7 @@ func TestEnvelopeConcurrent(t *testing.T) {
 				fmt.Sprintf(`DROP VIEW v%d`, (i+2)%5),
 			}
 			for _, st := range stmts {
-				if _, err := s.CommitWith(ctx, st, nil, goldfish.CommitOptions{Agent: "writer"}); err != nil && !strings.Contains(err.Error(), "42002") {
+				if _, err := s.CommitWith(ctx, st, nil, goldfish.CommitOptions{Agent: "writer"}); err != nil && !isCode(err, goldfish.CodeInvalidReference) {
 					errs <- err
 					return
 				}

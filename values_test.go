@@ -49,6 +49,12 @@ func wantCode(t *testing.T, err error, code goldfish.Code, contains ...string) *
 	return ge
 }
 
+// isCode reports whether err is a goldfish error with code.
+func isCode(err error, code goldfish.Code) bool {
+	var ge *goldfish.Error
+	return errors.As(err, &ge) && ge.Code == code
+}
+
 // reopened closes db, opens the cabinet at path again and returns the
 // named session's dump there, failing if the session cannot be opened.
 func reopened(t *testing.T, db *goldfish.DB, path, name string) string {

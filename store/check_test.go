@@ -1,6 +1,7 @@
 package store
 
 import (
+	"errors"
 	"math"
 	"strings"
 	"testing"
@@ -17,45 +18,54 @@ func nest(depth int, leaf Value) Value {
 func TestValueCheck(t *testing.T) {
 	cases := []struct {
 		v    Value
-		want string // "" when v can be stored
+		kind error  // nil when v can be stored
+		at   string // where the message places the fault, when it does
 	}{
-		{Null(), ""},
-		{Float(math.Copysign(0, -1)), ""},
-		{Float(math.NaN()), "NaN"},
-		{List(Int(1), Float(math.Inf(-1))), "element 1: NaN and infinite"},
-		{String("é\u2028\x00"), ""},
-		{String("ok\xffno"), "not valid UTF-8 (byte 2)"},
-		{String("\xed\xa0\x80"), "not valid UTF-8 (byte 0)"},
-		{nest(MaxNesting, Int(1)), ""},
-		{nest(MaxNesting-1, List()), ""},
-		{nest(MaxNesting+1, Int(1)), "nested more than 64 deep"},
-		{nest(MaxNesting, List()), "nested more than 64 deep"},
-		{List(Int(1), nest(MaxNesting, List())), "nested more than 64 deep"},
-		{nest(100000, Int(1)), "nested more than 64 deep"},
-		{Date("0000-01-01"), ""},
-		{Date("9999-12-31"), ""},
-		{Date("2026-02-30"), "not a date"},
-		{Date("2026-1-31"), "not a date"},
-		{Date("10000-01-01"), "not a date"},
-		{DateTime("2026-01-31T12:00:00Z"), ""},
-		{DateTime("2026-01-31T12:00:00.5+02:00"), ""},
-		{DateTime("0000-01-01T00:00:00Z"), ""},
-		{DateTime("9999-12-31T23:59:59.999999999Z"), ""},
-		{DateTime("2026-01-31 12:00"), "RFC 3339"},
-		{DateTime("2026-01-31T12:00:00+00:00"), "RFC 3339"}, // written Z
-		{DateTime("2026-01-31T12:00:00.50Z"), "RFC 3339"},   // written .5
-		{DateTime("-0001-12-31T23:00:00Z"), "RFC 3339"},
-		{DateTime("10000-01-01T00:00:00Z"), "RFC 3339"},
-		{DateTime("0000-01-01T00:30:00+01:00"), "outside the years"},
-		{DateTime("9999-12-31T23:30:00-01:00"), "outside the years"},
+		{Null(), nil, ""},
+		{Float(math.Copysign(0, -1)), nil, ""},
+		{Float(math.NaN()), ErrNotFinite, ""},
+		{List(Int(1), Float(math.Inf(-1))), ErrNotFinite, "element 1: "},
+		{String("é\u2028\x00"), nil, ""},
+		{String("ok\xffno"), ErrNotUTF8, "(byte 2)"},
+		{String("\xed\xa0\x80"), ErrNotUTF8, "(byte 0)"},
+		{nest(MaxNesting, Int(1)), nil, ""},
+		{nest(MaxNesting-1, List()), nil, ""},
+		{nest(MaxNesting+1, Int(1)), ErrTooDeep, ""},
+		{nest(MaxNesting, List()), ErrTooDeep, ""},
+		{List(Int(1), nest(MaxNesting, List())), ErrTooDeep, ""},
+		{nest(100000, Int(1)), ErrTooDeep, ""},
+		{Date("0000-01-01"), nil, ""},
+		{Date("9999-12-31"), nil, ""},
+		{Date("2026-02-30"), ErrDateFormat, ""},
+		{Date("2026-1-31"), ErrDateFormat, ""},
+		{Date("10000-01-01"), ErrDateFormat, ""},
+		{DateTime("2026-01-31T12:00:00Z"), nil, ""},
+		{DateTime("2026-01-31T12:00:00.5+02:00"), nil, ""},
+		{DateTime("0000-01-01T00:00:00Z"), nil, ""},
+		{DateTime("9999-12-31T23:59:59.999999999Z"), nil, ""},
+		{DateTime("2026-01-31 12:00"), ErrDateFormat, ""},
+		{DateTime("2026-01-31T12:00:00+00:00"), ErrDateFormat, ""}, // written Z
+		{DateTime("2026-01-31T12:00:00.50Z"), ErrDateFormat, ""},   // written .5
+		{DateTime("-0001-12-31T23:00:00Z"), ErrDateFormat, ""},
+		{DateTime("10000-01-01T00:00:00Z"), ErrDateFormat, ""},
+		{DateTime("0000-01-01T00:30:00+01:00"), ErrDateRange, ""},
+		{DateTime("9999-12-31T23:30:00-01:00"), ErrDateRange, ""},
 	}
+	kinds := []error{ErrNotFinite, ErrNotUTF8, ErrTooDeep, ErrDateFormat, ErrDateRange}
 	for _, c := range cases {
 		err := c.v.Check()
 		switch {
-		case c.want == "" && err != nil:
+		case c.kind == nil && err != nil:
 			t.Errorf("%.60s: %v", c.v.Literal(), err)
-		case c.want != "" && (err == nil || !strings.Contains(err.Error(), c.want)):
-			t.Errorf("%.60s: got %v, want an error saying %q", c.v.Literal(), err, c.want)
+		case c.kind != nil && !errors.Is(err, c.kind):
+			t.Errorf("%.60s: got %v, want an error of the kind %q", c.v.Literal(), err, c.kind)
+		case c.kind != nil && !strings.Contains(err.Error(), c.at):
+			t.Errorf("%.60s: %q does not say where: %q", c.v.Literal(), err, c.at)
+		}
+		for _, k := range kinds {
+			if k != c.kind && errors.Is(err, k) {
+				t.Errorf("%.60s: %v is also of the kind %q", c.v.Literal(), err, k)
+			}
 		}
 	}
 }

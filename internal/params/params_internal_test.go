@@ -21,7 +21,7 @@ func TestParamConverter(t *testing.T) {
 		t.Fatalf("got %v", err)
 	}
 	pc = NewConverter(0)
-	if _, err := pc.Recall("c", "\xff"); !errors.As(err, &ge) || !strings.Contains(ge.Msg, "$c: the string is not valid UTF-8") {
-		t.Fatalf("got %v", err)
+	if _, err := pc.Recall("c", "\xff"); !errors.As(err, &ge) || ge.Code != gqlstatus.InvalidValueType || !strings.Contains(ge.Msg, "$c: ") {
+		t.Fatalf("got %v, want GQLSTATUS %s naming $c", err, gqlstatus.InvalidValueType)
 	}
 }

@@ -644,10 +644,10 @@ func appendCommentText(b []byte, s string) []byte {
 	}
 }
 
-// finish writes the header and counts the tokens of a Shape with no
-// preamble, and keeps the pieces Compose needs to write it again with one:
-// the Shape cache holds the graph part, and the vocabulary and attention
-// lines a reader sees are composed per call.
+// finish counts the tokens of a Shape with no preamble and keeps the
+// pieces Compose writes its text from: the Shape cache holds the graph
+// part, and the text a reader gets, with the vocabulary and attention
+// lines of that call, is written once, by Compose.
 func (e *emitter) finish() (*Shape, error) {
 	defer e.release()
 	s := e.shape
@@ -668,11 +668,11 @@ func (e *emitter) finish() (*Shape, error) {
 		e.walked = time.Now()
 	}
 	s.ExecTime = e.walked.Sub(e.start)
-	text, tok, alarm, err := s.compose(sc.head[:0], nil, 0)
+	tok, _, alarm, err := s.count(sc.head[:0], nil, 0)
 	if err != nil {
 		return nil, err
 	}
-	s.Text, s.Tokens = text, tok
+	s.Tokens, s.plain = tok, new(plainText)
 	if alarm != nil {
 		s.Notices = append(s.Notices, *alarm)
 	}
@@ -696,10 +696,12 @@ func (e *emitter) finish() (*Shape, error) {
 // estimate in tokens.Milli units (whole lines, so estimates add up).
 // alarm is the token alarm's notice when the text is over TokenAlarm and
 // the Shape without the preamble was not. Without withBody the text ends
-// after the notes, with a line saying the graph part was left out.
+// after the notes, with a line saying the graph part was left out. It is
+// the one place a Shape's header is written; the text with no preamble
+// is written once per Shape and shared by every caller of it.
 func (s *Shape) Compose(preamble []byte, preambleMilli int64, withBody bool) (text string, tok int, alarm *gqlstatus.Notice, err error) {
 	if len(preamble) == 0 && withBody {
-		return s.Text, s.Tokens, nil, nil
+		return s.plainText(), s.Tokens, nil, nil
 	}
 	if !withBody {
 		c := *s
@@ -714,10 +716,31 @@ func (s *Shape) Compose(preamble []byte, preambleMilli int64, withBody bool) (te
 	return text, tok, alarm, err
 }
 
+// plainText is a Shape's text with no preamble, written on first use:
+// copies of a Shape share it, as the Shape cache's callers do.
+type plainText struct {
+	once sync.Once
+	text string
+}
+
+func (s *Shape) plainText() string {
+	if s.plain == nil { // a Shape finish did not make
+		text, _, _, _ := s.compose(nil, nil, 0)
+		return text
+	}
+	s.plain.once.Do(func() { s.plain.text, _, _, _ = s.compose(nil, nil, 0) })
+	return s.plain.text
+}
+
+// Size is the bytes the Shape holds: what the Shape cache charges for it.
+func (s *Shape) Size() int { return len(s.rest) + 128 }
+
 // elidedShape ends a Shape whose graph part a read left out.
 const elidedShape = "// shape left out (only)\n"
 
-func (s *Shape) compose(h, preamble []byte, preambleMilli int64) (string, int, *gqlstatus.Notice, error) {
+// count counts the tokens of the Shape's text with preamble and writes
+// its header into h; alarm is the token alarm's notice when it is over.
+func (s *Shape) count(h, preamble []byte, preambleMilli int64) (int, []byte, *gqlstatus.Notice, error) {
 	head := func(tok int) []byte {
 		h = append(h[:0], "// goldfish session="...)
 		h = append(h, s.session...)
@@ -749,7 +772,7 @@ func (s *Shape) compose(h, preamble []byte, preambleMilli int64) (string, int, *
 			e := gqlstatus.Errorf(gqlstatus.Internal, "the exact token count failed").
 				WithHint("recall without the exact token count (the estimate), and report it: this is a fault in goldfish")
 			e.Cause = err
-			return "", 0, nil, e
+			return 0, nil, nil, e
 		}
 		headTok, _ := tokens.Exact(string(head(restTok)))
 		tok = restTok + headTok
@@ -764,11 +787,23 @@ func (s *Shape) compose(h, preamble []byte, preambleMilli int64) (string, int, *
 	}
 	h = head(tok)
 	var alarm *gqlstatus.Notice
-	alarmLine := ""
 	if tok > TokenAlarm {
 		msg := fmt.Sprintf("Shape is %d tokens, over the %d-token alarm: narrow q, use view=shell, or split the session", tok, TokenAlarm)
-		alarmLine = "// " + string(gqlstatus.Warning) + ": " + msg + "\n"
 		alarm = &gqlstatus.Notice{Code: gqlstatus.Warning, Msg: msg}
+	}
+	return tok, h, alarm, nil
+}
+
+// compose writes the Shape's text with preamble: its header, the alarm's
+// line when it is over, the preamble, the notes and the body.
+func (s *Shape) compose(h, preamble []byte, preambleMilli int64) (string, int, *gqlstatus.Notice, error) {
+	tok, h, alarm, err := s.count(h, preamble, preambleMilli)
+	if err != nil {
+		return "", 0, nil, err
+	}
+	alarmLine := ""
+	if alarm != nil {
+		alarmLine = "// " + string(gqlstatus.Warning) + ": " + alarm.Msg + "\n"
 	}
 	var text strings.Builder
 	text.Grow(len(h) + len(alarmLine) + len(preamble) + len(s.rest))

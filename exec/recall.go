@@ -88,6 +88,8 @@ func (c *PeakCache) get(ctx context.Context, snap *store.Snapshot, l int, h shap
 
 // Shape is the result of a Recall: the emitted GQL text and what it holds.
 type Shape struct {
+	// Text is the text a caller was given (Compose writes it); Recall
+	// leaves it empty, so that a Shape's header is written once.
 	Text    string
 	Cue     Cue
 	Seeds   int
@@ -116,6 +118,7 @@ type Shape struct {
 	restMilli  int64
 	notesLen   int // the notes' bytes at the start of rest
 	notesMilli int64
+	plain      *plainText // the text with no preamble, once written
 }
 
 // Recall seeds, walks and emits over one snapshot.

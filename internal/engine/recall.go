@@ -186,7 +186,7 @@ func (s *Session) recall(ctx context.Context, q string, opts RecallOptions, t *T
 		return nil, err
 	}
 	if key != nil {
-		s.db.shapes.Set(*key, sh, int64(len(sh.Text))+64)
+		s.db.shapes.Set(*key, sh, int64(sh.Size()))
 	}
 	return s.withEnvelope(sh, voc, o, agent)
 }
@@ -202,7 +202,9 @@ func (s *Session) withEnvelope(sh *exec.Shape, voc *vocabRead, o RecallOptions, 
 	only, _ := vocab.ParseSections(o.Only)
 	quiet := voc == nil || voc.prepared.Quiet(s.attn.currentSettings())
 	if o.Agent == "" && quiet && only == vocab.AllSections {
-		return &RecallResult{Shape: shapeOf(sh)}, nil
+		out := shapeOf(sh)
+		out.Text, _, _, _ = sh.Compose(nil, 0, true) // the plain text cannot fail: finish counted it
+		return &RecallResult{Shape: out}, nil
 	}
 	var seen vocab.Seen
 	if o.Agent != "" {

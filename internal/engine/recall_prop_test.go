@@ -151,6 +151,7 @@ func uncached(t *rapid.T, s *Session, q string, o RecallOptions) *exec.Shape {
 	if err != nil {
 		t.Fatal(err)
 	}
+	sh.Text, _, _, _ = sh.Compose(nil, 0, true)
 	return sh
 }
 

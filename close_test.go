@@ -9,6 +9,7 @@ import (
 	"sync"
 	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/goldfish-gql/goldfish"
 )
@@ -177,4 +178,53 @@ func TestHydrateHonoursContext(t *testing.T) {
 	if err != nil || s.Version() != 50 {
 		t.Fatalf("opening again: %v, version %v; want version 50", err, s)
 	}
+}
+
+// TestCloseUnderFire: Close returns while many goroutines keep calling
+// the database it closes: a call that comes after Close began is refused
+// before it counts itself among the calls in flight, so the count Close
+// waits on drains however fast the refused calls come.
+func TestCloseUnderFire(t *testing.T) {
+	db, err := goldfish.Open(goldfish.WithCabinet(filepath.Join(t.TempDir(), "c.gf")))
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := db.Session(context.Background(), "s")
+	if err != nil {
+		t.Fatal(err)
+	}
+	stop := make(chan struct{})
+	var wg sync.WaitGroup
+	for range 64 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for {
+				select {
+				case <-stop:
+					return
+				default:
+				}
+				_, _ = s.Recall(context.Background(), `MATCH (t:TSK)`, goldfish.RecallOptions{})
+				_ = s.Version()
+				_, _ = db.Session(context.Background(), "s")
+			}
+		}()
+	}
+	closed := make(chan error, 1)
+	go func() { closed <- db.Close() }()
+	select {
+	case err := <-closed:
+		if err != nil {
+			t.Error(err)
+		}
+	case <-time.After(20 * time.Second):
+		t.Error("Close did not return in 20 s while calls kept arriving")
+		close(stop)
+		wg.Wait()
+		<-closed
+		return
+	}
+	close(stop)
+	wg.Wait()
 }

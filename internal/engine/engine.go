@@ -75,8 +75,14 @@ type DB struct {
 
 // enter admits a call, or refuses it once Close has begun; every admitted
 // call must exit. A call admitted before Close finishes before Close
-// closes anything, so it never meets a closed cabinet or cache.
+// closes anything, so it never meets a closed cabinet or cache. A call
+// that comes once Close has begun is refused before it counts itself, so
+// the count Close waits on drains however many refused calls arrive; the
+// second check catches a call that counted itself just as Close began.
 func (db *DB) enter() error {
+	if db.closed.Load() {
+		return ErrClosed
+	}
 	db.calls.Add(1)
 	if db.closed.Load() {
 		db.calls.Add(-1)

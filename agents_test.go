@@ -310,23 +310,61 @@ func TestAgentsCatalogue(t *testing.T) {
 	}
 }
 
-// TestAgentsBound: a session keeps at most MaxAgents agents; a Recall
-// naming one more is refused (22Q06) before it runs, and the agents it
-// keeps go on reading.
+// TestAgentsBound: a session keeps at most MaxAgents agents, and a new
+// agent always fits: the agent seen least recently is evicted for it,
+// after a reopen too. ForgetAgent removes one.
 func TestAgentsBound(t *testing.T) {
-	db, _ := goldfish.Open()
-	defer db.Close()
+	ctx := context.Background()
+	path := filepath.Join(t.TempDir(), "c.gf")
+	db, err := goldfish.Open(goldfish.WithCabinet(path))
+	if err != nil {
+		t.Fatal(err)
+	}
 	s := mustSession(t, db, "s")
+	if _, err := s.Commit(ctx, `INSERT (:TSK {nick: "t"})`, nil); err != nil {
+		t.Fatal(err)
+	}
 	for i := range goldfish.MaxAgents {
 		mustRecall(t, s, fmt.Sprintf("a%d", i))
 	}
-	_, err := s.Recall(context.Background(), `MATCH (t:TSK)`, goldfish.RecallOptions{Agent: "one_more"})
-	var ge *goldfish.Error
-	if !errors.As(err, &ge) || ge.Code != goldfish.CodeInvalidOption {
+	mustRecall(t, s, "a0") // a0 is now the most recent, a1 the least
+	if _, err := s.Recall(ctx, `MATCH (t:TSK)`, goldfish.RecallOptions{Agent: "one_more"}); err != nil {
 		t.Fatalf("a new agent beyond the bound: %v", err)
 	}
-	mustRecall(t, s, "a7")
-	if list := mustAgents(t, s); len(list) != goldfish.MaxAgents {
-		t.Fatalf("%d agents", len(list))
+	names := map[string]bool{}
+	for _, a := range mustAgents(t, s) {
+		names[a.Name] = true
+	}
+	if len(names) != goldfish.MaxAgents || !names["one_more"] || !names["a0"] || names["a1"] {
+		t.Fatalf("%d agents; one_more %v, a0 %v, a1 (evicted) %v", len(names), names["one_more"], names["a0"], names["a1"])
+	}
+	if err := s.ForgetAgent(ctx, "a0"); err != nil {
+		t.Fatal(err)
+	}
+	var ge *goldfish.Error
+	if err := s.ForgetAgent(ctx, "a0"); !errors.As(err, &ge) || ge.Code != goldfish.CodeInvalidReference {
+		t.Fatalf("forgetting an agent twice: %v", err)
+	}
+	if err := db.Close(); err != nil {
+		t.Fatal(err)
+	}
+	// After a reopen the order of eviction is kept: a2 goes next.
+	db, err = goldfish.Open(goldfish.WithCabinet(path))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	s = mustSession(t, db, "s")
+	if n := len(mustAgents(t, s)); n != goldfish.MaxAgents-1 {
+		t.Fatalf("%d agents after the reopen, want %d", n, goldfish.MaxAgents-1)
+	}
+	mustRecall(t, s, "two_more")
+	mustRecall(t, s, "three_more")
+	names = map[string]bool{}
+	for _, a := range mustAgents(t, s) {
+		names[a.Name] = true
+	}
+	if len(names) != goldfish.MaxAgents || names["a2"] || !names["a3"] || !names["one_more"] {
+		t.Fatalf("after the reopen: %d agents; a2 (evicted) %v, a3 %v, one_more %v", len(names), names["a2"], names["a3"], names["one_more"])
 	}
 }

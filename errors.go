@@ -84,8 +84,9 @@ func ValidSessionName(name string) error { return engine.ValidSessionName(name) 
 // MaxAgentName is the longest agent name accepted.
 const MaxAgentName = 64
 
-// MaxAgents is the most agents one session keeps: a Recall naming a new
-// agent beyond it is refused (22Q06). It bounds the memory of the record
+// MaxAgents is the most agents one session keeps: a new agent's first
+// Recall when the session keeps as many evicts the agent seen least
+// recently (ForgetAgent removes one). It bounds the memory of the record
 // and the bytes each Commit writes for it.
 const MaxAgents = 1024
 

@@ -206,6 +206,14 @@ func (s *Session) Agents(ctx context.Context) ([]AgentInfo, error) {
 	return out, nil
 }
 
+// ForgetAgent removes what the session keeps about an agent (its last
+// read and its count of reads), so its next Recall is a first read; the
+// change is durable at once when the cabinet holds the session. An agent
+// the session does not keep is refused with 42002. A session keeps at
+// most MaxAgents agents: past that, a new agent's first Recall evicts the
+// agent seen least recently.
+func (s *Session) ForgetAgent(ctx context.Context, name string) error { return s.e.ForgetAgent(ctx, name) }
+
 // Prepare parses and plans text (always, bypassing the plan cache, so the
 // times are real; the plan is cached for the call that follows) and says
 // whether it is a Recall. The shell's :timing uses it.

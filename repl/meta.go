@@ -53,8 +53,8 @@ func init() {
 			long: "Never cp a cabinet file that a gqlsh is using; :backup copies it safely. To restore, quit and put\nthe copy where the cabinet lives.", run: (*Shell).metaBackup},
 		{name: "agent", args: "[NAME]", short: "read and commit as agent NAME (shown in the prompt); no NAME shows it, '-' clears it",
 			long: "Every following Recall and Commit names the agent, transactions and :source included. Per agent the\nsession keeps the version its last Recall read and its number of reads (:agents), and the log keeps\nwho committed each Δ. Names: letters, digits, '_', '-' and '.', up to 64, not starting with '-' or '.'.\ngqlsh --agent NAME starts as NAME.", run: (*Shell).metaAgent},
-		{name: "agents", short: "list the agents that read this session: the version each last read, and its reads",
-			long: "Kept by the session beside its graph (reading changes no version) and saved with it: after a crash\nthe counts may miss the last few reads, never a Commit's.", run: (*Shell).metaAgents},
+		{name: "agents", args: "[forget NAME]", short: "list the agents that read this session: the version each last read, and its reads",
+			long: "Kept by the session beside its graph (reading changes no version) and saved with it: after a crash\nthe counts may miss the last few reads, never a Commit's. A session keeps at most 1,024 agents: a new\none evicts the agent seen least recently. :agents forget NAME removes one (its next Recall is a first read).", run: (*Shell).metaAgents},
 		{name: "set", args: "[KNOB VALUE]", short: "set a Recall budget: M, k, L, F, T (token target), view (interior|shell), peaks (on|off); alone, list them",
 			long: "Budgets may be lowered freely; values above the database's ceilings are refused.\n0 means the default. Example: :set M 20   :set view shell   :set peaks off", run: (*Shell).metaSet},
 		{name: "param", args: "NAME VALUE", short: "set $NAME for every following statement; VALUE is a GQL literal: 1, 2.5, true, null, 'text', [1, 2], DATE '2026-01-31'",
@@ -440,7 +440,14 @@ func (sh *Shell) metaAgent(_ context.Context, args []string) error {
 }
 
 func (sh *Shell) metaAgents(ctx context.Context, args []string) error {
-	if err := wantArgs(args, 0, 0, ":agents"); err != nil {
+	if len(args) == 2 && args[0] == "forget" {
+		if err := sh.r.Session.ForgetAgent(ctx, args[1]); err != nil {
+			return err
+		}
+		sh.printf("forgot agent %s of session %s\n", args[1], sh.r.Session.Name())
+		return nil
+	}
+	if err := wantArgs(args, 0, 0, ":agents [forget NAME]"); err != nil {
 		return err
 	}
 	list, err := sh.r.Session.Agents(ctx)

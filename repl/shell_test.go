@@ -258,7 +258,9 @@ func TestMeta(t *testing.T) {
 		{name: "agent too long", in: ":agent " + strings.Repeat("a", 65), err: "GQLSTATUS 42Q03", code: 1},
 		{name: "agent usage", in: ":agent a b", err: "usage: :agent [NAME]", code: 1},
 		{name: "agents none", in: ":agents", out: []string{"no agent has read session main"}},
-		{name: "agents usage", in: ":agents x", err: "usage: :agents", code: 1},
+		{name: "agents usage", in: ":agents x", err: "usage: :agents [forget NAME]", code: 1},
+		{name: "agents forget", in: ":agent ana\nMATCH (a:A);\n:agents forget ana\n:agents", out: []string{"forgot agent ana of session main", "no agent has read session main"}},
+		{name: "agents forget unknown", in: ":agents forget bob", err: "keeps no agent", code: 1},
 		// ana reads once at v1; bob commits a transaction (v2), reads
 		// twice in the script and once from a sourced file; a Recall
 		// after :agent - counts for nobody.

@@ -7,6 +7,7 @@ import (
 	"sync/atomic"
 
 	"github.com/goldfish-gql/goldfish/gqlstatus"
+	"github.com/goldfish-gql/goldfish/store/cabinet"
 	"github.com/goldfish-gql/goldfish/vocab"
 )
 
@@ -21,8 +22,9 @@ import (
 const MaxAgentName = 64
 
 // MaxAgents is the most agents one session keeps: a Recall naming a new
-// agent beyond it is refused (22Q06). It bounds the memory of the record
-// and the bytes each Commit writes for it.
+// agent when the session keeps as many evicts the agent seen least
+// recently, so a new agent always fits. It bounds the memory of the
+// record and the bytes each Commit writes for it.
 const MaxAgents = 1024
 
 // ValidAgentName checks an agent name: 1 to 64 letters, digits, '_', '-'
@@ -81,6 +83,9 @@ type agentRecord struct {
 	name string
 	mu   sync.Mutex
 	seen vocab.Seen
+	// last is the session's Recall count at the agent's latest Recall:
+	// the agent seen least recently is evicted first.
+	last uint64
 }
 
 // load returns the record's contents.
@@ -105,8 +110,9 @@ type agentTable struct {
 }
 
 // find returns the record of a known agent, or nil for a new one after
-// checking its name and that the table has room for it (the refusals come
-// before the Recall does any work).
+// checking its name; when the table is full, the agent seen least
+// recently is evicted to make room (the checks come before the Recall
+// does any work).
 func (t *agentTable) find(name string) (*agentRecord, error) {
 	if r, ok := t.m.Load(name); ok {
 		return r.(*agentRecord), nil
@@ -115,24 +121,91 @@ func (t *agentTable) find(name string) (*agentRecord, error) {
 		return nil, err
 	}
 	t.mu.Lock()
-	full := t.n >= MaxAgents
-	t.mu.Unlock()
-	if full {
-		return nil, gqlstatus.Errorf(gqlstatus.InvalidOption, "the session already keeps %d agents, the most it keeps; agent %q is new", MaxAgents, name).
-			WithHint("read as one of the session's agents (gqlsh :agents lists them), or use another session")
+	defer t.mu.Unlock()
+	for t.n >= MaxAgents {
+		t.evictLocked()
 	}
 	return nil, nil
+}
+
+// evictLocked forgets the agent seen least recently: the smallest
+// Recall count at its latest Recall, then the oldest version read, then
+// the first name. Called with t.mu held.
+func (t *agentTable) evictLocked() {
+	var victim *agentRecord
+	var vl, vv uint64
+	t.m.Range(func(_, v any) bool {
+		r := v.(*agentRecord)
+		r.mu.Lock()
+		last, ver := r.last, r.seen.Version
+		r.mu.Unlock()
+		if victim == nil || last < vl || last == vl && (ver < vv || ver == vv && r.name < victim.name) {
+			victim, vl, vv = r, last, ver
+		}
+		return true
+	})
+	if victim == nil {
+		t.n = 0
+		return
+	}
+	t.m.Delete(victim.name)
+	t.n--
+	t.dirty.Store(true)
+}
+
+// forget removes the agent's record; false when the session keeps none.
+func (t *agentTable) forget(name string) bool {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if _, ok := t.m.LoadAndDelete(name); !ok {
+		return false
+	}
+	t.n--
+	t.dirty.Store(true)
+	return true
+}
+
+// ForgetAgent removes what the session keeps about the agent: its last
+// read and its reads; its next Recall is a first read again. The change
+// is saved with the session's attention record at once when the cabinet
+// holds the session. An agent the session does not keep is 42002.
+func (s *Session) ForgetAgent(ctx context.Context, name string) error {
+	if err := s.begin(ctx); err != nil {
+		return err
+	}
+	defer s.end()
+	if s.dropped.Load() {
+		return s.errDropped()
+	}
+	if err := ValidAgentName(name); err != nil {
+		return err
+	}
+	if s.wmu.LockContext(ctx) != nil {
+		return gqlstatus.Interrupted(ctx, "forgetting an agent")
+	}
+	if !s.agents.forget(name) {
+		s.wmu.Unlock()
+		return gqlstatus.Errorf(gqlstatus.InvalidReference, "session %q keeps no agent %q", s.name, name).
+			WithHint("list the agents the session keeps (gqlsh :agents); names are case-sensitive")
+	}
+	var t *cabinet.Ticket
+	if s.poisoned == nil && s.graph.Snapshot().Version() > 0 {
+		t = s.saveAttention()
+	}
+	s.wmu.Unlock()
+	return waitAttention(s.name, t)
 }
 
 // note counts a Recall of r's agent (created if r is nil) that read
 // version and saw what next says of the sections (next.Reads and
 // next.Version are counted here, not taken), and returns the record.
-func (t *agentTable) note(name string, r *agentRecord, version uint64, next *vocab.Seen) *agentRecord {
+func (t *agentTable) note(name string, r *agentRecord, version, tick uint64, next *vocab.Seen) *agentRecord {
 	if r == nil {
 		r = t.insert(name)
 	}
 	r.mu.Lock()
 	r.seen.Reads++
+	r.last = max(r.last, tick)
 	// Concurrent Recalls of one agent may finish out of order; the record
 	// keeps the newest version read, which is the later one's since the
 	// readable version only moves forward.
@@ -161,9 +234,8 @@ func (t *agentTable) record(name string, r *agentRecord) *agentRecord {
 }
 
 // insert returns the record of name, creating it. A table may exceed
-// MaxAgents by the new agents whose Recalls run at once: find checks the
-// bound before the Recall, so a Recall that did its work is always
-// counted.
+// MaxAgents by the new agents whose Recalls run at once: find makes room
+// before the Recall, so a Recall that did its work is always counted.
 func (t *agentTable) insert(name string) *agentRecord {
 	t.mu.Lock()
 	defer t.mu.Unlock()

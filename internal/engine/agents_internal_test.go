@@ -224,7 +224,7 @@ func BenchmarkAgentNote(b *testing.B) {
 				b.Error(err)
 				return
 			}
-			tab.note(name, r, v, nil)
+			tab.note(name, r, v, 0, nil)
 		}
 	})
 }

@@ -24,7 +24,7 @@ import (
 //	section = tag length body            (length: bytes of body)
 //	tag 1, agents: count agent*          (sorted by name, names unique)
 //	  agent = name length fields         (length: bytes of fields)
-//	  fields = lastRead reads changed shape views actions attention
+//	  fields = lastRead reads changed shape views actions attention lastTick
 //	tag 2, session: tick settings marks views
 //	  settings = staleReads decay threshold gapRatio gapMin
 //	  marks = count (kind name score tick regTick)*   (kind 0 view, 1 action;
@@ -49,10 +49,12 @@ func encodeAttention(s *Session) []byte {
 	var body, fields []byte
 	body = binary.AppendUvarint(body, uint64(len(recs)))
 	for _, r := range recs {
-		seen := r.load()
+		r.mu.Lock()
+		seen, last := r.seen, r.last
+		r.mu.Unlock()
 		body = appendAttnString(body, r.name)
 		fields = fields[:0]
-		for _, n := range [...]uint64{seen.Version, seen.Reads, seen.Changed, seen.Shape, seen.Views, seen.Actions, seen.Attention} {
+		for _, n := range [...]uint64{seen.Version, seen.Reads, seen.Changed, seen.Shape, seen.Views, seen.Actions, seen.Attention, last} {
 			fields = binary.AppendUvarint(fields, n)
 		}
 		body = appendAttnString(body, string(fields))
@@ -120,8 +122,9 @@ func decodeAgents(body *attnReader, t *agentTable) error {
 		name := string(body.bytes())
 		fields := attnReader{b: body.bytes()}
 		var seen vocab.Seen
+		var last uint64
 		seen.Version, seen.Reads = fields.uvarint(), fields.uvarint()
-		for _, p := range []*uint64{&seen.Changed, &seen.Shape, &seen.Views, &seen.Actions, &seen.Attention} {
+		for _, p := range []*uint64{&seen.Changed, &seen.Shape, &seen.Views, &seen.Actions, &seen.Attention, &last} {
 			if len(fields.b) > 0 {
 				*p = fields.uvarint()
 			}
@@ -137,7 +140,8 @@ func decodeAgents(body *attnReader, t *agentTable) error {
 			return fmt.Errorf("agent %q after %q: not sorted, or twice", name, prev)
 		}
 		prev = name
-		t.insert(name).seen = seen
+		r := t.insert(name)
+		r.seen, r.last = seen, last
 	}
 	if body.err != nil {
 		return body.err

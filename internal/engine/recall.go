@@ -230,7 +230,7 @@ func (s *Session) withEnvelope(sh *exec.Shape, voc *vocabRead, o RecallOptions, 
 		}
 	}
 	if o.Agent != "" {
-		s.agents.note(o.Agent, agent, sh.Version, &env.Seen)
+		s.agents.note(o.Agent, agent, sh.Version, tick, &env.Seen)
 	}
 	if !quiet && !s.agents.dirty.Load() {
 		s.agents.dirty.Store(true) // the Recall count moved

@@ -212,7 +212,9 @@ func (s *Session) Agents(ctx context.Context) ([]AgentInfo, error) {
 // the session does not keep is refused with 42002. A session keeps at
 // most MaxAgents agents: past that, a new agent's first Recall evicts the
 // agent seen least recently.
-func (s *Session) ForgetAgent(ctx context.Context, name string) error { return s.e.ForgetAgent(ctx, name) }
+func (s *Session) ForgetAgent(ctx context.Context, name string) error {
+	return s.e.ForgetAgent(ctx, name)
+}
 
 // Prepare parses and plans text (always, bypassing the plan cache, so the
 // times are real; the plan is cached for the call that follows) and says

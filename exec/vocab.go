@@ -110,7 +110,11 @@ func (x *executor) call(cs *planner.CallStep, sr *StmtResult) error {
 	case err != nil && x.ctx.Err() != nil:
 		return x.interruptedBy(err)
 	case err != nil:
-		return x.errAt(gqlstatus.DataException, cs.Pos, "the precondition of action %s cannot be evaluated: %v; nothing applied", a.Name, err).
+		code := gqlstatus.DataException
+		if errors.Is(err, vocab.ErrCostLimit) {
+			code = gqlstatus.CostBudget
+		}
+		return x.errAt(code, cs.Pos, "the precondition of action %s cannot be evaluated: %v; nothing applied", a.Name, err).
 			WithHint("IF '" + a.If + "'; revise the action with CREATE OR REPLACE ACTION")
 	case !ok:
 		return x.errAt(gqlstatus.PreconditionFalse, cs.Pos, "the precondition of action %s is false: IF '%s'; nothing applied", a.Name, a.If).

@@ -132,12 +132,16 @@ func (ev *evaluation) run(v *View) (Result, ref.Val) {
 	return Result{Text: text, Value: value, Cost: cost}, out
 }
 
+// ErrCostLimit is the error of an evaluation stopped at its cost limit:
+// a caller gives it the cost budget's code (22Q04).
+var ErrCostLimit = errors.New("over its cost limit")
+
 // evalErr words a CEL evaluation error: the cost limit by its name, the
 // rest as CEL says them, without its "<input>" positions.
 func evalErr(err error) error {
 	msg := err.Error()
 	if strings.Contains(msg, "cost limit exceeded") || strings.Contains(msg, "actual cost limit exceeded") {
-		return fmt.Errorf("over its cost limit of %d units", uint64(ViewCostLimit))
+		return fmt.Errorf("%w of %d units", ErrCostLimit, uint64(ViewCostLimit))
 	}
 	if strings.Contains(msg, "operation interrupted") {
 		return context.Canceled

@@ -52,6 +52,30 @@ type Budget struct {
 // cartesian product of three such labels after a small part of it.
 const WorkPerRow = 2000
 
+// CheckDeltaText refuses a Δ text over the R byte budget b (22Q02): a
+// check that needs no parse, so a caller makes it before parsing, and an
+// oversized text costs nothing to refuse.
+func CheckDeltaText(text string, b Budget) error {
+	if b.Bytes > 0 && len(text) > b.Bytes {
+		return gqlstatus.Errorf(gqlstatus.CommitBudget,
+			"Δ text is %d bytes, over the R budget of %d bytes; nothing applied", len(text), b.Bytes).
+			WithHint("split the Δ into smaller commits")
+	}
+	return nil
+}
+
+// CheckRecallText refuses a Recall's token over the R byte budget b
+// (42Q01) before it is parsed: a token names a few kinds, properties, a
+// keyword or nicks, and a text that large only costs its parse.
+func CheckRecallText(text string, b Budget) error {
+	if b.Bytes > 0 && len(text) > b.Bytes {
+		return gqlstatus.Errorf(gqlstatus.TextLimit,
+			"the Recall's token is %d bytes, over the R budget of %d bytes; nothing was read", len(text), b.Bytes).
+			WithHint("narrow the token to a few labels, properties, a keyword or nicks; pass long values as $parameters")
+	}
+	return nil
+}
+
 // DefaultBudget is SPEC §3's R: 500 rows, 256 KiB, and the work budget
 // derived from them (WorkPerRow × 500 = 1,000,000 units).
 var DefaultBudget = Budget{Rows: 500, Bytes: 256 << 10}
@@ -92,10 +116,8 @@ func Commit(ctx context.Context, g *store.Graph, plan *planner.Plan, params map[
 	if ctx == nil {
 		ctx = context.Background()
 	}
-	if len(plan.Text) > opts.Budget.Bytes {
-		return nil, gqlstatus.Errorf(gqlstatus.CommitBudget,
-			"Δ text is %d bytes, over the R budget of %d bytes; nothing applied", len(plan.Text), opts.Budget.Bytes).
-			WithHint("split the Δ into smaller commits")
+	if err := CheckDeltaText(plan.Text, opts.Budget); err != nil {
+		return nil, err
 	}
 	for _, st := range plan.Stmts {
 		if st.Read {

@@ -119,6 +119,9 @@ func (s *Session) recall(ctx context.Context, q string, opts RecallOptions, t *T
 		}
 		agent = a
 	}
+	if err := exec.CheckRecallText(q, s.db.cfg.Budget); err != nil {
+		return nil, err // before the parse: an oversized token costs nothing
+	}
 	plan, err := s.db.compile(q, planCached, t)
 	if err != nil {
 		return nil, err

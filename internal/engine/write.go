@@ -97,6 +97,9 @@ func (s *Session) Commit(ctx context.Context, text string, args map[string]any, 
 		}
 	}
 	defer timed(o.Timing)()
+	if err := exec.CheckDeltaText(text, s.db.cfg.Budget); err != nil {
+		return nil, err // before the parse: an oversized text costs nothing
+	}
 	plan, err := s.db.compile(text, planCached, o.Timing)
 	if err != nil {
 		return nil, err

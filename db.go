@@ -116,6 +116,10 @@ type MemoryStats struct {
 	// Unloads counts the sessions unloaded since Open, Rehydrations the
 	// hydrations of unloaded sessions.
 	Unloads, Rehydrations uint64
+	// ShapeCacheBytes is what the Shape cache holds; under a budget it
+	// counts against it with the resident sessions (the cache may then
+	// take at most a quarter of the budget).
+	ShapeCacheBytes int64
 }
 
 // MemoryStats returns the database's resident sessions and their

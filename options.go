@@ -150,8 +150,11 @@ func WithPostgresOptions(o PostgresOptions) Option {
 // edges at what the store spends on an element with a nick and a few
 // short properties, plus a constant per session: it is cheap to keep
 // current, not a measurement, and long property values are under-counted.
-// The plan and Shape caches have bounds of their own
-// (WithPlanCacheBytes, WithShapeCacheBytes). An in-memory database never
+// The Shape cache counts against the budget too: under a budget it holds
+// at most a quarter of it, at least 1 MiB (or WithShapeCacheBytes, if
+// less), and the
+// resident sessions have what it leaves. The plan cache has a bound of
+// its own (WithPlanCacheBytes). An in-memory database never
 // unloads a session, whatever the budget: it would have nothing to load
 // it again from.
 func WithMemoryBudget(bytes int64) Option { return func(c *config) { c.MemoryBudget = bytes } }

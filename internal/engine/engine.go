@@ -104,6 +104,12 @@ func Open(cfg Config) (*DB, error) {
 		return nil, err
 	}
 	var shapes *shapecache.Cache
+	if cfg.MemoryBudget > 0 && (cfg.CabinetPath != "" || cfg.Cabinet != nil || cfg.PostgresURL != "") {
+		// Under a memory budget the Shape cache counts against it: it
+		// may take a quarter (at least 1 MiB, so that a small budget
+		// still caches), the resident sessions the rest.
+		cfg.ShapeBytes = min(cfg.ShapeBytes, max(cfg.MemoryBudget/4, 1<<20))
+	}
 	if cfg.ShapeBytes > 0 {
 		shapes, err = shapecache.New(cfg.ShapeBytes)
 		if err != nil {
@@ -117,7 +123,7 @@ func Open(cfg Config) (*DB, error) {
 		return nil, err
 	}
 	if cfg.MemoryBudget > 0 && db.cab != nil {
-		db.mem = newMemory(cfg.MemoryBudget)
+		db.mem = newMemory(cfg.MemoryBudget, shapes)
 	}
 	return db, nil
 }

@@ -64,7 +64,7 @@ func TestMemoryBudgetUnloadsIdleSessions(t *testing.T) {
 	ctx := context.Background()
 	path := filepath.Join(t.TempDir(), "c.gf")
 	// Room for two of the sessions, not three.
-	db := openBudget(t, path, 2*(sessionBaseBytes+2*nodeBytes+edgeBytes)+2000)
+	db := openBudget(t, path, 2*(sessionBaseBytes+2*nodeBytes+edgeBytes)+2000+4096) // and the Shapes' bytes
 	names := []string{"a", "b", "c"}
 	var ss []*Session
 	want := map[string]string{}

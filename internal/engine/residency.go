@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/goldfish-gql/goldfish/exec"
+	"github.com/goldfish-gql/goldfish/internal/shapecache"
 	"github.com/goldfish-gql/goldfish/store"
 )
 
@@ -54,6 +55,9 @@ type MemoryStats struct {
 	// Unloads counts the sessions unloaded since Open, Rehydrations the
 	// hydrations of unloaded sessions.
 	Unloads, Rehydrations uint64
+	// ShapeCacheBytes is what the Shape cache holds, counted against the
+	// budget with the resident sessions.
+	ShapeCacheBytes int64
 }
 
 // MemoryStats returns the database's resident sessions and their
@@ -76,7 +80,7 @@ func (db *DB) MemoryStats() MemoryStats {
 	m.mu.Lock()
 	n := len(m.resident)
 	m.mu.Unlock()
-	return MemoryStats{Budget: m.budget, ResidentSessions: n, ResidentBytes: m.bytes.Load(),
+	return MemoryStats{Budget: m.budget, ResidentSessions: n, ResidentBytes: m.bytes.Load(), ShapeCacheBytes: m.shapeBytes(),
 		Unloads: m.unloads.Load(), Rehydrations: m.rehydrations.Load()}
 }
 
@@ -87,9 +91,9 @@ func (db *DB) MemoryStats() MemoryStats {
 // slots until the session is compacted, so slots are counted, not live
 // nodes; recycled elements are still held.
 const (
-	sessionBaseBytes = 4 << 10
-	nodeBytes        = 600
-	edgeBytes        = 250
+	sessionBaseBytes = 16 << 10
+	nodeBytes        = 1100
+	edgeBytes        = 220
 )
 
 // sessionBytes estimates the memory a session at snap holds.
@@ -122,10 +126,20 @@ type memory struct {
 	// sweeping lets one sweep run at a time; buf is its list.
 	sweeping sync.Mutex
 	buf      []*Session
+	// shapes is the database's Shape cache, whose bytes count too.
+	shapes *shapecache.Cache
 }
 
-func newMemory(budget int64) *memory {
-	return &memory{budget: budget, resident: map[*Session]struct{}{}}
+func newMemory(budget int64, shapes *shapecache.Cache) *memory {
+	return &memory{budget: budget, resident: map[*Session]struct{}{}, shapes: shapes}
+}
+
+// shapeBytes is what the Shape cache holds now (0 without one).
+func (m *memory) shapeBytes() int64 {
+	if m.shapes == nil {
+		return 0
+	}
+	return m.shapes.Bytes()
 }
 
 // begin admits a call on s (see DB.enter) and, under a memory budget,
@@ -236,7 +250,9 @@ func (m *memory) sweep(self *Session) {
 		return
 	}
 	defer m.sweeping.Unlock()
-	low := m.budget - m.budget/16
+	// The Shape cache's bytes count against the budget: the sessions
+	// have what it leaves (WithMemoryBudget bounds it to a quarter).
+	low := m.budget - m.budget/16 - m.shapeBytes()
 	m.mu.Lock()
 	list := m.buf[:0]
 	for s := range m.resident {

@@ -8,6 +8,7 @@ package shapecache
 import (
 	"bytes"
 	"sync"
+	"sync/atomic"
 
 	"github.com/dgraph-io/ristretto/v2"
 
@@ -26,7 +27,10 @@ const shapeBatch = 32
 // list until the next handover (ristretto takes a batch in microseconds;
 // should it not have, a miss only costs a Recall).
 type Cache struct {
-	c       *ristretto.Cache[[]byte, *exec.Shape]
+	c *ristretto.Cache[[]byte, *exec.Shape]
+	// bytes is the cost of the Shapes held: added when a Shape is kept,
+	// taken off when ristretto evicts or rejects it.
+	bytes   atomic.Int64
 	mu      sync.Mutex
 	pending []pendingShape // at most shapeBatch
 	handed  []pendingShape // the last batch handed to ristretto
@@ -46,12 +50,15 @@ const cacheGetBuffer = 1024
 
 // New makes a cache of at most maxBytes.
 func New(maxBytes int64) (*Cache, error) {
+	sc := &Cache{}
+	gone := func(it *ristretto.Item[*exec.Shape]) { sc.bytes.Add(-it.Cost) }
 	c, err := ristretto.NewCache(&ristretto.Config[[]byte, *exec.Shape]{
-		NumCounters: 1 << 17, MaxCost: maxBytes, BufferItems: cacheGetBuffer})
+		NumCounters: 1 << 17, MaxCost: maxBytes, BufferItems: cacheGetBuffer, OnEvict: gone, OnReject: gone})
 	if err != nil {
 		return nil, err
 	}
-	return &Cache{c: c}, nil
+	sc.c = c
+	return sc, nil
 }
 
 // Get finds the Shape under key.
@@ -73,6 +80,7 @@ func (sc *Cache) Get(key []byte) (*exec.Shape, bool) {
 
 // Set keeps sh under key (copied); cost is its size in bytes.
 func (sc *Cache) Set(key []byte, sh *exec.Shape, cost int64) {
+	sc.bytes.Add(cost)
 	sc.mu.Lock()
 	sc.pending = append(sc.pending, pendingShape{bytes.Clone(key), sh, cost})
 	if len(sc.pending) < shapeBatch {
@@ -83,7 +91,14 @@ func (sc *Cache) Set(key []byte, sh *exec.Shape, cost int64) {
 	sc.pending, sc.handed = make([]pendingShape, 0, shapeBatch), batch
 	sc.mu.Unlock()
 	for _, p := range batch {
-		sc.c.Set(p.key, p.sh, p.cost)
+		sc.hand(p)
+	}
+}
+
+// hand gives ristretto one Shape; one it drops is no longer held.
+func (sc *Cache) hand(p pendingShape) {
+	if !sc.c.Set(p.key, p.sh, p.cost) {
+		sc.bytes.Add(-p.cost)
 	}
 }
 
@@ -95,10 +110,13 @@ func (sc *Cache) Wait() {
 	sc.pending, sc.handed = nil, nil
 	sc.mu.Unlock()
 	for _, p := range batch {
-		sc.c.Set(p.key, p.sh, p.cost)
+		sc.hand(p)
 	}
 	sc.c.Wait()
 }
 
 // Close releases the cache.
 func (sc *Cache) Close() { sc.c.Close() }
+
+// Bytes is the cost of the Shapes the cache holds or is handing over.
+func (sc *Cache) Bytes() int64 { return max(sc.bytes.Load(), 0) }

@@ -148,18 +148,25 @@ func (s *Server) recall(_ http.ResponseWriter, r *http.Request, scope *Scope) (a
 // first, so a session the token may not read answers 403 whether or not
 // it exists.
 func (s *Server) doRecall(ctx context.Context, scope *Scope, name string, req RecallRequest) (*goldfish.Shape, error) {
-	sess, err := s.session(ctx, scope, name, "read")
+	sess, agent, err := s.sessionAs(ctx, scope, name, "read", req.Agent)
 	if err != nil {
 		return nil, err
 	}
 	o := goldfish.RecallOptions{M: req.Options.M, K: req.Options.K, L: req.Options.L, F: req.Options.F, T: req.Options.T,
-		View: req.Options.View, Depth: req.Options.Depth, Only: req.Options.Only, Agent: req.Agent,
+		View: req.Options.View, Depth: req.Options.Depth, Only: req.Options.Only, Agent: agent,
 		Pinned: req.Options.Pinned, NoPeaks: req.Options.NoPeaks, ExactTokens: req.Options.Exact}
 	if len(req.Params) > 0 {
 		o.Params = req.Params.values()
 	}
 	if name == goldfish.CatalogName && !scope.Unrestricted() {
+		// A catalogue of the token's sessions alone, at a version of its
+		// own. It is read as nobody: its agents are every token's, so
+		// whether a name had read it before (first_read), and the slots
+		// the names take, would tell of other tokens' agents; and a
+		// catalogue of fixed version with no vocabulary has nothing for
+		// an envelope to say.
 		o.Sessions = scope.CanRead
+		o.Agent = ""
 	}
 	sh, err := sess.Recall(ctx, req.Q, o)
 	if err != nil {
@@ -186,7 +193,7 @@ func (s *Server) commit(_ http.ResponseWriter, r *http.Request, scope *Scope) (a
 }
 
 func (s *Server) doCommit(ctx context.Context, scope *Scope, name string, req CommitRequest) (*goldfish.CommitResult, error) {
-	sess, err := s.session(ctx, scope, name, "write")
+	sess, agent, err := s.sessionAs(ctx, scope, name, "write", req.Agent)
 	if err != nil {
 		return nil, err
 	}
@@ -194,7 +201,7 @@ func (s *Server) doCommit(ctx context.Context, scope *Scope, name string, req Co
 	if len(req.Params) > 0 {
 		params = req.Params.values()
 	}
-	o := goldfish.CommitOptions{Agent: req.Agent}
+	o := goldfish.CommitOptions{Agent: agent}
 	var res *goldfish.CommitResult
 	switch req.Mint {
 	case "", "default":
@@ -214,19 +221,51 @@ func (s *Server) doCommit(ctx context.Context, scope *Scope, name string, req Co
 	return res, nil
 }
 
-// session checks the scope, then opens the session. The catalogue is
-// read-only whatever the token says (the database refuses its Commits).
+// session checks the scope, then opens the session, for a request that
+// acts as no agent (the vocabulary, the settings, a dump, an export). The
+// catalogue is read-only whatever the token says (the database refuses
+// its Commits).
 func (s *Server) session(ctx context.Context, scope *Scope, name, verb string) (*goldfish.Session, error) {
-	if err := goldfish.ValidSessionName(name); err != nil {
+	if err := checkScope(scope, name, verb); err != nil {
 		return nil, err
+	}
+	return s.open(ctx, name)
+}
+
+// sessionAs is session for a Recall or Commit that names agent (""
+// for none): it checks the scope, then the agents the token is bound to
+// (Scope.Agent), then opens the session, and returns the agent the call
+// acts as. Every interface's Recalls and Commits go through it, the MCP
+// tools too.
+func (s *Server) sessionAs(ctx context.Context, scope *Scope, name, verb, agent string) (*goldfish.Session, string, error) {
+	if err := checkScope(scope, name, verb); err != nil {
+		return nil, "", err
+	}
+	agent, err := scope.Agent(agent)
+	if err != nil {
+		return nil, "", err
+	}
+	sess, err := s.open(ctx, name)
+	return sess, agent, err
+}
+
+// checkScope refuses a session the token may not read (verb "read") or
+// write ("write"): the same 403 whether the session exists or not.
+func checkScope(scope *Scope, name, verb string) error {
+	if err := goldfish.ValidSessionName(name); err != nil {
+		return err
 	}
 	ok := scope.CanRead(name)
 	if verb == "write" {
 		ok = scope.CanWrite(name)
 	}
 	if !ok {
-		return nil, errAccess(verb, name)
+		return errAccess(verb, name)
 	}
+	return nil
+}
+
+func (s *Server) open(ctx context.Context, name string) (*goldfish.Session, error) {
 	sess, err := s.db.Session(ctx, name)
 	if err != nil {
 		return nil, s.callError(ctx, err)

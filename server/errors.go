@@ -13,13 +13,24 @@ import (
 // sentinel conditions get their codes, and an error without one is a
 // failure nothing classified (40Q01), its message kept.
 func statusOf(err error) *gqlstatus.Error {
+	const unreachableHint = "check that the cabinet's PostgreSQL server is running and reachable, then try again (goldfish reconnects by itself)"
 	var ge *gqlstatus.Error
 	if errors.As(err, &ge) {
+		if ge.Code == gqlstatus.Internal && cabinetUnreachable(err) {
+			c := *ge
+			c.Code = gqlstatus.CabinetUnavailable
+			if c.Hint == "" {
+				c.Hint = unreachableHint
+			}
+			return &c
+		}
 		return ge
 	}
 	code := gqlstatus.Internal
 	hint := ""
 	switch {
+	case cabinetUnreachable(err):
+		code, hint = gqlstatus.CabinetUnavailable, unreachableHint
 	case errors.Is(err, goldfish.ErrClosed):
 		code, hint = gqlstatus.ShuttingDown, "the server is shutting down; send the request again once it is back"
 	case errors.Is(err, goldfish.ErrDamaged):
@@ -34,12 +45,63 @@ func statusOf(err error) *gqlstatus.Error {
 	return &gqlstatus.Error{Code: code, Msg: err.Error(), Hint: hint, Cause: err}
 }
 
+// errUnreachableText is the text of the cabinet's error for a PostgreSQL
+// server it cannot reach (store/cabinet.ErrUnavailable). Most calls get
+// it as 08Q04 from the database; a session's first hydration and the
+// save of what its agents read return it without a code. The server may
+// import only the embedding API, which exports no sentinel for it, so
+// the error is known by its text: the text of an error in the chain,
+// compared whole, never a substring of a message.
+const errUnreachableText = "cabinet: the PostgreSQL server is unavailable"
+
+// cabinetUnreachable reports whether err is the cabinet being
+// unreachable.
+func cabinetUnreachable(err error) bool {
+	var ge *gqlstatus.Error
+	if errors.As(err, &ge) && ge.Code == gqlstatus.CabinetUnavailable {
+		return true
+	}
+	var found bool
+	walkErrors(err, func(e error) bool {
+		found = e.Error() == errUnreachableText
+		return !found
+	})
+	return found
+}
+
+// walkErrors calls fn on err and every error it wraps, depth first,
+// until fn returns false.
+func walkErrors(err error, fn func(error) bool) bool {
+	if err == nil {
+		return true
+	}
+	if !fn(err) {
+		return false
+	}
+	switch u := err.(type) {
+	case interface{ Unwrap() error }:
+		return walkErrors(u.Unwrap(), fn)
+	case interface{ Unwrap() []error }:
+		for _, e := range u.Unwrap() {
+			if !walkErrors(e, fn) {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// retryAfter is the Retry-After of an answer that the cabinet was
+// unreachable: goldfish reconnects by itself on the next call.
+const retryAfter = "2"
+
 // httpStatus says whose an error is. Everything the caller can correct by
 // changing the request is 400; a state of the session the request ran
 // into (a nick taken, a name registered, a precondition false, the
 // session dropped under it, a Commit that lost the race for its version
 // to other hosts more often than its retries allow) is 409; the server's own faults are 500; a
-// request the server could not finish in time or at all now is 503.
+// request the server could not finish in time or at all now (shutting
+// down, over the deadline, the cabinet unreachable) is 503.
 func httpStatus(ge *gqlstatus.Error) int {
 	switch ge.Code {
 	case gqlstatus.Unauthenticated:
@@ -48,7 +110,7 @@ func httpStatus(ge *gqlstatus.Error) int {
 		return http.StatusForbidden
 	case gqlstatus.FrameBudget:
 		return http.StatusRequestEntityTooLarge
-	case gqlstatus.ShuttingDown, gqlstatus.Rollback:
+	case gqlstatus.ShuttingDown, gqlstatus.Rollback, gqlstatus.CabinetUnavailable:
 		return http.StatusServiceUnavailable
 	case gqlstatus.IntegrityViolation, gqlstatus.NameExists, gqlstatus.PreconditionFalse, gqlstatus.SerializationFailure:
 		return http.StatusConflict

@@ -1,6 +1,8 @@
 package server
 
 import (
+	"errors"
+	"fmt"
 	"net/http"
 	"testing"
 
@@ -18,6 +20,35 @@ func TestConflictStatus(t *testing.T) {
 	} {
 		if got := httpStatus(&gqlstatus.Error{Code: code}); got != want {
 			t.Errorf("%s: %d, want %d", code, got, want)
+		}
+	}
+}
+
+// TestCabinetUnreachableStatus: the cabinet being unreachable is 503,
+// whether the database gave it its code (08Q04) or returned the
+// cabinet's error without one (a first hydration, a save of the agents'
+// record): then the server gives it 08Q04. Other failures keep theirs.
+func TestCabinetUnreachableStatus(t *testing.T) {
+	sentinel := errors.New(errUnreachableText)
+	cases := []struct {
+		err  error
+		code gqlstatus.Code
+	}{
+		{gqlstatus.Errorf(gqlstatus.CabinetUnavailable, "reading what other hosts committed").WithHint("h"), gqlstatus.CabinetUnavailable},
+		{fmt.Errorf("%w: postgres://h/db: dial error", sentinel), gqlstatus.CabinetUnavailable},
+		{fmt.Errorf("saving what the agents of session %q have read: %w", "a", fmt.Errorf("%w: x", sentinel)), gqlstatus.CabinetUnavailable},
+		{&gqlstatus.Error{Code: gqlstatus.Internal, Msg: "m", Cause: fmt.Errorf("%w: x", sentinel)}, gqlstatus.CabinetUnavailable},
+		{errors.Join(errors.New("other"), sentinel), gqlstatus.CabinetUnavailable},
+		{errors.New("a message that mentions " + errUnreachableText), gqlstatus.Internal},
+		{&gqlstatus.Error{Code: gqlstatus.CompletionUnknown, Msg: "m", Cause: sentinel}, gqlstatus.CompletionUnknown},
+	}
+	for _, c := range cases {
+		ge := statusOf(c.err)
+		if ge.Code != c.code {
+			t.Errorf("%v: %s, want %s", c.err, ge.Code, c.code)
+		}
+		if c.code == gqlstatus.CabinetUnavailable && (httpStatus(ge) != http.StatusServiceUnavailable || ge.Hint == "") {
+			t.Errorf("%v: status %d, hint %q", c.err, httpStatus(ge), ge.Hint)
 		}
 	}
 }

@@ -9,6 +9,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus/promhttp"
 
 	"github.com/goldfish-gql/goldfish"
+	"github.com/goldfish-gql/goldfish/gqlstatus"
 )
 
 // metrics are the server's Prometheus series. Each server has a registry
@@ -99,8 +100,27 @@ func (m *metrics) instrument(endpoint string, h http.Handler) http.Handler {
 			promhttp.InstrumentHandlerCounter(m.requests.MustCurryWith(prometheus.Labels{"endpoint": endpoint}), h)))
 }
 
-func (m *metrics) handler() http.Handler {
-	return m.instrument("metrics", promhttp.HandlerFor(m.reg, promhttp.HandlerOpts{Registry: m.reg}))
+// metricsHandler serves the series. Without Options.PrivateMetrics they
+// need no token: they are totals (no label holds a session, token or
+// agent name), which count every session's traffic. With it, and
+// tokens, only a token that may read every session sees them.
+func (s *Server) metricsHandler() http.Handler {
+	h := promhttp.HandlerFor(s.metrics.reg, promhttp.HandlerOpts{Registry: s.metrics.reg})
+	if !s.opts.PrivateMetrics || s.opts.Tokens == nil {
+		return h
+	}
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		scope, err := s.authorize(r)
+		if err == nil && !scope.Unrestricted() {
+			err = gqlstatus.Errorf(gqlstatus.AccessDenied, "the metrics count the requests and Commits of every session, and this token may read only some").
+				WithHint("scrape with a token that may read every session (gqlsh token --read '*')")
+		}
+		if err != nil {
+			s.writeError(w, r, err)
+			return
+		}
+		h.ServeHTTP(w, r)
+	})
 }
 
 func (m *metrics) recalled(sh *goldfish.Shape) {

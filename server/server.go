@@ -11,10 +11,12 @@ import (
 	"net"
 	"net/http"
 	"net/netip"
+	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
+	"unicode/utf8"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
@@ -43,6 +45,19 @@ type Options struct {
 	Version string
 	// Logger logs each failed request (nil: slog's default logger).
 	Logger *slog.Logger
+	// Ready probes the cabinet for GET /readyz: nil when it is
+	// reachable. It is called at most once a second (the answer is kept
+	// for a second, and a request that found the cabinet unreachable
+	// counts as a probe), one call at a time, each bounded by one second.
+	// Nil: the cabinet counts as reachable unless a request found it
+	// unreachable in the last second (a cabinet file or memory always
+	// is).
+	Ready func(context.Context) error
+	// PrivateMetrics puts /metrics behind a token that may read every
+	// session (with Tokens). Without it /metrics needs no token and
+	// shows totals only: no series names a session, a token or an agent,
+	// but the totals count every session's requests and Commits.
+	PrivateMetrics bool
 }
 
 // Server answers HTTP/JSON and MCP requests on one database.
@@ -52,6 +67,7 @@ type Server struct {
 	mux      *http.ServeMux
 	metrics  *metrics
 	draining atomic.Bool
+	ready    readiness
 	// memory serialises the drop-in's writes per session.
 	memory memoryLocks
 
@@ -86,7 +102,8 @@ func New(db *goldfish.DB, opts Options) (*Server, error) {
 	s.mux.Handle("POST /v1/sessions/{name}/export", s.api("export", s.export))
 	s.mux.Handle("POST /v1/sessions/{name}/absorb", s.api("absorb", s.absorb))
 	s.mux.Handle("GET /healthz", s.metrics.instrument("healthz", http.HandlerFunc(s.healthz)))
-	s.mux.Handle("GET /metrics", s.metrics.handler())
+	s.mux.Handle("GET /readyz", s.metrics.instrument("readyz", http.HandlerFunc(s.readyz)))
+	s.mux.Handle("GET /metrics", s.metrics.instrument("metrics", s.metricsHandler()))
 	s.mux.Handle("/mcp", s.metrics.instrument("mcp", s.mcpHTTP()))
 	s.mux.Handle("/", s.api("other", func(_ http.ResponseWriter, r *http.Request, _ *Scope) (any, error) {
 		return nil, routeError(r)
@@ -202,6 +219,10 @@ func (s *Server) writeError(w http.ResponseWriter, r *http.Request, err error) {
 	if code == http.StatusUnauthorized {
 		w.Header().Set("WWW-Authenticate", `Bearer realm="goldfish"`)
 	}
+	if ge.Code == gqlstatus.CabinetUnavailable {
+		w.Header().Set("Retry-After", retryAfter)
+		s.ready.set(ge)
+	}
 	if code >= 500 && code != http.StatusServiceUnavailable {
 		s.opts.Logger.Warn("request failed", "method", r.Method, "path", r.URL.Path, "status", code, "error", ge.Error())
 	}
@@ -228,9 +249,16 @@ func (s *Server) writeJSON(w http.ResponseWriter, r *http.Request, code int, v a
 }
 
 // decode reads a request body into v, strictly: one JSON object, no
-// unknown fields, nothing after it.
+// unknown fields, nothing after it, UTF-8 throughout (checkBody).
 func decode(r *http.Request, v any) error {
-	dec := json.NewDecoder(r.Body)
+	body, err := io.ReadAll(r.Body)
+	if err != nil {
+		return bodyError(err)
+	}
+	if err := checkBody(body); err != nil {
+		return err
+	}
+	dec := json.NewDecoder(bytes.NewReader(body))
 	dec.UseNumber()
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(v); err != nil {
@@ -244,6 +272,77 @@ func decode(r *http.Request, v any) error {
 			WithHint("send one object per request")
 	}
 	return nil
+}
+
+// checkBody refuses what encoding/json would take and silently change:
+// a body of null, which would leave every field unset (refused as an
+// empty body is), bytes that are not UTF-8 and \u escapes of a lone
+// UTF-16 surrogate, which it would replace with U+FFFD (refused with
+// 22G03, as the embedding API refuses a string that is not UTF-8).
+func checkBody(body []byte) error {
+	switch string(bytes.Trim(body, " \t\r\n")) {
+	case "":
+		return bodyError(io.EOF)
+	case "null":
+		return gqlstatus.Errorf(gqlstatus.InvalidOption, "the request body is null, not the JSON object the endpoint takes").
+			WithHint("send one JSON object with the endpoint's fields")
+	}
+	if !utf8.Valid(body) {
+		off := 0
+		for off < len(body) {
+			r, n := utf8.DecodeRune(body[off:])
+			if r == utf8.RuneError && n <= 1 {
+				break
+			}
+			off += n
+		}
+		return gqlstatus.Errorf(gqlstatus.InvalidValueType, "the request body is not UTF-8: byte %d (0x%02x) begins no UTF-8 character", off, body[off]).
+			WithHint("send the body as UTF-8 text; a value that is not text has no GQL type a property holds")
+	}
+	if off, esc := loneSurrogate(body); off >= 0 {
+		return gqlstatus.Errorf(gqlstatus.InvalidValueType, "the request body's string at byte %d escapes %s, a lone UTF-16 surrogate: no UTF-8 text holds it", off, esc).
+			WithHint(`escape a character outside the Basic Multilingual Plane as a surrogate pair ("\ud83d\ude00"), or send it as UTF-8`)
+	}
+	return nil
+}
+
+// loneSurrogate finds the first \u escape in a JSON string of body that
+// is a high surrogate not followed by a low one, or a low surrogate
+// alone: its offset and text, or -1. What is not JSON is left to the
+// decoder.
+func loneSurrogate(body []byte) (int, string) {
+	hex4 := func(i int) (rune, bool) {
+		if i+6 > len(body) || body[i] != '\\' || body[i+1] != 'u' {
+			return 0, false
+		}
+		v, err := strconv.ParseUint(string(body[i+2:i+6]), 16, 16)
+		return rune(v), err == nil
+	}
+	in := false
+	for i := 0; i < len(body); i++ {
+		switch c := body[i]; {
+		case c == '"':
+			in = !in
+		case in && c == '\\':
+			r, ok := hex4(i)
+			if !ok {
+				i++ // an escape of one character
+				continue
+			}
+			switch {
+			case r >= 0xD800 && r < 0xDC00:
+				if lo, ok := hex4(i + 6); ok && lo >= 0xDC00 && lo < 0xE000 {
+					i += 11
+					continue
+				}
+				return i, string(body[i : i+6])
+			case r >= 0xDC00 && r < 0xE000:
+				return i, string(body[i : i+6])
+			}
+			i += 5
+		}
+	}
+	return -1, ""
 }
 
 func bodyError(err error) error {
@@ -272,13 +371,13 @@ var sessionVerbs = map[string]bool{"recall": true, "commit": true, "export": tru
 func routeError(r *http.Request) error {
 	return &gqlstatus.Error{Code: gqlstatus.InvalidReference, Cause: errNoRoute,
 		Msg:  fmt.Sprintf("there is no endpoint %s %s", r.Method, r.URL.Path),
-		Hint: "POST /v1/sessions/NAME/recall, /commit, /export, /absorb or /settings; GET /v1/sessions, /v1/sessions/NAME/vocabulary, /settings or /dump; GET /healthz, GET /metrics, /mcp"}
+		Hint: "POST /v1/sessions/NAME/recall, /commit, /export, /absorb or /settings; GET /v1/sessions, /v1/sessions/NAME/vocabulary, /settings or /dump; GET /healthz, /readyz, /metrics; /mcp"}
 }
 
 // routeStatus is 405 for a known path with the wrong method, else 404.
 func routeStatus(r *http.Request) int {
 	p := r.URL.Path
-	if p == "/v1/sessions" || p == "/healthz" || p == "/metrics" {
+	if p == "/v1/sessions" || p == "/healthz" || p == "/readyz" || p == "/metrics" {
 		return http.StatusMethodNotAllowed
 	}
 	if rest, ok := strings.CutPrefix(p, "/v1/sessions/"); ok {

@@ -130,9 +130,18 @@ type SkippedJSON struct {
 
 // vocabulary answers GET /v1/sessions/{name}/vocabulary.
 func (s *Server) vocabulary(_ http.ResponseWriter, r *http.Request, scope *Scope) (any, error) {
-	sess, err := s.session(r.Context(), scope, r.PathValue("name"), "read")
+	name := r.PathValue("name")
+	sess, err := s.session(r.Context(), scope, name, "read")
 	if err != nil {
 		return nil, err
+	}
+	if name == goldfish.CatalogName && !scope.Unrestricted() {
+		// The catalogue a token that reads only some sessions Recalls is
+		// theirs alone, at version 1 (goldfish.RecallOptions.Sessions);
+		// its vocabulary is that catalogue's: the real one's version
+		// counts the changes of every session. The catalogue takes no
+		// Commit, so it has no views or actions.
+		return VocabularyJSON{Version: 1, Views: []ViewJSON{}, Actions: []ActionJSON{}}, nil
 	}
 	v, err := sess.Vocabulary(r.Context())
 	if err != nil {
@@ -261,7 +270,7 @@ func (s *Server) absorb(_ http.ResponseWriter, r *http.Request, scope *Scope) (a
 		return nil, err
 	}
 	name := r.PathValue("name")
-	sess, err := s.session(r.Context(), scope, name, "write")
+	sess, agent, err := s.sessionAs(r.Context(), scope, name, "write", req.Agent)
 	if err != nil {
 		return nil, err
 	}
@@ -269,7 +278,7 @@ func (s *Server) absorb(_ http.ResponseWriter, r *http.Request, scope *Scope) (a
 	if err != nil {
 		return nil, err
 	}
-	res, err := sess.AbsorbWith(r.Context(), req.Slice, policy, goldfish.CommitOptions{Agent: req.Agent})
+	res, err := sess.AbsorbWith(r.Context(), req.Slice, policy, goldfish.CommitOptions{Agent: agent})
 	if err != nil {
 		return nil, s.callError(r.Context(), err)
 	}

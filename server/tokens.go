@@ -9,9 +9,11 @@ import (
 	"fmt"
 	"io"
 	"path"
+	"strconv"
 	"strings"
 
 	"github.com/goldfish-gql/goldfish"
+	"github.com/goldfish-gql/goldfish/gqlstatus"
 )
 
 // A token is "gf_" and 43 characters of URL-safe base64: 256 random
@@ -21,12 +23,16 @@ import (
 const tokenPrefix = "gf_"
 
 // Scope is what one token may do: read the sessions its read globs
-// match, read and write those its write globs match. Globs are
-// path.Match patterns over session names ('*', '?', '[…]'), which hold
-// no '/', so '*' matches any name.
+// match, read and write those its write globs match, and, when it is
+// bound to agents, read and commit only as the agents its agent globs
+// match. Globs are path.Match patterns over session and agent names
+// ('*', '?', '[…]'), which hold no '/', so '*' matches any name.
 type Scope struct {
 	// Read and Write are the globs; write implies read.
 	Read, Write []string
+	// Agents are the agent-name globs the token may act as; none: any
+	// agent, or none (a token made without --agent).
+	Agents []string
 	// all is the scope of a server without tokens: everything.
 	all bool
 	// id names the token in logs and metrics: the first 12 hex digits
@@ -55,6 +61,53 @@ func (s *Scope) CanWrite(session string) bool {
 // catalogue needs no filtering.
 func (s *Scope) Unrestricted() bool {
 	return s.all || contains(s.Read, "*") || contains(s.Write, "*")
+}
+
+// Bound reports whether the token is bound to agent names.
+func (s *Scope) Bound() bool { return !s.all && len(s.Agents) > 0 }
+
+// Agent returns the agent a Recall or Commit that names agent acts as.
+// An unbound token acts as the agent the request names, or as nobody.
+// A bound token acts only as an agent its globs match; a request that
+// names none acts as the token's agent when the token is bound to
+// exactly one name (not a pattern), and is refused otherwise. A refusal
+// is 42Q07 (403) and names the agents the token may use.
+func (s *Scope) Agent(agent string) (string, error) {
+	if !s.Bound() {
+		return agent, nil
+	}
+	if agent == "" {
+		if one, ok := s.oneAgent(); ok {
+			return one, nil
+		}
+		return "", gqlstatus.Errorf(gqlstatus.AccessDenied, "this token reads and commits only as %s, and the request names no agent", s.agentList()).
+			WithHint(`name the agent in "agent"`)
+	}
+	if !matchAny(s.Agents, agent) {
+		return "", gqlstatus.Errorf(gqlstatus.AccessDenied, "this token may not act as agent %q: it reads and commits only as %s", agent, s.agentList()).
+			WithHint(`name one of those in "agent", or use a token bound to this agent (gqlsh token --agent NAME)`)
+	}
+	return agent, nil
+}
+
+// oneAgent is the agent of a token bound to exactly one name.
+func (s *Scope) oneAgent() (string, bool) {
+	if len(s.Agents) != 1 || strings.ContainsAny(s.Agents[0], `*?[\`) {
+		return "", false
+	}
+	return s.Agents[0], true
+}
+
+// agentList words the agent globs for a refusal.
+func (s *Scope) agentList() string {
+	if one, ok := s.oneAgent(); ok {
+		return "agent " + strconv.Quote(one)
+	}
+	q := make([]string, len(s.Agents))
+	for i, g := range s.Agents {
+		q[i] = strconv.Quote(g)
+	}
+	return "the agents matching " + strings.Join(q, ", ")
 }
 
 func matchAny(globs []string, name string) bool {
@@ -102,11 +155,24 @@ func hashToken(token string) string {
 //
 //	sha256:3b9c…e1 read=proj.*,notes write=notes
 func NewToken(read, write []string) (token, line string, err error) {
+	return NewBoundToken(read, write, nil)
+}
+
+// NewBoundToken is NewToken for a token bound to the agents its agent
+// globs match (none: unbound); its line adds them:
+//
+//	sha256:3b9c…e1 read=team-* agent=ana
+func NewBoundToken(read, write, agents []string) (token, line string, err error) {
 	if len(read) == 0 && len(write) == 0 {
 		return "", "", fmt.Errorf("a token needs at least one glob to read or write: --read GLOB[,GLOB…] or --write GLOB[,GLOB…]")
 	}
 	for _, g := range append(append([]string(nil), read...), write...) {
 		if err := checkGlob(g); err != nil {
+			return "", "", err
+		}
+	}
+	for _, g := range agents {
+		if err := checkAgentGlob(g); err != nil {
 			return "", "", err
 		}
 	}
@@ -122,11 +188,14 @@ func NewToken(read, write []string) (token, line string, err error) {
 	if len(write) > 0 {
 		line += " write=" + strings.Join(write, ",")
 	}
+	if len(agents) > 0 {
+		line += " agent=" + strings.Join(agents, ",")
+	}
 	return token, line, nil
 }
 
-// SplitGlobs splits a comma-separated list of globs, as --read and
-// --write take them.
+// SplitGlobs splits a comma-separated list of globs, as --read, --write
+// and --agent take them.
 func SplitGlobs(s string) []string {
 	var out []string
 	for _, g := range strings.Split(s, ",") {
@@ -152,10 +221,30 @@ func checkGlob(g string) error {
 	return nil
 }
 
+// checkAgentGlob refuses an agent glob that is not a pattern, and a
+// name without pattern characters that is no agent name (it would
+// match nothing).
+func checkAgentGlob(g string) error {
+	if g == "" || len(g) > 256 || strings.ContainsAny(g, "/, \t\r\n") {
+		return fmt.Errorf("agent glob %q: give 1 to 256 characters, no '/', ',' or spaces", g)
+	}
+	if _, err := path.Match(g, ""); err != nil {
+		return fmt.Errorf("agent glob %q is not a pattern: %v", g, err)
+	}
+	if !strings.ContainsAny(g, `*?[\`) {
+		if err := goldfish.ValidAgentName(g); err != nil {
+			return fmt.Errorf("agent %q: %v", g, err)
+		}
+	}
+	return nil
+}
+
 // ParseTokens reads a tokens file: one token a line, its hash and then
 // read=GLOB[,GLOB…] and write=GLOB[,GLOB…] in either order (either may be
-// missing, not both); blank lines and lines starting with '#' are
-// skipped. Any other line is an error naming it, so a typing mistake
+// missing, not both), and agent=GLOB[,GLOB…] for a token bound to agents
+// (a line without it, as every file before agents were bound, is an
+// unbound token); each may be given more than once, and adds its globs.
+// Blank lines and lines starting with '#' are skipped. Any other line is an error naming it, so a typing mistake
 // never silently widens or drops a token.
 func ParseTokens(r io.Reader) (*Tokens, error) {
 	t := &Tokens{byHash: map[string]*Scope{}}
@@ -180,20 +269,23 @@ func ParseTokens(r io.Reader) (*Tokens, error) {
 		for _, kv := range f[1:] {
 			k, v, ok := strings.Cut(kv, "=")
 			var dst *[]string
+			check := checkGlob
 			switch {
 			case ok && k == "read":
 				dst = &s.Read
 			case ok && k == "write":
 				dst = &s.Write
+			case ok && k == "agent":
+				dst, check = &s.Agents, checkAgentGlob
 			default:
-				return nil, fmt.Errorf("line %d: %q is neither read=GLOBS nor write=GLOBS", n, kv)
+				return nil, fmt.Errorf("line %d: %q is none of read=GLOBS, write=GLOBS and agent=GLOBS", n, kv)
 			}
 			globs := SplitGlobs(v)
 			if len(globs) == 0 {
 				return nil, fmt.Errorf("line %d: %s= names no glob", n, k)
 			}
 			for _, g := range globs {
-				if err := checkGlob(g); err != nil {
+				if err := check(g); err != nil {
 					return nil, fmt.Errorf("line %d: %v", n, err)
 				}
 			}

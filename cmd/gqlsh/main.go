@@ -6,9 +6,9 @@
 //	gqlsh [--cabinet PATH | --postgres URL | --mem] [--postgres-schema NAME] [--session NAME] [--agent NAME] [--format gql|json] [--fail-at-end] [-c TEXT]... [-f FILE]...
 //	gqlsh conformance [-v] [--postgres URL | --url URL [--token T]] [DIR]
 //	gqlsh ingest-go DIR [--session NAME] [--mem | --cabinet PATH | --postgres URL]
-//	gqlsh serve [--listen ADDR] [--cabinet PATH | --postgres URL | --mem] [--postgres-schema NAME] [--poll D] [--tokens FILE] [--deadline D]
+//	gqlsh serve [--listen ADDR] [--cabinet PATH | --postgres URL | --mem] [--postgres-schema NAME] [--poll D] [--tokens FILE] [--private-metrics] [--deadline D]
 //	gqlsh mcp [--cabinet PATH | --postgres URL | --mem] [--session NAME]
-//	gqlsh token --read GLOB[,GLOB…] | --write GLOB[,GLOB…]
+//	gqlsh token --read GLOB[,GLOB…] | --write GLOB[,GLOB…] [--agent NAME[,NAME…]]
 //	gqlsh snap-go DIR --prefix NAME [--mem | --cabinet PATH] [--part-nodes N]
 //	gqlsh --version | --help
 //
@@ -106,9 +106,9 @@ Usage:
   gqlsh [--cabinet PATH | --postgres URL | --mem] [--postgres-schema NAME] [--session NAME] [--agent NAME] [--format gql|json] [--fail-at-end] [-c TEXT]... [-f FILE]...
   gqlsh conformance [-v] [--postgres URL | --url URL [--token T]] [DIR]
   gqlsh ingest-go DIR [--session NAME] [--mem | --cabinet PATH | --postgres URL] [--tests] [--no-calls]
-  gqlsh serve [--listen ADDR] [--cabinet PATH | --postgres URL | --mem] [--postgres-schema NAME] [--poll D] [--tokens FILE] [--deadline D]
+  gqlsh serve [--listen ADDR] [--cabinet PATH | --postgres URL | --mem] [--postgres-schema NAME] [--poll D] [--tokens FILE] [--private-metrics] [--deadline D]
   gqlsh mcp [--cabinet PATH | --postgres URL | --mem] [--session NAME]
-  gqlsh token --read GLOB[,GLOB…] | --write GLOB[,GLOB…]
+  gqlsh token --read GLOB[,GLOB…] | --write GLOB[,GLOB…] [--agent NAME[,NAME…]]
   gqlsh snap-go DIR --prefix NAME [--mem | --cabinet PATH] [--part-nodes N] [--tests] [--no-calls]
   gqlsh --version | --help
 
@@ -210,15 +210,7 @@ func openDB(o dbOptions) (*goldfish.DB, string, error) {
 		db, err := goldfish.Open()
 		return db, "memory", err
 	}
-	url := o.postgres
-	if url == "" && o.cabinet == "" {
-		lookup := o.lookupEnv
-		if lookup == nil {
-			lookup = os.LookupEnv
-		}
-		url, _ = lookup("GOLDFISH_POSTGRES")
-	}
-	if url != "" {
+	if url := o.postgresURL(); url != "" {
 		db, err := goldfish.Open(goldfish.WithPostgres(url), goldfish.WithPostgresOptions(goldfish.PostgresOptions{Schema: o.schema, PollInterval: o.poll}),
 			goldfish.WithMemoryBudget(o.memoryBudget))
 		if err != nil {

@@ -11,13 +11,14 @@ import (
 	"net/http"
 	"os"
 	"os/signal"
+	"strings"
 	"syscall"
 	"time"
 
 	"github.com/goldfish-gql/goldfish/server"
 )
 
-const serveUsage = `Usage: gqlsh serve [--listen ADDR] [--cabinet PATH | --postgres URL | --mem] [--postgres-schema NAME] [--poll D] [--tokens FILE] [--deadline D] [--session NAME] [--memory-budget SIZE]
+const serveUsage = `Usage: gqlsh serve [--listen ADDR] [--cabinet PATH | --postgres URL | --mem] [--postgres-schema NAME] [--poll D] [--tokens FILE] [--private-metrics] [--deadline D] [--session NAME] [--memory-budget SIZE]
 
 Serves the sessions over HTTP/JSON and MCP (streamable HTTP on /mcp):
   POST /v1/sessions/NAME/recall   {"q", "params", "agent", "options": {"M","k","L","F","T","view","depth","only","pinned","nopeaks","exact"}}
@@ -25,7 +26,7 @@ Serves the sessions over HTTP/JSON and MCP (streamable HTTP on /mcp):
   POST /v1/sessions/NAME/export    {"q", "params", "nicks", "options": {"M","k","L","F"}}
   POST /v1/sessions/NAME/absorb    {"slice", "policy", "agent"}
   GET  /v1/sessions/NAME/vocabulary, /settings (POST to change), /dump
-  GET  /v1/sessions, GET /healthz, GET /metrics
+  GET  /v1/sessions, GET /healthz, GET /readyz, GET /metrics
 
 With --postgres URL (else $GOLDFISH_POSTGRES, unless --cabinet or --mem)
 the sessions live in PostgreSQL, shared with every other gqlsh serve on
@@ -34,7 +35,12 @@ the same database and schema; each Recall knows the others' Commits at most
 
 Without --tokens every caller may do everything, so the server listens on a
 loopback address only; with --tokens FILE (lines from gqlsh token) each
-request needs "Authorization: Bearer TOKEN" and sees only its sessions.
+request needs "Authorization: Bearer TOKEN" and sees only its sessions;
+/healthz, /readyz and /metrics need none (/metrics shows totals only), and
+with --private-metrics /metrics needs a token that may read every session.
+/readyz answers 503 while the cabinet is unreachable (with PostgreSQL, a
+ping of the server at most once a second), as every request that needs it
+does (08Q04, with Retry-After).
 SIGTERM or Ctrl-C stops it: no new requests, the ones in flight finish, the
 sessions written are flushed, exit status 0.
 
@@ -50,6 +56,7 @@ func runServe(args []string, e env) int {
 	storage.register(fs)
 	poll := fs.Duration("poll", 0, "with PostgreSQL, how old a Recall's knowledge of other servers' Commits may be, at most `D` (default 1s)")
 	tokensFile := fs.String("tokens", "", "accept only the tokens listed in `FILE` (lines from gqlsh token)")
+	privateMetrics := fs.Bool("private-metrics", false, "with --tokens, serve /metrics only to a token that may read every session (default: to anyone, totals only)")
 	deadline := fs.Duration("deadline", 30*time.Second, "cancel a request's work after `D` (0: no deadline)")
 	session := fs.String("session", server.DefaultMemorySession, "session `NAME` of the memory-server tools on /mcp")
 	grace := fs.Duration("grace", 30*time.Second, "at shutdown, wait at most `D` for requests in flight")
@@ -101,7 +108,13 @@ func runServe(args []string, e env) int {
 	}
 	storage.warn("gqlsh serve", e)
 	logger := slog.New(slog.NewTextHandler(e.stderr, nil))
-	srv, err := server.New(db, server.Options{Tokens: tokens, Deadline: *deadline, MemorySession: *session, Version: version, Logger: logger})
+	so := server.Options{Tokens: tokens, Deadline: *deadline, MemorySession: *session, Version: version, Logger: logger, PrivateMetrics: *privateMetrics}
+	if url := opts.postgresURL(); url != "" {
+		probe := &postgresProbe{url: url}
+		defer probe.close()
+		so.Ready = probe.ready
+	}
+	srv, err := server.New(db, so)
 	if err != nil {
 		ln.Close()
 		db.Close()
@@ -174,14 +187,26 @@ func loopback(addr string) bool {
 	return ip != nil && ip.IsLoopback()
 }
 
+// globList is a flag of globs, repeatable and comma-separated.
+type globList []string
+
+func (g *globList) String() string { return strings.Join(*g, ",") }
+
+func (g *globList) Set(v string) error {
+	*g = append(*g, server.SplitGlobs(v)...)
+	return nil
+}
+
 // runToken is gqlsh token: a new token and its tokens-file line.
 func runToken(args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("gqlsh token", flag.ContinueOnError)
 	fs.SetOutput(stderr)
-	read := fs.String("read", "", "the token may read the sessions `GLOB[,GLOB…]` match")
-	write := fs.String("write", "", "the token may read and write the sessions `GLOB[,GLOB…]` match")
+	var read, write, agents globList
+	fs.Var(&read, "read", "the token may read the sessions `GLOB[,GLOB…]` match (repeatable)")
+	fs.Var(&write, "write", "the token may read and write the sessions `GLOB[,GLOB…]` match (repeatable)")
+	fs.Var(&agents, "agent", "the token reads and commits only as the agents `NAME[,NAME…]` name or match (repeatable; default: any agent)")
 	fs.Usage = func() {
-		fmt.Fprintln(stderr, "Usage: gqlsh token --read GLOB[,GLOB…] | --write GLOB[,GLOB…]\n\nPrints a new token on the first line and, on the second, the line to append\nto the server's tokens file (gqlsh serve --tokens FILE), which holds only a\nhash of the token. Globs match session names: * any run of characters, ? one.")
+		fmt.Fprintln(stderr, "Usage: gqlsh token --read GLOB[,GLOB…] | --write GLOB[,GLOB…] [--agent NAME[,NAME…]]\n\nPrints a new token on the first line and, on the second, the line to append\nto the server's tokens file (gqlsh serve --tokens FILE), which holds only a\nhash of the token. Globs match session names: * any run of characters, ? one.\nEach flag may be repeated, and takes a comma-separated list.\n\nWith --agent, every Recall and Commit of the token must name one of its agents\n(globs as for sessions); one that names none acts as the token's agent when it\nhas exactly one, a name without * ? or [, and is refused otherwise.")
 		fs.PrintDefaults()
 	}
 	if err := fs.Parse(args); err != nil {
@@ -194,7 +219,7 @@ func runToken(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "gqlsh token: unexpected argument %q\n", fs.Arg(0))
 		return 2
 	}
-	token, line, err := server.NewToken(server.SplitGlobs(*read), server.SplitGlobs(*write))
+	token, line, err := server.NewBoundToken(read, write, agents)
 	if err != nil {
 		fmt.Fprintf(stderr, "gqlsh token: %v\n", err)
 		return 2
@@ -202,4 +227,21 @@ func runToken(args []string, stdout, stderr io.Writer) int {
 	fmt.Fprintln(stdout, token)
 	fmt.Fprintln(stdout, line)
 	return 0
+}
+
+// postgresURL is the PostgreSQL URL openDB opens, or "" for a cabinet
+// file or memory.
+func (o dbOptions) postgresURL() string {
+	switch {
+	case o.mem:
+		return ""
+	case o.postgres != "", o.cabinet != "":
+		return o.postgres
+	}
+	lookup := o.lookupEnv
+	if lookup == nil {
+		lookup = os.LookupEnv
+	}
+	url, _ := lookup("GOLDFISH_POSTGRES")
+	return url
 }

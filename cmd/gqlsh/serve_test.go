@@ -44,9 +44,44 @@ func TestToken(t *testing.T) {
 	if !ok || !sc.CanRead("proj.a") || sc.CanWrite("proj.a") || !sc.CanWrite("notes") || sc.CanRead("other") {
 		t.Errorf("the token's scope: %+v %v", sc, ok)
 	}
-	for _, bad := range [][]string{{"token"}, {"token", "--read", "a/b"}, {"token", "--read", "[a"}} {
+	for _, bad := range [][]string{{"token"}, {"token", "--read", "a/b"}, {"token", "--read", "[a"},
+		{"token", "--read", "a", "--agent", "-x"}, {"token", "--read", "a", "--agent", "[a"}, {"token", "--agent", "ana"}} {
 		if code := run(bad, strings.NewReader(""), &out, &errs); code != 2 {
 			t.Errorf("%v: exit %d, want 2", bad, code)
 		}
+	}
+}
+
+// TestTokenAgents: gqlsh token --agent binds the token to agents,
+// repeatable and comma-separated (as --read and --write now are), and
+// the line it prints reads back as that scope.
+func TestTokenAgents(t *testing.T) {
+	var out, errs strings.Builder
+	if code := run([]string{"token", "--read", "team-*", "--read", "x", "--agent", "ana,bot-*", "--agent", "bob"}, strings.NewReader(""), &out, &errs); code != 0 {
+		t.Fatalf("exit %d: %s", code, errs.String())
+	}
+	lines := strings.Split(strings.TrimSpace(out.String()), "\n")
+	if len(lines) != 2 || !strings.HasSuffix(lines[1], " read=team-*,x agent=ana,bot-*,bob") {
+		t.Fatalf("%q", out.String())
+	}
+	toks, err := server.ParseTokens(strings.NewReader(lines[1] + "\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	sc, _ := toks.Lookup(lines[0])
+	for agent, ok := range map[string]bool{"ana": true, "bob": true, "bot-1": true, "carl": false, "": false} {
+		if _, err := sc.Agent(agent); (err == nil) != ok {
+			t.Errorf("agent %q: %v", agent, err)
+		}
+	}
+	out.Reset()
+	if code := run([]string{"token", "--write", "w", "--agent", "ana"}, strings.NewReader(""), &out, &errs); code != 0 {
+		t.Fatalf("exit %d: %s", code, errs.String())
+	}
+	lines = strings.Split(strings.TrimSpace(out.String()), "\n")
+	toks, _ = server.ParseTokens(strings.NewReader(lines[1] + "\n"))
+	sc, _ = toks.Lookup(lines[0])
+	if a, err := sc.Agent(""); a != "ana" || err != nil {
+		t.Errorf("a token of one agent, a request naming none: %q %v", a, err)
 	}
 }

@@ -17,7 +17,7 @@
 //	GET  /v1/sessions                the sessions the token may read
 //	GET  /healthz                    200 while serving, 503 once shutdown began
 //	GET  /metrics                    Prometheus text format
-//	/mcp                             MCP, streamable HTTP (stateless, JSON responses)
+//	/mcp                             MCP, streamable HTTP (stateless, JSON responses; one message a POST)
 //
 // A Recall answers with the object `gqlsh --format json` prints for it
 // (gql, cue, seeds, rows, tokens, version, notices, attention), a Commit
@@ -30,6 +30,32 @@
 // name registered, a precondition false, a Commit other hosts beat to
 // its version past its retries), 413 a frame over 4 MiB, 500
 // the server's fault, 503 shutting down or over the request deadline.
+//
+// # MCP
+//
+// One MCP message is one call and one budget, on /mcp (one POST) and on
+// standard input (one line) alike. A JSON-RPC batch is refused whole
+// with one error (-32600, 22Q07; HTTP 400) before any of it runs,
+// whatever protocol version the client claims: the MCP specification of
+// 2025-06-18 removed batches. A message over the 4 MiB frame is refused
+// (22Q07; HTTP 413) without being read past it. The call has the one
+// deadline of the request (Options.Deadline). Its answer is at most
+// 4 MiB as JSON on the wire: a tool measures its answer before it is
+// sent and refuses one over the frame with 22Q07 (a Shape is in it
+// twice, as text and as the structured content's gql); /mcp holds every
+// answer to the frame as it is written (over it, HTTP 413 with a JSON-RPC
+// error), and StdioTransport replaces an answer over it by an error. On
+// standard input a refused line does not end the connection.
+//
+// tools/list shows a token only the tools it may call: commit to a token
+// that may write some session, the memory tools that read to one that may
+// read the memory session, those that write to one that may write it.
+// Its input schemas are strict (one JSON type per property, every object
+// closed with additionalProperties: false and every property required),
+// as strict function calling takes them; a call may still leave the
+// optional properties out, and empty ("", 0, [], false) takes the
+// default. The memory tools' schemas are the original server's with
+// every object closed.
 //
 // # Tokens
 //

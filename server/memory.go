@@ -155,55 +155,65 @@ const (
 	chunkBytes = 96 << 10
 )
 
-func (s *Server) addMemoryTools(srv *mcp.Server) {
-	ro := &mcp.ToolAnnotations{ReadOnlyHint: true, IdempotentHint: true, OpenWorldHint: ptr(false)}
+// addMemoryTools adds the memory server's tools, with the original's
+// annotations: the reads say they change nothing (readOnlyHint, and
+// destructiveHint false, which MCP's default would make true).
+func (s *Server) addMemoryTools(srv *mcp.Server, shown map[string]shownTool) {
+	ro := &mcp.ToolAnnotations{ReadOnlyHint: true, DestructiveHint: ptr(false), IdempotentHint: true, OpenWorldHint: ptr(false)}
 	add := &mcp.ToolAnnotations{DestructiveHint: ptr(false), OpenWorldHint: ptr(false)}
 	del := &mcp.ToolAnnotations{DestructiveHint: ptr(true), IdempotentHint: true, OpenWorldHint: ptr(false)}
-	mcp.AddTool(srv, &mcp.Tool{Name: "create_entities", InputSchema: originalSchema[createEntitiesArgs](), Title: "Create Entities",
+	memoryTool[createEntitiesArgs](srv, shown, memoryWriter, &mcp.Tool{Name: "create_entities", Title: "Create Entities",
 		Description: "Create multiple new entities in the knowledge graph", Annotations: add},
 		tool(s, "create_entities", func(ctx context.Context, sc *Scope, in createEntitiesArgs) (*mcp.CallToolResult, EntitiesJSON, error) {
 			return s.createEntities(ctx, sc, in.Entities)
 		}))
-	mcp.AddTool(srv, &mcp.Tool{Name: "create_relations", InputSchema: originalSchema[createRelationsArgs](), Title: "Create Relations",
+	memoryTool[createRelationsArgs](srv, shown, memoryWriter, &mcp.Tool{Name: "create_relations", Title: "Create Relations",
 		Description: "Create multiple new relations between entities in the knowledge graph. Relations should be in active voice", Annotations: add},
 		tool(s, "create_relations", func(ctx context.Context, sc *Scope, in createRelationsArgs) (*mcp.CallToolResult, RelationsJSON, error) {
 			return s.createRelations(ctx, sc, in.Relations)
 		}))
-	mcp.AddTool(srv, &mcp.Tool{Name: "add_observations", InputSchema: originalSchema[addObservationsArgs](), Title: "Add Observations",
+	memoryTool[addObservationsArgs](srv, shown, memoryWriter, &mcp.Tool{Name: "add_observations", Title: "Add Observations",
 		Description: "Add new observations to existing entities in the knowledge graph", Annotations: add},
 		tool(s, "add_observations", func(ctx context.Context, sc *Scope, in addObservationsArgs) (*mcp.CallToolResult, ObservationsJSON, error) {
 			return s.addObservations(ctx, sc, in.Observations)
 		}))
-	mcp.AddTool(srv, &mcp.Tool{Name: "delete_entities", InputSchema: originalSchema[deleteEntitiesArgs](), Title: "Delete Entities",
+	memoryTool[deleteEntitiesArgs](srv, shown, memoryWriter, &mcp.Tool{Name: "delete_entities", Title: "Delete Entities",
 		Description: "Delete multiple entities and their associated relations from the knowledge graph", Annotations: del},
 		tool(s, "delete_entities", func(ctx context.Context, sc *Scope, in deleteEntitiesArgs) (*mcp.CallToolResult, DeletedJSON, error) {
 			return s.deleteEntities(ctx, sc, in.EntityNames)
 		}))
-	mcp.AddTool(srv, &mcp.Tool{Name: "delete_observations", InputSchema: originalSchema[deleteObservationsArgs](), Title: "Delete Observations",
+	memoryTool[deleteObservationsArgs](srv, shown, memoryWriter, &mcp.Tool{Name: "delete_observations", Title: "Delete Observations",
 		Description: "Delete specific observations from entities in the knowledge graph", Annotations: del},
 		tool(s, "delete_observations", func(ctx context.Context, sc *Scope, in deleteObservationsArgs) (*mcp.CallToolResult, DeletedJSON, error) {
 			return s.deleteObservations(ctx, sc, in.Deletions)
 		}))
-	mcp.AddTool(srv, &mcp.Tool{Name: "delete_relations", InputSchema: originalSchema[deleteRelationsArgs](), Title: "Delete Relations",
+	memoryTool[deleteRelationsArgs](srv, shown, memoryWriter, &mcp.Tool{Name: "delete_relations", Title: "Delete Relations",
 		Description: "Delete multiple relations from the knowledge graph", Annotations: del},
 		tool(s, "delete_relations", func(ctx context.Context, sc *Scope, in deleteRelationsArgs) (*mcp.CallToolResult, DeletedJSON, error) {
 			return s.deleteRelations(ctx, sc, in.Relations)
 		}))
-	mcp.AddTool(srv, &mcp.Tool{Name: "read_graph", InputSchema: originalSchema[readGraphArgs](), Title: "Read Graph",
+	memoryTool[readGraphArgs](srv, shown, memoryReader, &mcp.Tool{Name: "read_graph", Title: "Read Graph",
 		Description: "Read the entire knowledge graph (here: its outline, the counts per type and a few entities of each; open_nodes and search_nodes read the rest)", Annotations: ro},
 		tool(s, "read_graph", func(ctx context.Context, sc *Scope, _ readGraphArgs) (*mcp.CallToolResult, ShapeJSON, error) {
 			return s.memoryRecall(ctx, sc, "MATCH ()", nil, goldfish.RecallOptions{})
 		}))
-	mcp.AddTool(srv, &mcp.Tool{Name: "search_nodes", InputSchema: originalSchema[searchNodesArgs](), Title: "Search Nodes",
+	memoryTool[searchNodesArgs](srv, shown, memoryReader, &mcp.Tool{Name: "search_nodes", Title: "Search Nodes",
 		Description: "Search for nodes in the knowledge graph based on a query", Annotations: ro},
 		tool(s, "search_nodes", func(ctx context.Context, sc *Scope, in searchNodesArgs) (*mcp.CallToolResult, ShapeJSON, error) {
 			return s.searchNodes(ctx, sc, in.Query)
 		}))
-	mcp.AddTool(srv, &mcp.Tool{Name: "open_nodes", InputSchema: originalSchema[openNodesArgs](), Title: "Open Nodes",
+	memoryTool[openNodesArgs](srv, shown, memoryReader, &mcp.Tool{Name: "open_nodes", Title: "Open Nodes",
 		Description: "Open specific nodes in the knowledge graph by their names", Annotations: ro},
 		tool(s, "open_nodes", func(ctx context.Context, sc *Scope, in openNodesArgs) (*mcp.CallToolResult, ShapeJSON, error) {
 			return s.openNodes(ctx, sc, in.Names)
 		}))
+}
+
+// memoryTool adds a memory tool: its calls are validated against the
+// original's schema, and tools/list shows it with every object closed.
+func memoryTool[In, Out any](srv *mcp.Server, shown map[string]shownTool, a access, t *mcp.Tool, h mcp.ToolHandlerFor[In, Out]) {
+	sc := originalSchema[In]()
+	addTool(srv, shown, a, t, sc, strictSchema(sc), h)
 }
 
 // originalSchema is the input schema of T as the original server states

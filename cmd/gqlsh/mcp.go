@@ -5,7 +5,6 @@ import (
 	"errors"
 	"flag"
 	"fmt"
-	"io"
 	"log/slog"
 	"os"
 	"os/signal"
@@ -60,11 +59,9 @@ func runMCP(args []string, e env) int {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	code := 0
-	var t mcp.Transport = &mcp.StdioTransport{}
-	if e.stdin != os.Stdin || e.stdout != os.Stdout {
-		t = &mcp.IOTransport{Reader: readCloser{e.stdin}, Writer: writeCloser{e.stdout}}
-	}
-	if err := srv.MCP().Run(ctx, t); err != nil && ctx.Err() == nil && !errors.Is(err, mcp.ErrConnectionClosed) {
+	// One line is one message and one budget: a batch, a line over the
+	// frame or an answer over it is refused, and the next line served.
+	if err := srv.MCP().Run(ctx, srv.StdioTransport(e.stdin, e.stdout)); err != nil && ctx.Err() == nil && !errors.Is(err, mcp.ErrConnectionClosed) {
 		fmt.Fprintf(e.stderr, "gqlsh mcp: %v\n", err)
 		code = 1
 	}
@@ -78,14 +75,3 @@ func runMCP(args []string, e env) int {
 	}
 	return code
 }
-
-// readCloser and writeCloser let a test's streams carry the protocol.
-type readCloser struct{ r io.Reader }
-
-func (r readCloser) Read(p []byte) (int, error) { return r.r.Read(p) }
-func (readCloser) Close() error                 { return nil }
-
-type writeCloser struct{ w io.Writer }
-
-func (w writeCloser) Write(p []byte) (int, error) { return w.w.Write(p) }
-func (writeCloser) Close() error                  { return nil }

@@ -3,7 +3,13 @@
 // TypeScript client. Prints one JSON object: the tools' input schemas,
 // the text of every read from both, and how many of 40 concurrent writes
 // each kept. The Go test that runs it counts the tokens and checks the
-// answers.
+// answers and the schemas. Goldfish's schemas are the original's with
+// every object closed (additionalProperties: false, for strict function
+// calling): the script fails unless every one of them is strict (one
+// JSON type per property, every object closed, every property required),
+// and prints them with additionalProperties: false taken out, for the Go
+// test to compare with the original's. It also fails unless the memory
+// tools carry the original's annotations.
 //
 //   node sidebyside.mjs GQLSH_BINARY WORK_DIR [--load]
 //
@@ -32,6 +38,30 @@ async function connect(name, run) {
 }
 
 const text = (res) => res.content.filter((c) => c.type === "text").map((c) => c.text).join("");
+
+// strictProblems lists what strict function calling refuses in a schema.
+function strictProblems(path, s) {
+  const out = [];
+  if (typeof s.type !== "string") out.push(`${path}: type ${JSON.stringify(s.type)} is not one JSON type`);
+  if (s.type === "object") {
+    if (s.additionalProperties !== false) out.push(`${path}: not closed (additionalProperties ${JSON.stringify(s.additionalProperties)})`);
+    const props = Object.keys(s.properties ?? {}).sort();
+    const required = [...(s.required ?? [])].sort();
+    if (JSON.stringify(props) !== JSON.stringify(required)) out.push(`${path}: properties ${props}, required ${required}`);
+    for (const p of props) out.push(...strictProblems(`${path}.${p}`, s.properties[p]));
+  }
+  if (s.type === "array") out.push(...strictProblems(`${path}[]`, s.items ?? {}));
+  return out;
+}
+
+// opened is a schema with additionalProperties: false taken out.
+function opened(s) {
+  if (Array.isArray(s)) return s.map(opened);
+  if (s === null || typeof s !== "object") return s;
+  const out = {};
+  for (const [k, v] of Object.entries(s)) if (!(k === "additionalProperties" && v === false)) out[k] = opened(v);
+  return out;
+}
 
 // A memory of people, teams, projects and places: 48 entities with 3 to 6
 // observations of a sentence each, and 3 relations per person.
@@ -77,7 +107,17 @@ async function run(name) {
   const c = await connect(name, "main");
   const { tools } = await c.listTools();
   const schemas = {};
-  for (const t of tools) schemas[t.name] = t.inputSchema;
+  const annotations = {};
+  for (const t of tools) {
+    annotations[t.name] = t.annotations;
+    if (name === "goldfish") {
+      const problems = strictProblems(t.name, t.inputSchema);
+      if (problems.length > 0) throw new Error(`goldfish's input schemas are not strict:\n${problems.join("\n")}`);
+      schemas[t.name] = opened(t.inputSchema);
+    } else {
+      schemas[t.name] = t.inputSchema;
+    }
+  }
   const { entities, relations } = workload();
   for (let i = 0; i < entities.length; i += 12) await c.callTool({ name: "create_entities", arguments: { entities: entities.slice(i, i + 12) } });
   await c.callTool({ name: "create_relations", arguments: { relations } });
@@ -107,7 +147,7 @@ async function run(name) {
     kept += names.slice(i, i + 20).filter((n) => body.includes(`"${n}"`)).length;
   }
   await r.close();
-  return { schemas, reads: out, kept, writeMs };
+  return { schemas, annotations, reads: out, kept, writeMs };
 }
 
 // load drives one target with a fixed number of calls, `clients` of them
@@ -151,6 +191,14 @@ async function loadRun(name) {
 }
 
 const result = { goldfish: await run("goldfish"), original: await run("original") };
+for (const [tool, want] of Object.entries(result.original.annotations)) {
+  const got = result.goldfish.annotations[tool];
+  for (const hint of ["readOnlyHint", "destructiveHint", "idempotentHint", "openWorldHint"]) {
+    if ((got?.[hint] ?? null) !== (want?.[hint] ?? null)) {
+      throw new Error(`${tool}: goldfish's ${hint} is ${got?.[hint]}, the original's ${want?.[hint]}`);
+    }
+  }
+}
 if (process.argv.includes("--load")) {
   result.load = { goldfish: await loadRun("goldfish"), original: await loadRun("original") };
 }

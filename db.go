@@ -64,6 +64,11 @@ func (db *DB) Drop(ctx context.Context, name string) error { return db.e.Drop(ct
 // database stays in use (bbolt's hot backup). It fails in memory.
 func (db *DB) Backup(path string) error { return db.e.Backup(path) }
 
+// Ping checks that the cabinet can be reached now: nil in memory and on a
+// cabinet file, an error with GQLSTATUS 08Q04 (and ErrCabinetUnavailable)
+// when a PostgreSQL server is down. A readiness probe calls it.
+func (db *DB) Ping(ctx context.Context) error { return db.e.Ping(ctx) }
+
 // CabinetPath returns the cabinet's path, or "" in memory.
 func (db *DB) CabinetPath() string { return db.e.CabinetPath() }
 

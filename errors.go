@@ -72,6 +72,10 @@ var (
 	ErrNotDurable = engine.ErrNotDurable
 	// ErrDropped: the session was dropped; ask the DB for it again.
 	ErrDropped = engine.ErrDropped
+	// ErrCabinetUnavailable: the cabinet's server (PostgreSQL) could not
+	// be reached; nothing was applied, and the call may be made again.
+	// Errors that carry it also carry GQLSTATUS 08Q04.
+	ErrCabinetUnavailable = engine.ErrCabinetUnavailable
 )
 
 // MaxSessionName is the longest session name accepted.

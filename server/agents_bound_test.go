@@ -214,3 +214,33 @@ func (tok withToken) RoundTrip(r *http.Request) (*http.Response, error) {
 	r.Header.Set("Authorization", "Bearer "+string(tok))
 	return http.DefaultTransport.RoundTrip(r)
 }
+
+// TestMemoryToolsAsBoundAgent: the memory server's tools read and write
+// as the agent a token is bound to, as the recall and commit tools do.
+func TestMemoryToolsAsBoundAgent(t *testing.T) {
+	tokens, toks := boundTokens(t, map[string]string{"ana": "write=team-* agent=ana"})
+	db, _, ts := newServer(t, server.Options{Tokens: tokens, MemorySession: "team-m"})
+	ctx := context.Background()
+	tr := &mcp.StreamableClientTransport{Endpoint: ts.URL + "/mcp", HTTPClient: &http.Client{Transport: withToken(toks["ana"])}, MaxRetries: -1}
+	cs, err := mcp.NewClient(&mcp.Implementation{Name: "test", Version: "1"}, nil).Connect(ctx, tr, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer cs.Close()
+	for _, c := range []*mcp.CallToolParams{
+		{Name: "create_entities", Arguments: map[string]any{"entities": []any{map[string]any{"name": "alice", "entityType": "person", "observations": []any{"likes tea"}}}}},
+		{Name: "open_nodes", Arguments: map[string]any{"names": []any{"alice"}}},
+	} {
+		res, err := cs.CallTool(ctx, c)
+		if err != nil || res.IsError {
+			t.Fatalf("%s: %v %+v", c.Name, err, res)
+		}
+	}
+	sess, err := db.Session(ctx, "team-m")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if a, _ := sess.Agents(ctx); len(a) != 1 || a[0].Name != "ana" {
+		t.Fatalf("the memory tools read as %+v, want ana", a)
+	}
+}

@@ -45,15 +45,6 @@ func statusOf(err error) *gqlstatus.Error {
 	return &gqlstatus.Error{Code: code, Msg: err.Error(), Hint: hint, Cause: err}
 }
 
-// errUnreachableText is the text of the cabinet's error for a PostgreSQL
-// server it cannot reach (store/cabinet.ErrUnavailable). Most calls get
-// it as 08Q04 from the database; a session's first hydration and the
-// save of what its agents read return it without a code. The server may
-// import only the embedding API, which exports no sentinel for it, so
-// the error is known by its text: the text of an error in the chain,
-// compared whole, never a substring of a message.
-const errUnreachableText = "cabinet: the PostgreSQL server is unavailable"
-
 // cabinetUnreachable reports whether err is the cabinet being
 // unreachable.
 func cabinetUnreachable(err error) bool {
@@ -61,35 +52,9 @@ func cabinetUnreachable(err error) bool {
 	if errors.As(err, &ge) && ge.Code == gqlstatus.CabinetUnavailable {
 		return true
 	}
-	var found bool
-	walkErrors(err, func(e error) bool {
-		found = e.Error() == errUnreachableText
-		return !found
-	})
-	return found
+	return errors.Is(err, goldfish.ErrCabinetUnavailable)
 }
 
-// walkErrors calls fn on err and every error it wraps, depth first,
-// until fn returns false.
-func walkErrors(err error, fn func(error) bool) bool {
-	if err == nil {
-		return true
-	}
-	if !fn(err) {
-		return false
-	}
-	switch u := err.(type) {
-	case interface{ Unwrap() error }:
-		return walkErrors(u.Unwrap(), fn)
-	case interface{ Unwrap() []error }:
-		for _, e := range u.Unwrap() {
-			if !walkErrors(e, fn) {
-				return false
-			}
-		}
-	}
-	return true
-}
 
 // retryAfter is the Retry-After of an answer that the cabinet was
 // unreachable: goldfish reconnects by itself on the next call.

@@ -6,6 +6,7 @@ import (
 	"net/http"
 	"testing"
 
+	"github.com/goldfish-gql/goldfish"
 	"github.com/goldfish-gql/goldfish/gqlstatus"
 )
 
@@ -29,7 +30,7 @@ func TestConflictStatus(t *testing.T) {
 // cabinet's error without one (a first hydration, a save of the agents'
 // record): then the server gives it 08Q04. Other failures keep theirs.
 func TestCabinetUnreachableStatus(t *testing.T) {
-	sentinel := errors.New(errUnreachableText)
+	sentinel := goldfish.ErrCabinetUnavailable
 	cases := []struct {
 		err  error
 		code gqlstatus.Code
@@ -39,7 +40,7 @@ func TestCabinetUnreachableStatus(t *testing.T) {
 		{fmt.Errorf("saving what the agents of session %q have read: %w", "a", fmt.Errorf("%w: x", sentinel)), gqlstatus.CabinetUnavailable},
 		{&gqlstatus.Error{Code: gqlstatus.Internal, Msg: "m", Cause: fmt.Errorf("%w: x", sentinel)}, gqlstatus.CabinetUnavailable},
 		{errors.Join(errors.New("other"), sentinel), gqlstatus.CabinetUnavailable},
-		{errors.New("a message that mentions " + errUnreachableText), gqlstatus.Internal},
+		{errors.New("a message that mentions " + sentinel.Error()), gqlstatus.Internal},
 		{&gqlstatus.Error{Code: gqlstatus.CompletionUnknown, Msg: "m", Cause: sentinel}, gqlstatus.CompletionUnknown},
 	}
 	for _, c := range cases {

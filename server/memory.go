@@ -248,11 +248,11 @@ func originalSchema[T any]() *jsonschema.Schema {
 
 // memoryRecall is a read of the memory session, answered with its Shape.
 func (s *Server) memoryRecall(ctx context.Context, sc *Scope, q string, params map[string]any, o goldfish.RecallOptions) (*mcp.CallToolResult, ShapeJSON, error) {
-	sess, err := s.session(ctx, sc, s.opts.MemorySession, "read")
+	sess, agent, err := s.sessionAs(ctx, sc, s.opts.MemorySession, "read", "")
 	if err != nil {
 		return nil, ShapeJSON{}, err
 	}
-	o.Params = params
+	o.Params, o.Agent = params, agent
 	// The answer is the Shape alone: the memory tools have no vocabulary
 	// to attend to (broken views would still be shown).
 	o.Only = []string{"shape"}
@@ -317,12 +317,19 @@ func (s *Server) openNodes(ctx context.Context, sc *Scope, names []string) (*mcp
 }
 
 // memorySession opens the memory session for a write.
-func (s *Server) memoryWrite(ctx context.Context, sc *Scope) (*goldfish.Session, func(), error) {
-	sess, err := s.session(ctx, sc, s.opts.MemorySession, "write")
+func (s *Server) memoryWrite(ctx context.Context, sc *Scope) (*memorySession, func(), error) {
+	sess, agent, err := s.sessionAs(ctx, sc, s.opts.MemorySession, "write", "")
 	if err != nil {
 		return nil, nil, err
 	}
-	return sess, s.memory.lock(s.opts.MemorySession), nil
+	return &memorySession{sess, agent}, s.memory.lock(s.opts.MemorySession), nil
+}
+
+// memorySession is the memory session a tool writes, and the agent the
+// token writes as (a token bound to one agent writes as it).
+type memorySession struct {
+	*goldfish.Session
+	agent string
 }
 
 // delta builds Δs of statements with their parameters, a chunk at a time.
@@ -354,13 +361,13 @@ func (d *delta) full() bool { return len(d.stmts) >= chunk || d.bytes >= chunkBy
 // the tools' own writes do not count as raw Commits in the attention
 // envelope's vocabulary gaps (the tools are the vocabulary here). Its
 // nodes carry no loc, so they get fresh ids as under the default rule.
-func (s *Server) commitDelta(ctx context.Context, sess *goldfish.Session, d *delta) (*goldfish.CommitResult, []int, error) {
+func (s *Server) commitDelta(ctx context.Context, sess *memorySession, d *delta) (*goldfish.CommitResult, []int, error) {
 	if len(d.stmts) == 0 {
 		return nil, nil, nil
 	}
 	text, params, items := strings.Join(d.stmts, ";\n"), d.params, d.items
 	*d = delta{}
-	res, err := sess.Ingest(ctx, text, params)
+	res, err := sess.IngestWith(ctx, text, params, goldfish.CommitOptions{Agent: sess.agent})
 	if err != nil {
 		return nil, nil, s.callError(ctx, err)
 	}
@@ -512,7 +519,7 @@ func (s *Server) editObservations(ctx context.Context, sc *Scope, names []string
 	}
 }
 
-func (s *Server) editOnce(ctx context.Context, sess *goldfish.Session, names []string, failMissing bool,
+func (s *Server) editOnce(ctx context.Context, sess *memorySession, names []string, failMissing bool,
 	edit func(i int, cur []string) []string) (uint64, error) {
 	type entry struct {
 		old  any // the property as read: nil when missing

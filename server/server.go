@@ -49,9 +49,8 @@ type Options struct {
 	// reachable. It is called at most once a second (the answer is kept
 	// for a second, and a request that found the cabinet unreachable
 	// counts as a probe), one call at a time, each bounded by one second.
-	// Nil: the cabinet counts as reachable unless a request found it
-	// unreachable in the last second (a cabinet file or memory always
-	// is).
+	// Nil: the database's Ping (a query of the PostgreSQL cabinet; a
+	// cabinet file or memory is always reachable).
 	Ready func(context.Context) error
 	// PrivateMetrics puts /metrics behind a token that may read every
 	// session (with Tokens). Without it /metrics needs no token and
@@ -86,6 +85,9 @@ func New(db *goldfish.DB, opts Options) (*Server, error) {
 	}
 	if opts.Logger == nil {
 		opts.Logger = slog.Default()
+	}
+	if opts.Ready == nil {
+		opts.Ready = db.Ping
 	}
 	if opts.Version == "" {
 		opts.Version = "dev"

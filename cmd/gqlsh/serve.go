@@ -109,11 +109,6 @@ func runServe(args []string, e env) int {
 	storage.warn("gqlsh serve", e)
 	logger := slog.New(slog.NewTextHandler(e.stderr, nil))
 	so := server.Options{Tokens: tokens, Deadline: *deadline, MemorySession: *session, Version: version, Logger: logger, PrivateMetrics: *privateMetrics}
-	if url := opts.postgresURL(); url != "" {
-		probe := &postgresProbe{url: url}
-		defer probe.close()
-		so.Ready = probe.ready
-	}
 	srv, err := server.New(db, so)
 	if err != nil {
 		ln.Close()

@@ -4,6 +4,7 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
+	"strconv"
 	"unicode/utf8"
 
 	"github.com/goldfish-gql/goldfish/store/cabinet"
@@ -222,7 +223,7 @@ func waitAttention(name string, t *cabinet.Ticket) error {
 		return nil
 	}
 	if err := t.Wait(); err != nil {
-		return fmt.Errorf("saving what the agents of session %q have read: %w", name, err)
+		return hostsError(fmt.Errorf("saving what the agents of session %q have read: %w", name, err), "saving session "+strconv.Quote(name))
 	}
 	return nil
 }

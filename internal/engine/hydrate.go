@@ -79,7 +79,7 @@ func (s *Session) hydrate(ctx context.Context) error {
 		return s.errDropped()
 	}
 	if err != nil {
-		return err
+		return hostsError(err, "opening session "+strconv.Quote(s.name))
 	}
 	g, err := s.restore(ctx, img)
 	if err != nil {

@@ -24,6 +24,9 @@ var (
 	ErrNotDurable = cabinet.ErrPoisoned
 	// ErrDropped: the session was dropped; ask the DB for it again.
 	ErrDropped = errors.New("goldfish: session was dropped")
+	// ErrCabinetUnavailable: the cabinet's server (PostgreSQL) could not
+	// be reached; nothing was applied, and the call may be made again.
+	ErrCabinetUnavailable = cabinet.ErrUnavailable
 	// ErrClosed is returned by every call on a database, or on a session
 	// of it, after Close.
 	ErrClosed = errors.New("goldfish: the database is closed")
@@ -259,4 +262,21 @@ func (db *DB) actionDef(source string) (vocab.ActionDef, error) {
 		return vocab.ActionDef{}, fmt.Errorf("not one CREATE ACTION statement")
 	}
 	return plan.Stmts[0].Define.Def, nil
+}
+
+// Ping checks that the cabinet can be reached now: nil in memory and on
+// a cabinet file that is open, the cabinet's error (08Q04) when its
+// server is down.
+func (db *DB) Ping(ctx context.Context) error {
+	if err := db.enter(); err != nil {
+		return err
+	}
+	defer db.exit()
+	if db.hosts == nil {
+		return nil
+	}
+	if _, err := db.hosts.cab.Heads(ctx, []string{CatalogName}); err != nil {
+		return hostsError(err, "reaching the cabinet")
+	}
+	return nil
 }

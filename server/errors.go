@@ -55,7 +55,6 @@ func cabinetUnreachable(err error) bool {
 	return errors.Is(err, goldfish.ErrCabinetUnavailable)
 }
 
-
 // retryAfter is the Retry-After of an answer that the cabinet was
 // unreachable: goldfish reconnects by itself on the next call.
 const retryAfter = "2"

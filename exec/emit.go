@@ -719,17 +719,27 @@ func (s *Shape) Compose(preamble []byte, preambleMilli int64, withBody bool) (te
 // plainText is a Shape's text with no preamble, written on first use:
 // copies of a Shape share it, as the Shape cache's callers do.
 type plainText struct {
-	once sync.Once
+	done atomic.Bool // text is written
+	mu   sync.Mutex  // one writer
 	text string
 }
 
 func (s *Shape) plainText() string {
-	if s.plain == nil { // a Shape finish did not make
+	p := s.plain
+	if p == nil { // a Shape finish did not make
 		text, _, _, _ := s.compose(nil, nil, 0)
 		return text
 	}
-	s.plain.once.Do(func() { s.plain.text, _, _, _ = s.compose(nil, nil, 0) })
-	return s.plain.text
+	if p.done.Load() {
+		return p.text
+	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if !p.done.Load() {
+		p.text, _, _, _ = s.compose(nil, nil, 0)
+		p.done.Store(true)
+	}
+	return p.text
 }
 
 // Size is the bytes the Shape holds: what the Shape cache charges for it.
@@ -741,6 +751,9 @@ const elidedShape = "// shape left out (only)\n"
 // count counts the tokens of the Shape's text with preamble and writes
 // its header into h; alarm is the token alarm's notice when it is over.
 func (s *Shape) count(h, preamble []byte, preambleMilli int64) (int, []byte, *gqlstatus.Notice, error) {
+	if h == nil {
+		h = make([]byte, 0, 128+len(s.session)) // the header is written three times: once allocated
+	}
 	head := func(tok int) []byte {
 		h = append(h[:0], "// goldfish session="...)
 		h = append(h, s.session...)

@@ -85,7 +85,7 @@ func (s *Session) recallShape(ctx context.Context, q string, o RecallOptions) (*
 	if err != nil {
 		return nil, err
 	}
-	return r.Shape, nil
+	return &r.Shape, nil
 }
 
 func (s *Session) recallTimed(ctx context.Context, q string, o RecallOptions) (*Shape, Timing, error) {
@@ -94,5 +94,5 @@ func (s *Session) recallTimed(ctx context.Context, q string, o RecallOptions) (*
 	if err != nil {
 		return nil, t, err
 	}
-	return r.Shape, t, nil
+	return &r.Shape, t, nil
 }

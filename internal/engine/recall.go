@@ -36,7 +36,7 @@ var DefaultRecall = RecallOptions{M: 50, K: 2, L: 4, F: 8, T: 4000}
 // (text, counts and notices with the envelope composed in) and the
 // envelope's fields.
 type RecallResult struct {
-	Shape     *Shape
+	Shape     Shape
 	Attention *Attention
 }
 
@@ -97,17 +97,17 @@ func (o RecallOptions) resolve(c Ceilings) (RecallOptions, error) {
 // patterns with optional WHERE and LIMIT; MATCH () for the outline) and
 // returns the Shape: the same bytes for the same q on the same version.
 // t, when not nil, receives where the time went.
-func (s *Session) Recall(ctx context.Context, q string, opts RecallOptions, t *Timing) (*RecallResult, error) {
+func (s *Session) Recall(ctx context.Context, q string, opts RecallOptions, t *Timing) (RecallResult, error) {
 	return s.recall(ctx, q, opts, t)
 }
 
-func (s *Session) recall(ctx context.Context, q string, opts RecallOptions, t *Timing) (*RecallResult, error) {
+func (s *Session) recall(ctx context.Context, q string, opts RecallOptions, t *Timing) (RecallResult, error) {
 	if err := s.begin(ctx); err != nil {
-		return nil, err
+		return RecallResult{}, err
 	}
 	defer s.end()
 	if s.dropped.Load() {
-		return nil, s.errDropped()
+		return RecallResult{}, s.errDropped()
 	}
 	// The agent's record is found (or its name checked) before any work;
 	// the Recall is counted once it has its Shape.
@@ -115,29 +115,29 @@ func (s *Session) recall(ctx context.Context, q string, opts RecallOptions, t *T
 	if opts.Agent != "" {
 		a, err := s.agents.find(opts.Agent)
 		if err != nil {
-			return nil, err
+			return RecallResult{}, err
 		}
 		agent = a
 	}
 	if err := exec.CheckRecallText(q, s.db.cfg.Budget); err != nil {
-		return nil, err // before the parse: an oversized token costs nothing
+		return RecallResult{}, err // before the parse: an oversized token costs nothing
 	}
 	plan, err := s.db.compile(q, planCached, t)
 	if err != nil {
-		return nil, err
+		return RecallResult{}, err
 	}
 	if !plan.Read() {
-		return nil, gqlstatus.Errorf(gqlstatus.WrongVerb, "a Recall is one MATCH of node patterns with optional WHERE and LIMIT").
+		return RecallResult{}, gqlstatus.Errorf(gqlstatus.WrongVerb, "a Recall is one MATCH of node patterns with optional WHERE and LIMIT").
 			WithHint("send INSERT, SET, REMOVE and DELETE to Commit")
 	}
 	capL := opts.L != 0
 	o, err := opts.resolve(s.db.cfg.Ceilings)
 	if err != nil {
-		return nil, err
+		return RecallResult{}, err
 	}
 	if s.db.hosts != nil { // other hosts' Commits first (hosts.go)
 		if err := s.fresh(ctx); err != nil {
-			return nil, err
+			return RecallResult{}, err
 		}
 	}
 	snap := s.snapshot()
@@ -149,7 +149,7 @@ func (s *Session) recall(ctx context.Context, q string, opts RecallOptions, t *T
 	}
 	voc, err := s.vocabularyAt(ctx, snap)
 	if err != nil {
-		return nil, err
+		return RecallResult{}, err
 	}
 	var key *[]byte
 	if s.db.shapes != nil && peaks == &s.peaks {
@@ -162,7 +162,7 @@ func (s *Session) recall(ctx context.Context, q string, opts RecallOptions, t *T
 			shapecache.Options{Params: o.Params, M: o.M, K: o.K, L: o.L, F: o.F, T: o.T, View: o.View, Pinned: o.Pinned,
 				CapL: capL, NoPeaks: o.NoPeaks, ExactTokens: o.ExactTokens}, s.db.cfg.Budget.Bytes)
 		if err != nil {
-			return nil, err
+			return RecallResult{}, err
 		}
 		if sh, ok := s.db.shapes.Get(*key); ok {
 			if t != nil {
@@ -176,7 +176,7 @@ func (s *Session) recall(ctx context.Context, q string, opts RecallOptions, t *T
 	vals := paramMaps.Get().(map[string]store.Value)
 	defer func() { clear(vals); paramMaps.Put(vals) }()
 	if err := params.Recall(vals, o.Params, s.db.cfg.Budget.Bytes); err != nil {
-		return nil, err
+		return RecallResult{}, err
 	}
 	sh, err := exec.Recall(ctx, snap, plan, vals, exec.RecallOptions{
 		M: o.M, K: o.K, L: o.L, F: o.F, T: o.T, MaxL: s.db.cfg.Ceilings.L, CapL: capL, View: exec.View(o.View), Pinned: o.Pinned,
@@ -186,7 +186,7 @@ func (s *Session) recall(ctx context.Context, q string, opts RecallOptions, t *T
 		t.Execute, t.Emit = sh.ExecTime, sh.EmitTime
 	}
 	if err != nil {
-		return nil, err
+		return RecallResult{}, err
 	}
 	if key != nil {
 		s.db.shapes.Set(*key, sh, int64(sh.Size()))
@@ -199,15 +199,15 @@ func (s *Session) recall(ctx context.Context, q string, opts RecallOptions, t *T
 // agent and its history, the Shape cache holds the graph part), and
 // counts the Recall: the session's Recall count, the agent's record, the
 // views a read of views alone raises.
-func (s *Session) withEnvelope(sh *exec.Shape, voc *vocabRead, o RecallOptions, agent *agentRecord) (*RecallResult, error) {
+func (s *Session) withEnvelope(sh *exec.Shape, voc *vocabRead, o RecallOptions, agent *agentRecord) (RecallResult, error) {
 	tick := s.attn.tick.Add(1)
 	depth, _ := vocab.ParseDepth(o.Depth)
 	only, _ := vocab.ParseSections(o.Only)
 	quiet := voc == nil || voc.prepared.Quiet(s.attn.currentSettings())
 	if o.Agent == "" && quiet && only == vocab.AllSections {
-		out := shapeOf(sh)
-		out.Text, _, _, _ = sh.Compose(nil, 0, true) // the plain text cannot fail: finish counted it
-		return &RecallResult{Shape: out}, nil
+		r := RecallResult{Shape: shapeOf(sh)}
+		r.Shape.Text, _, _, _ = sh.Compose(nil, 0, true) // the plain text cannot fail: finish counted it
+		return r, nil
 	}
 	var seen vocab.Seen
 	if o.Agent != "" {
@@ -223,7 +223,7 @@ func (s *Session) withEnvelope(sh *exec.Shape, voc *vocabRead, o RecallOptions, 
 	out := shapeOf(sh)
 	text, tok, alarm, err := sh.Compose(env.Text, env.Milli, only&vocab.SectionShape != 0)
 	if err != nil {
-		return nil, err
+		return RecallResult{}, err
 	}
 	out.Text, out.Tokens = text, tok
 	if alarm != nil {
@@ -238,14 +238,14 @@ func (s *Session) withEnvelope(sh *exec.Shape, voc *vocabRead, o RecallOptions, 
 	if !quiet && !s.agents.dirty.Load() {
 		s.agents.dirty.Store(true) // the Recall count moved
 	}
-	return &RecallResult{Shape: out, Attention: env.Attention}, nil
+	return RecallResult{Shape: out, Attention: env.Attention}, nil
 }
 
 var paramMaps = sync.Pool{New: func() any { return map[string]store.Value{} }}
 
 // shapeOf gives one caller its own copy of a computed or cached Shape.
-func shapeOf(sh *exec.Shape) *exec.Shape {
+func shapeOf(sh *exec.Shape) exec.Shape {
 	out := *sh
 	out.Clamps, out.Notices = slices.Clone(sh.Clamps), slices.Clone(sh.Notices)
-	return &out
+	return out
 }

@@ -31,6 +31,9 @@ func overBudget() []struct {
 		{"brackets", "MATCH (n) WHERE n.v IN " + strings.Repeat("[", 1_000_000), len("MATCH (n) WHERE n.v IN ") + DefaultMaxDepth},
 		{"prefix", "MATCH (n) WHERE n.v = " + strings.Repeat("- ", 500_000) + "1", len("MATCH (n) WHERE n.v = ") + 2*DefaultMaxDepth},
 		{"hidden", deep, len(hidden) + DefaultMaxDepth},
+		// Each ! of a label expression nests one level, as a prefix
+		// operator does: inside the node's bracket, the 66th passes.
+		{"negations", "MATCH (n:" + strings.Repeat("!", 1_048_000) + "A)", len("MATCH (n:") + DefaultMaxDepth - 1},
 	}
 }
 

@@ -69,9 +69,10 @@ func firstInvalidUTF8(s string) int {
 // prescan bounds the nesting depth before ANTLR sees the text, so deep
 // nesting is refused cheaply and can never exhaust the stack inside the
 // generated recursive-descent code. It counts open brackets and runs of
-// prefix operators (-, +, NOT), skipping strings, quoted names and
-// comments the way the lexer does. On the way it returns the byte offsets
-// of the line comments that are likely Cypher arrows (see arrowComment).
+// prefix operators (-, +, NOT, and the ! of a label expression), skipping
+// strings, quoted names and comments the way the lexer does. On the way it
+// returns the byte offsets of the line comments that are likely Cypher
+// arrows (see arrowComment).
 //
 // With arrows set it checks the text as the Cypher reading sees it: the
 // "--" at those offsets is two '-' and the rest of its line is code.
@@ -130,7 +131,8 @@ func prescan(text string, maxDepth int, arrows map[int]bool) (traps []int, err *
 				depth--
 			}
 			run = 0
-		case c == '-' || c == '+':
+		case c == '-' || c == '+',
+			c == '!' && (i+1 == len(text) || text[i+1] != '='): // ! before a label, not !=
 			run++
 			if depth+run > maxDepth {
 				return nil, tooDeep(text, i, maxDepth)

@@ -226,7 +226,12 @@ const maxSlots = 256
 
 func env() (*cel.Env, error) {
 	celEnvOnce.Do(func() {
-		opts := append(celFunctions(), cel.ParserExpressionSizeLimit(MaxSource))
+		// The planner bounds what it writes by size (MaxSource) and by
+		// nesting (MaxExprDepth), and a chain of operators nests one CEL
+		// call per operator: cel-go's own nesting limit (250 by default)
+		// is lifted to the size, which every level of nesting costs at
+		// least a character of, so that any CEL within the size compiles.
+		opts := append(celFunctions(), cel.ParserExpressionSizeLimit(MaxSource), cel.ParserRecursionLimit(MaxSource))
 		for i := 0; i < maxSlots; i++ {
 			opts = append(opts, cel.Variable("v"+strconv.Itoa(i), cel.DynType),
 				cel.Variable("p"+strconv.Itoa(i), cel.DynType))
@@ -352,8 +357,11 @@ func (s *scope) errAt(code gqlstatus.Code, pos ast.Pos, format string, args ...a
 
 // compile turns an expression into a Program.
 func (s *scope) compile(e ast.Expr) (*Program, error) {
-	var b strings.Builder
-	if err := s.emit(&b, e); err != nil {
+	var b celWriter
+	if err := s.emit(&b, e, 0); err != nil {
+		if errors.Is(err, errSourceSize) {
+			return nil, s.sizeErr(e)
+		}
 		return nil, err
 	}
 	src := b.String()
@@ -362,9 +370,7 @@ func (s *scope) compile(e ast.Expr) (*Program, error) {
 	}
 	prg, err := celCache.get(src)
 	if errors.Is(err, errSourceSize) {
-		return nil, s.errAt(gqlstatus.TextLimit, e.Position(),
-			"expression is over its size budget: %d characters as CEL, more than %d", utf8.RuneCountInString(src), MaxSource).
-			WithHint("pass long values as $parameters instead of writing them into the text")
+		return nil, s.sizeErr(e)
 	}
 	if err != nil {
 		// The planner writes only CEL it can compile, so this is a fault;
@@ -401,26 +407,162 @@ var binaryFuncs = map[ast.BinaryOp]string{
 	ast.OpMod: "gql_mod", ast.OpConcat: "gql_concat",
 }
 
-func call(b *strings.Builder, fn string, args ...func() error) error {
-	b.WriteString(fn)
-	b.WriteByte('(')
-	for i, a := range args {
-		if i > 0 {
-			b.WriteString(", ")
+// MaxExprDepth bounds how deep the parts of one expression nest as the
+// planner writes them: an operand inside an operator, an element inside a
+// list, a label expression inside another. A chain of operators each
+// taking the last one's result as its first operand (a OR b OR c,
+// a + b - c, n.a.b, NOT NOT x, x IS NULL IS NULL), which the parser builds
+// however long it is, is written in a loop at one depth, so only the size
+// budget (MaxSource) bounds it. Any text within the parser's nesting
+// budget (66 brackets and prefix operators, each holding a few levels of
+// operator precedence) nests well within MaxExprDepth: the bound keeps
+// any expression from exhausting the stack, however it was built.
+const MaxExprDepth = 1_000
+
+// celWriter is the CEL form of one expression as it is written, with its
+// length in code points counted as it grows, so that writing stops as
+// soon as it passes MaxSource.
+type celWriter struct {
+	strings.Builder
+	counted int // bytes counted so far
+	runes   int // code points in them
+}
+
+// over reports whether the text is over MaxSource code points. It counts
+// only once the text holds more than MaxSource bytes, each byte once.
+func (w *celWriter) over() bool {
+	if w.Len() <= MaxSource {
+		return false
+	}
+	s := w.String()
+	w.runes += utf8.RuneCountInString(s[w.counted:])
+	w.counted = len(s)
+	return w.runes > MaxSource
+}
+
+// sizeErr refuses the expression e whose CEL form is over MaxSource.
+func (s *scope) sizeErr(e ast.Expr) *gqlstatus.Error {
+	return s.errAt(gqlstatus.TextLimit, e.Position(),
+		"expression is over its size budget: more than %d characters as CEL", MaxSource).
+		WithHint("pass long values as $parameters instead of writing them into the text")
+}
+
+// depthErr refuses a part of an expression at pos nested deeper than
+// MaxExprDepth.
+func (s *scope) depthErr(pos ast.Pos) *gqlstatus.Error {
+	return s.errAt(gqlstatus.TextLimit, pos,
+		"expression is over its nesting budget: its parts nest more than %d levels deep", MaxExprDepth).
+		WithHint("write long chains flat (a OR b OR c) rather than nested in parentheses, or split the condition")
+}
+
+var unaryFuncs = [...]string{ast.OpNot: "gql_not", ast.OpNeg: "gql_neg", ast.OpPlus: "gql_plus"}
+
+// emit writes the CEL form of e, whose parts nest depth levels inside the
+// whole expression. A chain of operators (see MaxExprDepth) is walked in a
+// loop: its openings are written from the outermost in, then its first
+// operand, then each operator's other operands and closing from the
+// innermost out. It returns errSourceSize as soon as the text passes
+// MaxSource.
+func (s *scope) emit(b *celWriter, e ast.Expr, depth int) error {
+	if depth > MaxExprDepth {
+		return s.depthErr(e.Position())
+	}
+	var spine [8]ast.Expr
+	chain := spine[:0]
+	for {
+		next := s.opening(b, e)
+		if next == nil {
+			break
 		}
-		if err := a(); err != nil {
+		if b.over() {
+			return errSourceSize
+		}
+		chain = append(chain, e)
+		e = next
+	}
+	if err := s.emitOperand(b, e, depth); err != nil {
+		return err
+	}
+	for i := len(chain) - 1; i >= 0; i-- {
+		if err := s.closing(b, chain[i], depth); err != nil {
 			return err
+		}
+		if b.over() {
+			return errSourceSize
+		}
+	}
+	return nil
+}
+
+// opening writes the opening of e when e is a link of a chain (an
+// operator whose first operand is written in the chain's loop), and
+// returns that operand; it returns nil, writing nothing, for any other e.
+func (s *scope) opening(b *celWriter, e ast.Expr) ast.Expr {
+	switch x := e.(type) {
+	case *ast.Binary:
+		fn := binaryFuncs[x.Op]
+		if x.Op == ast.OpContains {
+			if v, ok := x.L.(*ast.Var); ok {
+				if slot, bound := s.slots[v.Name]; bound && s.kinds[slot] == VarNode {
+					fn = "gql_keyword"
+				}
+			}
+		}
+		b.WriteString(fn)
+		b.WriteByte('(')
+		return x.L
+	case *ast.PropAccess:
+		b.WriteString("gql_prop(")
+		return x.Subject
+	case *ast.Unary:
+		if int(x.Op) < len(unaryFuncs) {
+			b.WriteString(unaryFuncs[x.Op])
+		}
+		b.WriteByte('(')
+		return x.X
+	case *ast.IsNull:
+		if x.Not {
+			b.WriteString("gql_not(")
+		}
+		b.WriteString("gql_isnull(")
+		return x.X
+	case *ast.TruthTest:
+		if x.Not {
+			b.WriteString("gql_not(")
+		}
+		b.WriteString([...]string{ast.TruthTrue: "gql_istrue", ast.TruthFalse: "gql_isfalse", ast.TruthUnknown: "gql_isunknown"}[x.Value])
+		b.WriteByte('(')
+		return x.X
+	}
+	return nil
+}
+
+// closing writes the rest of the chain link e after its first operand.
+func (s *scope) closing(b *celWriter, e ast.Expr, depth int) error {
+	switch x := e.(type) {
+	case *ast.Binary:
+		b.WriteString(", ")
+		if err := s.emit(b, x.R, depth+1); err != nil {
+			return err
+		}
+	case *ast.PropAccess:
+		b.WriteString(", ")
+		b.WriteString(strconv.Quote(x.Key))
+	case *ast.IsNull:
+		if x.Not {
+			b.WriteByte(')')
+		}
+	case *ast.TruthTest:
+		if x.Not {
+			b.WriteByte(')')
 		}
 	}
 	b.WriteByte(')')
 	return nil
 }
 
-func (s *scope) emit(b *strings.Builder, e ast.Expr) error {
-	sub := func(x ast.Expr) func() error { return func() error { return s.emit(b, x) } }
-	lit := func(text string) func() error {
-		return func() error { b.WriteString(text); return nil }
-	}
+// emitOperand writes an expression that is not a chain link.
+func (s *scope) emitOperand(b *celWriter, e ast.Expr, depth int) error {
 	switch x := e.(type) {
 	case *ast.Literal:
 		if x.Kind == ast.LitDateTime {
@@ -431,16 +573,16 @@ func (s *scope) emit(b *strings.Builder, e ast.Expr) error {
 				return err
 			}
 			fmt.Fprintf(b, "gql_datetime(%s)", strconv.Quote(norm))
-			return nil
+			break
 		}
-		writeLiteral(b, x)
+		writeLiteral(&b.Builder, x)
 	case *ast.ListLit:
 		b.WriteByte('[')
 		for i, el := range x.Elems {
 			if i > 0 {
 				b.WriteString(", ")
 			}
-			if err := s.emit(b, el); err != nil {
+			if err := s.emit(b, el, depth+1); err != nil {
 				return err
 			}
 		}
@@ -460,34 +602,6 @@ func (s *scope) emit(b *strings.Builder, e ast.Expr) error {
 				WithHint("split the statement")
 		}
 		fmt.Fprintf(b, "v%d", slot)
-	case *ast.PropAccess:
-		return call(b, "gql_prop", sub(x.Subject), lit(strconv.Quote(x.Key)))
-	case *ast.Unary:
-		fn := map[ast.UnaryOp]string{ast.OpNot: "gql_not", ast.OpNeg: "gql_neg", ast.OpPlus: "gql_plus"}[x.Op]
-		return call(b, fn, sub(x.X))
-	case *ast.Binary:
-		fn := binaryFuncs[x.Op]
-		if x.Op == ast.OpContains {
-			if v, ok := x.L.(*ast.Var); ok {
-				if slot, bound := s.slots[v.Name]; bound && s.kinds[slot] == VarNode {
-					fn = "gql_keyword"
-				}
-			}
-		}
-		return call(b, fn, sub(x.L), sub(x.R))
-	case *ast.IsNull:
-		if x.Not {
-			b.WriteString("gql_not(")
-			defer b.WriteByte(')')
-		}
-		return call(b, "gql_isnull", sub(x.X))
-	case *ast.TruthTest:
-		if x.Not {
-			b.WriteString("gql_not(")
-			defer b.WriteByte(')')
-		}
-		fn := [...]string{ast.TruthTrue: "gql_istrue", ast.TruthFalse: "gql_isfalse", ast.TruthUnknown: "gql_isunknown"}[x.Value]
-		return call(b, fn, sub(x.X))
 	case *ast.LabelTest:
 		// A label test reads the labels of a node or the type of an edge;
 		// on any other value it would be silently false, so it is refused.
@@ -496,20 +610,34 @@ func (s *scope) emit(b *strings.Builder, e ast.Expr) error {
 				WithHint("write n:Label or n IS Label for a bound variable n; to compare a value, write n.key = 'text'")
 		}
 		if x.Expr != nil {
-			return s.emitLabelExpr(b, x.X, x.Expr)
+			le, err := s.labelExpr(x.Expr)
+			if err != nil {
+				return err
+			}
+			return s.emitLabelExpr(b, x.X, le, depth+1)
 		}
 		for i := 0; i < len(x.Labels)-1; i++ {
 			b.WriteString("gql_and(")
+			if b.over() {
+				return errSourceSize
+			}
 		}
 		for i, l := range x.Labels {
-			if err := call(b, "gql_label", sub(x.X), lit(strconv.Quote(l))); err != nil {
+			b.WriteString("gql_label(")
+			if err := s.emit(b, x.X, depth+1); err != nil {
 				return err
 			}
+			b.WriteString(", ")
+			b.WriteString(strconv.Quote(l))
+			b.WriteByte(')')
 			if i > 0 {
 				b.WriteByte(')')
 			}
 			if i < len(x.Labels)-1 {
 				b.WriteString(", ")
+			}
+			if b.over() {
+				return errSourceSize
 			}
 		}
 	case *ast.RefusedExpr:
@@ -523,39 +651,65 @@ func (s *scope) emit(b *strings.Builder, e ast.Expr) error {
 	default:
 		return s.errAt(gqlstatus.Syntax, e.Position(), "unsupported expression")
 	}
+	if b.over() {
+		return errSourceSize
+	}
 	return nil
 }
 
-// emitLabelExpr writes the CEL form of a label expression over the
-// element subject: & and | as GQL's AND and OR, ! as NOT, % as "has a
-// label" (every edge has its type).
-func (s *scope) emitLabelExpr(b *strings.Builder, subject ast.Expr, e *ast.LabelExpr) error {
-	sub := func() error { return s.emit(b, subject) }
+// emitLabelExpr writes the CEL form of a label expression (folded by
+// labelExpr) over the element subject: & and | as GQL's AND and OR, ! as
+// NOT, % as "has a label" (every edge has its type).
+func (s *scope) emitLabelExpr(b *celWriter, subject ast.Expr, e *ast.LabelExpr, depth int) error {
+	if depth > MaxExprDepth {
+		return s.depthErr(e.Pos)
+	}
 	switch e.Op {
 	case ast.LabelName:
-		return call(b, "gql_label", sub, func() error { b.WriteString(strconv.Quote(e.Name)); return nil })
-	case ast.LabelAny:
-		return call(b, "gql_anylabel", sub)
-	case ast.LabelNot:
-		return call(b, "gql_not", func() error { return s.emitLabelExpr(b, subject, e.Args[0]) })
-	}
-	fn := "gql_and"
-	if e.Op == ast.LabelOr {
-		fn = "gql_or"
-	}
-	for i := 0; i < len(e.Args)-1; i++ {
-		b.WriteString(fn + "(")
-	}
-	for i, a := range e.Args {
-		if err := s.emitLabelExpr(b, subject, a); err != nil {
+		b.WriteString("gql_label(")
+		if err := s.emit(b, subject, depth+1); err != nil {
 			return err
 		}
-		if i > 0 {
-			b.WriteByte(')')
+		b.WriteString(", ")
+		b.WriteString(strconv.Quote(e.Name))
+		b.WriteByte(')')
+	case ast.LabelAny:
+		b.WriteString("gql_anylabel(")
+		if err := s.emit(b, subject, depth+1); err != nil {
+			return err
 		}
-		if i < len(e.Args)-1 {
-			b.WriteString(", ")
+		b.WriteByte(')')
+	case ast.LabelNot:
+		b.WriteString("gql_not(")
+		if err := s.emitLabelExpr(b, subject, e.Args[0], depth+1); err != nil {
+			return err
 		}
+		b.WriteByte(')')
+	default:
+		fn := "gql_and("
+		if e.Op == ast.LabelOr {
+			fn = "gql_or("
+		}
+		for i := 0; i < len(e.Args)-1; i++ {
+			b.WriteString(fn)
+		}
+		for i, a := range e.Args {
+			if b.over() {
+				return errSourceSize
+			}
+			if err := s.emitLabelExpr(b, subject, a, depth+1); err != nil {
+				return err
+			}
+			if i > 0 {
+				b.WriteByte(')')
+			}
+			if i < len(e.Args)-1 {
+				b.WriteString(", ")
+			}
+		}
+	}
+	if b.over() {
+		return errSourceSize
 	}
 	return nil
 }

@@ -47,6 +47,19 @@ func (s *scope) node(np *ast.NodePattern, insert bool) (*NodePlan, error) {
 		return nil, s.errAt(gqlstatus.Syntax, np.Pos, "node %s is already bound; INSERT cannot add labels or properties to it", np.Var).
 			WithHint(fmt.Sprintf("write (%s) here and use SET for labels and properties", np.Var))
 	}
+	if !insert && len(np.Labels) > MaxLabelTerms {
+		return nil, s.labelsErr(np.Pos)
+	}
+	if np.LabelExpr != nil {
+		le, err := s.labelExpr(np.LabelExpr)
+		if err != nil {
+			return nil, err
+		}
+		n.LabelExpr = le
+		if names, ok := plainLabels(le, ast.LabelAnd); ok {
+			n.Labels, n.LabelExpr = names, nil
+		}
+	}
 	if n.Props, err = s.props(np.Props); err != nil {
 		return nil, err
 	}
@@ -80,6 +93,19 @@ func (s *scope) edge(ep *ast.EdgePattern, insert bool) (*EdgePlan, error) {
 		case len(ep.Types) != 1:
 			return nil, s.errAt(gqlstatus.Syntax, ep.Pos, "an inserted edge needs exactly one type").
 				WithHint("write -[:TYPE]->")
+		}
+	}
+	if !insert && len(ep.Types) > MaxLabelTerms {
+		return nil, s.labelsErr(ep.Pos)
+	}
+	if ep.TypeExpr != nil {
+		te, err := s.labelExpr(ep.TypeExpr)
+		if err != nil {
+			return nil, err
+		}
+		e.TypeExpr = te
+		if types, ok := plainLabels(te, ast.LabelOr); ok {
+			e.Types, e.TypeExpr = types, nil
 		}
 	}
 	if e.Props, err = s.props(ep.Props); err != nil {

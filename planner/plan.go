@@ -138,8 +138,9 @@ type NodePlan struct {
 	// Bound is set when an earlier clause or pattern element binds Slot.
 	Bound  bool
 	Labels []string
-	// LabelExpr is a label expression that is not a plain conjunction
-	// (:A|B, :!A, :%); Labels is then nil (see LabelsMatch).
+	// LabelExpr is a label expression, its runs of ! folded, that is
+	// not a plain conjunction (:A|B, :!A, :%); Labels is then nil (see
+	// LabelsMatch).
 	LabelExpr *ast.LabelExpr
 	Props     []PropPlan
 	Where     *Program
@@ -161,8 +162,9 @@ type EdgePlan struct {
 	Slot  int
 	Bound bool
 	Types []string
-	// TypeExpr is a type expression that is not one type or a plain
-	// alternation (:!T, :%); Types is then nil (see TypeMatches).
+	// TypeExpr is a type expression, its runs of ! folded, that is not
+	// one type or a plain alternation (:!T, :%); Types is then nil (see
+	// TypeMatches).
 	TypeExpr *ast.LabelExpr
 	Dir      ast.Direction
 	Props    []PropPlan

@@ -94,39 +94,48 @@ func planRecall(q *ast.Query, st *Statement, sc *scope) (*RecallPlan, error) {
 	return rp, nil
 }
 
-// conjuncts flattens a tree of ANDs.
+// conjuncts flattens a tree of ANDs, in text order. It walks with a
+// stack of its own, as varsOf does: a chain of operators is as deep as it
+// is long.
 func conjuncts(e ast.Expr, out []ast.Expr) []ast.Expr {
-	if b, ok := e.(*ast.Binary); ok && b.Op == ast.OpAnd {
-		return conjuncts(b.R, conjuncts(b.L, out))
+	stack := []ast.Expr{e}
+	for len(stack) > 0 {
+		e := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		if b, ok := e.(*ast.Binary); ok && b.Op == ast.OpAnd {
+			stack = append(stack, b.R, b.L)
+			continue
+		}
+		out = append(out, e)
 	}
-	return append(out, e)
+	return out
 }
 
 // varsOf collects the variables an expression names.
 func varsOf(e ast.Expr, out map[string]bool) {
-	switch x := e.(type) {
-	case *ast.Var:
-		out[x.Name] = true
-	case *ast.PropAccess:
-		varsOf(x.Subject, out)
-	case *ast.Unary:
-		varsOf(x.X, out)
-	case *ast.Binary:
-		varsOf(x.L, out)
-		varsOf(x.R, out)
-	case *ast.IsNull:
-		varsOf(x.X, out)
-	case *ast.LabelTest:
-		varsOf(x.X, out)
-	case *ast.TruthTest:
-		varsOf(x.X, out)
-	case *ast.ListLit:
-		for _, el := range x.Elems {
-			varsOf(el, out)
-		}
-	case *ast.FuncCall:
-		for _, a := range x.Args {
-			varsOf(a, out)
+	stack := []ast.Expr{e}
+	for len(stack) > 0 {
+		e := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		switch x := e.(type) {
+		case *ast.Var:
+			out[x.Name] = true
+		case *ast.PropAccess:
+			stack = append(stack, x.Subject)
+		case *ast.Unary:
+			stack = append(stack, x.X)
+		case *ast.Binary:
+			stack = append(stack, x.L, x.R)
+		case *ast.IsNull:
+			stack = append(stack, x.X)
+		case *ast.LabelTest:
+			stack = append(stack, x.X)
+		case *ast.TruthTest:
+			stack = append(stack, x.X)
+		case *ast.ListLit:
+			stack = append(stack, x.Elems...)
+		case *ast.FuncCall:
+			stack = append(stack, x.Args...)
 		}
 	}
 }

@@ -218,36 +218,39 @@ func firstRefusal(q *ast.Query, text string) *gqlstatus.Error {
 			first = &ast.Refused{Pos: pos, Feature: feature}
 		}
 	}
-	var expr func(e ast.Expr)
-	expr = func(e ast.Expr) {
-		switch x := e.(type) {
-		case *ast.FuncCall:
-			if f := refusedFunction(x); f != "" {
-				note(x.Pos, f)
-			}
-			for _, a := range x.Args {
-				expr(a)
-			}
-		case *ast.PropAccess:
-			expr(x.Subject)
-		case *ast.Unary:
-			expr(x.X)
-		case *ast.Binary:
-			expr(x.L)
-			expr(x.R)
-		case *ast.IsNull:
-			expr(x.X)
-		case *ast.TruthTest:
-			expr(x.X)
-		case *ast.LabelTest:
-			expr(x.X)
-		case *ast.ListLit:
-			for _, el := range x.Elems {
-				expr(el)
-			}
-		case *ast.MapLit:
-			for _, pe := range x.Entries {
-				expr(pe.Value)
+	// expr walks an expression with a stack of its own: a chain of
+	// operators is as deep as it is long, and no text may exhaust the
+	// goroutine's stack.
+	var stack []ast.Expr
+	expr := func(e ast.Expr) {
+		stack = append(stack[:0], e)
+		for len(stack) > 0 {
+			e := stack[len(stack)-1]
+			stack = stack[:len(stack)-1]
+			switch x := e.(type) {
+			case *ast.FuncCall:
+				if f := refusedFunction(x); f != "" {
+					note(x.Pos, f)
+				}
+				stack = append(stack, x.Args...)
+			case *ast.PropAccess:
+				stack = append(stack, x.Subject)
+			case *ast.Unary:
+				stack = append(stack, x.X)
+			case *ast.Binary:
+				stack = append(stack, x.L, x.R)
+			case *ast.IsNull:
+				stack = append(stack, x.X)
+			case *ast.TruthTest:
+				stack = append(stack, x.X)
+			case *ast.LabelTest:
+				stack = append(stack, x.X)
+			case *ast.ListLit:
+				stack = append(stack, x.Elems...)
+			case *ast.MapLit:
+				for _, pe := range x.Entries {
+					stack = append(stack, pe.Value)
+				}
 			}
 		}
 	}

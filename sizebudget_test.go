@@ -36,6 +36,14 @@ func TestOversizedTextRefusedBeforeParse(t *testing.T) {
 	}{
 		{"Recall", func() error { _, err := s.Recall(ctx, recall, goldfish.RecallOptions{}); return err }, goldfish.CodeTextLimit},
 		{"Commit", func() error { _, err := s.Commit(ctx, commit, nil); return err }, goldfish.CodeCommitBudget},
+		// the shell asks IsRecall first, then commits what is not a Recall
+		{"IsRecall", func() error {
+			if s.IsRecall(recall) {
+				return nil
+			}
+			_, err := s.Commit(ctx, recall, nil)
+			return err
+		}, goldfish.CodeCommitBudget},
 	} {
 		var before, after runtime.MemStats
 		runtime.GC()

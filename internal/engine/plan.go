@@ -5,6 +5,7 @@ import (
 
 	"github.com/dgraph-io/ristretto/v2"
 
+	"github.com/goldfish-gql/goldfish/exec"
 	"github.com/goldfish-gql/goldfish/internal/params"
 	"github.com/goldfish-gql/goldfish/parser"
 	"github.com/goldfish-gql/goldfish/planner"
@@ -100,6 +101,9 @@ func (s *Session) Prepare(text string) (isRecall bool, t Timing, err error) {
 		return false, t, err
 	}
 	defer s.db.exit()
+	if err := exec.CheckDeltaText(text, s.db.cfg.Budget); err != nil {
+		return false, t, err // neither verb takes it: not worth its parse
+	}
 	plan, err := s.db.compile(text, planFresh, &t)
 	if err != nil {
 		return false, t, err
@@ -115,6 +119,9 @@ func (s *Session) IsRecall(text string) bool {
 		return false
 	}
 	defer s.db.exit()
+	if len(text) > s.db.cfg.Budget.Bytes {
+		return false // neither verb takes it: Commit refuses it unparsed
+	}
 	plan, err := s.db.plan(text)
 	return err == nil && plan.Read()
 }

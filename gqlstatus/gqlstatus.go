@@ -48,7 +48,7 @@ const (
 	Unauthenticated Code = "08Q02"
 	// connection exception, server shutting down (implementation-defined): a server request that arrived after shutdown began; send it again once the server is back
 	ShuttingDown Code = "08Q03"
-	// connection exception, cabinet unavailable (implementation-defined): the PostgreSQL server that keeps the sessions could not be reached, or went away before it answered; nothing applied; try again once it is back
+	// connection exception, cabinet unavailable (implementation-defined): the PostgreSQL server that keeps the sessions could not be reached, or went away before it answered (a Commit, a Recall, a session's first use, a save of what its agents read); nothing applied; try again once it is back (the server answers 503 with Retry-After)
 	CabinetUnavailable Code = "08Q04"
 
 	// data exception with no subclass of its own: an expression that cannot be evaluated on its values for another reason
@@ -63,7 +63,7 @@ const (
 	DivisionByZero Code = "22012"
 	// negative limit value: a negative LIMIT
 	NegativeLimit Code = "22G02"
-	// invalid value type: a value, variable or parameter of a type the place does not take (LIMIT of a STRING, a nick that is not a STRING, + on a STRING and an INTEGER, a MAP or Go value no property holds)
+	// invalid value type: a value, variable or parameter of a type the place does not take (LIMIT of a STRING, a nick that is not a STRING, + on a STRING and an INTEGER, a MAP or Go value no property holds; a JSON body to the server that is not UTF-8)
 	InvalidValueType Code = "22G03"
 	// values not comparable: <, <=, > or >= between values of different types
 	NotComparable Code = "22G04"
@@ -77,13 +77,13 @@ const (
 	CommitBudget Code = "22Q02"
 	// work budget exceeded (implementation-defined): a Δ's MATCH examined more candidates than R allows
 	WorkBudget Code = "22Q03"
-	// evaluation budget exceeded (implementation-defined): an expression over its CEL cost limit
+	// evaluation budget exceeded (implementation-defined): an expression over its CEL cost limit: a WHERE predicate, a view, an action's precondition
 	CostBudget Code = "22Q04"
 	// value budget exceeded (implementation-defined): an expression that builds a value over its size bound, a list nested deeper than a property holds
 	ValueBudget Code = "22Q05"
 	// invalid option (implementation-defined): an unknown Recall option, shell setting or server request field, or a value it does not take (a new agent of a session that keeps the most agents it keeps, a request body that is not one JSON object)
 	InvalidOption Code = "22Q06"
-	// frame budget exceeded (implementation-defined): a server request or response over 4 MiB
+	// frame budget exceeded (implementation-defined): a server request or response over 4 MiB, or a JSON-RPC batch to MCP (one message is one call)
 	FrameBudget Code = "22Q07"
 
 	// invalid transaction state: COMMIT or ROLLBACK without START TRANSACTION, START TRANSACTION after a statement, a statement after COMMIT, text that ends inside a transaction
@@ -110,7 +110,7 @@ const (
 	Syntax Code = "42001"
 	// invalid reference: an unbound variable, an unknown function, action, session or shell parameter, a $parameter not given
 	InvalidReference Code = "42002"
-	// statement over a limit (implementation-defined): text over the byte limit, nesting deeper than the limit, an expression too long, too many parameters or variables
+	// statement over a limit (implementation-defined): text over the byte limit, a Recall's token over the R byte budget (refused before it is parsed), nesting deeper than the limit, an expression too long, too many parameters or variables
 	TextLimit Code = "42Q01"
 	// read-only session (implementation-defined): a Commit to the catalogue, or a drop of it
 	ReadOnlySession Code = "42Q02"
@@ -122,7 +122,7 @@ const (
 	FileAccess Code = "42Q05"
 	// name already registered (implementation-defined): CREATE VIEW or CREATE ACTION of a name the session has (CREATE OR REPLACE revises it)
 	NameExists Code = "42Q06"
-	// access rule violation, outside the token's scope (implementation-defined): a server request whose token may not read, or may not write, the session it names; a browser's cross-origin or rebound request
+	// access rule violation, outside the token's scope (implementation-defined): a server request whose token may not read, or may not write, the session it names, or names an agent it is not bound to; a browser's cross-origin or rebound request
 	AccessDenied Code = "42Q07"
 
 	// edges still exist: DELETE of a node that still has live edges

@@ -91,7 +91,7 @@ func (s *Server) readyz(w http.ResponseWriter, r *http.Request) {
 		s.opts.Logger.Warn("not ready: the cabinet is unreachable", "error", err.Error())
 		w.Header().Set("Retry-After", retryAfter)
 		s.writeJSON(w, r, http.StatusServiceUnavailable, ReadyJSON{Status: "unavailable", Cabinet: "unreachable",
-			GQLStatus: string(gqlstatus.CabinetUnavailable), Message: "the cabinet is unreachable: requests that need it answer 503 (08Q04) until it is back"})
+			GQLStatus: string(gqlstatus.CabinetUnavailable), Message: "the cabinet is unreachable: requests that need it answer 503 until it is back"})
 		return
 	}
 	s.writeJSON(w, r, http.StatusOK, ReadyJSON{Status: "ok"})

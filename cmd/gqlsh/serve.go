@@ -40,7 +40,7 @@ request needs "Authorization: Bearer TOKEN" and sees only its sessions;
 with --private-metrics /metrics needs a token that may read every session.
 /readyz answers 503 while the cabinet is unreachable (with PostgreSQL, a
 ping of the server at most once a second), as every request that needs it
-does (08Q04, with Retry-After).
+does (with Retry-After).
 SIGTERM or Ctrl-C stops it: no new requests, the ones in flight finish, the
 sessions written are flushed, exit status 0.
 

@@ -149,12 +149,18 @@ func Commit(ctx context.Context, g *store.Graph, plan *planner.Plan, params map[
 	x.meter.start(ctx, "Δ", opts.Budget.Work)
 	// A Δ returns no table: its success is ISO's "omitted result".
 	res := &Result{Status: gqlstatus.Omitted}
-	for _, st := range plan.Stmts {
+	for i, st := range plan.Stmts {
+		x.stmt = i
 		sr, err := x.statement(st)
 		if err != nil {
 			return nil, annotate(err, st, plan.Text)
 		}
 		res.Stmts = append(res.Stmts, sr)
+	}
+	if err := x.settle(res.Stmts); err != nil {
+		return nil, err
+	}
+	for _, sr := range res.Stmts {
 		res.Total.add(sr.Counts)
 		if res.Status == gqlstatus.Omitted && sr.Status != string(gqlstatus.Omitted) {
 			res.Status = gqlstatus.Code(sr.Status)
@@ -219,7 +225,11 @@ type executor struct {
 	// ledger gathers what the Δ changed and wrote, for the vocabulary's
 	// ledger; an action's body shares its CALL's (inBody set).
 	ledger *vocab.Delta
-	inBody bool
+	// stmt is the place of the statement running; settled the tasks the
+	// Δ labelled Settled, whose delete_on_settle nodes go at its end.
+	stmt    int
+	settled []settling
+	inBody  bool
 }
 
 // touch records that the Δ created, deleted or changed element id.

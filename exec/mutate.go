@@ -363,6 +363,9 @@ func (x *executor) set(rows []*planner.Row, s *planner.SetStep, sr *StmtResult) 
 					if !contains(labels, l) {
 						labels = append(labels, l)
 						sr.LabelsAdded++
+						if l == SettledLabel && len(labels) > 0 && labels[0] == TaskKind {
+							x.settled = append(x.settled, settling{id: n.ID, stmt: x.stmt})
+						}
 					}
 				}
 				if len(labels) != len(n.Labels) {
@@ -609,4 +612,78 @@ func dedupe(labels []string) []string {
 		}
 	}
 	return out
+}
+
+// TaskKind is the kind of a task, SettledLabel the label that settles
+// it: a TSK without Settled is a live task (SPEC §5, §6).
+const (
+	TaskKind     = "TSK"
+	SettledLabel = "Settled"
+	// DeleteOnSettle is the property that marks a node a task's settling
+	// recycles.
+	DeleteOnSettle = "delete_on_settle"
+)
+
+// settling is a task a statement of the Δ labelled Settled.
+type settling struct {
+	id   store.ID
+	stmt int // its statement's place in the Δ's results
+}
+
+// settle recycles, once every statement of the Δ has run, the nodes
+// with delete_on_settle: true that a task the Δ settled reaches by an
+// outgoing edge, unless another live task reaches them too (SPEC §6:
+// "Switch task: settle the old TSK"). Counted in the statement that
+// settled the task.
+func (x *executor) settle(stmts []StmtResult) error {
+	for _, st := range x.settled {
+		snap := x.tx.Snapshot()
+		t, ok := snap.Node(st.id)
+		if !ok || !contains(t.Labels, SettledLabel) {
+			continue // recycled or unsettled again later in the Δ
+		}
+		var marked []*store.Node
+		snap.Edges(st.id, store.Out, func(e *store.Edge) bool {
+			if n, ok := snap.Node(e.To); ok && n.ID != st.id && deleteOnSettle(n) && !hasNode(marked, n.ID) {
+				marked = append(marked, n)
+			}
+			return true
+		})
+		for _, n := range marked {
+			if liveTaskReaches(snap, n.ID) {
+				continue
+			}
+			if err := x.deleteOne(planner.Element{Node: n}, true, gqlstatus.Pos{}, &stmts[st.stmt]); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+func deleteOnSettle(n *store.Node) bool {
+	v, ok := n.Props.Get(DeleteOnSettle)
+	return ok && v.Kind() == store.KindBool && v.AsBool()
+}
+
+// liveTaskReaches reports whether a live task (a TSK without Settled) has
+// an edge to id.
+func liveTaskReaches(snap *store.Snapshot, id store.ID) bool {
+	found := false
+	snap.Edges(id, store.In, func(e *store.Edge) bool {
+		if f, ok := snap.Node(e.From); ok && len(f.Labels) > 0 && f.Labels[0] == TaskKind && !contains(f.Labels, SettledLabel) {
+			found = true
+		}
+		return !found
+	})
+	return found
+}
+
+func hasNode(list []*store.Node, id store.ID) bool {
+	for _, n := range list {
+		if n.ID == id {
+			return true
+		}
+	}
+	return false
 }

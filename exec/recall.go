@@ -141,7 +141,7 @@ func Recall(ctx context.Context, snap *store.Snapshot, plan *planner.Plan, param
 	if err := x.check(); err != nil {
 		return nil, err
 	}
-	walk := shapewalk.Options{K: opt.K, M: opt.M, F: opt.F, Shell: opt.View == ViewShell,
+	walk := shapewalk.Options{K: walkK(opt.K), M: opt.M, F: opt.F, Shell: opt.View == ViewShell,
 		Pinned: opt.Pinned, Hierarchy: opt.Hierarchy}
 	e := emitter{snap: snap, opt: opt, shape: &Shape{Version: snap.Version(), Status: gqlstatus.Success}, start: time.Now()}
 	// The parser's warnings about the token's text (a comment that hid a
@@ -164,7 +164,7 @@ func Recall(ctx context.Context, snap *store.Snapshot, plan *planner.Plan, param
 		e.opt.K = 0 // the outline does not walk
 		e.outline(kinds, types)
 		outline := walk
-		outline.K = -1 // exemplars only: 0 would mean the default k
+		outline.K = walkK(0) // exemplars only
 		outline.Pinned = nil
 		w, err := e.walk(ctx, snap, exemplars, outline)
 		if err != nil {
@@ -384,4 +384,14 @@ func (x *executor) seedMatches(b *binder, row *planner.Row, np *planner.NodePlan
 		}
 	}
 	return true, nil
+}
+
+// walkK is a resolved k as the walk takes it: the engine has filled the
+// default, so k = 0 here is a value, the seeds alone (the walk reads 0 as
+// its own default and a negative k as no hop).
+func walkK(k int) int {
+	if k == 0 {
+		return -1
+	}
+	return k
 }

@@ -227,7 +227,7 @@ func walkSlice(ctx context.Context, snap *store.Snapshot, anchors []*store.Node,
 	sw := &sliceWalk{union: sliceUnion{at: map[store.ID]int{}, edges: map[store.ID]bool{}}}
 	u := &sw.union
 	var w shapewalk.Shape
-	walk := shapewalk.Options{K: opt.K, M: opt.M, F: opt.F}
+	walk := shapewalk.Options{K: walkK(opt.K), M: opt.M, F: opt.F}
 	clamped := map[store.ID]bool{}
 	for _, a := range anchors {
 		sh, err := shapewalk.WalkIntoContext(ctx, &w, snap, []*store.Node{a}, walk)

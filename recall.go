@@ -50,8 +50,7 @@ const (
 )
 
 // RecallOptions are the budgets of one Recall. Zero values take the
-// defaults (M=50, k=2, L=4, F=8, T=4000, view interior, peaks on);
-// K: NoWalk asks for k = 0, the seeds alone (SPEC §5); values above the
+// defaults (M=50, k=2, L=4, F=8, T=4000, view interior, peaks on); values above the
 // database's ceilings are refused (22Q01).
 //
 // A LIMIT in the token is that Recall's L: LIMIT n seeds at most n nodes,
@@ -109,11 +108,6 @@ type RecallOptions struct {
 	// version 1, so neither its rows nor its version tell of the others.
 	Sessions func(name string) bool
 }
-
-// NoWalk as RecallOptions.K (or SliceOptions.K) asks for k = 0: the
-// seeds alone, with the edges between them, and no hop. K's zero value
-// keeps meaning the default k = 2.
-const NoWalk = -1
 
 // DefaultRecall are the default budgets of SPEC §3.
 var DefaultRecall = RecallOptions{M: 50, K: 2, L: 4, F: 8, T: 4000}

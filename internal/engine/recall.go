@@ -29,9 +29,6 @@ type RecallOptions struct {
 	Sessions      func(name string) bool
 }
 
-// NoWalk as RecallOptions.K asks for k = 0: the seeds alone, no hop.
-const NoWalk = -1
-
 // DefaultRecall are the default budgets of SPEC §3.
 var DefaultRecall = RecallOptions{M: 50, K: 2, L: 4, F: 8, T: 4000}
 
@@ -62,9 +59,7 @@ func (o RecallOptions) resolve(c Ceilings) (RecallOptions, error) {
 	if err := check("M", &o.M, min(d.M, c.M), c.M); err != nil {
 		return o, err
 	}
-	if o.K == NoWalk {
-		o.K = 0 // the seeds alone
-	} else if err := check("k", &o.K, min(d.K, c.K), c.K); err != nil {
+	if err := check("k", &o.K, min(d.K, c.K), c.K); err != nil {
 		return o, err
 	}
 	if err := check("L", &o.L, min(d.L, c.L), c.L); err != nil {

@@ -50,8 +50,10 @@ const (
 )
 
 // RecallOptions are the budgets of one Recall. Zero values take the
-// defaults (M=50, k=2, L=4, F=8, T=4000, view interior, peaks on); values above the
-// database's ceilings are refused (22Q01).
+// defaults (M=50, k=2, L=4, F=8, T=4000, view interior, peaks on), so
+// RecallOptions{M: 10} changes M alone; values above the database's
+// ceilings are refused (22Q01). K: NoWalk asks for k = 0, the seeds
+// alone (SPEC §5): k is the one budget whose 0 is a value of its own.
 //
 // A LIMIT in the token is that Recall's L: LIMIT n seeds at most n nodes,
 // and on the outline (MATCH ()) shows at most n exemplars per kind. It may
@@ -60,7 +62,16 @@ const (
 // 01000 notice in the Shape (and a comment in its text) naming both: a
 // LIMIT says "at most n", which the clamped seed set still meets.
 type RecallOptions struct {
-	M, K, L, F int
+	// M is the most rows (nodes and edges) of the Shape; 0 takes the
+	// default, 50.
+	M int
+	// K is the most hops the walk takes from the seeds; 0 takes the
+	// default, 2, and NoWalk asks for k = 0: the seeds alone, with the
+	// edges between them, and no hop (the header then says k=0).
+	K int
+	// L is the most seeds (0: the default, 4) and F the most new
+	// neighbours one node adds to the walk (0: the default, 8).
+	L, F int
 	// T is the token target: when a Shape's body would be over T tokens
 	// (by the estimate), the nodes beyond the seeds are shown with their
 	// identity properties only (nick, loc, name, title), those farthest
@@ -108,6 +119,12 @@ type RecallOptions struct {
 	// version 1, so neither its rows nor its version tell of the others.
 	Sessions func(name string) bool
 }
+
+// NoWalk as RecallOptions.K (or SliceOptions.K) asks for k = 0: the
+// seeds alone, with the edges between them, and no hop. K's zero value
+// keeps meaning the default k = 2, as every other budget's zero value
+// means its default.
+const NoWalk = -1
 
 // DefaultRecall are the default budgets of SPEC §3.
 var DefaultRecall = RecallOptions{M: 50, K: 2, L: 4, F: 8, T: 4000}

@@ -25,8 +25,10 @@ var recallArgs = map[string]bool{
 }
 
 // recallOptions turns a recall directive's arguments into options. A
-// budget argument must be an integer; a $NAME=VALUE argument is a
-// parameter, its VALUE read as a literal (see paramValue).
+// budget argument must be an integer: m=0, l=0, f=0 and t=0 take the
+// default, as a budget left out does, but k=0 walks no hop (the seeds
+// alone: goldfish.NoWalk). A $NAME=VALUE argument is a parameter, its
+// VALUE read as a literal (see paramValue).
 func recallOptions(args map[string]string) (goldfish.RecallOptions, error) {
 	var o goldfish.RecallOptions
 	budgets := map[string]*int{"m": &o.M, "k": &o.K, "l": &o.L, "f": &o.F, "t": &o.T}
@@ -38,6 +40,9 @@ func recallOptions(args map[string]string) (goldfish.RecallOptions, error) {
 				return o, fmt.Errorf("recall: %s=%q is not an integer", k, v)
 			}
 			*budgets[k] = n
+			if k == "k" && n == 0 {
+				o.K = goldfish.NoWalk // k=0 is a value: the seeds alone; leave k out for the default
+			}
 		case k == "view":
 			o.View = v
 		case k == "depth":

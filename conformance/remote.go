@@ -394,7 +394,7 @@ func (t *remote) Recall(ctx context.Context, session, q string, o goldfish.Recal
 		return nil, err
 	}
 	req := server.RecallRequest{Q: q, Params: params(o.Params), Agent: o.Agent, Options: server.RecallSettings{
-		M: o.M, K: o.K, L: o.L, F: o.F, T: o.T, View: o.View, Depth: o.Depth, Only: o.Only, Pinned: o.Pinned, NoPeaks: o.NoPeaks,
+		M: o.M, K: server.Hops(o.K), L: o.L, F: o.F, T: o.T, View: o.View, Depth: o.Depth, Only: o.Only, Pinned: o.Pinned, NoPeaks: o.NoPeaks,
 		Exact: o.ExactTokens}}
 	var out server.ShapeJSON
 	if err := t.rs.call(ctx, "POST", p, req, &out); err != nil {
@@ -467,7 +467,7 @@ func (t *remote) ExportSlice(ctx context.Context, session, q string, o goldfish.
 		return nil, err
 	}
 	req := server.ExportRequest{Q: q, Params: params(o.Params), Nicks: o.Nicks}
-	req.Options.M, req.Options.K, req.Options.L, req.Options.F = o.M, o.K, o.L, o.F
+	req.Options.M, req.Options.K, req.Options.L, req.Options.F = o.M, server.Hops(o.K), o.L, o.F
 	var out server.SliceJSON
 	if err := t.rs.call(ctx, "POST", p, req, &out); err != nil {
 		return nil, err

@@ -56,7 +56,7 @@ func init() {
 		{name: "agents", args: "[forget NAME]", short: "list the agents that read this session: the version each last read, and its reads",
 			long: "Kept by the session beside its graph (reading changes no version) and saved with it: after a crash\nthe counts may miss the last few reads, never a Commit's. A session keeps at most 1,024 agents: a new\none evicts the agent seen least recently. :agents forget NAME removes one (its next Recall is a first read).", run: (*Shell).metaAgents},
 		{name: "set", args: "[KNOB VALUE]", short: "set a Recall budget: M, k, L, F, T (token target), view (interior|shell), peaks (on|off); alone, list them",
-			long: "Budgets may be lowered freely; values above the database's ceilings are refused.\n0 means the default. Example: :set M 20   :set view shell   :set peaks off", run: (*Shell).metaSet},
+			long: "Budgets may be lowered freely; values above the database's ceilings are refused.\n0 means the default for M, L, F and T; k 0 walks no hop (the seeds alone). :set KNOB default, or\n:set KNOB alone, takes the default again. Example: :set M 20   :set k 0   :set view shell   :set peaks off", run: (*Shell).metaSet},
 		{name: "param", args: "NAME VALUE", short: "set $NAME for every following statement; VALUE is a GQL literal: 1, 2.5, true, null, 'text', [1, 2], DATE '2026-01-31'",
 			long: "VALUE is read by the GQL literal rules, as in a statement: integers are 64-bit, DATE and DATETIME\nliterals are typed values, strings take '…' or \"…\". ':param NAME' alone removes the parameter.", run: nil}, // meta passes the whole rest of the line to metaParamLine
 		{name: "params", args: "[clear]", short: "list the parameters, or remove them all", run: (*Shell).metaParams},
@@ -487,6 +487,9 @@ func (sh *Shell) metaSet(ctx context.Context, args []string) error {
 		sh.printf("only = (every section)\n")
 		return nil
 	}
+	if len(args) == 1 && slices.Contains([]string{"m", "k", "l", "f", "t"}, strings.ToLower(args[0])) {
+		args = append(args, "default") // :set k: the default again
+	}
 	if len(args) == 2 && slices.Contains(goldfish.AttentionSettingNames, strings.ToLower(args[0])) {
 		return sh.setAttention(ctx, strings.ToLower(args[0]), args[1])
 	}
@@ -509,7 +512,11 @@ func (sh *Shell) metaSet(ctx context.Context, args []string) error {
 		}
 		c := sh.ceilings
 		sh.printf("M      %s  (ceiling %d)\n", show(o.M, d.M, c.M), c.M)
-		sh.printf("k      %s  (ceiling %d)\n", show(o.K, d.K, c.K), c.K)
+		k := show(o.K, d.K, c.K)
+		if o.K == goldfish.NoWalk {
+			k = "0 (no walk: the seeds alone)"
+		}
+		sh.printf("k      %s  (ceiling %d)\n", k, c.K)
 		sh.printf("L      %s  (ceiling %d)\n", show(o.L, d.L, c.L), c.L)
 		sh.printf("F      %s  (ceiling %d)\n", show(o.F, d.F, c.F), c.F)
 		sh.printf("T      %s  (token target)\n", show(o.T, d.T, d.T))
@@ -538,6 +545,10 @@ func (sh *Shell) metaSet(ctx context.Context, args []string) error {
 	name, val := args[0], args[1]
 	o := &sh.r.Recall
 	num := func(dst *int, ceiling int) error {
+		if strings.EqualFold(val, "default") {
+			*dst, val = 0, "(default)"
+			return nil
+		}
 		n, err := strconv.Atoi(val)
 		if err != nil || n < 0 {
 			return metaErrorf(codeValue, "", "%s takes a whole number ≥ 0 (0 for the default), not %q", name, val)
@@ -554,7 +565,25 @@ func (sh *Shell) metaSet(ctx context.Context, args []string) error {
 	case "m":
 		err = num(&o.M, sh.ceilings.M)
 	case "k":
-		err = num(&o.K, sh.ceilings.K)
+		// k = 0 is a value, the seeds alone (NoWalk); the default is
+		// asked with :set k default, or :set k alone.
+		if strings.EqualFold(val, "default") {
+			o.K, val = 0, "(default)"
+			break
+		}
+		n, aerr := strconv.Atoi(val)
+		switch {
+		case aerr != nil || n < 0:
+			err = metaErrorf(codeValue, ":set k default (or :set k alone) takes the default again",
+				"k takes a whole number ≥ 0 (0: no walk, the seeds alone) or default, not %q", val)
+		case n > sh.ceilings.K:
+			err = metaErrorf(codeCeiling, "narrow the token, use view shell, or split the session",
+				"k=%d is above its ceiling %d", n, sh.ceilings.K)
+		case n == 0:
+			o.K, val = goldfish.NoWalk, "0 (no walk: the seeds alone)"
+		default:
+			o.K = n
+		}
 	case "l":
 		err = num(&o.L, sh.ceilings.L)
 	case "f":

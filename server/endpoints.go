@@ -25,10 +25,14 @@ type RecallRequest struct {
 	Options RecallSettings `json:"options,omitempty" jsonschema:"budgets and sections of this Recall; each may be lowered freely"`
 }
 
-// RecallSettings are a Recall's budgets and sections (SPEC §3, §9).
+// RecallSettings are a Recall's budgets and sections (SPEC §3, §9). A
+// budget left out, or 0, takes its default, but for K: its 0 is a value
+// of its own, "k": 0 walks no hop (the seeds alone), and only k left out
+// (or null) takes the default 2; so K is a pointer (Hops makes one from
+// the API's K).
 type RecallSettings struct {
 	M     int      `json:"M,omitempty" jsonschema:"most rows in the Shape (default 50)"`
-	K     int      `json:"k,omitempty" jsonschema:"most hops from the seeds (default 2)"`
+	K     *int     `json:"k,omitempty" jsonschema:"most hops from the seeds: 0 walks no hop (the seeds alone); left out (or 2), the default 2"`
 	L     int      `json:"L,omitempty" jsonschema:"most seeds (default 4)"`
 	F     int      `json:"F,omitempty" jsonschema:"most new neighbours one node adds (default 8)"`
 	T     int      `json:"T,omitempty" jsonschema:"token target (default 4000): over it, nodes beyond the seeds show identity properties only, farthest first"`
@@ -152,7 +156,11 @@ func (s *Server) doRecall(ctx context.Context, scope *Scope, name string, req Re
 	if err != nil {
 		return nil, err
 	}
-	o := goldfish.RecallOptions{M: req.Options.M, K: req.Options.K, L: req.Options.L, F: req.Options.F, T: req.Options.T,
+	k, err := hops(req.Options.K)
+	if err != nil {
+		return nil, err
+	}
+	o := goldfish.RecallOptions{M: req.Options.M, K: k, L: req.Options.L, F: req.Options.F, T: req.Options.T,
 		View: req.Options.View, Depth: req.Options.Depth, Only: req.Options.Only, Agent: agent,
 		Pinned: req.Options.Pinned, NoPeaks: req.Options.NoPeaks, ExactTokens: req.Options.Exact}
 	if len(req.Params) > 0 {
@@ -174,6 +182,33 @@ func (s *Server) doRecall(ctx context.Context, scope *Scope, name string, req Re
 	}
 	s.metrics.recalled(sh)
 	return sh, nil
+}
+
+// hops is a k as the JSON requests give it, as the API takes it: left
+// out (nil), the default; 0, no walk (goldfish.NoWalk).
+func hops(k *int) (int, error) {
+	switch {
+	case k == nil:
+		return 0, nil
+	case *k == 0:
+		return goldfish.NoWalk, nil
+	case *k < 0:
+		return 0, gqlstatus.Errorf(gqlstatus.RecallBudget, "budget k=%d is negative", *k).
+			WithHint("k is a number of hops: 0 walks no hop (the seeds alone); leave k out for its default")
+	}
+	return *k, nil
+}
+
+// Hops is the JSON k of a Recall's or an export's options for the
+// API's K: nil for the default, &0 for no walk (goldfish.NoWalk).
+func Hops(k int) *int {
+	switch k {
+	case 0:
+		return nil
+	case goldfish.NoWalk:
+		k = 0
+	}
+	return &k
 }
 
 // values gives the parameters to the database.

@@ -18,7 +18,7 @@ type RecallArgs struct {
 	Session string         `json:"session,omitempty" jsonschema:"the session to read (empty: the server's --session)"`
 	Q       string         `json:"q" jsonschema:"the codebook token: a GQL MATCH of node patterns with optional WHERE and LIMIT, e.g. MATCH (t:TSK {status: 'open'}) LIMIT 4; MATCH () for the outline"`
 	Params  ToolParams     `json:"params,omitempty" jsonschema:"values of the $parameters the token uses, one {name, value} each (empty: none)"`
-	Options RecallSettings `json:"options,omitempty" jsonschema:"budgets and sections of this Recall; each may be lowered freely; 0 or empty takes the default"`
+	Options RecallSettings `json:"options,omitempty" jsonschema:"budgets and sections of this Recall; each may be lowered freely; 0 or empty takes the default, but k 0 walks no hop (the seeds alone)"`
 	Agent   string         `json:"agent,omitempty" jsonschema:"the reading agent's name: the envelope then says what changed since its last read (empty: nobody)"`
 }
 

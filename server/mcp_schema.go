@@ -20,7 +20,8 @@ import (
 // false) with every property listed and required, which is what the
 // strict function-calling modes of the common model APIs take; a strict
 // client then sends every property, the optional ones empty ("", 0, [],
-// false), and empty means the default. The one a call is validated
+// false), and empty means the default (but for k, whose 0 walks no hop:
+// see strictSchema). The one a call is validated
 // against is the lenient one: an optional property may be left out, and
 // params may be the HTTP API's object of names and values. The memory
 // tools' strict schemas are the original server's with every object
@@ -135,7 +136,10 @@ var (
 
 // strictSchema is a copy of sc in the strict form: a nullable type made
 // the type itself, every object closed, its properties all required (in
-// their order).
+// their order), and every integer (the tools' integers are the Recall's
+// budgets) at least 0. A strict client sends every budget: 0 takes the
+// default, except k, whose 0 walks no hop (the seeds alone): it sends 2
+// for the default walk.
 func strictSchema(sc *jsonschema.Schema) *jsonschema.Schema {
 	sc = sc.CloneSchemas()
 	var walk func(*jsonschema.Schema)
@@ -148,6 +152,9 @@ func strictSchema(sc *jsonschema.Schema) *jsonschema.Schema {
 		}
 		if s.Types != nil {
 			panic(fmt.Sprintf("server: a strict schema with the types %v", s.Types)) // ours: a bug
+		}
+		if s.Type == "integer" && s.Minimum == nil {
+			s.Minimum = ptr(0.0)
 		}
 		if s.Type == "object" {
 			if s.Properties == nil {

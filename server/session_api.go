@@ -81,10 +81,10 @@ type ExportRequest struct {
 	Params  Params   `json:"params,omitempty"`
 	Nicks   []string `json:"nicks,omitempty"`
 	Options struct {
-		M int `json:"M,omitempty"`
-		K int `json:"k,omitempty"`
-		L int `json:"L,omitempty"`
-		F int `json:"F,omitempty"`
+		M int  `json:"M,omitempty"`
+		K *int `json:"k,omitempty"` // 0: no walk; left out: the default (RecallSettings.K)
+		L int  `json:"L,omitempty"`
+		F int  `json:"F,omitempty"`
 	} `json:"options,omitempty"`
 }
 
@@ -251,7 +251,11 @@ func (s *Server) export(_ http.ResponseWriter, r *http.Request, scope *Scope) (a
 	if err != nil {
 		return nil, err
 	}
-	o := goldfish.SliceOptions{M: req.Options.M, K: req.Options.K, L: req.Options.L, F: req.Options.F, Nicks: req.Nicks}
+	k, err := hops(req.Options.K)
+	if err != nil {
+		return nil, err
+	}
+	o := goldfish.SliceOptions{M: req.Options.M, K: k, L: req.Options.L, F: req.Options.F, Nicks: req.Nicks}
 	if len(req.Params) > 0 {
 		o.Params = req.Params.values()
 	}

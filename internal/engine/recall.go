@@ -29,6 +29,10 @@ type RecallOptions struct {
 	Sessions      func(name string) bool
 }
 
+// NoWalk as RecallOptions.K asks for k = 0: the seeds alone, no hop
+// (K's zero value takes the default).
+const NoWalk = -1
+
 // DefaultRecall are the default budgets of SPEC §3.
 var DefaultRecall = RecallOptions{M: 50, K: 2, L: 4, F: 8, T: 4000}
 
@@ -59,8 +63,16 @@ func (o RecallOptions) resolve(c Ceilings) (RecallOptions, error) {
 	if err := check("M", &o.M, min(d.M, c.M), c.M); err != nil {
 		return o, err
 	}
-	if err := check("k", &o.K, min(d.K, c.K), c.K); err != nil {
-		return o, err
+	switch {
+	case o.K == NoWalk:
+		o.K = 0 // the seeds alone
+	case o.K < 0:
+		return o, gqlstatus.Errorf(gqlstatus.RecallBudget, "budget k=%d is negative", o.K).
+			WithHint("k is a number of hops: NoWalk (-1) asks for none, the seeds alone; leave it at 0 for its default")
+	default:
+		if err := check("k", &o.K, min(d.K, c.K), c.K); err != nil {
+			return o, err
+		}
 	}
 	if err := check("L", &o.L, min(d.L, c.L), c.L); err != nil {
 		return o, err

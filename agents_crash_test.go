@@ -77,6 +77,9 @@ func TestAgentsCrashChild(t *testing.T) {
 		published[i].Store(&[2]uint64{0, start[name]})
 	}
 	say("ready")
+	// Each child's steps are new nodes, not echoes of an earlier child's
+	// (which would apply nothing, SPEC §6), so every Commit applies.
+	run := time.Now().UnixNano()
 	for i, name := range agentsCrashNames {
 		go func() {
 			rng := rand.New(rand.NewPCG(uint64(i), uint64(time.Now().UnixNano())))
@@ -98,7 +101,7 @@ func TestAgentsCrashChild(t *testing.T) {
 					p := published[j].Load()
 					fmt.Fprintf(&seen, " %s:%d:%d", a, p[0], p[1])
 				}
-				res, err := s.CommitWith(ctx, `INSERT (:STEP {by: $by, n: $n})`, map[string]any{"by": name, "n": n},
+				res, err := s.CommitWith(ctx, `INSERT (:STEP {by: $by, n: $n, run: $run})`, map[string]any{"by": name, "n": n, "run": run},
 					goldfish.CommitOptions{Agent: name})
 				if err != nil {
 					fail(err)

@@ -67,8 +67,10 @@ func ExampleError() {
 	db, _ := goldfish.Open()
 	s, _ := db.Session(context.Background(), "mission")
 	ctx := context.Background()
-	_, _ = s.Commit(ctx, `INSERT (:TSK {nick: "TSK_a"})`, nil)
-	_, err := s.Commit(ctx, `INSERT (:TSK {nick: "TSK_b"}), (:TSK {nick: "TSK_a"})`, nil)
+	_, _ = s.Commit(ctx, `INSERT (:TSK {nick: "TSK_a", status: "open"})`, nil)
+	// A second TSK_a that disagrees with the first: a nick clash. (One
+	// that agrees would be an echo, and bind to it.)
+	_, err := s.Commit(ctx, `INSERT (:TSK {nick: "TSK_b"}), (:TSK {nick: "TSK_a", status: "done"})`, nil)
 	var ge *goldfish.Error
 	if errors.As(err, &ge) {
 		fmt.Println(ge.Code, ge.Pos.Line, ge.Pos.Col)
@@ -77,7 +79,7 @@ func ExampleError() {
 	fmt.Println("version still", s.Version())
 	// Output:
 	// 40002 1 32
-	//   INSERT (:TSK {nick: "TSK_b"}), (:TSK {nick: "TSK_a"})
+	//   INSERT (:TSK {nick: "TSK_b"}), (:TSK {nick: "TSK_a", status: "done"})
 	//                                  ^
 	// version still 1
 }

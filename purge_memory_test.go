@@ -34,12 +34,14 @@ func TestPurgeGivesMemoryBack(t *testing.T) {
 	s, _ := db.Session(context.Background(), "s")
 	var parts []string
 	for i := range 1000 {
-		parts = append(parts, fmt.Sprintf("(:N%d {nick: $n%d, v: %d})-[:r]->(:M {v: %d})", i%5, i, i, i))
+		// $b tells the batches' M nodes apart: an M equal to an earlier
+		// batch's would be an echo, and bind instead (SPEC §6).
+		parts = append(parts, fmt.Sprintf("(:N%d {nick: $n%d, v: %d})-[:r]->(:M {v: %d, b: $b})", i%5, i, i, i))
 	}
 	text := "INSERT " + strings.Join(parts, ", ")
 	base := liveHeap()
 	for b := range 30 {
-		params := map[string]any{}
+		params := map[string]any{"b": b}
 		for i := range 1000 {
 			params[fmt.Sprintf("n%d", i)] = fmt.Sprintf("n%d_%d", b, i)
 		}

@@ -44,6 +44,8 @@ type Counts struct {
 	EdgesRecycled int `json:"edges_recycled"`
 	NodesUpdated  int `json:"nodes_updated"` // ingest: existing nodes found by locator
 	Bindings      int `json:"bindings"`
+	NodesEchoed   int `json:"nodes_echoed,omitempty"` // INSERT node patterns bound to the live node they restate (SPEC §6)
+	EdgesEchoed   int `json:"edges_echoed,omitempty"` // INSERT edge patterns bound to the live edge they restate
 }
 
 // Summary renders the counts that are not zero: "+2 nodes +1 edge 3
@@ -51,13 +53,15 @@ type Counts struct {
 func (c Counts) Summary() string {
 	return engine.Counts{NodesCreated: c.NodesCreated, EdgesCreated: c.EdgesCreated, PropsSet: c.PropsSet,
 		LabelsAdded: c.LabelsAdded, LabelsRemoved: c.LabelsRemoved, NodesRecycled: c.NodesRecycled,
-		EdgesRecycled: c.EdgesRecycled, NodesUpdated: c.NodesUpdated, Bindings: c.Bindings}.Summary()
+		EdgesRecycled: c.EdgesRecycled, NodesUpdated: c.NodesUpdated, Bindings: c.Bindings,
+		NodesEchoed: c.NodesEchoed, EdgesEchoed: c.EdgesEchoed}.Summary()
 }
 
 func countsOf(c engine.Counts) Counts {
 	return Counts{NodesCreated: c.NodesCreated, EdgesCreated: c.EdgesCreated, PropsSet: c.PropsSet,
 		LabelsAdded: c.LabelsAdded, LabelsRemoved: c.LabelsRemoved, NodesRecycled: c.NodesRecycled,
-		EdgesRecycled: c.EdgesRecycled, NodesUpdated: c.NodesUpdated, Bindings: c.Bindings}
+		EdgesRecycled: c.EdgesRecycled, NodesUpdated: c.NodesUpdated, Bindings: c.Bindings,
+		NodesEchoed: c.NodesEchoed, EdgesEchoed: c.EdgesEchoed}
 }
 
 func commitResultOf(r *engine.Result) *CommitResult {

@@ -19,6 +19,10 @@
 //     or the error ("error: GQLSTATUS 40002: … (line 1, column 8)") with
 //     its caret lines.
 //   - ingest [session=NAME]: the same with Session.Ingest.
+//   - commit and ingest take shape[=NAME] with no input: they commit the
+//     text of the Shape the last recall with that shape=NAME (default
+//     "shape") printed, header and comments included, as a model pastes
+//     a Shape back (see echo.txt). Every recall keeps its text so.
 //   - commit, ingest and recall take agent=NAME: the call is that agent's
 //     (the registering agent of what a Commit registers, the reader of a
 //     Recall), so one file can be a script of several agents' steps.

@@ -125,7 +125,7 @@ ROLLBACK;
 MATCH (t:T {nick: "a"});
 :agent -
 :params clear
-INSERT (:T {nick: "a"});
+INSERT (:T {nick: "a", n: 2});
 INSERT (:T {nick: "never"});
 ----
 $who = "b"
@@ -143,7 +143,7 @@ INSERT
 agent cleared: Recalls and Commits name no agent
 1 parameter removed
 GQLSTATUS 40002: statement 9: nick "a" is already used by another live node; choose another nick, or MATCH the existing node and SET what changed (line 15, column 8)
-  INSERT (:T {nick: "a"});
+  INSERT (:T {nick: "a", n: 2});
          ^
 exit 1
 

@@ -230,6 +230,11 @@ type executor struct {
 	stmt    int
 	settled []settling
 	inBody  bool
+	// fresh holds the elements the running statement created: they are
+	// not echo targets, so a statement restating one node twice (a Shape
+	// of two identical nodes, pasted into an empty session) creates both,
+	// as the same statements committed one by one would.
+	fresh map[store.ID]struct{}
 }
 
 // touch records that the Δ created, deleted or changed element id.
@@ -268,6 +273,7 @@ func (x *executor) charge(rows, bytes int) error {
 func (x *executor) statement(st *planner.Statement) (StmtResult, error) {
 	sr := StmtResult{Index: st.Index, Status: string(gqlstatus.Omitted)}
 	sr.Notices = append(sr.Notices, st.Notices...) // the parser's warnings about its text
+	x.fresh = nil
 	if err := x.check(); err != nil {
 		return sr, err
 	}
@@ -304,6 +310,7 @@ func (x *executor) statement(st *planner.Statement) (StmtResult, error) {
 			return sr, err
 		}
 	}
+	x.echoNotice(&sr)
 	if sr.Status == string(gqlstatus.Omitted) && len(sr.Notices) > 0 {
 		sr.Status = string(sr.Notices[0].Code)
 	}

@@ -70,7 +70,9 @@ func TestCommitLedger(t *testing.T) {
 			changed: 1, writes: map[string]string{"TSK.nick": "2/0", "TSK.pri": "1/0", "TSK.status": "5/0"}},
 		{text: `MATCH (t:TSK {nick: "c"}) SET t += {pri: 3, owner: "ana"}`,
 			changed: 1, writes: map[string]string{"TSK.pri": "2/0", "TSK.owner": "1/0"}},
-		{text: `CREATE ACTION settle(nick STRING) { MATCH (t:TSK {nick: $nick}) SET t.status = "settled" INSERT (t)-[:has_note]->(:NOTE {text: "s"}) }`},
+		// The note names its task: a note equal to another task's would be
+		// an echo of it, and bind to it (SPEC §6).
+		{text: `CREATE ACTION settle(nick STRING) { MATCH (t:TSK {nick: $nick}) SET t.status = "settled" INSERT (t)-[:has_note]->(:NOTE {text: $nick}) }`},
 		{text: `CALL settle('a')`,
 			changed: 3, writes: map[string]string{"TSK.status": "5/1", "NOTE.text": "1/1"}},
 		// Raw and in an action in one Δ: once on each side.
@@ -84,9 +86,12 @@ func TestCommitLedger(t *testing.T) {
 		{text: `INSERT (m:MOD {loc: "a.go", lines: 3}), (n:MOD {loc: "b.go"}), (m)-[:imports {w: 2}]->(n)`, mint: MintIngest},
 		{text: `INSERT (m:MOD {loc: "a.go", lines: 4})`, mint: MintIngest, changed: 1},
 		// A failed Δ, a rolled back one, one that binds nothing: no change.
-		{text: `MATCH (t:TSK {nick: "c"}) SET t.status = "y"; INSERT (:TSK {nick: "c"})`, fails: true},
+		{text: `MATCH (t:TSK {nick: "c"}) SET t.status = "y"; INSERT (:TSK {nick: "c", status: "z"})`, fails: true},
 		{text: `START TRANSACTION; MATCH (t:TSK {nick: "c"}) SET t.status = "y"; ROLLBACK`},
 		{text: `MATCH (t:TSK {nick: "nobody"}) SET t.status = "y"`},
+		// A Δ of echoes only (the live b restated, its note and the edge) changes
+		// nothing and writes nothing.
+		{text: `INSERT (:TSK {nick: "b"})-[:has_note]->(:NOTE {text: "b"})`},
 		{text: `DROP ACTION settle`},
 	}
 	for i, st := range steps {

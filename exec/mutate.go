@@ -3,6 +3,7 @@ package exec
 import (
 	"errors"
 	"fmt"
+	"strings"
 
 	"github.com/goldfish-gql/goldfish/gqlstatus"
 	"github.com/goldfish-gql/goldfish/parser/ast"
@@ -74,18 +75,15 @@ func (x *executor) insertNode(row *planner.Row, np *planner.NodePlan, sr *StmtRe
 			x.bind(row, np.Slot, planner.Element{Node: n})
 			return n, nil
 		}
-	} else {
-		echo := false
-		snap.ScanIdentical(kind, props, func(*store.Node) bool { echo = true; return false })
-		if echo {
-			sr.Notices = append(sr.Notices, gqlstatus.Notice{Code: gqlstatus.Warning, Pos: np.Pos,
-				Msg: fmt.Sprintf("echo: a node (:%s %s) is already in the session; a Δ should carry only what is new or changed", kind, props.Literal())})
-		}
+	} else if n, ok := x.echoNode(snap, labels, props, np.Pos, sr); ok {
+		x.bind(row, np.Slot, planner.Element{Node: n})
+		return n, nil
 	}
 	n, err := x.tx.InsertNode(id, labels, props)
 	if err != nil {
 		return nil, x.storeErr(err, np.Pos, props)
 	}
+	x.made(n.ID)
 	sr.NodesCreated++
 	sr.PropsSet += len(props)
 	sr.changedAnyData = true
@@ -188,10 +186,17 @@ func (x *executor) insertEdge(row *planner.Row, ep *planner.EdgePlan, l, r *stor
 			return nil
 		}
 	}
+	if e, ok := x.echoEdge(typ, from, to, props); ok {
+		sr.EdgesEchoed++
+		x.echoed(ep.Pos, sr)
+		x.bind(row, ep.Slot, planner.Element{Edge: e})
+		return nil
+	}
 	e, err := x.tx.InsertEdge(id, typ, from.ID, to.ID, props)
 	if err != nil {
 		return x.storeErr(err, ep.Pos, props)
 	}
+	x.made(e.ID)
 	sr.EdgesCreated++
 	sr.PropsSet += len(props)
 	sr.changedAnyData = true
@@ -201,6 +206,186 @@ func (x *executor) insertEdge(row *planner.Row, ep *planner.EdgePlan, l, r *stor
 	}
 	x.bind(row, ep.Slot, planner.Element{Edge: e})
 	return nil
+}
+
+// echoCountMax bounds how many identical live nodes an ambiguous echo
+// counts for its notice: past it the notice says "at least".
+const echoCountMax = 16
+
+// echoNode finds the live node an INSERT node pattern restates (SPEC §6,
+// "Echoes bind"), so the pattern binds to it instead of creating a
+// duplicate. A pattern restates a node when
+//
+//   - its nick names the node, its kind is the node's, its labels are
+//     among the node's, and every property it gives equals the node's
+//     (a trimmed Shape, view=shell, shows the identity properties
+//     only; a restatement may leave out what it does not mean to
+//     change). A nick pattern that disagrees is no echo: inserting it
+//     fails on the nick, as a second node with that nick always has;
+//   - or, without a nick, its kind, label set and properties (at least
+//     one) are exactly the node's, and no other live node has them too.
+//     A pattern identical to several nodes cannot say which it means:
+//     it creates a node, as before, with a notice.
+//
+// Nodes the running statement created are never targets (see fresh);
+// recycled nodes are not live, so neither are they. Cost: one nick
+// lookup, or one seek of the index of live nodes by observable key and
+// the identical nodes it finds (at most echoCountMax).
+func (x *executor) echoNode(snap *store.Snapshot, labels []string, props store.Props, pos gqlstatus.Pos, sr *StmtResult) (*store.Node, bool) {
+	if len(props) == 0 || len(labels) == 0 {
+		return nil, false
+	}
+	kind := labels[0]
+	if nick, ok := props.Get(store.NickKey); ok && nick.Kind() == store.KindString {
+		n, live := snap.NodeByNick(nick.AsString())
+		if !live || x.isFresh(n.ID) || !restates(n, labels, props) {
+			return nil, false
+		}
+		sr.NodesEchoed++
+		x.echoed(pos, sr)
+		return n, true
+	}
+	var match *store.Node
+	count := 0
+	snap.ScanIdentical(kind, props, func(n *store.Node) bool {
+		if x.isFresh(n.ID) || len(n.Labels) != len(labels) || !restates(n, labels, props) {
+			return true
+		}
+		if match == nil {
+			match = n
+		}
+		count++
+		return count < echoCountMax
+	})
+	switch {
+	case count == 1:
+		sr.NodesEchoed++
+		x.echoed(pos, sr)
+		return match, true
+	case count > 1:
+		many := fmt.Sprintf("%d", count)
+		if count >= echoCountMax {
+			many = fmt.Sprintf("at least %d", count)
+		}
+		sr.Notices = append(sr.Notices, gqlstatus.Notice{Code: gqlstatus.Warning, Pos: x.noticePos(pos),
+			Msg: fmt.Sprintf("echo: (:%s %s) is identical to %s live nodes, so it cannot say which it restates; created another", strings.Join(labels, ":"), props.Literal(), many) +
+				"; to attach to one, MATCH it by nick or by a property that tells them apart"})
+	}
+	return nil, false
+}
+
+// restates reports whether n has the pattern's kind, every label of it
+// and, for every property the pattern gives, an equal value.
+func restates(n *store.Node, labels []string, props store.Props) bool {
+	if n.Kind() != labels[0] {
+		return false
+	}
+	for _, l := range labels[1:] {
+		if !n.HasLabel(l) {
+			return false
+		}
+	}
+	return agree(n.Props, props)
+}
+
+// echoEdge finds a live edge of type typ from from to to, which the
+// running statement did not create, that an INSERT of an edge with props
+// restates: one whose properties are props, or else one whose
+// properties agree with every one props gives. Its ends name an edge as
+// a nick names a node, so it needs no property, and a trimmed Shape,
+// which shows edges without their properties, restates it too; parallel
+// edges it restates are one echo (the identical one, else the first).
+// Cost: two binary searches of from's adjacency, then its parallel
+// edges to to.
+func (x *executor) echoEdge(typ string, from, to *store.Node, props store.Props) (*store.Edge, bool) {
+	snap := x.tx.Snapshot()
+	f, ok := snap.Current(from)
+	if !ok {
+		return nil, false
+	}
+	t, ok := snap.Current(to)
+	if !ok {
+		return nil, false
+	}
+	adj := snap.Adjacency(f)
+	lo, hi := adj.Group(typ, store.Out)
+	lo, hi = adj.FarRange(lo, hi, t)
+	var agrees *store.Edge
+	for i := lo; i < hi; i++ {
+		e := adj.Edge(i)
+		if e.Recycled || e.To != t.ID || x.isFresh(e.ID) {
+			continue
+		}
+		if e.Props.Equal(props) {
+			return e, true
+		}
+		if agrees == nil && agree(e.Props, props) {
+			agrees = e
+		}
+	}
+	return agrees, agrees != nil
+}
+
+// agree reports whether have holds every property of given, equal.
+func agree(have, given store.Props) bool {
+	for _, p := range given {
+		if v, ok := have.Get(p.Key); !ok || !v.Equal(p.Val) {
+			return false
+		}
+	}
+	return true
+}
+
+// made records that the running statement created element id.
+func (x *executor) made(id store.ID) {
+	if x.fresh == nil {
+		x.fresh = map[store.ID]struct{}{}
+	}
+	x.fresh[id] = struct{}{}
+}
+
+func (x *executor) isFresh(id store.ID) bool {
+	_, ok := x.fresh[id]
+	return ok
+}
+
+// echoed notes where the statement's first echo is.
+func (x *executor) echoed(pos gqlstatus.Pos, sr *StmtResult) {
+	if sr.NodesEchoed+sr.EdgesEchoed == 1 {
+		sr.echoAt = x.noticePos(pos)
+	}
+}
+
+// noticePos is pos for a notice: none in an action's body, whose
+// positions are in its definition, not in the text the CALL is in.
+func (x *executor) noticePos(pos gqlstatus.Pos) gqlstatus.Pos {
+	if x.inBody {
+		return gqlstatus.Pos{}
+	}
+	return pos
+}
+
+// echoNotice tells, once per statement, what its echoes bound: a Δ
+// should carry only what is new or changed, and one made only of echoes
+// applies nothing.
+func (x *executor) echoNotice(sr *StmtResult) {
+	var parts []string
+	if n := sr.NodesEchoed; n > 0 {
+		parts = append(parts, fmt.Sprintf("%d %s", n, plural(n, "node", "nodes")))
+	}
+	if n := sr.EdgesEchoed; n > 0 {
+		parts = append(parts, fmt.Sprintf("%d %s", n, plural(n, "edge", "edges")))
+	}
+	if len(parts) == 0 {
+		return
+	}
+	verb, them := "is", "it"
+	if sr.NodesEchoed+sr.EdgesEchoed > 1 {
+		verb, them = "are", "them"
+	}
+	sr.Notices = append(sr.Notices, gqlstatus.Notice{Code: gqlstatus.Warning, Pos: sr.echoAt,
+		Msg: fmt.Sprintf("echo: %s of this statement %s already in the session: bound to %s, not created again (a Δ should carry only what is new or changed)",
+			strings.Join(parts, " and "), verb, them)})
 }
 
 func (x *executor) bind(row *planner.Row, slot int, e planner.Element) {

@@ -18,6 +18,8 @@ type Counts struct {
 	EdgesRecycled  int `json:"edges_recycled"`
 	NodesUpdated   int `json:"nodes_updated"` // ingest: existing nodes found by locator
 	Bindings       int `json:"bindings"`
+	NodesEchoed    int `json:"nodes_echoed,omitempty"` // INSERT node patterns bound to the live node they restate (SPEC §6)
+	EdgesEchoed    int `json:"edges_echoed,omitempty"` // INSERT edge patterns bound to the live edge they restate
 	BytesWritten   int `json:"-"`
 	ElementsTouch  int `json:"-"`
 	changedAnyData bool
@@ -33,6 +35,8 @@ func (c *Counts) add(o Counts) {
 	c.EdgesRecycled += o.EdgesRecycled
 	c.NodesUpdated += o.NodesUpdated
 	c.Bindings += o.Bindings
+	c.NodesEchoed += o.NodesEchoed
+	c.EdgesEchoed += o.EdgesEchoed
 	c.BytesWritten += o.BytesWritten
 	c.ElementsTouch += o.ElementsTouch
 	c.changedAnyData = c.changedAnyData || o.changedAnyData
@@ -61,6 +65,8 @@ func (c Counts) Summary() string {
 	add(c.NodesRecycled, "-%d %s", "node", "nodes")
 	add(c.EdgesRecycled, "-%d %s", "edge", "edges")
 	add(c.Bindings, "%d %s", "binding", "bindings")
+	// One count for both kinds: the statement's notice says which.
+	add(c.NodesEchoed+c.EdgesEchoed, "%d %s", "echo", "echoes")
 	return strings.Join(parts, " ")
 }
 
@@ -74,6 +80,8 @@ type StmtResult struct {
 	Defined string `json:"defined,omitempty"`
 	Counts
 	Notices []gqlstatus.Notice `json:"notices,omitempty"`
+	// echoAt is where the statement's first echo is, for its notice.
+	echoAt gqlstatus.Pos
 }
 
 // Result is the outcome of one Commit.

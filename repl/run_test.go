@@ -62,10 +62,10 @@ func TestRunGQL(t *testing.T) {
 		},
 		{
 			name: "error stops the run with the input's line and column",
-			in:   "INSERT (:A {nick: 'a'});\n\n  INSERT (:A {nick: 'a'});\nINSERT (:Never)",
+			in:   "INSERT (:A {nick: 'a'});\n\n  INSERT (:A {nick: 'a', n: 1});\nINSERT (:Never)",
 			out:  "ok v=1 +1 node 1 property set\n",
 			err: "GQLSTATUS 40002: statement 2: nick \"a\" is already used by another live node; choose another nick, or MATCH the existing node and SET what changed (line 3, column 10)\n" +
-				"    INSERT (:A {nick: 'a'});\n" +
+				"    INSERT (:A {nick: 'a', n: 1});\n" +
 				"           ^\n",
 			code:    1,
 			version: 1,
@@ -82,10 +82,10 @@ func TestRunGQL(t *testing.T) {
 		},
 		{
 			name: "error inside a transaction points into the input and applies nothing",
-			in:   "INSERT (:A {nick: 'a'});\nSTART TRANSACTION;\nINSERT (:B);\n  INSERT (:A {nick: 'a'});\nCOMMIT;",
+			in:   "INSERT (:A {nick: 'a'});\nSTART TRANSACTION;\nINSERT (:B);\n  INSERT (:A {nick: 'a', n: 1});\nCOMMIT;",
 			out:  "ok v=1 +1 node 1 property set\nok transaction started\n",
 			err: "GQLSTATUS 40002: statement 4: nick \"a\" is already used by another live node; choose another nick, or MATCH the existing node and SET what changed (line 4, column 10)\n" +
-				"    INSERT (:A {nick: 'a'});\n" +
+				"    INSERT (:A {nick: 'a', n: 1});\n" +
 				"           ^\n",
 			code:    1,
 			version: 1,
@@ -120,8 +120,8 @@ func TestRunGQL(t *testing.T) {
 		{
 			name:    "notices",
 			in:      "INSERT (:A {x: 1});\nINSERT (:A {x: 1});\nMATCH (a:A {x: 2}) SET a.y = 1",
-			out:     "ok v=1 +1 node 1 property set\nok v=2 +1 node 1 property set\n-- 01000: echo: a node (:A {x: 1}) is already in the session; a Δ should carry only what is new or changed (line 2, column 8)\nok v=2 (not applied)\n-- 02000: MATCH bound nothing; the rest of the statement did not run (line 3, column 1)\n",
-			version: 2,
+			out:     "ok v=1 +1 node 1 property set\nok v=1 1 echo (not applied)\n-- 01000: echo: 1 node of this statement is already in the session: bound to it, not created again (a Δ should carry only what is new or changed) (line 2, column 8)\nok v=1 (not applied)\n-- 02000: MATCH bound nothing; the rest of the statement did not run (line 3, column 1)\n",
+			version: 1,
 		},
 		{
 			name:    "comments and blank statements",
@@ -152,7 +152,7 @@ func TestRunGQL(t *testing.T) {
 
 func TestRunFailAtEnd(t *testing.T) {
 	s := newSession(t)
-	out, errOut, code := runText(t, s, "INSERT (:A {nick: 'a'}); INSERT (:A {nick: 'a'}); INSERT (:B)", Options{FailAtEnd: true})
+	out, errOut, code := runText(t, s, "INSERT (:A {nick: 'a'}); INSERT (:A {nick: 'a', n: 1}); INSERT (:B)", Options{FailAtEnd: true})
 	if code != 1 || s.Version() != 2 || !strings.Contains(errOut, "40002") || strings.Count(out, "ok v=") != 2 {
 		t.Fatalf("code %d version %d\nstdout:\n%s\nstderr:\n%s", code, s.Version(), out, errOut)
 	}
@@ -183,9 +183,9 @@ func TestRunJSON(t *testing.T) {
 	}
 	want := []map[string]any{
 		{"status": "00001", "version": 1.0, "nodes_created": 2.0, "edges_created": 1.0, "properties_set": 1.0, "bindings": 0.0, "labels_added": 0.0, "labels_removed": 0.0, "nodes_recycled": 0.0, "edges_recycled": 0.0},
-		{"status": "01000", "version": 2.0, "nodes_created": 1.0},
+		{"status": "01000", "version": 1.0, "nodes_created": 0.0, "nodes_echoed": 1.0, "applied": false},
 		{"status": "00001", "transaction": "started"},
-		{"status": "00001", "version": 3.0, "nodes_created": 2.0, "statements": 2.0},
+		{"status": "00001", "version": 2.0, "nodes_created": 2.0, "statements": 2.0},
 		{"status": "42001", "statement": 7.0, "line": 4.0, "column": 16.0},
 	}
 	for i, w := range want {

@@ -36,9 +36,9 @@ func TestInteractiveTransaction(t *testing.T) {
 		},
 		{
 			name:  "an error the engine finds when it runs, on the second line of a statement",
-			lines: []string{"INSERT (:A {nick: 'a'});", "START TRANSACTION;", "INSERT (:B)", "  -[:r]->(:A {nick: 'a'});", "ROLLBACK;"},
+			lines: []string{"INSERT (:A {nick: 'a'});", "START TRANSACTION;", "INSERT (:B)", "  -[:r]->(:A {nick: 'a', n: 1});", "ROLLBACK;"},
 			errAt: map[int]string{4: "GQLSTATUS 40002: statement 1: nick \"a\" is already used by another live node; choose another nick, or MATCH the existing node and SET what changed (line 2, column 10)\n" +
-				"    -[:r]->(:A {nick: 'a'});\n" +
+				"    -[:r]->(:A {nick: 'a', n: 1});\n" +
 				"           ^\n" +
 				"-- the transaction is still open with its 0 statements"},
 			out:     []string{"ok v=1 +1 node 1 property set\n", "ok transaction started\n", "ok rolled back: 0 statements dropped\n"},

@@ -155,7 +155,7 @@ func TestErrors(t *testing.T) {
 		{"integer out of range", "POST", "/v1/sessions/main/recall", `{"q": "MATCH (t {n: $n})", "params": {"n": 99999999999999999999}}`, 400, "22003", 0, 0},
 		{"parameter not given", "POST", "/v1/sessions/main/recall", `{"q": "MATCH (t {n: $n})"}`, 400, "42002", 1, 14},
 		{"a map parameter", "POST", "/v1/sessions/main/commit", `{"text": "INSERT (:A {m: $m})", "params": {"m": {"a": 1}}}`, 400, "22G03", 0, 0},
-		{"nick taken", "POST", "/v1/sessions/main/commit", `{"text": "INSERT (:TSK {nick: 'a'})"}`, 409, "40002", 1, 8},
+		{"nick taken", "POST", "/v1/sessions/main/commit", `{"text": "INSERT (:TSK {nick: 'a', status: 'other'})"}`, 409, "40002", 1, 8},
 		{"catalogue is read-only", "POST", "/v1/sessions/catalog/commit", `{"text": "INSERT (:A)"}`, 400, "42Q02", 0, 0},
 		{"bad session name", "POST", "/v1/sessions/-x/recall", `{"q": "MATCH ()"}`, 400, "42Q03", 0, 0},
 		{"frame", "POST", "/v1/sessions/main/commit", big, 413, "22Q07", 0, 0},

@@ -134,15 +134,16 @@ func TestMCPAnswerCap(t *testing.T) {
 	db, _, ts := newServer(t, server.Options{})
 	ctx := context.Background()
 	big, _ := db.Session(ctx, "big")
-	for range 20 {
-		if _, err := big.Commit(ctx, `INSERT (:DOC {body: $b})`, map[string]any{"b": strings.Repeat("x", 150<<10)}); err != nil {
+	// i tells the DOCs apart: an equal DOC would be an echo (SPEC §6).
+	for i := range 20 {
+		if _, err := big.Commit(ctx, `INSERT (:DOC {body: $b, i: $i})`, map[string]any{"b": strings.Repeat("x", 150<<10), "i": i}); err != nil {
 			t.Fatal(err)
 		}
 	}
 	// Control characters are \u0001 in the Shape and \\u0001 in JSON.
 	ctl, _ := db.Session(ctx, "ctl")
-	for range 8 {
-		if _, err := ctl.Commit(ctx, `INSERT (:DOC {body: $b})`, map[string]any{"b": strings.Repeat("\x01", 40<<10)}); err != nil {
+	for i := range 8 {
+		if _, err := ctl.Commit(ctx, `INSERT (:DOC {body: $b, i: $i})`, map[string]any{"b": strings.Repeat("\x01", 40<<10), "i": i}); err != nil {
 			t.Fatal(err)
 		}
 	}

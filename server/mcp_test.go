@@ -115,7 +115,8 @@ func TestMCPTools(t *testing.T) {
 	if !strings.Contains(text, "GQLSTATUS 42001") || !strings.Contains(text, "^") {
 		t.Errorf("a refused recall reads %q", text)
 	}
-	text, _ = callTool(t, cs, "commit", map[string]any{"session": "work", "text": `INSERT (:TSK {nick: "TSK_login"})`}, true)
+	// A title that disagrees: a second TSK_login, not an echo of it.
+	text, _ = callTool(t, cs, "commit", map[string]any{"session": "work", "text": `INSERT (:TSK {nick: "TSK_login", title: "Other"})`}, true)
 	if !strings.Contains(text, "GQLSTATUS 40002") {
 		t.Errorf("a nick taken reads %q", text)
 	}

@@ -74,7 +74,7 @@ func gqlshEnv(t *testing.T, lookup func(string) (string, bool), stdin string, ar
 func TestCommandLine(t *testing.T) {
 	dir := t.TempDir()
 	script := filepath.Join(dir, "s.gql")
-	if err := os.WriteFile(script, []byte("INSERT (:A {nick: 'a'});\n\nINSERT (:A {nick: 'a'});\n"), 0o644); err != nil {
+	if err := os.WriteFile(script, []byte("INSERT (:A {nick: 'a'});\n\nINSERT (:A {nick: 'a', n: 1});\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	cases := []struct {
@@ -88,7 +88,7 @@ func TestCommandLine(t *testing.T) {
 		{name: "stdin", args: []string{"--session", "s1"}, stdin: "INSERT (:A {x: 1})", out: "ok v=1 +1 node 1 property set\n"},
 		{name: "json", args: []string{"--format", "json", "-c", "INSERT (:A)"}, out: `"status":"00001","version":1,"applied":true,"nodes_created":1`},
 		{name: "-f with error", args: []string{"-f", script}, out: "ok v=1 +1 node 1 property set\n",
-			err: script + ":3:8: GQLSTATUS 40002: statement 2: nick \"a\" is already used by another live node; choose another nick, or MATCH the existing node and SET what changed\n  INSERT (:A {nick: 'a'});\n         ^\n", code: 1},
+			err: script + ":3:8: GQLSTATUS 40002: statement 2: nick \"a\" is already used by another live node; choose another nick, or MATCH the existing node and SET what changed\n  INSERT (:A {nick: 'a', n: 1});\n         ^\n", code: 1},
 		{name: "missing file", args: []string{"-f", filepath.Join(dir, "nope.gql")}, err: "no such file", code: 1},
 		{name: "syntax error", args: []string{"-c", "INSERT (:A"}, err: "GQLSTATUS 42001: ", code: 1},
 		{name: "bad format", args: []string{"--format", "csv", "-c", "INSERT (:A)"}, err: "unknown format", code: 2},

@@ -79,14 +79,15 @@ func TestTerminal(t *testing.T) {
 	}
 
 	// Second run: the INSERT comes back from history with its prefix and
-	// Up; the cabinet remembers the first run, so its nick is taken.
+	// Up; the cabinet remembers the first run, so it restates what the
+	// session holds: echoes, and nothing applies (SPEC §6).
 	tm.start(shell)
 	tm.waitFor("main>")
 	tm.keys("-l", "INSERT")
 	tm.keys("Up")
 	tm.waitFor("main> " + want)
 	tm.keys("Enter")
-	tm.waitFor(`GQLSTATUS 40002: statement 1: nick "TSK_login" is already used`)
+	tm.waitFor(`ok v=1 3 echoes (not applied)`)
 	tm.typeLine(`MATCH (t:TSK {nick: "TSK_login"});`)
 	tm.waitFor(`(tsk1:TSK {nick: "TSK_login", title: "Fix login"})`)
 	tm.keys("C-d")

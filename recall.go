@@ -88,10 +88,16 @@ type RecallOptions struct {
 	// View is "interior" (default) or "shell": hierarchical edges and
 	// identity properties only.
 	View string
-	// Pinned kinds are added to the Shape first, within M.
+	// Pinned kinds are added to the Shape first: the seeds of those
+	// kinds, and the first other live nodes of them in canonical order,
+	// identity and properties, at most max(1, ⌊M/4⌋) of those others
+	// and never more than the rows the seeds leave (M − seeds); a seed
+	// of a pinned kind is shown once and takes none of that share. Nil
+	// takes the session's pinned kinds (Session.SetPinnedKinds); a list
+	// replaces them for this call. The outline (MATCH ()) pins nothing.
 	Pinned []string
-	// NoPeaks switches the Peak_L fallback off: a token that matches
-	// nothing then gives cue skip.
+	// NoPeaks switches the fallbacks of a miss off (the live tasks, then
+	// Peak_L): a token that matches nothing then gives cue skip.
 	NoPeaks bool
 	// ExactTokens counts the Shape's tokens with the o200k tokenizer
 	// rather than the fast estimate.

@@ -3,6 +3,7 @@ package goldfish
 import (
 	"context"
 	"slices"
+	"strings"
 
 	"github.com/goldfish-gql/goldfish/internal/engine"
 )
@@ -179,6 +180,39 @@ func (s *Session) AttentionSettings(ctx context.Context) (AttentionSettings, err
 // of range is refused with 22Q06.
 func (s *Session) SetAttentionSettings(ctx context.Context, set AttentionSettings) error {
 	return s.e.SetAttentionSettings(ctx, engine.Settings(set))
+}
+
+// MaxPinnedKinds is the most kinds a session pins (SetPinnedKinds).
+const MaxPinnedKinds = 16
+
+// PinnedKinds returns the session's pinned kinds, sorted (nil: none).
+func (s *Session) PinnedKinds(ctx context.Context) ([]string, error) {
+	return s.e.PinnedKinds(ctx)
+}
+
+// SetPinnedKinds sets the session's pinned kinds (nil or empty clears
+// them), kept with the session as its attention settings are: durably
+// when the cabinet holds the session, across reopen, on PostgreSQL too.
+// Every Recall of the session that names no Pinned kinds of its own
+// carries the live nodes of these kinds first (RecallOptions.Pinned).
+// Kinds are sorted and kept once; more than MaxPinnedKinds, or a kind
+// that is empty or over 128 bytes, is refused with 22Q06; the catalogue
+// pins none (42Q02).
+func (s *Session) SetPinnedKinds(ctx context.Context, kinds []string) error {
+	return s.e.SetPinnedKinds(ctx, kinds)
+}
+
+// ParseKinds reads a list of kinds as shells and servers take it as
+// words: "LAW,RULE" (spaces around the names are dropped, empty names
+// skipped; "" is none).
+func ParseKinds(text string) []string {
+	var out []string
+	for _, k := range strings.Split(text, ",") {
+		if k = strings.TrimSpace(k); k != "" {
+			out = append(out, k)
+		}
+	}
+	return out
 }
 
 // Vocabulary returns the session's views, with their values at its

@@ -50,9 +50,6 @@ type Engine struct {
 	// slices are the texts export kept, by name; they outlive reset, so
 	// a slice can move from one database to another.
 	slices map[string]string
-	// shapes are the texts recall kept, by name (shape=, default
-	// "shape"), for a commit shape=NAME to commit back.
-	shapes map[string]string
 	// behind holds the sessions a skipped directive may have changed
 	// (a script writes; a Recall moves the attention state) without its
 	// effects made (Skip.Applied), by name,
@@ -127,7 +124,6 @@ func (e *Engine) do(ctx context.Context, d Directive) (string, error) {
 		switch {
 		case k == "session":
 		case k == "agent" && (d.Cmd == "commit" || d.Cmd == "ingest" || d.Cmd == "recall"):
-		case k == "shape" && (d.Cmd == "commit" || d.Cmd == "ingest" || d.Cmd == "recall"):
 		case k == "format" && d.Cmd == "script":
 		case k == "summary" && d.Cmd == "dump":
 		case k == "cabinet" && d.Cmd == "reset":
@@ -157,18 +153,7 @@ func (e *Engine) do(ctx context.Context, d Directive) (string, error) {
 		if d.Cmd == "ingest" {
 			mint = "ingest"
 		}
-		text := d.Input
-		if _, ok := d.Args["shape"]; ok {
-			if text != "" {
-				return "", fmt.Errorf("%s: shape= commits a kept Shape; give no input", d.Cmd)
-			}
-			kept, ok := e.shapes[orDefault(d.Args["shape"], "shape")]
-			if !ok {
-				return "", fmt.Errorf("%s: no Shape %q was recalled in this file", d.Cmd, orDefault(d.Args["shape"], "shape"))
-			}
-			text = kept
-		}
-		res, err := e.t.Commit(ctx, name, text, mint, d.Args["agent"])
+		res, err := e.t.Commit(ctx, name, d.Input, mint, d.Args["agent"])
 		return formatOutcome(res, err)
 	case "dump":
 		out, err := e.t.Dump(ctx, name)
@@ -191,10 +176,6 @@ func (e *Engine) do(ctx context.Context, d Directive) (string, error) {
 		if err != nil {
 			return formatOutcome(nil, err)
 		}
-		if e.shapes == nil {
-			e.shapes = map[string]string{}
-		}
-		e.shapes[orDefault(d.Args["shape"], "shape")] = sh.Text
 		if _, ok := d.Args["json"]; ok {
 			j, err := json.Marshal(sh.Attention)
 			if err != nil {
@@ -246,7 +227,10 @@ func formatOutcome(res *goldfish.CommitResult, err error) (string, error) {
 // settings sets the attention settings its arguments name (as gqlsh's
 // :set does) and shows them all:
 //
-//	settings [session=NAME] [stale_reads=N] [decay=F] [salience_threshold=F] [gap_ratio=F] [gap_min=N]
+//	settings [session=NAME] [stale_reads=N] [decay=F] [salience_threshold=F] [gap_ratio=F] [gap_min=N] [pinned=KIND,KIND]
+//
+// pinned= alone clears the pinned kinds; they are shown on a line of
+// their own when the session pins any.
 func (e *Engine) settings(ctx context.Context, session string, args map[string]string) (string, error) {
 	cur, err := e.t.AttentionSettings(ctx, session)
 	if err != nil {
@@ -254,7 +238,7 @@ func (e *Engine) settings(ctx context.Context, session string, args map[string]s
 	}
 	names := make([]string, 0, len(args))
 	for k := range args {
-		if k != "session" {
+		if k != "session" && k != "pinned" {
 			names = append(names, k)
 		}
 	}
@@ -264,12 +248,25 @@ func (e *Engine) settings(ctx context.Context, session string, args map[string]s
 			return formatOutcome(nil, err)
 		}
 	}
+	if kinds, ok := args["pinned"]; ok {
+		if err := e.t.SetPinnedKinds(ctx, session, goldfish.ParseKinds(kinds)); err != nil {
+			return formatOutcome(nil, err)
+		}
+	}
 	if len(names) > 0 {
 		if err := e.t.SetAttentionSettings(ctx, session, cur); err != nil {
 			return formatOutcome(nil, err)
 		}
 	}
-	return cur.String() + "\n", nil
+	out := cur.String() + "\n"
+	pinned, err := e.t.PinnedKinds(ctx, session)
+	if err != nil {
+		return formatOutcome(nil, err)
+	}
+	if len(pinned) > 0 { // the sessions that pin nothing show as they did
+		out += "pinned=" + strings.Join(pinned, ",") + "\n"
+	}
+	return out, nil
 }
 
 // formatVocabulary lists a session's vocabulary with every counter.

@@ -461,6 +461,34 @@ func (t *remote) SetAttentionSettings(ctx context.Context, session string, set g
 	return t.rs.call(ctx, "POST", p, req, &out)
 }
 
+func (t *remote) PinnedKinds(ctx context.Context, session string) ([]string, error) {
+	var out server.SettingsJSON
+	p, err := t.path(session, "settings")
+	if err != nil {
+		return nil, err
+	}
+	if err := t.rs.call(ctx, "GET", p, nil, &out); err != nil {
+		return nil, err
+	}
+	if len(out.Pinned) == 0 {
+		return nil, nil
+	}
+	return out.Pinned, nil
+}
+
+func (t *remote) SetPinnedKinds(ctx context.Context, session string, kinds []string) error {
+	p, err := t.path(session, "settings")
+	if err != nil {
+		return err
+	}
+	list := server.Sections(kinds)
+	if list == nil {
+		list = server.Sections{}
+	}
+	var out server.SettingsJSON
+	return t.rs.call(ctx, "POST", p, server.SettingsRequest{Pinned: &list}, &out)
+}
+
 func (t *remote) ExportSlice(ctx context.Context, session, q string, o goldfish.SliceOptions) (*goldfish.Slice, error) {
 	p, err := t.path(session, "export")
 	if err != nil {

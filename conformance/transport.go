@@ -25,6 +25,8 @@ type Transport interface {
 	Vocabulary(ctx context.Context, session string) (*goldfish.Vocabulary, error)
 	AttentionSettings(ctx context.Context, session string) (goldfish.AttentionSettings, error)
 	SetAttentionSettings(ctx context.Context, session string, set goldfish.AttentionSettings) error
+	PinnedKinds(ctx context.Context, session string) ([]string, error)
+	SetPinnedKinds(ctx context.Context, session string, kinds []string) error
 	ExportSlice(ctx context.Context, session, q string, o goldfish.SliceOptions) (*goldfish.Slice, error)
 	Absorb(ctx context.Context, session, slice string, policy goldfish.AbsorbPolicy, agent string) (*goldfish.AbsorbResult, error)
 	// Script runs text through gqlsh's statement loop on the session and
@@ -128,6 +130,22 @@ func (t *embedded) SetAttentionSettings(ctx context.Context, session string, set
 		return err
 	}
 	return s.SetAttentionSettings(ctx, set)
+}
+
+func (t *embedded) PinnedKinds(ctx context.Context, session string) ([]string, error) {
+	s, err := t.session(ctx, session)
+	if err != nil {
+		return nil, err
+	}
+	return s.PinnedKinds(ctx)
+}
+
+func (t *embedded) SetPinnedKinds(ctx context.Context, session string, kinds []string) error {
+	s, err := t.session(ctx, session)
+	if err != nil {
+		return err
+	}
+	return s.SetPinnedKinds(ctx, kinds)
 }
 
 func (t *embedded) ExportSlice(ctx context.Context, session, q string, o goldfish.SliceOptions) (*goldfish.Slice, error) {

@@ -55,8 +55,8 @@ func init() {
 			long: "Every following Recall and Commit names the agent, transactions and :source included. Per agent the\nsession keeps the version its last Recall read and its number of reads (:agents), and the log keeps\nwho committed each Δ. Names: letters, digits, '_', '-' and '.', up to 64, not starting with '-' or '.'.\ngqlsh --agent NAME starts as NAME.", run: (*Shell).metaAgent},
 		{name: "agents", args: "[forget NAME]", short: "list the agents that read this session: the version each last read, and its reads",
 			long: "Kept by the session beside its graph (reading changes no version) and saved with it: after a crash\nthe counts may miss the last few reads, never a Commit's. A session keeps at most 1,024 agents: a new\none evicts the agent seen least recently. :agents forget NAME removes one (its next Recall is a first read).", run: (*Shell).metaAgents},
-		{name: "set", args: "[KNOB VALUE]", short: "set a Recall budget: M, k, L, F, T (token target), view (interior|shell), peaks (on|off); alone, list them",
-			long: "Budgets may be lowered freely; values above the database's ceilings are refused.\n0 means the default for M, L, F and T; k 0 walks no hop (the seeds alone). :set KNOB default, or\n:set KNOB alone, takes the default again. Example: :set M 20   :set k 0   :set view shell   :set peaks off", run: (*Shell).metaSet},
+		{name: "set", args: "[KNOB VALUE]", short: "set a Recall budget: M, k, L, F, T (token target), view (interior|shell), peaks (on|off); a session setting (stale_reads …, pinned KIND,KIND); alone, list them",
+			long: "Budgets may be lowered freely; values above the database's ceilings are refused.\n0 means the default for M, L, F and T; k 0 walks no hop (the seeds alone). :set KNOB default, or\n:set KNOB alone, takes the default again. :set pinned LAW,RULE keeps those kinds' nodes in every Recall of the\nsession (saved with it; :set pinned alone clears them). Example: :set M 20   :set k 0   :set view shell", run: (*Shell).metaSet},
 		{name: "param", args: "NAME VALUE", short: "set $NAME for every following statement; VALUE is a GQL literal: 1, 2.5, true, null, 'text', [1, 2], DATE '2026-01-31'",
 			long: "VALUE is read by the GQL literal rules, as in a statement: integers are 64-bit, DATE and DATETIME\nliterals are typed values, strings take '…' or \"…\". ':param NAME' alone removes the parameter.", run: nil}, // meta passes the whole rest of the line to metaParamLine
 		{name: "params", args: "[clear]", short: "list the parameters, or remove them all", run: (*Shell).metaParams},
@@ -475,7 +475,7 @@ func (sh *Shell) metaAgents(ctx context.Context, args []string) error {
 // knobs lists the :set names in the order :set prints them.
 // The Recall's own knobs come first, then the session's attention
 // settings (stored with the session, for every agent that reads it).
-var knobs = append([]string{"M", "k", "L", "F", "T", "view", "peaks", "depth", "only"}, goldfish.AttentionSettingNames...)
+var knobs = append(append([]string{"M", "k", "L", "F", "T", "view", "peaks", "depth", "only"}, goldfish.AttentionSettingNames...), "pinned")
 
 func (sh *Shell) metaSet(ctx context.Context, args []string) error {
 	if len(args) == 1 && strings.Contains(args[0], "=") { // :set M=20
@@ -492,6 +492,9 @@ func (sh *Shell) metaSet(ctx context.Context, args []string) error {
 	}
 	if len(args) == 2 && slices.Contains(goldfish.AttentionSettingNames, strings.ToLower(args[0])) {
 		return sh.setAttention(ctx, strings.ToLower(args[0]), args[1])
+	}
+	if len(args) >= 1 && strings.EqualFold(args[0], "pinned") { // :set pinned LAW,RULE; :set pinned alone clears
+		return sh.setPinned(ctx, goldfish.ParseKinds(strings.Join(args[1:], ",")))
 	}
 	if len(args) == 0 {
 		o := sh.r.Recall
@@ -537,6 +540,11 @@ func (sh *Shell) metaSet(ctx context.Context, args []string) error {
 			return err
 		}
 		sh.printf("session %s: %s\n", sh.r.Session.Name(), set)
+		pinned, err := sh.r.Session.PinnedKinds(ctx)
+		if err != nil {
+			return err
+		}
+		sh.printf("session %s: pinned %s\n", sh.r.Session.Name(), pinnedWords(pinned))
 		return nil
 	}
 	if len(args) != 2 {
@@ -657,6 +665,27 @@ func (sh *Shell) setAttention(ctx context.Context, name, val string) error {
 	}
 	sh.printf("session %s: %s\n", sh.r.Session.Name(), next)
 	return nil
+}
+
+// setPinned sets the session's pinned kinds, durably (none: clears).
+func (sh *Shell) setPinned(ctx context.Context, kinds []string) error {
+	if err := sh.r.Session.SetPinnedKinds(ctx, kinds); err != nil {
+		return err
+	}
+	cur, err := sh.r.Session.PinnedKinds(ctx)
+	if err != nil {
+		return err
+	}
+	sh.printf("session %s: pinned %s\n", sh.r.Session.Name(), pinnedWords(cur))
+	return nil
+}
+
+// pinnedWords shows pinned kinds as :set pinned takes them.
+func pinnedWords(kinds []string) string {
+	if len(kinds) == 0 {
+		return "(none)"
+	}
+	return strings.Join(kinds, ",")
 }
 
 func (sh *Shell) metaFormat(_ context.Context, args []string) error {

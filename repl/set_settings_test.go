@@ -71,3 +71,35 @@ func TestSetKZero(t *testing.T) {
 		t.Errorf(":set k 9: %s", errOut)
 	}
 }
+
+// TestSetPinned: :set pinned LAW,RULE is kept with the session and every
+// Recall carries those kinds' nodes; :set shows it; :set pinned alone
+// clears it.
+func TestSetPinned(t *testing.T) {
+	const graph = "INSERT (:LAW {nick: 'LAW_a'}), (:RULE {nick: 'RULE_b'}), (:TSK {nick: 'TSK_alone'});\n"
+	sh, out, errOut := runScript(t, graph+":set pinned RULE,LAW\n:set\nMATCH (t:TSK {nick: 'TSK_alone'});\n")
+	if errOut != "" {
+		t.Fatalf("stderr: %s", errOut)
+	}
+	for _, w := range []string{"session main: pinned LAW,RULE\n", "session main: pinned LAW,RULE\n", `(law1:LAW {nick: "LAW_a"})`, `(rule1:RULE {nick: "RULE_b"})`, `(tsk1:TSK {nick: "TSK_alone"})`} {
+		i := strings.Index(out, w)
+		if i < 0 {
+			t.Fatalf("stdout lacks %q (in order):\n%s", w, out)
+		}
+		out = out[i+len(w):]
+	}
+	if kinds, err := sh.Runner().Session.PinnedKinds(context.Background()); err != nil || strings.Join(kinds, ",") != "LAW,RULE" {
+		t.Errorf("session pins %v, %v", kinds, err)
+	}
+	_, out, errOut = runScript(t, graph+":set pinned LAW, RULE\n:set pinned\n:set\nMATCH (t:TSK {nick: 'TSK_alone'});\n")
+	if errOut != "" {
+		t.Fatalf("stderr: %s", errOut)
+	}
+	if !strings.Contains(out, "session main: pinned LAW,RULE\nsession main: pinned (none)\n") || strings.Contains(out, "law1") {
+		t.Errorf(":set pinned alone:\n%s", out)
+	}
+	_, _, errOut = runScript(t, ":use catalog\n:set pinned SESSION\n")
+	if !strings.Contains(errOut, "GQLSTATUS 42Q02") {
+		t.Errorf("catalogue: %s", errOut)
+	}
+}

@@ -1,6 +1,7 @@
 package server
 
 import (
+	"context"
 	"net/http"
 	"strconv"
 	"strings"
@@ -64,6 +65,17 @@ type SettingsRequest struct {
 	SalienceThreshold *float64 `json:"salience_threshold,omitempty"`
 	GapRatio          *float64 `json:"gap_ratio,omitempty"`
 	GapMin            *uint64  `json:"gap_min,omitempty"`
+	// Pinned sets the session's pinned kinds (goldfish.Session.
+	// SetPinnedKinds): a list of kinds, or one string of them separated
+	// by commas; [] or "" clears them, left out keeps them.
+	Pinned *Sections `json:"pinned,omitempty"`
+}
+
+// SettingsJSON is the answer of GET and POST /v1/sessions/{name}/settings:
+// the session's attention settings and its pinned kinds ([] for none).
+type SettingsJSON struct {
+	goldfish.AttentionSettings
+	Pinned []string `json:"pinned"`
 }
 
 // DumpJSON is the answer of GET /v1/sessions/{name}/dump: the whole
@@ -171,7 +183,19 @@ func (s *Server) settings(_ http.ResponseWriter, r *http.Request, scope *Scope) 
 	if err != nil {
 		return nil, s.callError(r.Context(), err)
 	}
-	return cur, nil
+	return settingsJSON(r.Context(), s, sess, cur)
+}
+
+// settingsJSON is the answer of the settings endpoints.
+func settingsJSON(ctx context.Context, s *Server, sess *goldfish.Session, set goldfish.AttentionSettings) (SettingsJSON, error) {
+	pinned, err := sess.PinnedKinds(ctx)
+	if err != nil {
+		return SettingsJSON{}, s.callError(ctx, err)
+	}
+	if pinned == nil {
+		pinned = []string{}
+	}
+	return SettingsJSON{AttentionSettings: set, Pinned: pinned}, nil
 }
 
 // setSettings answers POST /v1/sessions/{name}/settings. Setting them is
@@ -212,10 +236,26 @@ func (s *Server) setSettings(_ http.ResponseWriter, r *http.Request, scope *Scop
 	if req.GapMin != nil {
 		cur.GapMin = *req.GapMin
 	}
+	if req.Pinned != nil {
+		// The kinds first: their refusal leaves everything as it was;
+		// the settings' refusal then puts the kinds back.
+		was, err := sess.PinnedKinds(r.Context())
+		if err != nil {
+			return nil, s.callError(r.Context(), err)
+		}
+		if err := sess.SetPinnedKinds(r.Context(), *req.Pinned); err != nil {
+			return nil, s.callError(r.Context(), err)
+		}
+		if err := sess.SetAttentionSettings(r.Context(), cur); err != nil {
+			sess.SetPinnedKinds(r.Context(), was)
+			return nil, s.callError(r.Context(), err)
+		}
+		return settingsJSON(r.Context(), s, sess, cur)
+	}
 	if err := sess.SetAttentionSettings(r.Context(), cur); err != nil {
 		return nil, s.callError(r.Context(), err)
 	}
-	return cur, nil
+	return settingsJSON(r.Context(), s, sess, cur)
 }
 
 // dump answers GET /v1/sessions/{name}/dump.

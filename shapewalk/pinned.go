@@ -114,18 +114,47 @@ func (w *walker) seedRank(n *store.Node) int {
 	return len(w.seeds)
 }
 
+// PinnedShare is the most nodes of the pinned kinds a Shape of m rows
+// holds besides its seeds: a quarter of M, at least 1 (SPEC §5: pinned
+// kinds are added first, within a documented share of M). The walk also
+// never gives them more than the rows the seeds leave (M − seeds). A seed
+// of a pinned kind is in the Shape anyway and takes none of the share.
+func PinnedShare(m int) int { return max(1, m/4) }
+
+// addPinned places the pinned kinds' nodes before the walk: the seeds of
+// those kinds, and the first of the others in canonical order, at most
+// PinnedShare(M) of them and at most budget (the rows the seeds leave).
 func (w *walker) addPinned(kinds []string, budget int) {
 	w.kindsBuf = sortedKinds(w.kindsBuf, kinds)
-	if budget < 0 {
-		budget = 0
+	keep := min(max(budget, 0), PinnedShare(w.m))
+	seedsOfKinds := 0
+	for _, s := range w.seeds {
+		if _, ok := slices.BinarySearch(w.kindsBuf, s.Kind()); ok {
+			seedsOfKinds++
+		}
 	}
 	var more bool
-	w.pinNodes, w.pinEnts, w.pinArena, w.pinLast, more = firstOfKinds(w.snap, w.kindsBuf, budget, &w.wl, w.seedRank, w.interrupted, w.pinNodes, w.pinEnts, w.pinArena, w.pinLast)
+	w.pinNodes, w.pinEnts, w.pinArena, w.pinLast, more = firstOfKinds(w.snap, w.kindsBuf, keep+seedsOfKinds, &w.wl, w.seedRank, w.interrupted, w.pinNodes, w.pinEnts, w.pinArena, w.pinLast)
 	if w.stopped {
 		return
 	}
-	if more {
-		w.trunc = true
+	// The seeds among them cost no share; the others are kept up to it.
+	others, j := 0, 0
+	for _, n := range w.pinNodes {
+		if w.seedRank(n) == len(w.seeds) {
+			if others == keep {
+				more = true
+				continue
+			}
+			others++
+		}
+		w.pinNodes[j] = n
+		j++
+	}
+	clear(w.pinNodes[j:])
+	w.pinNodes = w.pinNodes[:j]
+	if more && keep == max(budget, 0) {
+		w.trunc = true // M, not the share, left pinned nodes out
 	}
 	for _, n := range w.pinNodes {
 		w.addNode(n, n.Slot(), -1)

@@ -253,6 +253,9 @@ func FuzzDecodeAttention(f *testing.F) {
 	s.attn.base = map[string]viewSeen{"open": {hash: 77, changedAt: 2}}
 	f.Add(encodeAttention(s))
 	f.Add(encodeAttention(&Session{}))
+	s.pinned.Store(&[]string{"LAW", "RULE"}) // with the pinned section
+	f.Add(encodeAttention(s))
+	f.Add([]byte{1, 3, 4, 1, 2, 'b', 'a'}) // a pinned section alone
 	f.Add([]byte{1, 9, 2, 0xAA, 0xBB, 1, 7, 1, 1, 'a', 3, 7, 2, 0x55})
 	f.Fuzz(func(t *testing.T, data []byte) {
 		back := &Session{}

@@ -31,6 +31,9 @@ import (
 //	  marks = count (kind name score tick regTick)*   (kind 0 view, 1 action;
 //	                                                  sorted by kind, name)
 //	  views = count (name valueHash changedAt)*       (sorted by name)
+//	tag 3, pinned: count kind*           (the session's pinned kinds,
+//	                                     sorted, each once; the section
+//	                                     is left out when there are none)
 //
 // The agent's fields after reads, and the whole session section, came
 // after the first records were written: a record without them reads as
@@ -42,6 +45,7 @@ const (
 	attentionVersion = 1
 	attentionAgents  = 1
 	attentionSession = 2
+	attentionPinned  = 3
 )
 
 // encodeAttention encodes the session's record.
@@ -64,7 +68,17 @@ func encodeAttention(s *Session) []byte {
 	b = binary.AppendUvarint(b, attentionAgents)
 	b = appendAttnString(b, string(body))
 	b = binary.AppendUvarint(b, attentionSession)
-	return appendAttnString(b, string(s.attn.encode(s.vocab.cur.Load())))
+	b = appendAttnString(b, string(s.attn.encode(s.vocab.cur.Load())))
+	if kinds := s.pinnedKinds(); len(kinds) > 0 {
+		var body []byte
+		body = binary.AppendUvarint(body, uint64(len(kinds)))
+		for _, k := range kinds {
+			body = appendAttnString(body, k)
+		}
+		b = binary.AppendUvarint(b, attentionPinned)
+		b = appendAttnString(b, string(body))
+	}
+	return b
 }
 
 func appendAttnString(b []byte, s string) []byte {
@@ -81,7 +95,7 @@ func decodeAttention(data []byte, s *Session) error {
 		return fmt.Errorf("encoding version %d (this goldfish reads version %d; a newer goldfish wrote it)", data[0], attentionVersion)
 	}
 	d := attnReader{b: data[1:]}
-	seenAgents, seenSession := false, false
+	seenAgents, seenSession, seenPinned := false, false, false
 	for len(d.b) > 0 {
 		tag := d.uvarint()
 		body := attnReader{b: d.bytes()}
@@ -98,6 +112,15 @@ func decodeAttention(data []byte, s *Session) error {
 				return err
 			}
 			continue
+		case attentionPinned:
+			if seenPinned {
+				return errors.New("two pinned sections")
+			}
+			seenPinned = true
+			if err := decodePinned(&body, s); err != nil {
+				return err
+			}
+			continue
 		case attentionAgents:
 		default:
 			continue // a section a later encoding added
@@ -110,6 +133,35 @@ func decodeAttention(data []byte, s *Session) error {
 			return err
 		}
 	}
+	return nil
+}
+
+// decodePinned reads the pinned section: kinds valid as SetPinnedKinds
+// takes them, sorted and each once, as encodeAttention writes them.
+func decodePinned(body *attnReader, s *Session) error {
+	n := body.uvarint()
+	if body.err == nil && (n == 0 || n > MaxPinnedKinds) {
+		return fmt.Errorf("%d pinned kinds (1 to %d)", n, MaxPinnedKinds)
+	}
+	kinds := make([]string, 0, n)
+	for i := uint64(0); i < n && body.err == nil; i++ {
+		k := string(body.bytes())
+		switch {
+		case body.err != nil:
+		case checkKind(k) != nil:
+			return fmt.Errorf("pinned kind %q is not valid", k)
+		case i > 0 && k <= kinds[i-1]:
+			return fmt.Errorf("pinned kind %q after %q: not sorted, or twice", k, kinds[i-1])
+		}
+		kinds = append(kinds, k)
+	}
+	if body.err != nil {
+		return fmt.Errorf("pinned section: %v", body.err)
+	}
+	if len(body.b) != 0 {
+		return fmt.Errorf("%d bytes after the pinned kinds", len(body.b))
+	}
+	s.pinned.Store(&kinds)
 	return nil
 }
 

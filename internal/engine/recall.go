@@ -147,6 +147,12 @@ func (s *Session) recall(ctx context.Context, q string, opts RecallOptions, t *T
 	if err != nil {
 		return RecallResult{}, err
 	}
+	if len(o.Pinned) == 0 {
+		// The session's pinned kinds, unless the call names its own
+		// (which replace them): before the cache key, which keys by
+		// the kinds in effect.
+		o.Pinned = s.pinnedKinds()
+	}
 	if s.db.hosts != nil { // other hosts' Commits first (hosts.go)
 		if err := s.fresh(ctx); err != nil {
 			return RecallResult{}, err

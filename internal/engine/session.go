@@ -54,6 +54,10 @@ type Session struct {
 	// never a version of it.
 	agents agentTable
 	attn   sessionAttention
+	// pinned is the session's pinned kinds (SetPinnedKinds): sorted,
+	// each once; nil or empty for none. Kept with the attention record
+	// (attention.go), read lock-free by every Recall.
+	pinned atomic.Pointer[[]string]
 	// remote is what this host knows of other hosts' Commits
 	// (hosts.go).
 	remote remoteState

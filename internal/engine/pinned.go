@@ -1,0 +1,118 @@
+package engine
+
+import (
+	"context"
+	"slices"
+	"unicode/utf8"
+
+	"github.com/goldfish-gql/goldfish/gqlstatus"
+	"github.com/goldfish-gql/goldfish/store/cabinet"
+)
+
+// Pinned kinds per session (SPEC §5 walk): the kinds SetPinnedKinds names
+// are kept with the session, beside its attention settings, and every
+// Recall of the session that names no pinned kinds of its own carries
+// their live nodes first (a call's RecallOptions.Pinned replaces them for
+// that call). The walk gives them a share of M (shapewalk.PinnedShare).
+
+// MaxPinnedKinds is the most kinds a session pins, and MaxKindName the
+// longest kind name it takes.
+const (
+	MaxPinnedKinds = 16
+	MaxKindName    = 128
+)
+
+// checkKind checks one pinned kind: 1 to MaxKindName bytes of UTF-8.
+func checkKind(k string) error {
+	if k == "" || len(k) > MaxKindName || !utf8.ValidString(k) {
+		return gqlstatus.Errorf(gqlstatus.InvalidOption, "pinned kind %q: a kind is 1 to %d bytes of UTF-8", k, MaxKindName).
+			WithHint("name kinds as the session writes them, e.g. LAW,RULE")
+	}
+	return nil
+}
+
+// NormalizePinned checks kinds and returns them sorted, each once (nil
+// for none); too many or an invalid kind is 22Q06.
+func NormalizePinned(kinds []string) ([]string, error) {
+	if len(kinds) == 0 {
+		return nil, nil
+	}
+	out := slices.Clone(kinds)
+	slices.Sort(out)
+	out = slices.Compact(out)
+	if len(out) > MaxPinnedKinds {
+		return nil, gqlstatus.Errorf(gqlstatus.InvalidOption, "%d pinned kinds; a session pins at most %d", len(out), MaxPinnedKinds).
+			WithHint("pin the few kinds every reader needs (LAW, RULE); recall the others by a token")
+	}
+	for _, k := range out {
+		if err := checkKind(k); err != nil {
+			return nil, err
+		}
+	}
+	return out, nil
+}
+
+// pinnedKinds returns the session's pinned kinds (nil: none). The slice
+// is shared: callers never change it.
+func (s *Session) pinnedKinds() []string {
+	if p := s.pinned.Load(); p != nil {
+		return *p
+	}
+	return nil
+}
+
+// PinnedKinds returns the session's pinned kinds, sorted (nil: none).
+func (s *Session) PinnedKinds(ctx context.Context) ([]string, error) {
+	if err := s.begin(ctx); err != nil {
+		return nil, err
+	}
+	defer s.end()
+	if s.dropped.Load() {
+		return nil, s.errDropped()
+	}
+	if err := s.hydrateOnce(ctx); err != nil {
+		return nil, err
+	}
+	return slices.Clone(s.pinnedKinds()), nil
+}
+
+// SetPinnedKinds sets the session's pinned kinds (none: nil or empty
+// clears them), durably when the cabinet holds the session (a session
+// never committed keeps them in memory until its first Commit saves them
+// with it), as SetAttentionSettings does. The catalogue pins nothing
+// (42Q02); too many kinds or an invalid one is 22Q06.
+func (s *Session) SetPinnedKinds(ctx context.Context, kinds []string) error {
+	if err := s.begin(ctx); err != nil {
+		return err
+	}
+	defer s.end()
+	if s.dropped.Load() {
+		return s.errDropped()
+	}
+	if s.catalog {
+		return gqlstatus.Errorf(gqlstatus.ReadOnlySession, "the %s session is kept by the engine and pins no kinds", CatalogName).
+			WithHint("pin kinds in a session of your own, or per Recall (RecallOptions.Pinned)")
+	}
+	norm, err := NormalizePinned(kinds)
+	if err != nil {
+		return err
+	}
+	if err := s.hydrateOnce(ctx); err != nil {
+		return err
+	}
+	if s.wmu.LockContext(ctx) != nil {
+		return gqlstatus.Interrupted(ctx, "setting the pinned kinds")
+	}
+	if slices.Equal(norm, s.pinnedKinds()) {
+		s.wmu.Unlock()
+		return nil
+	}
+	s.pinned.Store(&norm)
+	s.agents.dirty.Store(true)
+	var t *cabinet.Ticket
+	if s.poisoned == nil && s.graph.Snapshot().Version() > 0 {
+		t = s.saveAttention()
+	}
+	s.wmu.Unlock()
+	return waitAttention(s.name, t)
+}

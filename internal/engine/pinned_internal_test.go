@@ -1,0 +1,82 @@
+package engine
+
+import (
+	"bytes"
+	"encoding/binary"
+	"slices"
+	"testing"
+)
+
+// pinnedSection is an attention record of the pinned section alone with
+// the kinds given, as written (not checked).
+func pinnedSection(kinds ...string) []byte {
+	var body []byte
+	body = binary.AppendUvarint(body, uint64(len(kinds)))
+	for _, k := range kinds {
+		body = appendAttnString(body, k)
+	}
+	b := []byte{attentionVersion}
+	b = binary.AppendUvarint(b, attentionPinned)
+	return appendAttnString(b, string(body))
+}
+
+// TestPinnedRecord: the pinned kinds round-trip through the attention
+// record; a record written before them (no pinned section) reads as none
+// and is written back byte for byte; a damaged pinned section is refused.
+func TestPinnedRecord(t *testing.T) {
+	s := &Session{}
+	s.agents.insert("ana")
+	s.attn.tick.Store(4)
+	old := encodeAttention(s) // no kinds: no section, as before them
+	s.pinned.Store(&[]string{"LAW", "RULE"})
+	rec := encodeAttention(s)
+	if bytes.Equal(rec, old) || !bytes.HasPrefix(rec, old) {
+		t.Fatalf("the pinned section is not appended to the record")
+	}
+	back := &Session{}
+	if err := decodeAttention(rec, back); err != nil {
+		t.Fatal(err)
+	}
+	if got := back.pinnedKinds(); !slices.Equal(got, []string{"LAW", "RULE"}) {
+		t.Fatalf("pinned %v", got)
+	}
+	if !bytes.Equal(encodeAttention(back), rec) {
+		t.Fatal("the record does not encode back the same")
+	}
+	older := &Session{}
+	if err := decodeAttention(old, older); err != nil || older.pinnedKinds() != nil {
+		t.Fatalf("a record without pinned kinds: %v, %v", older.pinnedKinds(), err)
+	}
+	if !bytes.Equal(encodeAttention(older), old) {
+		t.Fatal("an older record does not encode back the same")
+	}
+	many := make([]string, MaxPinnedKinds+1)
+	for i := range many {
+		many[i] = string(rune('A' + i))
+	}
+	for name, bad := range map[string][]byte{
+		"none":          pinnedSection(),
+		"unsorted":      pinnedSection("RULE", "LAW"),
+		"twice":         pinnedSection("LAW", "LAW"),
+		"empty kind":    pinnedSection(""),
+		"not UTF-8":     pinnedSection("\xff"),
+		"too many":      pinnedSection(many...),
+		"two sections":  append(pinnedSection("LAW"), pinnedSection("LAW")[1:]...),
+		"trailing byte": append([]byte{attentionVersion, attentionPinned, 5}, append(pinnedSection("LAW")[3:], 0)...),
+		"truncated":     pinnedSection("LAW")[:6],
+	} {
+		if err := decodeAttention(bad, &Session{}); err == nil {
+			t.Errorf("%s: %x decoded", name, bad)
+		}
+	}
+}
+
+// TestNormalizePinned: kinds sorted and kept once; none is nil.
+func TestNormalizePinned(t *testing.T) {
+	if got, err := NormalizePinned([]string{"RULE", "LAW", "RULE"}); err != nil || !slices.Equal(got, []string{"LAW", "RULE"}) {
+		t.Errorf("%v %v", got, err)
+	}
+	if got, err := NormalizePinned([]string{}); err != nil || got != nil {
+		t.Errorf("none: %v %v", got, err)
+	}
+}

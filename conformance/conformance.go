@@ -50,6 +50,9 @@ type Engine struct {
 	// slices are the texts export kept, by name; they outlive reset, so
 	// a slice can move from one database to another.
 	slices map[string]string
+	// shapes are the texts recall kept, by name (shape=, default
+	// "shape"), for a commit shape=NAME to commit back.
+	shapes map[string]string
 	// behind holds the sessions a skipped directive may have changed
 	// (a script writes; a Recall moves the attention state) without its
 	// effects made (Skip.Applied), by name,
@@ -124,6 +127,7 @@ func (e *Engine) do(ctx context.Context, d Directive) (string, error) {
 		switch {
 		case k == "session":
 		case k == "agent" && (d.Cmd == "commit" || d.Cmd == "ingest" || d.Cmd == "recall"):
+		case k == "shape" && (d.Cmd == "commit" || d.Cmd == "ingest" || d.Cmd == "recall"):
 		case k == "format" && d.Cmd == "script":
 		case k == "summary" && d.Cmd == "dump":
 		case k == "cabinet" && d.Cmd == "reset":
@@ -153,7 +157,18 @@ func (e *Engine) do(ctx context.Context, d Directive) (string, error) {
 		if d.Cmd == "ingest" {
 			mint = "ingest"
 		}
-		res, err := e.t.Commit(ctx, name, d.Input, mint, d.Args["agent"])
+		text := d.Input
+		if _, ok := d.Args["shape"]; ok {
+			if text != "" {
+				return "", fmt.Errorf("%s: shape= commits a kept Shape; give no input", d.Cmd)
+			}
+			kept, ok := e.shapes[orDefault(d.Args["shape"], "shape")]
+			if !ok {
+				return "", fmt.Errorf("%s: no Shape %q was recalled in this file", d.Cmd, orDefault(d.Args["shape"], "shape"))
+			}
+			text = kept
+		}
+		res, err := e.t.Commit(ctx, name, text, mint, d.Args["agent"])
 		return formatOutcome(res, err)
 	case "dump":
 		out, err := e.t.Dump(ctx, name)
@@ -176,6 +191,10 @@ func (e *Engine) do(ctx context.Context, d Directive) (string, error) {
 		if err != nil {
 			return formatOutcome(nil, err)
 		}
+		if e.shapes == nil {
+			e.shapes = map[string]string{}
+		}
+		e.shapes[orDefault(d.Args["shape"], "shape")] = sh.Text
 		if _, ok := d.Args["json"]; ok {
 			j, err := json.Marshal(sh.Attention)
 			if err != nil {

@@ -232,7 +232,7 @@ const echoCountMax = 16
 // lookup, or one seek of the index of live nodes by observable key and
 // the identical nodes it finds (at most echoCountMax).
 func (x *executor) echoNode(snap *store.Snapshot, labels []string, props store.Props, pos gqlstatus.Pos, sr *StmtResult) (*store.Node, bool) {
-	if len(props) == 0 || len(labels) == 0 {
+	if len(props) == 0 || len(labels) == 0 || x.opts.DuplicateEchoes {
 		return nil, false
 	}
 	kind := labels[0]
@@ -298,6 +298,9 @@ func restates(n *store.Node, labels []string, props store.Props) bool {
 // Cost: two binary searches of from's adjacency, then its parallel
 // edges to to.
 func (x *executor) echoEdge(typ string, from, to *store.Node, props store.Props) (*store.Edge, bool) {
+	if x.opts.DuplicateEchoes {
+		return nil, false
+	}
 	snap := x.tx.Snapshot()
 	f, ok := snap.Current(from)
 	if !ok {

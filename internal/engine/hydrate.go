@@ -141,6 +141,20 @@ func (s *Session) restore(ctx context.Context, img *cabinet.Image) (*store.Graph
 	return g, nil
 }
 
+// echoRule marks, in a logged Δ's mint byte, a Δ committed since an INSERT
+// that restates a live element binds to it (an echo). A Δ logged before
+// created such elements again, and its replay must too, or the state
+// replayed would not be the state acknowledged: the rule is part of what
+// a log entry means.
+const echoRule = 0x80
+
+// entryMint is the mint byte a Δ is logged with.
+func entryMint(m Mint) uint8 { return uint8(m) | echoRule }
+
+// logMint reads a logged Δ's mint byte: its id rule, and whether echoes
+// bind in its replay.
+func logMint(b uint8) (Mint, bool) { return Mint(b &^ echoRule), b&echoRule != 0 }
+
 func replay(ctx context.Context, db *DB, g *store.Graph, e cabinet.Entry) error {
 	want := g.Snapshot().Version() + 1
 	if e.Version != want {
@@ -157,7 +171,9 @@ func replay(ctx context.Context, db *DB, g *store.Graph, e cabinet.Entry) error 
 		if err != nil {
 			return err
 		}
-		res, err := exec.Commit(ctx, g, plan, e.Params, exec.CommitOptions{Mint: exec.Mint(e.Mint), Budget: replayBudget, Replay: true, Agent: e.Agent})
+		mint, echoes := logMint(e.Mint)
+		res, err := exec.Commit(ctx, g, plan, e.Params, exec.CommitOptions{Mint: mint, Budget: replayBudget, Replay: true,
+			DuplicateEchoes: !echoes, Agent: e.Agent})
 		if err != nil {
 			return err
 		}

@@ -112,7 +112,7 @@ func (s *Session) Commit(ctx context.Context, text string, args map[string]any, 
 	var res *exec.Result
 	err = s.write(ctx, &change{what: "Δ",
 		waiting: "nothing applied: the Δ was waiting for the session's other Commits; allow it more time",
-		entry:   cabinet.Entry{Kind: cabinet.EntryDelta, Mint: uint8(mint), Text: text, Params: vals, Agent: o.Agent},
+		entry:   cabinet.Entry{Kind: cabinet.EntryDelta, Mint: entryMint(mint), Text: text, Params: vals, Agent: o.Agent},
 		apply: func(claim func(uint64) error) (bool, error) {
 			xo.BeforePublish = claim
 			var err error

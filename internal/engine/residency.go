@@ -233,10 +233,15 @@ func (s *Session) pin() bool {
 	return false
 }
 
-// unpin lets go of what pin held.
+// unpin lets go of what pin held. Over the budget, it sweeps: a session
+// the work held resident while a call swept stays loaded otherwise until
+// the next call ends, however long the database is idle.
 func (s *Session) unpin() {
-	if s.db.mem != nil && !s.catalog {
+	if m := s.db.mem; m != nil && !s.catalog {
 		s.uses.Add(-1)
+		if m.bytes.Load() > m.budget {
+			m.sweep(nil)
+		}
 	}
 }
 

@@ -129,7 +129,8 @@ func TestAPIErrorCodes(t *testing.T) {
 
 // TestRecallLimitNotice: a LIMIT above its bound is clamped with a 01000
 // notice naming the LIMIT and the bound, in the Shape's notices and its
-// status, and the seed count stays within the bound.
+// status, and the seed count stays within the bound. (A LIMIT that
+// leaves matches out warns too, with the matched count: recall_matched.txt.)
 func TestRecallLimitNotice(t *testing.T) {
 	ctx := context.Background()
 	db, err := goldfish.Open()
@@ -146,7 +147,7 @@ func TestRecallLimitNotice(t *testing.T) {
 		notice      string // "" when the LIMIT is within its bound
 		wantWarning bool
 	}{
-		{`MATCH (n:A) LIMIT 2`, goldfish.RecallOptions{}, 2, "", false},
+		{`MATCH (n:A) LIMIT 2`, goldfish.RecallOptions{}, 2, "", true}, // matched=3: a 01000 of its own
 		{`MATCH (n:A) LIMIT 40`, goldfish.RecallOptions{}, 3, "LIMIT 40 is over the L ceiling (32): at most 32 seeds", true},
 		{`MATCH (n:A) LIMIT 3`, goldfish.RecallOptions{L: 1}, 1, "LIMIT 3 is over this call's L (1): at most 1 seed", true},
 		{`MATCH () LIMIT 1`, goldfish.RecallOptions{}, 2, "", false},

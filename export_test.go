@@ -32,6 +32,8 @@ var engineAgrees = []struct {
 	{"SessionLabel", SessionLabel, engine.SessionLabel},
 	{"MaxNameScan", MaxNameScan, engine.MaxNameScan},
 	{"MaxSliceBytes", MaxSliceBytes, engine.MaxSliceBytes},
+	{"MatchCountWork", MatchCountWork, engine.MatchCountWork},
+	{"CueTask", string(CueTask), string(engine.CueTask)},
 	{"DefaultAttentionSettings", engine.Settings(DefaultAttentionSettings), engine.DefaultSettings},
 	{"AttentionSettingNames", fmt.Sprint(AttentionSettingNames), fmt.Sprint(engine.SettingNames)},
 	{"DefaultRecall", [5]int{DefaultRecall.M, DefaultRecall.K, DefaultRecall.L, DefaultRecall.F, DefaultRecall.T},

@@ -19,6 +19,12 @@ type Shape struct {
 	// Seeds is the number of seeds, Rows the elements emitted (at most
 	// M), Tokens the text's token count.
 	Seeds, Rows, Tokens int
+	// Matched is how many live nodes the token matched, when that is more
+	// than Seeds (0 otherwise): the rest were left out by L. It is exact
+	// up to MatchCountWork; MatchedAtLeast says there were more, so
+	// Matched is a lower bound.
+	Matched        int
+	MatchedAtLeast bool
 	// Version is the session version the Shape was read at.
 	Version uint64
 	// Truncated is set when M cut the walk short.
@@ -27,6 +33,11 @@ type Shape struct {
 	// showed with their identity properties only (nick, loc, name,
 	// title): Recall one by its nick for the rest.
 	Trimmed int
+	// Elided is the number of string values of the seeds (and pinned
+	// nodes) written as $elidedN parameters because those nodes alone
+	// were over T: the note says which, and how to read one whole; a Δ
+	// that names $elidedN without passing it is refused (42002).
+	Elided int
 	// Clamps are the fan-out clamp notes.
 	Clamps  []string
 	Notices []Notice
@@ -38,13 +49,19 @@ type Shape struct {
 	Attention *Attention
 }
 
+// MatchCountWork is the most matches a Recall counts, beyond its seeds, to
+// say how many nodes its token matched (Shape.Matched): past it the count
+// is a lower bound.
+const MatchCountWork = 1024
+
 // Cue says how a Recall found its seeds (SPEC §5).
 type Cue string
 
 // The cues.
 const (
 	CueMatch   Cue = "match"   // the token matched live nodes
-	CuePeak    Cue = "peak"    // the token matched nothing; Peak_L seeded the walk
+	CueTask    Cue = "task"    // the token matched nothing; the live tasks (TSK, not Settled) seeded the walk
+	CuePeak    Cue = "peak"    // the token matched nothing and no task is live; Peak_L seeded the walk
 	CueOutline Cue = "outline" // the empty token: counts and exemplars
 	CueSkip    Cue = "skip"    // no seed at all: an empty Shape
 )
@@ -165,7 +182,7 @@ func (s *Session) recall(ctx context.Context, q string, opts RecallOptions, t *T
 		return nil, err
 	}
 	sh := r.Shape
-	return &Shape{Text: sh.Text, Cue: Cue(sh.Cue), Seeds: sh.Seeds, Rows: sh.Rows, Tokens: sh.Tokens,
-		Version: sh.Version, Truncated: sh.Truncated, Trimmed: sh.Trimmed, Clamps: slices.Clone(sh.Clamps),
+	return &Shape{Text: sh.Text, Cue: Cue(sh.Cue), Seeds: sh.Seeds, Matched: sh.Matched, MatchedAtLeast: sh.MatchedMore, Rows: sh.Rows, Tokens: sh.Tokens,
+		Version: sh.Version, Truncated: sh.Truncated, Trimmed: sh.Trimmed, Elided: sh.Elided, Clamps: slices.Clone(sh.Clamps),
 		Notices: slices.Clone(sh.Notices), Status: sh.Status, Attention: attentionOf(r.Attention)}, nil
 }

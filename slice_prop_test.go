@@ -109,7 +109,14 @@ func TestSliceKeepRecallsTheSame(t *testing.T) {
 		if ra.Truncated || len(ra.Clamps) > 0 {
 			t.Fatalf("the graph was drawn so no walk is cut or clamped:\n%s", ra.Text)
 		}
-		if got, want := withoutSession(rb.Text), withoutSession(ra.Text); got != want {
+		got, want := withoutSession(rb.Text), withoutSession(ra.Text)
+		if ra.Matched > 0 {
+			// A's token matched more than its seeds; B holds only what the
+			// slice carried, so the headers differ in what was left out, and
+			// the Shapes' bodies must agree.
+			got, want = got[strings.Index(got, "\nINSERT"):], want[strings.Index(want, "\nINSERT"):]
+		}
+		if got != want {
 			t.Fatalf("B's Recall differs from A's:\n%s\nwant\n%s\nslice:\n%s", got, want, sl.Text)
 		}
 		// And the slice of B is the slice of A, ids and all.

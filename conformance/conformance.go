@@ -195,14 +195,18 @@ func (e *Engine) do(ctx context.Context, d Directive) (string, error) {
 			e.shapes = map[string]string{}
 		}
 		e.shapes[orDefault(d.Args["shape"], "shape")] = sh.Text
+		text := sh.Text
+		if _, ok := d.Args["notices"]; ok {
+			text += formatShapeNotices(sh)
+		}
 		if _, ok := d.Args["json"]; ok {
 			j, err := json.Marshal(sh.Attention)
 			if err != nil {
 				return "", err
 			}
-			return sh.Text + "attention: " + string(j) + "\n", nil
+			return text + "attention: " + string(j) + "\n", nil
 		}
-		return sh.Text, nil
+		return text, nil
 	case "settings":
 		return e.settings(ctx, name, d.Args)
 	case "export":

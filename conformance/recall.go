@@ -13,15 +13,34 @@ import (
 //
 //	recall [session=NAME] [agent=NAME] [m=N] [k=N] [l=N] [f=N] [view=shell] \
 //	       [pinned=LAW,TSK] [nopeaks] [exact] [depth=lean|full] \
-//	       [only=views,actions,...] [json] [$NAME=VALUE ...]
+//	       [only=views,actions,...] [notices] [json] [$NAME=VALUE ...]
 //
 // Its input is the Recall text; its output is the Shape text as emitted
-// (header included), then with json the Shape's attention as JSON on a
+// (header included), then with notices its status, matched count and
+// notices a line each, then with json the Shape's attention as JSON on a
 // line of its own, or the error in the form commit errors use.
 var recallArgs = map[string]bool{
 	"m": true, "k": true, "l": true, "f": true, "t": true,
 	"view": true, "pinned": true, "nopeaks": true, "exact": true,
-	"depth": true, "only": true, "json": true,
+	"depth": true, "only": true, "json": true, "notices": true,
+}
+
+// formatShapeNotices writes, for a recall directive's notices argument, the
+// Shape's status, what it matched and its notices, a line each.
+func formatShapeNotices(sh *goldfish.Shape) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "status %s", sh.Status)
+	if sh.Matched > 0 {
+		fmt.Fprintf(&b, " matched %d", sh.Matched)
+		if sh.MatchedAtLeast {
+			b.WriteString(" (at least)")
+		}
+	}
+	b.WriteByte('\n')
+	for _, n := range sh.Notices {
+		fmt.Fprintf(&b, "notice %s: %s\n", n.Code, n.Msg)
+	}
+	return b.String()
 }
 
 // recallOptions turns a recall directive's arguments into options. A

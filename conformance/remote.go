@@ -402,7 +402,9 @@ func (t *remote) Recall(ctx context.Context, session, q string, o goldfish.Recal
 	}
 	text, _ := t.localHeader(out.GQL, "// goldfish session=")
 	return &goldfish.Shape{Text: text, Attention: out.Attention, Version: out.Version, Tokens: out.Tokens,
-		Rows: out.Rows, Seeds: out.Seeds, Truncated: out.Truncated, Trimmed: out.Trimmed}, nil
+		Rows: out.Rows, Seeds: out.Seeds, Truncated: out.Truncated, Trimmed: out.Trimmed, Elided: out.Elided,
+		Status: goldfish.Code(out.Status), Cue: goldfish.Cue(out.Cue), Matched: out.Matched, MatchedAtLeast: out.MatchedAtLeast,
+		Notices: noticesOf(out.Notices)}, nil
 }
 
 func (t *remote) Dump(ctx context.Context, session string) (string, error) {

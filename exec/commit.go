@@ -95,6 +95,10 @@ type CommitOptions struct {
 	// Replay re-applies a Δ from the log: its values are not checked
 	// again beyond the nesting limit (see executor.storable).
 	Replay bool
+	// DuplicateEchoes replays a Δ logged before an INSERT that restates a
+	// live element bound to it: such a pattern is created again, as it
+	// was then, so the replayed state is the state that was acknowledged.
+	DuplicateEchoes bool
 	// Agent names who commits ("" for nobody): the registering agent of
 	// the vocabulary the Δ creates. Replay passes the one its log entry
 	// kept.
@@ -370,6 +374,9 @@ func paramValues(plan *planner.Plan, params map[string]store.Value) ([]ref.Val, 
 		if !ok {
 			e := gqlstatus.Errorf(gqlstatus.InvalidReference, "parameter $%s is not given", name).
 				WithHint(fmt.Sprintf("pass a value for %s with the statement", name))
+			if isElidedParam(name) {
+				e = elidedParam(name)
+			}
 			if i < len(plan.ParamPos) && plan.ParamPos[i].Valid() {
 				e.Locate(plan.ParamPos[i], plan.Text)
 			}

@@ -191,12 +191,28 @@ func (e *emitter) emit(w *shapewalk.Shape, seeds int) {
 	if t := e.opt.T; t > 0 && int64(t) < maxTarget && cost > int64(t)*1000 && e.opt.View != ViewShell {
 		// The header's " trimmed=N" costs tokens too: a trim that saves
 		// fewer is not made.
-		if from, saved := trimFrom(w, texts, int64(t)*1000, cost, sc); from > 0 && saved > glue.trimmed {
+		from := 0
+		if f, saved := trimFrom(w, texts, int64(t)*1000, cost, sc); f > 0 && saved > glue.trimmed {
 			var dropped int
+			from = f
 			b, cost, dropped = e.writeBody(w, vars, texts, from)
 			s.Trimmed = trimmedCount(w, from)
 			s.Rows -= dropped
 			s.Notices = append(s.Notices, gqlstatus.Notice{Code: gqlstatus.Warning, Msg: trimNote(t, s.Trimmed, dropped, from)})
+		}
+		// Still over: the seeds alone are. Their longest values give way,
+		// when that saves more than the note saying so costs.
+		if cost > int64(t)*1000 {
+			if chosen, saved := chooseElisions(w, texts, int64(t)*1000, cost); len(chosen) > 0 {
+				note := elidedNote(w, vars, chosen, t)
+				if saved > tokens.MilliString("// "+note+"\n")+glue.trimmed {
+					applyElisions(w, texts, chosen)
+					b, cost, _ = e.writeBody(w, vars, texts, from)
+					s.Elided = len(chosen)
+					s.Notices = append(s.Notices, gqlstatus.Notice{Code: gqlstatus.Warning, Msg: note})
+					e.notes = append(e.notes, note)
+				}
+			}
 		}
 	}
 	e.body, e.bodyCost = b, cost
@@ -763,6 +779,13 @@ func (s *Shape) count(h, preamble []byte, preambleMilli int64) (int, []byte, *gq
 		h = append(h, s.Cue...)
 		h = append(h, " seeds="...)
 		h = strconv.AppendInt(h, int64(s.Seeds), 10)
+		if s.Matched > s.Seeds {
+			h = append(h, " matched="...)
+			if s.MatchedMore {
+				h = append(h, "≥"...)
+			}
+			h = strconv.AppendInt(h, int64(s.Matched), 10)
+		}
 		h = append(h, " k="...)
 		h = strconv.AppendInt(h, int64(s.k), 10)
 		h = append(h, " rows="...)
@@ -772,6 +795,10 @@ func (s *Shape) count(h, preamble []byte, preambleMilli int64) (int, []byte, *gq
 		if s.Trimmed > 0 {
 			h = append(h, " trimmed="...)
 			h = strconv.AppendInt(h, int64(s.Trimmed), 10)
+		}
+		if s.Elided > 0 {
+			h = append(h, " elided="...)
+			h = strconv.AppendInt(h, int64(s.Elided), 10)
 		}
 		h = append(h, " tokens="...)
 		h = strconv.AppendInt(h, int64(tok), 10)

@@ -4,6 +4,9 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
+	"strconv"
+	"strings"
 	"sync"
 	"time"
 
@@ -20,7 +23,8 @@ type Cue string
 
 const (
 	CueMatch   Cue = "match"   // the token matched live nodes
-	CuePeak    Cue = "peak"    // the token matched nothing; Peak_L seeded the walk
+	CueTask    Cue = "task"    // the token matched nothing; the live tasks seeded the walk
+	CuePeak    Cue = "peak"    // the token matched nothing nor is a task live; Peak_L seeded the walk
 	CueOutline Cue = "outline" // the empty token: counts and exemplars
 	CueSkip    Cue = "skip"    // no seed at all: an empty Shape
 )
@@ -43,7 +47,7 @@ type RecallOptions struct {
 	CapL    bool
 	View    View
 	Pinned  []string
-	NoPeaks bool
+	NoPeaks bool // no fallback on a miss: neither the live tasks nor Peak_L
 	// T is the token target (0: none): a body estimated over T tokens
 	// shows the nodes beyond the seeds with their identity properties
 	// only, farthest hop first, until it fits (SPEC §3, §5 emit).
@@ -90,17 +94,25 @@ func (c *PeakCache) get(ctx context.Context, snap *store.Snapshot, l int, h shap
 type Shape struct {
 	// Text is the text a caller was given (Compose writes it); Recall
 	// leaves it empty, so that a Shape's header is written once.
-	Text    string
-	Cue     Cue
-	Seeds   int
-	Rows    int
-	Tokens  int
-	Version uint64
+	Text  string
+	Cue   Cue
+	Seeds int
+	// Matched is how many live nodes the token matched when that is more
+	// than Seeds (0 otherwise), counted over at most MatchCountWork
+	// candidates; MatchedMore says the count stopped there (a lower bound).
+	Matched     int
+	MatchedMore bool
+	Rows        int
+	Tokens      int
+	Version     uint64
 	// Truncated is set when M cut the walk short.
 	Truncated bool
 	// Trimmed is the number of nodes the token target T showed with
 	// their identity properties only.
 	Trimmed int
+	// Elided is the number of the seeds' string values written as
+	// $elidedN parameters because the seeds alone were over T.
+	Elided  int
 	Clamps  []string
 	Notices []gqlstatus.Notice
 	// Status is 00000, 01000 (a clamp, a cut, a token alarm, a LIMIT
@@ -173,17 +185,29 @@ func Recall(ctx context.Context, snap *store.Snapshot, plan *planner.Plan, param
 		e.emit(e.timed(w), len(exemplars))
 		return e.finish()
 	}
-	seeds, err := x.seed(snap, st, rp, limit)
+	found, err := x.seed(snap, st, rp, limit, true)
 	if err != nil {
 		return nil, err
 	}
+	seeds := found.nodes
 	e.shape.Cue = CueMatch
+	if found.matched > len(seeds) {
+		e.matched(found, limit, opt)
+	}
+	if len(seeds) == 0 && limit > 0 && !opt.NoPeaks {
+		// A codebook miss: the live tasks before topology (SPEC §5.1).
+		if seeds, err = x.liveTasks(snap, limit); err != nil {
+			return nil, err
+		}
+		e.shape.Cue = CueTask
+	}
 	if len(seeds) == 0 && limit > 0 && !opt.NoPeaks {
 		if seeds, err = opt.Peaks.get(ctx, snap, limit, opt.Hierarchy); err != nil {
 			return nil, x.interruptedBy(err)
 		}
 		e.shape.Cue = CuePeak
 	}
+	seeds, walk.Lead = tasksFirst(seeds)
 	if len(seeds) == 0 {
 		e.shape.Cue = CueSkip
 		e.shape.Status = gqlstatus.NoData
@@ -204,6 +228,27 @@ func Recall(ctx context.Context, snap *store.Snapshot, plan *planner.Plan, param
 	}
 	e.emit(e.timed(w), len(seeds))
 	return e.finish()
+}
+
+// matched records that the token matched more nodes than the seeds it
+// took: the header's matched=N, and a 01000 notice and note that say how
+// to see the rest, so an agent never takes the seeds for all there is.
+func (e *emitter) matched(found seeds, limit int, opt RecallOptions) {
+	s := e.shape
+	s.Matched, s.MatchedMore = found.matched, found.more
+	count := strconv.Itoa(found.matched)
+	if found.more {
+		count = "at least " + count
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "matched: %s nodes, %d seeded; for the rest narrow the token", count, len(found.nodes))
+	if ceiling := max(opt.MaxL, opt.L); !opt.CapL && limit < ceiling {
+		fmt.Fprintf(&b, ", LIMIT up to %d", ceiling)
+	}
+	b.WriteString(" or count them with a view")
+	msg := b.String()
+	s.Notices = append(s.Notices, gqlstatus.Notice{Code: gqlstatus.Warning, Msg: msg})
+	e.notes = append(e.notes, msg)
 }
 
 // seedLimit returns the seed budget of one Recall: L, or the token's LIMIT.
@@ -267,6 +312,28 @@ func (x *executor) interruptedBy(err error) error {
 	return err
 }
 
+// MatchCountWork bounds the count of how many nodes a Recall's token
+// matched, made when the seeds did not hold them all: it is exact up to
+// MatchCountWork matches, and past them says "at least MatchCountWork".
+// Enough to tell an agent "ten open tasks, four shown" exactly, and a
+// token matching half a large session stops after a fixed amount of
+// work. The bound is on matches, not on candidates examined: which index
+// lists the candidates (the text index is built in the background; a
+// property or a WHERE may serve the same condition) must not change a
+// byte of the Shape, and a count by candidates would. A token whose
+// matches are sparse among its candidates costs what a token matching
+// fewer than L costs already: its scan to the end.
+const MatchCountWork = 1024
+
+// seeds is a seed set and what the token matched: matched counts every
+// live node the token matched, up to MatchCountWork (more: there were
+// more, so it is a lower bound).
+type seeds struct {
+	nodes   []*store.Node
+	matched int
+	more    bool
+}
+
 // seed finds the first limit live nodes, in canonical order, that match any
 // of the plan's node patterns and their conditions. Each index scan of a
 // pattern (see candidateScans) stops once it has limit hits and has passed
@@ -274,24 +341,26 @@ func (x *executor) interruptedBy(err error) error {
 // A scan lists its nodes in observable order, so its first limit hits,
 // ties included, hold every hit of its that can be among the first limit
 // of all; the cost follows the scans that find the seeds, not the
-// session's size.
-func (x *executor) seed(snap *store.Snapshot, st *planner.Statement, rp *planner.RecallPlan, limit int) ([]*store.Node, error) {
+// session's size. With count, a scan that stopped early is counted to its
+// end afterwards (see count), so the caller can say what was left out.
+func (x *executor) seed(snap *store.Snapshot, st *planner.Statement, rp *planner.RecallPlan, limit int, count bool) (seeds, error) {
 	if limit == 0 {
-		return nil, nil
+		return seeds{}, nil
 	}
 	row := &planner.Row{Vars: make([]planner.Element, len(st.Vars)), Params: x.params}
 	for _, g := range rp.Global {
 		ok, err := x.test(g, row)
 		if err != nil || !ok {
-			return nil, err
+			return seeds{}, err
 		}
 	}
 	var found []*store.Node
+	stopped := false // a scan stopped before its end
 	b := &binder{x: x, snap: snap}
 	for i, np := range rp.Seeds {
 		scans, n, err := x.seedScans(b, row, np, rp.Filters[i])
 		if err != nil {
-			return nil, x.located(err)
+			return seeds{}, x.located(err)
 		}
 		for j := range n {
 			var hits []*store.Node
@@ -314,8 +383,10 @@ func (x *executor) seed(snap *store.Snapshot, st *planner.Statement, rp *planner
 				hits = append(hits, n)
 				return nil
 			})
-			if err != nil && err != errStop {
-				return nil, x.located(err)
+			if err == errStop {
+				stopped = true
+			} else if err != nil {
+				return seeds{}, x.located(err)
 			}
 			for _, n := range hits {
 				if !containsNode(found, n) {
@@ -325,10 +396,64 @@ func (x *executor) seed(snap *store.Snapshot, st *planner.Statement, rp *planner
 		}
 	}
 	shapewalk.Sort(snap, found)
+	out := seeds{nodes: found, matched: len(found)}
 	if len(found) > limit {
-		found = found[:limit]
+		out.nodes = found[:limit]
 	}
-	return found, nil
+	if stopped && count {
+		var err error
+		if out.matched, out.more, err = x.count(b, row, rp); err != nil {
+			return seeds{}, err
+		}
+	}
+	return out, nil
+}
+
+// count counts the live nodes that match any of the plan's seed patterns,
+// up to MatchCountWork; more says there were more.
+// A condition that fails on some candidate (a type error the seeds never
+// met) ends the count as a lower bound rather than failing the Recall:
+// the seeds are what was asked for, the count only describes them.
+func (x *executor) count(b *binder, row *planner.Row, rp *planner.RecallPlan) (n int, more bool, err error) {
+	var seen map[store.ID]struct{} // several scans may list one node
+	for i, np := range rp.Seeds {
+		scans, ns, err := x.seedScans(b, row, np, rp.Filters[i])
+		if err != nil {
+			return n, true, nil
+		}
+		if seen == nil && (ns > 1 || len(rp.Seeds) > 1) {
+			seen = make(map[store.ID]struct{})
+		}
+		for j := range ns {
+			err := b.scan(&scans[j], func(c *store.Node) error {
+				ok, err := x.seedMatches(b, row, np, rp.Filters[i], c)
+				if err != nil || !ok {
+					return err
+				}
+				if seen != nil {
+					if _, dup := seen[c.ID]; dup {
+						return nil
+					}
+					seen[c.ID] = struct{}{}
+				}
+				if n == MatchCountWork {
+					more = true
+					return errStop
+				}
+				n++
+				return nil
+			})
+			switch {
+			case err == errStop:
+				return n, true, nil
+			case err != nil && x.ctx.Err() != nil:
+				return 0, false, x.interrupted()
+			case err != nil:
+				return n, true, nil
+			}
+		}
+	}
+	return n, more, nil
 }
 
 // seedScans returns a seed pattern's index scans: a bare (n) whose
@@ -336,20 +461,25 @@ func (x *executor) seed(snap *store.Snapshot, st *planner.Statement, rp *planner
 // (which lists a superset of the matches in observable order; each is
 // tested), anything else through the binder's index choice.
 func (x *executor) seedScans(b *binder, row *planner.Row, np *planner.NodePlan, filters []*planner.Program) ([maxScans]candidateScan, int, error) {
-	if len(np.Labels) == 0 && len(np.Props) == 0 && np.Slot >= 0 {
-		for _, f := range filters {
-			w, ok := f.KeywordOf(np.Slot, row)
-			if !ok {
-				continue
-			}
-			nodes, ok := b.snap.TextCandidates(w)
-			if !ok {
-				break
-			}
+	if w, ok := keywordOf(np, filters, row); ok {
+		if nodes, ok := b.snap.TextCandidates(w); ok {
 			return [maxScans]candidateScan{{kind: scanList, nodes: nodes}}, 1, nil
 		}
 	}
 	return b.candidateScans(row, np)
+}
+
+// keywordOf returns the word of a bare (n) whose condition is the keyword
+// token: the text index may serve it.
+func keywordOf(np *planner.NodePlan, filters []*planner.Program, row *planner.Row) (string, bool) {
+	if len(np.Labels) == 0 && len(np.Props) == 0 && np.Slot >= 0 {
+		for _, f := range filters {
+			if w, ok := f.KeywordOf(np.Slot, row); ok {
+				return w, true
+			}
+		}
+	}
+	return "", false
 }
 
 func containsNode(list []*store.Node, n *store.Node) bool {
@@ -384,6 +514,68 @@ func (x *executor) seedMatches(b *binder, row *planner.Row, np *planner.NodePlan
 		}
 	}
 	return true, nil
+}
+
+// liveTasks returns the first limit live tasks (TSK nodes without the
+// Settled label) in canonical order: the seeds of a codebook miss in a
+// session with work in hand. The label scan lists them in observable
+// order, so it stops past the first limit and their tie group.
+func (x *executor) liveTasks(snap *store.Snapshot, limit int) ([]*store.Node, error) {
+	var hits []*store.Node
+	var lastKey string
+	var err error
+	snap.ScanLabel(TaskKind, func(n *store.Node) bool {
+		if err = x.spend(1); err != nil {
+			return false
+		}
+		if n.Kind() != TaskKind || n.HasLabel(SettledLabel) {
+			return true
+		}
+		if len(hits) >= limit {
+			if lastKey == "" {
+				lastKey = hits[len(hits)-1].ObservableKey()
+			}
+			if n.ObservableKey() != lastKey {
+				return false
+			}
+		}
+		hits = append(hits, n)
+		return true
+	})
+	if err != nil {
+		return nil, err
+	}
+	shapewalk.Sort(snap, hits)
+	return hits[:min(limit, len(hits))], nil
+}
+
+// tasksFirst returns seeds with the live tasks first, keeping the
+// canonical order within each part, and how many tasks lead when other
+// seeds follow them (0 otherwise): their neighbourhoods are walked first,
+// so a topic seeded beside a task never takes M from it. seeds is not
+// changed (the peaks are shared); a reordered set is a copy.
+func tasksFirst(seeds []*store.Node) ([]*store.Node, int) {
+	live := func(n *store.Node) bool { return n.Kind() == TaskKind && !n.HasLabel(SettledLabel) }
+	lead := 0
+	for _, n := range seeds {
+		if live(n) {
+			lead++
+		}
+	}
+	if lead == 0 || lead == len(seeds) {
+		return seeds, 0
+	}
+	seeds = slices.Clone(seeds)
+	slices.SortStableFunc(seeds, func(a, b *store.Node) int {
+		switch la, lb := live(a), live(b); {
+		case la && !lb:
+			return -1
+		case lb && !la:
+			return 1
+		}
+		return 0
+	})
+	return seeds, lead
 }
 
 // walkK is a resolved k as the walk takes it: the engine has filled the

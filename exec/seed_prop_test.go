@@ -3,6 +3,7 @@ package exec
 import (
 	"context"
 	"fmt"
+	"strings"
 	"testing"
 
 	"pgregory.net/rapid"
@@ -14,7 +15,7 @@ import (
 )
 
 // seedsOf runs the seed step of a Recall of token q with LIMIT limit.
-func seedsOf(t *rapid.T, snap *store.Snapshot, q string, limit int) []*store.Node {
+func seedsOf(t *rapid.T, snap *store.Snapshot, q string, limit int) seeds {
 	script, err := parser.Parse(q)
 	if err != nil {
 		t.Fatalf("%s: %v", q, err)
@@ -26,11 +27,11 @@ func seedsOf(t *rapid.T, snap *store.Snapshot, q string, limit int) []*store.Nod
 	x := &executor{plan: plan}
 	x.meter.start(context.Background(), "Recall", 0)
 	st := plan.Stmts[0]
-	seeds, err := x.seed(snap, st, st.Recall, limit)
+	found, err := x.seed(snap, st, st.Recall, limit, true)
 	if err != nil {
 		t.Fatalf("%s LIMIT %d: %v", q, limit, err)
 	}
-	return seeds
+	return found
 }
 
 // seedValue is a value a property or a token may hold, with its literal.
@@ -76,7 +77,8 @@ type seedPattern struct {
 // match, found by brute force), so they are also a prefix of the seeds of
 // LIMIT n+1, whatever the index scans that find them (an integer and its
 // float twin live under different keys of the property index; keyword and
-// label scans are single).
+// label scans are single). Below MatchCountWork, the count of what the
+// token matched is the brute-force count, however few seeds were taken.
 func TestRapidSeedsCanonicalPrefix(t *testing.T) {
 	kinds := []string{"A", "B", "C"}
 	rapid.Check(t, func(t *rapid.T) {
@@ -176,9 +178,17 @@ func TestRapidSeedsCanonicalPrefix(t *testing.T) {
 		})
 		shapewalk.Sort(snap, all)
 
-		prev := seedsOf(t, snap, q, 0)
+		prev := seedsOf(t, snap, q, 0).nodes
 		for limit := 1; limit <= 6; limit++ {
-			got := seedsOf(t, snap, q, limit)
+			found := seedsOf(t, snap, q, limit)
+			got := found.nodes
+			if found.matched != len(all) || found.more {
+				t.Fatalf("%s LIMIT %d: matched %d (more %v), want %d (brute force)", q, limit, found.matched, found.more, len(all))
+			}
+			// And the Shape's header says it, when it is more than the seeds.
+			if limit == 3 {
+				headerSaysMatched(t, snap, q, limit, len(all))
+			}
 			want := all[:min(limit, len(all))]
 			if !sameNodes(got, want) {
 				t.Fatalf("%s LIMIT %d: seeds %s, want the first %d of all matches in canonical order: %s",
@@ -191,6 +201,29 @@ func TestRapidSeedsCanonicalPrefix(t *testing.T) {
 			prev = got
 		}
 	})
+}
+
+// headerSaysMatched recalls q with L = limit and checks the header's
+// matched=N against the brute-force count want.
+func headerSaysMatched(t *rapid.T, snap *store.Snapshot, q string, limit, want int) {
+	script, err := parser.Parse(q)
+	if err != nil {
+		t.Fatal(err)
+	}
+	plan, err := planner.Build(script)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sh, err := Recall(context.Background(), snap, plan, nil, RecallOptions{M: 50, K: 1, L: limit, F: 8, NoPeaks: true})
+	if err != nil {
+		t.Fatalf("%s: %v", q, err)
+	}
+	text, _, _, _ := sh.Compose(nil, 0, true)
+	head := text[:strings.IndexByte(text, '\n')]
+	tag := fmt.Sprintf(" matched=%d ", want)
+	if has := strings.Contains(head, " matched="); has != (want > sh.Seeds) || has && !strings.Contains(head, tag) {
+		t.Fatalf("%s L=%d: header %q, brute force %d matches", q, limit, head, want)
+	}
 }
 
 func sameNodes(a, b []*store.Node) bool {

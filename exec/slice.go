@@ -194,9 +194,11 @@ func findAnchors(ctx context.Context, snap *store.Snapshot, plan *planner.Plan, 
 	if err != nil {
 		return found, err
 	}
-	if found.nodes, err = x.seed(snap, st, rp, limit); err != nil {
+	seeded, err := x.seed(snap, st, rp, limit, false)
+	if err != nil {
 		return found, err
 	}
+	found.nodes = seeded.nodes
 	if limit == 0 {
 		found.none = "no anchor: LIMIT 0; the slice is empty"
 	}

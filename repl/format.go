@@ -204,23 +204,27 @@ func errorJSON(err error) jsonError {
 
 // jsonShape is the line format json prints for a Recall.
 type jsonShape struct {
-	Status    string       `json:"status"`
-	Cue       string       `json:"cue"`
-	Seeds     int          `json:"seeds"`
-	Rows      int          `json:"rows"`
-	Tokens    int          `json:"tokens"`
-	Version   uint64       `json:"version"`
-	Truncated bool         `json:"truncated,omitempty"`
-	Trimmed   int          `json:"trimmed,omitempty"`
-	Notices   []jsonNotice `json:"notices"`
+	Status  string `json:"status"`
+	Cue     string `json:"cue"`
+	Seeds   int    `json:"seeds"`
+	Matched int    `json:"matched,omitempty"`
+	// MatchedAtLeast: the count stopped at the seed-work budget.
+	MatchedAtLeast bool         `json:"matched_at_least,omitempty"`
+	Rows           int          `json:"rows"`
+	Tokens         int          `json:"tokens"`
+	Version        uint64       `json:"version"`
+	Truncated      bool         `json:"truncated,omitempty"`
+	Trimmed        int          `json:"trimmed,omitempty"`
+	Elided         int          `json:"elided,omitempty"`
+	Notices        []jsonNotice `json:"notices"`
 	// Attention is the envelope (SPEC §9); omitted when it is empty.
 	Attention *goldfish.Attention `json:"attention,omitempty"`
 	GQL       string              `json:"gql"`
 }
 
 func shapeJSON(sh *goldfish.Shape) jsonShape {
-	out := jsonShape{Status: string(sh.Status), Cue: string(sh.Cue), Seeds: sh.Seeds, Rows: sh.Rows,
-		Tokens: sh.Tokens, Version: sh.Version, Truncated: sh.Truncated, Trimmed: sh.Trimmed, Notices: []jsonNotice{}, Attention: sh.Attention, GQL: sh.Text}
+	out := jsonShape{Status: string(sh.Status), Cue: string(sh.Cue), Seeds: sh.Seeds, Matched: sh.Matched, MatchedAtLeast: sh.MatchedAtLeast, Rows: sh.Rows,
+		Tokens: sh.Tokens, Version: sh.Version, Truncated: sh.Truncated, Trimmed: sh.Trimmed, Elided: sh.Elided, Notices: []jsonNotice{}, Attention: sh.Attention, GQL: sh.Text}
 	for _, n := range sh.Notices {
 		out.Notices = append(out.Notices, jsonNotice{Code: string(n.Code), Message: n.Msg})
 	}

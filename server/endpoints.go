@@ -42,7 +42,7 @@ type RecallSettings struct {
 	// Pinned, NoPeaks and Exact are the Recall options of the same
 	// names (goldfish.RecallOptions).
 	Pinned  Sections `json:"pinned,omitempty" jsonschema:"kinds whose nodes go into the Shape first, at most max(1, M/4) besides the seeds (empty: the session's pinned kinds, from its settings)"`
-	NoPeaks bool     `json:"nopeaks,omitempty" jsonschema:"no Peak_L fallback: a q that matches nothing seeds nothing"`
+	NoPeaks bool     `json:"nopeaks,omitempty" jsonschema:"no fallback (live tasks, then Peak_L): a q that matches nothing seeds nothing"`
 	Exact   bool     `json:"exact,omitempty" jsonschema:"count the Shape's tokens with the o200k tokenizer instead of the estimate"`
 }
 

@@ -23,15 +23,19 @@ type Notice struct {
 
 // ShapeJSON is a Recall's answer.
 type ShapeJSON struct {
-	Status    string   `json:"status"`
-	Cue       string   `json:"cue"`
-	Seeds     int      `json:"seeds"`
-	Rows      int      `json:"rows"`
-	Tokens    int      `json:"tokens"`
-	Version   uint64   `json:"version"`
-	Truncated bool     `json:"truncated,omitempty"`
-	Trimmed   int      `json:"trimmed,omitempty"`
-	Notices   []Notice `json:"notices"`
+	Status  string `json:"status"`
+	Cue     string `json:"cue"`
+	Seeds   int    `json:"seeds"`
+	Matched int    `json:"matched,omitempty"`
+	// MatchedAtLeast: the count stopped at the seed-work budget.
+	MatchedAtLeast bool     `json:"matched_at_least,omitempty"`
+	Rows           int      `json:"rows"`
+	Tokens         int      `json:"tokens"`
+	Version        uint64   `json:"version"`
+	Truncated      bool     `json:"truncated,omitempty"`
+	Trimmed        int      `json:"trimmed,omitempty"`
+	Elided         int      `json:"elided,omitempty"`
+	Notices        []Notice `json:"notices"`
 	// Attention is the envelope (SPEC §9); omitted when it is empty.
 	Attention *goldfish.Attention `json:"attention,omitempty"`
 	GQL       string              `json:"gql"`
@@ -97,8 +101,8 @@ type SessionsJSON struct {
 }
 
 func shapeJSON(sh *goldfish.Shape) ShapeJSON {
-	out := ShapeJSON{Status: string(sh.Status), Cue: string(sh.Cue), Seeds: sh.Seeds, Rows: sh.Rows,
-		Tokens: sh.Tokens, Version: sh.Version, Truncated: sh.Truncated, Trimmed: sh.Trimmed, Notices: []Notice{}, Attention: sh.Attention, GQL: sh.Text}
+	out := ShapeJSON{Status: string(sh.Status), Cue: string(sh.Cue), Seeds: sh.Seeds, Matched: sh.Matched, MatchedAtLeast: sh.MatchedAtLeast, Rows: sh.Rows,
+		Tokens: sh.Tokens, Version: sh.Version, Truncated: sh.Truncated, Trimmed: sh.Trimmed, Elided: sh.Elided, Notices: []Notice{}, Attention: sh.Attention, GQL: sh.Text}
 	for _, n := range sh.Notices {
 		out.Notices = append(out.Notices, Notice{Code: string(n.Code), Message: n.Msg})
 	}

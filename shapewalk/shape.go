@@ -18,6 +18,11 @@ type Options struct {
 	Shell     bool      // view=shell: walk only hierarchical edges
 	Pinned    []string  // kinds added first, within M
 	Hierarchy Hierarchy // nil = DefaultHierarchy
+	// Lead is how many of the first seeds lead the walk: their
+	// neighbourhoods, to K hops, are walked before the other seeds' are,
+	// so the other seeds' neighbours never take M from them (a live task
+	// before the topics seeded with it). 0: all seeds walk together.
+	Lead int
 }
 
 // Omitted counts, for one (Type, Dir) as seen from the clamped node, the

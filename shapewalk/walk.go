@@ -29,6 +29,8 @@ type walker struct {
 	trunc  bool
 	rows   int
 	queue  []int32
+	lead   int     // how many of queue's seeds walk first (0: all together)
+	rest   []int32 // the other seeds, queued once the leaders are walked
 
 	slotSet  idSet     // node slot → index in nodes
 	member   [8]uint64 // bit slot%512 is set when a node in such a slot is in nodes
@@ -205,7 +207,7 @@ func (w *walker) release() {
 
 func (w *walker) walk(snap *store.Snapshot, seeds []*store.Node, opt Options) {
 	w.reset(snap, opt)
-	w.addSeeds(seeds, opt.Pinned)
+	w.addSeeds(seeds, opt.Pinned, opt.Lead)
 	w.breadthFirst()
 	if w.stopped {
 		return
@@ -259,10 +261,15 @@ func (w *walker) reset(snap *store.Snapshot, opt Options) {
 }
 
 // addSeeds adds the nodes of the pinned kinds, then the seeds: live,
-// deduplicated, at most M in all; it queues the seeds at hop 0.
-func (w *walker) addSeeds(seeds []*store.Node, pinned []string) {
+// deduplicated, at most M in all; it queues the seeds at hop 0. The
+// first lead of seeds (those of them that are live) lead the walk.
+func (w *walker) addSeeds(seeds []*store.Node, pinned []string, lead int) {
 	w.seeds = w.seeds[:0]
-	for _, s := range seeds {
+	w.lead = 0
+	for i, s := range seeds {
+		if i == lead {
+			w.lead = len(w.seeds)
+		}
 		if s == nil {
 			continue
 		}
@@ -281,9 +288,15 @@ func (w *walker) addSeeds(seeds []*store.Node, pinned []string) {
 			w.seeds = append(w.seeds, n)
 		}
 	}
+	if lead <= 0 || lead >= len(seeds) {
+		w.lead = 0
+	}
 	if len(w.seeds) > w.m {
 		w.seeds = w.seeds[:w.m]
 		w.trunc = true
+	}
+	if w.lead >= len(w.seeds) {
+		w.lead = 0
 	}
 
 	if len(pinned) > 0 {
@@ -300,14 +313,32 @@ func (w *walker) addSeeds(seeds []*store.Node, pinned []string) {
 }
 
 // breadthFirst expands the queued nodes in order, hop by hop, until K
-// hops or M rows. Each hop's nodes are prefetched together: their records
-// and adjacency are scattered, and loads issued side by side overlap
-// their cache misses.
+// hops or M rows: the leading seeds' neighbourhoods first, when some
+// lead, then the other seeds'.
 func (w *walker) breadthFirst() {
-	levelEnd := 0
-	for qi := 0; qi < len(w.queue); qi++ {
+	if w.lead == 0 {
+		w.expandFrom(0)
+		return
+	}
+	w.rest = append(w.rest[:0], w.queue[w.lead:]...)
+	w.queue = w.queue[:w.lead]
+	if !w.expandFrom(0) {
+		return
+	}
+	from := len(w.queue)
+	w.queue = append(w.queue, w.rest...)
+	w.expandFrom(from)
+}
+
+// expandFrom expands the queued nodes from queue[from] on, in order, and
+// says whether it ran out of nodes (not of M, nor of time). Each hop's
+// nodes are prefetched together: their records and adjacency are
+// scattered, and loads issued side by side overlap their cache misses.
+func (w *walker) expandFrom(from int) bool {
+	levelEnd := from
+	for qi := from; qi < len(w.queue); qi++ {
 		if w.interrupted() {
-			return
+			return false
 		}
 		idx := w.queue[qi]
 		h := w.hops[idx]
@@ -323,16 +354,16 @@ func (w *walker) breadthFirst() {
 		if w.rows+2 > w.m {
 			if w.hasNew(idx) {
 				w.trunc = true
-				break
+				return false
 			}
 			continue
 		}
 		if !w.expand(n, idx, h) {
 			w.trunc = true
-			break
+			return false
 		}
 	}
-
+	return true
 }
 
 // prefetch loads the records, adjacency heads and renderings of the queued

@@ -241,3 +241,23 @@ func appendPropsKey(b []byte, p Props) []byte {
 	}
 	return append(b, propsEnd, propsEnd)
 }
+
+// AppendLiteralReplacing appends the canonical map literal of p, with the
+// value of each key replace names written as the text it gives instead
+// (a Shape writes an elided value as a parameter that stands for it).
+func (p Props) AppendLiteralReplacing(b []byte, replace func(key string) (string, bool)) []byte {
+	b = append(b, '{')
+	for i, kv := range p {
+		if i > 0 {
+			b = append(b, ", "...)
+		}
+		b = appendKeyLiteral(b, kv.Key)
+		b = append(b, ": "...)
+		if r, ok := replace(kv.Key); ok {
+			b = append(b, r...)
+			continue
+		}
+		b = kv.Val.AppendLiteral(b)
+	}
+	return append(b, '}')
+}

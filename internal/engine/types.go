@@ -36,6 +36,13 @@ const (
 	MintIngest  = exec.MintIngest
 )
 
+// MatchCountWork is the most matches a Recall counts to say what its
+// token matched beyond its seeds.
+const MatchCountWork = exec.MatchCountWork
+
+// CueTask is the cue of a miss the live tasks seeded.
+const CueTask = exec.CueTask
+
 // DefaultSettings are the attention settings of a session that set none.
 var DefaultSettings = vocab.DefaultSettings
 

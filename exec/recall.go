@@ -196,10 +196,15 @@ func Recall(ctx context.Context, snap *store.Snapshot, plan *planner.Plan, param
 	}
 	if len(seeds) == 0 && limit > 0 && !opt.NoPeaks {
 		// A codebook miss: the live tasks before topology (SPEC §5.1).
-		if seeds, err = x.liveTasks(snap, limit); err != nil {
+		tasks, err := x.liveTasks(snap, limit)
+		if err != nil {
 			return nil, err
 		}
+		seeds = tasks.nodes
 		e.shape.Cue = CueTask
+		if tasks.matched > len(seeds) {
+			e.tasksLeftOut(tasks)
+		}
 	}
 	if len(seeds) == 0 && limit > 0 && !opt.NoPeaks {
 		if seeds, err = opt.Peaks.get(ctx, snap, limit, opt.Hierarchy); err != nil {
@@ -519,11 +524,13 @@ func (x *executor) seedMatches(b *binder, row *planner.Row, np *planner.NodePlan
 // liveTasks returns the first limit live tasks (TSK nodes without the
 // Settled label) in canonical order: the seeds of a codebook miss in a
 // session with work in hand. The label scan lists them in observable
-// order, so it stops past the first limit and their tie group.
-func (x *executor) liveTasks(snap *store.Snapshot, limit int) ([]*store.Node, error) {
+// order, so the seeds are known past the first limit and their tie
+// group; the scan goes on to count the live tasks up to MatchCountWork.
+func (x *executor) liveTasks(snap *store.Snapshot, limit int) (seeds, error) {
 	var hits []*store.Node
 	var lastKey string
 	var err error
+	count, full, more := 0, false, false // full: the seeds are known
 	snap.ScanLabel(TaskKind, func(n *store.Node) bool {
 		if err = x.spend(1); err != nil {
 			return false
@@ -531,22 +538,41 @@ func (x *executor) liveTasks(snap *store.Snapshot, limit int) ([]*store.Node, er
 		if n.Kind() != TaskKind || n.HasLabel(SettledLabel) {
 			return true
 		}
-		if len(hits) >= limit {
+		if count == MatchCountWork {
+			more = true // past the count's bound
+			return false
+		}
+		count++
+		if !full && len(hits) >= limit {
 			if lastKey == "" {
 				lastKey = hits[len(hits)-1].ObservableKey()
 			}
-			if n.ObservableKey() != lastKey {
-				return false
-			}
+			full = n.ObservableKey() != lastKey
 		}
-		hits = append(hits, n)
+		if !full {
+			hits = append(hits, n)
+		}
 		return true
 	})
 	if err != nil {
-		return nil, err
+		return seeds{}, err
 	}
 	shapewalk.Sort(snap, hits)
-	return hits[:min(limit, len(hits))], nil
+	return seeds{nodes: hits[:min(limit, len(hits))], matched: count, more: more}, nil
+}
+
+// tasksLeftOut says, for the task cue, how many live tasks L left out,
+// and what to do about it: name one, or settle those that are done.
+func (e *emitter) tasksLeftOut(tasks seeds) {
+	s := e.shape
+	s.Matched, s.MatchedMore = tasks.matched, tasks.more
+	count := strconv.Itoa(tasks.matched)
+	if tasks.more {
+		count = "at least " + count
+	}
+	msg := fmt.Sprintf("task: %s live tasks, %d seeded; recall one by nick, or settle those that are done (SET t:Settled)", count, len(tasks.nodes))
+	s.Notices = append(s.Notices, gqlstatus.Notice{Code: gqlstatus.Warning, Msg: msg})
+	e.notes = append(e.notes, msg)
 }
 
 // tasksFirst returns seeds with the live tasks first, keeping the

@@ -180,6 +180,13 @@ func (e *emitter) emit(w *shapewalk.Shape, seeds int) {
 	if w.Truncated {
 		e.notes = append(e.notes, truncNote(e.opt.M))
 	}
+	if w.PinnedMore {
+		// Said like matched=N: the pinned kinds hold more than the Shape.
+		msg := fmt.Sprintf("pinned: %d %s of %s shown (a share of M), more are live; recall the kind for the rest",
+			w.Pinned, plural(w.Pinned, "node", "nodes"), strings.Join(e.opt.Pinned, ","))
+		s.Notices = append(s.Notices, gqlstatus.Notice{Code: gqlstatus.Warning, Msg: msg})
+		e.notes = append(e.notes, msg)
+	}
 	if s.Rows == 0 {
 		return
 	}

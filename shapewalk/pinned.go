@@ -86,7 +86,14 @@ func firstOfKinds(snap *store.Snapshot, kinds []string, limit int, w *wl, rank f
 	}
 	sortEnts(snap, ents, w, rank)
 	if len(ents) > limit {
-		ents = ents[:limit]
+		// A cut of the pinned kinds (rank set) inside a run of nodes that
+		// nothing observable tells apart (key, signature, not seeds) would
+		// keep some of them by engine id: the whole run goes instead.
+		cut := limit
+		for rank != nil && cut > 0 && indistinct(w, rank, ents[cut-1].n, ents[limit].n) {
+			cut--
+		}
+		ents = ents[:cut]
 		more = true
 	}
 	nodes = nodes[:0]
@@ -94,6 +101,13 @@ func firstOfKinds(snap *store.Snapshot, kinds []string, limit int, w *wl, rank f
 		nodes = append(nodes, e.n)
 	}
 	return nodes, ents, arena, last, more
+}
+
+// indistinct reports whether a and b tie on everything the canonical
+// order reads (observable key and WL signature) and neither is a seed
+// (rank tells seeds apart).
+func indistinct(w *wl, rank func(*store.Node) int, a, b *store.Node) bool {
+	return a.ObservableKey() == b.ObservableKey() && rank(a) == rank(b) && w.sig2(a) == w.sig2(b)
 }
 
 func sortedKinds(buf []string, kinds []string) []string {
@@ -140,10 +154,14 @@ func (w *walker) addPinned(kinds []string, budget int) {
 	}
 	// The seeds among them cost no share; the others are kept up to it.
 	others, j := 0, 0
+	var dropped *store.Node // the first node past the share
 	for _, n := range w.pinNodes {
 		if w.seedRank(n) == len(w.seeds) {
 			if others == keep {
 				more = true
+				if dropped == nil {
+					dropped = n
+				}
 				continue
 			}
 			others++
@@ -151,11 +169,17 @@ func (w *walker) addPinned(kinds []string, budget int) {
 		w.pinNodes[j] = n
 		j++
 	}
+	// As in firstOfKinds: the share does not split a run of nodes that
+	// nothing observable tells apart.
+	for dropped != nil && j > 0 && indistinct(&w.wl, w.seedRank, w.pinNodes[j-1], dropped) {
+		j--
+	}
 	clear(w.pinNodes[j:])
 	w.pinNodes = w.pinNodes[:j]
 	if more && keep == max(budget, 0) {
 		w.trunc = true // M, not the share, left pinned nodes out
 	}
+	w.pinMore = more
 	for _, n := range w.pinNodes {
 		w.addNode(n, n.Slot(), -1)
 	}

@@ -56,6 +56,9 @@ type Shape struct {
 	Truncated bool          // M cut the walk short
 	MaxHop    int
 	Pinned    int // the first Pinned of Nodes are the pinned kinds' nodes
+	// PinnedMore: the pinned kinds have live nodes the Shape left out
+	// (their share of M, or M itself, was full).
+	PinnedMore bool
 }
 
 // Ends locates an edge's ends in Shape.Nodes and its type in Shape.Types

@@ -29,8 +29,10 @@ type walker struct {
 	trunc  bool
 	rows   int
 	queue  []int32
-	lead   int     // how many of queue's seeds walk first (0: all together)
-	rest   []int32 // the other seeds, queued once the leaders are walked
+	lead   int // how many of queue's seeds walk first (0: all together)
+	// pinMore: the pinned kinds have more live nodes than the Shape holds
+	pinMore bool
+	rest    []int32 // the other seeds, queued once the leaders are walked
 
 	slotSet  idSet     // node slot → index in nodes
 	member   [8]uint64 // bit slot%512 is set when a node in such a slot is in nodes
@@ -254,6 +256,7 @@ func (w *walker) reset(snap *store.Snapshot, opt Options) {
 	w.trunc = false
 	w.rows = 0
 	w.nPinned = 0
+	w.pinMore = false
 	w.slotSet.init(w.m)
 	w.member = [8]uint64{}
 	w.edgeSet.init(w.m)
@@ -383,7 +386,7 @@ func (w *walker) prefetch(idx []int32) {
 // result copies the walk into sh (reusing its slices) with the edges in
 // emit order.
 func (w *walker) result(sh *Shape) {
-	*sh = Shape{Truncated: w.trunc, Clamps: w.clamps, Pinned: w.nPinned,
+	*sh = Shape{Truncated: w.trunc, Clamps: w.clamps, Pinned: w.nPinned, PinnedMore: w.pinMore,
 		Nodes: append(sh.Nodes[:0], w.nodes...), Slots: append(sh.Slots[:0], w.slots...), Hops: append(sh.Hops[:0], w.hops...),
 		Edges: sh.Edges[:0], Types: sh.Types[:0], Ends: sh.Ends[:0]}
 	for i := range sh.Clamps {

@@ -100,6 +100,14 @@ func (s *Session) SetAttentionSettings(ctx context.Context, v vocab.Settings) er
 	s.attn.mu.Lock()
 	s.attn.settings.Store(&v)
 	s.attn.mu.Unlock()
+	return s.saveSettingsAndUnlock()
+}
+
+// saveSettingsAndUnlock writes the session's attention record, which
+// holds its settings, once they changed: called with s.wmu held, it
+// releases it and waits for the write (a session never committed has no
+// record yet; its first Commit writes one).
+func (s *Session) saveSettingsAndUnlock() error {
 	s.agents.dirty.Store(true)
 	var t *cabinet.Ticket
 	if s.poisoned == nil && s.graph.Snapshot().Version() > 0 {

@@ -6,7 +6,6 @@ import (
 	"unicode/utf8"
 
 	"github.com/goldfish-gql/goldfish/gqlstatus"
-	"github.com/goldfish-gql/goldfish/store/cabinet"
 )
 
 // Pinned kinds per session (SPEC §5 walk): the kinds SetPinnedKinds names
@@ -108,11 +107,5 @@ func (s *Session) SetPinnedKinds(ctx context.Context, kinds []string) error {
 		return nil
 	}
 	s.pinned.Store(&norm)
-	s.agents.dirty.Store(true)
-	var t *cabinet.Ticket
-	if s.poisoned == nil && s.graph.Snapshot().Version() > 0 {
-		t = s.saveAttention()
-	}
-	s.wmu.Unlock()
-	return waitAttention(s.name, t)
+	return s.saveSettingsAndUnlock()
 }

@@ -465,20 +465,8 @@ func TestShapeNotesStayComments(t *testing.T) {
 // in another form), still replays: hydrate reads back what was once
 // acknowledged.
 func TestReplayKeepsOlderValues(t *testing.T) {
-	path := filepath.Join(t.TempDir(), "old.db")
-	cab, err := cabinet.Open(path, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	e := cabinet.Entry{Version: 1, Kind: cabinet.EntryDelta, Text: `INSERT (:K {s: $s, l: $l})`, Time: time.Unix(1, 0).UTC(),
-		Params: map[string]store.Value{"s": store.String("a\xffb"), "l": store.List(store.DateTime("2026-01-31 12:00"))}}
-	m := cabinet.Meta{Name: "old", Version: 1, Nodes: 1, Kinds: []cabinet.KindCount{{Kind: "K", Count: 1}}, LastCommit: e.Time}
-	if err := cab.Append("old", e, m).Wait(); err != nil {
-		t.Fatal(err)
-	}
-	if err := cab.Close(); err != nil {
-		t.Fatal(err)
-	}
+	path := writeOldLog(t, cabinet.Entry{Version: 1, Kind: cabinet.EntryDelta, Text: `INSERT (:K {s: $s, l: $l})`,
+		Params: map[string]store.Value{"s": store.String("a\xffb"), "l": store.List(store.DateTime("2026-01-31 12:00"))}})
 	db := openCab(t, path)
 	defer db.Close()
 	s := mustSession(t, db, "old")
@@ -499,26 +487,15 @@ func TestReplayKeepsOlderValues(t *testing.T) {
 // edges, the versions it logged, not a damaged session. A Δ logged since
 // binds, as it did when committed.
 func TestReplayKeepsOlderEchoes(t *testing.T) {
-	path := filepath.Join(t.TempDir(), "old.db")
-	cab, err := cabinet.Open(path, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	at := time.Unix(1, 0).UTC()
+	var entries []cabinet.Entry
 	for v, text := range []string{
 		`INSERT (a:A {p: 1})-[:r]->(b:B {q: 2})`,
 		`INSERT (a:A {p: 1})-[:r]->(b:B {q: 2})`, // an echo today; created again then
 		`MATCH (a:A), (b:B) INSERT (a)-[:r]->(b)`,
 	} {
-		e := cabinet.Entry{Version: uint64(v + 1), Kind: cabinet.EntryDelta, Text: text, Time: at}
-		m := cabinet.Meta{Name: "old", Version: uint64(v + 1), LastCommit: at}
-		if err := cab.Append("old", e, m).Wait(); err != nil {
-			t.Fatal(err)
-		}
+		entries = append(entries, cabinet.Entry{Version: uint64(v + 1), Kind: cabinet.EntryDelta, Text: text})
 	}
-	if err := cab.Close(); err != nil {
-		t.Fatal(err)
-	}
+	path := writeOldLog(t, entries...)
 	db := openCab(t, path)
 	defer db.Close()
 	s := mustSession(t, db, "old")
@@ -539,4 +516,27 @@ func TestReplayKeepsOlderEchoes(t *testing.T) {
 	if in, _ := s.Info(context.Background()); s.Version() != 4 || in.Nodes != 5 {
 		t.Fatalf("after reopen: v%d, %d nodes:\n%s", s.Version(), in.Nodes, s.Dump())
 	}
+}
+
+// writeOldLog writes a cabinet whose session "old" holds entries as an
+// older version logged them (mint byte and all), and returns its path.
+func writeOldLog(t *testing.T, entries ...cabinet.Entry) string {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), "old.db")
+	cab, err := cabinet.Open(path, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	at := time.Unix(1, 0).UTC()
+	for _, e := range entries {
+		e.Time = at
+		m := cabinet.Meta{Name: "old", Version: e.Version, LastCommit: at}
+		if err := cab.Append("old", e, m).Wait(); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := cab.Close(); err != nil {
+		t.Fatal(err)
+	}
+	return path
 }

@@ -2,8 +2,9 @@
 // deterministic functions over one immutable *store.Snapshot.
 //
 //   - Walk: the bounded breadth-first neighbourhood of a seed set (k hops,
-//     at most M rows, fan-out clamp F, pinned kinds first, view=shell),
-//     with closing edges and clamp notes.
+//     at most M rows, fan-out clamp F, pinned kinds first within their
+//     share of M, leading seeds walked first, view=shell), with closing
+//     edges and clamp notes.
 //   - Compare, Sort, Signature: the canonical node order (§5.3).
 //   - Peaks: the Peak_L last-resort cue (§5.1).
 //   - Outline: the MATCH () cue (§5.1).

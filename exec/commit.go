@@ -164,6 +164,7 @@ func Commit(ctx context.Context, g *store.Graph, plan *planner.Plan, params map[
 	if err := x.settle(res.Stmts); err != nil {
 		return nil, err
 	}
+	x.checkDefined(res.Stmts)
 	for _, sr := range res.Stmts {
 		res.Total.add(sr.Counts)
 		if res.Status == gqlstatus.Omitted && sr.Status != string(gqlstatus.Omitted) {

@@ -1,0 +1,50 @@
+package vocab
+
+import (
+	"context"
+
+	"github.com/goldfish-gql/goldfish/store"
+)
+
+// CheckView evaluates one view of state over snap, as a Recall would
+// (under ViewCostLimit, the views it names with view() computed for it
+// alone, all under ReadCostBudget): a registration reports at once a view
+// that is broken on the state it made. The error is the view's own (nil:
+// it evaluates); only the context stopping the evaluation is ctxErr.
+func CheckView(ctx context.Context, snap *store.Snapshot, state *State, name string) (viewErr, ctxErr error) {
+	if _, ok := state.View(name); !ok {
+		return nil, nil
+	}
+	ev := &evaluation{ctx: ctx, budget: ReadCostBudget}
+	ev.r = &reader{snap: snap, state: state, ev: ev, limit: ViewCostLimit}
+	ev.value(name)
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	return ev.done[name].Err, nil
+}
+
+// CheckPrecondition evaluates an action's IF over snap as a CALL that
+// gives no arguments would: only when every parameter has a default (a
+// parameter without one has no value to bind, and a made-up zero value
+// would report failures no CALL meets), with the defaults bound. checked
+// reports whether it was evaluated; err is why it fails to evaluate (its
+// false is no failure: a precondition may well be false now). Only the
+// context stopping the evaluation is ctxErr.
+func (a *Action) CheckPrecondition(ctx context.Context, snap *store.Snapshot, state *State) (checked bool, err, ctxErr error) {
+	if a.ifProg == nil {
+		return false, nil, nil
+	}
+	args := make(map[string]store.Value, len(a.Params))
+	for _, p := range a.Params {
+		if p.Default == nil {
+			return false, nil, nil
+		}
+		args[p.Name] = *p.Default
+	}
+	_, err = a.Precondition(ctx, snap, state, args)
+	if cerr := ctx.Err(); cerr != nil {
+		return false, nil, cerr
+	}
+	return true, err, nil
+}

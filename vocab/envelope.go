@@ -281,7 +281,7 @@ func Compose(r *Read) *Envelope {
 	}
 	if stale.n > 0 && only&SectionAttention != 0 {
 		att.StaleActions = addListOf(lines, "stale_actions", stale.names, stale.n, func(s string) string { return s },
-			" (not invoked in the "+strconv.FormatUint(r.Settings.StaleReads, 10)+" Recalls since registered: DROP ACTION or use them)")
+			" (not invoked in the last "+strconv.FormatUint(r.Settings.StaleReads, 10)+" Recalls: DROP ACTION or use them)")
 	}
 	if att.Health != "" {
 		lines.addLine("vocabulary_health", att.Health, why)
@@ -353,8 +353,10 @@ type staleSet struct {
 	print uint64
 }
 
-// staleActions finds the actions registered (or revised) at least
-// StaleReads Recalls ago and not invoked since.
+// staleActions finds the actions not invoked in the last StaleReads
+// Recalls: never since their registration (or latest revision) at least
+// StaleReads Recalls ago, or not since their last invocation that long
+// ago.
 func staleActions(p *Prepared, rk *ranking, r *Read, full bool) staleSet {
 	var st staleSet
 	if p == nil {
@@ -366,7 +368,7 @@ func staleActions(p *Prepared, rk *ranking, r *Read, full bool) staleSet {
 	h := uint64(14695981039346656037)
 	for i := range p.acts {
 		it := &p.acts[i]
-		if r.Tick >= rk.am[i].RegTick+r.Settings.StaleReads && !invokedSince(it.a) {
+		if r.Tick >= lastUse(rk.am[i], it.a)+r.Settings.StaleReads {
 			st.n++
 			h = (h ^ uint64(i+1)) * 1099511628211
 			if full || len(st.names) < leanList {
@@ -376,6 +378,17 @@ func staleActions(p *Prepared, rk *ranking, r *Read, full bool) staleSet {
 	}
 	st.print = h
 	return st
+}
+
+// lastUse is the Recall count staleness counts from: the action's
+// registration or latest revision, or its last invocation after that. An
+// action's mark is raised only by an invocation, so its Tick is then the
+// Recall count of the last one.
+func lastUse(m Mark, a *Action) uint64 {
+	if invokedSince(a) && m.Tick > m.RegTick {
+		return m.Tick
+	}
+	return m.RegTick
 }
 
 // invokedSince reports whether an action was invoked since its latest

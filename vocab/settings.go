@@ -10,8 +10,9 @@ import (
 // Settings are a session's attention thresholds (SPEC §9). They change
 // what a Recall shows, never what a Commit does.
 type Settings struct {
-	// StaleReads: an action registered at least this many Recalls of the
-	// session ago and not invoked since is stale; it is also the window
+	// StaleReads: an action not invoked in this many Recalls of the
+	// session (since its registration, or since its last invocation) is
+	// stale; it is also the window
 	// vocabulary_health looks back over.
 	StaleReads uint64 `json:"stale_reads"`
 	// Decay is the factor each Recall that does not use an item
@@ -85,7 +86,10 @@ func (s Settings) String() string {
 // Mark is what a session keeps about one view's or action's salience:
 // the score at the session's Recall count Tick (it decays lazily: by
 // Decay per Recall since), and the Recall count when the item was last
-// registered or revised (what staleness counts from).
+// registered or revised. An action's mark is raised only when it is
+// invoked, so for an action invoked since RegTick, Tick is the Recall
+// count of its last invocation: staleness counts from the later of the
+// two (the attention record keeps both, so it holds across a reopen).
 type Mark struct {
 	Score   float64
 	Tick    uint64

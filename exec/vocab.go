@@ -3,10 +3,12 @@ package exec
 import (
 	"errors"
 	"fmt"
+	"strings"
 
 	"github.com/google/cel-go/common/types/ref"
 
 	"github.com/goldfish-gql/goldfish/gqlstatus"
+	"github.com/goldfish-gql/goldfish/parser/ast"
 	"github.com/goldfish-gql/goldfish/planner"
 	"github.com/goldfish-gql/goldfish/store"
 	"github.com/goldfish-gql/goldfish/tokens"
@@ -28,6 +30,10 @@ func (x *executor) define(d *planner.DefineStep, sr *StmtResult) error {
 	kind := "view"
 	if d.Action {
 		kind = "action"
+	}
+	if !d.Drop && strings.HasPrefix(d.Name, "_") {
+		return x.errAt(gqlstatus.InvalidName, d.Pos, "the name %s is reserved: names starting with _ are the system views'", d.Name).
+			WithHint("name it without the leading _; view(\"_vocabulary_health\") and view(\"_contested\") are read, never registered")
 	}
 	var next *vocab.State
 	var err error
@@ -249,4 +255,129 @@ func VocabularyBlock(state *vocab.State, vals *vocab.Values) (block []byte, cost
 		block = append(block, '\n')
 	}
 	return block, tokens.Milli(block)
+}
+
+func init() { vocab.BodyWrites = bodyWrites }
+
+// bodyWrites reads the write targets of an action's planned body (the
+// rule is vocab's, contested.go): what each statement's SET, REMOVE,
+// INSERT and DELETE write, the kinds of its variables taken from the
+// patterns that bind them.
+func bodyWrites(body any) []vocab.Target {
+	plan, ok := body.(*planner.Plan)
+	if !ok {
+		return nil
+	}
+	out := []vocab.Target{}
+	add := func(t vocab.Target) {
+		for _, x := range out {
+			if x == t {
+				return
+			}
+		}
+		out = append(out, t)
+	}
+	for _, st := range plan.Stmts {
+		kinds := map[int]string{}
+		edges := map[int]vocab.Target{} // an edge slot's (from-kind, type)
+		kindOf := func(np *planner.NodePlan) string {
+			if len(np.Labels) > 0 {
+				return np.Labels[0]
+			}
+			if np.Slot >= 0 {
+				return kinds[np.Slot]
+			}
+			return ""
+		}
+		edgeOf := func(p *planner.PathPlan, i int) vocab.Target {
+			e, from := p.Edges[i], p.Nodes[i]
+			if e.Dir == ast.DirIn {
+				from = p.Nodes[i+1]
+			}
+			t := vocab.Target{Kind: kindOf(from)}
+			if len(e.Types) == 1 {
+				t.Edge = e.Types[0]
+			} else {
+				t.Edge = "*"
+			}
+			return t
+		}
+		// The kinds first: a variable's kind is its first label where a
+		// pattern of the statement gives one.
+		for _, step := range st.Steps {
+			var pats []*planner.PathPlan
+			switch s := step.(type) {
+			case *planner.MatchStep:
+				pats = s.Patterns
+			case *planner.InsertStep:
+				pats = s.Patterns
+			}
+			for _, p := range pats {
+				for _, np := range p.Nodes {
+					if _, ok := kinds[np.Slot]; np.Slot >= 0 && len(np.Labels) > 0 && !ok {
+						kinds[np.Slot] = np.Labels[0]
+					}
+				}
+			}
+			for _, p := range pats {
+				for i, ep := range p.Edges {
+					if _, ok := edges[ep.Slot]; ep.Slot >= 0 && !ok {
+						edges[ep.Slot] = edgeOf(p, i)
+					}
+				}
+			}
+		}
+		slotKind := func(slot int) string {
+			if slot < len(st.Kinds) && st.Kinds[slot] == planner.VarEdge {
+				if e := edges[slot].Edge; e != "*" {
+					return e
+				}
+				return ""
+			}
+			return kinds[slot]
+		}
+		for _, step := range st.Steps {
+			switch s := step.(type) {
+			case *planner.InsertStep:
+				for _, p := range s.Patterns {
+					for _, np := range p.Nodes {
+						if !np.Bound {
+							add(vocab.Target{Kind: kindOf(np)})
+						}
+					}
+					for i, ep := range p.Edges {
+						if !ep.Bound {
+							add(edgeOf(p, i))
+						}
+					}
+				}
+			case *planner.SetStep:
+				for _, it := range s.Items {
+					switch {
+					case it.Key != "":
+						add(vocab.Target{Kind: slotKind(it.Slot), Key: it.Key})
+					case it.IsAll:
+						for _, pp := range it.All {
+							add(vocab.Target{Kind: slotKind(it.Slot), Key: pp.Key})
+						}
+					}
+				}
+			case *planner.RemoveStep:
+				for _, it := range s.Items {
+					if it.Key != "" {
+						add(vocab.Target{Kind: slotKind(it.Slot), Key: it.Key})
+					}
+				}
+			case *planner.DeleteStep:
+				for _, slot := range s.Slots {
+					if slot < len(st.Kinds) && st.Kinds[slot] == planner.VarEdge {
+						add(edges[slot])
+					} else {
+						add(vocab.Target{Kind: kinds[slot]})
+					}
+				}
+			}
+		}
+	}
+	return out
 }

@@ -291,6 +291,9 @@ func (r *reader) view(name string) ref.Val {
 	if r.ev == nil {
 		return types.NewErr("view(%q): no views are read here", name)
 	}
+	if Reserved(name) {
+		return r.system(name)
+	}
 	return r.ev.value(name)
 }
 

@@ -127,6 +127,9 @@ type ActionDef struct {
 	// Source is the CREATE ACTION statement as written: a snapshot keeps
 	// it, and the executor plans it again when the snapshot is read.
 	Source string
+	// Writes are the targets its body writes (contested.go): BodyWrites
+	// derives them when they are not given.
+	Writes []Target
 }
 
 // Signature writes the action as a call declares it: name(p TYPE = …).
@@ -164,6 +167,10 @@ type State struct {
 	views   map[string]*View
 	actions map[string]*Action
 	led     *ledger // nil: nothing recorded
+	// contested is the actions' contested targets (contested.go),
+	// computed when an action is registered or dropped.
+	contested      []Contested
+	contestedPrint uint64
 }
 
 // Errors of registrations and drops; match with errors.Is.
@@ -302,7 +309,12 @@ func (s *State) DefineAction(def ActionDef, replace bool, agent string, version 
 		a.Invocations, a.LastInvoked = old.Invocations, old.LastInvoked
 	}
 	c := s.withActions()
+	if a.Writes == nil && BodyWrites != nil {
+		a.Writes = BodyWrites(def.Body)
+	}
 	c.actions[def.Name] = a
+	c.contested = contestedOf(c.actions)
+	c.contestedPrint = contestedPrint(c.contested)
 	return c.registered(def.Name, true), nil
 }
 
@@ -326,6 +338,8 @@ func (s *State) DropAction(name string, version uint64) (*State, error) {
 	}
 	c := s.withActions()
 	delete(c.actions, name)
+	c.contested = contestedOf(c.actions)
+	c.contestedPrint = contestedPrint(c.contested)
 	c.led = c.ledgerCopy()
 	c.led.droppedActions = tombstone(c.led.droppedActions, name, version)
 	return c, nil

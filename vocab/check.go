@@ -48,3 +48,34 @@ func (a *Action) CheckPrecondition(ctx context.Context, snap *store.Snapshot, st
 	}
 	return true, err, nil
 }
+
+// ErrorLine is an error as one short line: its first line, at most
+// ErrorLineRunes runes, cut with "…". The envelope shows a broken view's
+// error so at depth=lean.
+func ErrorLine(msg string) string {
+	for i := 0; i < len(msg); i++ {
+		if msg[i] == '\n' || msg[i] == '\r' {
+			return cutRunes(msg[:i], ErrorLineRunes, true)
+		}
+	}
+	return cutRunes(msg, ErrorLineRunes, false)
+}
+
+// ErrorLineRunes is the most runes ErrorLine keeps.
+const ErrorLineRunes = 60
+
+// cutRunes cuts s to n runes with "…"; more says s was already cut (a
+// line of several), which "…" marks too.
+func cutRunes(s string, n int, more bool) string {
+	count := 0
+	for i := range s {
+		if count == n {
+			return s[:i] + "…"
+		}
+		count++
+	}
+	if more {
+		return s + "…"
+	}
+	return s
+}

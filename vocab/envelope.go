@@ -248,9 +248,9 @@ func Compose(r *Read) *Envelope {
 	if len(broken) > 0 {
 		att.BrokenViews = make([]BrokenView, len(broken))
 		for i, b := range broken {
-			att.BrokenViews[i] = BrokenView{Name: b.Name}
-			if full {
-				att.BrokenViews[i].Error = b.Error
+			att.BrokenViews[i] = BrokenView{Name: b.Name, Error: b.Error}
+			if !full {
+				att.BrokenViews[i].Error = ErrorLine(b.Error)
 			}
 		}
 	}
@@ -258,20 +258,19 @@ func Compose(r *Read) *Envelope {
 		att.Health, att.Gaps, att.Overlap = health, gaps, overlap
 	}
 
-	// The lines, in the order of what most needs noticing.
-	if att.FirstRead {
-		lines.addLine("first_read", "true: ", att.Note)
-	}
+	// The lines, in the order of what most needs noticing: broken views
+	// first, always, at lean with their errors as short lines.
 	if len(att.BrokenViews) > 0 {
 		if full {
 			for _, b := range att.BrokenViews {
 				lines.addLine("broken_views", b.Name, ": ", b.Error)
 			}
 		} else {
-			// Broken views always show: as many names as the budget holds.
-			att.BrokenViews = addListCap(lines, "broken_views", att.BrokenViews, len(att.BrokenViews), leanBroken,
-				func(b BrokenView) string { return b.Name }, "")
+			att.BrokenViews = addBroken(lines, att.BrokenViews)
 		}
+	}
+	if att.FirstRead {
+		lines.addLine("first_read", "true: ", att.Note)
 	}
 	if s := att.Since; s != nil {
 		lines.addSince(s)
@@ -715,6 +714,30 @@ func (l *lineBudget) addCounted(b []byte, m int64) {
 // overlapText writes one overlapping pair.
 func overlapText(o Overlap) string {
 	return o.A + " ~ " + o.B + " (" + strconv.FormatFloat(o.Jaccard, 'f', 2, 64) + ")"
+}
+
+// addBroken writes broken_views at lean: each view with its error (one
+// short line, ErrorLine), as many as the budget holds and at most
+// leanBroken, then how many more there are. It returns those shown.
+func addBroken(l *lineBudget, list []BrokenView) []BrokenView {
+	n := min(len(list), leanBroken)
+	parts := make([]string, n)
+	for i, b := range list[:n] {
+		parts[i] = cut(b.Name, leanName) + " (" + b.Error + ")"
+	}
+	for ; ; n-- {
+		text := strings.Join(parts[:n], ", ")
+		if more := len(list) - n; more > 0 {
+			if n == 0 {
+				text = strconv.Itoa(more) + " (depth=full lists them)"
+			} else {
+				text += ", +" + strconv.Itoa(more) + " more (depth=full lists them)"
+			}
+		}
+		if l.addLine("broken_views", text) || n == 0 {
+			return list[:n]
+		}
+	}
 }
 
 // addRaw appends lines whose room was already counted.

@@ -92,6 +92,10 @@ type Attention struct {
 	// StaleActions were registered at least stale_reads Recalls ago and
 	// not invoked since.
 	StaleActions []string `json:"stale_actions,omitempty"`
+	// Contested are the targets two or more actions' bodies write (a
+	// kind and property key, a kind's nodes, or a kind and edge type),
+	// each with its actions.
+	Contested []ContestedTarget `json:"contested,omitempty"`
 	// SinceYourLastRead is what changed since this agent's previous
 	// Recall.
 	SinceYourLastRead *SinceLastRead `json:"since_your_last_read,omitempty"`
@@ -115,6 +119,14 @@ type Attention struct {
 type BrokenView struct {
 	Name  string `json:"name"`
 	Error string `json:"error,omitempty"`
+}
+
+// ContestedTarget is a target and the actions whose bodies write it:
+// TSK.status, (:TSK) for the nodes of a kind inserted or deleted,
+// (:TSK)-[:has_note]-> for an edge type, * or () for any kind.
+type ContestedTarget struct {
+	Target  string   `json:"target"`
+	Actions []string `json:"actions"`
 }
 
 // SinceLastRead is what changed since an agent's previous Recall.
@@ -256,6 +268,9 @@ func attentionOf(a *engine.Attention) *Attention {
 	}
 	for _, g := range a.Gaps {
 		out.VocabularyGaps = append(out.VocabularyGaps, VocabularyGap(g))
+	}
+	for _, c := range a.Contested {
+		out.Contested = append(out.Contested, ContestedTarget{Target: c.Target, Actions: slices.Clone(c.Actions)})
 	}
 	for _, o := range a.Overlap {
 		out.IntentOverlap = append(out.IntentOverlap, IntentOverlap(o))

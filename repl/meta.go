@@ -218,8 +218,8 @@ A view is CEL over nodes("KIND"), edges("TYPE"), count("KIND"), view("name") and
 an action's IF sees its parameters too. :views and :actions list them with their counters.
 Every Recall also carries the attention envelope: "// attention" lines after the header
 (and "attention" in --format json) saying what to notice: broken_views, stale_actions,
-since_your_last_read (per agent: --agent or :agent), you_elided, vocabulary_health,
-vocabulary_gaps, intent_overlap, low_salience. :set depth lean|full chooses how much of the
+contested, since_your_last_read (per agent: --agent or :agent), you_elided,
+vocabulary_health, vocabulary_gaps, intent_overlap, low_salience. :set depth lean|full chooses how much of the
 vocabulary shows (lean, the default, stays under 300 tokens: the most salient items first);
 :set only views,actions keeps just those sections (shape, views, actions, attention), and
 :set only alone keeps them all. An agent's first Recall of a session is shown at full once.
@@ -230,6 +230,14 @@ Review the vocabulary as you would a theory: is it enabling new work, or patchin
     property, register an action that writes it, and CALL it instead.
   Merge overlapping intents: two actions that say the same why are one action with a
     parameter; CREATE OR REPLACE one, DROP the other.
+  Settle a contested target: when two actions write the same TSK.status (or insert or
+    delete the same kind's nodes or edge type), keep one action per target and DROP the
+    others, or make one action that takes what differs as a parameter:
+    CREATE OR REPLACE ACTION set_status(nick STRING, status STRING) { … SET t.status = $status }.
+Views and IFs may read the system views (names starting with _ are reserved):
+  view("_vocabulary_health") -- {broken, stale, contested, overlaps, gaps, raw_commits,
+                                action_commits, state}, computed from the version read
+  view("_contested")          -- [{target, actions}, …]
 The session's settings, kept with it for every agent (:set alone shows them):
   :set stale_reads 10          -- Recalls after which an uninvoked action is stale
   :set decay 0.9               -- salience kept per Recall that does not use an item

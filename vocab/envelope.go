@@ -141,6 +141,7 @@ type Attention struct {
 	Note         string       `json:"note,omitempty"`
 	BrokenViews  []BrokenView `json:"broken_views,omitempty"`
 	StaleActions []string     `json:"stale_actions,omitempty"`
+	Contested    []Contested  `json:"contested,omitempty"`
 	Since        *Since       `json:"since_your_last_read,omitempty"`
 	YouElided    []string     `json:"you_elided,omitempty"`
 	Health       string       `json:"vocabulary_health,omitempty"`
@@ -151,7 +152,7 @@ type Attention struct {
 
 // Empty reports whether the envelope has nothing to say.
 func (a *Attention) Empty() bool {
-	return a == nil || !a.FirstRead && a.Note == "" && len(a.BrokenViews) == 0 && len(a.StaleActions) == 0 &&
+	return a == nil || !a.FirstRead && a.Note == "" && len(a.BrokenViews) == 0 && len(a.StaleActions) == 0 && len(a.Contested) == 0 &&
 		a.Since == nil && len(a.YouElided) == 0 && a.Health == "" && len(a.Gaps) == 0 &&
 		len(a.Overlap) == 0 && a.LowSalience == 0
 }
@@ -256,6 +257,9 @@ func Compose(r *Read) *Envelope {
 	}
 	if only&SectionAttention != 0 {
 		att.Health, att.Gaps, att.Overlap = health, gaps, overlap
+		if p != nil {
+			att.Contested = p.State.Contested()
+		}
 	}
 
 	// The lines, in the order of what most needs noticing: broken views
@@ -281,6 +285,13 @@ func Compose(r *Read) *Envelope {
 	if stale.n > 0 && only&SectionAttention != 0 {
 		att.StaleActions = addListOf(lines, "stale_actions", stale.names, stale.n, func(s string) string { return s },
 			" (not invoked in the last "+strconv.FormatUint(r.Settings.StaleReads, 10)+" Recalls: DROP ACTION or use them)")
+	}
+	if len(att.Contested) > 0 {
+		name := contestedText
+		if lines.bounded {
+			name = contestedLean
+		}
+		att.Contested = addList(lines, "contested", att.Contested, name, contestedTail)
 	}
 	if att.Health != "" {
 		lines.addLine("vocabulary_health", att.Health, why)
@@ -322,6 +333,10 @@ func attentionPrint(p *Prepared, stale staleSet, health string, gaps []Gap) uint
 	}
 	binary.LittleEndian.PutUint64(n[8:], stale.print)
 	h.Write(n[:])
+	if p != nil && p.State != nil && p.State.contestedPrint != 0 {
+		binary.LittleEndian.PutUint64(n[:8], p.State.contestedPrint)
+		h.Write(n[:8])
+	}
 	h.Write([]byte(health))
 	for _, g := range gaps {
 		h.Write([]byte(g.Kind))
@@ -420,7 +435,8 @@ func healthOf(p *Prepared, rk *ranking, r *Read, stale int, gaps []Gap) (health,
 			prog++
 		}
 	}
-	deg := stale + len(p.broken) + p.overlapN + len(gaps)
+	contested := len(p.State.Contested())
+	deg := stale + len(p.broken) + p.overlapN + len(gaps) + contested
 	switch {
 	case deg > prog:
 		health = "degenerating"
@@ -448,6 +464,7 @@ func healthOf(p *Prepared, rk *ranking, r *Read, stale int, gaps []Gap) (health,
 	count(len(p.broken), "broken view", "broken views")
 	count(p.overlapN, "overlapping intent", "overlapping intents")
 	count(len(gaps), "gap", "gaps")
+	count(contested, "contested target", "contested targets")
 	return health, string(append(b, ')'))
 }
 

@@ -505,55 +505,7 @@ func (sh *Shell) metaSet(ctx context.Context, args []string) error {
 		return sh.setPinned(ctx, goldfish.ParseKinds(strings.Join(args[1:], ",")))
 	}
 	if len(args) == 0 {
-		o := sh.r.Recall
-		d := goldfish.DefaultRecall
-		show := func(v, def, ceiling int) string {
-			if v == 0 {
-				return strconv.Itoa(min(def, ceiling)) + " (default)"
-			}
-			return strconv.Itoa(v)
-		}
-		view := o.View
-		if view == "" {
-			view = "interior (default)"
-		}
-		peaks := "on"
-		if o.NoPeaks {
-			peaks = "off"
-		}
-		c := sh.ceilings
-		sh.printf("M      %s  (ceiling %d)\n", show(o.M, d.M, c.M), c.M)
-		k := show(o.K, d.K, c.K)
-		if o.K == goldfish.NoWalk {
-			k = "0 (no walk: the seeds alone)"
-		}
-		sh.printf("k      %s  (ceiling %d)\n", k, c.K)
-		sh.printf("L      %s  (ceiling %d)\n", show(o.L, d.L, c.L), c.L)
-		sh.printf("F      %s  (ceiling %d)\n", show(o.F, d.F, c.F), c.F)
-		sh.printf("T      %s  (token target)\n", show(o.T, d.T, d.T))
-		sh.printf("view   %s\n", view)
-		sh.printf("peaks  %s\n", peaks)
-		depth := o.Depth
-		if depth == "" {
-			depth = "lean (default)"
-		}
-		sh.printf("depth  %s\n", depth)
-		only := strings.Join(o.Only, ",")
-		if only == "" {
-			only = "(every section)"
-		}
-		sh.printf("only   %s\n", only)
-		set, err := sh.r.Session.AttentionSettings(ctx)
-		if err != nil {
-			return err
-		}
-		sh.printf("session %s: %s\n", sh.r.Session.Name(), set)
-		pinned, err := sh.r.Session.PinnedKinds(ctx)
-		if err != nil {
-			return err
-		}
-		sh.printf("session %s: pinned %s\n", sh.r.Session.Name(), pinnedWords(pinned))
-		return nil
+		return sh.showKnobs(ctx)
 	}
 	if len(args) != 2 {
 		return metaErrorf(codeUsage, ":set alone lists them", "usage: :set KNOB VALUE with KNOB one of %s", strings.Join(knobs, ", "))
@@ -581,25 +533,7 @@ func (sh *Shell) metaSet(ctx context.Context, args []string) error {
 	case "m":
 		err = num(&o.M, sh.ceilings.M)
 	case "k":
-		// k = 0 is a value, the seeds alone (NoWalk); the default is
-		// asked with :set k default, or :set k alone.
-		if strings.EqualFold(val, "default") {
-			o.K, val = 0, "(default)"
-			break
-		}
-		n, aerr := strconv.Atoi(val)
-		switch {
-		case aerr != nil || n < 0:
-			err = metaErrorf(codeValue, ":set k default (or :set k alone) takes the default again",
-				"k takes a whole number ≥ 0 (0: no walk, the seeds alone) or default, not %q", val)
-		case n > sh.ceilings.K:
-			err = metaErrorf(codeCeiling, "narrow the token, use view shell, or split the session",
-				"k=%d is above its ceiling %d", n, sh.ceilings.K)
-		case n == 0:
-			o.K, val = goldfish.NoWalk, "0 (no walk: the seeds alone)"
-		default:
-			o.K = n
-		}
+		val, err = sh.setK(o, val)
 	case "l":
 		err = num(&o.L, sh.ceilings.L)
 	case "f":
@@ -656,6 +590,84 @@ func (sh *Shell) metaSet(ctx context.Context, args []string) error {
 	}
 	sh.printf("%s = %s\n", name, val)
 	return nil
+}
+
+// showKnobs prints every :set knob with its value, then the session's
+// own settings.
+func (sh *Shell) showKnobs(ctx context.Context) error {
+	o := sh.r.Recall
+	d := goldfish.DefaultRecall
+	show := func(v, def, ceiling int) string {
+		if v == 0 {
+			return strconv.Itoa(min(def, ceiling)) + " (default)"
+		}
+		return strconv.Itoa(v)
+	}
+	view := o.View
+	if view == "" {
+		view = "interior (default)"
+	}
+	peaks := "on"
+	if o.NoPeaks {
+		peaks = "off"
+	}
+	c := sh.ceilings
+	sh.printf("M      %s  (ceiling %d)\n", show(o.M, d.M, c.M), c.M)
+	k := show(o.K, d.K, c.K)
+	if o.K == goldfish.NoWalk {
+		k = "0 (no walk: the seeds alone)"
+	}
+	sh.printf("k      %s  (ceiling %d)\n", k, c.K)
+	sh.printf("L      %s  (ceiling %d)\n", show(o.L, d.L, c.L), c.L)
+	sh.printf("F      %s  (ceiling %d)\n", show(o.F, d.F, c.F), c.F)
+	sh.printf("T      %s  (token target)\n", show(o.T, d.T, d.T))
+	sh.printf("view   %s\n", view)
+	sh.printf("peaks  %s\n", peaks)
+	depth := o.Depth
+	if depth == "" {
+		depth = "lean (default)"
+	}
+	sh.printf("depth  %s\n", depth)
+	only := strings.Join(o.Only, ",")
+	if only == "" {
+		only = "(every section)"
+	}
+	sh.printf("only   %s\n", only)
+	set, err := sh.r.Session.AttentionSettings(ctx)
+	if err != nil {
+		return err
+	}
+	sh.printf("session %s: %s\n", sh.r.Session.Name(), set)
+	pinned, err := sh.r.Session.PinnedKinds(ctx)
+	if err != nil {
+		return err
+	}
+	sh.printf("session %s: pinned %s\n", sh.r.Session.Name(), pinnedWords(pinned))
+	return nil
+}
+
+// setK sets k from its :set value: k = 0 is a value, the seeds alone
+// (NoWalk); the default is asked with :set k default, or :set k alone.
+// It returns the value as :set echoes it.
+func (sh *Shell) setK(o *goldfish.RecallOptions, val string) (string, error) {
+	if strings.EqualFold(val, "default") {
+		o.K = 0
+		return "(default)", nil
+	}
+	n, err := strconv.Atoi(val)
+	switch {
+	case err != nil || n < 0:
+		return val, metaErrorf(codeValue, ":set k default (or :set k alone) takes the default again",
+			"k takes a whole number ≥ 0 (0: no walk, the seeds alone) or default, not %q", val)
+	case n > sh.ceilings.K:
+		return val, metaErrorf(codeCeiling, "narrow the token, use view shell, or split the session",
+			"k=%d is above its ceiling %d", n, sh.ceilings.K)
+	case n == 0:
+		o.K = goldfish.NoWalk
+		return "0 (no walk: the seeds alone)", nil
+	}
+	o.K = n
+	return val, nil
 }
 
 // setAttention sets one of the session's attention settings, durably.

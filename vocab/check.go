@@ -12,10 +12,13 @@ import (
 // that is broken on the state it made. The error is the view's own (nil:
 // it evaluates); only the context stopping the evaluation is ctxErr.
 func CheckView(ctx context.Context, snap *store.Snapshot, state *State, name string) (viewErr, ctxErr error) {
-	if _, ok := state.View(name); !ok {
+	v, ok := state.View(name)
+	if !ok {
 		return nil, nil
 	}
-	ev := &evaluation{ctx: ctx, budget: ReadCostBudget}
+	// Untracked where its cost is bounded under the limit: the same
+	// value or error, without cel-go's dear tracking (evalfast.go).
+	ev := &evaluation{ctx: ctx, budget: ReadCostBudget, top: name, untracked: untrackedFor(v.prog, snap, nil)}
 	ev.r = &reader{snap: snap, state: state, ev: ev, limit: ViewCostLimit}
 	ev.value(name)
 	if err := ctx.Err(); err != nil {
@@ -42,7 +45,7 @@ func (a *Action) CheckPrecondition(ctx context.Context, snap *store.Snapshot, st
 		}
 		args[p.Name] = *p.Default
 	}
-	_, err = a.Precondition(ctx, snap, state, args)
+	_, err = a.precondition(ctx, snap, state, celArgs(args), true)
 	if cerr := ctx.Err(); cerr != nil {
 		return false, nil, cerr
 	}

@@ -172,6 +172,10 @@ func compile(e *cel.Env, expr string) (cel.Program, []string, error) {
 	if err != nil {
 		return nil, nil, &CompileError{Msg: err.Error()}
 	}
+	if len(opts) > 1 {
+		// the registration check may evaluate it untracked (evalfast.go)
+		prog = &trackedProgram{Program: prog, env: e, checked: checked}
+	}
 	return prog, viewRefs(checked.NativeRep().Expr()), nil
 }
 

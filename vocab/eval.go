@@ -10,6 +10,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/google/cel-go/cel"
 	"github.com/google/cel-go/common/types"
 	"github.com/google/cel-go/common/types/ref"
 	"github.com/google/cel-go/common/types/traits"
@@ -55,6 +56,11 @@ type evaluation struct {
 	vals   map[string]ref.Val
 	busy   map[string]bool
 	budget uint64 // what is left of ReadCostBudget
+	// untracked, when set, is the program of the view named top to run
+	// in its place: the same expression, its cost bounded under the
+	// limit beforehand (CheckView).
+	top       string
+	untracked cel.Program
 }
 
 // Evaluate computes every view of state over snap: in name order, each
@@ -116,7 +122,11 @@ func (ev *evaluation) run(v *View) (Result, ref.Val) {
 	if ev.budget == 0 {
 		return Result{Err: fmt.Errorf("the read's budget of %d cost units for views is spent", uint64(ReadCostBudget))}, nil
 	}
-	out, det, err := v.prog.ContextEval(ev.ctx, &activation{r: ev.r})
+	prog := v.prog
+	if ev.untracked != nil && v.Name == ev.top {
+		prog = ev.untracked
+	}
+	out, det, err := prog.ContextEval(ev.ctx, &activation{r: ev.r})
 	var cost uint64
 	if det != nil && det.ActualCost() != nil {
 		cost = *det.ActualCost()
@@ -160,20 +170,36 @@ func (a *Action) Precondition(ctx context.Context, snap *store.Snapshot, state *
 	if a.ifProg == nil {
 		return true, nil
 	}
-	// The views are computed only if the precondition names one.
-	ev := &evaluation{ctx: ctx, budget: ReadCostBudget}
-	ev.r = &reader{snap: snap, state: state, ev: ev, limit: ViewCostLimit}
+	return a.precondition(ctx, snap, state, celArgs(args), false)
+}
+
+// celArgs are a precondition's arguments as CEL values.
+func celArgs(args map[string]store.Value) map[string]ref.Val {
 	params := make(map[string]ref.Val, len(args))
 	for k, v := range args {
 		params[k] = celval.Of(v)
+	}
+	return params
+}
+
+// precondition is Precondition with its arguments as CEL values; fast
+// runs the IF untracked where its cost is bounded under the limit
+// beforehand (untrackedFor), for the registration check.
+func (a *Action) precondition(ctx context.Context, snap *store.Snapshot, state *State, params map[string]ref.Val, fast bool) (bool, error) {
+	// The views are computed only if the precondition names one.
+	ev := &evaluation{ctx: ctx, budget: ReadCostBudget}
+	ev.r = &reader{snap: snap, state: state, ev: ev, limit: ViewCostLimit}
+	prog := a.ifProg
+	if fast {
+		prog = untrackedFor(prog, snap, paramSizes(params))
 	}
 	act := &activation{r: ev.r, params: params}
 	var out ref.Val
 	var err error
 	if ctx.Done() == nil {
-		out, _, err = a.ifProg.Eval(act) // a context that never ends needs no interrupt checks
+		out, _, err = prog.Eval(act) // a context that never ends needs no interrupt checks
 	} else {
-		out, _, err = a.ifProg.ContextEval(ctx, act)
+		out, _, err = prog.ContextEval(ctx, act)
 	}
 	if err != nil {
 		if ctx.Err() != nil {

@@ -46,7 +46,7 @@ func TestLeanEnvelopeBounded(t *testing.T) {
 	if _, err := s.Recall(ctx, `MATCH (t:TSK)`, goldfish.RecallOptions{Agent: "ana"}); err != nil {
 		t.Fatal(err)
 	}
-	if err := s.SetAttentionSettings(ctx, goldfish.AttentionSettings{StaleReads: 1, Decay: 0.99, SalienceThreshold: 0.01, GapRatio: 4, GapMin: 5}); err != nil {
+	if err := s.SetAttentionSettings(ctx, goldfish.AttentionSettings{StaleReads: 1, Decay: 0.99, SalienceThreshold: 0.01, GapRatio: 4, GapMin: 5, GapWindow: 200}); err != nil {
 		t.Fatal(err)
 	}
 	for i := range 120 {
@@ -149,7 +149,7 @@ func envelopeOp(t *rapid.T) func(context.Context, *goldfish.Session) string {
 		return commit("DROP "+what, nil)
 	case 6:
 		name := rapid.SampledFrom(goldfish.AttentionSettingNames).Draw(t, "setting")
-		value := map[string]string{"stale_reads": "2", "decay": "0.5", "salience_threshold": "0.3", "gap_ratio": "2", "gap_min": "2"}[name]
+		value := map[string]string{"stale_reads": "2", "decay": "0.5", "salience_threshold": "0.3", "gap_ratio": "2", "gap_min": "2", "gap_window": "50"}[name]
 		return func(ctx context.Context, s *goldfish.Session) string {
 			cur, _ := s.AttentionSettings(ctx)
 			next, err := goldfish.SetAttentionSetting(cur, name, value)

@@ -86,8 +86,9 @@ type Attention struct {
 	// at depth=full once; Note says so.
 	FirstRead bool   `json:"first_read,omitempty"`
 	Note      string `json:"note,omitempty"`
-	// BrokenViews are the views whose evaluation fails (with their
-	// errors at depth=full); they show whatever the read asked for.
+	// BrokenViews are the views whose evaluation fails, with their
+	// errors (the first line, shortened, at depth=lean); they show
+	// whatever the read asked for.
 	BrokenViews []BrokenView `json:"broken_views,omitempty"`
 	// StaleActions were registered at least stale_reads Recalls ago and
 	// not invoked since.
@@ -96,6 +97,14 @@ type Attention struct {
 	// kind and property key, a kind's nodes, or a kind and edge type),
 	// each with its actions.
 	Contested []ContestedTarget `json:"contested,omitempty"`
+	// Yours is what concerns the reading agent alone (a Recall that
+	// names one): the actions it registered that were never invoked, the
+	// broken views it registered or uses, and how many of its Recalls
+	// read no view.
+	Yours *Yours `json:"yours,omitempty"`
+	// Help is "vocabulary_review" when VocabularyHealth is degenerating:
+	// the review patterns (ReviewPatterns; gqlsh :help vocabulary).
+	Help string `json:"help,omitempty"`
 	// SinceYourLastRead is what changed since this agent's previous
 	// Recall.
 	SinceYourLastRead *SinceLastRead `json:"since_your_last_read,omitempty"`
@@ -143,11 +152,30 @@ type SinceLastRead struct {
 
 // VocabularyGap is a (kind, property) pair and how many Commits wrote
 // it raw and inside actions.
+// Counts are over the session's latest gap_window Commits. When raw
+// Commits of an agent kept writing the pair just before its CALLs of one
+// action, BeforeCall names it: BeforeTimes of its BeforeCalls CALLs in
+// the window came after such a write (the pair may belong in the action).
 type VocabularyGap struct {
-	Kind      string `json:"kind"`
-	Property  string `json:"property"`
-	Raw       uint64 `json:"raw"`
-	InActions uint64 `json:"in_actions"`
+	Kind        string `json:"kind"`
+	Property    string `json:"property"`
+	Raw         uint64 `json:"raw"`
+	InActions   uint64 `json:"in_actions"`
+	BeforeCall  string `json:"before_call,omitempty"`
+	BeforeTimes uint64 `json:"before_times,omitempty"`
+	BeforeCalls uint64 `json:"before_calls,omitempty"`
+}
+
+// Yours is the part of an envelope that concerns the reading agent.
+type Yours struct {
+	// NeverInvoked are the actions it registered that no CALL invoked.
+	NeverInvoked []string `json:"never_invoked,omitempty"`
+	// BrokenViews are the broken views it registered or uses (named by
+	// its views, its actions' IFs and the IFs of the actions it called).
+	BrokenViews []string `json:"broken_views,omitempty"`
+	// NoViewRead, when it registered views, counts its Recalls since it
+	// last read views, once that is stale_reads or more.
+	NoViewRead uint64 `json:"no_view_read,omitempty"`
 }
 
 // IntentOverlap is a pair of actions and the Jaccard index of their
@@ -175,10 +203,17 @@ type AttentionSettings struct {
 	// actions is a vocabulary gap (defaults 4 and 5).
 	GapRatio float64 `json:"gap_ratio"`
 	GapMin   uint64  `json:"gap_min"`
+	// GapWindow: gaps are counted over the session's latest GapWindow
+	// Commits that wrote a property or called an action (default 200,
+	// at most MaxGapWindow).
+	GapWindow uint64 `json:"gap_window"`
 }
 
+// MaxGapWindow is the largest GapWindow.
+const MaxGapWindow = 1000
+
 // DefaultAttentionSettings are the settings of a session that set none.
-var DefaultAttentionSettings = AttentionSettings{StaleReads: 10, Decay: 0.9, SalienceThreshold: 0.1, GapRatio: 4, GapMin: 5}
+var DefaultAttentionSettings = AttentionSettings{StaleReads: 10, Decay: 0.9, SalienceThreshold: 0.1, GapRatio: 4, GapMin: 5, GapWindow: 200}
 
 // AttentionSettings returns the session's attention settings.
 func (s *Session) AttentionSettings(ctx context.Context) (AttentionSettings, error) {
@@ -257,7 +292,10 @@ func attentionOf(a *engine.Attention) *Attention {
 		return nil
 	}
 	out := &Attention{FirstRead: a.FirstRead, Note: a.Note, StaleActions: slices.Clone(a.StaleActions),
-		YouElided: slices.Clone(a.YouElided), VocabularyHealth: a.Health, LowSalience: a.LowSalience}
+		YouElided: slices.Clone(a.YouElided), VocabularyHealth: a.Health, LowSalience: a.LowSalience, Help: a.Help}
+	if y := a.Yours; y != nil {
+		out.Yours = &Yours{NeverInvoked: slices.Clone(y.NeverInvoked), BrokenViews: slices.Clone(y.BrokenViews), NoViewRead: y.NoViewRead}
+	}
 	for _, b := range a.BrokenViews {
 		out.BrokenViews = append(out.BrokenViews, BrokenView(b))
 	}
@@ -280,7 +318,7 @@ func attentionOf(a *engine.Attention) *Attention {
 
 // AttentionSettingNames are the settings' names, as SetAttentionSetting
 // and the shell's :set take them.
-var AttentionSettingNames = []string{"stale_reads", "decay", "salience_threshold", "gap_ratio", "gap_min"}
+var AttentionSettingNames = []string{"stale_reads", "decay", "salience_threshold", "gap_ratio", "gap_min", "gap_window"}
 
 // SetAttentionSetting returns cur with the named setting (stale_reads,
 // decay, salience_threshold, gap_ratio, gap_min) set from its text, for

@@ -150,6 +150,7 @@ func Commit(ctx context.Context, g *store.Graph, plan *planner.Plan, params map[
 		assigned: map[assignKey]store.Value{}, textBytes: len(plan.Text)}}
 	x := &xd.executor
 	x.ledger = &xd.delta
+	x.ledger.SetAgent(opts.Agent)
 	x.meter.start(ctx, "Δ", opts.Budget.Work)
 	// A Δ returns no table: its success is ISO's "omitted result".
 	res := &Result{Status: gqlstatus.Omitted}

@@ -101,6 +101,41 @@ func upper(kind string) string {
 // (type-checked, defaults applied), evaluates its precondition, and runs
 // its body's statements in the Δ, under the Δ's budgets.
 func (x *executor) call(cs *planner.CallStep, sr *StmtResult) error {
+	err := x.runCall(cs, sr)
+	if err == nil || x.ctx.Err() != nil {
+		return err
+	}
+	var ge *gqlstatus.Error
+	if _, known := Vocabulary(x.tx.Snapshot()).Action(cs.Name); known && errors.As(err, &ge) {
+		ge.Cause = &ActionFailure{Action: cs.Name, cause: ge.Cause}
+	}
+	return err
+}
+
+// ActionFailure is the cause under the error of a CALL that failed (its
+// arguments, its precondition or its body): the session counts it for
+// the action (the attention envelope shows failed CALLs at full).
+type ActionFailure struct {
+	Action string
+	cause  error
+}
+
+func (f *ActionFailure) Error() string { return "CALL " + f.Action + " failed" }
+
+// Unwrap returns the cause the error had before.
+func (f *ActionFailure) Unwrap() error { return f.cause }
+
+// FailedAction names the action whose CALL made err, if one did.
+func FailedAction(err error) (string, bool) {
+	var f *ActionFailure
+	if errors.As(err, &f) {
+		return f.Action, true
+	}
+	return "", false
+}
+
+// runCall is call's work.
+func (x *executor) runCall(cs *planner.CallStep, sr *StmtResult) error {
 	state := Vocabulary(x.tx.Snapshot())
 	a, ok := state.Action(cs.Name)
 	if !ok {
@@ -150,6 +185,7 @@ func (x *executor) call(cs *planner.CallStep, sr *StmtResult) error {
 	x.meter, x.touched, x.bytes = sub.meter, sub.touched, sub.bytes
 	sr.Action = a.Name
 	if changed {
+		x.ledger.Called(a.Name)
 		x.tx.SetExt(Vocabulary(x.tx.Snapshot()).Invoked(a.Name, x.nextVersion()))
 	}
 	return nil

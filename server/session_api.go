@@ -65,6 +65,7 @@ type SettingsRequest struct {
 	SalienceThreshold *float64 `json:"salience_threshold,omitempty"`
 	GapRatio          *float64 `json:"gap_ratio,omitempty"`
 	GapMin            *uint64  `json:"gap_min,omitempty"`
+	GapWindow         *uint64  `json:"gap_window,omitempty"`
 	// Pinned sets the session's pinned kinds (goldfish.Session.
 	// SetPinnedKinds): a list of kinds, or one string of them separated
 	// by commas; [] or "" clears them, left out keeps them.
@@ -235,6 +236,9 @@ func (s *Server) setSettings(_ http.ResponseWriter, r *http.Request, scope *Scop
 	}
 	if req.GapMin != nil {
 		cur.GapMin = *req.GapMin
+	}
+	if req.GapWindow != nil {
+		cur.GapWindow = *req.GapWindow
 	}
 	if req.Pinned != nil {
 		// The kinds first: their refusal leaves everything as it was;

@@ -15,8 +15,12 @@ import (
 // back into a body (Decode takes it as plan). Version 2 adds the ledger
 // after them: Changed, the write counters in (kind, key) order, and the
 // tombstones of dropped views, then of dropped actions, in name order.
-// Decode reads version 1 too, as a State with an empty ledger.
-const codecVersion = 2
+// Version 3 adds the ledger's window (window.go) after the tombstones:
+// the agents it names, then each Commit oldest first as its agent's
+// index, its writes (the pair's index among the write counters, times
+// two, plus one for a write inside an action) and the actions it called.
+// Decode reads versions 1 and 2 too, with an empty ledger or window.
+const codecVersion = 3
 
 // AppendExt implements store.Ext.
 func (s *State) AppendExt(b []byte) []byte {
@@ -53,7 +57,56 @@ func (s *State) AppendExt(b []byte) []byte {
 		dv, da = s.led.droppedViews, s.led.droppedActions
 	}
 	b = appendTombstones(b, dv)
-	return appendTombstones(b, da)
+	b = appendTombstones(b, da)
+	return appendWindow(b, s, writes)
+}
+
+// appendWindow writes the ledger's window, its pairs as indexes into
+// writes (the write counters in order).
+func appendWindow(b []byte, s *State, writes []WriteCount) []byte {
+	var w *window
+	if s != nil && s.led != nil {
+		w = &s.led.win
+	}
+	if w == nil || w.len() == 0 {
+		b = binary.AppendUvarint(b, 0) // no agents
+		return binary.AppendUvarint(b, 0)
+	}
+	pair := make(map[[2]string]uint64, len(writes))
+	for i, wc := range writes {
+		pair[[2]string{wc.Kind, wc.Key}] = uint64(i)
+	}
+	agents := map[string]uint64{}
+	var names []string
+	for i := range w.len() {
+		if a := w.at(i).agent; !slices.Contains(names, a) {
+			names = append(names, a)
+		}
+	}
+	slices.Sort(names)
+	b = binary.AppendUvarint(b, uint64(len(names)))
+	for i, a := range names {
+		agents[a] = uint64(i)
+		b = appendStr(b, a)
+	}
+	b = binary.AppendUvarint(b, uint64(w.len()))
+	for i := range w.len() {
+		c := w.at(i)
+		b = binary.AppendUvarint(b, agents[c.agent])
+		b = binary.AppendUvarint(b, uint64(len(c.writes)))
+		for _, wr := range c.writes {
+			n := 2 * pair[[2]string{wr.Kind, wr.Key}]
+			if wr.InAction {
+				n++
+			}
+			b = binary.AppendUvarint(b, n)
+		}
+		b = binary.AppendUvarint(b, uint64(len(c.calls)))
+		for _, a := range c.calls {
+			b = appendStr(b, a)
+		}
+	}
+	return b
 }
 
 func appendTombstones(b []byte, m map[string]uint64) []byte {
@@ -112,7 +165,7 @@ func Decode(b []byte, plan func(source string) (ActionDef, error)) (*State, erro
 		s = next
 	}
 	if v >= 2 && d.err == nil {
-		if err := d.ledger(s); err != nil {
+		if err := d.ledger(s, v >= 3); err != nil {
 			return nil, err
 		}
 	}
@@ -125,13 +178,15 @@ func Decode(b []byte, plan func(source string) (ActionDef, error)) (*State, erro
 	return s, nil
 }
 
-// ledger reads the ledger of a version 2 encoding into s, whose views
-// and actions are read already: entries must come in strictly increasing
-// order (so none twice), and no tombstone may name a registered item.
-func (d *decoder) ledger(s *State) error {
+// ledger reads the ledger of a version 2 or 3 (withWindow) encoding
+// into s, whose views and actions are read already: entries must come in
+// strictly increasing order (so none twice), and no tombstone may name a
+// registered item.
+func (d *decoder) ledger(s *State, withWindow bool) error {
 	var last WriteCount
 	l := &ledger{changed: d.uvarint()}
 	s.led = l
+	var pairs []WriteCount
 	for i, n := 0, d.count(); i < n && d.err == nil; i++ {
 		w := WriteCount{Kind: d.str(), Key: d.str(), Raw: d.uvarint(), InAction: d.uvarint()}
 		if d.err != nil {
@@ -145,13 +200,73 @@ func (d *decoder) ledger(s *State) error {
 			return errors.New("vocabulary: a write counter of zero")
 		}
 		l.put(w)
+		pairs = append(pairs, w)
 	}
 	var err error
 	if l.droppedViews, err = d.tombstones(func(name string) bool { _, ok := s.views[name]; return ok }); err != nil {
 		return err
 	}
-	l.droppedActions, err = d.tombstones(func(name string) bool { _, ok := s.actions[name]; return ok })
-	return err
+	if l.droppedActions, err = d.tombstones(func(name string) bool { _, ok := s.actions[name]; return ok }); err != nil {
+		return err
+	}
+	if withWindow {
+		return d.window(l, pairs)
+	}
+	return nil
+}
+
+// window reads the ledger's window: every index must name an agent or a
+// pair that was read, a Commit's pairs and calls each once.
+func (d *decoder) window(l *ledger, pairs []WriteCount) error {
+	agents := make([]string, d.count())
+	for i := range agents {
+		agents[i] = d.str()
+		if d.err == nil && i > 0 && agents[i] <= agents[i-1] {
+			return errors.New("vocabulary: window agents out of order")
+		}
+	}
+	n := d.count()
+	if n > maxWindowLen {
+		return fmt.Errorf("vocabulary: a window of %d Commits, more than %d", n, maxWindowLen)
+	}
+	for i := 0; i < n && d.err == nil; i++ {
+		ai := d.uvarint()
+		if d.err == nil && ai >= uint64(len(agents)) {
+			return errors.New("vocabulary: a window Commit of an unknown agent")
+		}
+		var del Delta
+		if d.err == nil {
+			del.agent = agents[ai]
+		}
+		for j, m := 0, d.count(); j < m && d.err == nil; j++ {
+			k := d.uvarint()
+			if d.err == nil && k/2 >= uint64(len(pairs)) {
+				return errors.New("vocabulary: a window write of an unknown pair")
+			}
+			if d.err == nil {
+				p := pairs[k/2]
+				w := Write{Kind: p.Kind, Key: p.Key, InAction: k%2 == 1}
+				if slices.Contains(del.writes, w) {
+					return errors.New("vocabulary: a window Commit writes a pair twice")
+				}
+				del.writes = append(del.writes, w)
+			}
+		}
+		for j, m := 0, d.count(); j < m && d.err == nil; j++ {
+			a := d.str()
+			if slices.Contains(del.calls, a) {
+				return errors.New("vocabulary: a window Commit calls an action twice")
+			}
+			del.calls = append(del.calls, a)
+		}
+		if d.err == nil {
+			if len(del.writes)+len(del.calls) == 0 {
+				return errors.New("vocabulary: an empty window Commit")
+			}
+			l.win = l.win.push(windowEntry(&del))
+		}
+	}
+	return nil
 }
 
 func (d *decoder) tombstones(live func(string) bool) (map[string]uint64, error) {

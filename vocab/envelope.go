@@ -104,6 +104,10 @@ type Seen struct {
 	Changed uint64
 	// Shape, Views, Actions, Attention are the fingerprints.
 	Shape, Views, Actions, Attention uint64
+	// ViewRead is Reads at the agent's latest read of views (a Recall
+	// of only=views, a Commit of its whose CALL or registration names
+	// views); 0: none yet.
+	ViewRead uint64
 }
 
 // Read is one Recall's request of an envelope.
@@ -142,6 +146,8 @@ type Attention struct {
 	BrokenViews  []BrokenView `json:"broken_views,omitempty"`
 	StaleActions []string     `json:"stale_actions,omitempty"`
 	Contested    []Contested  `json:"contested,omitempty"`
+	Yours        *Yours       `json:"yours,omitempty"`
+	Help         string       `json:"help,omitempty"`
 	Since        *Since       `json:"since_your_last_read,omitempty"`
 	YouElided    []string     `json:"you_elided,omitempty"`
 	Health       string       `json:"vocabulary_health,omitempty"`
@@ -153,6 +159,7 @@ type Attention struct {
 // Empty reports whether the envelope has nothing to say.
 func (a *Attention) Empty() bool {
 	return a == nil || !a.FirstRead && a.Note == "" && len(a.BrokenViews) == 0 && len(a.StaleActions) == 0 && len(a.Contested) == 0 &&
+		a.Yours == nil && a.Help == "" &&
 		a.Since == nil && len(a.YouElided) == 0 && a.Health == "" && len(a.Gaps) == 0 &&
 		len(a.Overlap) == 0 && a.LowSalience == 0
 }
@@ -205,7 +212,8 @@ func Compose(r *Read) *Envelope {
 	if p != nil {
 		overlap = p.overlap
 	}
-	attPrint := attentionPrint(p, stale, health, gaps)
+	yr := yours(p, rk, r)
+	attPrint := yoursPrint(attentionPrint(p, stale, health, gaps), yr) | 1
 
 	// What changed since the agent's previous read.
 	if r.Agent != "" && !first {
@@ -228,6 +236,9 @@ func Compose(r *Read) *Envelope {
 	}
 	env.Seen = r.Seen
 	env.Seen.Reads++
+	if only == SectionViews {
+		env.Seen.ViewRead = env.Seen.Reads // asking for the views alone reads them
+	}
 	if r.Version > env.Seen.Version || r.Seen.Reads == 0 {
 		env.Seen.Version, env.Seen.Changed = r.Version, r.Changed
 	}
@@ -256,7 +267,10 @@ func Compose(r *Read) *Envelope {
 		}
 	}
 	if only&SectionAttention != 0 {
-		att.Health, att.Gaps, att.Overlap = health, gaps, overlap
+		att.Health, att.Gaps, att.Overlap, att.Yours = health, gaps, overlap, yr
+		if health == "degenerating" {
+			att.Help = HelpReview
+		}
 		if p != nil {
 			att.Contested = p.State.Contested()
 		}
@@ -279,6 +293,9 @@ func Compose(r *Read) *Envelope {
 	if s := att.Since; s != nil {
 		lines.addSince(s)
 	}
+	if att.Yours != nil {
+		lines.addYours(att.Yours)
+	}
 	if len(att.YouElided) > 0 {
 		lines.addLine("you_elided", strings.Join(att.YouElided, ", "), " (changed since your last read; left out by only)")
 	}
@@ -296,10 +313,18 @@ func Compose(r *Read) *Envelope {
 	if att.Health != "" {
 		lines.addLine("vocabulary_health", att.Health, why)
 	}
+	if att.Help != "" {
+		lines.addLine("help", att.Help, " (how to review the vocabulary; in gqlsh :help vocabulary)")
+	}
 	if len(att.Gaps) > 0 {
-		att.Gaps = addList(lines, "vocabulary_gaps", att.Gaps, func(g Gap) string {
-			return fmt.Sprintf("%s.%s (raw %d, in actions %d)", g.Kind, g.Property, g.Raw, g.InActions)
-		}, " (CREATE ACTION for them)")
+		tail := " (CREATE ACTION for them)"
+		for _, g := range att.Gaps {
+			if g.BeforeCall != "" {
+				tail = " (CREATE ACTION for them; a pair written before an action's CALLs may belong in that action)"
+				break
+			}
+		}
+		att.Gaps = addList(lines, "vocabulary_gaps", att.Gaps, gapText, tail)
 	}
 	if len(att.Overlap) > 0 {
 		if lines.bounded && lines.fits(p.overlapMilli) {
@@ -320,6 +345,19 @@ func Compose(r *Read) *Envelope {
 		env.Attention = att
 	}
 	return env
+}
+
+// HelpReview is the help key the envelope gives when the vocabulary's
+// health is degenerating: the review patterns (ReviewPatterns).
+const HelpReview = "vocabulary_review"
+
+// gapText writes one vocabulary gap.
+func gapText(g Gap) string {
+	s := g.Kind + "." + g.Property + " (raw " + strconv.FormatUint(g.Raw, 10) + ", in actions " + strconv.FormatUint(g.InActions, 10)
+	if g.BeforeCall != "" {
+		s += ", before " + strconv.FormatUint(g.BeforeTimes, 10) + " of " + strconv.FormatUint(g.BeforeCalls, 10) + " CALLs of " + g.BeforeCall
+	}
+	return s + ")"
 }
 
 // attentionPrint is the fingerprint of the session-level signals: what
@@ -647,7 +685,22 @@ func fullLines(it *item, score float64, r *Read) []byte {
 	if score < r.Settings.SalienceThreshold {
 		b = append(b, " low_salience"...)
 	}
-	return append(b, '\n')
+	b = append(b, '\n')
+	if !it.view && r.Marks != nil {
+		if f, ok := r.Marks.Failed[it.a.Name]; ok {
+			b = appendFailed(b, f)
+		}
+	}
+	return b
+}
+
+// appendFailed writes an action's failed CALLs at full, as its own line.
+func appendFailed(b []byte, f Failure) []byte {
+	b = append(b, "//   failed CALLs: "...)
+	b = strconv.AppendUint(b, f.Count, 10)
+	b = append(b, " (the latest: "...)
+	b = appendOneLine(b, f.Error)
+	return append(b, ")\n"...)
 }
 
 func appendCounters(b []byte, agent string, revisions int, revised uint64) []byte {

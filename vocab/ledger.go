@@ -45,6 +45,8 @@ type ledger struct {
 	// droppedViews and droppedActions map a dropped name to the version
 	// its drop made; a new registration of the name removes it.
 	droppedViews, droppedActions map[string]uint64
+	// win is the last Commits that wrote or called (window.go).
+	win window
 }
 
 // The write table is a hash trie over (kind, key): each level takes the
@@ -185,6 +187,19 @@ type Delta struct {
 	// for its Delta beyond the Delta.
 	idBuf [4]store.ID
 	wBuf  [4]Write
+	// agent committed; calls are the actions whose CALL applied.
+	agent string
+	calls []string
+}
+
+// SetAgent names who made the Commit (the window keeps it).
+func (d *Delta) SetAgent(agent string) { d.agent = agent }
+
+// Called records that a CALL of the named action applied.
+func (d *Delta) Called(action string) {
+	if !slices.Contains(d.calls, action) {
+		d.calls = append(d.calls, action)
+	}
 }
 
 // deltaLinear is how many entries a Delta scans before it keeps a map.
@@ -253,7 +268,9 @@ func (d *Delta) Changed() int {
 func (d *Delta) Writes() []Write { return d.writes }
 
 // Empty reports whether the Delta recorded nothing.
-func (d *Delta) Empty() bool { return d == nil || d.Changed() == 0 && len(d.writes) == 0 }
+func (d *Delta) Empty() bool {
+	return d == nil || d.Changed() == 0 && len(d.writes) == 0 && len(d.calls) == 0
+}
 
 // Record returns the State after a Commit that did what d holds: its
 // changed elements added to Changed, each pair it wrote counted once on
@@ -276,7 +293,11 @@ func (s *State) Record(d *Delta) *State {
 	c, l := &both.s, &both.l
 	l.changed = addSat(l.changed, uint64(d.Changed()))
 	l.gen++
-	for _, w := range d.writes {
+	var rec windowCommit
+	if len(d.writes)+len(d.calls) > 0 {
+		rec = windowEntry(d)
+	}
+	for i, w := range d.writes {
 		var e *entry
 		l.writes, e = l.at(l.writes, w.Kind, w.Key, writeHash(w.Kind, w.Key), 0)
 		if w.InAction {
@@ -284,6 +305,11 @@ func (s *State) Record(d *Delta) *State {
 		} else {
 			e.Raw = addSat(e.Raw, 1)
 		}
+		// The window names the pair with the table's own strings.
+		rec.writes[i].Kind, rec.writes[i].Key = e.Kind, e.Key
+	}
+	if len(d.writes)+len(d.calls) > 0 {
+		l.win = l.win.push(rec)
 	}
 	c.led = l
 	return c
@@ -342,13 +368,13 @@ func (s *State) Writes() []WriteCount {
 	return out
 }
 
-// Gaps returns the pairs written raw by at least minRaw Commits and at
-// least ratio times as often raw as inside actions: what raw Commits do
-// that an action could. They are sorted by Raw, most first, then by
-// (Kind, Key).
-func (s *State) Gaps(minRaw uint64, ratio float64) []WriteCount {
+// Gaps returns the pairs written raw by at least minRaw of the last
+// window Commits (window.go) and at least ratio times as often raw as
+// inside actions there: what raw Commits do that an action could. They
+// are sorted by Raw, most first, then by (Kind, Key).
+func (s *State) Gaps(window, minRaw uint64, ratio float64) []WriteCount {
 	var out []WriteCount
-	for _, w := range s.Writes() {
+	for _, w := range s.Window(window).Writes {
 		if w.Raw >= minRaw && float64(w.Raw) >= ratio*float64(w.InAction) {
 			out = append(out, w)
 		}

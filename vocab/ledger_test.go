@@ -110,7 +110,7 @@ func TestGaps(t *testing.T) {
 		// Raw first: NOTE.text, never written raw, sorts last.
 		{0, 0, []WriteCount{wc("TSK", "status", 8, 2), wc("TSK", "owner", 5, 0), wc("TSK", "pri", 5, 5), wc("touches", "w", 5, 0), wc("MOD", "lines", 4, 0), wc("NOTE", "text", 0, 5)}},
 	} {
-		got := s.Gaps(c.minRaw, c.ratio)
+		got := s.Gaps(MaxGapWindow, c.minRaw, c.ratio)
 		if !reflect.DeepEqual(got, c.want) {
 			t.Errorf("Gaps(%d, %g) =\n %v\nwant\n %v", c.minRaw, c.ratio, got, c.want)
 		}
@@ -119,7 +119,7 @@ func TestGaps(t *testing.T) {
 		t.Errorf("Changed = %d", s.Changed())
 	}
 	var none *State
-	if none.Gaps(0, 0) != nil || none.Writes() != nil || none.Changed() != 0 || none.HasLedger() {
+	if none.Gaps(MaxGapWindow, 0, 0) != nil || none.Writes() != nil || none.Changed() != 0 || none.HasLedger() {
 		t.Error("the nil State has a ledger")
 	}
 }
@@ -399,13 +399,13 @@ func richState(t testing.TB) *State {
 
 func ledgerOf(s *State) string {
 	v, a := s.DroppedSince(0)
-	return fmt.Sprintf("changed %d writes %v dropped %v %v", s.Changed(), s.Writes(), v, a)
+	return fmt.Sprintf("changed %d writes %v dropped %v %v window %s", s.Changed(), s.Writes(), v, a, windowOf(s))
 }
 
 func TestCodecLedger(t *testing.T) {
 	s := richState(t)
 	b := s.AppendExt(nil)
-	if b[0] != 2 {
+	if b[0] != codecVersion {
 		t.Fatalf("encoding version %d", b[0])
 	}
 	got, err := Decode(b, testPlan)
@@ -415,7 +415,8 @@ func TestCodecLedger(t *testing.T) {
 	if ledgerOf(got) != ledgerOf(s) {
 		t.Fatalf("decoded ledger\n %s\nwant\n %s", ledgerOf(got), ledgerOf(s))
 	}
-	if ledgerOf(s) != "changed 5 writes [{NOTE text 0 1} {TSK status 2 1} {has_note w 1 0}] dropped [old] [gone]" {
+	if ledgerOf(s) != "changed 5 writes [{NOTE text 0 1} {TSK status 2 1} {has_note w 1 0}] dropped [old] [gone]"+
+		" window [[{TSK status false} {TSK status true} {has_note w false}][] [{NOTE text true} {TSK status false}][]]" {
 		t.Fatalf("ledger %s", ledgerOf(s))
 	}
 	if string(got.AppendExt(nil)) != string(b) {
@@ -477,7 +478,7 @@ func TestDecodeVersion1(t *testing.T) {
 	if _, err := Decode(append(v1(), 0), testPlan); err == nil {
 		t.Fatal("trailing bytes after a version 1 encoding decoded")
 	}
-	if got := s.AppendExt(nil); got[0] != 2 {
+	if got := s.AppendExt(nil); got[0] != codecVersion {
 		t.Fatalf("re-encoded as version %d", got[0])
 	}
 }
@@ -490,7 +491,7 @@ func TestDecodeRefusesBadLedgers(t *testing.T) {
 	str := func(b []byte, s string) []byte { return append(u(b, uint64(len(s))), s...) }
 	for name, b := range map[string][]byte{
 		"version 0":           {0, 0, 0},
-		"version 3":           {3, 0, 0, 0, 0, 0, 0},
+		"version 4":           {4, 0, 0, 0, 0, 0, 0, 0, 0},
 		"out of order writes": u(u(str(str(u(u(str(str(u(u(base(), 1), 2), "T"), "b"), 1), 0), "T"), "a"), 1), 0),
 		"duplicate writes":    u(u(str(str(u(u(str(str(u(u(base(), 1), 2), "T"), "a"), 1), 0), "T"), "a"), 1), 0),
 		"zero counter":        append(u(u(str(str(u(u(base(), 1), 1), "T"), "a"), 0), 0), 0, 0),
@@ -509,7 +510,7 @@ func TestDecodeRefusesBadLedgers(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if v, _ := s.DroppedSince(8); ledgerOf(s) != "changed 1 writes [{T a 2 0}] dropped [gone] []" || len(v) != 1 {
+	if v, _ := s.DroppedSince(8); ledgerOf(s) != "changed 1 writes [{T a 2 0}] dropped [gone] [] window []" || len(v) != 1 {
 		t.Fatalf("decoded %s", ledgerOf(s))
 	}
 	// A tombstone may not name a live view.

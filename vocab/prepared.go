@@ -1,6 +1,7 @@
 package vocab
 
 import (
+	"cmp"
 	"hash/fnv"
 	"slices"
 	"strconv"
@@ -37,8 +38,10 @@ type Prepared struct {
 	rank atomic.Pointer[ranking]
 
 	mu      sync.Mutex
-	gapsFor [2]float64 // the settings gaps was computed for
+	gapsFor [3]float64 // the settings gaps was computed for
 	gaps    []Gap
+	// yours caches what the yours section says of each agent.
+	yours map[string]*yoursOf
 }
 
 // item is one view or action as an envelope lists it.
@@ -69,11 +72,19 @@ type Overlap struct {
 
 // Gap is a (kind, property) pair raw Commits write far more often than
 // actions do.
+// Raw and InActions count the Commits of the gap window that wrote it.
+// When raw Commits of an agent kept writing it just before its CALLs of
+// one action (pre-action clustering: State.PreAction), BeforeCall names that
+// action, BeforeTimes how many of its BeforeCalls CALLs in the window it
+// preceded: it may belong in the action.
 type Gap struct {
-	Kind      string `json:"kind"`
-	Property  string `json:"property"`
-	Raw       uint64 `json:"raw"`
-	InActions uint64 `json:"in_actions"`
+	Kind        string `json:"kind"`
+	Property    string `json:"property"`
+	Raw         uint64 `json:"raw"`
+	InActions   uint64 `json:"in_actions"`
+	BeforeCall  string `json:"before_call,omitempty"`
+	BeforeTimes uint64 `json:"before_times,omitempty"`
+	BeforeCalls uint64 `json:"before_calls,omitempty"`
 }
 
 // Lean cuts: what one line may hold at depth=lean.
@@ -85,7 +96,7 @@ const (
 
 // Prepare builds the shared part of the envelopes of state's version.
 func Prepare(state *State, vals *Values) *Prepared {
-	p := &Prepared{State: state, Values: vals, gapsFor: [2]float64{-1, -1}}
+	p := &Prepared{State: state, Values: vals, gapsFor: [3]float64{-1, -1, -1}}
 	vh, ah := fnv.New64a(), fnv.New64a()
 	for _, v := range state.Views() {
 		it := item{name: v.Name, view: true, v: v}
@@ -172,18 +183,51 @@ func (p *Prepared) Broken() []BrokenView {
 }
 
 // gapsAt returns the vocabulary gaps under the settings (computed once
-// per version and settings).
+// per version and settings): the pairs of State.Gaps over the gap window,
+// and the pairs of State.PreAction, which say the action they precede.
 func (p *Prepared) gapsAt(s Settings) []Gap {
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	if p.gapsFor != [2]float64{float64(s.GapMin), s.GapRatio} {
-		p.gaps = nil
-		for _, w := range p.State.Gaps(s.GapMin, s.GapRatio) {
-			p.gaps = append(p.gaps, Gap{Kind: w.Kind, Property: w.Key, Raw: w.Raw, InActions: w.InAction})
-		}
-		p.gapsFor = [2]float64{float64(s.GapMin), s.GapRatio}
+	key := [3]float64{float64(s.GapMin), s.GapRatio, float64(s.GapWindow)}
+	if p.gapsFor == key {
+		return p.gaps
 	}
+	p.gaps, p.gapsFor = gapsOf(p.State, s), key
 	return p.gaps
+}
+
+// gapsOf computes the vocabulary gaps of a version under the settings.
+func gapsOf(st *State, s Settings) []Gap {
+	var gaps []Gap
+	win := st.Window(s.GapWindow)
+	at := map[[2]string]int{}
+	for _, w := range win.Writes {
+		if w.Raw >= s.GapMin && float64(w.Raw) >= s.GapRatio*float64(w.InAction) {
+			at[[2]string{w.Kind, w.Key}] = len(gaps)
+			gaps = append(gaps, Gap{Kind: w.Kind, Property: w.Key, Raw: w.Raw, InActions: w.InAction})
+		}
+	}
+	for _, pre := range st.PreAction(s.GapWindow, s.GapMin) {
+		i, ok := at[[2]string{pre.Kind, pre.Key}]
+		if !ok {
+			i = len(gaps)
+			g := Gap{Kind: pre.Kind, Property: pre.Key}
+			if j, found := slices.BinarySearchFunc(win.Writes, g, func(w WriteCount, g Gap) int {
+				return comparePair(w.Kind, w.Key, g.Kind, g.Property)
+			}); found {
+				g.Raw, g.InActions = win.Writes[j].Raw, win.Writes[j].InAction
+			}
+			gaps = append(gaps, g)
+		}
+		gaps[i].BeforeCall, gaps[i].BeforeTimes, gaps[i].BeforeCalls = pre.Action, pre.Times, pre.Calls
+	}
+	slices.SortStableFunc(gaps, func(a, b Gap) int {
+		if c := cmp.Compare(b.Raw, a.Raw); c != 0 {
+			return c
+		}
+		return comparePair(a.Kind, a.Property, b.Kind, b.Property)
+	})
+	return gaps
 }
 
 // stopWords are left out of an intent's keywords: words of three letters

@@ -26,13 +26,20 @@ type Settings struct {
 	// inside actions, is a vocabulary gap.
 	GapRatio float64 `json:"gap_ratio"`
 	GapMin   uint64  `json:"gap_min"`
+	// GapWindow is how many of the session's latest Commits (those that
+	// wrote a property or called an action) gaps and pre-action clusters
+	// are counted over, 1 to MaxGapWindow.
+	GapWindow uint64 `json:"gap_window"`
 }
 
 // DefaultSettings are the settings of a session that set none.
-var DefaultSettings = Settings{StaleReads: 10, Decay: 0.9, SalienceThreshold: 0.1, GapRatio: 4, GapMin: 5}
+var DefaultSettings = Settings{StaleReads: 10, Decay: 0.9, SalienceThreshold: 0.1, GapRatio: 4, GapMin: 5, GapWindow: DefaultGapWindow}
+
+// DefaultGapWindow is gap_window's default.
+const DefaultGapWindow = 200
 
 // SettingNames are the settings' names, as Set and the shell take them.
-var SettingNames = []string{"stale_reads", "decay", "salience_threshold", "gap_ratio", "gap_min"}
+var SettingNames = []string{"stale_reads", "decay", "salience_threshold", "gap_ratio", "gap_min", "gap_window"}
 
 // Check reports a setting out of its range.
 func (s Settings) Check() error {
@@ -47,6 +54,8 @@ func (s Settings) Check() error {
 		return fmt.Errorf("gap_ratio is %v; it is 1 to 1000000", s.GapRatio)
 	case s.GapMin < 1 || s.GapMin > 1_000_000_000:
 		return fmt.Errorf("gap_min is %d; it counts Commits, 1 to 1000000000", s.GapMin)
+	case s.GapWindow < 1 || s.GapWindow > MaxGapWindow:
+		return fmt.Errorf("gap_window is %d; it counts the latest Commits, 1 to %d", s.GapWindow, MaxGapWindow)
 	}
 	return nil
 }
@@ -68,6 +77,8 @@ func (s Settings) Set(name, value string) (Settings, error) {
 		factor(&s.GapRatio)
 	case "gap_min":
 		count(&s.GapMin)
+	case "gap_window":
+		count(&s.GapWindow)
 	default:
 		return s, fmt.Errorf("no setting named %q; the settings are %s", name, strings.Join(SettingNames, ", "))
 	}
@@ -79,8 +90,8 @@ func (s Settings) Set(name, value string) (Settings, error) {
 
 // String writes the settings as the shell shows them.
 func (s Settings) String() string {
-	return fmt.Sprintf("stale_reads=%d decay=%g salience_threshold=%g gap_ratio=%g gap_min=%d",
-		s.StaleReads, s.Decay, s.SalienceThreshold, s.GapRatio, s.GapMin)
+	return fmt.Sprintf("stale_reads=%d decay=%g salience_threshold=%g gap_ratio=%g gap_min=%d gap_window=%d",
+		s.StaleReads, s.Decay, s.SalienceThreshold, s.GapRatio, s.GapMin, s.GapWindow)
 }
 
 // Mark is what a session keeps about one view's or action's salience:
@@ -113,10 +124,22 @@ func (m Mark) Raised(tick uint64, decay float64) Mark {
 // Fresh is the mark of an item registered or revised at Recall count tick.
 func Fresh(tick uint64) Mark { return Mark{Score: 1, Tick: tick, RegTick: tick} }
 
-// Marks are a session's marks, by item name. A Marks value is never
-// changed once shared: the session swaps in a new one.
+// Marks are a session's marks, by item name, and its actions' failed
+// CALLs. A Marks value is never changed once shared: the session swaps
+// in a new one.
 type Marks struct {
 	Views, Actions map[string]Mark
+	Failed         map[string]Failure
+}
+
+// Failure is what a session keeps of an action's failed CALLs (a CALL
+// that could not apply: arguments refused, precondition false or not
+// evaluable, its body's error), which are no version and so no part of
+// the vocabulary: how many, the Recall count at the latest, and the
+// latest's error as one line (ErrorLine).
+type Failure struct {
+	Count, Tick uint64
+	Error       string
 }
 
 // view returns the mark of a view; an item the session has no mark for

@@ -19,10 +19,12 @@ const (
 	//   stale           actions not invoked since their latest registration
 	//   contested       contested targets (State.Contested)
 	//   overlaps        pairs of actions with overlapping intents
-	//   gaps            vocabulary gaps under the default settings
-	//   raw_commits     (kind, property) pairs written by raw Commits,
-	//                   summed over the pairs (a Commit counts once a pair)
-	//   action_commits  the same for Commits whose CALL wrote the pair
+	//   gaps            vocabulary gaps under the default settings (over
+	//                   the last DefaultGapWindow Commits), pre-action
+	//                   clusters among them
+	//   raw_commits     Commits of that window that wrote a property with
+	//                   a statement of their own
+	//   action_commits  Commits of that window that called an action
 	//   state           "progressive", "stable" or "degenerating"
 	// state weighs the same signals as the envelope's vocabulary_health
 	// but from the version alone (no Recall counts): degenerating when
@@ -87,11 +89,9 @@ func (r *reader) health() map[string]any {
 		}
 	}
 	_, overlapN := overlaps(s.Actions())
-	var raw, inAction uint64
-	for _, w := range s.Writes() {
-		raw, inAction = addSat(raw, w.Raw), addSat(inAction, w.InAction)
-	}
-	gaps := len(s.Gaps(DefaultSettings.GapMin, DefaultSettings.GapRatio))
+	win := s.Window(DefaultSettings.GapWindow)
+	raw, inAction := win.RawCommits, win.ActionCommits
+	gaps := len(gapsOf(s, DefaultSettings))
 	contested := len(s.Contested())
 	state := "stable"
 	switch deg := broken + stale + contested + overlapN + gaps; {
@@ -103,7 +103,7 @@ func (r *reader) health() map[string]any {
 	return map[string]any{
 		"broken": int64(broken), "stale": int64(stale), "contested": int64(contested),
 		"overlaps": int64(overlapN), "gaps": int64(gaps),
-		"raw_commits": int64(min(raw, 1<<62)), "action_commits": int64(min(inAction, 1<<62)),
+		"raw_commits": int64(raw), "action_commits": int64(inAction),
 		"state": state,
 	}
 }

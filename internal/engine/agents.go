@@ -217,12 +217,30 @@ func (t *agentTable) note(name string, r *agentRecord, version, tick uint64, nex
 	}
 	if next != nil {
 		r.seen.Shape, r.seen.Views, r.seen.Actions, r.seen.Attention = next.Shape, next.Views, next.Actions, next.Attention
+		r.seen.ViewRead = max(r.seen.ViewRead, min(next.ViewRead, r.seen.Reads))
 	}
 	r.mu.Unlock()
 	if !t.dirty.Load() {
 		t.dirty.Store(true)
 	}
 	return r
+}
+
+// readViews notes that a known agent read views now (a Commit of its
+// named them); an agent the session keeps no record of has none to note.
+func (t *agentTable) readViews(name string) {
+	v, ok := t.m.Load(name)
+	if !ok {
+		return
+	}
+	r := v.(*agentRecord)
+	r.mu.Lock()
+	changed := r.seen.ViewRead != r.seen.Reads
+	r.seen.ViewRead = r.seen.Reads
+	r.mu.Unlock()
+	if changed {
+		t.dirty.Store(true)
+	}
 }
 
 // record returns the record of name, created if r is nil.

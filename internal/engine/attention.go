@@ -25,12 +25,14 @@ import (
 //	section = tag length body            (length: bytes of body)
 //	tag 1, agents: count agent*          (sorted by name, names unique)
 //	  agent = name length fields         (length: bytes of fields)
-//	  fields = lastRead reads changed shape views actions attention lastTick
-//	tag 2, session: tick settings marks views
+//	  fields = lastRead reads changed shape views actions attention lastTick viewRead
+//	tag 2, session: tick settings marks views gapWindow failures
 //	  settings = staleReads decay threshold gapRatio gapMin
 //	  marks = count (kind name score tick regTick)*   (kind 0 view, 1 action;
 //	                                                  sorted by kind, name)
 //	  views = count (name valueHash changedAt)*       (sorted by name)
+//	  failures = count (name count tick error)*       (actions' failed
+//	                                                  CALLs, sorted by name)
 //	tag 3, pinned: count kind*           (the session's pinned kinds,
 //	                                     sorted, each once; the section
 //	                                     is left out when there are none)
@@ -59,7 +61,7 @@ func encodeAttention(s *Session) []byte {
 		r.mu.Unlock()
 		body = appendAttnString(body, r.name)
 		fields = fields[:0]
-		for _, n := range [...]uint64{seen.Version, seen.Reads, seen.Changed, seen.Shape, seen.Views, seen.Actions, seen.Attention, last} {
+		for _, n := range [...]uint64{seen.Version, seen.Reads, seen.Changed, seen.Shape, seen.Views, seen.Actions, seen.Attention, last, seen.ViewRead} {
 			fields = binary.AppendUvarint(fields, n)
 		}
 		body = appendAttnString(body, string(fields))
@@ -177,7 +179,7 @@ func decodeAgents(body *attnReader, t *agentTable) error {
 		var seen vocab.Seen
 		var last uint64
 		seen.Version, seen.Reads = fields.uvarint(), fields.uvarint()
-		for _, p := range []*uint64{&seen.Changed, &seen.Shape, &seen.Views, &seen.Actions, &seen.Attention, &last} {
+		for _, p := range []*uint64{&seen.Changed, &seen.Shape, &seen.Views, &seen.Actions, &seen.Attention, &last, &seen.ViewRead} {
 			if len(fields.b) > 0 {
 				*p = fields.uvarint()
 			}

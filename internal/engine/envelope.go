@@ -13,6 +13,7 @@ import (
 	"sync/atomic"
 	"unicode/utf8"
 
+	"github.com/goldfish-gql/goldfish/exec"
 	"github.com/goldfish-gql/goldfish/gqlstatus"
 	"github.com/goldfish-gql/goldfish/store/cabinet"
 	"github.com/goldfish-gql/goldfish/vocab"
@@ -55,6 +56,7 @@ func (a *sessionAttention) update(fn func(m *vocab.Marks)) {
 	if cur := a.marks.Load(); cur != nil {
 		maps.Copy(next.Views, cur.Views)
 		maps.Copy(next.Actions, cur.Actions)
+		next.Failed = maps.Clone(cur.Failed)
 	}
 	fn(next)
 	a.marks.Store(next)
@@ -118,22 +120,26 @@ func (s *Session) saveSettingsAndUnlock() error {
 }
 
 // noteCommit raises the salience of what a Commit used: an item it
-// registered or revised starts fresh, an action it invoked and the views
-// an invoked or registered item names are raised, a dropped item's mark
-// goes. Called with s.wmu held, after the Δ applied and before its entry
-// is queued, so the record saved with the entry has them.
-func (s *Session) noteCommit(old, cur *vocab.State, version uint64) {
+// registered or revised starts fresh (a revised action's failed CALLs
+// are forgotten), an action it invoked and the views an invoked or
+// registered item names are raised, a dropped item's mark goes. A
+// Commit of a known agent that named views so, or registered one, is
+// that agent's read of views. Called with s.wmu held, after the Δ
+// applied and before its entry is queued, so the record saved with the
+// entry has them.
+func (s *Session) noteCommit(old, cur *vocab.State, version uint64, agent string) {
 	if old == cur || (old.Empty() && cur.Empty()) {
 		return
 	}
 	tick := s.attn.tick.Load()
 	decay := s.attn.currentSettings().Decay
-	changed := false
+	changed, viewsRead := false, false
 	s.attn.update(func(m *vocab.Marks) {
 		raiseViews := func(refs []string) {
 			for _, name := range refs {
 				if mk, ok := m.Views[name]; ok {
 					m.Views[name] = mk.Raised(tick, decay)
+					viewsRead = true
 				}
 			}
 		}
@@ -142,11 +148,13 @@ func (s *Session) noteCommit(old, cur *vocab.State, version uint64) {
 				m.Views[v.Name] = vocab.Fresh(tick)
 				raiseViews(v.Refs)
 				changed = true
+				viewsRead = viewsRead || v.Agent == agent
 			}
 		}
 		for _, a := range cur.Actions() {
 			if a.Revised == version {
 				m.Actions[a.Name] = vocab.Fresh(tick)
+				delete(m.Failed, a.Name)
 				raiseViews(a.Refs)
 				changed = true
 			}
@@ -172,10 +180,41 @@ func (s *Session) noteCommit(old, cur *vocab.State, version uint64) {
 				changed = true
 			}
 		}
+		for name := range m.Failed {
+			if _, ok := cur.Action(name); !ok {
+				delete(m.Failed, name)
+				changed = true
+			}
+		}
 	})
 	if changed {
 		s.agents.dirty.Store(true)
 	}
+	if viewsRead && agent != "" {
+		s.agents.readViews(agent)
+	}
+}
+
+// noteFailure counts a failed CALL of the named action: its error as
+// one line and the Recall count now, kept in the attention record.
+func (s *Session) noteFailure(action string, err error) {
+	msg := err.Error()
+	var ge *gqlstatus.Error
+	if errors.As(err, &ge) {
+		msg = ge.Msg
+	}
+	if _, ok := exec.Vocabulary(s.graph.Snapshot()).Action(action); !ok {
+		return // registered by the Δ that failed: it never was
+	}
+	tick := s.attn.tick.Load()
+	s.attn.update(func(m *vocab.Marks) {
+		if m.Failed == nil {
+			m.Failed = map[string]vocab.Failure{}
+		}
+		f := m.Failed[action]
+		m.Failed[action] = vocab.Failure{Count: f.Count + 1, Tick: tick, Error: vocab.ErrorLine(msg)}
+	})
+	s.agents.dirty.Store(true)
 }
 
 // ensureMarks gives every item of a newly evaluated version that has no
@@ -271,6 +310,13 @@ func (s *Session) envelope(voc *vocabRead, tick uint64, agent string, seen vocab
 	return vocab.Compose(r)
 }
 
+// MaxGapWindow and DefaultGapWindow bound and default the gap_window
+// setting.
+const (
+	MaxGapWindow     = vocab.MaxGapWindow
+	DefaultGapWindow = vocab.DefaultGapWindow
+)
+
 // encode writes the session section of the attention record.
 func (a *sessionAttention) encode(cur *vocabRead) []byte {
 	b := binary.AppendUvarint(nil, a.tick.Load())
@@ -305,6 +351,19 @@ func (a *sessionAttention) encode(cur *vocabRead) []byte {
 		b = binary.AppendUvarint(b, seen[name].hash)
 		b = binary.AppendUvarint(b, seen[name].changedAt)
 	}
+	b = binary.AppendUvarint(b, set.GapWindow)
+	var failed map[string]vocab.Failure
+	if m != nil {
+		failed = m.Failed
+	}
+	b = binary.AppendUvarint(b, uint64(len(failed)))
+	for _, name := range slices.Sorted(maps.Keys(failed)) {
+		f := failed[name]
+		b = appendAttnString(b, name)
+		b = binary.AppendUvarint(b, f.Count)
+		b = binary.AppendUvarint(b, f.Tick)
+		b = appendAttnString(b, f.Error)
+	}
 	return b
 }
 
@@ -312,7 +371,8 @@ func (a *sessionAttention) encode(cur *vocabRead) []byte {
 func (a *sessionAttention) decode(d *attnReader) error {
 	a.tick.Store(d.uvarint())
 	set := vocab.Settings{StaleReads: d.uvarint(), Decay: math.Float64frombits(d.uvarint()),
-		SalienceThreshold: math.Float64frombits(d.uvarint()), GapRatio: math.Float64frombits(d.uvarint()), GapMin: d.uvarint()}
+		SalienceThreshold: math.Float64frombits(d.uvarint()), GapRatio: math.Float64frombits(d.uvarint()), GapMin: d.uvarint(),
+		GapWindow: vocab.DefaultGapWindow}
 	if d.err != nil {
 		return fmt.Errorf("session section: %v", d.err)
 	}
@@ -357,8 +417,48 @@ func (a *sessionAttention) decode(d *attnReader) error {
 		name := string(d.bytes())
 		a.base[name] = viewSeen{hash: d.uvarint(), changedAt: d.uvarint()}
 	}
+	if d.err == nil && len(d.b) > 0 {
+		// gap_window and the failed CALLs came later: a record without
+		// them has the default window and no failures.
+		set.GapWindow = d.uvarint()
+		if err := set.Check(); d.err == nil && err != nil {
+			return fmt.Errorf("session settings: %v", err)
+		}
+		a.settings.Store(&set)
+		if err := decodeFailures(d, m); err != nil {
+			return err
+		}
+	}
 	if d.err != nil {
 		return fmt.Errorf("session section: %v", d.err)
+	}
+	return nil
+}
+
+// decodeFailures reads the failed CALLs into m: names valid and each
+// once, in order, counts at least one.
+func decodeFailures(d *attnReader, m *vocab.Marks) error {
+	n := d.uvarint()
+	if d.err == nil && n > uint64(len(d.b)) {
+		return fmt.Errorf("%d failed actions in %d bytes", n, len(d.b))
+	}
+	last := ""
+	for i := uint64(0); i < n && d.err == nil; i++ {
+		name := string(d.bytes())
+		f := vocab.Failure{Count: d.uvarint(), Tick: d.uvarint()}
+		f.Error = string(d.bytes())
+		switch {
+		case d.err != nil:
+		case name == "" || !utf8.ValidString(name) || i > 0 && name <= last:
+			return fmt.Errorf("failed action %q is not valid or out of order", name)
+		case f.Count == 0 || !utf8.ValidString(f.Error):
+			return fmt.Errorf("failed action %q has no failure", name)
+		default:
+			if m.Failed == nil {
+				m.Failed = map[string]vocab.Failure{}
+			}
+			m.Failed[name], last = f, name
+		}
 	}
 	return nil
 }

@@ -332,7 +332,7 @@ func (s *Session) apply(ctx context.Context, u *cabinet.Update, err error, local
 				return damaged(err, "session %q in %s: replaying version %d, which another host committed: %v",
 					s.name, h.cab.Path(), e.Version, err)
 			}
-			s.noteCommit(before, exec.Vocabulary(s.graph.Snapshot()), e.Version)
+			s.noteCommit(before, exec.Vocabulary(s.graph.Snapshot()), e.Version, e.Agent)
 			s.lastCommit = e.Time
 		}
 		s.snapVersion = max(s.snapVersion, u.SnapVersion)

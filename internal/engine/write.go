@@ -65,7 +65,7 @@ func (s *Session) write(ctx context.Context, c *change) error {
 		return err
 	}
 	snap := s.graph.Snapshot()
-	s.noteCommit(before, exec.Vocabulary(snap), snap.Version())
+	s.noteCommit(before, exec.Vocabulary(snap), snap.Version(), c.entry.Agent)
 	if c.after != nil {
 		c.after()
 	}
@@ -119,6 +119,9 @@ func (s *Session) Commit(ctx context.Context, text string, args map[string]any, 
 			res, err = exec.Commit(ctx, s.graph, plan, vals, xo)
 			return err == nil && res.Applied, err
 		}})
+	if name, ok := exec.FailedAction(err); ok {
+		s.noteFailure(name, err)
+	}
 	if err != nil && (res == nil || res.Applied) {
 		return nil, err // not durable, or never applied: no result to show
 	}

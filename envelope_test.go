@@ -54,12 +54,30 @@ func TestLeanEnvelopeBounded(t *testing.T) {
 		if i%3 == 0 {
 			view = fmt.Sprintf(`CREATE VIEW v_%s_%03d AS 'nodes("TSK")[0].missing_%d'`, long, i, i)
 		}
-		if _, err := s.Commit(ctx, view, nil); err != nil {
+		// ana registers them all: her yours section lists them.
+		as := goldfish.CommitOptions{Agent: "ana"}
+		if _, err := s.CommitWith(ctx, view, nil, as); err != nil {
 			t.Fatal(err)
 		}
-		if _, err := s.Commit(ctx, fmt.Sprintf(`CREATE ACTION a_%s_%03d(nick STRING, a_long_parameter_name_%d STRING = '%s')
-			INTENT 'close the finished task and keep the reason why' { MATCH (t:TSK {nick: $nick}) SET t.status = "done" }`, long, i, i, long), nil); err != nil {
+		if _, err := s.CommitWith(ctx, fmt.Sprintf(`CREATE ACTION a_%s_%03d(nick STRING, a_long_parameter_name_%d STRING = '%s')
+			INTENT 'close the finished task and keep the reason why' { MATCH (t:TSK {nick: $nick}) SET t.status = "done" }`, long, i, i, long), nil, as); err != nil {
 			t.Fatal(err)
+		}
+	}
+	// Many gaps with long names, each written by bob just before his
+	// CALLs (pre-action clusters), and failed CALLs.
+	bob := goldfish.CommitOptions{Agent: "bob"}
+	for i := range 12 {
+		for j := range 30 {
+			if _, err := s.CommitWith(ctx, fmt.Sprintf(`MATCH (t:TSK {nick: "t1"}) SET t.k_%s_%02d = %d`, long, j, i), nil, bob); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if _, err := s.CommitWith(ctx, fmt.Sprintf(`CALL a_%s_001('t1')`, long), nil, bob); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := s.CommitWith(ctx, fmt.Sprintf(`CALL a_%s_002(7)`, long), nil, bob); err == nil {
+			t.Fatal("a CALL with a wrong argument applied")
 		}
 	}
 	for _, agent := range []string{"ana", "bob"} {
@@ -82,6 +100,17 @@ func TestLeanEnvelopeBounded(t *testing.T) {
 			}
 			if only == nil && !strings.Contains(env, "left out at depth=lean") {
 				t.Errorf("%s: nothing said of what was left out:\n%s", agent, env)
+			}
+			// Every signal is there, shortened to fit (its count at least):
+			// no long list crowds out those after it.
+			if only == nil || only[0] == "attention" {
+				for _, want := range []string{"// attention yours: never_invoked=", "// attention stale_actions: ",
+					"// attention vocabulary_health: degenerating", "// attention help: vocabulary_review",
+					"// attention vocabulary_gaps: ", "// attention intent_overlap: "} {
+					if agent == "ana" && !strings.Contains(env, want) {
+						t.Errorf("%s only=%v: no %q in\n%s", agent, only, want, env)
+					}
+				}
 			}
 		}
 	}

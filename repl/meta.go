@@ -218,8 +218,13 @@ A view is CEL over nodes("KIND"), edges("TYPE"), count("KIND"), view("name") and
 an action's IF sees its parameters too. :views and :actions list them with their counters.
 Every Recall also carries the attention envelope: "// attention" lines after the header
 (and "attention" in --format json) saying what to notice: broken_views, stale_actions,
-contested, since_your_last_read (per agent: --agent or :agent), you_elided,
-vocabulary_health, vocabulary_gaps, intent_overlap, low_salience. :set depth lean|full chooses how much of the
+contested, yours (what concerns the reading agent alone: its actions never invoked, the
+broken views it registered or uses, no view read in stale_reads of its Recalls),
+help (vocabulary_review when health is degenerating: this text), since_your_last_read
+(per agent: --agent or :agent), you_elided, vocabulary_health, vocabulary_gaps (over
+the last gap_window Commits; "before N of M CALLs of X" when an agent's raw Commits keep
+writing the pair just before its CALLs of X), intent_overlap, low_salience. At full an
+action also says how many of its CALLs failed. :set depth lean|full chooses how much of the
 vocabulary shows (lean, the default, stays under 300 tokens: the most salient items first);
 :set only views,actions keeps just those sections (shape, views, actions, attention), and
 :set only alone keeps them all. An agent's first Recall of a session is shown at full once.
@@ -227,7 +232,11 @@ Review the vocabulary as you would a theory: is it enabling new work, or patchin
   Fix a broken view: register it again, CREATE OR REPLACE VIEW name AS '…' (a revision).
   Retire a stale action (registered, never invoked): DROP ACTION name.
   Turn a vocabulary gap into an action: where raw Commits keep writing the same kind and
-    property, register an action that writes it, and CALL it instead.
+    property, register an action that writes it, and CALL it instead; where they write it
+    just before CALLs of one action, make it part of that action (a parameter, or the
+    write in its body).
+  Revise an action whose CALLs fail (depth=full says how often and why): a wrong
+    signature or a precondition nobody can meet is patched around by raw Commits.
   Merge overlapping intents: two actions that say the same why are one action with a
     parameter; CREATE OR REPLACE one, DROP the other.
   Settle a contested target: when two actions write the same TSK.status (or insert or
@@ -243,7 +252,8 @@ The session's settings, kept with it for every agent (:set alone shows them):
   :set decay 0.9               -- salience kept per Recall that does not use an item
   :set salience_threshold 0.1  -- under it an item is low_salience (left out at lean)
   :set gap_ratio 4             -- raw writes per action write that make a gap …
-  :set gap_min 5               -- … once at least this many raw Commits wrote it`,
+  :set gap_min 5               -- … once at least this many raw Commits wrote it
+  :set gap_window 200          -- the latest Commits gaps are counted over (1 to 1000)`,
 	"params": `:param NAME VALUE sets $NAME for every following Commit and Recall:
   :param status 'open'
   :param due DATE '2026-01-31'

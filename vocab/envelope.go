@@ -85,8 +85,15 @@ func (s Sections) Names() []string {
 // depth=lean: the attention lines and the views and actions listed.
 const LeanTokens = 300
 
-// leanBroken is how many broken views a lean line may name.
-const leanBroken = 20
+// leanBroken is how many broken views a lean line may name. At lean the
+// broken views take at most leanBrokenShare percent of the room left, the
+// other list lines leanListShare and the gaps leanGapShare of theirs.
+const (
+	leanBroken      = 20
+	leanBrokenShare = 40
+	leanListShare   = 35
+	leanGapShare    = 60
+)
 
 const leanTokensText = "300" // LeanTokens, for the lines that name it
 
@@ -277,62 +284,21 @@ func Compose(r *Read) *Envelope {
 	}
 
 	// The lines, in the order of what most needs noticing: broken views
-	// first, always, at lean with their errors as short lines.
-	if len(att.BrokenViews) > 0 {
-		if full {
-			for _, b := range att.BrokenViews {
-				lines.addLine("broken_views", b.Name, ": ", b.Error)
-			}
-		} else {
-			att.BrokenViews = addBroken(lines, att.BrokenViews)
+	// first, always, at lean with their errors as short lines. When at
+	// lean they do not all fit whole, they are written again with each
+	// list line held to a share of the room left and the health and help
+	// lines keeping theirs, so a long list never crowds out the signals
+	// after it.
+	if lines.bounded {
+		text, milli, whole := len(lines.text), lines.milli, *att
+		attentionLines(lines, att, &signals{stale: stale, why: why, only: only, full: full, r: r, p: p})
+		if lines.short {
+			lines.text, lines.milli, *att = lines.text[:text], milli, whole
+			lines.shares = true
+			attentionLines(lines, att, &signals{stale: stale, why: why, only: only, full: full, r: r, p: p})
 		}
-	}
-	if att.FirstRead {
-		lines.addLine("first_read", "true: ", att.Note)
-	}
-	if s := att.Since; s != nil {
-		lines.addSince(s)
-	}
-	if att.Yours != nil {
-		lines.addYours(att.Yours)
-	}
-	if len(att.YouElided) > 0 {
-		lines.addLine("you_elided", strings.Join(att.YouElided, ", "), " (changed since your last read; left out by only)")
-	}
-	if stale.n > 0 && only&SectionAttention != 0 {
-		att.StaleActions = addListOf(lines, "stale_actions", stale.names, stale.n, func(s string) string { return s },
-			" (not invoked in the last "+strconv.FormatUint(r.Settings.StaleReads, 10)+" Recalls: DROP ACTION or use them)")
-	}
-	if len(att.Contested) > 0 {
-		name := contestedText
-		if lines.bounded {
-			name = contestedLean
-		}
-		att.Contested = addList(lines, "contested", att.Contested, name, contestedTail)
-	}
-	if att.Health != "" {
-		lines.addLine("vocabulary_health", att.Health, why)
-	}
-	if att.Help != "" {
-		lines.addLine("help", att.Help, " (how to review the vocabulary; in gqlsh :help vocabulary)")
-	}
-	if len(att.Gaps) > 0 {
-		tail := " (CREATE ACTION for them)"
-		for _, g := range att.Gaps {
-			if g.BeforeCall != "" {
-				tail = " (CREATE ACTION for them; a pair written before an action's CALLs may belong in that action)"
-				break
-			}
-		}
-		att.Gaps = addList(lines, "vocabulary_gaps", att.Gaps, gapText, tail)
-	}
-	if len(att.Overlap) > 0 {
-		if lines.bounded && lines.fits(p.overlapMilli) {
-			lines.addCounted(p.overlapLine, p.overlapMilli)
-			att.Overlap = att.Overlap[:min(len(att.Overlap), leanList)]
-		} else {
-			att.Overlap = addListOf(lines, "intent_overlap", att.Overlap, p.overlapN, overlapText, " (merge them)")
-		}
+	} else {
+		attentionLines(lines, att, &signals{stale: stale, why: why, only: only, full: full, r: r, p: p})
 	}
 
 	// The views and actions: at lean the most salient that fit, then a
@@ -358,6 +324,93 @@ func gapText(g Gap) string {
 		s += ", before " + strconv.FormatUint(g.BeforeTimes, 10) + " of " + strconv.FormatUint(g.BeforeCalls, 10) + " CALLs of " + g.BeforeCall
 	}
 	return s + ")"
+}
+
+// signals is what attentionLines needs beside the Attention.
+type signals struct {
+	stale staleSet
+	why   string
+	only  Sections
+	full  bool
+	r     *Read
+	p     *Prepared
+}
+
+// attentionLines writes the attention lines of att, shortening att's
+// lists to what they show.
+func attentionLines(lines *lineBudget, att *Attention, sg *signals) {
+	stale, why, only, full, r, p := sg.stale, sg.why, sg.only, sg.full, sg.r, sg.p
+	const helpTail = " (how to review the vocabulary; in gqlsh :help vocabulary)"
+	var reserve int64
+	if lines.shares {
+		if att.Health != "" {
+			reserve += lineMilli("vocabulary_health", att.Health, why)
+		}
+		if att.Help != "" {
+			reserve += lineMilli("help", att.Help, helpTail)
+		}
+		lines.limit -= reserve
+	}
+	if len(att.BrokenViews) > 0 {
+		if full {
+			for _, b := range att.BrokenViews {
+				lines.addLine("broken_views", b.Name, ": ", b.Error)
+			}
+		} else {
+			lines.within(leanBrokenShare, func() { att.BrokenViews = addBroken(lines, att.BrokenViews) })
+		}
+	}
+	if att.FirstRead {
+		lines.addLine("first_read", "true: ", att.Note)
+	}
+	if s := att.Since; s != nil {
+		lines.within(leanListShare, func() { lines.addSince(s) })
+	}
+	if att.Yours != nil {
+		lines.within(leanListShare, func() { lines.addYours(att.Yours) })
+	}
+	if len(att.YouElided) > 0 {
+		lines.addLine("you_elided", strings.Join(att.YouElided, ", "), " (changed since your last read; left out by only)")
+	}
+	if stale.n > 0 && only&SectionAttention != 0 {
+		lines.within(leanListShare, func() {
+			att.StaleActions = addListOf(lines, "stale_actions", stale.names, stale.n, func(s string) string { return s },
+				" (not invoked in the last "+strconv.FormatUint(r.Settings.StaleReads, 10)+" Recalls: DROP ACTION or use them)")
+		})
+	}
+	if len(att.Contested) > 0 {
+		name := contestedText
+		if lines.bounded {
+			name = contestedLean
+		}
+		lines.within(leanListShare, func() { att.Contested = addList(lines, "contested", att.Contested, name, contestedTail) })
+	}
+	lines.limit += reserve
+	if att.Health != "" {
+		lines.addLine("vocabulary_health", att.Health, why)
+	}
+	if att.Help != "" {
+		lines.addLine("help", att.Help, helpTail)
+	}
+	if len(att.Gaps) > 0 {
+		tail := " (CREATE ACTION for them)"
+		for _, g := range att.Gaps {
+			if g.BeforeCall != "" {
+				tail = " (CREATE ACTION for them; a pair written before an action's CALLs may belong in that action)"
+				break
+			}
+		}
+		lines.within(leanGapShare, func() { att.Gaps = addList(lines, "vocabulary_gaps", att.Gaps, gapText, tail) })
+	}
+	if len(att.Overlap) > 0 {
+		if lines.bounded && lines.fits(p.overlapMilli) {
+			lines.addCounted(p.overlapLine, p.overlapMilli)
+			att.Overlap = att.Overlap[:min(len(att.Overlap), leanList)]
+		} else {
+			att.Overlap = addListOf(lines, "intent_overlap", att.Overlap, p.overlapN, overlapText, " (merge them)")
+		}
+	}
+
 }
 
 // attentionPrint is the fingerprint of the session-level signals: what
@@ -724,6 +777,9 @@ type lineBudget struct {
 	milli   int64
 	limit   int64
 	bounded bool
+	// short says a line did not fit whole (it was shortened or left
+	// out); shares holds each list line to a share of the room left.
+	short, shares bool
 }
 
 func (l *lineBudget) fits(m int64) bool { return !l.bounded || l.milli+m <= l.limit }
@@ -753,6 +809,7 @@ func (l *lineBudget) addLine(field string, parts ...string) bool {
 	m := tokens.Milli(l.text[start:])
 	if !l.fits(m) {
 		l.text = l.text[:start]
+		l.short = true
 		return false
 	}
 	l.milli += m
@@ -808,6 +865,31 @@ func addBroken(l *lineBudget, list []BrokenView) []BrokenView {
 			return list[:n]
 		}
 	}
+}
+
+// within runs fn with the limit lowered, at lean, to pct percent of the
+// room left.
+func (l *lineBudget) within(pct int64, fn func()) {
+	if !l.shares {
+		fn()
+		return
+	}
+	limit := l.limit
+	if l.milli < limit {
+		l.limit = l.milli + (limit-l.milli)*pct/100
+	}
+	fn()
+	l.limit = limit
+}
+
+// lineMilli is the estimate of the line addLine would write.
+func lineMilli(field string, parts ...string) int64 {
+	b := make([]byte, 0, 128)
+	b = append(b, "// attention "+field+": "...)
+	for _, p := range parts {
+		b = appendOneLine(b, p)
+	}
+	return tokens.Milli(append(b, '\n'))
 }
 
 // addRaw appends lines whose room was already counted.
@@ -892,8 +974,13 @@ func addListCap[T any](l *lineBudget, field string, list []T, total, limit int, 
 				text += ", +" + strconv.Itoa(more) + " more"
 			}
 		}
-		if l.addLine(field, text, tail) || n == 0 {
+		if l.addLine(field, text, tail) {
 			return list[:n]
+		}
+		if n == 0 {
+			// The count alone, without the advice, rather than nothing.
+			l.addLine(field, text)
+			return list[:0]
 		}
 	}
 }

@@ -140,7 +140,11 @@ func (l *lineBudget) addYours(y *Yours) {
 			parts = append(parts, "no_view_read="+strconv.FormatUint(y.NoViewRead, 10))
 			tails = append(tails, "no view read in your last "+strconv.FormatUint(y.NoViewRead, 10)+" Recalls: only=views reads them")
 		}
-		if l.addLine("yours", strings.Join(parts, " "), " ("+strings.Join(tails, "; ")+")") || n <= 0 {
+		if l.addLine("yours", strings.Join(parts, " "), " ("+strings.Join(tails, "; ")+")") {
+			return
+		}
+		if n <= 0 {
+			l.addLine("yours", strings.Join(parts, " ")) // the counts alone rather than nothing
 			return
 		}
 	}

@@ -152,12 +152,13 @@ func TestAttentionEncoding(t *testing.T) {
 			r.seen = vocab.Seen{Version: rapid.Uint64().Draw(t, "last"), Reads: rapid.Uint64().Draw(t, "reads"),
 				Changed: rapid.Uint64().Draw(t, "changed"), Shape: rapid.Uint64().Draw(t, "shape"),
 				Views: rapid.Uint64().Draw(t, "views"), Actions: rapid.Uint64().Draw(t, "actions"),
-				Attention: rapid.Uint64().Draw(t, "attention")}
+				Attention: rapid.Uint64().Draw(t, "attention"), ViewRead: rapid.Uint64().Draw(t, "viewRead")}
 		}
 		tab.attn.tick.Store(rapid.Uint64().Draw(t, "tick"))
 		set := vocab.DefaultSettings
 		set.StaleReads = rapid.Uint64Range(1, 1000).Draw(t, "stale")
 		set.Decay = rapid.Float64Range(0.01, 1).Draw(t, "decay")
+		set.GapWindow = rapid.Uint64Range(1, vocab.MaxGapWindow).Draw(t, "window")
 		tab.attn.settings.Store(&set)
 		marks := &vocab.Marks{Views: map[string]vocab.Mark{}, Actions: map[string]vocab.Mark{}}
 		for _, name := range rapid.SliceOfN(rapid.StringMatching(`[a-z]{1,6}`), 0, 6).Draw(t, "marks") {
@@ -167,6 +168,13 @@ func TestAttentionEncoding(t *testing.T) {
 			} else {
 				marks.Actions[name] = mk
 			}
+		}
+		for _, name := range rapid.SliceOfN(rapid.StringMatching(`[a-z]{1,6}`), 0, 4).Draw(t, "failed") {
+			if marks.Failed == nil {
+				marks.Failed = map[string]vocab.Failure{}
+			}
+			marks.Failed[name] = vocab.Failure{Count: rapid.Uint64Range(1, 1<<40).Draw(t, "fails"),
+				Tick: rapid.Uint64().Draw(t, "ftick"), Error: rapid.String().Draw(t, "ferr")}
 		}
 		tab.attn.marks.Store(marks)
 		tab.attn.base = map[string]viewSeen{}
@@ -251,6 +259,10 @@ func FuzzDecodeAttention(f *testing.F) {
 	s.attn.marks.Store(&vocab.Marks{Views: map[string]vocab.Mark{"open": {Score: 1.5, Tick: 3, RegTick: 1}},
 		Actions: map[string]vocab.Mark{"settle": {Score: 0.2, Tick: 9, RegTick: 2}}})
 	s.attn.base = map[string]viewSeen{"open": {hash: 77, changedAt: 2}}
+	f.Add(encodeAttention(s))
+	s.attn.update(func(m *vocab.Marks) { // with failed CALLs
+		m.Failed = map[string]vocab.Failure{"settle": {Count: 2, Tick: 9, Error: "the precondition is false"}}
+	})
 	f.Add(encodeAttention(s))
 	f.Add(encodeAttention(&Session{}))
 	s.pinned.Store(&[]string{"LAW", "RULE"}) // with the pinned section

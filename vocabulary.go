@@ -64,6 +64,12 @@ type Action struct {
 	// Salience and LowSalience are as for View.
 	Salience    float64
 	LowSalience bool
+	// FailedCalls counts the CALLs that could not apply (arguments
+	// refused, precondition false or not evaluable, the body's error)
+	// since the action's latest registration; LastFailure is the
+	// latest's error as one line.
+	FailedCalls uint64
+	LastFailure string
 }
 
 // ActionParam is one parameter of an action.
@@ -277,7 +283,8 @@ func (s *Session) Vocabulary(ctx context.Context) (*Vocabulary, error) {
 	for _, a := range v.Actions {
 		act := Action{Name: a.Name, Intent: a.Intent, Signature: a.Signature, If: a.If, Agent: a.Agent,
 			Registered: a.Registered, Revised: a.Revised, Revisions: a.Revisions,
-			Invocations: a.Invocations, LastInvoked: a.LastInvoked, Salience: a.Salience, LowSalience: a.LowSalience}
+			Invocations: a.Invocations, LastInvoked: a.LastInvoked, Salience: a.Salience, LowSalience: a.LowSalience,
+			FailedCalls: a.FailedCalls, LastFailure: a.LastFailure}
 		for _, p := range a.Params {
 			act.Params = append(act.Params, ActionParam{Name: p.Name, Type: p.Type, Default: goValue(p.Default), HasDefault: p.HasDefault})
 		}

@@ -313,6 +313,9 @@ func formatVocabulary(v *goldfish.Vocabulary) string {
 		}
 		fmt.Fprintf(&b, "\n  intent %q agent %q registered v%d revised v%d revisions %d invocations %d last invoked v%d\n",
 			a.Intent, a.Agent, a.Registered, a.Revised, a.Revisions, a.Invocations, a.LastInvoked)
+		if a.FailedCalls > 0 {
+			fmt.Fprintf(&b, "  failed calls %d last failure %q\n", a.FailedCalls, a.LastFailure)
+		}
 	}
 	return b.String()
 }

@@ -437,7 +437,8 @@ func (t *remote) Vocabulary(ctx context.Context, session string) (*goldfish.Voca
 	for _, a := range out.Actions {
 		v.Actions = append(v.Actions, goldfish.Action{Name: a.Name, Intent: a.Intent, Signature: a.Signature, If: a.If,
 			Agent: a.Agent, Registered: a.Registered, Revised: a.Revised, Revisions: a.Revisions,
-			Invocations: a.Invocations, LastInvoked: a.LastInvoked, Salience: a.Salience, LowSalience: a.LowSalience})
+			Invocations: a.Invocations, LastInvoked: a.LastInvoked, Salience: a.Salience, LowSalience: a.LowSalience,
+			FailedCalls: a.FailedCalls, LastFailure: a.LastFailure})
 	}
 	return v, nil
 }

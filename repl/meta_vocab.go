@@ -54,6 +54,9 @@ func (sh *Shell) metaActions(ctx context.Context, args []string) error {
 			line += fmt.Sprintf("; invoked %d %s, last at v%d", a.Invocations, plural(a.Invocations, "time", "times"), a.LastInvoked)
 		}
 		sh.printf("  %s; %s\n", line, salience(a.Salience, a.LowSalience))
+		if a.FailedCalls > 0 {
+			sh.printf("  failed CALLs: %d (the latest: %s)\n", a.FailedCalls, a.LastFailure)
+		}
 	}
 	return nil
 }

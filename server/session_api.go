@@ -54,6 +54,10 @@ type ActionJSON struct {
 	LastInvoked uint64  `json:"last_invoked"`
 	Salience    float64 `json:"salience"`
 	LowSalience bool    `json:"low_salience,omitempty"`
+	// FailedCalls counts the CALLs that could not apply since the
+	// action's latest registration, LastFailure the latest's error.
+	FailedCalls uint64 `json:"failed_calls,omitempty"`
+	LastFailure string `json:"last_failure,omitempty"`
 }
 
 // SettingsRequest is the body of POST /v1/sessions/{name}/settings: the
@@ -169,7 +173,8 @@ func (s *Server) vocabulary(_ http.ResponseWriter, r *http.Request, scope *Scope
 	for _, a := range v.Actions {
 		out.Actions = append(out.Actions, ActionJSON{Name: a.Name, Intent: a.Intent, Signature: a.Signature, If: a.If,
 			Agent: a.Agent, Registered: a.Registered, Revised: a.Revised, Revisions: a.Revisions,
-			Invocations: a.Invocations, LastInvoked: a.LastInvoked, Salience: a.Salience, LowSalience: a.LowSalience})
+			Invocations: a.Invocations, LastInvoked: a.LastInvoked, Salience: a.Salience, LowSalience: a.LowSalience,
+			FailedCalls: a.FailedCalls, LastFailure: a.LastFailure})
 	}
 	return out, nil
 }

@@ -46,6 +46,10 @@ type Action struct {
 	LastInvoked         uint64
 	Salience            float64
 	LowSalience         bool
+	// FailedCalls counts the CALLs that could not apply since the latest
+	// registration; LastFailure is the latest's error, one line.
+	FailedCalls uint64
+	LastFailure string
 }
 
 // ActionParam is one parameter of an action.
@@ -158,6 +162,10 @@ func (s *Session) Vocabulary(ctx context.Context) (*Vocabulary, error) {
 			Registered: a.Registered, Revised: a.Revised, Revisions: a.Revisions,
 			Invocations: a.Invocations, LastInvoked: a.LastInvoked}
 		act.Salience, act.LowSalience = salience(ma, a.Name)
+		if marks != nil {
+			f := marks.Failed[a.Name]
+			act.FailedCalls, act.LastFailure = f.Count, f.Error
+		}
 		for _, p := range a.Params {
 			ap := ActionParam{Name: p.Name, Type: p.Type.String()}
 			if p.Default != nil {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
@@ -358,5 +359,75 @@ func TestEnvelopeConcurrent(t *testing.T) {
 	}
 	if sh.Attention != nil && sh.Attention.FirstRead {
 		t.Fatalf("agent0 read as new after reopening:\n%s", sh.Text)
+	}
+}
+
+// TestGapWindowAcrossFlush: the window the gaps are counted over is the
+// version's, so a session flushed to a snapshot (its log compacted away),
+// closed and opened again counts the same gaps and clusters, also once the
+// window dropped its oldest Commits.
+func TestGapWindowAcrossFlush(t *testing.T) {
+	ctx := context.Background()
+	path := filepath.Join(t.TempDir(), "gaps.gf")
+	db, err := goldfish.Open(goldfish.WithCabinet(path))
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, _ := db.Session(ctx, "main")
+	bob := goldfish.CommitOptions{Agent: "bob"}
+	must := func(_ *goldfish.CommitResult, err error) {
+		t.Helper()
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	must(s.Commit(ctx, `INSERT (:TSK {nick: "t", n: 0})`, nil))
+	must(s.Commit(ctx, `CREATE ACTION bump(nick STRING) { MATCH (t:TSK {nick: $nick}) SET t.n = 1 }`, nil))
+	// 1,200 Commits: the oldest (MOD.old) fall out of the window; bob's
+	// notes before his CALLs stay in the last 200.
+	for i := range 1000 {
+		must(s.Commit(ctx, fmt.Sprintf(`INSERT (:MOD {old: %d})`, i), nil))
+	}
+	for i := range 100 {
+		must(s.CommitWith(ctx, fmt.Sprintf(`INSERT (:NOTE {text: "n%d"})`, i), nil, bob))
+		must(s.CommitWith(ctx, `CALL bump('t')`, nil, bob))
+	}
+	read := func(s *goldfish.Session) string {
+		sh, err := s.Recall(ctx, `MATCH (t:TSK)`, goldfish.RecallOptions{Agent: "ana", Depth: "full"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var gaps []string
+		for _, g := range sh.Attention.VocabularyGaps {
+			gaps = append(gaps, fmt.Sprintf("%+v", g))
+		}
+		return strings.Join(gaps, "\n")
+	}
+	before := read(s)
+	want := "{Kind:NOTE Property:text Raw:100 InActions:0 BeforeCall:bump BeforeTimes:100 BeforeCalls:100}"
+	if before != want {
+		t.Fatalf("gaps before the flush:\n%s\nwant\n%s", before, want)
+	}
+	if err := s.Flush(ctx); err != nil {
+		t.Fatal(err)
+	}
+	db.Close()
+	db, err = goldfish.Open(goldfish.WithCabinet(path))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	s, _ = db.Session(ctx, "main")
+	if after := read(s); after != before {
+		t.Fatalf("gaps after a flush and a reopen:\n%s\nwere\n%s", after, before)
+	}
+	set, _ := s.AttentionSettings(ctx)
+	set.GapWindow = 1000
+	if err := s.SetAttentionSettings(ctx, set); err != nil {
+		t.Fatal(err)
+	}
+	// Over the last 1,000: 800 of the old writes and bob's notes.
+	if got := read(s); !strings.Contains(got, "Kind:MOD Property:old Raw:800 ") {
+		t.Fatalf("gaps over 1,000 Commits:\n%s", got)
 	}
 }

@@ -85,15 +85,8 @@ func (s Sections) Names() []string {
 // depth=lean: the attention lines and the views and actions listed.
 const LeanTokens = 300
 
-// leanBroken is how many broken views a lean line may name. At lean the
-// broken views take at most leanBrokenShare percent of the room left, the
-// other list lines leanListShare and the gaps leanGapShare of theirs.
-const (
-	leanBroken      = 20
-	leanBrokenShare = 40
-	leanListShare   = 35
-	leanGapShare    = 60
-)
+// leanBroken is how many broken views a lean line may name.
+const leanBroken = 20
 
 const leanTokensText = "300" // LeanTokens, for the lines that name it
 
@@ -284,22 +277,8 @@ func Compose(r *Read) *Envelope {
 	}
 
 	// The lines, in the order of what most needs noticing: broken views
-	// first, always, at lean with their errors as short lines. When at
-	// lean they do not all fit whole, they are written again with each
-	// list line held to a share of the room left and the health and help
-	// lines keeping theirs, so a long list never crowds out the signals
-	// after it.
-	if lines.bounded {
-		text, milli, whole := len(lines.text), lines.milli, *att
-		attentionLines(lines, att, &signals{stale: stale, why: why, only: only, full: full, r: r, p: p})
-		if lines.short {
-			lines.text, lines.milli, *att = lines.text[:text], milli, whole
-			lines.shares = true
-			attentionLines(lines, att, &signals{stale: stale, why: why, only: only, full: full, r: r, p: p})
-		}
-	} else {
-		attentionLines(lines, att, &signals{stale: stale, why: why, only: only, full: full, r: r, p: p})
-	}
+	// first, always, at lean with their errors as short lines.
+	attentionLines(lines, att, &signals{stale: stale, why: why, only: only, full: full, r: r, p: p})
 
 	// The views and actions: at lean the most salient that fit, then a
 	// line saying how many were left out and why.
@@ -340,16 +319,51 @@ type signals struct {
 // lists to what they show.
 func attentionLines(lines *lineBudget, att *Attention, sg *signals) {
 	stale, why, only, full, r, p := sg.stale, sg.why, sg.only, sg.full, sg.r, sg.p
-	const helpTail = " (how to review the vocabulary; in gqlsh :help vocabulary)"
-	var reserve int64
-	if lines.shares {
+	// At lean every line keeps room for the shortest form of each line
+	// after it (a list's count, the health and help lines whole): a line
+	// takes what it needs of the rest, so the lines first in the order
+	// show most, and none after them is crowded out.
+	var order [lineKinds]int64
+	var healthLine preLine
+	if lines.bounded {
+		if att.Since != nil {
+			order[lineSince] = minMilli[lineSince]
+		}
+		if att.Yours != nil {
+			order[lineYours] = minMilli[lineYours]
+		}
+		if len(att.YouElided) > 0 {
+			order[lineElided] = minMilli[lineElided]
+		}
+		if stale.n > 0 && only&SectionAttention != 0 {
+			order[lineStale] = minMilli[lineStale]
+		}
+		if len(att.Contested) > 0 {
+			order[lineContested] = minMilli[lineContested]
+		}
 		if att.Health != "" {
-			reserve += lineMilli("vocabulary_health", att.Health, why)
+			healthLine = (&lineBudget{limit: 1 << 62, bounded: true}).line("vocabulary_health", att.Health, why)
+			order[lineHealth] = healthLine.milli
 		}
 		if att.Help != "" {
-			reserve += lineMilli("help", att.Help, helpTail)
+			order[lineHelp] = minMilli[lineHelp]
 		}
-		lines.limit -= reserve
+		if len(att.Gaps) > 0 {
+			order[lineGaps] = minMilli[lineGaps]
+		}
+		if len(att.Overlap) > 0 {
+			order[lineOverlap] = minMilli[lineOverlap]
+		}
+	}
+	limit := lines.limit
+	// keep sets the limit for the line of kind k: what the lines after
+	// it need at least is kept back.
+	keep := func(k int) {
+		var after int64
+		for _, m := range order[k+1:] {
+			after += m
+		}
+		lines.limit = max(lines.milli, limit-after)
 	}
 	if len(att.BrokenViews) > 0 {
 		if full {
@@ -357,40 +371,49 @@ func attentionLines(lines *lineBudget, att *Attention, sg *signals) {
 				lines.addLine("broken_views", b.Name, ": ", b.Error)
 			}
 		} else {
-			lines.within(leanBrokenShare, func() { att.BrokenViews = addBroken(lines, att.BrokenViews) })
+			keep(lineBroken)
+			att.BrokenViews = addBroken(lines, att.BrokenViews)
 		}
 	}
 	if att.FirstRead {
 		lines.addLine("first_read", "true: ", att.Note)
 	}
 	if s := att.Since; s != nil {
-		lines.within(leanListShare, func() { lines.addSince(s) })
+		keep(lineSince)
+		lines.addSince(s)
 	}
 	if att.Yours != nil {
-		lines.within(leanListShare, func() { lines.addYours(att.Yours) })
+		keep(lineYours)
+		lines.addYours(att.Yours)
 	}
 	if len(att.YouElided) > 0 {
+		keep(lineElided)
 		lines.addLine("you_elided", strings.Join(att.YouElided, ", "), " (changed since your last read; left out by only)")
 	}
 	if stale.n > 0 && only&SectionAttention != 0 {
-		lines.within(leanListShare, func() {
-			att.StaleActions = addListOf(lines, "stale_actions", stale.names, stale.n, func(s string) string { return s },
-				" (not invoked in the last "+strconv.FormatUint(r.Settings.StaleReads, 10)+" Recalls: DROP ACTION or use them)")
-		})
+		keep(lineStale)
+		att.StaleActions = addListOf(lines, "stale_actions", stale.names, stale.n, func(s string) string { return s },
+			" (not invoked in the last "+strconv.FormatUint(r.Settings.StaleReads, 10)+" Recalls: DROP ACTION or use them)")
 	}
 	if len(att.Contested) > 0 {
-		name := contestedText
+		keep(lineContested)
 		if lines.bounded {
-			name = contestedLean
+			att.Contested = att.Contested[:lines.addPre(p.contestedLines)]
+		} else {
+			att.Contested = addList(lines, "contested", att.Contested, contestedText, contestedTail)
 		}
-		lines.within(leanListShare, func() { att.Contested = addList(lines, "contested", att.Contested, name, contestedTail) })
 	}
-	lines.limit += reserve
 	if att.Health != "" {
-		lines.addLine("vocabulary_health", att.Health, why)
+		keep(lineHealth)
+		if lines.bounded {
+			lines.addPre([]preLine{healthLine})
+		} else {
+			lines.addLine("vocabulary_health", att.Health, why)
+		}
 	}
 	if att.Help != "" {
-		lines.addLine("help", att.Help, helpTail)
+		keep(lineHelp)
+		lines.addPre([]preLine{helpLine})
 	}
 	if len(att.Gaps) > 0 {
 		tail := " (CREATE ACTION for them)"
@@ -400,17 +423,59 @@ func attentionLines(lines *lineBudget, att *Attention, sg *signals) {
 				break
 			}
 		}
-		lines.within(leanGapShare, func() { att.Gaps = addList(lines, "vocabulary_gaps", att.Gaps, gapText, tail) })
+		keep(lineGaps)
+		att.Gaps = addList(lines, "vocabulary_gaps", att.Gaps, gapText, tail)
 	}
+	lines.limit = limit
 	if len(att.Overlap) > 0 {
-		if lines.bounded && lines.fits(p.overlapMilli) {
-			lines.addCounted(p.overlapLine, p.overlapMilli)
-			att.Overlap = att.Overlap[:min(len(att.Overlap), leanList)]
+		if lines.bounded {
+			att.Overlap = att.Overlap[:lines.addPre(p.overlapLines)]
 		} else {
 			att.Overlap = addListOf(lines, "intent_overlap", att.Overlap, p.overlapN, overlapText, " (merge them)")
 		}
 	}
+}
 
+// The lines of the attention section, in their order, and the estimate
+// of the shortest form of each (a list's count; the help line whole; the
+// since line with its counts), an upper bound: the counts are written
+// with seven digits.
+const (
+	lineBroken = iota
+	lineSince
+	lineYours
+	lineElided
+	lineStale
+	lineContested
+	lineHealth
+	lineHelp
+	lineGaps
+	lineOverlap
+	lineKinds
+)
+
+var minMilli [lineKinds]int64
+
+// helpLine is the help line, written once.
+var helpLine preLine
+
+const helpTail = " (how to review the vocabulary; in gqlsh :help vocabulary)"
+
+// sepMilli is the estimate of the ", " between a list's entries.
+var sepMilli = tokens.Milli([]byte(", "))
+
+func init() {
+	const n = "1000000"
+	minMilli[lineSince] = lineMilli("since_your_last_read", "versions="+n+" elements_changed="+n+
+		" actions_registered="+n+" actions_invoked="+n+" views_changed="+n)
+	minMilli[lineYours] = lineMilli("yours", "never_invoked="+n+" broken_views="+n+" no_view_read="+n)
+	minMilli[lineElided] = lineMilli("you_elided", "shape, views, actions, attention", " (changed since your last read; left out by only)")
+	minMilli[lineStale] = lineMilli("stale_actions", n)
+	minMilli[lineContested] = lineMilli("contested", n)
+	helpLine = (&lineBudget{limit: 1 << 62, bounded: true}).line("help", HelpReview, helpTail)
+	minMilli[lineHelp] = helpLine.milli
+	minMilli[lineGaps] = lineMilli("vocabulary_gaps", n)
+	minMilli[lineOverlap] = lineMilli("intent_overlap", n)
 }
 
 // attentionPrint is the fingerprint of the session-level signals: what
@@ -777,9 +842,6 @@ type lineBudget struct {
 	milli   int64
 	limit   int64
 	bounded bool
-	// short says a line did not fit whole (it was shortened or left
-	// out); shares holds each list line to a share of the room left.
-	short, shares bool
 }
 
 func (l *lineBudget) fits(m int64) bool { return !l.bounded || l.milli+m <= l.limit }
@@ -809,7 +871,6 @@ func (l *lineBudget) addLine(field string, parts ...string) bool {
 	m := tokens.Milli(l.text[start:])
 	if !l.fits(m) {
 		l.text = l.text[:start]
-		l.short = true
 		return false
 	}
 	l.milli += m
@@ -865,21 +926,6 @@ func addBroken(l *lineBudget, list []BrokenView) []BrokenView {
 			return list[:n]
 		}
 	}
-}
-
-// within runs fn with the limit lowered, at lean, to pct percent of the
-// room left.
-func (l *lineBudget) within(pct int64, fn func()) {
-	if !l.shares {
-		fn()
-		return
-	}
-	limit := l.limit
-	if l.milli < limit {
-		l.limit = l.milli + (limit-l.milli)*pct/100
-	}
-	fn()
-	l.limit = limit
 }
 
 // lineMilli is the estimate of the line addLine would write.
@@ -952,6 +998,66 @@ func addListOf[T any](l *lineBudget, field string, list []T, total int, name fun
 	return addListCap(l, field, list, total, leanList, name, tail)
 }
 
+// listText joins the first n parts of a list of total entries, then says
+// how many more there are.
+func listText(parts []string, n, total int) string {
+	text := strings.Join(parts[:n], ", ")
+	if more := total - n; more > 0 {
+		if n == 0 {
+			text = strconv.Itoa(more)
+		} else {
+			text += ", +" + strconv.Itoa(more) + " more"
+		}
+	}
+	return text
+}
+
+// preLine is a list line written ahead (once per version), with the
+// entries it shows and its estimate.
+type preLine struct {
+	text  []byte
+	milli int64
+	n     int
+}
+
+// preLines writes a list's lean lines ahead: with the most entries a lean
+// line shows, then one fewer, down to none, and last the count without
+// the tail; addPre takes the first that fits.
+func preLines[T any](field string, list []T, total int, name func(T) string, tail string) []preLine {
+	n := min(len(list), leanList)
+	parts := make([]string, n)
+	for i, x := range list[:n] {
+		parts[i] = cut(name(x), 2*leanName)
+	}
+	var out []preLine
+	for ; n >= 0; n-- {
+		l := &lineBudget{limit: 1 << 62, bounded: true}
+		l.addLine(field, listText(parts, n, total), tail)
+		out = append(out, preLine{text: l.text, milli: l.milli, n: n})
+	}
+	l := &lineBudget{limit: 1 << 62, bounded: true}
+	l.addLine(field, listText(parts, 0, total))
+	return append(out, preLine{text: l.text, milli: l.milli})
+}
+
+// line writes one line of fields as addLine would, on its own.
+func (l *lineBudget) line(field string, parts ...string) preLine {
+	l.addLine(field, parts...)
+	return preLine{text: l.text, milli: l.milli}
+}
+
+// addPre appends the first of lines that fits and returns how many
+// entries it shows.
+func (l *lineBudget) addPre(lines []preLine) int {
+	for _, pl := range lines {
+		if l.fits(pl.milli) {
+			l.addCounted(pl.text, pl.milli)
+			return pl.n
+		}
+	}
+	return 0
+}
+
 // addListCap is addListOf showing at most limit entries at lean.
 func addListCap[T any](l *lineBudget, field string, list []T, total, limit int, name func(T) string, tail string) []T {
 	n := len(list)
@@ -965,15 +1071,23 @@ func addListCap[T any](l *lineBudget, field string, list []T, total, limit int, 
 			parts[i] = cut(parts[i], 2*leanName)
 		}
 	}
-	for ; ; n-- {
-		text := strings.Join(parts[:n], ", ")
-		if more := total - n; more > 0 {
-			if n == 0 {
-				text = strconv.Itoa(more)
-			} else {
-				text += ", +" + strconv.Itoa(more) + " more"
+	if l.bounded && n > 1 {
+		// Start from the most entries the room can hold by the estimates
+		// of the parts (a line's estimate is about the sum of its parts'),
+		// one more for safety: each try below costs a line's estimate.
+		room := l.limit - l.milli - lineMilli(field, ", +1000000 more", tail)
+		fit := 0
+		for _, part := range parts {
+			room -= tokens.MilliString(part) + sepMilli
+			if room < 0 {
+				break
 			}
+			fit++
 		}
+		n = min(n, fit+1)
+	}
+	for ; ; n-- {
+		text := listText(parts, n, total)
 		if l.addLine(field, text, tail) {
 			return list[:n]
 		}

@@ -530,6 +530,7 @@ func FuzzDecode(f *testing.F) {
 	f.Add((*State)(nil).AppendExt(nil))
 	f.Add([]byte{2})
 	f.Add([]byte{2, 0, 0, 0, 1, 1, 'K', 1, 'k', 1, 1, 0, 0})
+	f.Add(windowCommits(nil, "agent=ana NOTE.text", "agent=bob TSK.status@ call=settle", "TSK.x NOTE.text", "call=ping").AppendExt(nil))
 	f.Fuzz(func(t *testing.T, b []byte) {
 		s, err := Decode(b, testPlan)
 		if err != nil {

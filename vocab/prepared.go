@@ -31,9 +31,9 @@ type Prepared struct {
 	overlapN                 int // pairs in all (overlap holds the first)
 	// sharedPrint covers the broken views and the overlapping intents.
 	sharedPrint uint64
-	// overlapLine is intent_overlap's line at lean, when it fits.
-	overlapLine  []byte
-	overlapMilli int64
+	// overlapLines and contestedLines are intent_overlap's and
+	// contested's lines at lean (preLines).
+	overlapLines, contestedLines []preLine
 
 	rank atomic.Pointer[ranking]
 
@@ -145,9 +145,10 @@ func Prepare(state *State, vals *Values) *Prepared {
 	}
 	p.sharedPrint = sh.Sum64()
 	if len(p.overlap) > 0 {
-		l := &lineBudget{limit: 1 << 62, bounded: true}
-		addListOf(l, "intent_overlap", p.overlap, p.overlapN, overlapText, " (merge them)")
-		p.overlapLine, p.overlapMilli = l.text, l.milli
+		p.overlapLines = preLines("intent_overlap", p.overlap, p.overlapN, overlapText, " (merge them)")
+	}
+	if cs := state.Contested(); len(cs) > 0 {
+		p.contestedLines = preLines("contested", cs, len(cs), contestedLean, contestedTail)
 	}
 	return p
 }

@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 
 	"pgregory.net/rapid"
@@ -429,5 +430,66 @@ func TestGapWindowAcrossFlush(t *testing.T) {
 	// Over the last 1,000: 800 of the old writes and bob's notes.
 	if got := read(s); !strings.Contains(got, "Kind:MOD Property:old Raw:800 ") {
 		t.Fatalf("gaps over 1,000 Commits:\n%s", got)
+	}
+}
+
+// TestAttentionUnderFire: agents reading (lean, full, views alone) while
+// others commit, CALL (some CALLs failing) and register, at once: no race,
+// no error but the failed CALLs', and every failure counted.
+func TestAttentionUnderFire(t *testing.T) {
+	ctx := context.Background()
+	db, _ := goldfish.Open()
+	defer db.Close()
+	s, _ := db.Session(ctx, "fire")
+	if _, err := s.Commit(ctx, `INSERT (:TSK {nick: "t", n: 0})`, nil); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.CommitWith(ctx, `CREATE ACTION bump(nick STRING) { MATCH (t:TSK {nick: $nick}) SET t.n = 1 }`, nil,
+		goldfish.CommitOptions{Agent: "a0"}); err != nil {
+		t.Fatal(err)
+	}
+	var wg sync.WaitGroup
+	var failed atomic.Int64
+	for g := range 4 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			agent := fmt.Sprint("a", g)
+			for i := range 60 {
+				o := goldfish.CommitOptions{Agent: agent}
+				var err error
+				switch i % 4 {
+				case 0:
+					_, err = s.CommitWith(ctx, fmt.Sprintf(`INSERT (:NOTE {text: "%s %d"})`, agent, i), nil, o)
+				case 1:
+					_, err = s.CommitWith(ctx, `CALL bump('t')`, nil, o)
+				case 2:
+					if _, err = s.CommitWith(ctx, `CALL bump(1)`, nil, o); err != nil {
+						failed.Add(1)
+						err = nil
+					}
+				case 3:
+					_, err = s.CommitWith(ctx, fmt.Sprintf(`CREATE OR REPLACE VIEW v%d AS 'count("NOTE")'`, g), nil, o)
+				}
+				if err != nil {
+					t.Error(err)
+					return
+				}
+				for _, ro := range []goldfish.RecallOptions{{Agent: agent}, {Agent: agent, Depth: "full"}, {Agent: agent, Only: []string{"views"}}} {
+					if _, err := s.Recall(ctx, `MATCH (t:TSK)`, ro); err != nil {
+						t.Error(err)
+						return
+					}
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	v, err := s.Vocabulary(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(v.Actions) != 1 || v.Actions[0].FailedCalls != uint64(failed.Load()) || failed.Load() != 60 {
+		t.Fatalf("failed CALLs %d counted, %d made", v.Actions[0].FailedCalls, failed.Load())
 	}
 }

@@ -109,7 +109,7 @@ type Attention struct {
 	// read no view.
 	Yours *Yours `json:"yours,omitempty"`
 	// Help is "vocabulary_review" when VocabularyHealth is degenerating:
-	// the review patterns (ReviewPatterns; gqlsh :help vocabulary).
+	// the review patterns, which gqlsh's :help vocabulary prints.
 	Help string `json:"help,omitempty"`
 	// SinceYourLastRead is what changed since this agent's previous
 	// Recall.

@@ -1,5 +1,7 @@
 package store
 
+import "strconv"
+
 // Tx is the single writer's working state. Its read methods (through
 // Tx.Snapshot) see its own writes. A Tx must be used by one goroutine.
 type Tx struct {
@@ -254,6 +256,31 @@ func (t *Tx) Commit() *Snapshot {
 	}
 	t.st.types = t.g.typeNames
 	s := &Snapshot{version: t.base.version + 1, st: t.st}
+	t.g.pub.Store(s)
+	t.done = true
+	t.g.mu.Unlock()
+	return s
+}
+
+// CommitAt is Commit publishing the working state as the given version
+// instead of base+1: a graph whose version is a function of state kept
+// elsewhere (the catalogue, whose version is derived from the cabinet's
+// durable state, SPEC §7) jumps to it. The version must be greater than
+// the base's: CommitAt panics otherwise, publishing nothing (a
+// version that does not move forward would name two states; the caller
+// computed it wrong), rolling the Tx back first. After Commit or Rollback it does nothing and
+// returns the currently published snapshot.
+func (t *Tx) CommitAt(version uint64) *Snapshot {
+	if t.done {
+		return t.g.pub.Load()
+	}
+	if version <= t.base.version {
+		t.Rollback()
+		panic("store: CommitAt: version " + strconv.FormatUint(version, 10) +
+			" does not follow the base version " + strconv.FormatUint(t.base.version, 10))
+	}
+	t.st.types = t.g.typeNames
+	s := &Snapshot{version: version, st: t.st}
 	t.g.pub.Store(s)
 	t.done = true
 	t.g.mu.Unlock()

@@ -21,13 +21,14 @@ import (
 //	           kinds: ["NOTE:4", "TSK:36"], last_commit: DATETIME "…"})
 //
 // per session, kept current with every Commit, Purge and Drop (queued, and
-// applied when the catalogue is read, so its version counts the reads
-// that found changes, not the Commits). Read it with
-// Recall like any other session (MATCH (s:SESSION) LIMIT 4); it refuses
-// Commit. It is derived, not persisted: Open builds it from the metadata
-// the cabinet writes with every log entry, so listing sessions hydrates
-// none. Its version counts its own changes since Open. DB.Sessions does
-// not list it.
+// applied when the catalogue is read). Read it with Recall like any other
+// session (MATCH (s:SESSION) LIMIT 4); it refuses Commit. It is derived,
+// not persisted: Open builds it from the metadata the cabinet writes with
+// every log entry, so listing sessions hydrates none. Its version is
+// derived from the cabinet's durable state (see Queue): the sum of the
+// sessions' versions plus the cabinet's dropped counter, so it never goes
+// back across a reopen and one version always shows one content.
+// DB.Sessions does not list it.
 const Name = "catalog"
 
 // Label is the label of the catalogue's nodes.
@@ -103,57 +104,186 @@ func InfoOf(n *store.Node, persisted bool) Info {
 // reads the catalogue applies the queue first, in one catalogue version.
 // A Commit thus does not pay for a catalogue write it does not need, and
 // the catalogue a reader sees is as current as a write-through one.
+//
+// The queue also keeps the catalogue's line: the version its next
+// Apply publishes, a function of the cabinet's durable state, so that
+// the catalogue's version never goes back across a reopen and one
+// version always shows one content (SPEC §7). The line is Σ over the
+// listed sessions of their weight (cabinet.Meta.Weight: the version plus
+// the version the counts are of) plus the cabinet's dropped counter D,
+// which a drop raises by the dropped session's weight plus one
+// (cabinet.Cabinet.Dropped). Every change of what the catalogue shows
+// raises it: a session's weight only grows while it lives, and a drop
+// takes its weight w away and adds w+1. Load starts it from the
+// cabinet; Put and Delete then apply the same increments as the cabinet,
+// from what this process saw, so the line never runs ahead of the
+// durable state: it equals it once every change reached the queue, and
+// lags it by what has not (a Commit not yet published, another host's
+// Commit or drop not yet seen). A reopen therefore starts at least where
+// the line was, and higher if the content differs.
 type Queue struct {
-	mu      sync.Mutex // guards pending
+	// Lazy says the cabinet writes a session's counts after its entry
+	// (many hosts on PostgreSQL): a Put without MetaVersion (a Commit of
+	// this host, published once its entry is durable) then keeps the
+	// counts' version the line counts, rather than run ahead of the
+	// cabinet. Set before Load.
+	Lazy bool
+
+	mu      sync.Mutex // guards pending, known, dropped
 	pending map[string]*cabinet.Meta
-	apply   sync.Mutex // one application at a time, so changes land in order
+	known   map[string]weight // the sessions as the line counts them, queued changes included
+	dropped uint64            // D as the line counts it
+	apply   sync.Mutex        // one application at a time, so changes land in order
 }
 
-// Put queues the creation or update of a session's catalogue node.
-func (q *Queue) Put(m cabinet.Meta) { q.set(m.Name, &m) }
+// weight is what one session counts for in the line: its version and the
+// version its counts are of, each only growing while the session lives.
+type weight struct{ version, meta uint64 }
 
-// Delete queues the removal of a session's catalogue node.
-func (q *Queue) Delete(name string) { q.set(name, nil) }
+func (w weight) sum() uint64 { return w.version + w.meta }
 
-func (q *Queue) set(name string, m *cabinet.Meta) {
+// weightOf is the weight m says (lazy: see Queue.Lazy).
+func weightOf(m cabinet.Meta, lazy bool) weight {
+	w := weight{m.Version, m.MetaVersion}
+	if w.meta == 0 && !lazy {
+		w.meta = m.Version
+	}
+	return w
+}
+
+// Load builds the catalogue in g (new, at version 0) from the cabinet's
+// metadata and dropped counter, in one version: the line, Σ weights + D
+// (none when both are 0).
+func (q *Queue) Load(g *store.Graph, metas []cabinet.Meta, dropped uint64) {
+	q.apply.Lock()
+	defer q.apply.Unlock()
 	q.mu.Lock()
+	q.known, q.dropped = make(map[string]weight, len(metas)), dropped
+	for _, m := range metas {
+		q.known[m.Name] = weightOf(m, false) // what the cabinet holds: its own weight
+	}
+	line := q.lineLocked()
+	q.mu.Unlock()
+	if line == 0 {
+		return
+	}
+	tx := g.Begin()
+	defer tx.Rollback()
+	for _, m := range metas {
+		if _, err := tx.InsertNode(ID(m.Name), []string{Label}, Props(m)); err != nil {
+			panic("goldfish: building the catalogue: " + err.Error()) // names are unique: a bug
+		}
+	}
+	tx.CommitAt(line)
+}
+
+// Line is the version the catalogue's next Apply publishes if it finds
+// changes (the current version when all changes are applied).
+func (q *Queue) Line() uint64 {
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	return q.lineLocked()
+}
+
+func (q *Queue) lineLocked() uint64 {
+	line := q.dropped
+	for _, w := range q.known {
+		line += w.sum()
+	}
+	return line
+}
+
+// Put queues the creation or update of a session's catalogue node. A
+// version older than the one the line counts can only be a later
+// incarnation of the name (dropped and made again, by another host,
+// between two reads of its head): it is counted as the drop it implies.
+// Counts of an older version than the line counts keep the counted one.
+func (q *Queue) Put(m cabinet.Meta) {
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	w := weightOf(m, q.Lazy)
+	if old, ok := q.known[m.Name]; ok {
+		if m.Version < old.version {
+			q.dropped += old.sum() + 1
+		} else {
+			w.meta = max(w.meta, old.meta)
+		}
+	}
+	q.setLocked(m.Name, &m)
+	q.known[m.Name] = w
+}
+
+// Delete queues the removal of a session's catalogue node; the line
+// gains the session's weight plus one, as the cabinet's counter does.
+func (q *Queue) Delete(name string) {
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	if old, ok := q.known[name]; ok {
+		q.dropped += old.sum() + 1
+		delete(q.known, name)
+	}
+	q.setLocked(name, nil)
+}
+
+func (q *Queue) setLocked(name string, m *cabinet.Meta) {
 	if q.pending == nil {
 		q.pending = map[string]*cabinet.Meta{}
 	}
+	if q.known == nil {
+		q.known = map[string]weight{}
+	}
 	q.pending[name] = m
-	q.mu.Unlock()
 }
 
 // Apply applies the queued changes to the catalogue graph g in one
-// version (none when nothing is queued); one Apply runs at a time, so
-// changes land in order.
+// version, the line (none when nothing is queued or nothing changes);
+// one Apply runs at a time, so changes land in order.
 func (q *Queue) Apply(g *store.Graph) {
 	q.apply.Lock()
 	defer q.apply.Unlock()
 	q.mu.Lock()
 	pending := q.pending
 	q.pending = nil
+	line := q.lineLocked()
 	q.mu.Unlock()
 	if len(pending) == 0 {
 		return
 	}
 	tx := g.Begin()
 	defer tx.Rollback()
+	changed := false
 	for _, name := range slices.Sorted(maps.Keys(pending)) {
 		if m := pending[name]; m != nil {
-			putIn(tx, *m)
+			changed = putIn(tx, *m) || changed
 		} else {
-			deleteIn(tx, name)
+			changed = deleteIn(tx, name) || changed
 		}
 	}
-	tx.Commit()
+	if !changed {
+		return // the same content keeps its version
+	}
+	base := tx.Base().Version()
+	if line <= base {
+		// Cannot happen when every change reaches the queue through Put
+		// and Delete: a change of content is a change of some session's
+		// version or counts, or a drop, and each raises the line past
+		// the version the previous content was published at. Should it
+		// happen (a bug), one past is the least wrong: a version that
+		// does not move would name two contents.
+		line = base + 1
+	}
+	tx.CommitAt(line)
 }
 
-// putIn creates or updates the catalogue node of one session.
-func putIn(tx *store.Tx, m cabinet.Meta) {
+// putIn creates or updates the catalogue node of one session; it reports
+// whether the node changed.
+func putIn(tx *store.Tx, m cabinet.Meta) bool {
 	id, props := ID(m.Name), Props(m)
 	var err error
-	if _, ok := tx.Snapshot().Node(id); ok {
+	if n, ok := tx.Snapshot().Node(id); ok {
+		if n.Props.Equal(props) {
+			return false
+		}
 		_, err = tx.SetProps(id, props)
 	} else {
 		if _, ok := tx.Snapshot().RecycledNode(id); ok {
@@ -164,15 +294,18 @@ func putIn(tx *store.Tx, m cabinet.Meta) {
 	if err != nil {
 		panic("goldfish: updating the catalogue: " + err.Error())
 	}
+	return true
 }
 
-// deleteIn removes a session's catalogue node.
-func deleteIn(tx *store.Tx, name string) {
+// deleteIn removes a session's catalogue node; it reports whether there
+// was one.
+func deleteIn(tx *store.Tx, name string) bool {
 	id := ID(name)
 	if tx.RecycleNode(id) != nil {
-		return
+		return false // not listed
 	}
 	_ = tx.Purge(id)
+	return true
 }
 
 // Visible is the catalogue of the sessions visible says a caller

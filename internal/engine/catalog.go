@@ -28,20 +28,12 @@ func newCatalog(db *DB) *Session {
 	return s
 }
 
-// catalogLoad builds the catalogue from the cabinet's metadata in one
-// version.
-func (db *DB) catalogLoad(metas []cabinet.Meta) {
-	if len(metas) == 0 {
-		return
-	}
-	tx := db.catalog.graph.Begin()
-	defer tx.Rollback()
-	for _, m := range metas {
-		if _, err := tx.InsertNode(catalog.ID(m.Name), []string{catalog.Label}, catalog.Props(m)); err != nil {
-			panic("goldfish: building the catalogue: " + err.Error()) // names are unique: a bug
-		}
-	}
-	tx.Commit()
+// catalogLoad builds the catalogue from the cabinet's metadata and
+// dropped counter in one version, Σ weights + dropped (catalog.Queue):
+// a function of the durable state, so it never goes back across a
+// reopen.
+func (db *DB) catalogLoad(metas []cabinet.Meta, dropped uint64) {
+	db.catq.Load(db.catalog.graph, metas, dropped)
 }
 
 // catalogPut queues the creation or update of a session's catalogue node.

@@ -51,6 +51,15 @@ func (db *DB) openCabinet() error {
 	default:
 		return nil
 	}
+	db.catq.Lazy = db.hosts != nil // entries first, counts after (durableHosts)
+	// The dropped counter first: another host's drop between the two
+	// reads then leaves the catalogue's version behind the durable
+	// state, never ahead of it (catalog.Queue).
+	dropped, err := db.cab.Dropped()
+	if err != nil {
+		db.cab.Close()
+		return err
+	}
 	metas, err := db.cab.Sessions()
 	if err != nil {
 		db.cab.Close()
@@ -59,7 +68,7 @@ func (db *DB) openCabinet() error {
 	for _, m := range metas {
 		db.known[m.Name] = true
 	}
-	db.catalogLoad(metas)
+	db.catalogLoad(metas, dropped)
 	if db.hosts != nil {
 		db.hosts.start(metas)
 	}

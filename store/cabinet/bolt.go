@@ -493,6 +493,18 @@ func (b *Bolt) apply(tx *bolt.Tx, ops []*op) error {
 			continue
 		}
 		if o.kind == opDrop {
+			if raw := idx.Get(key); raw != nil {
+				// The drop and the counter move in one transaction: the
+				// catalogue's version (Σ weights + dropped) never goes
+				// back, whenever the file is reopened.
+				m, err := decodeMeta(raw)
+				if err != nil {
+					return fmt.Errorf("index record: %v", err)
+				}
+				if err := addDropped(tx, m.Weight()+1); err != nil {
+					return err
+				}
+			}
 			if err := idx.Delete(key); err != nil {
 				return err
 			}
@@ -559,6 +571,48 @@ func (b *Bolt) apply(tx *bolt.Tx, ops []*op) error {
 		}
 	}
 	return nil
+}
+
+// addDropped adds n to the file's dropped counter.
+func addDropped(tx *bolt.Tx, n uint64) error {
+	root := tx.Bucket(bucketRoot)
+	d, err := readDropped(root)
+	if err != nil {
+		return err
+	}
+	return root.Put(keyDropped, binary.BigEndian.AppendUint64(nil, d+n))
+}
+
+// readDropped reads the dropped counter (0 without the key: see
+// keyDropped).
+func readDropped(root *bolt.Bucket) (uint64, error) {
+	raw := root.Get(keyDropped)
+	switch {
+	case raw == nil:
+		return 0, nil
+	case len(raw) != 8:
+		return 0, fmt.Errorf("the dropped counter has %d bytes, not 8", len(raw))
+	}
+	return binary.BigEndian.Uint64(raw), nil
+}
+
+// Dropped reads the dropped counter; see Cabinet.
+func (b *Bolt) Dropped() (uint64, error) {
+	return withFaults(func() (d uint64, err error) {
+		defer guard(&err, b.path, "")
+		err = b.handle().View(func(tx *bolt.Tx) error {
+			root := tx.Bucket(bucketRoot)
+			if root == nil {
+				return fmt.Errorf("%w: %s lacks its %q bucket", ErrDamaged, b.path, bucketRoot)
+			}
+			var err error
+			if d, err = readDropped(root); err != nil {
+				return fmt.Errorf("%w: %s: %v", ErrDamaged, b.path, err)
+			}
+			return nil
+		})
+		return d, err
+	})
 }
 
 // putSnapshot replaces a session's snapshot by data (a snapshot record of

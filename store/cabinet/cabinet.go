@@ -31,8 +31,18 @@ type Cabinet interface {
 	// log, never a version of its own), ordered with the session's other
 	// writes; Load returns the latest.
 	SaveAttention(name string, data []byte) *Ticket
-	// Drop durably removes a session (ordered after its appended entries).
+	// Drop durably removes a session (ordered after its appended entries)
+	// and, in the same durable write, adds the session's weight plus one
+	// to the cabinet's dropped counter (see Dropped).
 	Drop(name string) error
+	// Dropped reads the dropped counter D: the sum, over every drop the
+	// cabinet made, of the dropped session's weight (Meta.Weight) plus
+	// one; 0 for a file or schema written before it was kept. It only
+	// grows. The catalogue's version is Σ Weight over Sessions plus D (SPEC §7: it never goes back across a reopen, and
+	// a version names one content); read D before Sessions when other
+	// hosts may drop meanwhile, so that the sum never runs ahead of the
+	// durable state.
+	Dropped() (uint64, error)
 	// Path names the cabinet (for messages).
 	Path() string
 	// Close waits for queued writes and closes the file.
@@ -101,6 +111,26 @@ type Meta struct {
 	LastCommit             time.Time
 	SnapVersion            uint64 // version of the stored snapshot (read only)
 	LogEntries, LogBytes   int64  // log after the snapshot (read only)
+	// MetaVersion is the version the counts are of, where the cabinet
+	// writes them apart from the log (PostgreSQL: set by Sessions and
+	// the Shared heads, read only); 0 stands for Version (a cabinet
+	// file, which writes them with every entry; MetaOf; Load).
+	MetaVersion uint64
+}
+
+// Weight is what a session counts for in the catalogue's version
+// (Cabinet.Dropped): its version plus the version its counts are of
+// (twice Version on a cabinet file). Every durable change of what the
+// catalogue shows of the session raises it: a new version, and on
+// PostgreSQL the counts catching up with it (written after the entry).
+// The same on every backend, so a catalogue version means the same
+// wherever the sessions are kept.
+func (m Meta) Weight() uint64 {
+	mv := m.MetaVersion
+	if mv == 0 {
+		mv = m.Version
+	}
+	return m.Version + mv
 }
 
 // MetaOf computes the metadata of a snapshot.

@@ -7,13 +7,20 @@ import "encoding/binary"
 // what it writes does not grow with the session: the snapshot's chunks
 // sit in a bucket of their own that only a flush touches.
 var (
-	bucketRoot    = []byte("goldfish")  // key "format"
-	bucketIndex   = []byte("index")     // session name → meta record
-	bucketLogs    = []byte("logs")      // session name → bucket: version → entry
-	bucketSnaps   = []byte("snaps")     // session name → bucket: chunk number → chunk, "head" → head
-	bucketAttn    = []byte("attention") // session name → attention record
-	keyFormat     = []byte("format")
-	keyHead       = []byte("head")
+	bucketRoot  = []byte("goldfish")  // keys "format", "dropped"
+	bucketIndex = []byte("index")     // session name → meta record
+	bucketLogs  = []byte("logs")      // session name → bucket: version → entry
+	bucketSnaps = []byte("snaps")     // session name → bucket: chunk number → chunk, "head" → head
+	bucketAttn  = []byte("attention") // session name → attention record
+	keyFormat   = []byte("format")
+	keyHead     = []byte("head")
+	// keyDropped holds the dropped counter (Cabinet.Dropped), 8 bytes
+	// big-endian, written in the transaction of each drop. A file written
+	// before it was kept has no key and reads as 0: right for a file in
+	// which no session was ever dropped; after an earlier drop the
+	// catalogue's version may then repeat once across the first reopen
+	// of such a file (not after: the counter grows from then on).
+	keyDropped    = []byte("dropped")
 	formatVersion = []byte("2")
 )
 

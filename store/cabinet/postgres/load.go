@@ -46,7 +46,7 @@ func (c *Cabinet) Sessions() ([]Meta, error) {
 				rows.Close()
 				return err
 			}
-			m.SnapVersion = uint64(snapVer)
+			m.SnapVersion, m.MetaVersion = uint64(snapVer), uint64(metaVer)
 			out = append(out, m)
 		}
 		if err := rows.Err(); err != nil {
@@ -84,6 +84,23 @@ func (c *Cabinet) meta(name string, raw []byte, version, metaVer int64) (Meta, e
 	}
 	m.Version = uint64(version)
 	return m, nil
+}
+
+// Dropped reads the dropped counter (see cabinet.Cabinet): the sum, over
+// every drop, of the dropped row's version plus meta_version plus one
+// (its Meta.Weight plus one),
+// added in the drop's transaction. A layout migrated from version 1 starts
+// it at 0, right if no session was dropped before (else the catalogue's
+// version may repeat once across the first reopen after the migration).
+func (c *Cabinet) Dropped() (uint64, error) {
+	if c.isClosed() {
+		return 0, cabinet.ErrClosed
+	}
+	var d int64
+	if err := c.pool.QueryRow(context.Background(), c.q.dropped).Scan(&d); err != nil {
+		return 0, c.wrap(err)
+	}
+	return uint64(d), nil
 }
 
 // read runs fn in a read-only transaction, again when the server asks.
@@ -421,6 +438,7 @@ func (c *Cabinet) Heads(ctx context.Context, names []string) ([]Head, error) {
 			return nil, err
 		}
 		h.Version, h.MetaVersion = h.Meta.Version, uint64(metaVer)
+		h.Meta.MetaVersion = h.MetaVersion // the catalogue's weight (cabinet.Meta.Weight)
 		out = append(out, h)
 	}
 	if err := rows.Err(); err != nil {

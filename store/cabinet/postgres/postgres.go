@@ -50,7 +50,7 @@ var (
 
 // schemaVersion is the layout this package writes; migrations[i] moves a
 // schema from version i to i+1.
-const schemaVersion = 1
+const schemaVersion = 2
 
 var migrations = []string{
 	`CREATE TABLE IF NOT EXISTS %[1]s.sessions (
@@ -81,6 +81,12 @@ var migrations = []string{
 	CREATE TABLE IF NOT EXISTS %[1]s.attention (
 		session TEXT PRIMARY KEY,
 		data    BYTEA NOT NULL
+	)`,
+	// 1 → 2: the dropped counter (one row, id 1), so that the
+	// catalogue's version never goes back across a reopen (SPEC §7).
+	`CREATE TABLE IF NOT EXISTS %[1]s.dropped (
+		id    INT PRIMARY KEY,
+		total BIGINT NOT NULL
 	)`,
 }
 

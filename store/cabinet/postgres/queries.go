@@ -24,6 +24,10 @@ type queries struct {
 	setMeta, putAttn                                      string
 	delChunks, putChunk, putSnap, trim, flushMeta, notify string
 	drop                                                  []string
+	// dropped reads the dropped counter; drop[0] adds the dropped row's
+	// weight (version + meta_version) plus one to it, in the drop's
+	// transaction, before the row goes.
+	dropped string
 }
 
 func newQueries(schema string) queries {
@@ -85,7 +89,11 @@ func newQueries(schema string) queries {
 		trim:      f(`DELETE FROM {S}.log WHERE session = $1::text AND version <= $2::bigint`),
 		flushMeta: f(`UPDATE {S}.sessions SET meta = $2::bytea, meta_version = $3::bigint WHERE name = $1::text AND meta_version <= $3::bigint`),
 		notify:    `SELECT pg_notify($1::text, $2::text)`,
+		dropped:   f(`SELECT COALESCE((SELECT total FROM {S}.dropped WHERE id = 1), 0)`),
 		drop: []string{
+			f(`INSERT INTO {S}.dropped (id, total)
+				SELECT 1, COALESCE(SUM(version + meta_version + 1), 0) FROM {S}.sessions WHERE name = $1::text
+				ON CONFLICT (id) DO UPDATE SET total = {S}.dropped.total + excluded.total`),
 			f(`DELETE FROM {S}.log WHERE session = $1::text`),
 			f(`DELETE FROM {S}.chunks WHERE session = $1::text`),
 			f(`DELETE FROM {S}.snapshots WHERE session = $1::text`),

@@ -35,6 +35,7 @@ var engineAgrees = []struct {
 	{"MatchCountWork", MatchCountWork, engine.MatchCountWork},
 	{"CueTask", string(CueTask), string(engine.CueTask)},
 	{"MaxGapWindow", MaxGapWindow, engine.MaxGapWindow},
+	{"PastVersions", PastVersions, engine.PastVersions},
 	{"DefaultAttentionSettings", engine.Settings(DefaultAttentionSettings), engine.DefaultSettings},
 	{"AttentionSettingNames", fmt.Sprint(AttentionSettingNames), fmt.Sprint(engine.SettingNames)},
 	{"DefaultRecall", [5]int{DefaultRecall.M, DefaultRecall.K, DefaultRecall.L, DefaultRecall.F, DefaultRecall.T},

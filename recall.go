@@ -25,8 +25,11 @@ type Shape struct {
 	// Matched is a lower bound.
 	Matched        int
 	MatchedAtLeast bool
-	// Version is the session version the Shape was read at.
+	// Version is the session version the Shape was read at; AsOf says
+	// it was read as of that version (RecallOptions.AtVersion), not the
+	// newest (the header then says at=Version too).
 	Version uint64
+	AsOf    bool
 	// Truncated is set when M cut the walk short.
 	Truncated bool
 	// Trimmed is the number of nodes beyond the seeds the token target T
@@ -136,6 +139,15 @@ type RecallOptions struct {
 	// it says, and the envelope's you_elided names the sections left out
 	// that changed since the agent last saw them.
 	Only []string
+	// AtVersion reads the session as of that version (0: the newest):
+	// the Shape's body is byte for byte the one the token gave when that
+	// version was the newest, the envelope is today's, and the header
+	// says version=N at=N. The session keeps up to its latest
+	// PastVersions versions readable (those its Commits made in this
+	// process and those a reopen replayed from the log, while they hold
+	// less memory than the newest version); another is refused with
+	// 22Q08, naming the versions it keeps.
+	AtVersion uint64
 	// Sessions, on the catalogue only, says which sessions' nodes the
 	// Recall may see (nil: all): a server sets it to what a caller may
 	// read. The Recall then reads a catalogue of those nodes alone, at
@@ -157,7 +169,7 @@ var DefaultRecall = RecallOptions{M: 50, K: 2, L: 4, F: 8, T: 4000}
 func (o RecallOptions) engineRecall() engine.RecallOptions {
 	return engine.RecallOptions{M: o.M, K: o.K, L: o.L, F: o.F, T: o.T, View: o.View, Pinned: o.Pinned,
 		NoPeaks: o.NoPeaks, ExactTokens: o.ExactTokens, Params: o.Params, Agent: o.Agent, Depth: o.Depth,
-		Only: o.Only, Sessions: o.Sessions}
+		Only: o.Only, Sessions: o.Sessions, AtVersion: o.AtVersion}
 }
 
 // Recall reads the session with the codebook token q (a MATCH of node
@@ -183,6 +195,10 @@ func (s *Session) recall(ctx context.Context, q string, opts RecallOptions, t *T
 	}
 	sh := r.Shape
 	return &Shape{Text: sh.Text, Cue: Cue(sh.Cue), Seeds: sh.Seeds, Matched: sh.Matched, MatchedAtLeast: sh.MatchedMore, Rows: sh.Rows, Tokens: sh.Tokens,
-		Version: sh.Version, Truncated: sh.Truncated, Trimmed: sh.Trimmed, Elided: sh.Elided, Clamps: slices.Clone(sh.Clamps),
+		Version: sh.Version, AsOf: sh.At(), Truncated: sh.Truncated, Trimmed: sh.Trimmed, Elided: sh.Elided, Clamps: slices.Clone(sh.Clamps),
 		Notices: slices.Clone(sh.Notices), Status: sh.Status, Attention: attentionOf(r.Attention)}, nil
 }
+
+// PastVersions is how many of its latest versions a session keeps
+// readable for RecallOptions.AtVersion.
+const PastVersions = 1000

@@ -13,7 +13,7 @@ import (
 //
 //	recall [session=NAME] [agent=NAME] [m=N] [k=N] [l=N] [f=N] [view=shell] \
 //	       [pinned=LAW,TSK] [nopeaks] [exact] [depth=lean|full] \
-//	       [only=views,actions,...] [notices] [json] [$NAME=VALUE ...]
+//	       [only=views,actions,...] [at=VERSION] [notices] [json] [$NAME=VALUE ...]
 //
 // Its input is the Recall text; its output is the Shape text as emitted
 // (header included), then with notices its status, matched count and
@@ -22,7 +22,7 @@ import (
 var recallArgs = map[string]bool{
 	"m": true, "k": true, "l": true, "f": true, "t": true,
 	"view": true, "pinned": true, "nopeaks": true, "exact": true,
-	"depth": true, "only": true, "json": true, "notices": true,
+	"depth": true, "only": true, "json": true, "notices": true, "at": true,
 }
 
 // formatShapeNotices writes, for a recall directive's notices argument, the
@@ -62,6 +62,12 @@ func recallOptions(args map[string]string) (goldfish.RecallOptions, error) {
 			if k == "k" && n == 0 {
 				o.K = goldfish.NoWalk // k=0 is a value: the seeds alone; leave k out for the default
 			}
+		case k == "at":
+			n, err := strconv.ParseUint(v, 10, 64)
+			if err != nil {
+				return o, fmt.Errorf("recall: at=%q is not a version", v)
+			}
+			o.AtVersion = n
 		case k == "view":
 			o.View = v
 		case k == "depth":

@@ -395,13 +395,13 @@ func (t *remote) Recall(ctx context.Context, session, q string, o goldfish.Recal
 	}
 	req := server.RecallRequest{Q: q, Params: params(o.Params), Agent: o.Agent, Options: server.RecallSettings{
 		M: o.M, K: server.Hops(o.K), L: o.L, F: o.F, T: o.T, View: o.View, Depth: o.Depth, Only: o.Only, Pinned: o.Pinned, NoPeaks: o.NoPeaks,
-		Exact: o.ExactTokens}}
+		Exact: o.ExactTokens}, AtVersion: o.AtVersion}
 	var out server.ShapeJSON
 	if err := t.rs.call(ctx, "POST", p, req, &out); err != nil {
 		return nil, err
 	}
 	text, _ := t.localHeader(out.GQL, "// goldfish session=")
-	return &goldfish.Shape{Text: text, Attention: out.Attention, Version: out.Version, Tokens: out.Tokens,
+	return &goldfish.Shape{Text: text, Attention: out.Attention, Version: out.Version, AsOf: out.AtVersion != 0, Tokens: out.Tokens,
 		Rows: out.Rows, Seeds: out.Seeds, Truncated: out.Truncated, Trimmed: out.Trimmed, Elided: out.Elided,
 		Status: goldfish.Code(out.Status), Cue: goldfish.Cue(out.Cue), Matched: out.Matched, MatchedAtLeast: out.MatchedAtLeast,
 		Notices: noticesOf(out.Notices)}, nil

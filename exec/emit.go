@@ -782,6 +782,10 @@ func (s *Shape) count(h, preamble []byte, preambleMilli int64) (int, []byte, *gq
 		h = append(h, s.session...)
 		h = append(h, " version="...)
 		h = strconv.AppendUint(h, s.Version, 10)
+		if s.at {
+			h = append(h, " at="...)
+			h = strconv.AppendUint(h, s.Version, 10)
+		}
 		h = append(h, " cue="...)
 		h = append(h, s.Cue...)
 		h = append(h, " seeds="...)

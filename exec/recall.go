@@ -131,7 +131,22 @@ type Shape struct {
 	notesLen   int // the notes' bytes at the start of rest
 	notesMilli int64
 	plain      *plainText // the text with no preamble, once written
+	// at marks a Shape read as of a past version: its header says
+	// at=Version after version= (AsOf).
+	at bool
 }
+
+// AsOf returns the Shape as a Recall at its version writes it: the same
+// body, the header saying at=Version. The Shape itself, which a cache
+// may share, is left as it is.
+func (s *Shape) AsOf() *Shape {
+	c := *s
+	c.at, c.plain, c.Text = true, nil, ""
+	return &c
+}
+
+// At reports whether the Shape was read as of a past version (AsOf).
+func (s *Shape) At() bool { return s.at }
 
 // Recall seeds, walks and emits over one snapshot.
 func Recall(ctx context.Context, snap *store.Snapshot, plan *planner.Plan, params map[string]store.Value, opt RecallOptions) (*Shape, error) {

@@ -85,6 +85,8 @@ const (
 	InvalidOption Code = "22Q06"
 	// frame budget exceeded (implementation-defined): a server request or response over 4 MiB, or a JSON-RPC batch to MCP (one message is one call)
 	FrameBudget Code = "22Q07"
+	// version not kept (implementation-defined): a Recall at a version the session does not keep readable, or has not made yet; the message names the versions it keeps
+	VersionNotKept Code = "22Q08"
 
 	// invalid transaction state: COMMIT or ROLLBACK without START TRANSACTION, START TRANSACTION after a statement, a statement after COMMIT, text that ends inside a transaction
 	InvalidTransactionState Code = "25000"

@@ -213,6 +213,7 @@ type jsonShape struct {
 	Rows           int          `json:"rows"`
 	Tokens         int          `json:"tokens"`
 	Version        uint64       `json:"version"`
+	AtVersion      uint64       `json:"at_version,omitempty"`
 	Truncated      bool         `json:"truncated,omitempty"`
 	Trimmed        int          `json:"trimmed,omitempty"`
 	Elided         int          `json:"elided,omitempty"`
@@ -225,6 +226,9 @@ type jsonShape struct {
 func shapeJSON(sh *goldfish.Shape) jsonShape {
 	out := jsonShape{Status: string(sh.Status), Cue: string(sh.Cue), Seeds: sh.Seeds, Matched: sh.Matched, MatchedAtLeast: sh.MatchedAtLeast, Rows: sh.Rows,
 		Tokens: sh.Tokens, Version: sh.Version, Truncated: sh.Truncated, Trimmed: sh.Trimmed, Elided: sh.Elided, Notices: []jsonNotice{}, Attention: sh.Attention, GQL: sh.Text}
+	if sh.AsOf {
+		out.AtVersion = sh.Version
+	}
 	for _, n := range sh.Notices {
 		out.Notices = append(out.Notices, jsonNotice{Code: string(n.Code), Message: n.Msg})
 	}

@@ -493,7 +493,7 @@ func (sh *Shell) metaAgents(ctx context.Context, args []string) error {
 // knobs lists the :set names in the order :set prints them.
 // The Recall's own knobs come first, then the session's attention
 // settings (stored with the session, for every agent that reads it).
-var knobs = append(append([]string{"M", "k", "L", "F", "T", "view", "peaks", "depth", "only"}, goldfish.AttentionSettingNames...), "pinned")
+var knobs = append(append([]string{"M", "k", "L", "F", "T", "view", "peaks", "depth", "only", "at"}, goldfish.AttentionSettingNames...), "pinned")
 
 func (sh *Shell) metaSet(ctx context.Context, args []string) error {
 	if len(args) == 1 && strings.Contains(args[0], "=") { // :set M=20
@@ -505,7 +505,7 @@ func (sh *Shell) metaSet(ctx context.Context, args []string) error {
 		sh.printf("only = (every section)\n")
 		return nil
 	}
-	if len(args) == 1 && slices.Contains([]string{"m", "k", "l", "f", "t"}, strings.ToLower(args[0])) {
+	if len(args) == 1 && slices.Contains([]string{"m", "k", "l", "f", "t", "at"}, strings.ToLower(args[0])) {
 		args = append(args, "default") // :set k: the default again
 	}
 	if len(args) == 2 && slices.Contains(goldfish.AttentionSettingNames, strings.ToLower(args[0])) {
@@ -573,6 +573,8 @@ func (sh *Shell) metaSet(ctx context.Context, args []string) error {
 		default:
 			err = metaErrorf(codeValue, "", "depth is lean or full, not %q", val)
 		}
+	case "at":
+		val, err = setAt(o, val)
 	case "only":
 		var secs []string
 		for _, p := range strings.Split(val, ",") {
@@ -600,6 +602,22 @@ func (sh *Shell) metaSet(ctx context.Context, args []string) error {
 	}
 	sh.printf("%s = %s\n", name, val)
 	return nil
+}
+
+// setAt sets the version Recalls read as of: a version number, or
+// "newest" (also 0 and "default") for the newest.
+func setAt(o *goldfish.RecallOptions, val string) (string, error) {
+	switch strings.ToLower(val) {
+	case "newest", "default", "0":
+		o.AtVersion = 0
+		return "(the newest version)", nil
+	}
+	n, err := strconv.ParseUint(val, 10, 64)
+	if err != nil || n == 0 {
+		return val, metaErrorf(codeValue, ":set at newest reads the newest version again", "at takes a version number ≥ 1, not %q", val)
+	}
+	o.AtVersion = n
+	return val, nil
 }
 
 // showKnobs prints every :set knob with its value, then the session's
@@ -633,6 +651,11 @@ func (sh *Shell) showKnobs(ctx context.Context) error {
 	sh.printf("T      %s  (token target)\n", show(o.T, d.T, d.T))
 	sh.printf("view   %s\n", view)
 	sh.printf("peaks  %s\n", peaks)
+	if o.AtVersion != 0 {
+		sh.printf("at     %d (Recalls read as of this version; :set at newest for the newest)\n", o.AtVersion)
+	} else {
+		sh.printf("at     the newest version\n")
+	}
 	depth := o.Depth
 	if depth == "" {
 		depth = "lean (default)"

@@ -7,7 +7,7 @@
 //
 // # HTTP
 //
-//	POST /v1/sessions/{name}/recall  {"q", "params", "agent", "options": {"M","k","L","F","T","view","depth","only","pinned","nopeaks","exact"}}
+//	POST /v1/sessions/{name}/recall  {"q", "params", "agent", "at_version", "options": {"M","k","L","F","T","view","depth","only","pinned","nopeaks","exact"}}
 //	POST /v1/sessions/{name}/commit  {"text", "params", "agent", "mint": "default"|"ingest"}
 //	GET  /v1/sessions/{name}/vocabulary  its views and actions, with every counter
 //	GET  /v1/sessions/{name}/settings    its attention settings (POST: change some)

@@ -23,6 +23,9 @@ type RecallRequest struct {
 	// Agent names who reads, for the attention envelope.
 	Agent   string         `json:"agent,omitempty" jsonschema:"the reading agent's name: the envelope then says what changed since its last read"`
 	Options RecallSettings `json:"options,omitempty" jsonschema:"budgets and sections of this Recall; each may be lowered freely"`
+	// AtVersion reads the session as of that version
+	// (goldfish.RecallOptions.AtVersion; 0 or left out: the newest).
+	AtVersion uint64 `json:"at_version,omitempty" jsonschema:"read the session as it was at this version (left out: the newest); the Shape's body is the one it gave then, the header says at=N"`
 }
 
 // RecallSettings are a Recall's budgets and sections (SPEC §3, §9). A
@@ -162,7 +165,7 @@ func (s *Server) doRecall(ctx context.Context, scope *Scope, name string, req Re
 	}
 	o := goldfish.RecallOptions{M: req.Options.M, K: k, L: req.Options.L, F: req.Options.F, T: req.Options.T,
 		View: req.Options.View, Depth: req.Options.Depth, Only: req.Options.Only, Agent: agent,
-		Pinned: req.Options.Pinned, NoPeaks: req.Options.NoPeaks, ExactTokens: req.Options.Exact}
+		Pinned: req.Options.Pinned, NoPeaks: req.Options.NoPeaks, ExactTokens: req.Options.Exact, AtVersion: req.AtVersion}
 	if len(req.Params) > 0 {
 		o.Params = req.Params.values()
 	}

@@ -28,14 +28,16 @@ type ShapeJSON struct {
 	Seeds   int    `json:"seeds"`
 	Matched int    `json:"matched,omitempty"`
 	// MatchedAtLeast: the count stopped at the seed-work budget.
-	MatchedAtLeast bool     `json:"matched_at_least,omitempty"`
-	Rows           int      `json:"rows"`
-	Tokens         int      `json:"tokens"`
-	Version        uint64   `json:"version"`
-	Truncated      bool     `json:"truncated,omitempty"`
-	Trimmed        int      `json:"trimmed,omitempty"`
-	Elided         int      `json:"elided,omitempty"`
-	Notices        []Notice `json:"notices"`
+	MatchedAtLeast bool   `json:"matched_at_least,omitempty"`
+	Rows           int    `json:"rows"`
+	Tokens         int    `json:"tokens"`
+	Version        uint64 `json:"version"`
+	// AtVersion is Version when the Recall read a past version.
+	AtVersion uint64   `json:"at_version,omitempty"`
+	Truncated bool     `json:"truncated,omitempty"`
+	Trimmed   int      `json:"trimmed,omitempty"`
+	Elided    int      `json:"elided,omitempty"`
+	Notices   []Notice `json:"notices"`
 	// Attention is the envelope (SPEC §9); omitted when it is empty.
 	Attention *goldfish.Attention `json:"attention,omitempty"`
 	GQL       string              `json:"gql"`
@@ -103,6 +105,9 @@ type SessionsJSON struct {
 func shapeJSON(sh *goldfish.Shape) ShapeJSON {
 	out := ShapeJSON{Status: string(sh.Status), Cue: string(sh.Cue), Seeds: sh.Seeds, Matched: sh.Matched, MatchedAtLeast: sh.MatchedAtLeast, Rows: sh.Rows,
 		Tokens: sh.Tokens, Version: sh.Version, Truncated: sh.Truncated, Trimmed: sh.Trimmed, Elided: sh.Elided, Notices: []Notice{}, Attention: sh.Attention, GQL: sh.Text}
+	if sh.AsOf {
+		out.AtVersion = sh.Version
+	}
 	for _, n := range sh.Notices {
 		out.Notices = append(out.Notices, Notice{Code: string(n.Code), Message: n.Msg})
 	}

@@ -20,6 +20,8 @@ type RecallArgs struct {
 	Params  ToolParams     `json:"params,omitempty" jsonschema:"values of the $parameters the token uses, one {name, value} each (empty: none)"`
 	Options RecallSettings `json:"options,omitempty" jsonschema:"budgets and sections of this Recall; each may be lowered freely; 0 or empty takes the default, but k 0 walks no hop (the seeds alone)"`
 	Agent   string         `json:"agent,omitempty" jsonschema:"the reading agent's name: the envelope then says what changed since its last read (empty: nobody)"`
+	// AtVersion is RecallRequest's.
+	AtVersion uint64 `json:"at_version,omitempty" jsonschema:"read the session as it was at this version (0 or left out: the newest); the Shape's body is the one it gave then"`
 }
 
 // CommitArgs are the commit tool's arguments. Every one but text may be
@@ -66,7 +68,7 @@ func (s *Server) newMCP() *mcp.Server {
 		Annotations: read},
 		schemaFor[RecallArgs](lenientTypes), strictSchema(schemaFor[RecallArgs](strictTypes)),
 		tool(s, "recall", func(ctx context.Context, scope *Scope, in RecallArgs) (*mcp.CallToolResult, ShapeJSON, error) {
-			sh, err := s.doRecall(ctx, scope, s.sessionOr(in.Session), RecallRequest{Q: in.Q, Params: in.Params.values(), Agent: in.Agent, Options: in.Options})
+			sh, err := s.doRecall(ctx, scope, s.sessionOr(in.Session), RecallRequest{Q: in.Q, Params: in.Params.values(), Agent: in.Agent, Options: in.Options, AtVersion: in.AtVersion})
 			if err != nil {
 				return nil, ShapeJSON{}, err
 			}

@@ -126,8 +126,21 @@ func (s *Session) restore(ctx context.Context, img *cabinet.Image) (*store.Graph
 		}
 		g.SetExt(state)
 	}
+	// The versions the log replays are kept readable (past.go), from the
+	// snapshot's on.
+	s.past.reset()
+	if g.Snapshot().Version() > 0 {
+		s.past.add(g.Snapshot())
+	}
 	for _, e := range img.Log {
-		if err := replay(ctx, s.db, g, e); err != nil {
+		err := replay(ctx, s.db, g, e)
+		if err == nil {
+			if e.Kind == cabinet.EntryPurge {
+				s.past.reset() // a purge leaves no version before it readable
+			}
+			s.past.add(g.Snapshot())
+		}
+		if err != nil {
 			if ctx.Err() != nil {
 				return nil, gqlstatus.Interrupted(ctx, "opening session "+strconv.Quote(s.name))
 			}

@@ -27,6 +27,10 @@ type RecallOptions struct {
 	Depth         string
 	Only          []string
 	Sessions      func(name string) bool
+	// AtVersion reads the session as of that version (past.go; 0: the
+	// newest): the Shape's body is the one the token gave when it was
+	// the newest, the envelope is today's.
+	AtVersion uint64
 }
 
 // NoWalk as RecallOptions.K asks for k = 0: the seeds alone, no hop
@@ -159,18 +163,27 @@ func (s *Session) recall(ctx context.Context, q string, opts RecallOptions, t *T
 		}
 	}
 	snap := s.snapshot()
-	peaks := &s.peaks
+	peaks, cacheable := &s.peaks, true
 	if s.catalog && o.Sessions != nil {
 		// A catalogue of its own for this caller: neither cached nor
 		// sharing the catalogue's peaks, which are of other nodes.
-		snap, peaks = catalog.Visible(snap, o.Sessions), &exec.PeakCache{}
+		snap, peaks, cacheable = catalog.Visible(snap, o.Sessions), &exec.PeakCache{}, false
 	}
+	// The envelope is today's, whatever version the Shape is of.
 	voc, err := s.vocabularyAt(ctx, snap)
 	if err != nil {
 		return RecallResult{}, err
 	}
+	if o.AtVersion != 0 {
+		if snap, err = s.snapshotAt(o.AtVersion); err != nil {
+			return RecallResult{}, err
+		}
+		if snap.Version() != s.snapshot().Version() {
+			peaks = nil // the session's peaks are of its newest version
+		}
+	}
 	var key *[]byte
-	if s.db.shapes != nil && peaks == &s.peaks {
+	if s.db.shapes != nil && cacheable {
 		// The hit path builds the key straight from the caller's values,
 		// with no conversion map and a pooled buffer: a hit costs a hash
 		// of the text, a hash of the key and two cache probes.
@@ -185,6 +198,9 @@ func (s *Session) recall(ctx context.Context, q string, opts RecallOptions, t *T
 		if sh, ok := s.db.shapes.Get(*key); ok {
 			if t != nil {
 				t.Cached = true
+			}
+			if o.AtVersion != 0 {
+				sh = sh.AsOf()
 			}
 			return s.withEnvelope(sh, voc, o, agent)
 		}
@@ -208,6 +224,9 @@ func (s *Session) recall(ctx context.Context, q string, opts RecallOptions, t *T
 	}
 	if key != nil {
 		s.db.shapes.Set(*key, sh, int64(sh.Size()))
+	}
+	if o.AtVersion != 0 {
+		sh = sh.AsOf()
 	}
 	return s.withEnvelope(sh, voc, o, agent)
 }

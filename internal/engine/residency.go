@@ -204,7 +204,7 @@ func (m *memory) account(s *Session) {
 	if snap == nil {
 		return
 	}
-	if est := sessionBytes(snap); s.est.Load() != est {
+	if est := sessionBytes(snap) + s.past.bytes(); s.est.Load() != est {
 		m.bytes.Add(est - s.est.Swap(est))
 	}
 }
@@ -357,5 +357,6 @@ func (s *Session) release() {
 	s.peaks = exec.PeakCache{}
 	s.graph = nil
 	s.readable.Store(nil)
+	s.past.reset()
 	s.incarnation = incarnations.Add(1)
 }

@@ -29,6 +29,8 @@ type Session struct {
 	// (SPEC §7: no reader sees a version before it is durable, so a crash
 	// never takes back what an agent has read).
 	readable atomic.Pointer[store.Snapshot]
+	// past keeps the snapshots of the latest versions (past.go).
+	past pastRing
 
 	hmu      writeLock // one hydration at a time
 	herr     error     // a hydration's lasting error (damage), under hmu

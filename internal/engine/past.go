@@ -1,0 +1,157 @@
+package engine
+
+import (
+	"sync"
+
+	"github.com/goldfish-gql/goldfish/exec"
+	"github.com/goldfish-gql/goldfish/gqlstatus"
+	"github.com/goldfish-gql/goldfish/store"
+)
+
+// The past versions a session keeps readable (RecallOptions.AtVersion).
+// A store snapshot is immutable and shares every part it did not change
+// with the versions around it (copy-on-write B-trees), so keeping the
+// snapshots of the last versions costs what those Commits changed, not
+// copies of the graph: the elements they changed (the ledger's Changed
+// counter) at nodeBytes each, which the memory budget counts with the
+// session. The ring keeps at most PastVersions versions, and drops its
+// oldest while they cost more than the newest version itself (or than
+// pastFloorBytes, for a small session), so a session's past never holds
+// much more memory than its present. Versions are
+// kept from the Commits of this process and from the log entries a
+// hydration replays; a version before them (compacted into a snapshot by
+// Flush, older than the ring, or dropped for its cost) is not readable,
+// and a Recall at it is refused with the versions that are.
+
+// PastVersions is how many of its latest versions a session keeps
+// readable in memory.
+const PastVersions = 1000
+
+// pastFloorBytes: a small session's past may cost this much, whatever
+// its newest version's estimate (a few nodes changed a thousand times).
+const pastFloorBytes = 8 << 20
+
+// pastRing holds the snapshots of consecutive versions, at most
+// PastVersions of them, oldest first, each with the ledger's Changed
+// count at it.
+type pastRing struct {
+	mu   sync.Mutex
+	vers []pastVersion
+}
+
+type pastVersion struct {
+	snap    *store.Snapshot
+	changed uint64
+}
+
+// add keeps snap, the snapshot of the version after the newest one kept;
+// a snapshot that does not follow (versions another host made meanwhile,
+// a hydration) starts the ring again from it. The oldest versions go
+// while the ring holds more than PastVersions, or while what they cost
+// (bytes) is more than the new version's own estimate and pastFloorBytes.
+func (p *pastRing) add(snap *store.Snapshot) {
+	v := snap.Version()
+	pv := pastVersion{snap: snap, changed: exec.Vocabulary(snap).Changed()}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if n := len(p.vers); n > 0 {
+		lo, hi := p.vers[0].snap.Version(), p.vers[n-1].snap.Version()
+		switch {
+		case v >= lo && v <= hi:
+			return // kept already
+		case v != hi+1:
+			p.vers = nil
+		}
+	}
+	p.vers = append(p.vers, pv)
+	limit := max(sessionBytes(snap), pastFloorBytes)
+	drop := 0
+	for len(p.vers)-drop > PastVersions || len(p.vers)-drop > 1 && p.costFrom(drop) > limit {
+		drop++
+	}
+	if drop > 0 {
+		clear(p.vers[:drop]) // let the dropped snapshots go
+		p.vers = p.vers[drop:]
+		if cap(p.vers) > 2*len(p.vers)+16 {
+			p.vers = append([]pastVersion(nil), p.vers...)
+		}
+	}
+}
+
+// costFrom is what the versions from vers[i] to the one before the newest
+// hold that the newest does not: the elements changed since vers[i], at
+// nodeBytes each.
+func (p *pastRing) costFrom(i int) int64 {
+	n := len(p.vers)
+	if i >= n-1 {
+		return 0
+	}
+	return int64(min(p.vers[n-1].changed-p.vers[i].changed, 1<<40)) * nodeBytes
+}
+
+// bytes is the memory estimate of the versions kept besides the newest.
+func (p *pastRing) bytes() int64 {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.costFrom(0)
+}
+
+// at returns the snapshot of version v, if it is kept.
+func (p *pastRing) at(v uint64) (*store.Snapshot, bool) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if len(p.vers) == 0 {
+		return nil, false
+	}
+	lo := p.vers[0].snap.Version()
+	if v < lo || v-lo >= uint64(len(p.vers)) {
+		return nil, false
+	}
+	return p.vers[v-lo].snap, true
+}
+
+// span returns the versions kept (ok false: none).
+func (p *pastRing) span() (lo, hi uint64, ok bool) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if len(p.vers) == 0 {
+		return 0, 0, false
+	}
+	return p.vers[0].snap.Version(), p.vers[len(p.vers)-1].snap.Version(), true
+}
+
+// reset forgets every version (a memory budget unloading the session).
+func (p *pastRing) reset() {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.vers = nil
+}
+
+// snapshotAt returns the readable snapshot of version v: the newest when
+// v is 0 or the newest version, else a kept past one. A version not made
+// yet, or not kept, is refused with 22Q08, naming the versions readable.
+func (s *Session) snapshotAt(v uint64) (*store.Snapshot, error) {
+	cur := s.snapshot()
+	if v == 0 || cur == nil || v == cur.Version() {
+		return cur, nil
+	}
+	newest := cur.Version()
+	if s.catalog {
+		return nil, gqlstatus.Errorf(gqlstatus.VersionNotKept, "the catalogue keeps no past versions (it is at version %d)", newest).
+			WithHint("recall the catalogue without at_version")
+	}
+	if v > newest {
+		return nil, gqlstatus.Errorf(gqlstatus.VersionNotKept, "the session has no version %d yet: its newest is %d", v, newest).
+			WithHint("recall at a version from the session's history, or the newest (gqlsh :set at newest; at_version left out over HTTP and MCP)")
+	}
+	if snap, ok := s.past.at(v); ok {
+		return snap, nil
+	}
+	lo, _, ok := s.past.span()
+	if !ok || lo > newest {
+		lo = newest
+	}
+	return nil, gqlstatus.Errorf(gqlstatus.VersionNotKept, "the session keeps versions %d to %d readable; version %d is not kept", lo, newest, v).
+		WithHint("recall at one of the versions kept; older ones were compacted into the session's snapshot, or are more than " +
+			"1000 versions back, or cost more memory than the session's newest version")
+}

@@ -407,7 +407,18 @@ func (t *remote) Recall(ctx context.Context, session, q string, o goldfish.Recal
 		Notices: noticesOf(out.Notices)}, nil
 }
 
+// SkippedOverServer reports whether a run over a server skips the case
+// by its kind: a reopen (only the server's process can reopen its
+// database), a script (its output is the shell's own) and a dump of the
+// catalogue (a server's lists every session on it, not only the file's).
+func SkippedOverServer(d Directive) bool {
+	return d.Cmd == "reopen" || d.Cmd == "script" || d.Cmd == "dump" && d.Args["session"] == goldfish.CatalogName
+}
+
 func (t *remote) Dump(ctx context.Context, session string) (string, error) {
+	if session == goldfish.CatalogName {
+		return "", &Skip{Reason: "the server's catalogue lists every session on the server, not only the file's"}
+	}
 	p, err := t.path(session, "dump")
 	if err != nil {
 		return "", err

@@ -85,7 +85,9 @@ func (s *Session) publish(w pendingWrite) {
 		return
 	}
 	s.readable.Store(w.snap)
-	s.db.catalogPut(w.meta)
+	if !s.dropped.Load() {
+		s.db.catalogPut(w.meta)
+	}
 }
 
 func (s *Session) maybeAutoFlush() {

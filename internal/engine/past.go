@@ -13,7 +13,7 @@ import (
 // with the versions around it (copy-on-write B-trees), so keeping the
 // snapshots of the last versions costs what those Commits changed, not
 // copies of the graph: the elements they changed (the ledger's Changed
-// counter) at nodeBytes each, which the memory budget counts with the
+// counter) at pastElementBytes each, which the memory budget counts with the
 // session. The ring keeps at most PastVersions versions, and drops its
 // oldest while they cost more than the newest version itself (or than
 // pastFloorBytes, for a small session), so a session's past never holds
@@ -26,6 +26,11 @@ import (
 // PastVersions is how many of its latest versions a session keeps
 // readable in memory.
 const PastVersions = 1000
+
+// pastElementBytes is what an element a Commit changed costs the
+// versions before it: its old record and the index paths the Commit
+// copied (less than a live element, nodeBytes: most of it is shared).
+const pastElementBytes = 400
 
 // pastFloorBytes: a small session's past may cost this much, whatever
 // its newest version's estimate (a few nodes changed a thousand times).
@@ -80,13 +85,13 @@ func (p *pastRing) add(snap *store.Snapshot) {
 
 // costFrom is what the versions from vers[i] to the one before the newest
 // hold that the newest does not: the elements changed since vers[i], at
-// nodeBytes each.
+// pastElementBytes each.
 func (p *pastRing) costFrom(i int) int64 {
 	n := len(p.vers)
 	if i >= n-1 {
 		return 0
 	}
-	return int64(min(p.vers[n-1].changed-p.vers[i].changed, 1<<40)) * nodeBytes
+	return int64(min(p.vers[n-1].changed-p.vers[i].changed, 1<<40)) * pastElementBytes
 }
 
 // bytes is the memory estimate of the versions kept besides the newest.

@@ -180,7 +180,12 @@ func (db *DB) Drop(ctx context.Context, name string) error {
 			// finds it dropped, as if it had come just before the drop.
 			db.mu.Unlock()
 			s.wmu.Lock()
+			// Under durableMu too: a Commit acknowledged before the drop
+			// but published after it must not put the session back in
+			// the catalogue (publish checks dropped under it).
+			s.durableMu.Lock()
 			s.dropped.Store(true)
+			s.durableMu.Unlock()
 			s.wmu.Unlock()
 			db.mu.Lock()
 		}

@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"pgregory.net/rapid"
 
@@ -212,4 +213,35 @@ func TestRecallAtVersionUnderFire(t *testing.T) {
 		})
 	}
 	<-done
+}
+
+// TestPostgresRecallAtVersionOtherHost: on PostgreSQL, the versions
+// another host committed are readable as of their version too, once this
+// host caught up with them.
+func TestPostgresRecallAtVersionOtherHost(t *testing.T) {
+	url, schema := pgSchema(t)
+	o := goldfish.PostgresOptions{PollInterval: 200 * time.Millisecond, Poll: true}
+	a := openPG(t, url, schema, o)
+	b := openPG(t, url, schema, o)
+	ctx := context.Background()
+	sa, sb := mustSession(t, a, "h"), mustSession(t, b, "h")
+	var bodies []string
+	for i := range 4 {
+		mustCommit(t, sa, fmt.Sprintf(`INSERT (:NOTE {text: "n%d"})`, i), nil)
+		sh, err := sa.Recall(ctx, `MATCH (n:NOTE)`, goldfish.RecallOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		bodies = append(bodies, body(sh.Text))
+	}
+	mustCommit(t, sb, `INSERT (:NOTE {text: "from b"})`, nil) // b catches up first
+	for v := uint64(1); v <= 4; v++ {
+		sh, err := sb.Recall(ctx, `MATCH (n:NOTE)`, goldfish.RecallOptions{AtVersion: v})
+		if err != nil {
+			t.Fatalf("b at %d: %v", v, err)
+		}
+		if got := body(sh.Text); got != bodies[v-1] {
+			t.Fatalf("b at %d:\n%s\na gave then:\n%s", v, got, bodies[v-1])
+		}
+	}
 }

@@ -13,15 +13,16 @@ import (
 // with the versions around it (copy-on-write B-trees), so keeping the
 // snapshots of the last versions costs what those Commits changed, not
 // copies of the graph: the elements they changed (the ledger's Changed
-// counter) at pastElementBytes each, which the memory budget counts with the
-// session. The ring keeps at most PastVersions versions, and drops its
-// oldest while they cost more than the newest version itself (or than
-// pastFloorBytes, for a small session), so a session's past never holds
-// much more memory than its present. Versions are
-// kept from the Commits of this process and from the log entries a
-// hydration replays; a version before them (compacted into a snapshot by
-// Flush, older than the ring, or dropped for its cost) is not readable,
-// and a Recall at it is refused with the versions that are.
+// counter) at pastElementBytes each, which the memory budget counts with
+// the session. The ring keeps at most PastVersions versions, and drops
+// its oldest while they cost more than the newest version itself (or
+// than pastFloorBytes, for a small session), so a session's past never
+// holds much more memory than its present. Versions are kept from the
+// Commits of this process, from the log entries a hydration replays and,
+// with many hosts, from the other hosts' entries a catch-up replays; a
+// version before them (compacted into a snapshot by Flush, older than
+// the ring, dropped for its cost, or before a Purge) is not readable, and
+// a Recall at it is refused with the versions that are.
 
 // PastVersions is how many of its latest versions a session keeps
 // readable in memory.

@@ -28,7 +28,7 @@ type pendingWrite struct {
 // did for the cabinet. Called with s.wmu held, right after the version
 // was made; await then waits for it and publishes it to readers.
 func (s *Session) durable(e cabinet.Entry) pendingWrite {
-	s.past.add(s.graph.Snapshot())
+	s.past.made(e.Kind, s.graph.Snapshot())
 	if s.db.hosts != nil {
 		return s.durableHosts(e) // written already, by the claim (hosts.go)
 	}

@@ -135,10 +135,7 @@ func (s *Session) restore(ctx context.Context, img *cabinet.Image) (*store.Graph
 	for _, e := range img.Log {
 		err := replay(ctx, s.db, g, e)
 		if err == nil {
-			if e.Kind == cabinet.EntryPurge {
-				s.past.reset() // a purge leaves no version before it readable
-			}
-			s.past.add(g.Snapshot())
+			s.past.made(e.Kind, g.Snapshot())
 		}
 		if err != nil {
 			if ctx.Err() != nil {

@@ -6,6 +6,7 @@ import (
 	"github.com/goldfish-gql/goldfish/exec"
 	"github.com/goldfish-gql/goldfish/gqlstatus"
 	"github.com/goldfish-gql/goldfish/store"
+	"github.com/goldfish-gql/goldfish/store/cabinet"
 )
 
 // The past versions a session keeps readable (RecallOptions.AtVersion).
@@ -82,6 +83,16 @@ func (p *pastRing) add(snap *store.Snapshot) {
 			p.vers = append([]pastVersion(nil), p.vers...)
 		}
 	}
+}
+
+// made keeps snap, the version a log entry of kind made (a Commit here,
+// a hydration's or a catch-up's replay): a purge leaves no version before
+// it readable, since what it removed for good is gone from the past too.
+func (p *pastRing) made(kind cabinet.EntryKind, snap *store.Snapshot) {
+	if kind == cabinet.EntryPurge {
+		p.reset()
+	}
+	p.add(snap)
 }
 
 // costFrom is what the versions from vers[i] to the one before the newest

@@ -144,12 +144,7 @@ func (s *Session) Purge(ctx context.Context) (int, error) {
 			n, _, err = purgeBefore(s.graph, claim)
 			return n > 0, err
 		},
-		after: func() {
-			// What a purge removes for good is gone from the past
-			// versions too: the versions before it are no longer readable.
-			s.past.reset()
-			s.compactIfShrunk()
-		}})
+		after: s.compactIfShrunk})
 	if err != nil {
 		return 0, err
 	}

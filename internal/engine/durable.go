@@ -28,13 +28,14 @@ type pendingWrite struct {
 // did for the cabinet. Called with s.wmu held, right after the version
 // was made; await then waits for it and publishes it to readers.
 func (s *Session) durable(e cabinet.Entry) pendingWrite {
-	s.past.made(e.Kind, s.graph.Snapshot())
 	if s.db.hosts != nil {
+		s.past.made(e, s.graph.Snapshot())
 		return s.durableHosts(e) // written already, by the claim (hosts.go)
 	}
 	snap := s.graph.Snapshot()
 	e.Version = snap.Version()
 	e.Time = time.Now().UTC()
+	s.past.made(e, snap)
 	s.lastCommit = e.Time
 	w := pendingWrite{snap: snap, meta: cabinet.MetaOf(s.name, snap, e.Time)}
 	if s.db.cab != nil {

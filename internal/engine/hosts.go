@@ -333,7 +333,7 @@ func (s *Session) apply(ctx context.Context, u *cabinet.Update, err error, local
 					s.name, h.cab.Path(), e.Version, err)
 			}
 			s.noteCommit(before, exec.Vocabulary(s.graph.Snapshot()), e.Version, e.Agent)
-			s.past.made(e.Kind, s.graph.Snapshot()) // another host's version is readable here too
+			s.past.made(e, s.graph.Snapshot()) // another host's version is readable here too
 			s.lastCommit = e.Time
 		}
 		s.snapVersion = max(s.snapVersion, u.SnapVersion)

@@ -130,12 +130,12 @@ func (s *Session) restore(ctx context.Context, img *cabinet.Image) (*store.Graph
 	// snapshot's on.
 	s.past.reset()
 	if g.Snapshot().Version() > 0 {
-		s.past.add(g.Snapshot())
+		s.past.add(g.Snapshot(), versionMade{Time: img.Meta.LastCommit})
 	}
 	for _, e := range img.Log {
 		err := replay(ctx, s.db, g, e)
 		if err == nil {
-			s.past.made(e.Kind, g.Snapshot())
+			s.past.made(e, g.Snapshot())
 		}
 		if err != nil {
 			if ctx.Err() != nil {

@@ -1,7 +1,9 @@
 package engine
 
 import (
+	"context"
 	"sync"
+	"time"
 
 	"github.com/goldfish-gql/goldfish/exec"
 	"github.com/goldfish-gql/goldfish/gqlstatus"
@@ -49,6 +51,15 @@ type pastRing struct {
 type pastVersion struct {
 	snap    *store.Snapshot
 	changed uint64
+	made    versionMade
+}
+
+// versionMade is who made a version, when and how (the log entry's
+// kind): what History shows beside the change.
+type versionMade struct {
+	Kind  cabinet.EntryKind
+	Agent string
+	Time  time.Time
 }
 
 // add keeps snap, the snapshot of the version after the newest one kept;
@@ -56,9 +67,9 @@ type pastVersion struct {
 // a hydration) starts the ring again from it. The oldest versions go
 // while the ring holds more than PastVersions, or while what they cost
 // (bytes) is more than the new version's own estimate and pastFloorBytes.
-func (p *pastRing) add(snap *store.Snapshot) {
+func (p *pastRing) add(snap *store.Snapshot, made versionMade) {
 	v := snap.Version()
-	pv := pastVersion{snap: snap, changed: exec.Vocabulary(snap).Changed()}
+	pv := pastVersion{snap: snap, changed: exec.Vocabulary(snap).Changed(), made: made}
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	if n := len(p.vers); n > 0 {
@@ -88,11 +99,11 @@ func (p *pastRing) add(snap *store.Snapshot) {
 // made keeps snap, the version a log entry of kind made (a Commit here,
 // a hydration's or a catch-up's replay): a purge leaves no version before
 // it readable, since what it removed for good is gone from the past too.
-func (p *pastRing) made(kind cabinet.EntryKind, snap *store.Snapshot) {
-	if kind == cabinet.EntryPurge {
+func (p *pastRing) made(e cabinet.Entry, snap *store.Snapshot) {
+	if e.Kind == cabinet.EntryPurge {
 		p.reset()
 	}
-	p.add(snap)
+	p.add(snap, versionMade{Kind: e.Kind, Agent: e.Agent, Time: e.Time})
 }
 
 // costFrom is what the versions from vers[i] to the one before the newest
@@ -115,16 +126,22 @@ func (p *pastRing) bytes() int64 {
 
 // at returns the snapshot of version v, if it is kept.
 func (p *pastRing) at(v uint64) (*store.Snapshot, bool) {
+	pv, ok := p.version(v)
+	return pv.snap, ok
+}
+
+// version returns what the ring keeps of version v.
+func (p *pastRing) version(v uint64) (pastVersion, bool) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	if len(p.vers) == 0 {
-		return nil, false
+		return pastVersion{}, false
 	}
 	lo := p.vers[0].snap.Version()
 	if v < lo || v-lo >= uint64(len(p.vers)) {
-		return nil, false
+		return pastVersion{}, false
 	}
-	return p.vers[v-lo].snap, true
+	return p.vers[v-lo], true
 }
 
 // span returns the versions kept (ok false: none).
@@ -147,7 +164,7 @@ func (p *pastRing) reset() {
 // snapshotAt returns the readable snapshot of version v: the newest when
 // v is 0 or the newest version, else a kept past one. A version not made
 // yet, or not kept, is refused with 22Q08, naming the versions readable.
-func (s *Session) snapshotAt(v uint64) (*store.Snapshot, error) {
+func (s *Session) snapshotAt(ctx context.Context, v uint64) (*store.Snapshot, error) {
 	cur := s.snapshot()
 	if v == 0 || cur == nil || v == cur.Version() {
 		return cur, nil
@@ -171,4 +188,16 @@ func (s *Session) snapshotAt(v uint64) (*store.Snapshot, error) {
 	return nil, gqlstatus.Errorf(gqlstatus.VersionNotKept, "the session keeps versions %d to %d readable; version %d is not kept", lo, newest, v).
 		WithHint("recall at one of the versions kept; older ones were compacted into the session's snapshot, or are more than " +
 			"1000 versions back, or cost more memory than the session's newest version")
+}
+
+// madeBy says who made version v of the session, when and how; a
+// version not kept is refused as snapshotAt refuses it.
+func (s *Session) madeBy(ctx context.Context, v uint64) (versionMade, error) {
+	if pv, ok := s.past.version(v); ok {
+		return pv.made, nil
+	}
+	if _, err := s.snapshotAt(ctx, v); err != nil {
+		return versionMade{}, err
+	}
+	return versionMade{}, nil
 }

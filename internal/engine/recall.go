@@ -175,7 +175,7 @@ func (s *Session) recall(ctx context.Context, q string, opts RecallOptions, t *T
 		return RecallResult{}, err
 	}
 	if o.AtVersion != 0 {
-		if snap, err = s.snapshotAt(o.AtVersion); err != nil {
+		if snap, err = s.snapshotAt(ctx, o.AtVersion); err != nil {
 			return RecallResult{}, err
 		}
 		if snap.Version() != s.snapshot().Version() {

@@ -62,6 +62,13 @@ func TestRecallAtVersionRapid(t *testing.T) {
 			default:
 				text = fmt.Sprintf(`MATCH (t:TSK {nick: "t%d"}) INSERT (t)-[:has_note]->(:NOTE {text: "on %d"})`, rapid.IntRange(1, 6).Draw(t, "n"), i)
 			}
+			if rapid.IntRange(0, 5).Draw(t, "flush") == 0 {
+				// The versions a flush covers stay readable, from the
+				// history it keeps in the cabinet.
+				if err := s.Flush(ctx); err != nil {
+					t.Fatal(err)
+				}
+			}
 			res, err := s.Commit(ctx, text, nil)
 			if err != nil {
 				continue // a nick taken, say: no version
@@ -145,11 +152,28 @@ func TestRecallAtVersionRefused(t *testing.T) {
 	}
 	defer db.Close()
 	s, _ = db.Session(ctx, "h")
-	_, err = s.Recall(ctx, `MATCH (n:NOTE)`, goldfish.RecallOptions{AtVersion: 3})
-	if code(err) != gqlstatus.VersionNotKept || !strings.Contains(err.Error(), "keeps versions 5 to 6") {
-		t.Fatalf("a version compacted away: %v", err)
+	// The history keeps what the flush covered (history=all, the
+	// default); history=none trims it at the next flush.
+	if _, err := s.Recall(ctx, `MATCH (n:NOTE)`, goldfish.RecallOptions{AtVersion: 3}); err != nil {
+		t.Fatalf("a version the flush covered: %v", err)
 	}
-	if _, err := s.Recall(ctx, `MATCH (n:NOTE)`, goldfish.RecallOptions{AtVersion: 5}); err != nil {
+	set, _ := s.AttentionSettings(ctx)
+	set.History = goldfish.HistoryNone
+	if err := s.SetAttentionSettings(ctx, set); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Flush(ctx); err != nil {
+		t.Fatal(err)
+	}
+	_, err = s.Recall(ctx, `MATCH (n:NOTE)`, goldfish.RecallOptions{AtVersion: 3})
+	if code(err) != gqlstatus.VersionNotKept || !strings.Contains(err.Error(), "keeps versions 6 to 6") || !strings.Contains(err.Error(), "history setting (now none") {
+		t.Fatalf("a version history=none trimmed: %v", err)
+	}
+	set.History = goldfish.HistoryAll
+	if err := s.SetAttentionSettings(ctx, set); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.Recall(ctx, `MATCH (n:NOTE)`, goldfish.RecallOptions{AtVersion: 6}); err != nil {
 		t.Fatalf("the snapshot's version: %v", err)
 	}
 	// A purge leaves no version before it readable: what it removed for

@@ -2,6 +2,7 @@ package goldfish
 
 import (
 	"context"
+	"math"
 	"slices"
 	"strings"
 
@@ -213,18 +214,45 @@ type AttentionSettings struct {
 	// Commits that wrote a property or called an action (default 200,
 	// at most MaxGapWindow).
 	GapWindow uint64 `json:"gap_window"`
+	// History: how many versions before the newest the session keeps
+	// readable across a flush (HistoryAll, the default; HistoryNone; or a
+	// count). Not an attention threshold: it bounds what a flush keeps of
+	// the log (SPEC §7), set in the same place.
+	History HistoryKeep `json:"history"`
 }
+
+// HistoryKeep is the history setting: a count of versions, HistoryAll or
+// HistoryNone; as text (JSON, the shell) "all", "none" or the count.
+type HistoryKeep uint64
+
+// The history setting's ends.
+const (
+	HistoryNone HistoryKeep = 0
+	HistoryAll  HistoryKeep = math.MaxUint64
+)
+
+// String writes the setting as the shell takes it.
+func (h HistoryKeep) String() string { return engine.HistoryKeep(h).String() }
+
+// MarshalText writes "all", "none" or the count.
+func (h HistoryKeep) MarshalText() ([]byte, error) { return engine.HistoryKeep(h).MarshalText() }
+
+// UnmarshalText reads "all", "none" or a count.
+func (h *HistoryKeep) UnmarshalText(b []byte) error { return (*engine.HistoryKeep)(h).UnmarshalText(b) }
+
+// UnmarshalJSON reads a string or a bare count.
+func (h *HistoryKeep) UnmarshalJSON(b []byte) error { return (*engine.HistoryKeep)(h).UnmarshalJSON(b) }
 
 // MaxGapWindow is the largest GapWindow.
 const MaxGapWindow = 1000
 
 // DefaultAttentionSettings are the settings of a session that set none.
-var DefaultAttentionSettings = AttentionSettings{StaleReads: 10, Decay: 0.9, SalienceThreshold: 0.1, GapRatio: 4, GapMin: 5, GapWindow: 200}
+var DefaultAttentionSettings = AttentionSettings{StaleReads: 10, Decay: 0.9, SalienceThreshold: 0.1, GapRatio: 4, GapMin: 5, GapWindow: 200, History: HistoryAll}
 
 // AttentionSettings returns the session's attention settings.
 func (s *Session) AttentionSettings(ctx context.Context) (AttentionSettings, error) {
 	set, err := s.e.AttentionSettings(ctx)
-	return AttentionSettings(set), err
+	return settingsOut(set), err
 }
 
 // SetAttentionSettings sets the session's attention settings, durably
@@ -232,7 +260,7 @@ func (s *Session) AttentionSettings(ctx context.Context) (AttentionSettings, err
 // them in memory until its first Commit saves them with it). A value out
 // of range is refused with 22Q06.
 func (s *Session) SetAttentionSettings(ctx context.Context, set AttentionSettings) error {
-	return s.e.SetAttentionSettings(ctx, engine.Settings(set))
+	return s.e.SetAttentionSettings(ctx, set.in())
 }
 
 // MaxPinnedKinds is the most kinds a session pins (SetPinnedKinds).
@@ -325,19 +353,31 @@ func attentionOf(a *engine.Attention) *Attention {
 
 // AttentionSettingNames are the settings' names, as SetAttentionSetting
 // and the shell's :set take them.
-var AttentionSettingNames = []string{"stale_reads", "decay", "salience_threshold", "gap_ratio", "gap_min", "gap_window"}
+var AttentionSettingNames = []string{"stale_reads", "decay", "salience_threshold", "gap_ratio", "gap_min", "gap_window", "history"}
 
 // SetAttentionSetting returns cur with the named setting (stale_reads,
 // decay, salience_threshold, gap_ratio, gap_min) set from its text, for
 // shells and servers that take settings as words; a name it does not know
 // or a value out of range is refused with 22Q06.
 func SetAttentionSetting(cur AttentionSettings, name, value string) (AttentionSettings, error) {
-	next, err := engine.SetSetting(engine.Settings(cur), name, value)
+	next, err := engine.SetSetting(cur.in(), name, value)
 	if err != nil {
 		return cur, err
 	}
-	return AttentionSettings(next), nil
+	return settingsOut(next), nil
 }
 
 // String writes the settings as name=value words.
-func (a AttentionSettings) String() string { return engine.Settings(a).String() }
+func (a AttentionSettings) String() string { return a.in().String() }
+
+// in is a as the engine's settings; settingsOut the engine's as the
+// facade's (the history setting is a type of each).
+func (a AttentionSettings) in() engine.Settings {
+	return engine.Settings{StaleReads: a.StaleReads, Decay: a.Decay, SalienceThreshold: a.SalienceThreshold,
+		GapRatio: a.GapRatio, GapMin: a.GapMin, GapWindow: a.GapWindow, History: engine.HistoryKeep(a.History)}
+}
+
+func settingsOut(s engine.Settings) AttentionSettings {
+	return AttentionSettings{StaleReads: s.StaleReads, Decay: s.Decay, SalienceThreshold: s.SalienceThreshold,
+		GapRatio: s.GapRatio, GapMin: s.GapMin, GapWindow: s.GapWindow, History: HistoryKeep(s.History)}
+}

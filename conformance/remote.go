@@ -470,7 +470,7 @@ func (t *remote) SetAttentionSettings(ctx context.Context, session string, set g
 		return err
 	}
 	req := server.SettingsRequest{StaleReads: &set.StaleReads, Decay: &set.Decay, SalienceThreshold: &set.SalienceThreshold,
-		GapRatio: &set.GapRatio, GapMin: &set.GapMin, GapWindow: &set.GapWindow}
+		GapRatio: &set.GapRatio, GapMin: &set.GapMin, GapWindow: &set.GapWindow, History: &set.History}
 	var out goldfish.AttentionSettings
 	return t.rs.call(ctx, "POST", p, req, &out)
 }

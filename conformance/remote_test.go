@@ -133,7 +133,7 @@ INSERT (:T {nick: "never"});
 $who = "b"
 agent planner: Recalls and Commits name it
 M = 1
-session main: stale_reads=5 decay=0.9 salience_threshold=0.1 gap_ratio=4 gap_min=5 gap_window=200
+session main: stale_reads=5 decay=0.9 salience_threshold=0.1 gap_ratio=4 gap_min=5 gap_window=200 history=all
 ok transaction started
 ok v=2 +1 node 2 properties set 1 binding
 ok transaction started
@@ -165,7 +165,7 @@ nodes 4, edges 0, recycled 0
 
 settings
 ----
-stale_reads=5 decay=0.9 salience_threshold=0.1 gap_ratio=4 gap_min=5 gap_window=200
+stale_reads=5 decay=0.9 salience_threshold=0.1 gap_ratio=4 gap_min=5 gap_window=200 history=all
 
 recall agent=planner
 MATCH (t:T {nick: "a"})

@@ -70,6 +70,8 @@ type SettingsRequest struct {
 	GapRatio          *float64 `json:"gap_ratio,omitempty"`
 	GapMin            *uint64  `json:"gap_min,omitempty"`
 	GapWindow         *uint64  `json:"gap_window,omitempty"`
+	// History: "all", "none" or a count of versions (SPEC §7).
+	History *goldfish.HistoryKeep `json:"history,omitempty"`
 	// Pinned sets the session's pinned kinds (goldfish.Session.
 	// SetPinnedKinds): a list of kinds, or one string of them separated
 	// by commas; [] or "" clears them, left out keeps them.
@@ -244,6 +246,9 @@ func (s *Server) setSettings(_ http.ResponseWriter, r *http.Request, scope *Scop
 	}
 	if req.GapWindow != nil {
 		cur.GapWindow = *req.GapWindow
+	}
+	if req.History != nil {
+		cur.History = *req.History
 	}
 	if req.Pinned != nil {
 		// The kinds first: their refusal leaves everything as it was;

@@ -30,16 +30,80 @@ type Settings struct {
 	// wrote a property or called an action) gaps and pre-action clusters
 	// are counted over, 1 to MaxGapWindow.
 	GapWindow uint64 `json:"gap_window"`
+	// History is how many versions before its newest a session keeps
+	// readable across a flush (SPEC §7): HistoryAll (the default) keeps
+	// every one, HistoryNone none past its snapshot. The one setting here
+	// that is not about attention: it bounds what a flush keeps of the
+	// log, kept with the others so that one place sets a session.
+	History HistoryKeep `json:"history"`
+}
+
+// HistoryKeep is the history setting: a count of versions, HistoryAll or
+// HistoryNone. As text (JSON, the shell) it is "all", "none" or the
+// count.
+type HistoryKeep uint64
+
+const (
+	HistoryNone HistoryKeep = 0
+	HistoryAll  HistoryKeep = math.MaxUint64
+)
+
+// String writes the setting as the shell takes it.
+func (h HistoryKeep) String() string {
+	switch h {
+	case HistoryAll:
+		return "all"
+	case HistoryNone:
+		return "none"
+	}
+	return strconv.FormatUint(uint64(h), 10)
+}
+
+// ParseHistoryKeep reads "all", "none" or a count of versions.
+func ParseHistoryKeep(text string) (HistoryKeep, error) {
+	switch t := strings.ToLower(strings.TrimSpace(text)); t {
+	case "all":
+		return HistoryAll, nil
+	case "none", "0":
+		return HistoryNone, nil
+	default:
+		n, err := strconv.ParseUint(t, 10, 64)
+		if err != nil || HistoryKeep(n) == HistoryAll {
+			return 0, fmt.Errorf("history: %q is not all, none or a count of versions", text)
+		}
+		return HistoryKeep(n), nil
+	}
+}
+
+// MarshalText writes the setting as its text ("all", "none", a count).
+func (h HistoryKeep) MarshalText() ([]byte, error) { return []byte(h.String()), nil }
+
+// UnmarshalText reads "all", "none" or a count.
+func (h *HistoryKeep) UnmarshalText(b []byte) error {
+	v, err := ParseHistoryKeep(string(b))
+	if err == nil {
+		*h = v
+	}
+	return err
+}
+
+// UnmarshalJSON reads a string or a bare count.
+func (h *HistoryKeep) UnmarshalJSON(b []byte) error {
+	t := strings.TrimSpace(string(b))
+	if u, err := strconv.Unquote(t); err == nil {
+		t = u
+	}
+	return h.UnmarshalText([]byte(t))
 }
 
 // DefaultSettings are the settings of a session that set none.
-var DefaultSettings = Settings{StaleReads: 10, Decay: 0.9, SalienceThreshold: 0.1, GapRatio: 4, GapMin: 5, GapWindow: DefaultGapWindow}
+var DefaultSettings = Settings{StaleReads: 10, Decay: 0.9, SalienceThreshold: 0.1, GapRatio: 4, GapMin: 5, GapWindow: DefaultGapWindow, History: HistoryAll}
 
 // DefaultGapWindow is gap_window's default.
 const DefaultGapWindow = 200
 
 // SettingNames are the settings' names, as Set and the shell take them.
-var SettingNames = []string{"stale_reads", "decay", "salience_threshold", "gap_ratio", "gap_min", "gap_window"}
+var SettingNames = []string{"stale_reads", "decay", "salience_threshold", "gap_ratio", "gap_min", "gap_window", "history"}
 
 // Check reports a setting out of its range.
 func (s Settings) Check() error {
@@ -79,6 +143,12 @@ func (s Settings) Set(name, value string) (Settings, error) {
 		count(&s.GapMin)
 	case "gap_window":
 		count(&s.GapWindow)
+	case "history":
+		h, herr := ParseHistoryKeep(value)
+		if herr != nil {
+			return s, herr
+		}
+		s.History = h
 	default:
 		return s, fmt.Errorf("no setting named %q; the settings are %s", name, strings.Join(SettingNames, ", "))
 	}
@@ -90,8 +160,8 @@ func (s Settings) Set(name, value string) (Settings, error) {
 
 // String writes the settings as the shell shows them.
 func (s Settings) String() string {
-	return fmt.Sprintf("stale_reads=%d decay=%g salience_threshold=%g gap_ratio=%g gap_min=%d gap_window=%d",
-		s.StaleReads, s.Decay, s.SalienceThreshold, s.GapRatio, s.GapMin, s.GapWindow)
+	return fmt.Sprintf("stale_reads=%d decay=%g salience_threshold=%g gap_ratio=%g gap_min=%d gap_window=%d history=%s",
+		s.StaleReads, s.Decay, s.SalienceThreshold, s.GapRatio, s.GapMin, s.GapWindow, s.History)
 }
 
 // Mark is what a session keeps about one view's or action's salience:

@@ -48,9 +48,9 @@ func (c *loggedCabinet) SaveAttention(name string, data []byte) *cabinet.Ticket 
 	return c.Cabinet.SaveAttention(name, data)
 }
 
-func (c *loggedCabinet) Flush(name string, snap *store.Snapshot, m cabinet.Meta) error {
+func (c *loggedCabinet) Flush(name string, snap *store.Snapshot, m cabinet.Meta, base *store.Snapshot) error {
 	c.log(fmt.Sprintf("flush v%d", snap.Version()))
-	return c.Cabinet.Flush(name, snap, m)
+	return c.Cabinet.Flush(name, snap, m, base)
 }
 
 func (c *loggedCabinet) take() []string {
@@ -132,7 +132,8 @@ func TestAttentionSaves(t *testing.T) {
 	if n, err := s.Purge(ctx); err != nil || n == 0 {
 		t.Fatal(n, err)
 	}
-	want("attention ana=2/3 bob=3/2 carl=4/2", "append v5 ")
+	// A purge cuts the history at its version: a flush with it as base.
+	want("attention ana=2/3 bob=3/2 carl=4/2", "append v5 ", "flush v5")
 	read("dora")
 	if err := db.Close(); err != nil {
 		t.Fatal(err)

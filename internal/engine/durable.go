@@ -114,10 +114,12 @@ func (s *Session) maybeAutoFlush() {
 	}
 }
 
-// Flush writes a compact snapshot of the session to the cabinet and trims
-// its log; hydrating then needs no replay. It also saves what the agents
-// have read, if that changed. It is a no-op in memory, for the catalogue,
-// and when nothing was committed or read since the last flush.
+// Flush writes a compact snapshot of the session to the cabinet; hydrating
+// then replays only the log after it, and the log it covers stays as the
+// session's history, as the history setting says (history.go). It also
+// saves what the agents have read, if that changed. It is a no-op in
+// memory, for the catalogue, and when nothing was committed or read
+// since the last flush.
 func (s *Session) Flush(ctx context.Context) error {
 	if err := s.begin(ctx); err != nil {
 		return err
@@ -126,7 +128,11 @@ func (s *Session) Flush(ctx context.Context) error {
 	return s.flush(ctx)
 }
 
-func (s *Session) flush(ctx context.Context) error {
+func (s *Session) flush(ctx context.Context) error { return s.flushCut(ctx, false) }
+
+// flushCut is flush; cut flushes even when the snapshot is current, for
+// a Purge's cut of the history (history.go).
+func (s *Session) flushCut(ctx context.Context, cut bool) error {
 	if s.db.cab == nil || s.catalog {
 		return nil
 	}
@@ -147,17 +153,22 @@ func (s *Session) flush(ctx context.Context) error {
 	if snap.Version() > 0 {
 		attn = s.saveAttention()
 	}
-	if snap.Version() == s.snapVersion {
+	if snap.Version() == s.snapVersion && !cut {
 		s.wmu.Unlock()
 		return waitAttention(s.name, attn)
 	}
 	m := cabinet.MetaOf(s.name, snap, s.lastCommit)
 	before := s.logEntries
 	s.wmu.Unlock()
+	base := s.flushBase(ctx, snap)
 	// Encoding and writing run without the session lock: Commits go on;
 	// the cabinet orders the flush after the entries it covers.
-	if err := s.db.cab.Flush(s.name, snap, m); err != nil {
+	if err := s.db.cab.Flush(s.name, snap, m, base); err != nil {
 		return err
+	}
+	if base != nil && base.Version() > s.historyFrom.Load() {
+		s.historyFrom.Store(min(base.Version(), snap.Version()))
+		s.older.reset()
 	}
 	if err := waitAttention(s.name, attn); err != nil {
 		return err

@@ -364,6 +364,9 @@ func (a *sessionAttention) encode(cur *vocabRead) []byte {
 		b = binary.AppendUvarint(b, f.Tick)
 		b = appendAttnString(b, f.Error)
 	}
+	// history, plus one: all (the most) wraps to 0, which a record
+	// written before the setting was kept reads as.
+	b = binary.AppendUvarint(b, uint64(set.History)+1)
 	return b
 }
 
@@ -372,7 +375,7 @@ func (a *sessionAttention) decode(d *attnReader) error {
 	a.tick.Store(d.uvarint())
 	set := vocab.Settings{StaleReads: d.uvarint(), Decay: math.Float64frombits(d.uvarint()),
 		SalienceThreshold: math.Float64frombits(d.uvarint()), GapRatio: math.Float64frombits(d.uvarint()), GapMin: d.uvarint(),
-		GapWindow: vocab.DefaultGapWindow}
+		GapWindow: vocab.DefaultGapWindow, History: vocab.HistoryAll}
 	if d.err != nil {
 		return fmt.Errorf("session section: %v", d.err)
 	}
@@ -427,6 +430,10 @@ func (a *sessionAttention) decode(d *attnReader) error {
 		a.settings.Store(&set)
 		if err := decodeFailures(d, m); err != nil {
 			return err
+		}
+		if d.err == nil && len(d.b) > 0 {
+			set.History = vocab.HistoryKeep(d.uvarint() - 1) // see encode
+			a.settings.Store(&set)
 		}
 	}
 	if d.err != nil {

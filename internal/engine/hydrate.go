@@ -12,7 +12,6 @@ import (
 	"github.com/goldfish-gql/goldfish/gqlstatus"
 	"github.com/goldfish-gql/goldfish/store"
 	"github.com/goldfish-gql/goldfish/store/cabinet"
-	"github.com/goldfish-gql/goldfish/vocab"
 )
 
 // replayBudget lets replay apply every logged Δ whatever budget the
@@ -118,17 +117,14 @@ func (s *Session) rehydrated(t0 time.Time, mark uint64) {
 func (s *Session) restore(ctx context.Context, img *cabinet.Image) (*store.Graph, error) {
 	cab := s.db.cab
 	g := img.Graph
-	if raw, ok := g.Snapshot().Ext().(store.RawExt); ok {
-		state, err := vocab.Decode(raw, s.db.actionDef)
-		if err != nil {
-			return nil, damaged(err, "session %q in %s: the snapshot's vocabulary: %v (restore the file from a backup)",
-				s.name, cab.Path(), err)
-		}
-		g.SetExt(state)
+	if err := s.decodeVocabulary(g); err != nil {
+		return nil, err
 	}
 	// The versions the log replays are kept readable (past.go), from the
-	// snapshot's on.
+	// snapshot's on; the older ones the history rebuilds (history.go).
 	s.past.reset()
+	s.older.reset()
+	s.historyFrom.Store(img.HistoryFrom)
 	if g.Snapshot().Version() > 0 {
 		s.past.add(g.Snapshot(), versionMade{Time: img.Meta.LastCommit})
 	}

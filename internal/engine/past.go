@@ -124,6 +124,18 @@ func (p *pastRing) bytes() int64 {
 	return p.costFrom(0)
 }
 
+// ownBytes is the memory estimate of every version kept, the newest
+// included: a ring of rebuilt versions (history.go), which share nothing
+// with the session's graph.
+func (p *pastRing) ownBytes() int64 {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if len(p.vers) == 0 {
+		return 0
+	}
+	return sessionBytes(p.vers[len(p.vers)-1].snap) + p.costFrom(0)
+}
+
 // at returns the snapshot of version v, if it is kept.
 func (p *pastRing) at(v uint64) (*store.Snapshot, bool) {
 	pv, ok := p.version(v)
@@ -142,6 +154,12 @@ func (p *pastRing) version(v uint64) (pastVersion, bool) {
 		return pastVersion{}, false
 	}
 	return p.vers[v-lo], true
+}
+
+// oldest returns the oldest version kept (0: none).
+func (p *pastRing) oldest() uint64 {
+	lo, _, _ := p.span()
+	return lo
 }
 
 // span returns the versions kept (ok false: none).
@@ -178,16 +196,21 @@ func (s *Session) snapshotAt(ctx context.Context, v uint64) (*store.Snapshot, er
 		return nil, gqlstatus.Errorf(gqlstatus.VersionNotKept, "the session has no version %d yet: its newest is %d", v, newest).
 			WithHint("recall at a version from the session's history, or the newest (gqlsh :set at newest; at_version left out over HTTP and MCP)")
 	}
+	if keep := s.attn.currentSettings().History; keep != HistoryAll && keep != HistoryNone && v < newest-min(newest, uint64(keep)) {
+		// A counted history reads as the count says, whether a flush
+		// has trimmed the versions before it yet or not.
+		return nil, s.notKept(v, newest)
+	}
 	if snap, ok := s.past.at(v); ok {
 		return snap, nil
 	}
-	lo, _, ok := s.past.span()
-	if !ok || lo > newest {
-		lo = newest
+	if snap, ok := s.older.at(v); ok {
+		return snap, nil
 	}
-	return nil, gqlstatus.Errorf(gqlstatus.VersionNotKept, "the session keeps versions %d to %d readable; version %d is not kept", lo, newest, v).
-		WithHint("recall at one of the versions kept; older ones were compacted into the session's snapshot, or are more than " +
-			"1000 versions back, or cost more memory than the session's newest version")
+	if s.db.cab != nil && v >= s.historyStart() {
+		return s.rebuild(ctx, v)
+	}
+	return nil, s.notKept(v, newest)
 }
 
 // madeBy says who made version v of the session, when and how; a
@@ -199,5 +222,6 @@ func (s *Session) madeBy(ctx context.Context, v uint64) (versionMade, error) {
 	if _, err := s.snapshotAt(ctx, v); err != nil {
 		return versionMade{}, err
 	}
-	return versionMade{}, nil
+	pv, _ := s.older.version(v)
+	return pv.made, nil
 }

@@ -204,7 +204,7 @@ func (m *memory) account(s *Session) {
 	if snap == nil {
 		return
 	}
-	if est := sessionBytes(snap) + s.past.bytes(); s.est.Load() != est {
+	if est := sessionBytes(snap) + s.past.bytes() + s.older.ownBytes(); s.est.Load() != est {
 		m.bytes.Add(est - s.est.Swap(est))
 	}
 }
@@ -358,5 +358,6 @@ func (s *Session) release() {
 	s.graph = nil
 	s.readable.Store(nil)
 	s.past.reset()
+	s.older.reset()
 	s.incarnation = incarnations.Add(1)
 }

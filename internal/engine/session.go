@@ -29,8 +29,15 @@ type Session struct {
 	// (SPEC §7: no reader sees a version before it is durable, so a crash
 	// never takes back what an agent has read).
 	readable atomic.Pointer[store.Snapshot]
-	// past keeps the snapshots of the latest versions (past.go).
-	past pastRing
+	// past keeps the snapshots of the latest versions (past.go); older
+	// those of older versions rebuilt from the history, and historyFrom
+	// is where the cabinet's history starts (history.go). rebuildMu
+	// runs one rebuild at a time.
+	past        pastRing
+	older       pastRing
+	historyFrom atomic.Uint64
+	cutAt       atomic.Uint64 // the latest Purge's version, where the history is to start
+	rebuildMu   writeLock
 
 	hmu      writeLock // one hydration at a time
 	herr     error     // a hydration's lasting error (damage), under hmu
@@ -83,7 +90,7 @@ type Session struct {
 var incarnations atomic.Uint64
 
 func newSession(db *DB, name string) *Session {
-	return &Session{db: db, name: name, incarnation: incarnations.Add(1), wmu: newWriteLock(), hmu: newWriteLock()}
+	return &Session{db: db, name: name, incarnation: incarnations.Add(1), wmu: newWriteLock(), hmu: newWriteLock(), rebuildMu: newWriteLock()}
 }
 
 // Name returns the session's name.

@@ -2,6 +2,7 @@ package engine
 
 import (
 	"context"
+	"fmt"
 	"time"
 
 	"github.com/goldfish-gql/goldfish/exec"
@@ -147,6 +148,17 @@ func (s *Session) Purge(ctx context.Context) (int, error) {
 		after: s.compactIfShrunk})
 	if err != nil {
 		return 0, err
+	}
+	if n > 0 {
+		// What the purge removed for good goes from the history too: it
+		// starts at the purge's version (history.go).
+		s.older.reset()
+		if s.db.cab != nil && !s.catalog {
+			s.cutAt.Store(s.past.oldest())
+			if err := s.flushCut(ctx, true); err != nil {
+				return n, fmt.Errorf("the purge is durable, but the history before it is not cut yet (the next flush cuts it): %w", err)
+			}
+		}
 	}
 	return n, nil
 }

@@ -6,9 +6,11 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"math"
 	"os"
 	"path/filepath"
 	"runtime/debug"
+	"slices"
 	"sort"
 	"sync"
 	"time"
@@ -53,6 +55,10 @@ type op struct {
 	version uint64
 	data    []byte // entry or snapshot
 	meta    []byte
+	// base is a flush's history base (Cabinet.Flush): its version and,
+	// unless it is the snapshot's, its snapshot record.
+	base     *uint64
+	baseData []byte
 }
 
 // errLocked: openLocked gave up waiting for another process's lock.
@@ -183,12 +189,12 @@ func (b *Bolt) prepare(info fileInfo) error {
 		}
 		return fmt.Errorf("%w: %s has cabinet format %q, this goldfish reads %q", ErrDamaged, b.path, format, formatVersion)
 	}
-	addAttn := false
+	var add [][]byte
 	err = b.db.View(func(tx *bolt.Tx) error {
 		for _, name := range topBucketsFormat {
 			if tx.Bucket(name) == nil {
-				if bytes.Equal(name, bucketAttn) {
-					addAttn = true // written before attention records were kept
+				if slices.ContainsFunc(laterBuckets, func(l []byte) bool { return bytes.Equal(l, name) }) {
+					add = append(add, name) // written before the bucket was kept
 					continue
 				}
 				return fmt.Errorf("%w: %s lacks its %q bucket", ErrDamaged, b.path, name)
@@ -196,17 +202,20 @@ func (b *Bolt) prepare(info fileInfo) error {
 		}
 		return nil
 	})
-	if err == nil && addAttn {
+	for _, name := range add {
+		if err != nil {
+			break
+		}
 		err = b.db.Update(func(tx *bolt.Tx) error {
-			_, err := tx.CreateBucket(bucketAttn)
+			_, err := tx.CreateBucket(name)
 			return err
 		})
 		switch {
 		case errors.Is(err, bolt.ErrIncompatibleValue):
 			// The name is taken by a value where only buckets live.
-			err = fmt.Errorf("%w: %s holds a value where its %q bucket belongs", ErrDamaged, b.path, bucketAttn)
+			err = fmt.Errorf("%w: %s holds a value where its %q bucket belongs", ErrDamaged, b.path, name)
 		case err != nil:
-			err = fmt.Errorf("cabinet: %s: adding the attention bucket: %w", b.path, err)
+			err = fmt.Errorf("cabinet: %s: adding the %q bucket: %w", b.path, name, err)
 		}
 	}
 	if err != nil {
@@ -278,7 +287,10 @@ func (b *Bolt) Sessions() ([]Meta, error) {
 			if err != nil {
 				return err
 			}
-			for _, data := range []*bolt.Bucket{logs, snaps} {
+			for _, data := range []*bolt.Bucket{logs, snaps, tx.Bucket(bucketBases)} {
+				if data == nil {
+					continue
+				}
 				err := data.ForEach(func(k, _ []byte) error {
 					if idx.Get(k) == nil {
 						return fmt.Errorf("%w: session %q in %s has data but no index record", ErrDamaged, k, b.path)
@@ -374,29 +386,17 @@ func (b *Bolt) Load(name string) (*Image, error) {
 			}
 			prev := snapVer
 			if lb != nil {
-				c := lb.Cursor()
-				for k, v := c.First(); k != nil; k, v = c.Next() {
-					if len(k) != 8 || v == nil {
-						return damaged("log key %x", k)
-					}
-					kv := binary.BigEndian.Uint64(k)
-					if kv <= snapVer {
-						continue // trimmed by a flush that had not yet run when this was written
-					}
-					if kv != prev+1 {
-						return damaged("log jumps from version %d to %d", prev, kv)
-					}
-					e, err := DecodeEntry(v)
-					if err != nil {
-						return damaged("log entry %d: %v", kv, err)
-					}
-					if e.Version != kv {
-						return damaged("log entry under key %d says version %d", kv, e.Version)
-					}
-					img.Log = append(img.Log, e)
-					img.LogBytes += int64(len(v))
-					prev = kv
+				// The entries up to the snapshot are its history
+				// (history.go); hydrating reads only those after it.
+				if img.Log, img.LogBytes, err = readLog(lb, snapVer, math.MaxUint64); err != nil {
+					return damaged("%v", err)
 				}
+				if img.HistoryFrom, err = historyFrom(tx, key, lb, snapVer); err != nil {
+					return damaged("%v", err)
+				}
+				prev += uint64(len(img.Log))
+			} else {
+				img.HistoryFrom = snapVer
 			}
 			if prev != m.Version {
 				return damaged("log ends at version %d but the index says %d", prev, m.Version)
@@ -451,9 +451,12 @@ func (b *Bolt) Append(name string, e Entry, m Meta) *Ticket {
 	return b.group.Enqueue(name, &op{kind: opAppend, name: name, version: e.Version, data: EncodeEntry(e), meta: encodeMeta(m)})
 }
 
-// Flush writes snap as the session's snapshot and trims its log.
-func (b *Bolt) Flush(name string, snap *store.Snapshot, m Meta) error {
-	return b.group.Enqueue(name, &op{kind: opFlush, name: name, version: snap.Version(), data: EncodeSnapshot(snap), meta: encodeMeta(m)}).Wait()
+// Flush writes snap as the session's snapshot and, given a base, moves
+// the start of its history there; see Cabinet.
+func (b *Bolt) Flush(name string, snap *store.Snapshot, m Meta, base *store.Snapshot) error {
+	o := &op{kind: opFlush, name: name, version: snap.Version(), data: EncodeSnapshot(snap), meta: encodeMeta(m)}
+	o.base, o.baseData = FlushBase(snap, base)
+	return b.group.Enqueue(name, o).Wait()
 }
 
 // SaveAttention queues data as the session's attention record.
@@ -511,7 +514,7 @@ func (b *Bolt) apply(tx *bolt.Tx, ops []*op) error {
 			if err := attn.Delete(key); err != nil {
 				return err
 			}
-			for _, data := range []*bolt.Bucket{logs, snaps} {
+			for _, data := range []*bolt.Bucket{logs, snaps, tx.Bucket(bucketBases)} {
 				if err := data.DeleteBucket(key); err != nil && !errors.Is(err, berrors.ErrBucketNotFound) {
 					return err
 				}
@@ -554,12 +557,9 @@ func (b *Bolt) apply(tx *bolt.Tx, ops []*op) error {
 			if err := b.putSnapshot(snaps, key, o.version, o.data); err != nil {
 				return err
 			}
-			if lb := logs.Bucket(key); lb != nil {
-				c := lb.Cursor()
-				for k, _ := c.First(); k != nil && binary.BigEndian.Uint64(k) <= o.version; k, _ = c.First() {
-					if err := c.Delete(); err != nil {
-						return err
-					}
+			if o.base != nil {
+				if err := b.putBase(tx, key, *o.base, o.baseData, o.version); err != nil {
+					return err
 				}
 			}
 			if o.version < prev {

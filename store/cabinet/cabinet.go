@@ -22,10 +22,21 @@ type Cabinet interface {
 	// of one session must be appended in version order. Wait on the
 	// Ticket for durability.
 	Append(name string, e Entry, m Meta) *Ticket
-	// Flush durably writes snap as the session's snapshot and trims the
-	// log up to its version; it is ordered after every entry appended
-	// before it. A snapshot older than the stored one is ignored.
-	Flush(name string, snap *store.Snapshot, m Meta) error
+	// Flush durably writes snap as the session's snapshot; it is ordered
+	// after every entry appended before it. A snapshot older than the
+	// stored one is ignored. The log entries it covers stay, as the
+	// session's history (History), unless base says otherwise: nil keeps
+	// the history as it is; a base at snap's version keeps none (the log
+	// is trimmed up to snap); an older base (a version of the session)
+	// becomes where the history starts, and the entries up to it go.
+	Flush(name string, snap *store.Snapshot, m Meta, base *store.Snapshot) error
+	// History reads what version v of a session is rebuilt from: the
+	// latest stored state at or before v (its snapshot, its history's
+	// base, or an empty graph at version 0) in Graph and the log entries
+	// after it up to version to (v ≤ to ≤ the session's version) in Log,
+	// checked; HistoryFrom says where the history starts. ErrNotKept
+	// (wrapped, naming the versions kept) when v is before it.
+	History(name string, v, to uint64) (*Image, error)
 	// SaveAttention queues data as the session's attention record (what
 	// its readers have read: the root package's encoding, kept beside the
 	// log, never a version of its own), ordered with the session's other
@@ -151,6 +162,9 @@ type Image struct {
 	LogBytes int64
 	// Attention is the session's attention record (nil if none was saved).
 	Attention []byte
+	// HistoryFrom is the version the session's history starts at
+	// (Cabinet.History): every version from it on can be rebuilt.
+	HistoryFrom uint64
 }
 
 // Ticket reports when a queued write is durable.

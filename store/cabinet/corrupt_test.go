@@ -46,7 +46,7 @@ func buildCabinet(t testing.TB, dir string) string {
 				t.Fatal(err)
 			}
 			if i == flushAt || (flushEnd && i == steps) {
-				if err := b.Flush(name, snap, MetaOf(name, snap, e.Time)); err != nil {
+				if err := b.Flush(name, snap, MetaOf(name, snap, e.Time), snap); err != nil {
 					t.Fatal(err)
 				}
 			}
@@ -237,7 +237,7 @@ func trial(path string, want map[string]string, meta, write bool) (why string, i
 		m.Version++
 		tickets = append(tickets, b.Append(name, Entry{Version: m.Version, Kind: EntryPurge, Time: time.Unix(1, 0).UTC()}, m))
 		if snap := img.Graph.Snapshot(); snap.Version() > img.Meta.SnapVersion && flush == nil {
-			flush = func() { _ = b.Flush(name, snap, img.Meta) }
+			flush = func() { _ = b.Flush(name, snap, img.Meta, snap) }
 		}
 	}
 	for _, t := range tickets {

@@ -12,6 +12,10 @@ var (
 	bucketLogs  = []byte("logs")      // session name → bucket: version → entry
 	bucketSnaps = []byte("snaps")     // session name → bucket: chunk number → chunk, "head" → head
 	bucketAttn  = []byte("attention") // session name → attention record
+	// bucketBases holds the base of each session's history whose history
+	// starts after version 0 (Cabinet.Flush's base), laid out as a
+	// snapshot: session name → bucket of chunks and a head.
+	bucketBases = []byte("bases")
 	keyFormat   = []byte("format")
 	keyHead     = []byte("head")
 	// keyDropped holds the dropped counter (Cabinet.Dropped), 8 bytes
@@ -34,7 +38,10 @@ var (
 	keyMeta1         = []byte("meta")
 	keySnap1         = []byte("snap")
 	keySnapVersion1  = []byte("snapver")
-	topBucketsFormat = [][]byte{bucketRoot, bucketIndex, bucketLogs, bucketSnaps, bucketAttn}
+	topBucketsFormat = [][]byte{bucketRoot, bucketIndex, bucketLogs, bucketSnaps, bucketAttn, bucketBases}
+	// laterBuckets were added to format 2 after files of it were
+	// written: Open adds them to a file that lacks them.
+	laterBuckets = [][]byte{bucketAttn, bucketBases}
 )
 
 func versionKey(v uint64) []byte { return binary.BigEndian.AppendUint64(nil, v) }

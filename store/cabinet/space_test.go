@@ -36,7 +36,7 @@ func bigSession(t *testing.T, b *Bolt, name string, steps int) *store.Graph {
 		}
 	}
 	snap := g.Snapshot()
-	if err := b.Flush(name, snap, MetaOf(name, snap, time.Unix(1, 0).UTC())); err != nil {
+	if err := b.Flush(name, snap, MetaOf(name, snap, time.Unix(1, 0).UTC()), snap); err != nil {
 		t.Fatal(err)
 	}
 	return g
@@ -156,7 +156,7 @@ func TestFlushReusesSpace(t *testing.T) {
 	for range 12 {
 		appendOne(t, b, "big", g)
 		snap := g.Snapshot()
-		if err := b.Flush("big", snap, MetaOf("big", snap, time.Unix(3, 0).UTC())); err != nil {
+		if err := b.Flush("big", snap, MetaOf("big", snap, time.Unix(3, 0).UTC()), snap); err != nil {
 			t.Fatal(err)
 		}
 		sizes = append(sizes, fileSize(t, path))

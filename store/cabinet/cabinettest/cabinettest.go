@@ -30,6 +30,7 @@ func Run(t *testing.T, fresh func(t *testing.T) Opener) {
 		{"Empty", testEmpty},
 		{"AppendLoad", testAppendLoad},
 		{"Flush", testFlush},
+		{"History", testHistory},
 		{"BigSnapshot", testBigSnapshot},
 		{"GroupCommit", testGroupCommit},
 		{"OutOfOrderPoisons", testOutOfOrder},
@@ -175,7 +176,7 @@ func testFlush(t *testing.T, open Opener) {
 	g := graphAt(t, 5, 10)
 	appendAll(t, c, "s", 1, 5)
 	snap3 := versionOf(t, g, 3)
-	if err := c.Flush("s", snap3, cabinet.MetaOf("s", snap3, time.Time{})); err != nil {
+	if err := c.Flush("s", snap3, cabinet.MetaOf("s", snap3, time.Time{}), snap3); err != nil {
 		t.Fatal(err)
 	}
 	check := func(c cabinet.Cabinet, snapVer uint64) {
@@ -199,11 +200,11 @@ func testFlush(t *testing.T, open Opener) {
 	check(c, 3)
 	// An older snapshot is ignored, and so is one past the log.
 	snap2 := versionOf(t, g, 2)
-	if err := c.Flush("s", snap2, cabinet.MetaOf("s", snap2, time.Time{})); err != nil {
+	if err := c.Flush("s", snap2, cabinet.MetaOf("s", snap2, time.Time{}), snap2); err != nil {
 		t.Fatal(err)
 	}
 	g7 := graphAt(t, 7, 10)
-	if err := c.Flush("s", g7.Snapshot(), cabinet.MetaOf("s", g7.Snapshot(), time.Time{})); err != nil {
+	if err := c.Flush("s", g7.Snapshot(), cabinet.MetaOf("s", g7.Snapshot(), time.Time{}), g7.Snapshot()); err != nil {
 		t.Fatal(err)
 	}
 	check(c, 3)
@@ -211,7 +212,7 @@ func testFlush(t *testing.T, open Opener) {
 	c = mustOpen(t, open)
 	defer closeCab(t, c)
 	check(c, 3)
-	if err := c.Flush("s", g.Snapshot(), cabinet.MetaOf("s", g.Snapshot(), time.Time{})); err != nil {
+	if err := c.Flush("s", g.Snapshot(), cabinet.MetaOf("s", g.Snapshot(), time.Time{}), g.Snapshot()); err != nil {
 		t.Fatal(err)
 	}
 	check(c, 5)
@@ -225,6 +226,92 @@ func testFlush(t *testing.T, open Opener) {
 		t.Fatal(err)
 	}
 	checkLog(t, img, 6, 6)
+}
+
+// testHistory: a flush without a base keeps the entries it covers as the
+// history, which History reads from the nearest stored state; a base
+// moves the history's start and trims the entries up to it; a base at
+// the snapshot keeps none; a drop takes it all.
+func testHistory(t *testing.T, open Opener) {
+	c := mustOpen(t, open)
+	g := graphAt(t, 9, 10)
+	appendAll(t, c, "s", 1, 9)
+	snap6 := versionOf(t, g, 6)
+	if err := c.Flush("s", snap6, cabinet.MetaOf("s", snap6, time.Time{}), nil); err != nil {
+		t.Fatal(err)
+	}
+	at := func(c cabinet.Cabinet, v, to, from, graph uint64) {
+		t.Helper()
+		img, err := c.History("s", v, to)
+		if err != nil {
+			t.Fatalf("History(%d, %d): %v", v, to, err)
+		}
+		if img.HistoryFrom != from || img.Graph.Snapshot().Version() != graph || img.Graph.Snapshot().NodeCount() != int(graph) {
+			t.Fatalf("History(%d, %d): starts at %d from a graph at %d, want %d from %d", v, to, img.HistoryFrom, img.Graph.Snapshot().Version(), from, graph)
+		}
+		if to > graph {
+			checkLog(t, img, graph+1, to)
+		} else if len(img.Log) != 0 {
+			t.Fatalf("History(%d, %d): %d entries", v, to, len(img.Log))
+		}
+	}
+	refused := func(c cabinet.Cabinet, v uint64) {
+		t.Helper()
+		if _, err := c.History("s", v, v); !errors.Is(err, cabinet.ErrNotKept) {
+			t.Fatalf("History(%d): %v, want ErrNotKept", v, err)
+		}
+	}
+	at(c, 1, 4, 0, 0) // from the empty graph
+	at(c, 6, 8, 0, 6) // from the snapshot
+	closeCab(t, c)
+	c = mustOpen(t, open)
+	img, err := c.Load("s")
+	if err != nil || img.HistoryFrom != 0 || img.Graph.Snapshot().Version() != 6 {
+		t.Fatalf("Load after a flush keeping history: %v", err)
+	}
+	checkLog(t, img, 7, 9) // hydrating reads only what follows the snapshot
+	at(c, 2, 9, 0, 0)
+	// A base moves the start; the entries before it go.
+	g9 := g.Snapshot()
+	snap4 := versionOf(t, g, 4)
+	if err := c.Flush("s", g9, cabinet.MetaOf("s", g9, time.Time{}), snap4); err != nil {
+		t.Fatal(err)
+	}
+	refused(c, 3)
+	at(c, 4, 5, 4, 4)
+	at(c, 9, 9, 4, 9)
+	closeCab(t, c)
+	c = mustOpen(t, open)
+	defer closeCab(t, c)
+	refused(c, 2)
+	at(c, 5, 7, 4, 4)
+	// An older base than the one kept changes nothing.
+	snap2 := versionOf(t, g, 2)
+	if err := c.Flush("s", g9, cabinet.MetaOf("s", g9, time.Time{}), snap2); err != nil {
+		t.Fatal(err)
+	}
+	at(c, 4, 4, 4, 4)
+	// A base at the snapshot keeps no history.
+	appendAll(t, c, "s", 10, 11)
+	g11 := graphAt(t, 11, 10).Snapshot()
+	if err := c.Flush("s", g11, cabinet.MetaOf("s", g11, time.Time{}), g11); err != nil {
+		t.Fatal(err)
+	}
+	refused(c, 10)
+	at(c, 11, 11, 11, 11)
+	if img, err := c.Load("s"); err != nil || img.HistoryFrom != 11 || len(img.Log) != 0 {
+		t.Fatalf("Load after history none: %+v, %v", img, err)
+	}
+	appendAll(t, c, "s", 12, 12)
+	at(c, 11, 12, 11, 11)
+	if err := c.Drop("s"); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := c.History("s", 11, 11); !errors.Is(err, cabinet.ErrNoSession) && !errors.Is(err, cabinet.ErrGone) {
+		t.Fatalf("History after a drop: %v", err)
+	}
+	appendAll(t, c, "s", 1, 2)
+	at(c, 1, 2, 0, 0) // a new incarnation keeps nothing of the old history
 }
 
 // versionOf rebuilds g's content at an earlier version (graphAt is
@@ -249,7 +336,7 @@ func testBigSnapshot(t *testing.T, open Opener) {
 		appendAll(t, c, "big", v, min(v+499, 3000))
 	}
 	snap := g.Snapshot()
-	if err := c.Flush("big", snap, cabinet.MetaOf("big", snap, time.Time{})); err != nil {
+	if err := c.Flush("big", snap, cabinet.MetaOf("big", snap, time.Time{}), snap); err != nil {
 		t.Fatal(err)
 	}
 	img, err := c.Load("big")
@@ -353,7 +440,7 @@ func testDrop(t *testing.T, open Opener) {
 	c := mustOpen(t, open)
 	g := graphAt(t, 3, 10)
 	appendAll(t, c, "d", 1, 3)
-	if err := c.Flush("d", versionOf(t, g, 2), meta("d", 2)); err != nil {
+	if err := c.Flush("d", versionOf(t, g, 2), meta("d", 2), versionOf(t, g, 2)); err != nil {
 		t.Fatal(err)
 	}
 	if err := c.SaveAttention("d", []byte("read")).Wait(); err != nil {

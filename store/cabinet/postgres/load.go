@@ -156,6 +156,7 @@ func (c *Cabinet) load(ctx context.Context, tx pgx.Tx, name string) (*cabinet.Im
 	b.Queue(c.q.loadChunks, name)
 	b.Queue(c.q.loadLog, name)
 	b.Queue(c.q.loadAttn, name)
+	b.Queue(c.q.historyHead, name)
 	br := tx.SendBatch(ctx, b)
 	defer br.Close()
 
@@ -216,6 +217,10 @@ func (c *Cabinet) load(ctx context.Context, tx pgx.Tx, name string) (*cabinet.Im
 	if err := br.QueryRow().Scan(&attn); err != nil && !errors.Is(err, pgx.ErrNoRows) {
 		return nil, 0, err
 	}
+	hh, err := scanHistoryHead(br.QueryRow(), uint64(max(h.version, 0)))
+	if err != nil {
+		return nil, 0, err
+	}
 
 	if !hasRow {
 		if hasSnap || len(chunks) > 0 || len(log) > 0 {
@@ -247,6 +252,9 @@ func (c *Cabinet) load(ctx context.Context, tx pgx.Tx, name string) (*cabinet.Im
 	}
 	snapVer := uint64(max(h.version, 0))
 	img.Meta.SnapVersion = snapVer
+	if img.HistoryFrom, err = hh.from(); err != nil {
+		return nil, 0, damaged("%v", err)
+	}
 	if uint64(version) < snapVer || version < 0 {
 		return nil, 0, damaged("the sessions table says version %d, older than its snapshot (version %d)", version, snapVer)
 	}

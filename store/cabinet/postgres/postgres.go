@@ -50,7 +50,7 @@ var (
 
 // schemaVersion is the layout this package writes; migrations[i] moves a
 // schema from version i to i+1.
-const schemaVersion = 2
+const schemaVersion = 3
 
 var migrations = []string{
 	`CREATE TABLE IF NOT EXISTS %[1]s.sessions (
@@ -87,6 +87,21 @@ var migrations = []string{
 	`CREATE TABLE IF NOT EXISTS %[1]s.dropped (
 		id    INT PRIMARY KEY,
 		total BIGINT NOT NULL
+	)`,
+	// 2 → 3: the base of a session's history, when it starts after
+	// version 0 (cabinet.Cabinet.Flush), kept as a snapshot is; the log
+	// keeps the entries a flush covers.
+	`CREATE TABLE IF NOT EXISTS %[1]s.bases (
+		session TEXT PRIMARY KEY,
+		version BIGINT NOT NULL,
+		chunks  BIGINT NOT NULL,
+		size    BIGINT NOT NULL
+	);
+	CREATE TABLE IF NOT EXISTS %[1]s.base_chunks (
+		session TEXT NOT NULL,
+		n       BIGINT NOT NULL,
+		data    BYTEA NOT NULL,
+		PRIMARY KEY (session, n)
 	)`,
 }
 

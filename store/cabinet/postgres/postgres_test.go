@@ -97,7 +97,7 @@ func TestDamage(t *testing.T) {
 			for v := uint64(1); v <= 303; v++ {
 				c.Append("s", entry(v), cabinet.Meta{Name: "s", Version: v})
 			}
-			if err := c.Flush("s", g.Snapshot(), cabinet.MetaOf("s", g.Snapshot(), time.Time{})); err != nil {
+			if err := c.Flush("s", g.Snapshot(), cabinet.MetaOf("s", g.Snapshot(), time.Time{}), g.Snapshot()); err != nil {
 				t.Fatal(err)
 			}
 			if err := c.SaveAttention("s", []byte("read")).Wait(); err != nil {
@@ -182,7 +182,7 @@ func TestHosts(t *testing.T) {
 		tx.InsertNode(tx.NewID(), []string{"N"}, nil)
 		tx.Commit()
 	}
-	if err := a.Flush("s", g.Snapshot(), cabinet.MetaOf("s", g.Snapshot(), time.Time{})); err != nil {
+	if err := a.Flush("s", g.Snapshot(), cabinet.MetaOf("s", g.Snapshot(), time.Time{}), g.Snapshot()); err != nil {
 		t.Fatal(err)
 	}
 	if u, err := b.Since(ctx, "s", 1); err != nil || !u.Reload {

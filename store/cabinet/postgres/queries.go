@@ -23,7 +23,12 @@ type queries struct {
 
 	setMeta, putAttn                                      string
 	delChunks, putChunk, putSnap, trim, flushMeta, notify string
-	drop                                                  []string
+	// The history (history.go): where it starts, its base's head and
+	// chunks, and the log in a range.
+	historyHead, loadBaseChunks, logRange string
+	baseVersion, delBase, delBaseChunks   string
+	putBaseChunk, putBase                 string
+	drop                                  []string
 	// dropped reads the dropped counter; drop[0] adds the dropped row's
 	// weight (version + meta_version) plus one to it, in the drop's
 	// transaction, before the row goes.
@@ -58,13 +63,27 @@ func newQueries(schema string) queries {
 		sessions: f(`SELECT s.name, s.gen, s.version, s.meta, s.meta_version, COALESCE(p.version, 0)
 			FROM {S}.sessions s LEFT JOIN {S}.snapshots p ON p.session = s.name`),
 		orphan: f(`SELECT x.session FROM (
-				SELECT session FROM {S}.log UNION SELECT session FROM {S}.snapshots UNION SELECT session FROM {S}.chunks) x
+				SELECT session FROM {S}.log UNION SELECT session FROM {S}.snapshots UNION SELECT session FROM {S}.chunks
+				UNION SELECT session FROM {S}.bases UNION SELECT session FROM {S}.base_chunks) x
 			WHERE NOT EXISTS (SELECT 1 FROM {S}.sessions s WHERE s.name = x.session) LIMIT 1`),
 		loadSession: f(`SELECT gen, version, meta, meta_version FROM {S}.sessions WHERE name = $1::text`),
 		loadSnap:    f(`SELECT version, chunks, size FROM {S}.snapshots WHERE session = $1::text`),
 		loadChunks:  f(`SELECT n, data FROM {S}.chunks WHERE session = $1::text ORDER BY n`),
-		loadLog:     f(`SELECT version, entry FROM {S}.log WHERE session = $1::text ORDER BY version`),
-		loadAttn:    f(`SELECT data FROM {S}.attention WHERE session = $1::text`),
+		loadLog: f(`SELECT version, entry FROM {S}.log WHERE session = $1::text
+			AND version > COALESCE((SELECT version FROM {S}.snapshots WHERE session = $1::text), 0) ORDER BY version`),
+		historyHead: f(`SELECT COALESCE((SELECT version FROM {S}.bases WHERE session = $1::text), -1),
+			COALESCE((SELECT chunks FROM {S}.bases WHERE session = $1::text), 0),
+			COALESCE((SELECT size FROM {S}.bases WHERE session = $1::text), 0),
+			EXISTS (SELECT 1 FROM {S}.log WHERE session = $1::text AND version = 1)`),
+		loadBaseChunks: f(`SELECT n, data FROM {S}.base_chunks WHERE session = $1::text ORDER BY n`),
+		logRange:       f(`SELECT version, entry FROM {S}.log WHERE session = $1::text AND version > $2::bigint AND version <= $3::bigint ORDER BY version`),
+		baseVersion:    f(`SELECT COALESCE((SELECT version FROM {S}.bases WHERE session = $1::text), -1)`),
+		delBase:        f(`DELETE FROM {S}.bases WHERE session = $1::text`),
+		delBaseChunks:  f(`DELETE FROM {S}.base_chunks WHERE session = $1::text`),
+		putBaseChunk:   f(`INSERT INTO {S}.base_chunks (session, n, data) VALUES ($1::text, $2::bigint, $3::bytea)`),
+		putBase: f(`INSERT INTO {S}.bases (session, version, chunks, size) VALUES ($1::text, $2::bigint, $3::bigint, $4::bigint)
+			ON CONFLICT (session) DO UPDATE SET version = excluded.version, chunks = excluded.chunks, size = excluded.size`),
+		loadAttn: f(`SELECT data FROM {S}.attention WHERE session = $1::text`),
 		head: f(`SELECT s.gen, s.version, COALESCE(p.version, 0)
 			FROM {S}.sessions s LEFT JOIN {S}.snapshots p ON p.session = s.name WHERE s.name = $1::text`),
 		since:   f(`SELECT version, entry FROM {S}.log WHERE session = $1::text AND version > $2::bigint ORDER BY version`),
@@ -97,6 +116,8 @@ func newQueries(schema string) queries {
 			f(`DELETE FROM {S}.log WHERE session = $1::text`),
 			f(`DELETE FROM {S}.chunks WHERE session = $1::text`),
 			f(`DELETE FROM {S}.snapshots WHERE session = $1::text`),
+			f(`DELETE FROM {S}.base_chunks WHERE session = $1::text`),
+			f(`DELETE FROM {S}.bases WHERE session = $1::text`),
 			f(`DELETE FROM {S}.attention WHERE session = $1::text`),
 			f(`DELETE FROM {S}.sessions WHERE name = $1::text`),
 		},

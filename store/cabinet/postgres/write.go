@@ -28,6 +28,10 @@ type op struct {
 	version uint64
 	data    []byte // entry, snapshot or attention record
 	meta    []byte
+	// base is a flush's history base (cabinet.Cabinet.Flush): its
+	// version and, unless it is the snapshot's, its snapshot record.
+	base     *uint64
+	baseData []byte
 }
 
 // alone is the Group's Alone: entries, attention records and metadata
@@ -58,10 +62,12 @@ func (c *Cabinet) SetMeta(name string, m Meta) *cabinet.Ticket {
 	return c.group.Enqueue(name, &op{kind: opMeta, name: name, version: m.Version, meta: cabinet.EncodeMeta(m)})
 }
 
-// Flush writes snap as the session's snapshot, in chunks, and trims the
-// log up to its version; see cabinet.Cabinet.
-func (c *Cabinet) Flush(name string, snap *store.Snapshot, m Meta) error {
-	return c.group.Enqueue(name, &op{kind: opFlush, name: name, version: snap.Version(), data: cabinet.EncodeSnapshot(snap), meta: cabinet.EncodeMeta(m)}).Wait()
+// Flush writes snap as the session's snapshot, in chunks, and, given a
+// base, moves the start of its history there; see cabinet.Cabinet.
+func (c *Cabinet) Flush(name string, snap *store.Snapshot, m Meta, base *store.Snapshot) error {
+	o := &op{kind: opFlush, name: name, version: snap.Version(), data: cabinet.EncodeSnapshot(snap), meta: cabinet.EncodeMeta(m)}
+	o.base, o.baseData = cabinet.FlushBase(snap, base)
+	return c.group.Enqueue(name, o).Wait()
 }
 
 // Drop removes a session, whichever incarnation the table holds.
@@ -240,7 +246,11 @@ func (c *Cabinet) flush(ctx context.Context, tx pgx.Tx, o *op, known int64) erro
 		n++
 	}
 	b.Queue(c.q.putSnap, o.name, v, n, int64(len(o.data)))
-	b.Queue(c.q.trim, o.name, v)
+	if o.base != nil {
+		if err := c.queueBase(ctx, tx, b, o); err != nil {
+			return err
+		}
+	}
 	if v == version {
 		b.Queue(c.q.flushMeta, o.name, o.meta, v)
 	}

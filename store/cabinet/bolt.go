@@ -551,11 +551,13 @@ func (b *Bolt) apply(tx *bolt.Tx, ops []*op) error {
 			if err != nil {
 				return fmt.Errorf("snapshot head: %v", err)
 			}
-			if o.version <= h.version || o.version > prev {
+			if o.version < h.version || o.version > prev || o.version == h.version && o.base == nil {
 				continue // a newer snapshot is already there (or the log lost its entries: keep it)
 			}
-			if err := b.putSnapshot(snaps, key, o.version, o.data); err != nil {
-				return err
+			if o.version > h.version {
+				if err := b.putSnapshot(snaps, key, o.version, o.data); err != nil {
+					return err
+				}
 			}
 			if o.base != nil {
 				if err := b.putBase(tx, key, *o.base, o.baseData, o.version); err != nil {

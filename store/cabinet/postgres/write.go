@@ -235,17 +235,19 @@ func (c *Cabinet) flush(ctx context.Context, tx pgx.Tx, o *op, known int64) erro
 		return fmt.Errorf("%w: %q in %s", ErrGone, o.name, c.path)
 	}
 	v := int64(o.version)
-	if v <= snapVer || v > version {
+	if v < snapVer || v > version || v == snapVer && o.base == nil {
 		return nil // a newer snapshot is there already, or the log lacks the versions it covers: keep them
 	}
 	b := &pgx.Batch{}
-	b.Queue(c.q.delChunks, o.name)
-	var n int64
-	for off := 0; off < len(o.data); off += c.chunk {
-		b.Queue(c.q.putChunk, o.name, n, cabinet.SealChunk(o.version, uint64(n), o.data[off:min(off+c.chunk, len(o.data))]))
-		n++
+	if v > snapVer {
+		b.Queue(c.q.delChunks, o.name)
+		var n int64
+		for off := 0; off < len(o.data); off += c.chunk {
+			b.Queue(c.q.putChunk, o.name, n, cabinet.SealChunk(o.version, uint64(n), o.data[off:min(off+c.chunk, len(o.data))]))
+			n++
+		}
+		b.Queue(c.q.putSnap, o.name, v, n, int64(len(o.data)))
 	}
-	b.Queue(c.q.putSnap, o.name, v, n, int64(len(o.data)))
 	if o.base != nil {
 		if err := c.queueBase(ctx, tx, b, o); err != nil {
 			return err
@@ -253,6 +255,9 @@ func (c *Cabinet) flush(ctx context.Context, tx pgx.Tx, o *op, known int64) erro
 	}
 	if v == version {
 		b.Queue(c.q.flushMeta, o.name, o.meta, v)
+	}
+	if b.Len() == 0 {
+		return nil
 	}
 	return tx.SendBatch(ctx, b).Close()
 }

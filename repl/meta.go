@@ -253,7 +253,9 @@ The session's settings, kept with it for every agent (:set alone shows them):
   :set salience_threshold 0.1  -- under it an item is low_salience (left out at lean)
   :set gap_ratio 4             -- raw writes per action write that make a gap …
   :set gap_min 5               -- … once at least this many raw Commits wrote it
-  :set gap_window 200          -- the latest Commits gaps are counted over (1 to 1000)`,
+  :set gap_window 200          -- the latest Commits gaps are counted over (1 to 1000)
+  :set history all             -- the versions kept readable (all, none, or N before the
+                                  newest); :set at N reads one of them`,
 	"params": `:param NAME VALUE sets $NAME for every following Commit and Recall:
   :param status 'open'
   :param due DATE '2026-01-31'

@@ -47,6 +47,11 @@ type IngestReport struct {
 	ReingestSec            float64
 	ReingestSameDump       bool
 	SQLiteLoadSec          float64
+	// CabinetBytesHistory and CabinetBytesNone are the sizes of a
+	// cabinet file holding the session, ingested and flushed, with
+	// history=all (every version kept) and history=none.
+	CabinetBytesHistory, CabinetBytesNone int64
+	CabinetHistoryRatio                   float64
 }
 
 // Lat are latency percentiles in microseconds.
@@ -143,6 +148,9 @@ func (r *Report) judge() {
 	}
 	add("ingest elements/s (stdlib, Ingest calls)", "≥ 200000", r.Ingest.ElemsPerSec, r.Ingest.ElemsPerSec >= 200_000)
 	add("bytes per element in memory (stdlib session)", "≤ 250", r.Ingest.BytesPerElem, r.Ingest.BytesPerElem <= 250)
+	if r.Ingest.CabinetBytesNone > 0 {
+		add("cabinet size with full history / without (stdlib)", "≤ 2", r.Ingest.CabinetHistoryRatio, r.Ingest.CabinetHistoryRatio <= 2)
+	}
 	add("re-ingest applied Δs (idempotence)", "= 0", float64(r.Ingest.ReingestApplied), r.Ingest.ReingestApplied == 0 && r.Ingest.ReingestSameDump)
 }
 
@@ -190,7 +198,9 @@ func (r *Report) Markdown() string {
 	w("| elements/s end to end (parse + Ingest) | %.0f |\n", in.EndToEndPerSec)
 	w("| **bytes per element** (live heap of the session) | **%.0f** |\n", in.BytesPerElem)
 	w("| re-ingest: Δs applied / same dump | %d / %v (%.2f s) |\n", in.ReingestApplied, in.ReingestSameDump, in.ReingestSec)
-	w("| SQLite load (same graph, indexed) | %.2f s |\n\n", in.SQLiteLoadSec)
+	w("| SQLite load (same graph, indexed) | %.2f s |\n", in.SQLiteLoadSec)
+	w("| **cabinet file, history=all / history=none** (ingested, flushed) | %.1f MB / %.1f MB = **%.2f×** |\n\n",
+		float64(in.CabinetBytesHistory)/1e6, float64(in.CabinetBytesNone)/1e6, in.CabinetHistoryRatio)
 
 	w("**Recall workload on the standard-library session** (seeded; each cache-miss token is distinct; SQLite runs the same seed and a recursive CTE bounded to k hops and M rows, fetching the rows' properties):\n\n")
 	w("| kind | token | goldfish miss p50 / p99 | goldfish hit p50 / p99 | SQLite p50 / p99 | SQLite ÷ goldfish (p50, miss) | rows goldfish / SQLite | tokens per Shape mean / p50 / max | cues |\n")

@@ -96,11 +96,16 @@ func benchStdlib(ctx context.Context, cfg Config, rep *Report, logf func(string,
 	after := sha256.Sum256([]byte(s.Dump()))
 	in.ReingestApplied, in.ReingestSec, in.ReingestSameDump = again.Applied, again.Ingest.Seconds(), before == after
 	logf("re-ingested: %d of %d Δs applied, same dump %v, %.2fs", again.Applied, again.Deltas, before == after, in.ReingestSec)
-	peerSnap, err := cabinetSnapshot(ctx, tree, "stdlib")
+	peerSnap, sizes, err := cabinetSnapshot(ctx, tree, "stdlib")
 	if err != nil {
 		return err
 	}
 	tree = nil
+	in.CabinetBytesHistory, in.CabinetBytesNone = sizes[0], sizes[1]
+	if sizes[1] > 0 {
+		in.CabinetHistoryRatio = float64(sizes[0]) / float64(sizes[1])
+	}
+	logf("cabinet file: %d bytes with history=all, %d with history=none (%.2f×)", sizes[0], sizes[1], in.CabinetHistoryRatio)
 
 	t0 := time.Now()
 	pr, err := openPeer()
@@ -305,19 +310,56 @@ func runKind(ctx context.Context, s *goldfish.Session, pr *peer, k *kindSpec, cf
 // cabinetSnapshot is the graph the peer loads: the same tree ingested
 // into a session of a cabinet file, flushed, and read back from the file
 // with the cabinet's own loader (the embedding API shows no graph), so
-// the peer holds exactly what goldfish keeps.
-func cabinetSnapshot(ctx context.Context, tree *golang.Tree, name string) (*store.Snapshot, error) {
+// the peer holds exactly what goldfish keeps. sizes are that file's size
+// (history=all: the log the flush covers stays, as the session's
+// history) and the size of a second file ingested with history=none
+// (the flush trims the log), both closed.
+func cabinetSnapshot(ctx context.Context, tree *golang.Tree, name string) (*store.Snapshot, [2]int64, error) {
+	var sizes [2]int64
 	dir, err := os.MkdirTemp("", "gqlbench-")
 	if err != nil {
-		return nil, err
+		return nil, sizes, err
 	}
 	defer os.RemoveAll(dir)
-	path := filepath.Join(dir, "peer.cabinet")
+	for i, keep := range []goldfish.HistoryKeep{goldfish.HistoryAll, goldfish.HistoryNone} {
+		path := filepath.Join(dir, fmt.Sprintf("peer%d.cabinet", i))
+		if err := ingestFlushed(ctx, tree, path, name, keep); err != nil {
+			return nil, sizes, err
+		}
+		st, err := os.Stat(path)
+		if err != nil {
+			return nil, sizes, err
+		}
+		sizes[i] = st.Size()
+	}
+	c, err := cabinet.Open(filepath.Join(dir, "peer0.cabinet"), nil)
+	if err != nil {
+		return nil, sizes, err
+	}
+	defer c.Close()
+	img, err := c.Load(name)
+	if err != nil {
+		return nil, sizes, err
+	}
+	return img.Graph.Snapshot(), sizes, nil
+}
+
+// ingestFlushed ingests tree into session name of the cabinet file at
+// path, with the given history setting, flushes and closes it.
+func ingestFlushed(ctx context.Context, tree *golang.Tree, path, name string, keep goldfish.HistoryKeep) error {
 	db, err := goldfish.Open(goldfish.WithCabinet(path))
 	if err != nil {
-		return nil, err
+		return err
 	}
 	s, err := db.Session(ctx, name)
+	var set goldfish.AttentionSettings
+	if err == nil {
+		set, err = s.AttentionSettings(ctx)
+	}
+	if err == nil {
+		set.History = keep
+		err = s.SetAttentionSettings(ctx, set)
+	}
 	if err == nil {
 		_, err = tree.Ingest(ctx, s)
 	}
@@ -327,17 +369,5 @@ func cabinetSnapshot(ctx context.Context, tree *golang.Tree, name string) (*stor
 	if cerr := db.Close(); err == nil {
 		err = cerr
 	}
-	if err != nil {
-		return nil, err
-	}
-	c, err := cabinet.Open(path, nil)
-	if err != nil {
-		return nil, err
-	}
-	defer c.Close()
-	img, err := c.Load(name)
-	if err != nil {
-		return nil, err
-	}
-	return img.Graph.Snapshot(), nil
+	return err
 }

@@ -1,0 +1,263 @@
+package engine
+
+import (
+	"context"
+	"time"
+
+	"github.com/goldfish-gql/goldfish/exec"
+	"github.com/goldfish-gql/goldfish/gqlstatus"
+	"github.com/goldfish-gql/goldfish/store"
+	"github.com/goldfish-gql/goldfish/store/cabinet"
+)
+
+// Diff and History (SPEC §7, History) read the past versions a session
+// keeps (past.go): the change between two versions as one Δ
+// (exec.DiffSnapshots), and the versions that changed one node.
+
+// DiffOptions narrow and bound one Diff (the facade's DiffOptions).
+type DiffOptions struct {
+	Nicks, Kinds []string
+	// MaxRows bounds the rows of the Δ (exec.DefaultDiffRows when 0).
+	MaxRows int
+}
+
+// DefaultHistory is how many entries History lists when its limit is 0.
+const DefaultHistory = 20
+
+// HistoryEntry is one version that changed a node.
+type HistoryEntry struct {
+	Version uint64
+	Kind    cabinet.EntryKind
+	Agent   string
+	Time    time.Time
+	// Change is the diff of the version narrowed to the node.
+	Change *exec.Diff
+}
+
+// History is a node's history, newest first.
+type History struct {
+	Nick    string
+	Entries []HistoryEntry
+	// More is set when older versions changed the node too, past the
+	// limit; Oldest is the oldest version History could read.
+	More   bool
+	Oldest uint64
+}
+
+// oldestReadable is the oldest version whose snapshot the session can
+// read: a diff or a history reaches no further back.
+func (s *Session) oldestReadable(ctx context.Context) (uint64, error) {
+	if err := ctx.Err(); err != nil {
+		return 0, gqlstatus.Interrupted(ctx, "Diff")
+	}
+	newest := s.snapshot().Version()
+	lo, _, ok := s.past.span()
+	if !ok || lo > newest {
+		return newest, nil
+	}
+	return lo, nil
+}
+
+// pastReadable refuses the catalogue and a dropped session, as other reads
+// of the past do.
+func (s *Session) pastReadable(verb string) error {
+	if s.dropped.Load() {
+		return s.errDropped()
+	}
+	if s.catalog {
+		return gqlstatus.Errorf(gqlstatus.ReadOnlySession, "the %s session keeps no past versions, so it has no %s", CatalogName, verb).
+			WithHint("read the catalogue with Recall; diff the sessions themselves")
+	}
+	return nil
+}
+
+// Diff writes the Δ that takes version from of the session to version
+// to (from 0: the empty graph). Refused: from > to (22Q06), a version
+// not readable (22Q08), the catalogue (42Q02), and what
+// exec.DiffSnapshots refuses (a diff over its bound, 22Q02).
+func (s *Session) Diff(ctx context.Context, from, to uint64, opt DiffOptions) (*exec.Diff, error) {
+	if err := s.begin(ctx); err != nil {
+		return nil, err
+	}
+	defer s.end()
+	if err := s.pastReadable("diff"); err != nil {
+		return nil, err
+	}
+	if from > to {
+		return nil, gqlstatus.Errorf(gqlstatus.InvalidOption, "a diff goes from an older version to a newer one: from %d is after to %d", from, to).
+			WithHint("swap them: Diff(from, to) with from ≤ to")
+	}
+	if to == 0 {
+		return nil, gqlstatus.Errorf(gqlstatus.InvalidOption, "version 0 is the empty graph, before the first Commit: a diff needs a version to go to").
+			WithHint("diff to a version the session made, such as its newest")
+	}
+	snapTo, snapFrom, err := s.pair(ctx, from, to)
+	if err != nil {
+		return nil, err
+	}
+	return exec.DiffSnapshots(ctx, snapFrom, snapTo, exec.DiffOptions{Session: s.name, MaxRows: opt.MaxRows,
+		Budget: s.db.cfg.Budget, Nicks: opt.Nicks, Kinds: opt.Kinds})
+}
+
+// pair reads the snapshots of to and from (0: the empty graph), both
+// readable.
+func (s *Session) pair(ctx context.Context, from, to uint64) (snapTo, snapFrom *store.Snapshot, err error) {
+	if snapTo, err = s.snapshotAt(ctx, to); err != nil {
+		return nil, nil, err
+	}
+	if from == 0 {
+		return snapTo, store.New().Snapshot(), nil
+	}
+	lo, err := s.oldestReadable(ctx)
+	if err != nil {
+		return nil, nil, err
+	}
+	if from < lo {
+		return nil, nil, gqlstatus.Errorf(gqlstatus.VersionNotKept, "the session keeps versions %d to %d readable; version %d is not kept", lo, s.snapshot().Version(), from).
+			WithHint("diff from one of the versions kept, or from 0 (the empty graph)")
+	}
+	if snapFrom, err = s.snapshotAt(ctx, from); err != nil {
+		return nil, nil, err
+	}
+	return snapTo, snapFrom, nil
+}
+
+// DumpAt is Dump at a readable version (0: the empty graph), for a test
+// or a conformance check that a diff committed elsewhere gives it.
+func (s *Session) DumpAt(ctx context.Context, v uint64) (string, error) {
+	if err := s.begin(ctx); err != nil {
+		return "", err
+	}
+	defer s.end()
+	if err := s.pastReadable("dump at a version"); err != nil {
+		return "", err
+	}
+	if v == 0 {
+		return dump(store.New().Snapshot()), nil
+	}
+	snap, err := s.snapshotAt(ctx, v)
+	if err != nil {
+		return "", err
+	}
+	return dump(snap), nil
+}
+
+// History lists the versions that changed the node nick names (at the
+// newest version, else at the latest readable version that had it) or
+// its edges, newest first, each with who made it, when, and the change
+// as the version's diff narrowed to the node: at most limit entries
+// (DefaultHistory when 0), More set when older ones exist. Refused: a
+// nick no readable version has (42002), the catalogue (42Q02).
+func (s *Session) History(ctx context.Context, nick string, limit int) (*History, error) {
+	if err := s.begin(ctx); err != nil {
+		return nil, err
+	}
+	defer s.end()
+	if err := s.pastReadable("history"); err != nil {
+		return nil, err
+	}
+	if limit <= 0 {
+		limit = DefaultHistory
+	}
+	lo, err := s.oldestReadable(ctx)
+	if err != nil {
+		return nil, err
+	}
+	newest := s.snapshot().Version()
+	h := &History{Nick: nick, Oldest: lo}
+	var id store.ID
+	found := false
+	for v := newest; v >= lo && v > 0 && !found; v-- {
+		snap, err := s.snapshotAt(ctx, v)
+		if err != nil {
+			break // the past moved on meanwhile: read what is left
+		}
+		if n, ok := snap.NodeByNick(nick); ok {
+			id, found = n.ID, true
+		}
+	}
+	if !found {
+		return nil, gqlstatus.Errorf(gqlstatus.InvalidReference, "no node has the nick %s at any version readable (%d to %d)", store.String(nick).Literal(), lo, newest).
+			WithHint("name a node by its nick (nicks are case-sensitive); Recall to find them")
+	}
+	after, err := s.snapshotAt(ctx, newest)
+	if err != nil {
+		return nil, err
+	}
+	for v := newest; v > 0 && v >= lo; v-- {
+		if err := ctx.Err(); err != nil {
+			return nil, gqlstatus.Interrupted(ctx, "History")
+		}
+		var before *store.Snapshot
+		switch {
+		case v-1 == 0:
+			before = store.New().Snapshot()
+		case v-1 < lo:
+			return h, nil // the version before is not kept: its change is unknown
+		default:
+			if before, err = s.snapshotAt(ctx, v-1); err != nil {
+				return h, nil
+			}
+		}
+		if touched(before, after, id) {
+			if len(h.Entries) == limit {
+				h.More = true
+				return h, nil
+			}
+			d, err := exec.DiffSnapshots(ctx, before, after, exec.DiffOptions{Session: s.name, IDs: []store.ID{id}})
+			if err != nil {
+				return nil, err
+			}
+			made, _ := s.madeBy(ctx, v)
+			h.Entries = append(h.Entries, HistoryEntry{Version: v, Kind: made.Kind, Agent: made.Agent, Time: made.Time, Change: d})
+		}
+		after = before
+	}
+	return h, nil
+}
+
+// touched reports whether node id or one of its edges differs between
+// two versions.
+func touched(a, b *store.Snapshot, id store.ID) bool {
+	na, okA := a.Node(id)
+	nb, okB := b.Node(id)
+	if okA != okB {
+		return true
+	}
+	if !okA {
+		return false
+	}
+	if na != nb && (na.Kind() != nb.Kind() || len(na.Labels) != len(nb.Labels) || !na.Props.Equal(nb.Props) || !sameLabelSet(na.Labels, nb.Labels)) {
+		return true
+	}
+	ea, eb := edgesOf(a, id), edgesOf(b, id)
+	if len(ea) != len(eb) {
+		return true
+	}
+	for eid, e := range eb {
+		if old, ok := ea[eid]; !ok || !old.Props.Equal(e.Props) {
+			return true
+		}
+	}
+	return false
+}
+
+// edgesOf is the live edges of node id by id (a loop once).
+func edgesOf(s *store.Snapshot, id store.ID) map[store.ID]*store.Edge {
+	m := map[store.ID]*store.Edge{}
+	s.Edges(id, store.Both, func(e *store.Edge) bool { m[e.ID] = e; return true })
+	return m
+}
+
+func sameLabelSet(a, b []string) bool {
+	for _, l := range a {
+		found := false
+		for _, m := range b {
+			found = found || l == m
+		}
+		if !found {
+			return false
+		}
+	}
+	return true
+}

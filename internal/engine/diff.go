@@ -21,15 +21,19 @@ type DiffOptions struct {
 	MaxRows int
 }
 
+// DefaultDiffRows is a diff's row bound when DiffOptions.MaxRows is 0.
+const DefaultDiffRows = exec.DefaultDiffRows
+
 // DefaultHistory is how many entries History lists when its limit is 0.
 const DefaultHistory = 20
 
 // HistoryEntry is one version that changed a node.
 type HistoryEntry struct {
 	Version uint64
-	Kind    cabinet.EntryKind
-	Agent   string
-	Time    time.Time
+	// How is what made it: "commit", "absorb" or "purge".
+	How   string
+	Agent string
+	Time  time.Time
 	// Change is the diff of the version narrowed to the node.
 	Change *exec.Diff
 }
@@ -209,7 +213,7 @@ func (s *Session) History(ctx context.Context, nick string, limit int) (*History
 				return nil, err
 			}
 			made, _ := s.madeBy(ctx, v)
-			h.Entries = append(h.Entries, HistoryEntry{Version: v, Kind: made.Kind, Agent: made.Agent, Time: made.Time, Change: d})
+			h.Entries = append(h.Entries, HistoryEntry{Version: v, How: entryHow(made.Kind), Agent: made.Agent, Time: made.Time, Change: d})
 		}
 		after = before
 	}
@@ -260,4 +264,14 @@ func sameLabelSet(a, b []string) bool {
 		}
 	}
 	return true
+}
+
+func entryHow(k cabinet.EntryKind) string {
+	switch k {
+	case cabinet.EntryPurge:
+		return "purge"
+	case cabinet.EntryAbsorb:
+		return "absorb"
+	}
+	return "commit"
 }

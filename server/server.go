@@ -101,6 +101,8 @@ func New(db *goldfish.DB, opts Options) (*Server, error) {
 	s.mux.Handle("GET /v1/sessions/{name}/settings", s.api("settings", s.settings))
 	s.mux.Handle("POST /v1/sessions/{name}/settings", s.api("settings", s.setSettings))
 	s.mux.Handle("GET /v1/sessions/{name}/dump", s.api("dump", s.dump))
+	s.mux.Handle("GET /v1/sessions/{name}/diff", s.api("diff", s.diff))
+	s.mux.Handle("GET /v1/sessions/{name}/history", s.api("history", s.history))
 	s.mux.Handle("POST /v1/sessions/{name}/export", s.api("export", s.export))
 	s.mux.Handle("POST /v1/sessions/{name}/absorb", s.api("absorb", s.absorb))
 	s.mux.Handle("GET /healthz", s.metrics.instrument("healthz", http.HandlerFunc(s.healthz)))
@@ -373,7 +375,7 @@ var sessionVerbs = map[string]bool{"recall": true, "commit": true, "export": tru
 func routeError(r *http.Request) error {
 	return &gqlstatus.Error{Code: gqlstatus.InvalidReference, Cause: errNoRoute,
 		Msg:  fmt.Sprintf("there is no endpoint %s %s", r.Method, r.URL.Path),
-		Hint: "POST /v1/sessions/NAME/recall, /commit, /export, /absorb or /settings; GET /v1/sessions, /v1/sessions/NAME/vocabulary, /settings or /dump; GET /healthz, /readyz, /metrics; /mcp"}
+		Hint: "POST /v1/sessions/NAME/recall, /commit, /export, /absorb or /settings; GET /v1/sessions, /v1/sessions/NAME/vocabulary, /settings, /dump, /diff or /history; GET /healthz, /readyz, /metrics; /mcp"}
 }
 
 // routeStatus is 405 for a known path with the wrong method, else 404.

@@ -286,6 +286,9 @@ func (s *Server) dump(_ http.ResponseWriter, r *http.Request, scope *Scope) (any
 	if err != nil {
 		return nil, err
 	}
+	if r.URL.Query().Has("at") {
+		return s.dumpAt(r, sess)
+	}
 	// One snapshot's listing, so the version is the dump's own. It is
 	// this server's view: with other hosts it may lag their Commits by
 	// the poll interval, as a Recall's knowledge may before it catches up.

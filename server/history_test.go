@@ -1,0 +1,55 @@
+package server_test
+
+import (
+	"encoding/json"
+	"testing"
+
+	"github.com/goldfish-gql/goldfish/server"
+)
+
+// TestDiffHistoryEndpoints: GET …/diff answers the Δ between two
+// versions, …/history a node's versions with their agents, …/dump?at=N
+// the dump at a version; what a caller gets wrong answers its GQLSTATUS
+// with a 4xx.
+func TestDiffHistoryEndpoints(t *testing.T) {
+	_, _, ts := newServer(t, server.Options{})
+	for _, c := range []string{
+		`{"text": "INSERT (:TSK {nick: 'TSK_a', status: 'open'})", "agent": "ana"}`,
+		`{"text": "MATCH (t:TSK {nick: 'TSK_a'}) SET t.status = 'done'", "agent": "bo"}`,
+	} {
+		if code, body := call(t, ts, "POST", "/v1/sessions/h/commit", "", c); code != 200 {
+			t.Fatalf("commit: %d %s", code, body)
+		}
+	}
+	code, body := call(t, ts, "GET", "/v1/sessions/h/diff?from=1&to=2", "", "")
+	var dj server.DiffJSON
+	if err := json.Unmarshal([]byte(body), &dj); code != 200 || err != nil || dj.NodesChanged != 1 || dj.From != 1 || dj.To != 2 {
+		t.Fatalf("diff: %d %s", code, body)
+	}
+	code, body = call(t, ts, "GET", "/v1/sessions/h/history?nick=TSK_a", "", "")
+	var hj server.HistoryJSON
+	if err := json.Unmarshal([]byte(body), &hj); code != 200 || err != nil || len(hj.Entries) != 2 ||
+		hj.Entries[0].Agent != "bo" || hj.Entries[1].Agent != "ana" || hj.Entries[0].Version != 2 {
+		t.Fatalf("history: %d %s", code, body)
+	}
+	code, body = call(t, ts, "GET", "/v1/sessions/h/dump?at=1", "", "")
+	var dump server.DumpJSON
+	if err := json.Unmarshal([]byte(body), &dump); code != 200 || err != nil || dump.Version != 1 {
+		t.Fatalf("dump at 1: %d %s", code, body)
+	}
+	for _, c := range []struct{ path, status string }{
+		{"/v1/sessions/h/diff?from=2&to=1", "22Q06"},
+		{"/v1/sessions/h/diff?from=x&to=1", "22Q06"},
+		{"/v1/sessions/h/diff?to=1", "22Q06"},
+		{"/v1/sessions/h/diff?from=0&to=99", "22Q08"},
+		{"/v1/sessions/h/diff?from=0&to=2&nick=nobody", "42002"},
+		{"/v1/sessions/h/history?nick=nobody", "42002"},
+		{"/v1/sessions/h/history?nick=TSK_a&limit=0", "22Q06"},
+	} {
+		code, body := call(t, ts, "GET", c.path, "", "")
+		var ej server.ErrorJSON
+		if err := json.Unmarshal([]byte(body), &ej); code < 400 || code >= 500 || err != nil || ej.GQLStatus != c.status {
+			t.Errorf("%s: %d %s, want %s", c.path, code, body, c.status)
+		}
+	}
+}

@@ -418,7 +418,7 @@ func joinStatements(pre [][]byte, main []byte) []byte {
 		b = append(append(b, st...), ";\n"...)
 	}
 	if len(main) == 0 && len(b) > 0 {
-		return b[:len(b)-1] // the last ';' separates nothing
+		return b[:len(b)-2] // the last ";\n" separates nothing
 	}
 	return append(b, main...)
 }

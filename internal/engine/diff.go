@@ -208,7 +208,7 @@ func (s *Session) History(ctx context.Context, nick string, limit int) (*History
 				h.More = true
 				return h, nil
 			}
-			d, err := exec.DiffSnapshots(ctx, before, after, exec.DiffOptions{Session: s.name, IDs: []store.ID{id}})
+			d, err := exec.DiffSnapshots(ctx, before, after, exec.DiffOptions{Session: s.name, IDs: []store.ID{id}, Budget: s.db.cfg.Budget})
 			if err != nil {
 				return nil, err
 			}

@@ -53,6 +53,8 @@ type Engine struct {
 	// shapes are the texts recall kept, by name (shape=, default
 	// "shape"), for a commit shape=NAME to commit back.
 	shapes map[string]string
+	// scratch counts the fresh sessions diffcheck made, to name the next.
+	scratch int
 	// behind holds the sessions a skipped directive may have changed
 	// (a script writes; a Recall moves the attention state) without its
 	// effects made (Skip.Applied), by name,
@@ -135,6 +137,7 @@ func (e *Engine) do(ctx context.Context, d Directive) (string, error) {
 		case k == "slice" && (d.Cmd == "export" || d.Cmd == "absorb"):
 		case k == "policy" && d.Cmd == "absorb", k == "agent" && d.Cmd == "absorb":
 		case d.Cmd == "export" && (k == "nicks" || recallArgs[k] || strings.HasPrefix(k, "$")):
+		case historyArgs[d.Cmd][k]:
 		case d.Cmd == "settings":
 		case d.Cmd == "recall" && (recallArgs[k] || strings.HasPrefix(k, "$")):
 		default:
@@ -219,6 +222,12 @@ func (e *Engine) do(ctx context.Context, d Directive) (string, error) {
 			return formatOutcome(nil, err)
 		}
 		return formatVocabulary(v), nil
+	case "diff":
+		return e.diff(ctx, name, d)
+	case "diffcheck":
+		return e.diffcheck(ctx, name, d)
+	case "history":
+		return e.history(ctx, name, d)
 	case "script":
 		format, err := repl.ParseFormat(orDefault(d.Args["format"], "gql"))
 		if err != nil {
@@ -233,7 +242,7 @@ func (e *Engine) do(ctx context.Context, d Directive) (string, error) {
 		}
 		return res, nil
 	}
-	return "", fmt.Errorf("unknown directive %q (want commit, ingest, recall, dump, vocabulary, settings, script, export, absorb, reset or reopen)", d.Cmd)
+	return "", fmt.Errorf("unknown directive %q (want commit, ingest, recall, dump, vocabulary, settings, script, export, absorb, diff, diffcheck, history, reset or reopen)", d.Cmd)
 }
 
 // formatOutcome is formatCommit, but a transport's own failure or a

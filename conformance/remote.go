@@ -605,3 +605,57 @@ func (t *remote) Close() error {
 	}
 	return nil
 }
+
+func (t *remote) Diff(ctx context.Context, session string, from, to uint64, o goldfish.DiffOptions) (*goldfish.Diff, error) {
+	p, err := t.path(session, "diff")
+	if err != nil {
+		return nil, err
+	}
+	q := url.Values{"from": {strconv.FormatUint(from, 10)}, "to": {strconv.FormatUint(to, 10)}, "nick": o.Nicks, "kind": o.Kinds}
+	var out server.DiffJSON
+	if err := t.rs.call(ctx, "GET", p+"?"+q.Encode(), nil, &out); err != nil {
+		return nil, err
+	}
+	return t.diffOf(out), nil
+}
+
+// diffOf is the server's diff with the file's session name in its header.
+func (t *remote) diffOf(out server.DiffJSON) *goldfish.Diff {
+	text, _ := t.localHeader(out.Diff, "// goldfish diff session=")
+	return &goldfish.Diff{Text: text, From: out.From, To: out.To, NodesCreated: out.NodesCreated, NodesDeleted: out.NodesDeleted,
+		NodesChanged: out.NodesChanged, EdgesCreated: out.EdgesCreated, EdgesDeleted: out.EdgesDeleted,
+		Rows: out.Rows, Bound: out.Bound, Views: out.Views, Actions: out.Actions}
+}
+
+func (t *remote) History(ctx context.Context, session, nick string, limit int) (*goldfish.History, error) {
+	p, err := t.path(session, "history")
+	if err != nil {
+		return nil, err
+	}
+	q := url.Values{"nick": {nick}}
+	if limit != 0 {
+		q.Set("limit", strconv.Itoa(limit))
+	}
+	var out server.HistoryJSON
+	if err := t.rs.call(ctx, "GET", p+"?"+q.Encode(), nil, &out); err != nil {
+		return nil, err
+	}
+	h := &goldfish.History{Nick: out.Nick, More: out.More, Oldest: out.Oldest}
+	for _, e := range out.Entries {
+		at, _ := time.Parse(time.RFC3339Nano, e.Time)
+		h.Entries = append(h.Entries, goldfish.HistoryEntry{Version: e.Version, How: e.How, Agent: e.Agent, Time: at, Change: t.diffOf(e.Change)})
+	}
+	return h, nil
+}
+
+func (t *remote) DumpAt(ctx context.Context, session string, v uint64) (string, error) {
+	p, err := t.path(session, "dump")
+	if err != nil {
+		return "", err
+	}
+	var out server.DumpJSON
+	if err := t.rs.call(ctx, "GET", p+"?at="+strconv.FormatUint(v, 10), nil, &out); err != nil {
+		return "", err
+	}
+	return out.Dump, nil
+}

@@ -29,6 +29,10 @@ type Transport interface {
 	SetPinnedKinds(ctx context.Context, session string, kinds []string) error
 	ExportSlice(ctx context.Context, session, q string, o goldfish.SliceOptions) (*goldfish.Slice, error)
 	Absorb(ctx context.Context, session, slice string, policy goldfish.AbsorbPolicy, agent string) (*goldfish.AbsorbResult, error)
+	Diff(ctx context.Context, session string, from, to uint64, o goldfish.DiffOptions) (*goldfish.Diff, error)
+	History(ctx context.Context, session, nick string, limit int) (*goldfish.History, error)
+	// DumpAt is Dump at a version the session keeps readable.
+	DumpAt(ctx context.Context, session string, v uint64) (string, error)
 	// Script runs text through gqlsh's statement loop on the session and
 	// returns what it printed (standard output, then standard error) and
 	// its exit status.
@@ -106,6 +110,30 @@ func (t *embedded) Dump(ctx context.Context, session string) (string, error) {
 		return "", err
 	}
 	return s.Dump(), nil
+}
+
+func (t *embedded) Diff(ctx context.Context, session string, from, to uint64, o goldfish.DiffOptions) (*goldfish.Diff, error) {
+	s, err := t.session(ctx, session)
+	if err != nil {
+		return nil, err
+	}
+	return s.Diff(ctx, from, to, o)
+}
+
+func (t *embedded) History(ctx context.Context, session, nick string, limit int) (*goldfish.History, error) {
+	s, err := t.session(ctx, session)
+	if err != nil {
+		return nil, err
+	}
+	return s.History(ctx, nick, limit)
+}
+
+func (t *embedded) DumpAt(ctx context.Context, session string, v uint64) (string, error) {
+	s, err := t.session(ctx, session)
+	if err != nil {
+		return "", err
+	}
+	return s.DumpAt(ctx, v)
 }
 
 func (t *embedded) Vocabulary(ctx context.Context, session string) (*goldfish.Vocabulary, error) {

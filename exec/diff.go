@@ -48,7 +48,9 @@ import (
 // and a new node identical to a live one is inserted without properties
 // and SET after, since a pattern without properties restates nothing.
 // A node whose new nick another kept node holds at From is deleted and
-// inserted again (nicks that move or swap between nodes), ids aside.
+// inserted again (nicks that move or swap between nodes), ids aside, as
+// is a task labelled Settled that reaches a delete_on_settle node To
+// keeps (SET of Settled would recycle it; an INSERT settles nothing).
 
 // DefaultDiffRows is a diff's row bound when DiffOptions.MaxRows is 0.
 const DefaultDiffRows = 1000
@@ -323,7 +325,8 @@ next:
 // moveNicks marks replaced the changed nodes whose nick at To another
 // node holds at From that this Δ keeps: SET would clash on the nick
 // while that node still has it, and two nodes that swap nicks cannot
-// be ordered at all.
+// be ordered at all. It marks replaced too the tasks whose settling
+// would recycle a node To has (settles).
 func (d *differ) moveNicks() {
 	for _, dn := range d.sorted() {
 		if d.effective(dn) != changed {
@@ -344,6 +347,31 @@ func (d *differ) moveNicks() {
 			dn.fate = replaced
 		}
 	}
+	for _, dn := range d.sorted() {
+		if d.effective(dn) == changed && d.settles(dn) {
+			dn.fate = replaced
+		}
+	}
+}
+
+// settles reports whether the Δ's SET of node dn would settle a task
+// (SPEC §6, delete_on_settle) that reaches, at To, a node with
+// delete_on_settle: true: the Commit would recycle that node, which To
+// still has. A task inserted settles nothing, so such a task is
+// replaced.
+func (d *differ) settles(dn *diffNode) bool {
+	a, b := dn.from, dn.to
+	if b.Kind() != TaskKind || !b.HasLabel(SettledLabel) || a.Kind() == TaskKind && a.HasLabel(SettledLabel) {
+		return false
+	}
+	found := false
+	d.to.Edges(dn.id, store.Out, func(e *store.Edge) bool {
+		if n, ok := d.to.Node(e.To); ok && n.ID != dn.id && deleteOnSettle(n) {
+			found = true
+		}
+		return !found
+	})
+	return found
 }
 
 // write works out the statements and writes the text.

@@ -15,14 +15,18 @@ import (
 // diffStatement draws a statement of a random history: inserts with and
 // without nicks (identical ones too), SET of values of every type,
 // REMOVE, label and kind changes, nicks that move, parallel edges with
-// and without properties, DELETE and DETACH DELETE. It may fail (a nick
+// and without properties, DELETE and DETACH DELETE, tasks settled with
+// delete_on_settle nodes. It may fail (a nick
 // taken, a MATCH binding nothing): a failed Commit makes no version.
 func diffStatement(t *rapid.T) string {
 	nick := func(l string) string { return fmt.Sprintf("n%d", rapid.IntRange(0, 5).Draw(t, l)) }
-	kind := rapid.SampledFrom([]string{"A", "B"}).Draw(t, "kind")
+	kind := rapid.SampledFrom([]string{"A", "TSK"}).Draw(t, "kind")
 	v := rapid.IntRange(0, 2).Draw(t, "v")
 	val := rapid.SampledFrom([]string{"1", "1.0", "1.5", `"x"`, "[1, 2]", "[1.0]", "DATE '2026-01-31'", "true"}).Draw(t, "val")
-	switch rapid.IntRange(0, 13).Draw(t, "form") {
+	switch rapid.IntRange(0, 14).Draw(t, "form") {
+	case 14:
+		// a settling task recycles such a node (SPEC §6, delete_on_settle)
+		return fmt.Sprintf(`MATCH (a {nick: %q}) INSERT (a)-[:has]->(:N {delete_on_settle: true, v: %d})`, nick("nick"), v)
 	case 0:
 		return fmt.Sprintf(`INSERT (:%s {nick: %q, v: %d})`, kind, nick("nick"), v)
 	case 1:
@@ -34,7 +38,7 @@ func diffStatement(t *rapid.T) string {
 	case 4:
 		return fmt.Sprintf(`MATCH (a {nick: %q}) REMOVE a.v`, nick("nick"))
 	case 5:
-		return fmt.Sprintf(`MATCH (a {nick: %q}) SET a:L`, nick("nick"))
+		return fmt.Sprintf(`MATCH (a {nick: %q}) SET a:%s`, nick("nick"), rapid.SampledFrom([]string{"L", "Settled"}).Draw(t, "label"))
 	case 6:
 		return fmt.Sprintf(`MATCH (a {nick: %q}) REMOVE a:%s SET a:%s`, nick("nick"), kind, rapid.SampledFrom([]string{"A", "B", "C"}).Draw(t, "k2"))
 	case 7:

@@ -2,6 +2,7 @@ package engine
 
 import (
 	"context"
+	"fmt"
 	"time"
 
 	"github.com/goldfish-gql/goldfish/exec"
@@ -210,7 +211,12 @@ func (s *Session) History(ctx context.Context, nick string, limit int) (*History
 			}
 			d, err := exec.DiffSnapshots(ctx, before, after, exec.DiffOptions{Session: s.name, IDs: []store.ID{id}, Budget: s.db.cfg.Budget})
 			if err != nil {
-				return nil, err
+				if c := gqlstatus.CodeOf(err, gqlstatus.Internal); c != gqlstatus.CommitBudget && c != gqlstatus.InvalidReference {
+					return nil, err
+				}
+				// One version's change too large, or one no Δ can write:
+				// the entry says so and the history goes on.
+				d = &exec.Diff{From: v - 1, To: v, Text: fmt.Sprintf("// goldfish diff session=%s from=%d to=%d: not written: %s\n", s.name, v-1, v, err)}
 			}
 			made, _ := s.madeBy(ctx, v)
 			h.Entries = append(h.Entries, HistoryEntry{Version: v, How: entryHow(made.Kind), Agent: made.Agent, Time: made.Time, Change: d})

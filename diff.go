@@ -58,7 +58,7 @@ func (d *Diff) Empty() bool {
 
 // Diff returns the change from version from of the session to version
 // to as one Δ (see Diff.Text); from 0 is the empty graph, so Diff(ctx,
-// 0, n) is version n as INSERTs. Refused: from > to or to 0 (22Q06), a
+// 0, n) is version n as INSERTs. Refused: from > to (22Q06), a
 // version the session does not keep readable (22Q08), the catalogue
 // (42Q02), a nick or kind to narrow by that no node has (42002), a node
 // the Δ cannot find by content (42002), a diff over its bound or the

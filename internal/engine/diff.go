@@ -92,13 +92,14 @@ func (s *Session) Diff(ctx context.Context, from, to uint64, opt DiffOptions) (*
 		return nil, gqlstatus.Errorf(gqlstatus.InvalidOption, "a diff goes from an older version to a newer one: from %d is after to %d", from, to).
 			WithHint("swap them: Diff(from, to) with from ≤ to")
 	}
-	if to == 0 {
-		return nil, gqlstatus.Errorf(gqlstatus.InvalidOption, "version 0 is the empty graph, before the first Commit: a diff needs a version to go to").
-			WithHint("diff to a version the session made, such as its newest")
-	}
-	snapTo, snapFrom, err := s.pair(ctx, from, to)
-	if err != nil {
-		return nil, err
+	var snapTo, snapFrom *store.Snapshot
+	if to == 0 { // from the empty graph to itself (snapshotAt reads 0 as the newest)
+		snapTo, snapFrom = store.New().Snapshot(), store.New().Snapshot()
+	} else {
+		var err error
+		if snapTo, snapFrom, err = s.pair(ctx, from, to); err != nil {
+			return nil, err
+		}
 	}
 	return exec.DiffSnapshots(ctx, snapFrom, snapTo, exec.DiffOptions{Session: s.name, MaxRows: opt.MaxRows,
 		Budget: s.db.cfg.Budget, Nicks: opt.Nicks, Kinds: opt.Kinds})

@@ -9,10 +9,10 @@ import (
 
 // DefaultDiffRows is the most rows a Diff's Δ may write or bind when
 // DiffOptions.MaxRows is 0 (the session's R bounds it too).
-const DefaultDiffRows = engine.DefaultDiffRows
+const DefaultDiffRows = 1000
 
 // DefaultHistory is how many versions History lists when its limit is 0.
-const DefaultHistory = engine.DefaultHistory
+const DefaultHistory = 20
 
 // DiffOptions narrow and bound one Diff.
 type DiffOptions struct {

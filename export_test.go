@@ -38,6 +38,8 @@ var engineAgrees = []struct {
 	{"PastVersions", PastVersions, engine.PastVersions},
 	{"DefaultAttentionSettings", DefaultAttentionSettings.in(), engine.DefaultSettings},
 	{"HistoryAll", uint64(HistoryAll), uint64(engine.HistoryAll)},
+	{"DefaultDiffRows", DefaultDiffRows, engine.DefaultDiffRows},
+	{"DefaultHistory", DefaultHistory, engine.DefaultHistory},
 	{"AttentionSettingNames", fmt.Sprint(AttentionSettingNames), fmt.Sprint(engine.SettingNames)},
 	{"DefaultRecall", [5]int{DefaultRecall.M, DefaultRecall.K, DefaultRecall.L, DefaultRecall.F, DefaultRecall.T},
 		[5]int{engine.DefaultRecall.M, engine.DefaultRecall.K, engine.DefaultRecall.L, engine.DefaultRecall.F, engine.DefaultRecall.T}},

@@ -23,7 +23,12 @@ func diffStatement(t *rapid.T) string {
 	kind := rapid.SampledFrom([]string{"A", "TSK"}).Draw(t, "kind")
 	v := rapid.IntRange(0, 2).Draw(t, "v")
 	val := rapid.SampledFrom([]string{"1", "1.0", "1.5", `"x"`, "[1, 2]", "[1.0]", "DATE '2026-01-31'", "true"}).Draw(t, "val")
-	switch rapid.IntRange(0, 14).Draw(t, "form") {
+	switch rapid.IntRange(0, 16).Draw(t, "form") {
+	case 15:
+		// a node made unlike the others, then alike: one no echo made
+		return fmt.Sprintf(`INSERT (:%s {v: %d, tmp: 1});`+"\n"+`MATCH (n {tmp: 1}) REMOVE n.tmp`, kind, v)
+	case 16:
+		return fmt.Sprintf(`MATCH (a {nick: %q})-[e:r]->() SET e.w = %s`, nick("nick"), val)
 	case 14:
 		// a settling task recycles such a node (SPEC §6, delete_on_settle)
 		return fmt.Sprintf(`MATCH (a {nick: %q}) INSERT (a)-[:has]->(:N {delete_on_settle: true, v: %d})`, nick("nick"), v)
@@ -77,7 +82,12 @@ func TestDiffCommittedGivesVersion(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
 		db, _ := openTest(bigBudget)
 		s, _ := db.Session(ctx, "hist")
-		for i, n := 0, rapid.IntRange(1, 12).Draw(t, "commits"); i < n; i++ {
+		// Nodes with nicks to start from, so that the statements which
+		// MATCH by nick (edges, SET, REMOVE, DELETE) find some.
+		if _, err := s.commitText(ctx, `INSERT (:A {nick: "n0", v: 0}), (:TSK {nick: "n1", v: 1}), (:A:L {nick: "n2", v: 1}), (:TSK {nick: "n3"}), (:A {v: 0})`, nil); err != nil {
+			t.Fatal(err)
+		}
+		for i, n := 0, rapid.IntRange(1, 16).Draw(t, "commits"); i < n; i++ {
 			var stmts []string
 			for j, m := 0, rapid.IntRange(1, 3).Draw(t, "stmts"); j < m; j++ {
 				stmts = append(stmts, diffStatement(t))

@@ -110,10 +110,11 @@ type diffNode struct {
 	id       store.ID
 	from, to *store.Node
 	fate     fate
-	// match is the node's MATCH pattern at From; bound is set when the
-	// main statement binds it.
-	match string
-	bound bool
+	// match is the node's MATCH pattern at From, path set when it is a
+	// path through a neighbour (see anchor); bound is set when the main
+	// statement binds it.
+	match       string
+	path, bound bool
 }
 
 // differ holds one diff being made.
@@ -458,23 +459,33 @@ func (d *differ) charge(rows, bytes int) {
 }
 
 // tripleDelete writes the statement deleting every edge of a triple.
+// An end found through a neighbour (a path pattern) is declared apart.
 func (d *differ) tripleDelete(a, b *diffNode, typ string) ([]byte, error) {
 	pa, err := d.pattern(a)
 	if err != nil {
 		return nil, err
 	}
-	st := append([]byte("MATCH "), pa...)
-	st = store.AppendKey(append(st, "-[e:"...), typ)
-	st = append(st, "]->"...)
-	if a.id == b.id {
-		st = append(append(append(st, '('), nodeVar(a.from)...), ')')
-	} else {
-		pb, err := d.pattern(b)
-		if err != nil {
-			return nil, err
-		}
-		st = append(st, pb...)
+	pb, err := d.pattern(b)
+	if err != nil {
+		return nil, err
 	}
+	st := []byte("MATCH ")
+	if a.path || b.path {
+		st = append(st, pa...)
+		if a.id != b.id {
+			st = append(append(st, ", "...), pb...)
+		}
+		pa = append(append([]byte{'('}, nodeVar(a.from)...), ')')
+		pb = append(append([]byte{'('}, nodeVar(b.from)...), ')')
+		st = append(append(st, ", "...), pa...)
+	} else {
+		st = append(st, pa...)
+		if a.id == b.id {
+			pb = append(append([]byte{'('}, nodeVar(a.from)...), ')')
+		}
+	}
+	st = store.AppendKey(append(st, "-[e:"...), typ)
+	st = append(append(st, "]->"...), pb...)
 	return append(st, "\nDELETE e"...), nil
 }
 
@@ -497,12 +508,15 @@ func (d *differ) pattern(dn *diffNode) ([]byte, error) {
 		b = n.Props.AppendLiteral(append(b, ' '))
 	}
 	keys, labels, twins := d.others(n)
-	if twins > 0 {
-		text, _ := n.Rendering()
-		return nil, gqlstatus.Errorf(gqlstatus.InvalidReference,
-			"node %s (%s) has no nick and %d other live node(s) at version %d have its labels and properties, so no Δ can say which one the diff changes",
-			v, text, twins, d.out.From).
-			WithHint("give the node a nick (SET n.nick = …) and diff from that version, or narrow the diff by nick or kind to leave it out")
+	anchor := ""
+	if len(twins) > 0 {
+		if anchor = d.anchor(n, twins); anchor == "" {
+			text, _ := n.Rendering()
+			return nil, gqlstatus.Errorf(gqlstatus.InvalidReference,
+				"node %s (%s) has no nick and %d other live node(s) at version %d have its labels and properties and no edge to a node with a nick tells them apart, so no Δ can say which one the diff changes",
+				v, text, len(twins), d.out.From).
+				WithHint("give the node a nick (SET n.nick = …) and diff from that version, or narrow the diff by nick or kind to leave it out")
+		}
 	}
 	var conds []string
 	for _, k := range keys {
@@ -514,15 +528,111 @@ func (d *differ) pattern(dn *diffNode) ([]byte, error) {
 	if len(conds) > 0 {
 		b = append(append(b, " WHERE "...), strings.Join(conds, " AND ")...)
 	}
-	b = append(b, ')')
-	dn.match = string(b)
+	b = append(append(b, ')'), anchor...)
+	dn.match, dn.path = string(b), anchor != ""
 	return b, nil
+}
+
+// anchor finds an edge that tells n from its twins (the nodes a pattern
+// of its content cannot tell from it): one edge of n's to a node with a
+// nick, of a type and direction no twin has to that node, on a triple
+// no statement of the Δ deletes before the MATCH binds. It returns the
+// rest of a path pattern from n, "-[:T]->(m … {nick: …})", or "".
+func (d *differ) anchor(n *store.Node, twins []*store.Node) string {
+	type hop struct {
+		typ   string
+		out   bool
+		other store.ID
+	}
+	count := map[hop]int{}
+	var hops []hop
+	d.from.Edges(n.ID, store.Both, func(e *store.Edge) bool {
+		if e.From == e.To {
+			return true
+		}
+		h := hop{e.Type, e.From == n.ID, e.To}
+		if !h.out {
+			h.other = e.From
+		}
+		if count[h]++; count[h] == 1 {
+			hops = append(hops, h)
+		}
+		return true
+	})
+	has := func(c *store.Node, h hop) bool {
+		found := false
+		dir := store.In
+		if h.out {
+			dir = store.Out
+		}
+		d.from.EdgesOfType(c.ID, dir, h.typ, func(e *store.Edge) bool {
+			found = e.From == h.other || e.To == h.other
+			return !found
+		})
+		return found
+	}
+next:
+	for _, h := range hops {
+		m, ok := d.from.Node(h.other)
+		nick, hasNick := m.Props.Get(store.NickKey)
+		if !ok || count[h] != 1 || !hasNick || nick.Kind() != store.KindString {
+			continue
+		}
+		t := triple{n.ID, h.other, h.typ}
+		if !h.out {
+			t = triple{h.other, n.ID, h.typ}
+		}
+		if d.rewritten(t) {
+			continue
+		}
+		for _, c := range twins {
+			if has(c, h) {
+				continue next
+			}
+		}
+		far := append(append([]byte{'('}, nodeVar(m)...), store.AppendLabels(nil, m.Labels)...)
+		far = append(store.Props{{Key: store.NickKey, Val: nick}}.AppendLiteral(append(far, ' ')), ')')
+		edge := store.AppendKey([]byte("[:"), h.typ)
+		if h.out {
+			return "-" + string(edge) + "]->" + string(far)
+		}
+		return "<-" + string(edge) + "]-" + string(far)
+	}
+	return ""
+}
+
+// rewritten reports whether the Δ deletes the edges of triple t in a
+// statement before its main one (see write).
+func (d *differ) rewritten(t triple) bool {
+	a, b := d.node(t.from), d.node(t.to)
+	if !d.selected(a.id) && !d.selected(b.id) {
+		return false
+	}
+	fa, fb := d.effective(a), d.effective(b)
+	if fa != kept && fa != changed || fb != kept && fb != changed {
+		return false // its edges go with a DETACH DELETE, after the MATCH
+	}
+	edges := func(s *store.Snapshot) []*store.Edge {
+		var out []*store.Edge
+		s.EdgesOfType(t.from, store.Out, t.typ, func(e *store.Edge) bool {
+			if e.To == t.to {
+				out = append(out, e)
+			}
+			return true
+		})
+		return out
+	}
+	var to []*store.Edge
+	if a.to != nil && b.to != nil {
+		to = edges(d.to)
+	}
+	return !sameEdges(edges(d.from), to)
 }
 
 // others finds the nodes at From a pattern of n's labels and properties
 // also binds: the keys and labels that tell them from n, and how many
 // cannot be told from it.
-func (d *differ) others(n *store.Node) (keys, labels []string, twins int) {
+func (d *differ) others(n *store.Node) (keys, labels []string, twins []*store.Node) {
 	seenK, seenL := map[string]bool{}, map[string]bool{}
 	visit := func(c *store.Node) bool {
 		if c.ID == n.ID || !labelsHeld(c, n.Labels) || !propsHeld(c.Props, n.Props) {
@@ -546,7 +656,7 @@ func (d *differ) others(n *store.Node) (keys, labels []string, twins int) {
 				return true
 			}
 		}
-		twins++ // same labels, and properties equal as a pattern compares them
+		twins = append(twins, c) // same labels, and properties equal as a pattern compares them
 		return true
 	}
 	switch {

@@ -35,9 +35,10 @@ type Diff struct {
 	// aside: the nodes and edges Dump lists are the same, though the
 	// recycled count of the copy may differ (it deleted what it did not
 	// need to keep). Nodes are found by nick, else by every label and
-	// property at From; a diff that must change or connect a node with
-	// neither a nick nor content of its own (another live node is
-	// identical to it) is refused with 42002.
+	// property at From, and a node another live node is identical to
+	// through an edge to a node with a nick that the other lacks; a diff
+	// that must change or connect a node nothing tells apart is refused
+	// with 42002.
 	Text     string
 	From, To uint64
 	// What the Δ does.

@@ -34,7 +34,9 @@ import (
 // Nodes are found by content, as a Δ can only find them: by nick, else
 // by every label and property they have at From, with a WHERE that
 // tells them from the nodes whose content holds theirs (a property or a
-// label more). Variables carry engine ids as a slice's do (see slice.go),
+// label more); a node others are identical to, through an edge to a node
+// with a nick that they lack (a path pattern). One that nothing tells
+// apart is refused: no Δ can say which it is. Variables carry engine ids as a slice's do (see slice.go),
 // so the text reads against a Shape; a plain Commit ignores them.
 //
 // The statements run in an order that keeps every pattern true when its

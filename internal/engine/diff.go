@@ -44,7 +44,8 @@ type History struct {
 	Nick    string
 	Entries []HistoryEntry
 	// More is set when older versions changed the node too, past the
-	// limit; Oldest is the oldest version History could read.
+	// limit, or when History stopped reading at historyScan versions
+	// back; Oldest is the oldest version History read.
 	More   bool
 	Oldest uint64
 }
@@ -55,12 +56,7 @@ func (s *Session) oldestReadable(ctx context.Context) (uint64, error) {
 	if err := ctx.Err(); err != nil {
 		return 0, gqlstatus.Interrupted(ctx, "Diff")
 	}
-	newest := s.snapshot().Version()
-	lo, _, ok := s.past.span()
-	if !ok || lo > newest {
-		return newest, nil
-	}
-	return lo, nil
+	return s.readableFrom(s.snapshot().Version()), nil
 }
 
 // pastReadable refuses the catalogue and a dropped session, as other reads
@@ -194,6 +190,12 @@ func (s *Session) History(ctx context.Context, nick string, limit int) (*History
 		if err := ctx.Err(); err != nil {
 			return nil, gqlstatus.Interrupted(ctx, "History")
 		}
+		if newest-v >= historyScan {
+			// Older versions are rebuilt from the cabinet's history, a
+			// window at a time: one call reads no further back.
+			h.More, h.Oldest = true, v
+			return h, nil
+		}
 		var before *store.Snapshot
 		switch {
 		case v-1 == 0:
@@ -226,6 +228,9 @@ func (s *Session) History(ctx context.Context, nick string, limit int) (*History
 	}
 	return h, nil
 }
+
+// historyScan is how many versions back one History call reads.
+const historyScan = 4 * PastVersions
 
 // touched reports whether node id or one of its edges differs between
 // two versions.

@@ -150,10 +150,12 @@ func (s *Session) decodeVocabulary(g *store.Graph) error {
 	return nil
 }
 
-// notKept refuses a Recall at version v, which the session does not keep.
-func (s *Session) notKept(v, newest uint64) error {
+// readableFrom is the oldest version of the session readable, its newest
+// being newest: the history's start with a cabinet, the oldest the ring
+// keeps in memory, and no older than a counted history setting allows.
+func (s *Session) readableFrom(newest uint64) uint64 {
 	lo := newest
-	if s.db.cab != nil {
+	if s.db.cab != nil && !s.catalog {
 		lo = max(s.historyStart(), 1)
 	} else if l, _, ok := s.past.span(); ok {
 		lo = l
@@ -161,7 +163,12 @@ func (s *Session) notKept(v, newest uint64) error {
 	if keep := s.attn.currentSettings().History; keep != HistoryAll && keep != HistoryNone {
 		lo = max(lo, newest-min(newest, uint64(keep)))
 	}
-	lo = min(lo, newest)
+	return min(lo, newest)
+}
+
+// notKept refuses a Recall at version v, which the session does not keep.
+func (s *Session) notKept(v, newest uint64) error {
+	lo := s.readableFrom(newest)
 	hint := "recall at one of the versions kept"
 	if keep := s.attn.currentSettings().History; keep != HistoryAll && keep != HistoryNone && v < newest-min(newest, uint64(keep)) {
 		hint += "; the session's history setting keeps the " + keep.String() + " before the newest (:set history all keeps every version from now on)"

@@ -196,9 +196,10 @@ func (s *Session) snapshotAt(ctx context.Context, v uint64) (*store.Snapshot, er
 		return nil, gqlstatus.Errorf(gqlstatus.VersionNotKept, "the session has no version %d yet: its newest is %d", v, newest).
 			WithHint("recall at a version from the session's history, or the newest (gqlsh :set at newest; at_version left out over HTTP and MCP)")
 	}
-	if keep := s.attn.currentSettings().History; keep != HistoryAll && keep != HistoryNone && v < newest-min(newest, uint64(keep)) {
-		// A counted history reads as the count says, whether a flush
-		// has trimmed the versions before it yet or not.
+	if v < s.readableFrom(newest) {
+		// What the history keeps, whether the ring still holds the
+		// version or not: a counted history reads as the count says,
+		// whether a flush has trimmed the versions before it yet or not.
 		return nil, s.notKept(v, newest)
 	}
 	if snap, ok := s.past.at(v); ok {
@@ -207,7 +208,7 @@ func (s *Session) snapshotAt(ctx context.Context, v uint64) (*store.Snapshot, er
 	if snap, ok := s.older.at(v); ok {
 		return snap, nil
 	}
-	if s.db.cab != nil && v >= s.historyStart() {
+	if s.db.cab != nil {
 		return s.rebuild(ctx, v)
 	}
 	return nil, s.notKept(v, newest)

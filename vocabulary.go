@@ -155,6 +155,10 @@ type SinceLastRead struct {
 	ActionsRegistered []string `json:"actions_registered,omitempty"`
 	ActionsInvoked    []string `json:"actions_invoked,omitempty"`
 	ViewsChanged      []string `json:"views_changed,omitempty"`
+	// Diff is the change itself as a Δ (Session.Diff between the two
+	// versions) when the session is small and the change fits the
+	// envelope's budget.
+	Diff string `json:"diff,omitempty"`
 }
 
 // VocabularyGap is a (kind, property) pair and how many Commits wrote
@@ -337,7 +341,7 @@ func attentionOf(a *engine.Attention) *Attention {
 	if s := a.Since; s != nil {
 		out.SinceYourLastRead = &SinceLastRead{Versions: s.Versions, ElementsChanged: s.ElementsChanged,
 			ActionsRegistered: slices.Clone(s.ActionsRegistered), ActionsInvoked: slices.Clone(s.ActionsInvoked),
-			ViewsChanged: slices.Clone(s.ViewsChanged)}
+			ViewsChanged: slices.Clone(s.ViewsChanged), Diff: s.Diff}
 	}
 	for _, g := range a.Gaps {
 		out.VocabularyGaps = append(out.VocabularyGaps, VocabularyGap(g))

@@ -170,8 +170,12 @@ stale_reads=5 decay=0.9 salience_threshold=0.1 gap_ratio=4 gap_min=5 gap_window=
 recall agent=planner
 MATCH (t:T {nick: "a"})
 ----
-// goldfish session=main version=3 cue=match seeds=1 k=2 rows=1/50 tokens=63
+// goldfish session=main version=3 cue=match seeds=1 k=2 rows=1/50 tokens=145
 // attention since_your_last_read: versions=1 elements_changed=1
+// attention since_your_last_read diff: the change as a Δ (what a Commit on your last version would apply)
+//   // goldfish diff from=2 to=3 nodes=+1-0~0 edges=+0-0 rows=1/40
+//   INSERT
+//     (t_4:T {nick: "d"})
 INSERT
   (t1:T {n: 1, nick: "a"})
 
@@ -241,7 +245,7 @@ func TestRemoteScriptReplay(t *testing.T) {
 	}
 	want := []string{
 		"replay.txt:6 script: " + ScriptReason,
-		"replay.txt:69 script: " + ScriptReason,
+		"replay.txt:73 script: " + ScriptReason,
 		"unreplayed.txt:1 script: the script's :purge works on files or on the database, which a run over a server does not replay",
 		"unreplayed.txt:8 dump: session main is not as the file expects it: the script at unreplayed.txt:1 was skipped",
 	}

@@ -61,7 +61,8 @@ const diffMagic = "// goldfish diff "
 
 // DiffOptions bound and narrow one diff.
 type DiffOptions struct {
-	// Session names the session in the header.
+	// Session names the session in the header ("": no session= there, as
+	// in a Shape's envelope, whose own header names it).
 	Session string
 	// MaxRows bounds the rows the Δ writes or binds (DefaultDiffRows
 	// when 0); Budget is the session's R, which the Δ must fit too
@@ -894,8 +895,12 @@ func (d *differ) finish(body []byte) (*Diff, error) {
 		bound, why = r, "the session's R (rows one Δ may write or bind)"
 	}
 	o.Rows, o.Bound = d.rows, bound
-	head := fmt.Sprintf("%ssession=%s from=%d to=%d nodes=+%d-%d~%d edges=+%d-%d rows=%d/%d",
-		diffMagic, d.opt.Session, o.From, o.To, o.NodesCreated, o.NodesDeleted, o.NodesChanged,
+	session := "session=" + d.opt.Session + " "
+	if d.opt.Session == "" {
+		session = "" // in a Shape's envelope, whose header names it
+	}
+	head := fmt.Sprintf("%s%sfrom=%d to=%d nodes=+%d-%d~%d edges=+%d-%d rows=%d/%d",
+		diffMagic, session, o.From, o.To, o.NodesCreated, o.NodesDeleted, o.NodesChanged,
 		o.EdgesCreated, o.EdgesDeleted, o.Rows, o.Bound)
 	if len(d.opt.Nicks) > 0 {
 		head += " nicks=" + strings.Join(d.opt.Nicks, ",")

@@ -126,6 +126,10 @@ type Read struct {
 	Seen  Seen
 	Depth Depth
 	Only  Sections
+	// SinceDiff is the change since the agent's previous read as GQL
+	// (the session's Diff from Seen.Version to Version), "" when the
+	// caller did not write it (too large, or versions not kept).
+	SinceDiff string
 }
 
 // Since is what changed since an agent's previous Recall.
@@ -135,6 +139,9 @@ type Since struct {
 	ActionsRegistered []string `json:"actions_registered,omitempty"`
 	ActionsInvoked    []string `json:"actions_invoked,omitempty"`
 	ViewsChanged      []string `json:"views_changed,omitempty"`
+	// Diff is the change itself, as a Δ (the session's Diff between
+	// the two versions), when it fits the envelope's budget.
+	Diff string `json:"diff,omitempty"`
 }
 
 // Attention is the envelope's fields (SPEC §9), each left out when empty.
@@ -282,6 +289,9 @@ func Compose(r *Read) *Envelope {
 	// line saying how many were left out and why.
 	if p != nil {
 		listItems(p, rk, r, only, full, lines, att)
+	}
+	if att.Since != nil && att.Since.Diff != "" {
+		lines.addSinceDiff(att.Since)
 	}
 	env.Text, env.Milli = lines.text, lines.milli
 	if !att.Empty() {
@@ -449,7 +459,7 @@ func since(p *Prepared, r *Read) *Since {
 	if r.Version <= r.Seen.Version {
 		return nil
 	}
-	s := &Since{Versions: r.Version - r.Seen.Version}
+	s := &Since{Versions: r.Version - r.Seen.Version, Diff: r.SinceDiff}
 	if r.Changed >= r.Seen.Changed {
 		s.ElementsChanged = r.Changed - r.Seen.Changed
 	}

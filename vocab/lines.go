@@ -143,6 +143,21 @@ func (l *lineBudget) addSince(s *Since) {
 	}
 }
 
+// addSinceDiff appends the change since the agent's last read, as the
+// Δ's lines under a line that names it, after every other line (it is
+// the largest and the least needed: the counts said what changed) and
+// only whole (a part of a Δ would mislead); left out, it goes from the
+// JSON too, and :diff shows it.
+func (l *lineBudget) addSinceDiff(s *Since) {
+	b := []byte("// attention since_your_last_read diff: the change as a Δ (what a Commit on your last version would apply)\n")
+	for _, line := range strings.Split(strings.TrimRight(s.Diff, "\n"), "\n") {
+		b = append(append(append(b, "//   "...), line...), '\n')
+	}
+	if !l.add(b) {
+		s.Diff = ""
+	}
+}
+
 // nameList joins at most n names, then says how many more there are.
 func nameList(names []string, n int) string {
 	if len(names) <= n {

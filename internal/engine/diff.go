@@ -287,3 +287,37 @@ func entryHow(k cabinet.EntryKind) string {
 	}
 	return "commit"
 }
+
+// sinceDiffElements bounds the sessions whose envelope carries the change
+// since an agent's last read: a diff reads both versions whole, which a
+// Recall of a small session affords and one of a large session does not
+// (its agents have the counts, and :diff).
+const sinceDiffElements = 5000
+
+// sinceDiffRows bounds that diff: a few lines of the lean envelope.
+const sinceDiffRows = 40
+
+// sinceDiff is the diff from version from to version to for the
+// envelope's since_your_last_read, "" when the session is too large, the
+// version from is not kept, or the diff is over its bound or cannot be
+// written. The rule depends on the session and its history only, never
+// on what memory holds: a version not in memory is rebuilt (history.go),
+// which for a small session replays little.
+func (s *Session) sinceDiff(ctx context.Context, from, to uint64) string {
+	if s.catalog || from == 0 {
+		return ""
+	}
+	b, err := s.snapshotAt(ctx, to)
+	if err != nil || b.NodeCount()+b.EdgeCount() > sinceDiffElements {
+		return ""
+	}
+	a, err := s.snapshotAt(ctx, from)
+	if err != nil || a.NodeCount()+a.EdgeCount() > sinceDiffElements {
+		return ""
+	}
+	d, err := exec.DiffSnapshots(ctx, a, b, exec.DiffOptions{MaxRows: sinceDiffRows, Budget: s.db.cfg.Budget})
+	if err != nil || d.Empty() {
+		return ""
+	}
+	return d.Text
+}

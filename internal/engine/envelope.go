@@ -300,12 +300,15 @@ func seenValues(vals *vocab.Values, state *vocab.State, prev map[string]viewSeen
 }
 
 // envelope composes a Recall's envelope.
-func (s *Session) envelope(voc *vocabRead, tick uint64, agent string, seen vocab.Seen, depth vocab.Depth, only vocab.Sections) *vocab.Envelope {
+func (s *Session) envelope(ctx context.Context, voc *vocabRead, tick uint64, agent string, seen vocab.Seen, depth vocab.Depth, only vocab.Sections) *vocab.Envelope {
 	r := &vocab.Read{Tick: tick, Settings: s.attn.currentSettings(), Marks: s.attn.marks.Load(),
 		Agent: agent, Seen: seen, Depth: depth, Only: only}
 	if voc != nil {
 		r.Prepared, r.Version, r.Changed = voc.prepared, voc.version, voc.state.Changed()
 		r.ViewChangedAt = voc.changedAt
+		if agent != "" && seen.Reads > 0 && seen.Version < voc.version {
+			r.SinceDiff = s.sinceDiff(ctx, seen.Version, voc.version)
+		}
 	}
 	return vocab.Compose(r)
 }

@@ -202,7 +202,7 @@ func (s *Session) recall(ctx context.Context, q string, opts RecallOptions, t *T
 			if o.AtVersion != 0 {
 				sh = sh.AsOf()
 			}
-			return s.withEnvelope(sh, voc, o, agent)
+			return s.withEnvelope(ctx, sh, voc, o, agent)
 		}
 	}
 	// exec reads the parameters during the call and keeps none of them,
@@ -228,7 +228,7 @@ func (s *Session) recall(ctx context.Context, q string, opts RecallOptions, t *T
 	if o.AtVersion != 0 {
 		sh = sh.AsOf()
 	}
-	return s.withEnvelope(sh, voc, o, agent)
+	return s.withEnvelope(ctx, sh, voc, o, agent)
 }
 
 // withEnvelope gives the caller its Shape with the session's vocabulary
@@ -236,7 +236,7 @@ func (s *Session) recall(ctx context.Context, q string, opts RecallOptions, t *T
 // agent and its history, the Shape cache holds the graph part), and
 // counts the Recall: the session's Recall count, the agent's record, the
 // views a read of views alone raises.
-func (s *Session) withEnvelope(sh *exec.Shape, voc *vocabRead, o RecallOptions, agent *agentRecord) (RecallResult, error) {
+func (s *Session) withEnvelope(ctx context.Context, sh *exec.Shape, voc *vocabRead, o RecallOptions, agent *agentRecord) (RecallResult, error) {
 	tick := s.attn.tick.Add(1)
 	depth, _ := vocab.ParseDepth(o.Depth)
 	only, _ := vocab.ParseSections(o.Only)
@@ -256,7 +256,7 @@ func (s *Session) withEnvelope(sh *exec.Shape, voc *vocabRead, o RecallOptions, 
 		// read shows what it asked for.
 		s.raiseViews(voc.prepared.ViewNames(), tick)
 	}
-	env := s.envelope(voc, tick, o.Agent, seen, depth, only)
+	env := s.envelope(ctx, voc, tick, o.Agent, seen, depth, only)
 	out := shapeOf(sh)
 	text, tok, alarm, err := sh.Compose(env.Text, env.Milli, only&vocab.SectionShape != 0)
 	if err != nil {

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 
 	goldfish "github.com/goldfish-gql/goldfish"
@@ -113,4 +114,97 @@ func TestHistoryRetention(t *testing.T) {
 		!strings.Contains(err.Error(), fmt.Sprintf("keeps versions %d to %d", before+1, before+1)) {
 		t.Fatalf("a version before a purge, after a reopen: %v", err)
 	}
+}
+
+// TestHistoryUnderFire: on a cabinet under a memory budget that unloads
+// the session between calls, Commits, flushes every few of them, changes
+// of the history setting, Recalls as of old versions (rebuilt from the
+// history), Diffs and a node's History run at once; every answer is
+// either right (the version asked for, the same body as any other
+// answer at that version) or 22Q08, and nothing races (go test -race).
+func TestHistoryUnderFire(t *testing.T) {
+	ctx := context.Background()
+	path := filepath.Join(t.TempDir(), "fire.gf")
+	db, err := goldfish.Open(goldfish.WithCabinet(path), goldfish.WithAutoFlush(5, 0), goldfish.WithMemoryBudget(1))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	s, _ := db.Session(ctx, "fire")
+	if _, err := s.Commit(ctx, `INSERT (:TSK {nick: "t", n: 0})`, nil); err != nil {
+		t.Fatal(err)
+	}
+	const commits = 200
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		for i := 1; i <= commits; i++ {
+			if _, err := s.Commit(ctx, fmt.Sprintf(`MATCH (t:TSK {nick: "t"}) SET t.n = %d INSERT (t)-[:has]->(:NOTE {text: "n%d"})`, i, i), nil); err != nil {
+				t.Error(err)
+				return
+			}
+			if i%37 == 0 {
+				set, err := s.AttentionSettings(ctx)
+				if err == nil {
+					set.History = [...]goldfish.HistoryKeep{goldfish.HistoryAll, 30, goldfish.HistoryAll}[i/37%3]
+					err = s.SetAttentionSettings(ctx, set)
+				}
+				if err != nil {
+					t.Error(err)
+					return
+				}
+			}
+		}
+	}()
+	var mu sync.Mutex
+	bodies := map[uint64]string{}
+	running := func() bool {
+		select {
+		case <-done:
+			return false
+		default:
+			return true
+		}
+	}
+	var wg sync.WaitGroup
+	for g := range 3 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := 0; running(); i++ {
+				v := uint64((i*7+g)%commits + 1)
+				var err error
+				switch i % 3 {
+				case 0:
+					var sh *goldfish.Shape
+					sh, err = s.Recall(ctx, `MATCH (t:TSK {nick: "t"})`, goldfish.RecallOptions{AtVersion: v})
+					if err == nil {
+						if sh.Version != v {
+							t.Errorf("asked for %d, got %d", v, sh.Version)
+							return
+						}
+						mu.Lock()
+						if b, ok := bodies[v]; ok && b != body(sh.Text) {
+							t.Errorf("version %d read two ways:\n%s\n%s", v, b, body(sh.Text))
+						}
+						bodies[v] = body(sh.Text)
+						mu.Unlock()
+					}
+				case 1:
+					_, err = s.Diff(ctx, v, v+1, goldfish.DiffOptions{})
+				default:
+					_, err = s.History(ctx, "t", 3)
+				}
+				if err != nil && !notKept(err) && !strings.Contains(err.Error(), "no version") {
+					t.Errorf("%d at %d: %v", i%3, v, err)
+					return
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	if len(bodies) < 10 {
+		t.Fatalf("only %d versions read under fire: the test reads too little", len(bodies))
+	}
+	t.Logf("%d versions read as of their version under fire", len(bodies))
 }

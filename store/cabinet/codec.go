@@ -263,12 +263,21 @@ func EncodeEntry(e Entry) []byte {
 	if e.Agent != "" {
 		b = appendStr(b, e.Agent)
 	}
+	if z := compressEntry(b); z != nil {
+		return z
+	}
 	return seal(b)
 }
 
 // DecodeEntry decodes and checks a log entry.
 func DecodeEntry(b []byte) (Entry, error) {
-	p, err := unseal(b, magicEntry)
+	var p []byte
+	var err error
+	if bytes.HasPrefix(b, magicEntryZ) {
+		p, err = inflateEntry(b)
+	} else {
+		p, err = unseal(b, magicEntry)
+	}
 	if err != nil {
 		return Entry{}, err
 	}

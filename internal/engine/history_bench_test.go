@@ -25,7 +25,7 @@ const (
 // elements in Δs of 100 nodes and their 300 edges (each to a node of
 // the same Δ), then historyCommits small Commits (a property set, an
 // edge added), so that the cabinet's history holds every version.
-func historySession(b *testing.B, db *DB) *Session {
+func historySession(b testing.TB, db *DB) *Session {
 	b.Helper()
 	ctx := context.Background()
 	s, _ := db.Session(ctx, "hist")

@@ -15,17 +15,16 @@ import (
 // A store snapshot is immutable and shares every part it did not change
 // with the versions around it (copy-on-write B-trees), so keeping the
 // snapshots of the last versions costs what those Commits changed, not
-// copies of the graph: the elements they changed (the ledger's Changed
-// counter) at pastElementBytes each, which the memory budget counts with
-// the session. The ring keeps at most PastVersions versions, and drops
+// copies of the graph: the index paths each Commit copied and the
+// elements it changed (the ledger's Changed counter), estimated below,
+// which the memory budget counts with the session. The ring keeps at most PastVersions versions, and drops
 // its oldest while they cost more than the newest version itself (or
 // than pastFloorBytes, for a small session), so a session's past never
 // holds much more memory than its present. Versions are kept from the
 // Commits of this process, from the log entries a hydration replays and,
 // with many hosts, from the other hosts' entries a catch-up replays; a
-// version before them (compacted into a snapshot by Flush, older than
-// the ring, dropped for its cost, or before a Purge) is not readable, and
-// a Recall at it is refused with the versions that are.
+// version before them is rebuilt from the cabinet's history (history.go)
+// or, in memory, not readable.
 
 // PastVersions is how many of its latest versions a session keeps
 // readable in memory.
@@ -33,8 +32,22 @@ const PastVersions = 1000
 
 // pastElementBytes is what an element a Commit changed costs the
 // versions before it: its old record and the index paths the Commit
-// copied (less than a live element, nodeBytes: most of it is shared).
-const pastElementBytes = 400
+// copied for it. pastVersionBytes is what a version costs whatever it
+// changed, the paths of the dozen index trees its Commit copied, which
+// grow with the trees' depth: a 2048th of the session's estimate, up to
+// pastVersionMax. Measured: 1,000 versions of a session of 1,000 nodes
+// cost what the estimate says within 1.5× (TestMemoryEstimateWithinLiveHeap);
+// on a session of 100k elements a Commit that sets a property and adds an
+// edge keeps about 52 KB alive per version (BenchmarkRecallAtVersion's
+// session, the heap with its ring and without), estimated 22 KB.
+const (
+	pastElementBytes = 400
+	pastVersionMax   = 40 << 10
+)
+
+// pastVersionBytes is the per-version cost of a session whose newest
+// version's estimate is bytes.
+func pastVersionBytes(bytes int64) int64 { return min(bytes/2048, pastVersionMax) }
 
 // pastFloorBytes: a small session's past may cost this much, whatever
 // its newest version's estimate (a few nodes changed a thousand times).
@@ -46,6 +59,8 @@ const pastFloorBytes = 8 << 20
 type pastRing struct {
 	mu   sync.Mutex
 	vers []pastVersion
+	// perVersion is pastVersionBytes of the newest version kept.
+	perVersion int64
 }
 
 type pastVersion struct {
@@ -82,7 +97,9 @@ func (p *pastRing) add(snap *store.Snapshot, made versionMade) {
 		}
 	}
 	p.vers = append(p.vers, pv)
-	limit := max(sessionBytes(snap), pastFloorBytes)
+	size := sessionBytes(snap)
+	p.perVersion = pastVersionBytes(size)
+	limit := max(size, pastFloorBytes)
 	drop := 0
 	for len(p.vers)-drop > PastVersions || len(p.vers)-drop > 1 && p.costFrom(drop) > limit {
 		drop++
@@ -107,14 +124,15 @@ func (p *pastRing) made(e cabinet.Entry, snap *store.Snapshot) {
 }
 
 // costFrom is what the versions from vers[i] to the one before the newest
-// hold that the newest does not: the elements changed since vers[i], at
-// pastElementBytes each.
+// hold that the newest does not: pastVersionBytes per version and
+// pastElementBytes per element changed since vers[i].
+// Called with p.mu held.
 func (p *pastRing) costFrom(i int) int64 {
 	n := len(p.vers)
 	if i >= n-1 {
 		return 0
 	}
-	return int64(min(p.vers[n-1].changed-p.vers[i].changed, 1<<40)) * pastElementBytes
+	return int64(n-1-i)*p.perVersion + int64(min(p.vers[n-1].changed-p.vers[i].changed, 1<<30))*pastElementBytes
 }
 
 // bytes is the memory estimate of the versions kept besides the newest.

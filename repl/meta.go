@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"math"
 	"slices"
 	"sort"
@@ -30,11 +31,13 @@ var metaCmds []metaCmd
 
 func init() {
 	metaCmds = []metaCmd{
-		{name: "help", args: "[TOPIC]", short: "list the meta-commands, or explain one (or a topic: recall, commit, transactions, params)", run: (*Shell).metaHelp},
+		{name: "help", args: "[TOPIC]", short: "list the meta-commands, or explain one (or a topic: the list ends this help)", run: (*Shell).metaHelp},
 		{name: "use", args: "SESSION", short: "switch to SESSION, creating it empty on first use",
 			long: "Sessions are made on first use: :use a new name gives an empty session (version 0).\nA transaction must be committed or rolled back first. ':use catalog' reads the catalogue of sessions\n(Recall only): MATCH (s:SESSION) LIMIT 4;", run: (*Shell).metaUse},
 		{name: "sessions", short: "list the sessions with their versions and sizes (* marks the current one)",
 			long: "Read from the catalogue: no session is loaded to list it. ':use catalog' Recalls the catalogue itself\n(one SESSION node per session: MATCH (s:SESSION) LIMIT 4).", run: (*Shell).metaSessions},
+		{name: "kinds", args: "[KIND]", short: "list the kinds of this session: nodes, property keys and edge types out and in, with counts",
+			long: "As psql's \\d or sqlite's .schema: read from the nodes (a session has no schema). A key's count is of the\nnodes carrying it, an edge type's of its edges. :kinds TSK shows one kind.", run: (*Shell).metaKinds},
 		{name: "views", short: "list the session's views: value (or why it is broken), intent, registration, revisions",
 			long: "A view is a named CEL expression over the session, registered with\nCREATE [OR REPLACE] VIEW name [INTENT '…'] AS '<CEL>' and shown with every Recall.\n:help vocabulary explains how to review them.", run: (*Shell).metaViews},
 		{name: "actions", short: "list the session's actions: signature, intent, registration, revisions, invocations",
@@ -274,9 +277,9 @@ func (sh *Shell) metaHelp(_ context.Context, args []string) error {
 		for _, m := range metaCmds {
 			sh.printf("  %-22s %s\n", ":"+m.name+" "+m.args, m.short)
 		}
-		sh.printf("Topics: :help recall, :help commit, :help transactions, :help params.\n" +
-			"Keys: Tab completes, Up/Down and Ctrl-R search history, Ctrl-C clears the input or stops\n" +
-			"what runs, Ctrl-D on an empty line quits.\n")
+		sh.printf("Topics: %s.\n"+
+			"Keys: Tab completes, Up/Down and Ctrl-R search history, Ctrl-C clears the input or stops\n"+
+			"what runs, Ctrl-D on an empty line quits.\n", strings.Join(topicList(":help "), ", "))
 		return nil
 	}
 	topic := strings.ToLower(strings.TrimPrefix(args[0], ":"))
@@ -286,14 +289,23 @@ func (sh *Shell) metaHelp(_ context.Context, args []string) error {
 	}
 	m := findMeta(topic)
 	if m == nil {
-		return metaErrorf(codeUsage, "", "no help for %q; topics are recall, commit, transactions, params, and the meta-commands %s",
-			args[0], strings.Join(MetaNames(), " "))
+		return metaErrorf(codeUsage, "", "no help for %q; topics are %s, and the meta-commands %s",
+			args[0], strings.Join(topicList(""), ", "), strings.Join(MetaNames(), " "))
 	}
 	sh.printf(":%s %s\n  %s\n", m.name, m.args, m.short)
 	if m.long != "" {
 		sh.printf("  %s\n", strings.ReplaceAll(m.long, "\n", "\n  "))
 	}
 	return nil
+}
+
+// topicList is the help topics, sorted, each after prefix.
+func topicList(prefix string) []string {
+	out := make([]string, 0, len(helpTopics))
+	for _, t := range slices.Sorted(maps.Keys(helpTopics)) {
+		out = append(out, prefix+t)
+	}
+	return out
 }
 
 func (sh *Shell) metaUse(ctx context.Context, args []string) error {
@@ -802,6 +814,16 @@ func userError(err error, session string) error {
 		return metaErrorf(codeNoSuch, ":use "+session+" makes a new, empty one", "session %s was dropped", session)
 	case errors.Is(err, goldfish.ErrClosed):
 		return metaErrorf(gqlstatus.Rollback, "start gqlsh again", "the database is closed")
+	}
+	var ge *gqlstatus.Error
+	if errors.As(err, &ge) && ge.Code == gqlstatus.InvalidReference && strings.HasPrefix(ge.Msg, "parameter $") &&
+		strings.HasSuffix(ge.Msg, " is not given") && strings.HasPrefix(ge.Hint, "pass a value for ") {
+		// The engine's hint names its API; in the shell a value is
+		// given with :param.
+		name := strings.TrimSuffix(strings.TrimPrefix(ge.Msg, "parameter $"), " is not given")
+		c := *ge
+		c.Hint = ":param " + name + " VALUE gives it a value for every following statement (:params lists them)"
+		return &c
 	}
 	return err
 }

@@ -107,6 +107,10 @@ type outputFile struct {
 	path string
 	f    *os.File
 	out  *output
+	// color is the shell's colour setting before :output, given back
+	// after: a file gets plain text, as psql's \o writes it, unless it
+	// is a terminal.
+	color bool
 }
 
 func (sh *Shell) metaOutput(_ context.Context, args []string) error {
@@ -137,8 +141,9 @@ func (sh *Shell) metaOutput(_ context.Context, args []string) error {
 		f.Close()
 		return err
 	}
-	sh.outFile = &outputFile{path: path, f: f, out: newOutput(f)}
+	sh.outFile = &outputFile{path: path, f: f, out: newOutput(f), color: sh.r.Color}
 	sh.r.Out = sh.outFile.out
+	sh.r.Color = sh.r.Color && IsTerminal(f)
 	return nil
 }
 
@@ -150,6 +155,7 @@ func (sh *Shell) closeOutput() error {
 	}
 	sh.outFile = nil
 	sh.r.Out = sh.stdout
+	sh.r.Color = o.color
 	err := o.out.Flush()
 	if cerr := o.f.Close(); err == nil {
 		err = cerr

@@ -86,6 +86,25 @@ func TestOutputFile(t *testing.T) {
 	}
 }
 
+// TestOutputFilePlain: with colour on (a terminal), :output FILE writes
+// plain text to the file, as psql's \o does, and colour comes back after.
+func TestOutputFilePlain(t *testing.T) {
+	file := filepath.Join(t.TempDir(), "plain.txt")
+	db, s := newDB(t)
+	in := ":output " + file + "\nINSERT (:A);\nMATCH (a:A);\n:output\nINSERT (:C);\n"
+	out, _, _ := runText(t, s, in, Options{DB: db, Color: true})
+	b, err := os.ReadFile(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(string(b), "\x1b[") || !strings.Contains(string(b), "// goldfish session=main") {
+		t.Errorf("the file holds escapes or no Shape:\n%q", b)
+	}
+	if !strings.Contains(out, "\x1b[") {
+		t.Errorf("colour did not come back on standard output: %q", out)
+	}
+}
+
 // TestCompleteFiles: :source and :output complete file names.
 func TestCompleteFiles(t *testing.T) {
 	dir := t.TempDir()

@@ -339,6 +339,18 @@ func (sh *Shell) interactive(ctx context.Context) int {
 // statements or meta-commands that failed.
 func (sh *Shell) Line(ctx context.Context, line string) int {
 	sc := sh.typing
+	if m := habit(line); m != "" && !sc.Pending() {
+		// exit, \q, .tables, \d …: what psql and sqlite3 take, answered
+		// with the meta-command that does the job here.
+		sh.history(line)
+		if m != ":quit" {
+			fmt.Fprintf(sh.r.Err, "(%s is %s in gqlsh)\n", strings.TrimSpace(line), m)
+		}
+		if sh.meta(ctx, Meta{Text: m, Line: 1, Col: 1}) != nil {
+			return 1
+		}
+		return 0
+	}
 	if !sc.Pending() {
 		sc.Rebase() // errors point into what was typed at this prompt
 		sh.pending, sh.pendingAt = "", sc.base+sc.i

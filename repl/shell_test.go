@@ -329,7 +329,7 @@ func TestMeta(t *testing.T) {
 		{name: "timing bad", in: ":timing maybe", err: "usage: :timing on|off", code: 1},
 		{name: "quit", in: "INSERT (:A);\n:quit\nINSERT (:B);", out: []string{"ok v=1"}, version: 1, notOut: "v=2"},
 		{name: "exit alias", in: ":exit\nINSERT (:B);", notOut: "ok"},
-		{name: "unknown", in: ":frobnicate", err: "unknown meta-command :frobnicate; the meta-commands are :help :use :sessions :views :actions :drop :purge :flush :export :absorb :diff :history :backup :agent :agents :set :param :params :source :output :format :timing :quit; :help NAME explains one (line 1, column 1)\n  :frobnicate\n  ^\n", code: 1},
+		{name: "unknown", in: ":frobnicate", err: "unknown meta-command :frobnicate; the meta-commands are :help :use :sessions :kinds :views :actions :drop :purge :flush :export :absorb :diff :history :backup :agent :agents :set :param :params :source :output :format :timing :quit; :help NAME explains one (line 1, column 1)\n  :frobnicate\n  ^\n", code: 1},
 		{name: "meta line keeps script positions", in: ":timing off\nINSERT (:A);\n\n  INSERT (:A {x: });",
 			err: "GQLSTATUS 42001: statement 2: ", code: 1, version: 1},
 	}
@@ -401,7 +401,7 @@ func TestComplete(t *testing.T) {
 	}{
 		{"meta names", "", ":s", "", []string{":sessions ", ":set ", ":source "}},
 		{"meta after blanks", "", "  :ti", "  ", []string{":timing "}},
-		{"all meta names", "", ":", "", []string{":help ", ":use ", ":sessions ", ":views ", ":actions ", ":drop ", ":purge ", ":flush ", ":export ", ":absorb ", ":diff ", ":history ", ":backup ", ":agent ", ":agents ", ":set ", ":param ", ":params ", ":source ", ":output ", ":format ", ":timing ", ":quit "}},
+		{"all meta names", "", ":", "", []string{":help ", ":use ", ":sessions ", ":kinds ", ":views ", ":actions ", ":drop ", ":purge ", ":flush ", ":export ", ":absorb ", ":diff ", ":history ", ":backup ", ":agent ", ":agents ", ":set ", ":param ", ":params ", ":source ", ":output ", ":format ", ":timing ", ":quit "}},
 		{"session after :use", "", ":use w", ":use ", []string{"wiki ", "work "}},
 		{"every session and the catalog after :use", "", ":use ", ":use ", []string{"catalog ", "main ", "wiki ", "work "}},
 		{"other sessions after :drop", "", ":drop ", ":drop ", []string{"wiki ", "work "}},

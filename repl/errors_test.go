@@ -28,9 +28,9 @@ func TestEveryErrorHasAPosition(t *testing.T) {
 		name, in, err string
 	}{
 		{"missing parameter in a Commit", "INSERT (:A);\nINSERT (:A {x: 1, y: $y});",
-			"GQLSTATUS 42002: statement 2: parameter $y is not given; pass a value for y with the statement (line 2, column 22)\n  INSERT (:A {x: 1, y: $y});\n                       ^\n"},
+			"GQLSTATUS 42002: statement 2: parameter $y is not given; :param y VALUE gives it a value for every following statement (:params lists them) (line 2, column 22)\n  INSERT (:A {x: 1, y: $y});\n                       ^\n"},
 		{"missing parameter in a Recall", ":param a 1\nMATCH (n:A) WHERE n.x = $a OR n.y = $b;",
-			"GQLSTATUS 42002: statement 1: parameter $b is not given; pass a value for b with the statement (line 2, column 37)\n"},
+			"GQLSTATUS 42002: statement 1: parameter $b is not given; :param b VALUE gives it a value for every following statement (:params lists them) (line 2, column 37)\n"},
 		{"the R byte budget", "INSERT (:A);\n  INSERT (:A {s: '" + big + "'});",
 			"GQLSTATUS 22Q02: statement 2: Δ text is 307219 bytes, over the R budget of 262144 bytes; nothing applied; split the Δ into smaller commits (line 2, column 3)\n    INSERT (:A {s: 'xxxxxxxx"},
 		{"an unterminated transaction", "INSERT (:A);\n START TRANSACTION;\nINSERT (:B);",

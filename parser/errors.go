@@ -146,7 +146,7 @@ func syntaxHint(rule int, exp *antlr.IntervalSet, found int) string {
 		if found == gen.GoldfishGQLParserSEMI || found == antlr.TokenEOF {
 			return "expected a statement"
 		}
-		return "a statement starts with MATCH, INSERT, CALL, START TRANSACTION, COMMIT or ROLLBACK; separate statements with ';'"
+		return "a statement starts with MATCH, INSERT, CALL, CREATE (a view or an action), DROP, START TRANSACTION, COMMIT or ROLLBACK; separate statements with ';'"
 	case rule == gen.GoldfishGQLParserRULE_pathPatterns || rule == gen.GoldfishGQLParserRULE_pathPattern ||
 		rule == gen.GoldfishGQLParserRULE_pathFactor || rule == gen.GoldfishGQLParserRULE_pathBody ||
 		rule == gen.GoldfishGQLParserRULE_parenBody ||

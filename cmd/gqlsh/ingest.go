@@ -13,6 +13,8 @@ import (
 // runIngestGo ingests a Go source tree into a session with the ingest id
 // rule, so running it again changes nothing: gqlsh ingest-go DIR
 // [--session NAME] [--mem | --cabinet PATH | --postgres URL] [--tests] [--no-calls].
+const ingestUsage = "Usage: gqlsh ingest-go DIR [--session NAME] [--mem | --cabinet PATH | --postgres URL] [--tests] [--no-calls]"
+
 func runIngestGo(args []string, e env) int {
 	fs := flag.NewFlagSet("gqlsh ingest-go", flag.ContinueOnError)
 	fs.SetOutput(e.stderr)
@@ -23,10 +25,14 @@ func runIngestGo(args []string, e env) int {
 	pgSchema := fs.String("postgres-schema", "", "PostgreSQL schema `NAME` (default goldfish)")
 	tests := fs.Bool("tests", false, "include _test.go files")
 	noCalls := fs.Bool("no-calls", false, "leave calls edges out")
+	fs.Usage = func() {
+		fmt.Fprintln(fs.Output(), ingestUsage+"\n\nIngests the Go code under DIR (syntax only: see snap-go for parts) into one session with the\ningest rule, so running it again changes nothing.")
+		fs.PrintDefaults()
+	}
 	var dir string
 	for len(args) > 0 { // flags may come before and after DIR
-		if err := fs.Parse(args); err != nil {
-			return 2
+		if code, done := parseFlags(fs, args, e.stdout, e.stderr); done {
+			return code
 		}
 		if fs.NArg() == 0 {
 			break
@@ -38,7 +44,7 @@ func runIngestGo(args []string, e env) int {
 		dir, args = fs.Arg(0), fs.Args()[1:]
 	}
 	if dir == "" {
-		fmt.Fprintln(e.stderr, "usage: gqlsh ingest-go DIR [--session NAME] [--mem | --cabinet PATH | --postgres URL] [--tests] [--no-calls]")
+		fmt.Fprintln(e.stderr, ingestUsage)
 		return 2
 	}
 	db, backend, err := openDB(dbOptions{mem: *mem, cabinet: *cab, postgres: *pgURL, schema: *pgSchema, lookupEnv: e.lookupEnv, goos: e.goos})

@@ -315,6 +315,13 @@ func isAbs(goos, p string) bool {
 
 func runEnv(args []string, e env) (code int) {
 	stdin, stdout, stderr := e.stdin, e.stdout, e.stderr
+	if len(args) > 0 && args[0] == "version" && len(args) == 1 {
+		fmt.Fprintf(stdout, "gqlsh %s\n", version)
+		return 0
+	}
+	if len(args) > 0 && args[0] == "help" && len(args) <= 2 {
+		return runHelp(args[1:], e)
+	}
 	if len(args) > 0 && args[0] == "ingest-go" {
 		return runIngestGo(args[1:], e)
 	}
@@ -334,8 +341,6 @@ func runEnv(args []string, e env) (code int) {
 		return runToken(args[1:], stdout, stderr)
 	}
 	fs := flag.NewFlagSet("gqlsh", flag.ContinueOnError)
-	var flagOut strings.Builder // usage goes to stdout for --help, else stderr
-	fs.SetOutput(&flagOut)
 	var (
 		mem       = fs.Bool("mem", false, "keep sessions in memory for this run only (no cabinet file)")
 		cabinet   = fs.String("cabinet", "", "keep sessions in the cabinet file `PATH` (default $GOLDFISH_CABINET, else goldfish/cabinet.gf in the data directory)")
@@ -354,13 +359,8 @@ func runEnv(args []string, e env) (code int) {
 		fmt.Fprint(fs.Output(), usage)
 		fs.PrintDefaults()
 	}
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			io.WriteString(stdout, flagOut.String())
-			return 0
-		}
-		io.WriteString(stderr, flagOut.String())
-		return 2
+	if code, done := parseFlags(fs, args, stdout, stderr); done {
+		return code
 	}
 	if *showVer {
 		fmt.Fprintf(stdout, "gqlsh %s\n", version)
@@ -546,20 +546,16 @@ func postgresStorage(url string) conformance.Storage {
 // skipped over --url, then the totals.
 func runConformance(args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("gqlsh conformance", flag.ContinueOnError)
-	fs.SetOutput(stderr)
 	verbose := fs.Bool("v", false, "print the wanted and actual output of each failing case")
 	pgURL := fs.String("postgres", "", "run every database in a new schema of the PostgreSQL server at `URL` (dropped afterwards)")
 	srvURL := fs.String("url", "", "run against the gqlsh serve at `URL` (http://HOST:PORT) over its HTTP API")
 	token := fs.String("token", "", "with --url, send `TOKEN` as the bearer token (it needs write access to every session name)")
 	fs.Usage = func() {
-		fmt.Fprintln(stderr, "Usage: gqlsh conformance [-v] [--postgres URL | --url URL [--token T]] [DIR]\n\nRuns DIR/*.txt (default: the suite built into gqlsh) against the embedded engine,\nor with --url against a running server, each file on sessions of fresh names.")
+		fmt.Fprintln(fs.Output(), "Usage: gqlsh conformance [-v] [--postgres URL | --url URL [--token T]] [DIR]\n\nRuns DIR/*.txt (default: the suite built into gqlsh) against the embedded engine,\nor with --url against a running server, each file on sessions of fresh names.")
 		fs.PrintDefaults()
 	}
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return 0
-		}
-		return 2
+	if code, done := parseFlags(fs, args, stdout, stderr); done {
+		return code
 	}
 	if fs.NArg() > 1 {
 		fmt.Fprintln(stderr, "gqlsh conformance: at most one DIR")

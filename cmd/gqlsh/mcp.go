@@ -27,14 +27,11 @@ func runMCP(args []string, e env) int {
 	session := fs.String("session", server.DefaultMemorySession, "session `NAME` of the memory-server tools, and of recall and commit when a call names none")
 	deadline := fs.Duration("deadline", 30*time.Second, "cancel a tool call's work after `D` (0: no deadline)")
 	fs.Usage = func() {
-		fmt.Fprintln(e.stderr, "Usage: gqlsh mcp [--cabinet PATH | --postgres URL | --mem] [--postgres-schema NAME] [--session NAME] [--memory-budget SIZE]\n\nServes MCP on standard input and output: the tools recall, commit and\nsessions, and the knowledge-graph memory server's tools on --session.")
+		fmt.Fprintln(fs.Output(), "Usage: gqlsh mcp [--cabinet PATH | --postgres URL | --mem] [--postgres-schema NAME] [--session NAME] [--memory-budget SIZE]\n\nServes MCP on standard input and output: the tools recall, commit and\nsessions, and the knowledge-graph memory server's tools on --session.")
 		fs.PrintDefaults()
 	}
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return 0
-		}
-		return 2
+	if code, done := parseFlags(fs, args, e.stdout, e.stderr); done {
+		return code
 	}
 	if fs.NArg() > 0 {
 		fmt.Fprintf(e.stderr, "gqlsh mcp: unexpected argument %q\n", fs.Arg(0))

@@ -10,7 +10,7 @@ import (
 	"github.com/goldfish-gql/goldfish/snap"
 )
 
-const snapUsage = "usage: gqlsh snap-go DIR --prefix NAME [--cabinet PATH | --mem] [--part-nodes N] [--tests] [--no-calls]"
+const snapUsage = "Usage: gqlsh snap-go DIR --prefix NAME [--cabinet PATH | --mem] [--part-nodes N] [--tests] [--no-calls]"
 
 // runSnapGo partitions a Go source tree into a catalogue session and
 // interior sessions (Model Snap) with the ingest id rule, so running it
@@ -25,13 +25,13 @@ func runSnapGo(args []string, e env) int {
 	tests := fs.Bool("tests", false, "include _test.go files")
 	noCalls := fs.Bool("no-calls", false, "leave calls edges out")
 	fs.Usage = func() {
-		fmt.Fprintln(e.stderr, snapUsage)
+		fmt.Fprintln(fs.Output(), snapUsage)
 		fs.PrintDefaults()
 	}
 	var dir string
 	for len(args) > 0 { // flags may come before and after DIR
-		if err := fs.Parse(args); err != nil {
-			return 2
+		if code, done := parseFlags(fs, args, e.stdout, e.stderr); done {
+			return code
 		}
 		if fs.NArg() == 0 {
 			break
@@ -43,7 +43,7 @@ func runSnapGo(args []string, e env) int {
 		dir, args = fs.Arg(0), fs.Args()[1:]
 	}
 	if dir == "" || *prefix == "" {
-		fmt.Fprintln(e.stderr, snapUsage)
+		fmt.Fprintln(fs.Output(), snapUsage)
 		if dir != "" {
 			fmt.Fprintln(e.stderr, "gqlsh snap-go: give --prefix NAME, the name of the catalogue session (e.g. --prefix http)")
 		}

@@ -228,3 +228,46 @@ func (s *Session) Prepare(text string) (isRecall bool, t Timing, err error) {
 // with optional WHERE and LIMIT) rather than a Δ. Text that does not parse
 // is not a Recall; Commit reports its error.
 func (s *Session) IsRecall(text string) bool { return s.e.IsRecall(text) }
+
+// Graph is the whole of a session at one version, as Graph reads it.
+type Graph struct {
+	Version uint64
+	// Nodes are the live nodes in observable order, Edges the live edges
+	// between them.
+	Nodes []NodeData
+	Edges []EdgeData
+}
+
+// EdgeData is an edge as Graph reads it: its type, its properties and
+// the indexes of its ends in Graph.Nodes.
+type EdgeData struct {
+	Type     string
+	From, To int
+	Props    map[string]any
+}
+
+// Graph reads every live node and edge of the session at the version a
+// Recall would read now, ignoring every budget: it is for a program that
+// copies a session out whole (gqlsh export-memory), not a memory read,
+// and it holds the whole session in memory. What it returns is the
+// caller's to change.
+func (s *Session) Graph(ctx context.Context) (Graph, error) {
+	nodes, edges, v, err := s.e.Graph(ctx)
+	if err != nil {
+		return Graph{}, err
+	}
+	g := Graph{Version: v, Nodes: make([]NodeData, len(nodes)), Edges: make([]EdgeData, len(edges))}
+	for i, n := range nodes {
+		for k, val := range n.Props {
+			n.Props[k] = goValue(val)
+		}
+		g.Nodes[i] = NodeData(n)
+	}
+	for i, e := range edges {
+		for k, val := range e.Props {
+			e.Props[k] = goValue(val)
+		}
+		g.Edges[i] = EdgeData(e)
+	}
+	return g, nil
+}

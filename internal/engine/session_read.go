@@ -231,3 +231,60 @@ func (s *Session) Info(ctx context.Context) (SessionInfo, error) {
 	m := cabinet.MetaOf(s.name, snap, last)
 	return catalog.InfoOf(&store.Node{Props: catalog.Props(m)}, persisted), nil
 }
+
+// EdgeData is an edge as Graph reads it: its type, its properties and
+// the indexes of its ends in the Graph's nodes.
+type EdgeData struct {
+	Type     string
+	From, To int
+	Props    map[string]any
+}
+
+// Graph reads every live node and edge of the session at the version a
+// Recall would read now (the facade's Graph), nodes in observable order;
+// it honours ctx between elements.
+func (s *Session) Graph(ctx context.Context) ([]NodeData, []EdgeData, uint64, error) {
+	if err := s.begin(ctx); err != nil {
+		return nil, nil, 0, err
+	}
+	defer s.end()
+	if s.dropped.Load() {
+		return nil, nil, 0, s.errDropped()
+	}
+	snap := s.snapshot()
+	var nodes []NodeData
+	index := map[store.ID]int{}
+	var err error
+	snap.ScanNodes(func(n *store.Node) bool {
+		if err = ctx.Err(); err != nil {
+			return false
+		}
+		index[n.ID] = len(nodes)
+		nodes = append(nodes, NodeData{Labels: append([]string(nil), n.Labels...), Props: goProps(n.Props)})
+		return true
+	})
+	var edges []EdgeData
+	snap.ScanEdges(func(e *store.Edge) bool {
+		if err = ctx.Err(); err != nil {
+			return false
+		}
+		from, ok1 := index[e.From]
+		to, ok2 := index[e.To]
+		if ok1 && ok2 {
+			edges = append(edges, EdgeData{Type: e.Type, From: from, To: to, Props: goProps(e.Props)})
+		}
+		return true
+	})
+	if err != nil {
+		return nil, nil, 0, err
+	}
+	return nodes, edges, snap.Version(), nil
+}
+
+func goProps(ps store.Props) map[string]any {
+	out := make(map[string]any, len(ps))
+	for _, p := range ps {
+		out[p.Key] = params.GoValue(p.Val)
+	}
+	return out
+}

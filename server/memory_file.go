@@ -46,6 +46,10 @@ type MemoryFile struct {
 	// on, for the errors ImportMemory finds against the session.
 	entityLine   []int
 	relationLine []int
+	// name and bad are the file's name and its bad lines, which
+	// ImportMemory reports with those it finds against the session.
+	name string
+	bad  []*gqlstatus.Error
 }
 
 // MemoryLine is one decoded line: an entity or a relation.
@@ -183,20 +187,21 @@ func holdable(field, v string) error {
 
 // ReadMemoryFile reads and checks a memory file; name is for the errors.
 // A bad line does not stop the reading: every bad line is in the
-// returned *FileErrors. An entity named on several lines is one entity:
+// returned *FileErrors, and the file is returned with it (its good lines)
+// so that ImportMemory reports them with the bad lines only the session
+// shows; it imports nothing while there is one. An entity named on several lines is one entity:
 // its first line gives its type (another type on a later line is a bad
 // line), and each later line adds the observations it lacks, as the
 // original's add_observations does; a relation repeated is one relation.
 func ReadMemoryFile(r io.Reader, name string) (*MemoryFile, error) {
-	f := &MemoryFile{}
-	fe := &FileErrors{Name: name}
+	f := &MemoryFile{name: name}
 	bad := func(line int, err error) {
 		ge, ok := err.(*gqlstatus.Error)
 		if !ok {
 			ge = gqlstatus.Errorf(gqlstatus.DataException, "%v", err)
 		}
 		ge.Pos = gqlstatus.Pos{Line: line}
-		fe.Lines = append(fe.Lines, ge)
+		f.bad = append(f.bad, ge)
 	}
 	entities := map[string]int{}
 	relations := map[Relation]bool{}
@@ -216,8 +221,8 @@ func ReadMemoryFile(r io.Reader, name string) (*MemoryFile, error) {
 			return nil, gqlstatus.Errorf(gqlstatus.FileAccess, "reading %s: %v", name, err).WithHint("check the file")
 		}
 	}
-	if len(fe.Lines) > 0 {
-		return nil, fe
+	if len(f.bad) > 0 {
+		return f, &FileErrors{Name: name, Lines: slices.Clone(f.bad)}
 	}
 	return f, nil
 }

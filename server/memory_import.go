@@ -59,7 +59,8 @@ type importItem struct {
 // create_relations). Before it writes anything it checks f against the
 // session, and fails whole with *FileErrors when an entity is there as
 // another kind, when a relation names an entity neither f nor the session
-// holds, or when an entity is too large for one Δ. The writes are Δs cut
+// holds, or when an entity is too large for one Δ, and with the bad
+// lines ReadMemoryFile found. The writes are Δs cut
 // to R, committed in order (entities first); see the file's comment for
 // a run that stops midway.
 func ImportMemory(ctx context.Context, sess *goldfish.Session, f *MemoryFile, o ImportOptions) (ImportReport, error) {
@@ -138,7 +139,7 @@ func commitItems(ctx context.Context, sess *goldfish.Session, items []importItem
 // planImport checks f against the session g and returns the statements
 // that write what g lacks.
 func planImport(f *MemoryFile, g goldfish.Graph, b goldfish.Budget) ([]importItem, error) {
-	fe := &FileErrors{}
+	fe := &FileErrors{Name: f.name, Lines: slices.Clone(f.bad)}
 	bad := func(line int, err *gqlstatus.Error) {
 		err.Pos = gqlstatus.Pos{Line: line}
 		fe.Lines = append(fe.Lines, err)

@@ -10,6 +10,8 @@
 //	gqlsh mcp [--cabinet PATH | --postgres URL | --mem] [--session NAME]
 //	gqlsh token --read GLOB[,GLOB…] | --write GLOB[,GLOB…] [--agent NAME[,NAME…]]
 //	gqlsh snap-go DIR --prefix NAME [--mem | --cabinet PATH] [--part-nodes N]
+//	gqlsh import-memory FILE.jsonl [--session NAME] [--cabinet PATH | --postgres URL | --mem]
+//	gqlsh export-memory [--session NAME] [--cabinet PATH | --postgres URL | --mem] [FILE]
 //	gqlsh --version | --help
 //
 // On a terminal, without -c or -f, gqlsh is interactive: line editing and
@@ -110,6 +112,8 @@ Usage:
   gqlsh mcp [--cabinet PATH | --postgres URL | --mem] [--session NAME]
   gqlsh token --read GLOB[,GLOB…] | --write GLOB[,GLOB…] [--agent NAME[,NAME…]]
   gqlsh snap-go DIR --prefix NAME [--mem | --cabinet PATH] [--part-nodes N] [--tests] [--no-calls]
+  gqlsh import-memory FILE.jsonl [--session NAME] [--cabinet PATH | --postgres URL | --mem]
+  gqlsh export-memory [--session NAME] [--cabinet PATH | --postgres URL | --mem] [FILE]
   gqlsh --version | --help
 
 On a terminal, without -c or -f, gqlsh is interactive: statements end with
@@ -149,6 +153,9 @@ type env struct {
 	terminal bool
 	// color reports whether standard output and error may be coloured.
 	color bool
+	// stderrTerminal reports whether standard error is a terminal, where
+	// a long import shows its progress.
+	stderrTerminal bool
 	// newTerm opens the line-editing IO (repl.NewTermIO in the process).
 	newTerm func(history string) (termIO, error)
 	// lookupEnv reads an environment variable ($GOLDFISH_CABINET,
@@ -174,7 +181,7 @@ func processEnv() env {
 	terminal := repl.StdinIsTerminal() && repl.IsTerminal(os.Stdout)
 	_, noColor := os.LookupEnv("NO_COLOR")
 	color := !noColor && os.Getenv("TERM") != "dumb" && repl.IsTerminal(os.Stdout) && repl.IsTerminal(os.Stderr)
-	return env{stdin: os.Stdin, stdout: os.Stdout, stderr: os.Stderr, terminal: terminal, color: color,
+	return env{stdin: os.Stdin, stdout: os.Stdout, stderr: os.Stderr, terminal: terminal, color: color, stderrTerminal: repl.IsTerminal(os.Stderr),
 		newTerm: func(h string) (termIO, error) { return repl.NewTermIO(h) }, lookupEnv: os.LookupEnv, signals: true}
 }
 
@@ -327,6 +334,12 @@ func runEnv(args []string, e env) (code int) {
 	}
 	if len(args) > 0 && args[0] == "snap-go" {
 		return runSnapGo(args[1:], e)
+	}
+	if len(args) > 0 && args[0] == "import-memory" {
+		return runImportMemory(args[1:], e)
+	}
+	if len(args) > 0 && args[0] == "export-memory" {
+		return runExportMemory(args[1:], e)
 	}
 	if len(args) > 0 && args[0] == "conformance" {
 		return runConformance(args[1:], stdout, stderr)

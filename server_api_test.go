@@ -75,3 +75,32 @@ func TestRecallCatalogSessions(t *testing.T) {
 		t.Errorf("Sessions changed a Recall of a session:\n%s", sh.Text)
 	}
 }
+
+// TestSessionGraph: Graph reads every live node and edge, edges by the
+// indexes of their ends, and leaves recycled ones out.
+func TestSessionGraph(t *testing.T) {
+	ctx := context.Background()
+	db, err := goldfish.Open()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	s, _ := db.Session(ctx, "g")
+	if _, err := s.Commit(ctx, `INSERT (a:P {nick: "a", n: 1})-[:r {w: 2}]->(b:Q:X {nick: "b"}), (:P {nick: "gone"})`, nil); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.Commit(ctx, `MATCH (n {nick: "gone"}) DELETE n`, nil); err != nil {
+		t.Fatal(err)
+	}
+	g, err := s.Graph(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(g.Nodes) != 2 || len(g.Edges) != 1 || g.Version != s.Version() {
+		t.Fatalf("%+v", g)
+	}
+	e := g.Edges[0]
+	if g.Nodes[e.From].Props["nick"] != "a" || g.Nodes[e.To].Props["nick"] != "b" || e.Type != "r" || e.Props["w"] != int64(2) {
+		t.Errorf("edge %+v of %+v", e, g.Nodes)
+	}
+}

@@ -234,3 +234,63 @@ func FuzzDecodeMemoryLine(f *testing.F) {
 		}
 	})
 }
+
+// TestImportDropInExport: the import and the drop-in tools share one
+// mapping. After an import the drop-in's read_graph and open_nodes show
+// the entities, observations and relations; the drop-in takes the
+// imported entities as its own (create_entities finds them there,
+// add_observations extends them); and the export holds the drop-in's
+// writes as the original would.
+func TestImportDropInExport(t *testing.T) {
+	ctx := context.Background()
+	db, srv := mcpServer(t, server.Options{})
+	cs := connect(t, srv)
+	s, err := db.Session(ctx, server.DefaultMemorySession)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var progress [][2]int
+	f, err := server.ReadMemoryFile(strings.NewReader(`{"type":"entity","name":"ann","entityType":"person","observations":["likes tea"]}
+{"type":"entity","name":"Roma","entityType":"città","observations":[]}
+{"type":"relation","from":"ann","to":"Roma","relationType":"lives in"}`), "m.jsonl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := server.ImportMemory(ctx, s, f, server.ImportOptions{Progress: func(d, n int) { progress = append(progress, [2]int{d, n}) }}); err != nil {
+		t.Fatal(err)
+	}
+	if len(progress) == 0 || progress[len(progress)-1] != [2]int{3, 3} {
+		t.Errorf("progress %v", progress)
+	}
+	for _, tool := range []struct {
+		name string
+		args map[string]any
+	}{{"read_graph", map[string]any{}}, {"open_nodes", map[string]any{"names": []any{"ann"}}}} {
+		text, _ := callTool(t, cs, tool.name, tool.args, false)
+		for _, want := range []string{`nick: "ann"`, `"likes tea"`, `nick: "Roma"`, "`lives in`", ":`città`"} {
+			if !strings.Contains(text, want) {
+				t.Errorf("%s lacks %s:\n%s", tool.name, want, text)
+			}
+		}
+	}
+	if text, _ := callTool(t, cs, "create_entities", map[string]any{"entities": []any{
+		map[string]any{"name": "ann", "entityType": "person", "observations": []any{}},
+		map[string]any{"name": "bob", "entityType": "person", "observations": []any{"new"}}}}, false); !strings.Contains(text, "created 1 entity") {
+		t.Errorf("create_entities: %s", text)
+	}
+	callTool(t, cs, "add_observations", map[string]any{"observations": []any{map[string]any{"entityName": "ann", "contents": []any{"moved"}}}}, false)
+	callTool(t, cs, "create_relations", map[string]any{"relations": []any{map[string]any{"from": "bob", "to": "ann", "relationType": "knows"}}}, false)
+	var out bytes.Buffer
+	if _, err := server.ExportMemory(ctx, s, &out); err != nil {
+		t.Fatal(err)
+	}
+	want := `{"type":"entity","name":"Roma","entityType":"città","observations":[]}
+{"type":"entity","name":"ann","entityType":"person","observations":["likes tea","moved"]}
+{"type":"entity","name":"bob","entityType":"person","observations":["new"]}
+{"type":"relation","from":"ann","to":"Roma","relationType":"lives in"}
+{"type":"relation","from":"bob","to":"ann","relationType":"knows"}
+`
+	if out.String() != want {
+		t.Errorf("export:\n%s\nwant:\n%s", out.String(), want)
+	}
+}

@@ -294,3 +294,33 @@ func TestImportDropInExport(t *testing.T) {
 		t.Errorf("export:\n%s\nwant:\n%s", out.String(), want)
 	}
 }
+
+// TestImportMemoryResumes: an import stopped after its first Commit (as a
+// process that dies midway) keeps what it committed, and running it
+// again completes it.
+func TestImportMemoryResumes(t *testing.T) {
+	db, err := goldfish.Open(goldfish.WithCommitBudget(goldfish.Budget{Rows: 30}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	s, _ := db.Session(context.Background(), "memory")
+	var file strings.Builder
+	for i := 0; i < 50; i++ {
+		fmt.Fprintf(&file, `{"type":"entity","name":"e%d","entityType":"t","observations":["o"]}`+"\n", i)
+		fmt.Fprintf(&file, `{"type":"relation","from":"e%d","to":"e%d","relationType":"r"}`+"\n", i, i/2)
+	}
+	f, _ := server.ReadMemoryFile(strings.NewReader(file.String()), "m.jsonl")
+	ctx, cancel := context.WithCancel(context.Background())
+	rep, err := server.ImportMemory(ctx, s, f, server.ImportOptions{Budget: goldfish.Budget{Rows: 30}, Progress: func(int, int) { cancel() }})
+	if err == nil || rep.Commits != 1 {
+		t.Fatalf("the stopped import: %+v %v", rep, err)
+	}
+	rep, err = server.ImportMemory(context.Background(), s, f, server.ImportOptions{Budget: goldfish.Budget{Rows: 30}})
+	if err != nil || rep.Created != 20 || rep.Linked != 50 {
+		t.Fatalf("the import run again: %+v %v", rep, err)
+	}
+	if in, _ := s.Info(context.Background()); in.Nodes != 50 || in.Edges != 50 {
+		t.Errorf("%d nodes, %d edges", in.Nodes, in.Edges)
+	}
+}

@@ -156,54 +156,17 @@ func planImport(f *MemoryFile, g goldfish.Graph, b goldfish.Budget) ([]importIte
 	inFile := map[string]bool{}
 	for i, e := range f.Entities {
 		inFile[e.Name] = true
-		line := f.entityLine[i]
-		cost := 2 * size(e.Name, e.Observations)
-		if cost > b.Bytes*3/4 {
-			bad(line, gqlstatus.Errorf(gqlstatus.CommitBudget, "entity %q is about %d bytes, too large for one Δ (R is %d bytes)", e.Name, cost/2, b.Bytes).
-				WithHint("split its observations, or open the database with a larger commit budget"))
-			continue
+		it, ok, err := entityItem(e, nodes, g)
+		if err == nil && it.bytes > b.Bytes-1024 {
+			err = gqlstatus.Errorf(gqlstatus.CommitBudget, "entity %q is about %d bytes, too large for one Δ (R is %d bytes)", e.Name, it.bytes/2, b.Bytes).
+				WithHint("split its observations, or open the database with a larger commit budget")
 		}
-		j, there := nodes[e.Name]
-		if !there {
-			obs := e.Observations
-			if obs == nil {
-				obs = []string{}
-			}
-			items = append(items, importItem{stmt: "INSERT (:" + quoteName(e.EntityType) + " {nick: $n#, observations: $o#})",
-				params: []any{"n", e.Name, "o", obs}, rows: 1, bytes: cost})
-			continue
+		switch {
+		case err != nil:
+			bad(f.entityLine[i], err)
+		case ok:
+			items = append(items, it)
 		}
-		n := g.Nodes[j]
-		if len(n.Labels) == 0 || n.Labels[0] != e.EntityType {
-			kind := "no kind"
-			if len(n.Labels) > 0 {
-				kind = "a " + fmt.Sprintf("%q", n.Labels[0])
-			}
-			bad(line, gqlstatus.Errorf(gqlstatus.InvalidValueType, "entity %q is a %q here, and the session holds it as %s", e.Name, e.EntityType, kind).
-				WithHint("give the line the session's type, or import into another --session"))
-			continue
-		}
-		cur, err := stringList(e.Name, n.Props["observations"])
-		if err != nil {
-			ge, _ := err.(*gqlstatus.Error)
-			bad(line, ge)
-			continue
-		}
-		merged := addNew(slices.Clone(cur), e.Observations)
-		if len(merged) == len(cur) && n.Props["observations"] != nil {
-			continue
-		}
-		list := make([]any, len(merged))
-		for k, s := range merged {
-			list[k] = s
-		}
-		if n.Props["observations"] == nil {
-			items = append(items, importItem{stmt: "MATCH (n {nick: $e#}) WHERE n.observations IS NULL SET n.observations = $v#",
-				params: []any{"e", e.Name, "v", list}, rows: 2, bytes: 2 * size(e.Name, merged), kind: 1})
-			continue
-		}
-		items = append(items, importItem{stmt: "MATCH (n {nick: $e#}) WHERE n.observations = $w# SET n.observations = $v#",
-			params: []any{"e", e.Name, "w", n.Props["observations"], "v", list}, rows: 2, bytes: 3 * size(e.Name, merged), kind: 1})
 	}
 	edges := map[Relation]bool{}
 	for _, e := range g.Edges {
@@ -237,6 +200,49 @@ func planImport(f *MemoryFile, g goldfish.Graph, b goldfish.Budget) ([]importIte
 		return nil, fe
 	}
 	return items, nil
+}
+
+// entityItem is the statement that writes what the session g lacks of
+// entity e: false when it lacks nothing, an error when g holds e as
+// another kind or with observations that are not a list of strings.
+func entityItem(e Entity, nodes map[string]int, g goldfish.Graph) (importItem, bool, *gqlstatus.Error) {
+	j, there := nodes[e.Name]
+	if !there {
+		obs := e.Observations
+		if obs == nil {
+			obs = []string{}
+		}
+		return importItem{stmt: "INSERT (:" + quoteName(e.EntityType) + " {nick: $n#, observations: $o#})",
+			params: []any{"n", e.Name, "o", obs}, rows: 1, bytes: 2 * size(e.Name, obs)}, true, nil
+	}
+	n := g.Nodes[j]
+	if len(n.Labels) == 0 || n.Labels[0] != e.EntityType {
+		kind := "no kind"
+		if len(n.Labels) > 0 {
+			kind = fmt.Sprintf("a %q", n.Labels[0])
+		}
+		return importItem{}, false, gqlstatus.Errorf(gqlstatus.InvalidValueType, "entity %q is a %q here, and the session holds it as %s", e.Name, e.EntityType, kind).
+			WithHint("give the line the session's type, or import into another --session")
+	}
+	old := n.Props["observations"]
+	cur, err := stringList(e.Name, old)
+	if err != nil {
+		return importItem{}, false, err.(*gqlstatus.Error)
+	}
+	merged := addNew(slices.Clone(cur), e.Observations)
+	if len(merged) == len(cur) && old != nil {
+		return importItem{}, false, nil
+	}
+	list := make([]any, len(merged))
+	for k, s := range merged {
+		list[k] = s
+	}
+	if old == nil {
+		return importItem{stmt: "MATCH (n {nick: $e#}) WHERE n.observations IS NULL SET n.observations = $v#",
+			params: []any{"e", e.Name, "v", list}, rows: 2, bytes: 2 * size(e.Name, merged), kind: 1}, true, nil
+	}
+	return importItem{stmt: "MATCH (n {nick: $e#}) WHERE n.observations = $w# SET n.observations = $v#",
+		params: []any{"e", e.Name, "w", old, "v", list}, rows: 2, bytes: 3 * size(e.Name, merged), kind: 1}, true, nil
 }
 
 func joinAnd(list []string) string {

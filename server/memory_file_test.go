@@ -3,8 +3,10 @@ package server_test
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
+	"reflect"
 	"slices"
 	"strings"
 	"testing"
@@ -231,6 +233,22 @@ func FuzzDecodeMemoryLine(f *testing.F) {
 		}
 		if (l.Entity == nil) == (l.Relation == nil) {
 			t.Fatalf("decoded %q to %+v", b, l)
+		}
+		var again []byte
+		if e := l.Entity; e != nil {
+			again, _ = json.Marshal(struct {
+				Type string `json:"type"`
+				server.Entity
+			}{"entity", *e})
+		} else {
+			again, _ = json.Marshal(struct {
+				Type string `json:"type"`
+				server.Relation
+			}{"relation", *l.Relation})
+		}
+		l2, err := server.DecodeMemoryLine(again)
+		if err != nil || !reflect.DeepEqual(l, l2) {
+			t.Fatalf("%q decodes to %+v, encoded as %s to %+v (%v)", b, l, again, l2, err)
 		}
 	})
 }

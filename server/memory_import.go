@@ -49,8 +49,16 @@ type importItem struct {
 	stmt        string
 	params      []any
 	rows, bytes int
-	kind        int // 0 create, 1 merge, 2 relation
+	kind        itemKind
 }
+
+type itemKind int
+
+const (
+	createEntity itemKind = iota
+	mergeEntity
+	createRelation
+)
 
 // ImportMemory writes f into sess with the drop-in's mapping, applying
 // only what the session lacks: an entity not there becomes a node, one
@@ -60,9 +68,9 @@ type importItem struct {
 // session, and fails whole with *FileErrors when an entity is there as
 // another kind, when a relation names an entity neither f nor the session
 // holds, or when an entity is too large for one Δ, and with the bad
-// lines ReadMemoryFile found. The writes are Δs cut
-// to R, committed in order (entities first); see the file's comment for
-// a run that stops midway.
+// lines ReadMemoryFile found. The writes are Δs cut to R, committed in
+// order (entities first); see the file's comment for a run that stops
+// midway.
 func ImportMemory(ctx context.Context, sess *goldfish.Session, f *MemoryFile, o ImportOptions) (ImportReport, error) {
 	rep := ImportReport{Entities: len(f.Entities), Relations: len(f.Relations)}
 	if o.Budget.Rows <= 0 {
@@ -122,13 +130,13 @@ func commitItems(ctx context.Context, sess *goldfish.Session, items []importItem
 	}
 	for i, st := range res.Stmts {
 		switch {
-		case items[i].kind == 0 && st.NodesCreated > 0:
+		case items[i].kind == createEntity && st.NodesCreated > 0:
 			rep.Created++
-		case items[i].kind == 1 && st.PropsSet > 0:
+		case items[i].kind == mergeEntity && st.PropsSet > 0:
 			rep.Merged++
-		case items[i].kind == 2 && st.EdgesCreated > 0:
+		case items[i].kind == createRelation && st.EdgesCreated > 0:
 			rep.Linked++
-		case items[i].kind == 1 && st.Bindings == 0:
+		case items[i].kind == mergeEntity && st.Bindings == 0:
 			return gqlstatus.Errorf(gqlstatus.SerializationFailure, "the observations of an entity changed while they were imported").
 				WithHint("run the import again: it applies only what is still missing")
 		}
@@ -193,7 +201,7 @@ func planImport(f *MemoryFile, g goldfish.Graph, b goldfish.Budget) ([]importIte
 			continue
 		}
 		items = append(items, importItem{stmt: "MATCH (a {nick: $f#}), (b {nick: $t#}) INSERT (a)-[:" + quoteName(r.RelationType) + "]->(b)",
-			params: []any{"f", r.From, "t", r.To}, rows: 3, bytes: 2 * (len(r.From) + len(r.To) + 16), kind: 2})
+			params: []any{"f", r.From, "t", r.To}, rows: 3, bytes: 2 * (len(r.From) + len(r.To) + 16), kind: createRelation})
 	}
 	if len(fe.Lines) > 0 {
 		slices.SortStableFunc(fe.Lines, func(a, b *gqlstatus.Error) int { return cmp.Compare(a.Pos.Line, b.Pos.Line) })
@@ -239,10 +247,10 @@ func entityItem(e Entity, nodes map[string]int, g goldfish.Graph) (importItem, b
 	}
 	if old == nil {
 		return importItem{stmt: "MATCH (n {nick: $e#}) WHERE n.observations IS NULL SET n.observations = $v#",
-			params: []any{"e", e.Name, "v", list}, rows: 2, bytes: 2 * size(e.Name, merged), kind: 1}, true, nil
+			params: []any{"e", e.Name, "v", list}, rows: 2, bytes: 2 * size(e.Name, merged), kind: mergeEntity}, true, nil
 	}
 	return importItem{stmt: "MATCH (n {nick: $e#}) WHERE n.observations = $w# SET n.observations = $v#",
-		params: []any{"e", e.Name, "w", old, "v", list}, rows: 2, bytes: 3 * size(e.Name, merged), kind: 1}, true, nil
+		params: []any{"e", e.Name, "w", old, "v", list}, rows: 2, bytes: 3 * size(e.Name, merged), kind: mergeEntity}, true, nil
 }
 
 func joinAnd(list []string) string {

@@ -122,16 +122,8 @@ func DecodeMemoryLine(b []byte) (MemoryLine, error) {
 	}
 	switch *l.Type {
 	case "entity":
-		var lack []string
-		for _, f := range []struct {
-			name string
-			ok   bool
-		}{{"name", l.Name != nil}, {"entityType", l.EntityType != nil}, {"observations", l.Observations != nil && string(*l.Observations) != "null"}} {
-			if !f.ok {
-				lack = append(lack, f.name)
-			}
-		}
-		if len(lack) > 0 {
+		if lack := lacking("name", l.Name != nil, "entityType", l.EntityType != nil,
+			"observations", l.Observations != nil && string(*l.Observations) != "null"); len(lack) > 0 {
 			return MemoryLine{}, missing(lack...)
 		}
 		var obs []string
@@ -148,16 +140,7 @@ func DecodeMemoryLine(b []byte) (MemoryLine, error) {
 		}
 		return MemoryLine{Entity: e}, nil
 	case "relation":
-		var lack []string
-		for _, f := range []struct {
-			name string
-			ok   bool
-		}{{"from", l.From != nil}, {"to", l.To != nil}, {"relationType", l.RelationType != nil}} {
-			if !f.ok {
-				lack = append(lack, f.name)
-			}
-		}
-		if len(lack) > 0 {
+		if lack := lacking("from", l.From != nil, "to", l.To != nil, "relationType", l.RelationType != nil); len(lack) > 0 {
 			return MemoryLine{}, missing(lack...)
 		}
 		r := &Relation{From: *l.From, To: *l.To, RelationType: *l.RelationType}
@@ -169,6 +152,17 @@ func DecodeMemoryLine(b []byte) (MemoryLine, error) {
 		return MemoryLine{}, gqlstatus.Errorf(gqlstatus.DataException, "unknown type %q", *l.Type).
 			WithHint(`a line is "type":"entity" or "type":"relation"`)
 	}
+}
+
+// lacking lists the fields (name, present pairs) that are not present.
+func lacking(fields ...any) []string {
+	var out []string
+	for i := 0; i+1 < len(fields); i += 2 {
+		if !fields[i+1].(bool) {
+			out = append(out, fields[i].(string))
+		}
+	}
+	return out
 }
 
 // holdable refuses a name or type goldfish cannot hold as a nick or a

@@ -16,8 +16,8 @@ import (
 )
 
 const (
-	importMemoryUsage = "usage: gqlsh import-memory FILE.jsonl [--session NAME] [--cabinet PATH | --postgres URL | --mem] [--postgres-schema NAME]"
-	exportMemoryUsage = "usage: gqlsh export-memory [--session NAME] [--cabinet PATH | --postgres URL | --mem] [--postgres-schema NAME] [FILE]"
+	importMemoryUsage = "Usage: gqlsh import-memory FILE.jsonl [--session NAME] [--cabinet PATH | --postgres URL | --mem] [--postgres-schema NAME]"
+	exportMemoryUsage = "Usage: gqlsh export-memory [--session NAME] [--cabinet PATH | --postgres URL | --mem] [--postgres-schema NAME] [FILE]"
 )
 
 // memoryFlags parses the flags of import-memory and export-memory, which
@@ -29,15 +29,12 @@ func memoryFlags(cmd, usage, help string, args []string, e env) (file, session s
 	storage.register(fs)
 	s := fs.String("session", server.DefaultMemorySession, "session `NAME` of the memory-server tools (as gqlsh mcp --session)")
 	fs.Usage = func() {
-		fmt.Fprintf(e.stderr, "%s\n\n%s\n", usage, help)
+		fmt.Fprintf(fs.Output(), "%s\n\n%s\n", usage, help)
 		fs.PrintDefaults()
 	}
 	for len(args) > 0 {
-		if err := fs.Parse(args); err != nil {
-			if errors.Is(err, flag.ErrHelp) {
-				return "", "", storage, 0, false
-			}
-			return "", "", storage, 2, false
+		if code, done := parseFlags(fs, args, e.stdout, e.stderr); done {
+			return "", "", storage, code, false
 		}
 		if fs.NArg() == 0 {
 			break

@@ -54,7 +54,7 @@ func TestSnapGoErrors(t *testing.T) {
 		code int
 		want string
 	}{
-		{[]string{"snap-go"}, 2, "usage: gqlsh snap-go DIR --prefix NAME"},
+		{[]string{"snap-go"}, 2, "Usage: gqlsh snap-go DIR --prefix NAME"},
 		{[]string{"snap-go", tree, "--mem"}, 2, "give --prefix NAME"},
 		{[]string{"snap-go", tree, tree, "--prefix", "x", "--mem"}, 2, "give one DIR"},
 		{[]string{"snap-go", tree, "--prefix", "x", "--mem", "--cabinet", "c.gf"}, 2, "not both"},

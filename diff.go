@@ -27,6 +27,23 @@ type DiffOptions struct {
 
 // Diff is the change between two versions of a session as one Δ.
 type Diff struct {
+	// The JSON form is the one gqlsh --format json prints and the
+	// server's diff endpoint answers.
+	From uint64 `json:"from"`
+	To   uint64 `json:"to"`
+	// What the Δ does.
+	NodesCreated int `json:"nodes_created"`
+	NodesDeleted int `json:"nodes_deleted"`
+	NodesChanged int `json:"nodes_changed"`
+	EdgesCreated int `json:"edges_created"`
+	EdgesDeleted int `json:"edges_deleted"`
+	// Rows is what the Δ writes or binds, at most Bound.
+	Rows  int `json:"rows"`
+	Bound int `json:"bound"`
+	// Views and Actions count the vocabulary registered, replaced or
+	// dropped between the versions (not in the Δ).
+	Views   int `json:"views_changed"`
+	Actions int `json:"actions_changed"`
 	// Text is GQL: a header comment ("// goldfish diff session=… from=…
 	// to=… nodes=+c-d~m edges=+c-d rows=n/bound"), a vocabulary line
 	// when views or actions changed between the versions (they are not
@@ -39,16 +56,7 @@ type Diff struct {
 	// through an edge to a node with a nick that the other lacks; a diff
 	// that must change or connect a node nothing tells apart is refused
 	// with 42002.
-	Text     string
-	From, To uint64
-	// What the Δ does.
-	NodesCreated, NodesDeleted, NodesChanged int
-	EdgesCreated, EdgesDeleted               int
-	// Rows is what the Δ writes or binds, at most Bound.
-	Rows, Bound int
-	// Views and Actions count the vocabulary registered, replaced or
-	// dropped between the versions (not in the Δ).
-	Views, Actions int
+	Text string `json:"diff"`
 }
 
 // Empty reports whether the Δ changes nothing (its Text holds no

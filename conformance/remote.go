@@ -621,10 +621,8 @@ func (t *remote) Diff(ctx context.Context, session string, from, to uint64, o go
 
 // diffOf is the server's diff with the file's session name in its header.
 func (t *remote) diffOf(out server.DiffJSON) *goldfish.Diff {
-	text, _ := t.localHeader(out.Diff, "// goldfish diff session=")
-	return &goldfish.Diff{Text: text, From: out.From, To: out.To, NodesCreated: out.NodesCreated, NodesDeleted: out.NodesDeleted,
-		NodesChanged: out.NodesChanged, EdgesCreated: out.EdgesCreated, EdgesDeleted: out.EdgesDeleted,
-		Rows: out.Rows, Bound: out.Bound, Views: out.Views, Actions: out.Actions}
+	out.Text, _ = t.localHeader(out.Text, "// goldfish diff session=")
+	return &out
 }
 
 func (t *remote) History(ctx context.Context, session, nick string, limit int) (*goldfish.History, error) {

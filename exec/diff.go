@@ -5,7 +5,6 @@ import (
 	"context"
 	"fmt"
 	"slices"
-	"strconv"
 	"strings"
 
 	"github.com/goldfish-gql/goldfish/gqlstatus"
@@ -938,27 +937,35 @@ func (d *differ) finish(body []byte) (*Diff, error) {
 // vocabularyChanges counts the views and actions registered, replaced or
 // dropped between two vocabularies.
 func vocabularyChanges(a, b *vocab.State) (views, actions int) {
-	key := func(reg, rev uint64) string { return strconv.FormatUint(reg, 10) + "/" + strconv.FormatUint(rev, 10) }
-	vs := map[string]string{}
-	for _, v := range a.Views() {
-		vs[v.Name] = key(v.Registered, v.Revised)
+	type item struct {
+		name          string
+		reg, revision uint64
 	}
-	for _, v := range b.Views() {
-		if k, ok := vs[v.Name]; !ok || k != key(v.Registered, v.Revised) {
-			views++
+	changed := func(before, after []item) int {
+		seen := make(map[string]item, len(before))
+		for _, x := range before {
+			seen[x.name] = x
 		}
-		delete(vs, v.Name)
-	}
-	views += len(vs)
-	as := map[string]string{}
-	for _, x := range a.Actions() {
-		as[x.Name] = key(x.Registered, x.Revised)
-	}
-	for _, x := range b.Actions() {
-		if k, ok := as[x.Name]; !ok || k != key(x.Registered, x.Revised) {
-			actions++
+		n := 0
+		for _, x := range after {
+			if old, ok := seen[x.name]; !ok || old != x {
+				n++
+			}
+			delete(seen, x.name)
 		}
-		delete(as, x.Name)
+		return n + len(seen) // dropped
 	}
-	return views, actions + len(as)
+	viewItems := func(s *vocab.State) (out []item) {
+		for _, v := range s.Views() {
+			out = append(out, item{v.Name, v.Registered, v.Revised})
+		}
+		return out
+	}
+	actionItems := func(s *vocab.State) (out []item) {
+		for _, x := range s.Actions() {
+			out = append(out, item{x.Name, x.Registered, x.Revised})
+		}
+		return out
+	}
+	return changed(viewItems(a), viewItems(b)), changed(actionItems(a), actionItems(b))
 }

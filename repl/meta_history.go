@@ -52,7 +52,7 @@ func (sh *Shell) metaDiff(ctx context.Context, args []string) error {
 		return userError(err, sh.r.Session.Name())
 	}
 	if sh.r.Format == FormatJSON {
-		return sh.printJSON(diffJSON(d))
+		return sh.printJSON(d)
 	}
 	sh.printf("%s", d.Text)
 	return nil
@@ -129,24 +129,6 @@ func (sh *Shell) printJSON(v any) error {
 	return err
 }
 
-type diffOut struct {
-	From         uint64 `json:"from"`
-	To           uint64 `json:"to"`
-	NodesCreated int    `json:"nodes_created"`
-	NodesDeleted int    `json:"nodes_deleted"`
-	NodesChanged int    `json:"nodes_changed"`
-	EdgesCreated int    `json:"edges_created"`
-	EdgesDeleted int    `json:"edges_deleted"`
-	Rows         int    `json:"rows"`
-	Bound        int    `json:"bound"`
-	Diff         string `json:"diff"`
-}
-
-func diffJSON(d *goldfish.Diff) diffOut {
-	return diffOut{From: d.From, To: d.To, NodesCreated: d.NodesCreated, NodesDeleted: d.NodesDeleted, NodesChanged: d.NodesChanged,
-		EdgesCreated: d.EdgesCreated, EdgesDeleted: d.EdgesDeleted, Rows: d.Rows, Bound: d.Bound, Diff: d.Text}
-}
-
 type historyOut struct {
 	Nick    string         `json:"nick"`
 	Entries []historyEntry `json:"entries"`
@@ -155,17 +137,17 @@ type historyOut struct {
 }
 
 type historyEntry struct {
-	Version uint64  `json:"version"`
-	How     string  `json:"how"`
-	Agent   string  `json:"agent"`
-	Time    string  `json:"time,omitempty"`
-	Change  diffOut `json:"change"`
+	Version uint64         `json:"version"`
+	How     string         `json:"how"`
+	Agent   string         `json:"agent"`
+	Time    string         `json:"time,omitempty"`
+	Change  *goldfish.Diff `json:"change"`
 }
 
 func historyJSON(h *goldfish.History) historyOut {
 	out := historyOut{Nick: h.Nick, More: h.More, Oldest: h.Oldest, Entries: []historyEntry{}}
 	for _, e := range h.Entries {
-		he := historyEntry{Version: e.Version, How: e.How, Agent: e.Agent, Change: diffJSON(e.Change)}
+		he := historyEntry{Version: e.Version, How: e.How, Agent: e.Agent, Change: e.Change}
 		if !e.Time.IsZero() {
 			he.Time = e.Time.UTC().Format(time.RFC3339Nano)
 		}

@@ -15,21 +15,9 @@ import (
 // checked against.
 
 // DiffJSON is the answer of GET /v1/sessions/{name}/diff: the Δ that,
-// committed on a copy of version from, gives version to (goldfish.Diff).
-type DiffJSON struct {
-	From         uint64 `json:"from"`
-	To           uint64 `json:"to"`
-	NodesCreated int    `json:"nodes_created"`
-	NodesDeleted int    `json:"nodes_deleted"`
-	NodesChanged int    `json:"nodes_changed"`
-	EdgesCreated int    `json:"edges_created"`
-	EdgesDeleted int    `json:"edges_deleted"`
-	Rows         int    `json:"rows"`
-	Bound        int    `json:"bound"`
-	Views        int    `json:"views_changed"`
-	Actions      int    `json:"actions_changed"`
-	Diff         string `json:"diff"`
-}
+// committed on a copy of version from, gives version to, in goldfish.Diff's
+// JSON form.
+type DiffJSON = goldfish.Diff
 
 // HistoryJSON is the answer of GET /v1/sessions/{name}/history.
 type HistoryJSON struct {
@@ -46,12 +34,6 @@ type HistoryEntryJSON struct {
 	Agent   string   `json:"agent,omitempty"`
 	Time    string   `json:"time,omitempty"`
 	Change  DiffJSON `json:"change"`
-}
-
-func diffJSON(d *goldfish.Diff) DiffJSON {
-	return DiffJSON{From: d.From, To: d.To, NodesCreated: d.NodesCreated, NodesDeleted: d.NodesDeleted, NodesChanged: d.NodesChanged,
-		EdgesCreated: d.EdgesCreated, EdgesDeleted: d.EdgesDeleted, Rows: d.Rows, Bound: d.Bound,
-		Views: d.Views, Actions: d.Actions, Diff: d.Text}
 }
 
 // queryVersion reads a version from the query (absent: def).
@@ -91,7 +73,7 @@ func (s *Server) diff(_ http.ResponseWriter, r *http.Request, scope *Scope) (any
 	if err != nil {
 		return nil, s.callError(r.Context(), err)
 	}
-	return diffJSON(d), nil
+	return d, nil
 }
 
 // history answers GET /v1/sessions/{name}/history?nick=&limit=.
@@ -121,7 +103,7 @@ func (s *Server) history(_ http.ResponseWriter, r *http.Request, scope *Scope) (
 	}
 	out := HistoryJSON{Nick: h.Nick, More: h.More, Oldest: h.Oldest, Entries: []HistoryEntryJSON{}}
 	for _, e := range h.Entries {
-		he := HistoryEntryJSON{Version: e.Version, How: e.How, Agent: e.Agent, Change: diffJSON(e.Change)}
+		he := HistoryEntryJSON{Version: e.Version, How: e.How, Agent: e.Agent, Change: *e.Change}
 		if !e.Time.IsZero() {
 			he.Time = e.Time.UTC().Format(time.RFC3339Nano)
 		}

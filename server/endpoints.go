@@ -3,6 +3,7 @@ package server
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"math"
 	"net/http"
@@ -86,7 +87,8 @@ type CommitRequest struct {
 
 // Params are the values of a text's $parameters, as JSON gives them:
 // an integer literal (no fraction, no exponent) is an INTEGER, any
-// other number a FLOAT, strings, booleans, null and lists as they are.
+// other number a FLOAT, strings, booleans, null and lists as they are,
+// and {"date": "…"} or {"datetime": "…"} a DATE or a DATETIME.
 type Params map[string]any
 
 // UnmarshalJSON keeps integers and floats apart, which encoding/json's
@@ -134,8 +136,37 @@ func paramValue(v any) (any, error) {
 				return nil, err
 			}
 		}
+	case map[string]any:
+		return temporalParam(x)
 	}
 	return v, nil
+}
+
+// temporalParam reads the JSON of a DATE or DATETIME parameter, which
+// JSON has no literal for: {"date": "2026-01-31"} or {"datetime":
+// "2026-01-31T10:00:00+02:00"}, by the rules of the GQL literals.
+func temporalParam(x map[string]any) (any, error) {
+	bad := gqlstatus.Errorf(gqlstatus.InvalidValueType, "a parameter's value is an object, which GQL has no value for").
+		WithHint(`pass a DATE as {"date": "2026-01-31"} and a DATETIME as {"datetime": "2026-01-31T10:00:00Z"}; other values as JSON numbers, strings, booleans, null or lists`)
+	if len(x) != 1 {
+		return nil, bad
+	}
+	for key, v := range x {
+		text, ok := v.(string)
+		if !ok || strings.ContainsAny(text, "'\\") || key != "date" && key != "datetime" {
+			return nil, bad
+		}
+		lit, err := goldfish.ParseLiteral(strings.ToUpper(key) + " '" + text + "'")
+		if err != nil {
+			var ge *gqlstatus.Error
+			if errors.As(err, &ge) {
+				return nil, gqlstatus.Errorf(ge.Code, "the parameter value {%q: %q}: %s", key, text, ge.Msg).WithHint(ge.Hint)
+			}
+			return nil, err
+		}
+		return lit, nil
+	}
+	return nil, bad
 }
 
 // recall answers POST /v1/sessions/{name}/recall.
@@ -252,8 +283,6 @@ func (s *Server) doCommit(ctx context.Context, scope *Scope, name string, req Co
 	}
 	if err != nil {
 		return nil, s.callError(ctx, err)
-	}
-	if res.Applied {
 	}
 	s.metrics.committed(res)
 	return res, nil

@@ -105,6 +105,15 @@ func New(db *goldfish.DB, opts Options) (*Server, error) {
 	s.mux.Handle("GET /v1/sessions/{name}/history", s.api("history", s.history))
 	s.mux.Handle("POST /v1/sessions/{name}/export", s.api("export", s.export))
 	s.mux.Handle("POST /v1/sessions/{name}/absorb", s.api("absorb", s.absorb))
+	s.mux.Handle("GET /v1/sessions/{name}", s.api("session", s.sessionInfo))
+	s.mux.Handle("DELETE /v1/sessions/{name}", s.api("drop", s.drop))
+	s.mux.Handle("GET /v1/sessions/{name}/agents", s.api("agents", s.agents))
+	s.mux.Handle("DELETE /v1/sessions/{name}/agents/{agent}", s.api("agents", s.forgetAgent))
+	s.mux.Handle("GET /v1/sessions/{name}/kinds", s.api("kinds", s.kinds))
+	s.mux.Handle("POST /v1/sessions/{name}/purge", s.api("purge", s.purge))
+	s.mux.Handle("GET /v1/sessions/{name}/names", s.api("names", s.names))
+	s.mux.Handle("POST /v1/flush", s.api("flush", s.flush))
+	s.mux.Handle("GET /v1/backup", s.api("backup", s.backup))
 	s.mux.Handle("GET /healthz", s.metrics.instrument("healthz", http.HandlerFunc(s.healthz)))
 	s.mux.Handle("GET /readyz", s.metrics.instrument("readyz", http.HandlerFunc(s.readyz)))
 	s.mux.Handle("GET /metrics", s.metrics.instrument("metrics", s.metricsHandler()))
@@ -190,6 +199,9 @@ func (s *Server) api(route string, h handlerFunc) http.Handler {
 		v, err := h(w, r, scope)
 		if err != nil {
 			s.writeError(w, r, err)
+			return
+		}
+		if _, ok := v.(written); ok {
 			return
 		}
 		s.writeJSON(w, r, http.StatusOK, v)

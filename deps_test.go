@@ -44,11 +44,13 @@ var allowed = map[string][]string{
 	"repl": {".", "gqlstatus"}, // the shell uses the embedding API only
 	// the runner is a client of the server's HTTP API too, and picks
 	// session names by the token estimate the Shape's header counts
-	"conformance":   {".", "repl", "gqlstatus", "server", "tokens"},
+	"conformance": {".", "repl", "gqlstatus", "server", "client", "tokens"},
+	// the Go client of the server's HTTP API answers with the root's types
+	"client":        {".", "gqlstatus", "server"},
 	"server":        {".", "gqlstatus"},     // over the embedding API only, as the shell
 	"ingest/golang": {"."},                  // the Go ingester writes through the embedding API
 	"snap":          {".", "ingest/golang"}, // Model Snap: the embedding API and the Go ingester only
-	"cmd/gqlsh":     {".", "conformance", "ingest/golang", "repl", "server", "snap", "store/cabinet/postgres", "gqlstatus"},
+	"cmd/gqlsh":     {".", "client", "conformance", "ingest/golang", "repl", "server", "snap", "store/cabinet/postgres", "gqlstatus"},
 	// the benchmark reads a cabinet file with the cabinet's loader to
 	// give its SQL peer the same graph
 	"cmd/gqlbench": {".", "ingest/golang", "store", "store/cabinet", "tokens"},

@@ -6,6 +6,7 @@ import (
 	"crypto/rand"
 	"encoding/json"
 	"fmt"
+	"github.com/goldfish-gql/goldfish/client"
 	"io"
 	"math/big"
 	"net/http"
@@ -326,58 +327,7 @@ func (t *remote) commit(ctx context.Context, session string, req server.CommitRe
 	if err := t.rs.call(ctx, "POST", p, req, &out); err != nil {
 		return nil, err
 	}
-	return commitResult(out), nil
-}
-
-// commitResult is the Commit the server's answer describes.
-func commitResult(c server.CommitJSON) *goldfish.CommitResult {
-	res := &goldfish.CommitResult{Status: goldfish.Code(c.Status), Version: c.Version, Applied: c.Applied, Total: c.Counts}
-	for _, st := range c.Results {
-		res.Stmts = append(res.Stmts, goldfish.StmtResult{Index: st.Statement, Status: st.Status, Action: st.Action,
-			Defined: st.Defined, Counts: st.Counts, Notices: noticesOf(st.Notices)})
-	}
-	if len(c.Results) == 0 {
-		// One statement: the answer's lists are its own.
-		st := goldfish.StmtResult{Index: 1, Status: c.Status, Counts: c.Counts, Notices: noticesOf(c.Notices)}
-		if len(c.Actions) > 0 {
-			st.Action = c.Actions[0]
-		}
-		if len(c.Defined) > 0 {
-			st.Defined = c.Defined[0]
-		}
-		res.Stmts = []goldfish.StmtResult{st}
-	}
-	return res
-}
-
-func noticesOf(ns []server.Notice) []goldfish.Notice {
-	var out []goldfish.Notice
-	for _, n := range ns {
-		out = append(out, goldfish.Notice{Code: goldfish.Code(n.Code), Msg: n.Message, Pos: gqlstatus.Pos{Line: n.Line, Col: n.Column}})
-	}
-	return out
-}
-
-// params gives parameter values as JSON keeps them apart: a FLOAT with
-// an integral value is written with a fraction, so the server does not
-// read it as an INTEGER.
-func params(p map[string]any) server.Params {
-	if len(p) == 0 {
-		return nil
-	}
-	out := server.Params{}
-	for k, v := range p {
-		if f, ok := v.(float64); ok {
-			s := strconv.FormatFloat(f, 'g', -1, 64)
-			if !strings.ContainsAny(s, ".eEn") {
-				s += ".0"
-			}
-			out[k] = json.RawMessage(s)
-			continue
-		}
-		out[k] = v
-	}
-	return out
+	return client.CommitResultOf(out), nil
 }
 
 func (t *remote) Recall(ctx context.Context, session, q string, o goldfish.RecallOptions) (*goldfish.Shape, error) {
@@ -393,7 +343,11 @@ func (t *remote) Recall(ctx context.Context, session, q string, o goldfish.Recal
 	if err != nil {
 		return nil, err
 	}
-	req := server.RecallRequest{Q: q, Params: params(o.Params), Agent: o.Agent, Options: server.RecallSettings{
+	ps, err := client.EncodeParams(o.Params)
+	if err != nil {
+		return nil, err
+	}
+	req := server.RecallRequest{Q: q, Params: ps, Agent: o.Agent, Options: server.RecallSettings{
 		M: o.M, K: server.Hops(o.K), L: o.L, F: o.F, T: o.T, View: o.View, Depth: o.Depth, Only: o.Only, Pinned: o.Pinned, NoPeaks: o.NoPeaks,
 		Exact: o.ExactTokens}, AtVersion: o.AtVersion}
 	var out server.ShapeJSON
@@ -404,7 +358,7 @@ func (t *remote) Recall(ctx context.Context, session, q string, o goldfish.Recal
 	return &goldfish.Shape{Text: text, Attention: out.Attention, Version: out.Version, AsOf: out.AtVersion != 0, Tokens: out.Tokens,
 		Rows: out.Rows, Seeds: out.Seeds, Truncated: out.Truncated, Trimmed: out.Trimmed, Elided: out.Elided,
 		Status: goldfish.Code(out.Status), Cue: goldfish.Cue(out.Cue), Matched: out.Matched, MatchedAtLeast: out.MatchedAtLeast,
-		Notices: noticesOf(out.Notices)}, nil
+		Notices: client.NoticesOf(out.Notices)}, nil
 }
 
 // SkippedOverServer reports whether a run over a server skips the case
@@ -439,19 +393,7 @@ func (t *remote) Vocabulary(ctx context.Context, session string) (*goldfish.Voca
 	if err := t.rs.call(ctx, "GET", p, nil, &out); err != nil {
 		return nil, err
 	}
-	v := &goldfish.Vocabulary{Version: out.Version}
-	for _, x := range out.Views {
-		v.Views = append(v.Views, goldfish.View{Name: x.Name, Intent: x.Intent, Expr: x.Expr, Text: x.Text, Error: x.Error,
-			Agent: x.Agent, Registered: x.Registered, Revised: x.Revised, Revisions: x.Revisions,
-			Salience: x.Salience, LowSalience: x.LowSalience})
-	}
-	for _, a := range out.Actions {
-		v.Actions = append(v.Actions, goldfish.Action{Name: a.Name, Intent: a.Intent, Signature: a.Signature, If: a.If,
-			Agent: a.Agent, Registered: a.Registered, Revised: a.Revised, Revisions: a.Revisions,
-			Invocations: a.Invocations, LastInvoked: a.LastInvoked, Salience: a.Salience, LowSalience: a.LowSalience,
-			FailedCalls: a.FailedCalls, LastFailure: a.LastFailure})
-	}
-	return v, nil
+	return client.VocabularyOf(out), nil
 }
 
 func (t *remote) AttentionSettings(ctx context.Context, session string) (goldfish.AttentionSettings, error) {
@@ -508,7 +450,11 @@ func (t *remote) ExportSlice(ctx context.Context, session, q string, o goldfish.
 	if err != nil {
 		return nil, err
 	}
-	req := server.ExportRequest{Q: q, Params: params(o.Params), Nicks: o.Nicks}
+	ps, err := client.EncodeParams(o.Params)
+	if err != nil {
+		return nil, err
+	}
+	req := server.ExportRequest{Q: q, Params: ps, Nicks: o.Nicks}
 	req.Options.M, req.Options.K, req.Options.L, req.Options.F = o.M, server.Hops(o.K), o.L, o.F
 	var out server.SliceJSON
 	if err := t.rs.call(ctx, "POST", p, req, &out); err != nil {
@@ -519,7 +465,7 @@ func (t *remote) ExportSlice(ctx context.Context, session, q string, o goldfish.
 		return nil, &failure{err}
 	}
 	return &goldfish.Slice{Text: text, Anchors: out.Anchors, Nodes: out.Nodes, Edges: out.Edges, Rows: out.Rows,
-		Bound: out.Bound, Version: out.Version, Truncated: out.Truncated, Notices: noticesOf(out.Notices), Status: goldfish.Code(out.Status)}, nil
+		Bound: out.Bound, Version: out.Version, Truncated: out.Truncated, Notices: client.NoticesOf(out.Notices), Status: goldfish.Code(out.Status)}, nil
 }
 
 // localSlice checks the checksum of a slice the server wrote, then gives
@@ -564,7 +510,7 @@ func (t *remote) Absorb(ctx context.Context, session, slice string, policy goldf
 	if err := t.rs.call(ctx, "POST", p, server.AbsorbRequest{Slice: slice, Policy: string(policy), Agent: agent}, &out); err != nil {
 		return nil, err
 	}
-	res := &goldfish.AbsorbResult{CommitResult: *commitResult(out.CommitJSON), Policy: goldfish.AbsorbPolicy(out.Policy),
+	res := &goldfish.AbsorbResult{CommitResult: *client.CommitResultOf(out.CommitJSON), Policy: goldfish.AbsorbPolicy(out.Policy),
 		Unchanged: out.Unchanged, Reminted: out.Reminted}
 	for _, k := range out.Skipped {
 		res.Skipped = append(res.Skipped, goldfish.SkippedElement{Element: k.Element, Reason: k.Reason, Line: k.Line, Column: k.Column})

@@ -3,6 +3,7 @@ package conformance
 import (
 	"context"
 	"errors"
+	"github.com/goldfish-gql/goldfish/client"
 	"io"
 	"slices"
 	"strings"
@@ -166,7 +167,11 @@ func (p *replayer) commit(ctx context.Context, stmts []repl.Stmt) error {
 	if err := p.faithful(r.Params); err != nil {
 		return err
 	}
-	_, err := p.t.commit(ctx, p.session, server.CommitRequest{Text: join(stmts), Params: params(r.Params), Agent: r.Agent})
+	ps, err := client.EncodeParams(r.Params)
+	if err != nil {
+		return err
+	}
+	_, err = p.t.commit(ctx, p.session, server.CommitRequest{Text: join(stmts), Params: ps, Agent: r.Agent})
 	return stopAt(err)
 }
 

@@ -42,6 +42,8 @@ const (
 	// no data: a Commit MATCH bound nothing; a Recall with cue skip
 	NoData Code = "02000"
 
+	// connection exception: a server (gqlsh --url, package client) that could not be reached, or whose answer to a read was lost; nothing changed; start it or check the URL, then try again
+	ConnectionException Code = "08000"
 	// connection exception, cabinet damaged (implementation-defined): a session or the cabinet file fails its checks; restore it from a backup
 	Damaged Code = "08Q01"
 	// connection exception, no valid token (implementation-defined): a server request without a bearer token, or with one the server's tokens file does not hold; make one with gqlsh token

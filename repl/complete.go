@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+	"time"
 	"unicode"
 	"unicode/utf8"
 
@@ -127,16 +128,15 @@ func (sh *Shell) completeMeta(before, after string) (string, []string, string) {
 	var cands []string
 	switch cmd := strings.TrimPrefix(fields[0], ":"); {
 	case cmd == "use" && argIndex == 1:
-		if sh.db != nil {
-			cands = append(sh.db.Sessions(), goldfish.CatalogName)
+		if names, ok := sh.sessionNames(); ok {
+			cands = append(names, goldfish.CatalogName)
 			sort.Strings(cands)
 		}
 	case cmd == "drop" && argIndex == 1:
-		if sh.db != nil {
-			for _, n := range sh.db.Sessions() {
-				if n != sh.r.Session.Name() {
-					cands = append(cands, n)
-				}
+		names, _ := sh.sessionNames()
+		for _, n := range names {
+			if n != sh.r.Session.Name() {
+				cands = append(cands, n)
 			}
 		}
 	case cmd == "help" && argIndex == 1:
@@ -337,6 +337,18 @@ func fileNames(word string) []string {
 	}
 	sort.Strings(out)
 	return out
+}
+
+// sessionNames are the host's sessions, for completion (false: none to
+// offer; the host is unknown or did not answer in time).
+func (sh *Shell) sessionNames() ([]string, bool) {
+	if sh.host == nil {
+		return nil, false
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), time.Second)
+	defer cancel()
+	names, err := sh.host.Sessions(ctx)
+	return names, err == nil
 }
 
 // vocab is what completion offers from a session.

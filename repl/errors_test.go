@@ -50,7 +50,7 @@ func TestEveryErrorHasAPosition(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			db, s := newDB(t)
 			var out, errOut bytes.Buffer
-			code := Run(context.Background(), s, &ReaderIO{R: strings.NewReader(c.in), Out: &out, Err: &errOut}, Options{DB: db})
+			code := runShell(t, context.Background(), s, &ReaderIO{R: strings.NewReader(c.in), Out: &out, Err: &errOut}, Options{DB: db})
 			if code != 1 || !strings.Contains(errOut.String(), c.err) {
 				t.Errorf("exit %d\nstderr:\n%s\nwant it to hold:\n%s", code, errOut.String(), c.err)
 			}
@@ -65,7 +65,7 @@ func TestEveryErrorHasAPosition(t *testing.T) {
 func TestErrorInAFileJSON(t *testing.T) {
 	_, s := newDB(t)
 	var out, errOut bytes.Buffer
-	code := Run(context.Background(), s, &ReaderIO{R: strings.NewReader("INSERT (:A {x: });"), Name: "setup.gql", Out: &out, Err: &errOut}, Options{Format: FormatJSON})
+	code := runShell(t, context.Background(), s, &ReaderIO{R: strings.NewReader("INSERT (:A {x: });"), Name: "setup.gql", Out: &out, Err: &errOut}, Options{Format: FormatJSON})
 	var e map[string]any
 	if err := json.Unmarshal(out.Bytes(), &e); err != nil || code != 1 {
 		t.Fatalf("exit %d, %v: %s", code, err, out.String())
@@ -130,7 +130,7 @@ func TestMetaErrorsAreGQLSTATUS(t *testing.T) {
 	for in, want := range cases {
 		db, s := newDB(t)
 		var out, errOut bytes.Buffer
-		Run(context.Background(), s, &ReaderIO{R: strings.NewReader(in), Out: &out, Err: &errOut}, Options{DB: db, Format: FormatJSON})
+		runShell(t, context.Background(), s, &ReaderIO{R: strings.NewReader(in), Out: &out, Err: &errOut}, Options{DB: db, Format: FormatJSON})
 		if want == "" {
 			if errOut.Len() > 0 && !strings.Contains(errOut.String(), "M ") {
 				t.Errorf("%s: stderr %q", in, errOut.String())

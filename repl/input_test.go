@@ -65,7 +65,9 @@ func TestStatementsRunAsTheyAreRead(t *testing.T) {
 	pr, pw := io.Pipe()
 	out, errOut := newSyncBuffer(), newSyncBuffer()
 	done := make(chan int, 1)
-	go func() { done <- Run(context.Background(), s, &ReaderIO{R: pr, Out: out, Err: errOut}, Options{}) }()
+	go func() {
+		done <- runShell(t, context.Background(), s, &ReaderIO{R: pr, Out: out, Err: errOut}, Options{})
+	}()
 
 	io.WriteString(pw, "INSERT (:A);\n")
 	out.waitFor(t, "ok v=1 +1 node\n")
@@ -115,7 +117,7 @@ func TestBinaryInput(t *testing.T) {
 			readAtError = src.n
 		}
 	}
-	code := Run(context.Background(), s, &ReaderIO{R: src, Out: &out, Err: errOut}, Options{})
+	code := runShell(t, context.Background(), s, &ReaderIO{R: src, Out: &out, Err: errOut}, Options{})
 	e := errOut.String()
 	if code != 1 || out.String() != "ok v=1 +1 node\n" || !strings.Contains(e, "GQLSTATUS 42001: statement 2: the input is not valid UTF-8 here (byte 0xFF)") ||
 		!strings.Contains(e, "(line 2, column 28)") {
@@ -144,7 +146,7 @@ func TestStatementSizeLimit(t *testing.T) {
 			readAtError = src.n
 		}
 	}
-	code := Run(context.Background(), s, &ReaderIO{R: src, Out: &out, Err: errOut}, Options{FailAtEnd: true})
+	code := runShell(t, context.Background(), s, &ReaderIO{R: src, Out: &out, Err: errOut}, Options{FailAtEnd: true})
 	e := errOut.String()
 	want := "GQLSTATUS 42Q01: statement 2: the statement starting here is longer than 1 MiB (the most one statement may hold); " +
 		"end statements with ';', and split a large one into several (line 2, column 3)\n    INSERT (:B {s: 'xxx"
@@ -223,7 +225,7 @@ func TestChunkBoundaries(t *testing.T) {
 func TestLoneSemicolon(t *testing.T) {
 	_, s := newDB(t)
 	in := &linesIO{lines: []string{";", "  ;  ;", "INSERT (:A);"}}
-	if code := Run(context.Background(), s, in, Options{}); code != 0 {
+	if code := runShell(t, context.Background(), s, in, Options{}); code != 0 {
 		t.Fatalf("exit %d", code)
 	}
 	if want := []string{"main> ", "main> ", "main> ", "main> "}; !slices.Equal(in.prompts, want) {

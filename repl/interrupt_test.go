@@ -77,7 +77,7 @@ func (it *interrupter) release() {
 func TestInterruptStatement(t *testing.T) {
 	db, s, slow := slowDB(t)
 	in := &linesIO{lines: []string{slow, "INSERT (:B);"}}
-	sh := NewShell(s, in, Options{DB: db})
+	sh := newShell(t, s, in, Options{DB: db})
 	var ctrlC *interrupter
 	in.onNext = func(i int) {
 		switch i {
@@ -112,7 +112,7 @@ func TestInterruptSource(t *testing.T) {
 		t.Fatal(err)
 	}
 	in := &linesIO{lines: []string{":output " + os.DevNull, ":source " + file, ":output", ":sessions"}}
-	sh := NewShell(s, in, Options{DB: db})
+	sh := newShell(t, s, in, Options{DB: db})
 	var ctrlC *interrupter
 	in.onNext = func(i int) {
 		switch i {
@@ -142,7 +142,7 @@ func TestInterruptScript(t *testing.T) {
 	defer pw.Close()
 	out := newSyncBuffer()
 	var errOut bytes.Buffer
-	sh := NewShell(s, &ReaderIO{R: pr, Out: out, Err: &errOut}, Options{})
+	sh := newShell(t, s, &ReaderIO{R: pr, Out: out, Err: &errOut}, Options{})
 	done := make(chan int, 1)
 	go func() { done <- sh.Loop(context.Background()) }()
 	io.WriteString(pw, "INSERT (:A);\n")
@@ -161,7 +161,7 @@ func TestInterruptScriptStatement(t *testing.T) {
 	defer pw.Close()
 	var out bytes.Buffer
 	errOut := newSyncBuffer()
-	sh := NewShell(s, &ReaderIO{R: pr, Out: &out, Err: errOut}, Options{})
+	sh := newShell(t, s, &ReaderIO{R: pr, Out: &out, Err: errOut}, Options{})
 	done := make(chan int, 1)
 	go func() { done <- sh.Loop(context.Background()) }()
 	io.WriteString(pw, slow+"\nINSERT (:B);\n")

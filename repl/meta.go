@@ -312,15 +312,19 @@ func (sh *Shell) metaUse(ctx context.Context, args []string) error {
 	if err := wantArgs(args, 1, 1, ":use SESSION"); err != nil {
 		return err
 	}
-	if sh.db == nil {
+	if sh.host == nil {
 		return metaErrorf(codeUsage, "", ":use needs the database; this shell runs on one session")
 	}
 	if sh.r.InTransaction() {
 		return metaErrorf(codeTxState, "", "a transaction is open on %s; COMMIT or ROLLBACK before :use", sh.r.Session.Name())
 	}
 	name := args[0]
-	existed := slices.Contains(sh.db.Sessions(), name)
-	s, err := sh.db.Session(ctx, name)
+	names, err := sh.host.Sessions(ctx)
+	if err != nil {
+		return err
+	}
+	existed := slices.Contains(names, name)
+	s, err := sh.host.Session(ctx, name)
 	if err != nil {
 		return err
 	}
@@ -337,16 +341,19 @@ func (sh *Shell) metaUse(ctx context.Context, args []string) error {
 	return nil
 }
 
-func (sh *Shell) metaSessions(_ context.Context, args []string) error {
+func (sh *Shell) metaSessions(ctx context.Context, args []string) error {
 	if err := wantArgs(args, 0, 0, ":sessions"); err != nil {
 		return err
 	}
 	cur := sh.r.Session.Name()
-	if sh.db == nil {
+	if sh.host == nil {
 		sh.printf("* %s v=%d\n", cur, sh.r.Session.Version())
 		return nil
 	}
-	infos := sh.db.SessionInfos()
+	infos, err := sh.host.SessionInfos(ctx)
+	if err != nil {
+		return err
+	}
 	if cur != goldfish.CatalogName && !slices.ContainsFunc(infos, func(i goldfish.SessionInfo) bool { return i.Name == cur }) {
 		infos = append(infos, goldfish.SessionInfo{Name: cur, Version: sh.r.Session.Version()})
 		sort.Slice(infos, func(i, j int) bool { return infos[i].Name < infos[j].Name })
@@ -379,7 +386,7 @@ func (sh *Shell) metaDrop(ctx context.Context, args []string) error {
 	if err := wantArgs(args, 1, 1, ":drop NAME (the session to delete for good)"); err != nil {
 		return err
 	}
-	if sh.db == nil {
+	if sh.host == nil {
 		return metaErrorf(codeUsage, "", ":drop needs the database; this shell runs on one session")
 	}
 	name := args[0]
@@ -392,17 +399,25 @@ func (sh *Shell) metaDrop(ctx context.Context, args []string) error {
 	if err := goldfish.ValidSessionName(name); err != nil {
 		return err
 	}
+	infos, err := sh.host.SessionInfos(ctx)
+	if err != nil {
+		return err
+	}
+	names, err := sh.host.Sessions(ctx)
+	if err != nil {
+		return err
+	}
 	var info *goldfish.SessionInfo
-	for _, in := range sh.db.SessionInfos() {
+	for _, in := range infos {
 		if in.Name == name {
 			info = &in
 			break
 		}
 	}
-	if info == nil && !slices.Contains(sh.db.Sessions(), name) {
+	if info == nil && !slices.Contains(names, name) {
 		return metaErrorf(codeNoSuch, ":sessions lists them", "there is no session %q to drop", name)
 	}
-	if err := sh.db.Drop(ctx, name); err != nil {
+	if err := sh.host.Drop(ctx, name); err != nil {
 		return err
 	}
 	if info != nil {
@@ -438,18 +453,27 @@ func (sh *Shell) metaFlush(ctx context.Context, args []string) error {
 		return err
 	}
 	path := ""
-	if sh.db != nil {
-		path = sh.db.CabinetPath()
+	if sh.host != nil {
+		var err error
+		if path, err = sh.host.Flush(ctx); err != nil {
+			return err
+		}
 	}
 	if path == "" {
-		sh.printf("nothing to flush: the sessions are in memory (gqlsh --mem)\n")
+		sh.printf("nothing to flush: the sessions are in memory (%s --mem)\n", sh.command())
 		return nil
-	}
-	if err := sh.db.Flush(ctx); err != nil {
-		return err
 	}
 	sh.printf("flushed to %s\n", path)
 	return nil
+}
+
+// command is the command that holds the sessions, for messages: gqlsh,
+// or gqlsh serve for the shell on a server.
+func (sh *Shell) command() string {
+	if sh.host != nil && sh.host.Remote() != "" {
+		return "gqlsh serve"
+	}
+	return "gqlsh"
 }
 
 func (sh *Shell) metaAgent(_ context.Context, args []string) error {

@@ -166,25 +166,29 @@ func (sh *Shell) closeOutput() error {
 	return nil
 }
 
-func (sh *Shell) metaBackup(_ context.Context, args []string) error {
+func (sh *Shell) metaBackup(ctx context.Context, args []string) error {
 	if err := wantArgs(args, 1, 1, ":backup PATH (a new file)"); err != nil {
 		return err
 	}
-	path := ""
-	if sh.db != nil {
-		path = sh.db.CabinetPath()
-	}
-	if path == "" {
-		return metaErrorf(codeUsage, "run gqlsh on a cabinet file", "nothing to back up: the sessions are in memory (gqlsh --mem)")
-	}
 	dst := args[0]
+	if sh.host == nil {
+		return metaErrorf(codeUsage, "run gqlsh on a cabinet file", "nothing to back up: this shell runs on one session")
+	}
 	if _, err := os.Lstat(dst); err == nil {
 		return metaErrorf(codeFile, "", "%s exists; :backup writes a new file (pick another name, or remove it first)", dst)
 	} else if !errors.Is(err, fs.ErrNotExist) {
 		return fileErr("cannot write", dst, err)
 	}
-	if err := sh.db.Backup(dst); err != nil {
+	path, err := sh.host.Backup(ctx, dst)
+	switch {
+	case err != nil:
+		var ge *gqlstatus.Error
+		if errors.As(err, &ge) {
+			return err // the server's refusal, or the lost copy: its code says which
+		}
 		return fileErr("cannot back up to", dst, err)
+	case path == "":
+		return metaErrorf(codeUsage, "run gqlsh on a cabinet file", "nothing to back up: the sessions are in memory (%s --mem)", sh.command())
 	}
 	size := ""
 	if fi, err := os.Stat(dst); err == nil {

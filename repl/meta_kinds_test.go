@@ -15,7 +15,7 @@ func TestKindsAndHabits(t *testing.T) {
 	in := &linesIO{lines: []string{
 		`INSERT (t:TSK {nick: "a", status: "open"})-[:touches]->(:MOD {loc: "x.go"}), (:TSK {nick: "b"});`,
 		":kinds", ".tables", `\d MOD`, ".schema NOPE", `\q`, ":sessions"}}
-	sh := NewShell(s, in, Options{DB: db})
+	sh := newShell(t, s, in, Options{DB: db})
 	if code := sh.Loop(context.Background()); code != 0 {
 		t.Fatalf("exit %d\n%s", code, in.err.String())
 	}

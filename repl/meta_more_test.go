@@ -113,7 +113,7 @@ func TestCompleteFiles(t *testing.T) {
 	}
 	os.Mkdir(filepath.Join(dir, "sub"), 0o755)
 	db, s := newDB(t)
-	sh := NewShell(s, &linesIO{}, Options{DB: db})
+	sh := newShell(t, s, &linesIO{}, Options{DB: db})
 	for line, want := range map[string][]string{
 		":source " + dir + "/s":  {dir + "/seed.gql ", dir + "/setup.gql ", dir + "/sub/"},
 		":output " + dir + "/se": {dir + "/seed.gql ", dir + "/setup.gql "},

@@ -18,9 +18,12 @@ type Options struct {
 	// FailAtEnd keeps running after an error and reports failure at the
 	// end instead of stopping at the first error.
 	FailAtEnd bool
-	// DB is the database the session belongs to; without it :use and
-	// :sessions are unavailable.
+	// DB is the database the session belongs to; without it (and
+	// without Host) :use and :sessions are unavailable.
 	DB *goldfish.DB
+	// Host is where the sessions live when they are not in DB: a server
+	// (gqlsh --url). It takes precedence over DB.
+	Host Host
 	// Ceilings are the highest budgets :set accepts (default
 	// goldfish.DefaultCeilings).
 	Ceilings goldfish.Ceilings
@@ -38,7 +41,7 @@ type Options struct {
 // Runner runs statements against one session, keeping the open
 // transaction between calls.
 type Runner struct {
-	Session *goldfish.Session
+	Session Session
 	Out     io.Writer
 	Err     io.Writer
 	Format  Format
@@ -64,7 +67,7 @@ type Runner struct {
 }
 
 // NewRunner returns a runner printing to out and errOut.
-func NewRunner(s *goldfish.Session, out, errOut io.Writer, format Format) *Runner {
+func NewRunner(s Session, out, errOut io.Writer, format Format) *Runner {
 	if format == "" {
 		format = FormatGQL
 	}
@@ -79,7 +82,7 @@ func (r *Runner) InTransaction() bool { return r.inTx }
 // statement succeeded, 1 otherwise (see Shell.Loop). Non-interactive input
 // stops at the first error unless opts.FailAtEnd is set. Meta-commands
 // (":use work") are understood on lines of their own; see Shell.
-func Run(ctx context.Context, s *goldfish.Session, in IO, opts Options) int {
+func Run(ctx context.Context, s Session, in IO, opts Options) int {
 	return NewShell(s, in, opts).Loop(ctx)
 }
 

@@ -20,13 +20,14 @@ func newSession(t *testing.T) *goldfish.Session {
 	if err != nil {
 		t.Fatal(err)
 	}
+	dbOf.Store(s, db)
 	return s
 }
 
 func runText(t *testing.T, s *goldfish.Session, text string, opts Options) (stdout, stderr string, code int) {
 	t.Helper()
 	var out, errOut bytes.Buffer
-	code = Run(context.Background(), s, &ReaderIO{R: strings.NewReader(text), Out: &out, Err: &errOut}, opts)
+	code = runShell(t, context.Background(), s, &ReaderIO{R: strings.NewReader(text), Out: &out, Err: &errOut}, opts)
 	return out.String(), errOut.String(), code
 }
 

@@ -15,7 +15,7 @@ func runScript(t *testing.T, in string) (*Shell, string, string) {
 	t.Helper()
 	db, s := newDB(t)
 	var out, errOut bytes.Buffer
-	sh := NewShell(s, &ReaderIO{R: strings.NewReader(in), Out: &out, Err: &errOut}, Options{DB: db})
+	sh := newShell(t, s, &ReaderIO{R: strings.NewReader(in), Out: &out, Err: &errOut}, Options{DB: db})
 	sh.Loop(context.Background())
 	return sh, out.String(), errOut.String()
 }

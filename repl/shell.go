@@ -39,7 +39,7 @@ const (
 type Shell struct {
 	r        *Runner
 	in       IO
-	db       *goldfish.DB
+	host     Host // nil: the shell has its one session only
 	ceilings goldfish.Ceilings
 	opts     Options
 	quit     bool
@@ -60,8 +60,11 @@ type Shell struct {
 }
 
 // NewShell returns a shell on session s reading from in.
-func NewShell(s *goldfish.Session, in IO, opts Options) *Shell {
-	sh := &Shell{in: in, db: opts.DB, opts: opts}
+func NewShell(s Session, in IO, opts Options) *Shell {
+	sh := &Shell{in: in, host: opts.Host, opts: opts}
+	if sh.host == nil && opts.DB != nil {
+		sh.host = Embedded(opts.DB)
+	}
 	sh.stdout = newOutput(in.Stdout())
 	r := NewRunner(s, sh.stdout, errStream{flush: sh.flush, w: in.Stderr()}, opts.Format)
 	r.Color = opts.Color

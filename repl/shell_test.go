@@ -65,6 +65,7 @@ func newDB(t *testing.T) (*goldfish.DB, *goldfish.Session) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	dbOf.Store(s, db)
 	return db, s
 }
 
@@ -148,7 +149,7 @@ func TestInteractive(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			db, s := newDB(t)
 			in := &linesIO{lines: c.lines}
-			code := Run(context.Background(), s, in, Options{DB: db, Banner: "hello"})
+			code := runShell(t, context.Background(), s, in, Options{DB: db, Banner: "hello"})
 			if code != 0 {
 				t.Errorf("exit %d, want 0 (interactive)", code)
 			}
@@ -229,8 +230,8 @@ func TestMeta(t *testing.T) {
 		{name: "drop", in: "INSERT (:A);\n:use b\nINSERT (:B)-[:r]->(:C);\n:use main\n:drop b\n:sessions",
 			out: []string{"dropped session b (v=1 nodes=2 edges=1); it is gone for good\n", "* main v=1 nodes=1 edges=0\n"}, notOut: "  b ", version: 1,
 			check: func(t *testing.T, sh *Shell) {
-				if slices.Contains(sh.db.Sessions(), "b") {
-					t.Errorf("b still listed: %v", sh.db.Sessions())
+				if names, _ := sh.host.Sessions(context.Background()); slices.Contains(names, "b") {
+					t.Errorf("b still listed: %v", names)
 				}
 			}},
 		{name: "drop then use makes a new session", in: ":use b\nINSERT (:B);\n:use main\n:drop b\n:use b", out: []string{"dropped session b", "using session b: a new, empty session"}, session: "b"},
@@ -337,7 +338,7 @@ func TestMeta(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			db, s := newDB(t)
 			var out, errOut bytes.Buffer
-			sh := NewShell(s, &ReaderIO{R: strings.NewReader(c.in), Out: &out, Err: &errOut}, Options{DB: db})
+			sh := newShell(t, s, &ReaderIO{R: strings.NewReader(c.in), Out: &out, Err: &errOut}, Options{DB: db})
 			code := sh.Loop(context.Background())
 			if code != c.code {
 				t.Errorf("exit %d, want %d\nstdout: %s\nstderr: %s", code, c.code, out.String(), errOut.String())
@@ -441,9 +442,9 @@ func TestComplete(t *testing.T) {
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			in := &linesIO{}
-			sh := NewShell(s, in, Options{DB: db})
+			sh := newShell(t, s, in, Options{DB: db})
 			sh.pending = c.pending
-			if Run(ctx, s, in, Options{DB: db}) != 0 || in.complete == nil {
+			if runShell(t, ctx, s, in, Options{DB: db}) != 0 || in.complete == nil {
 				t.Fatal("the loop did not install its completer")
 			}
 			// the installed completer is the shell's; use one with the pending text
@@ -454,14 +455,14 @@ func TestComplete(t *testing.T) {
 		})
 	}
 	t.Run("cursor inside the line", func(t *testing.T) {
-		sh := NewShell(s, &linesIO{}, Options{DB: db})
+		sh := newShell(t, s, &linesIO{}, Options{DB: db})
 		head, got, tail := sh.Complete("MATCH (t:TS) LIMIT 1", len("MATCH (t:TS"))
 		if head != "MATCH (t:" || !slices.Equal(got, []string{"TSK"}) || tail != ") LIMIT 1" {
 			t.Errorf("got %q %q %q", head, got, tail)
 		}
 	})
 	t.Run("closing quote not doubled", func(t *testing.T) {
-		sh := NewShell(s, &linesIO{}, Options{DB: db})
+		sh := newShell(t, s, &linesIO{}, Options{DB: db})
 		line := `MATCH (t {nick: "MOD"})`
 		_, got, tail := sh.Complete(line, len(`MATCH (t {nick: "MOD`))
 		if !slices.Equal(got, []string{"MOD_auth"}) || tail != `"})` {
@@ -469,7 +470,7 @@ func TestComplete(t *testing.T) {
 		}
 	})
 	t.Run("names follow the session", func(t *testing.T) {
-		sh := NewShell(s, &linesIO{}, Options{DB: db})
+		sh := newShell(t, s, &linesIO{}, Options{DB: db})
 		sh.Complete("MATCH (:", 8) // fills the cache
 		if _, err := s.Commit(ctx, "INSERT (:LAW)", nil); err != nil {
 			t.Fatal(err)
@@ -550,7 +551,7 @@ func TestMetaCabinet(t *testing.T) {
 			t.Fatal(err)
 		}
 		var out, errOut bytes.Buffer
-		code := Run(context.Background(), s, &ReaderIO{R: strings.NewReader(in), Out: &out, Err: &errOut}, Options{DB: db, FailAtEnd: true})
+		code := runShell(t, context.Background(), s, &ReaderIO{R: strings.NewReader(in), Out: &out, Err: &errOut}, Options{DB: db, FailAtEnd: true})
 		return out.String(), errOut.String(), code
 	}
 

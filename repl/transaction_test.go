@@ -77,7 +77,7 @@ func TestInteractiveTransaction(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			db, s := newDB(t)
 			in := &linesIO{lines: c.lines}
-			if code := Run(context.Background(), s, in, Options{DB: db}); code != 0 {
+			if code := runShell(t, context.Background(), s, in, Options{DB: db}); code != 0 {
 				t.Fatalf("exit %d", code)
 			}
 			for i, want := range c.errAt {

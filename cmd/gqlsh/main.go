@@ -4,6 +4,7 @@
 // Usage:
 //
 //	gqlsh [--cabinet PATH | --postgres URL | --mem] [--postgres-schema NAME] [--session NAME] [--agent NAME] [--format gql|json] [--fail-at-end] [-c TEXT]... [-f FILE]...
+//	gqlsh --url URL [--token T] [--session NAME] [--agent NAME] [--format gql|json] [--fail-at-end] [-c TEXT]... [-f FILE]...
 //	gqlsh conformance [-v] [--postgres URL | --url URL [--token T]] [DIR]
 //	gqlsh ingest-go DIR [--session NAME] [--mem | --cabinet PATH | --postgres URL]
 //	gqlsh serve [--listen ADDR] [--cabinet PATH | --postgres URL | --mem] [--postgres-schema NAME] [--poll D] [--tokens FILE] [--private-metrics] [--deadline D]
@@ -57,6 +58,13 @@
 // gqlsh processes on any number of machines share them: each Commit
 // catches up with the others' first and never overwrites one of theirs.
 //
+// With --url URL the shell runs on the sessions of a gqlsh serve instead,
+// through its HTTP API (package client): the same statements and
+// meta-commands, the same output; --token T, else $GOLDFISH_TOKEN, is
+// its bearer token. A server that cannot be reached is GQLSTATUS 08000;
+// a Commit whose answer was lost (the server stopped, Ctrl-C after it
+// was sent) is 40003, since it may have applied.
+//
 // "gqlsh conformance" runs the conformance suite (the copy built into the
 // binary, or the *.txt files of DIR) against the embedded engine, in
 // memory (or, with --postgres URL, with every database in a schema of
@@ -106,6 +114,7 @@ const usage = `gqlsh: the Goldfish GQL shell
 
 Usage:
   gqlsh [--cabinet PATH | --postgres URL | --mem] [--postgres-schema NAME] [--session NAME] [--agent NAME] [--format gql|json] [--fail-at-end] [-c TEXT]... [-f FILE]...
+  gqlsh --url URL [--token T] [--session NAME] [--agent NAME] [--format gql|json] [--fail-at-end] [-c TEXT]... [-f FILE]...
   gqlsh conformance [-v] [--postgres URL | --url URL [--token T]] [DIR]
   gqlsh ingest-go DIR [--session NAME] [--mem | --cabinet PATH | --postgres URL] [--tests] [--no-calls]
   gqlsh serve [--listen ADDR] [--cabinet PATH | --postgres URL | --mem] [--postgres-schema NAME] [--poll D] [--tokens FILE] [--private-metrics] [--deadline D]
@@ -139,6 +148,10 @@ cabinet file. :sessions, :drop, :purge, :flush and :backup manage it.
 given) keeps the sessions in PostgreSQL instead, in the schema
 --postgres-schema NAME (default goldfish), shared by every gqlsh that
 uses the same database and schema, on any machine.
+
+--url URL runs the same shell on the sessions of a running gqlsh serve
+(its HTTP API; --token T or $GOLDFISH_TOKEN when it has --tokens), and
+prints what it prints on a cabinet of its own.
 
 Options:
 `
@@ -365,6 +378,8 @@ func runEnv(args []string, e env) (code int) {
 		agent     = fs.String("agent", "", "read and commit as agent `NAME` (as :agent NAME)")
 		showVer   = fs.Bool("version", false, "print the version and exit")
 	)
+	srvURL := fs.String("url", "", "run the shell on the gqlsh serve at `URL` (http://HOST:PORT) instead of a database of its own")
+	token := fs.String("token", "", "with --url, send `TOKEN` as the bearer token (default $GOLDFISH_TOKEN; a token given here shows in ps)")
 	var sources []source
 	fs.Var(sourceFlag{&sources, false}, "c", "run the statements in `TEXT` (repeatable; -c and -f run in the order given)")
 	fs.Var(sourceFlag{&sources, true}, "f", "run the statements in `FILE` (- for standard input; repeatable)")
@@ -402,6 +417,17 @@ func runEnv(args []string, e env) (code int) {
 		fmt.Fprintln(stderr, "gqlsh: give --postgres, --cabinet or --mem, only one")
 		return 2
 	}
+	if *srvURL != "" && (*mem || *cabinet != "" || *pgURL != "" || *pgSchema != "") {
+		fmt.Fprintln(stderr, "gqlsh: --url runs the shell on the server's sessions: give it without --cabinet, --postgres or --mem")
+		return 2
+	}
+	if *token != "" && *srvURL == "" {
+		fmt.Fprintln(stderr, "gqlsh: --token goes with --url")
+		return 2
+	}
+	if *token == "" && e.lookupEnv != nil {
+		*token, _ = e.lookupEnv("GOLDFISH_TOKEN")
+	}
 	interactive := e.terminal && len(sources) == 0
 	inputs, closeInputs, err := openInputs(sources, stdin)
 	if err != nil {
@@ -409,6 +435,19 @@ func runEnv(args []string, e env) (code int) {
 		return 1
 	}
 	defer closeInputs()
+	opts := repl.Options{Format: fmtv, FailAtEnd: *failAtEnd, Color: e.color, Agent: *agent}
+	var s repl.Session
+	var backend string
+	if *srvURL != "" {
+		c, rs, err := openRemote(*srvURL, *token, *session)
+		if err != nil {
+			repl.WriteError(stderr, err)
+			return 1
+		}
+		defer c.Close()
+		s, backend, opts.Host = rs, "server "+c.URL(), repl.Remote(c)
+		return runShell(s, backend, opts, inputs, interactive, e)
+	}
 	db, backend, err := openDB(dbOptions{mem: *mem, cabinet: *cabinet, postgres: *pgURL, schema: *pgSchema, lookupEnv: e.lookupEnv, goos: e.goos})
 	if err != nil {
 		fmt.Fprintf(stderr, "gqlsh: %v\n", err)
@@ -422,12 +461,18 @@ func runEnv(args []string, e env) (code int) {
 			}
 		}
 	}()
-	s, err := db.Session(context.Background(), *session)
+	es, err := db.Session(context.Background(), *session)
 	if err != nil {
 		repl.WriteError(stderr, err)
 		return 2
 	}
-	opts := repl.Options{Format: fmtv, FailAtEnd: *failAtEnd, DB: db, Color: e.color, Agent: *agent}
+	opts.DB = db
+	return runShell(es, backend, opts, inputs, interactive, e)
+}
+
+// runShell runs the shell on session s of backend (for the banner).
+func runShell(s repl.Session, backend string, opts repl.Options, inputs []repl.Input, interactive bool, e env) int {
+	stdout, stderr := e.stdout, e.stderr
 	var in repl.IO = &repl.ReaderIO{Inputs: inputs, Out: stdout, Err: stderr}
 	if interactive {
 		t, err := e.newTerm(repl.HistoryFile())

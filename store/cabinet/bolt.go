@@ -26,6 +26,14 @@ type Options struct {
 	// LockTimeout is how long Open waits for another process's lock on
 	// the file before it returns ErrInUse (default 250ms).
 	LockTimeout time.Duration
+	// ReadOnly opens the file for reading only, under a shared lock: any
+	// number of read-only openers hold it at once, and none while a
+	// writer does (nor a writer while any of them does): ErrInUse. It
+	// writes nothing at all, not even at Open and Close: no new file, no
+	// compaction, no migration of an older format (Open refuses it: open
+	// the file once read-write to migrate it), no writer. Append,
+	// SaveAttention, Flush and Drop fail with ErrReadOnly.
+	ReadOnly bool
 }
 
 // Bolt is the embedded cabinet: one bbolt file holding many sessions,
@@ -37,7 +45,11 @@ type Bolt struct {
 	file  string // path with symbolic links resolved: what a compaction replaces
 	chunk int    // snapshot bytes per chunk
 
-	group *Group[*op]
+	// readOnly: Options.ReadOnly; group is nil then, and closed says
+	// whether Close has closed the file.
+	readOnly bool
+	closed   sync.Once
+	group    *Group[*op]
 }
 
 type opKind uint8
@@ -66,7 +78,8 @@ var errLocked = errors.New("locked")
 
 // Open opens (creating if needed) the cabinet file at path, checks it,
 // migrates a file of format 1, compacts one that is mostly free space,
-// and starts its writer.
+// and starts its writer. Read-only (Options.ReadOnly) it only opens and
+// checks an existing cabinet.
 func Open(path string, opts *Options) (*Bolt, error) {
 	if opts == nil {
 		opts = &Options{}
@@ -78,9 +91,13 @@ func Open(path string, opts *Options) (*Bolt, error) {
 	inUse := func() error {
 		return fmt.Errorf("%w: %s (close the other goldfish or gqlsh using it, or pick another file)", ErrInUse, path)
 	}
-	f, err := openLocked(path, timeout)
+	ro := opts.ReadOnly
+	f, err := openLocked(path, timeout, ro)
 	if errors.Is(err, errLocked) {
 		return nil, inUse()
+	}
+	if ro && errors.Is(err, fs.ErrNotExist) {
+		return nil, fmt.Errorf("cabinet: no cabinet at %s (a read-only open creates none): %w", path, fs.ErrNotExist)
 	}
 	if err != nil {
 		return nil, openError(path, err)
@@ -89,7 +106,7 @@ func Open(path string, opts *Options) (*Bolt, error) {
 	if real, err := filepath.EvalSymlinks(path); err == nil {
 		file = real
 	}
-	if canCompact {
+	if canCompact && !ro {
 		// Left by a compaction that did not finish: we hold the lock, so
 		// no other process is writing it.
 		if err := os.Remove(file + compactSuffix); err != nil && !os.IsNotExist(err) {
@@ -98,11 +115,14 @@ func Open(path string, opts *Options) (*Bolt, error) {
 		}
 	}
 	info, err := preflight(f, path)
+	if err == nil && ro && info.size == 0 {
+		err = fmt.Errorf("cabinet: %s is an empty file, not a cabinet yet: %s", path, readWriteOnce)
+	}
 	if err != nil {
 		f.Close()
 		return nil, err
 	}
-	db, err := openBolt(path, f, timeout)
+	db, err := openBolt(path, f, timeout, ro)
 	if err != nil {
 		switch {
 		case errors.Is(err, berrors.ErrTimeout):
@@ -112,22 +132,34 @@ func Open(path string, opts *Options) (*Bolt, error) {
 		}
 		return nil, openError(path, err)
 	}
-	b := &Bolt{db: db, path: path, file: file}
+	b := &Bolt{db: db, path: path, file: file, readOnly: ro}
 	if err := b.prepare(info); err != nil {
 		b.db.Close()
 		return nil, err
 	}
 	b.chunk = chunkBytes(b.db.Info().PageSize)
-	b.group = NewGroup(GroupHooks[*op]{Write: b.write, Failed: b.failed})
+	if !ro {
+		b.group = NewGroup(GroupHooks[*op]{Write: b.write, Failed: b.failed})
+	}
 	return b, nil
+}
+
+// readWriteOnce is the advice of a read-only open that would have to
+// write the file first.
+const readWriteOnce = "open it once without read-only (gqlsh without --read-only) to bring it up to date, then read-only again"
+
+// errReadOnly is the error of a write to a read-only cabinet.
+func (b *Bolt) errReadOnly() error {
+	return fmt.Errorf("%w: %s", ErrReadOnly, b.path)
 }
 
 // openBolt opens the bbolt database at path on f, the file openLocked
 // opened (and locked), so that bbolt reads the file that was checked.
-func openBolt(path string, f *os.File, timeout time.Duration) (*bolt.DB, error) {
+func openBolt(path string, f *os.File, timeout time.Duration, readOnly bool) (*bolt.DB, error) {
 	handed := false
 	db, err := bolt.Open(path, 0o600, &bolt.Options{
-		Timeout: timeout,
+		Timeout:  timeout,
+		ReadOnly: readOnly,
 		// No free-list page is written with each transaction; Open
 		// rebuilds the list by walking the file, which preflight checked.
 		NoFreelistSync: true,
@@ -162,6 +194,10 @@ func (b *Bolt) prepare(info fileInfo) error {
 		return fmt.Errorf("cabinet: %s: %w", b.path, err)
 	}
 	switch {
+	case empty && b.readOnly:
+		return fmt.Errorf("cabinet: %s holds no cabinet yet: %s", b.path, readWriteOnce)
+	case bytes.Equal(format, format1) && b.readOnly:
+		return fmt.Errorf("cabinet: %s has cabinet format 1, which this goldfish migrates by rewriting it: %s", b.path, readWriteOnce)
 	case empty:
 		return b.db.Update(func(tx *bolt.Tx) error {
 			for _, name := range topBucketsFormat {
@@ -202,6 +238,9 @@ func (b *Bolt) prepare(info fileInfo) error {
 		}
 		return nil
 	})
+	if err == nil && len(add) > 0 && b.readOnly {
+		err = fmt.Errorf("cabinet: %s lacks the %q bucket this goldfish adds: %s", b.path, add[0], readWriteOnce)
+	}
 	for _, name := range add {
 		if err != nil {
 			break
@@ -221,7 +260,7 @@ func (b *Bolt) prepare(info fileInfo) error {
 	if err != nil {
 		return err
 	}
-	if canCompact && wasteful(info.hwm-info.reachable, info.hwm, info.pageSize) {
+	if canCompact && !b.readOnly && wasteful(info.hwm-info.reachable, info.hwm, info.pageSize) {
 		_ = b.rewrite(false) // the file stays as it is; a later Open or Close retries
 	}
 	return nil
@@ -448,12 +487,18 @@ func readSnapshot(sb *bolt.Bucket, h snapHead, limit int64) (*store.Graph, error
 
 // Append queues an entry; see Cabinet.
 func (b *Bolt) Append(name string, e Entry, m Meta) *Ticket {
+	if b.readOnly {
+		return Failed(b.errReadOnly())
+	}
 	return b.group.Enqueue(name, &op{kind: opAppend, name: name, version: e.Version, data: EncodeEntry(e), meta: encodeMeta(m)})
 }
 
 // Flush writes snap as the session's snapshot and, given a base, moves
 // the start of its history there; see Cabinet.
 func (b *Bolt) Flush(name string, snap *store.Snapshot, m Meta, base *store.Snapshot) error {
+	if b.readOnly {
+		return b.errReadOnly()
+	}
 	o := &op{kind: opFlush, name: name, version: snap.Version(), data: EncodeSnapshot(snap), meta: encodeMeta(m)}
 	o.base, o.baseData = FlushBase(snap, base)
 	return b.group.Enqueue(name, o).Wait()
@@ -461,11 +506,17 @@ func (b *Bolt) Flush(name string, snap *store.Snapshot, m Meta, base *store.Snap
 
 // SaveAttention queues data as the session's attention record.
 func (b *Bolt) SaveAttention(name string, data []byte) *Ticket {
+	if b.readOnly {
+		return Failed(b.errReadOnly())
+	}
 	return b.group.Enqueue(name, &op{kind: opAttention, name: name, data: sealAttention(data)})
 }
 
 // Drop removes a session.
 func (b *Bolt) Drop(name string) error {
+	if b.readOnly {
+		return b.errReadOnly()
+	}
 	err := b.group.EnqueueDrop(name, &op{kind: opDrop, name: name}).Wait()
 	if err == nil {
 		b.group.Clear(name)
@@ -644,8 +695,13 @@ func putChunks(sb *bolt.Bucket, version uint64, data []byte, size int) error {
 }
 
 // Close waits for queued writes, stops the writer, compacts the file if
-// most of it is free space, and closes it.
+// most of it is free space, and closes it; read-only, it only closes it.
 func (b *Bolt) Close() error {
+	if b.readOnly {
+		var err error
+		b.closed.Do(func() { err = b.db.Close() })
+		return err
+	}
 	if !b.group.Close() {
 		return nil
 	}

@@ -73,6 +73,8 @@ var (
 	ErrPoisoned = errors.New("cabinet: an earlier write of this session failed")
 	// ErrClosed: the cabinet is closed.
 	ErrClosed = errors.New("cabinet: closed")
+	// ErrReadOnly: a write to a cabinet opened read-only.
+	ErrReadOnly = errors.New("cabinet: the file is open read-only")
 )
 
 // EntryKind says what a log entry replays.

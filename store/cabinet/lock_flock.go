@@ -21,16 +21,23 @@ const canCompact = true
 // over path while its process holds both files' locks; a process that
 // opened the old file meanwhile gets its lock once the old file is
 // closed, finds that path names another file now, and opens it again
-// (where it finds the lock held, or the new file free).
-func openLocked(path string, timeout time.Duration) (*os.File, error) {
+// (where it finds the lock held, or the new file free). Read-only, it
+// opens the file for reading, creates none, and takes the shared flock
+// bbolt takes read-only: any number of readers hold it at once, and none
+// while a writer holds the exclusive one.
+func openLocked(path string, timeout time.Duration, readOnly bool) (*os.File, error) {
 	deadline := time.Now().Add(timeout)
+	flag, lock := os.O_RDWR|os.O_CREATE, unix.LOCK_EX
+	if readOnly {
+		flag, lock = os.O_RDONLY, unix.LOCK_SH
+	}
 	for {
-		f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE, 0o600)
+		f, err := os.OpenFile(path, flag, 0o600)
 		if err != nil {
 			return nil, err
 		}
 		for {
-			err = unix.Flock(int(f.Fd()), unix.LOCK_EX|unix.LOCK_NB)
+			err = unix.Flock(int(f.Fd()), lock|unix.LOCK_NB)
 			if err == nil {
 				break
 			}

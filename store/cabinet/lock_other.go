@@ -13,7 +13,11 @@ const canCompact = false
 
 // openLocked opens the file; bbolt takes the lock afterwards, so the
 // checks before it can race with another process (which then gets
-// ErrInUse or a spurious ErrDamaged).
-func openLocked(path string, _ time.Duration) (*os.File, error) {
+// ErrInUse or a spurious ErrDamaged). Read-only, it opens the file for
+// reading and creates none; bbolt's lock is then a shared one.
+func openLocked(path string, _ time.Duration, readOnly bool) (*os.File, error) {
+	if readOnly {
+		return os.OpenFile(path, os.O_RDONLY, 0)
+	}
 	return os.OpenFile(path, os.O_RDWR|os.O_CREATE, 0o600)
 }

@@ -57,11 +57,13 @@ func (db *DB) Sessions() []string { return db.e.Sessions() }
 func (db *DB) Flush(ctx context.Context) error { return db.e.Flush(ctx) }
 
 // Drop removes a session for good: from memory, from the cabinet and from
-// the catalogue. Holders of the old *Session get ErrDropped on Commit.
+// the catalogue. Holders of the old *Session get ErrDropped on Commit. A
+// database opened WithReadOnly refuses it (25006).
 func (db *DB) Drop(ctx context.Context, name string) error { return db.e.Drop(ctx, name) }
 
 // Backup writes a consistent copy of the cabinet file to path while the
-// database stays in use (bbolt's hot backup). It fails in memory.
+// database stays in use (bbolt's hot backup). It fails in memory; it
+// works on a database opened WithReadOnly, which it only reads.
 func (db *DB) Backup(path string) error { return db.e.Backup(path) }
 
 // Ping checks that the cabinet can be reached now: nil in memory and on a

@@ -51,6 +51,7 @@ const (
 	CodeInvalidReference        = gqlstatus.InvalidReference
 	CodeTextLimit               = gqlstatus.TextLimit
 	CodeReadOnlySession         = gqlstatus.ReadOnlySession
+	CodeReadOnlyCabinet         = gqlstatus.ReadOnlyCabinet
 	CodeInvalidName             = gqlstatus.InvalidName
 	CodeWrongVerb               = gqlstatus.WrongVerb
 	CodeFileAccess              = gqlstatus.FileAccess
@@ -72,6 +73,9 @@ var (
 	ErrNotDurable = engine.ErrNotDurable
 	// ErrDropped: the session was dropped; ask the DB for it again.
 	ErrDropped = engine.ErrDropped
+	// ErrReadOnly: a write to a database opened WithReadOnly; errors that
+	// carry it also carry GQLSTATUS 25006.
+	ErrReadOnly = engine.ErrReadOnly
 	// ErrCabinetUnavailable: the cabinet's server (PostgreSQL) could not
 	// be reached; nothing was applied, and the call may be made again.
 	// Errors that carry it also carry GQLSTATUS 08Q04.

@@ -83,6 +83,23 @@ func WithShapeCacheBytes(n int64) Option { return func(c *config) { c.ShapeBytes
 // (created if missing). Without it, Open gives an in-memory database.
 func WithCabinet(path string) Option { return func(c *config) { c.CabinetPath = path } }
 
+// WithReadOnly opens the WithCabinet file read-only, under a shared lock:
+// any number of read-only databases, in any processes, open one file at
+// once, and Open fails with ErrInUse while a read-write one has it open
+// (as a read-write Open does while a read-only one has). It writes
+// nothing to the file or its directory, not even at Open or Close, so it
+// opens a file it may not write; a file that would need writing first
+// (none there, one of an older format to migrate) is refused, saying to
+// open it once read-write. Every write is refused with 25006
+// (CodeReadOnlyCabinet, ErrReadOnly) and applies nothing: Commit, Absorb,
+// Purge, Drop, SetAttentionSettings, SetPinnedKinds, ForgetAgent. Flush
+// has nothing to write and does nothing; Backup works. A session the
+// file does not hold is empty and stays so (Session gives it, as a new
+// one, and Recall finds nothing). A Recall with an agent keeps what the
+// agent read in memory, for its "since your last read", and saves none
+// of it. It excludes WithPostgres and an in-memory database (Open fails).
+func WithReadOnly() Option { return func(c *config) { c.ReadOnly = true } }
+
 // WithAutoFlush sets when a session is flushed automatically: once its log
 // after the last snapshot holds entries Δs or bytes bytes (defaults 4096
 // and 4 MiB). Zero or negative values turn that trigger off.

@@ -102,7 +102,8 @@ func (s *Session) commit(ctx context.Context, text string, params map[string]any
 // Flush writes a compact snapshot of the session to the cabinet and trims
 // its log; hydrating then needs no replay. It also saves what the agents
 // have read, if that changed. It is a no-op in memory, for the catalogue,
-// and when nothing was committed or read since the last flush.
+// on a database opened WithReadOnly (which writes nothing), and when
+// nothing was committed or read since the last flush.
 func (s *Session) Flush(ctx context.Context) error { return s.e.Flush(ctx) }
 
 // Purge removes the session's recycled elements for good (SPEC §7: never

@@ -23,7 +23,8 @@ import (
 // what kind of condition it is (22 data exception, 42 syntax error or
 // access rule violation, …). 40002 is ISO/IEC 9075's subclass of
 // transaction rollback, the standard code for the condition, which GQL's
-// table does not repeat.
+// table does not repeat; 25006 is ISO/IEC 9075's read-only transaction,
+// the database's condition (25G03 stays the transaction's own READ ONLY).
 //
 // Every code goldfish can return is one of the constants below, each with
 // its meaning as its doc comment; the README's table "GQLSTATUS codes"
@@ -96,6 +97,8 @@ const (
 	ActiveTransaction Code = "25G01"
 	// read-only GQL-transaction: a change inside START TRANSACTION READ ONLY
 	ReadOnlyTransaction Code = "25G03"
+	// read-only transaction, the cabinet open read-only: a Commit, Absorb, Purge, Drop, a setting saved or an agent forgotten on a database opened read-only (gqlsh --read-only); nothing applied
+	ReadOnlyCabinet Code = "25006"
 
 	// transaction rollback: a call its context stopped (the deadline passed, or the caller cancelled); a Δ applies nothing
 	Rollback Code = "40000"

@@ -180,6 +180,9 @@ func (s *Session) ForgetAgent(ctx context.Context, name string) error {
 	if err := ValidAgentName(name); err != nil {
 		return err
 	}
+	if s.db.cfg.ReadOnly {
+		return s.db.errReadOnly("forgetting an agent")
+	}
 	if s.wmu.LockContext(ctx) != nil {
 		return gqlstatus.Interrupted(ctx, "forgetting an agent")
 	}

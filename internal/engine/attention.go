@@ -248,7 +248,7 @@ func (r *attnReader) bytes() []byte {
 // Commit) is saved, so no record outlives a session that was never
 // committed.
 func (s *Session) saveAttention() *cabinet.Ticket {
-	if s.db.cab == nil || s.catalog || !s.agents.dirty.Load() {
+	if s.db.cab == nil || s.catalog || s.db.cfg.ReadOnly || !s.agents.dirty.Load() {
 		return nil
 	}
 	s.agents.dirty.Store(false)

@@ -118,8 +118,8 @@ func (s *Session) maybeAutoFlush() {
 // then replays only the log after it, and the log it covers stays as the
 // session's history, as the history setting says (history.go). It also
 // saves what the agents have read, if that changed. It is a no-op in
-// memory, for the catalogue, and when nothing was committed or read
-// since the last flush.
+// memory, for the catalogue, on a database opened read-only, and when
+// nothing was committed or read since the last flush.
 func (s *Session) Flush(ctx context.Context) error {
 	if err := s.begin(ctx); err != nil {
 		return err
@@ -133,7 +133,7 @@ func (s *Session) flush(ctx context.Context) error { return s.flushCut(ctx, fals
 // flushCut is flush; cut flushes even when the snapshot is current, for
 // a Purge's cut of the history (history.go).
 func (s *Session) flushCut(ctx context.Context, cut bool) error {
-	if s.db.cab == nil || s.catalog {
+	if s.db.cab == nil || s.catalog || s.db.cfg.ReadOnly {
 		return nil
 	}
 	if err := ctx.Err(); err != nil {

@@ -28,6 +28,9 @@ type Config struct {
 	// cabinet (a test double around a real one), which Close closes.
 	CabinetPath string
 	Cabinet     cabinet.Cabinet
+	// ReadOnly opens the cabinet file read-only (cabinet.Options): every
+	// write is refused with 25006, and what agents read is not saved.
+	ReadOnly bool
 	// FlushEntries and FlushBytes are the automatic flush's triggers.
 	FlushEntries int
 	FlushBytes   int64
@@ -96,6 +99,9 @@ func (db *DB) exit() { db.calls.Add(-1) }
 // Open opens a database on the cabinet cfg names, in memory when it
 // names none. Sessions in the cabinet are hydrated on first use.
 func Open(cfg Config) (*DB, error) {
+	if cfg.ReadOnly && (cfg.CabinetPath == "" || cfg.PostgresURL != "" || cfg.Cabinet != nil) {
+		return nil, errors.New("goldfish: WithReadOnly opens a cabinet file: give it WithCabinet, and neither WithPostgres nor memory")
+	}
 	if cfg.PlanBytes <= 0 {
 		cfg.PlanBytes = DefaultPlanCacheBytes
 	}

@@ -93,6 +93,9 @@ func (s *Session) SetAttentionSettings(ctx context.Context, v vocab.Settings) er
 		return gqlstatus.Errorf(gqlstatus.InvalidOption, "%v", err).
 			WithHint("the defaults: " + vocab.DefaultSettings.String())
 	}
+	if s.db.cfg.ReadOnly {
+		return s.db.errReadOnly("setting the attention settings")
+	}
 	if err := s.hydrateOnce(ctx); err != nil {
 		return err
 	}

@@ -96,6 +96,9 @@ func (s *Session) SetPinnedKinds(ctx context.Context, kinds []string) error {
 	if err != nil {
 		return err
 	}
+	if s.db.cfg.ReadOnly {
+		return s.db.errReadOnly("setting the pinned kinds")
+	}
 	if err := s.hydrateOnce(ctx); err != nil {
 		return err
 	}

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"sort"
+	"strconv"
 
 	"github.com/goldfish-gql/goldfish/gqlstatus"
 	"github.com/goldfish-gql/goldfish/internal/catalog"
@@ -30,7 +31,17 @@ var (
 	// ErrClosed is returned by every call on a database, or on a session
 	// of it, after Close.
 	ErrClosed = errors.New("goldfish: the database is closed")
+	// ErrReadOnly: a write to a database opened read-only.
+	ErrReadOnly = cabinet.ErrReadOnly
 )
+
+// errReadOnly is the refusal of a write to a database opened read-only
+// (25006): what, e.g. "Commit", is what was refused.
+func (db *DB) errReadOnly(what string) error {
+	return &gqlstatus.Error{Code: gqlstatus.ReadOnlyCabinet,
+		Msg:  fmt.Sprintf("the cabinet %s is open read-only (gqlsh --read-only): %s refused, nothing applied", db.cab.Path(), what),
+		Hint: "open it without --read-only (WithReadOnly) to commit", Cause: fmt.Errorf("%w: %s", ErrReadOnly, db.cab.Path())}
+}
 
 // openCabinet opens the configured cabinet and builds the catalogue from
 // its sessions' metadata (no session is hydrated).
@@ -43,7 +54,7 @@ func (db *DB) openCabinet() error {
 			return err
 		}
 	case db.cfg.CabinetPath != "":
-		b, err := cabinet.Open(db.cfg.CabinetPath, nil)
+		b, err := cabinet.Open(db.cfg.CabinetPath, &cabinet.Options{ReadOnly: db.cfg.ReadOnly})
 		if err != nil {
 			return err
 		}
@@ -89,6 +100,8 @@ func (s *Session) refuseWrite() error {
 	case s.catalog:
 		return gqlstatus.Errorf(gqlstatus.ReadOnlySession, "the %s session is kept by the engine and is not a Commit target; nothing applied", CatalogName).
 			WithHint("read it with Recall, e.g. MATCH (s:SESSION) LIMIT 4; commit to a session of your own")
+	case s.db.cfg.ReadOnly:
+		return s.db.errReadOnly("a change to session " + strconv.Quote(s.name))
 	case s.dropped.Load():
 		return s.errDropped()
 	case s.poisoned != nil:
@@ -139,6 +152,9 @@ func (db *DB) Drop(ctx context.Context, name string) error {
 	defer db.exit()
 	if err := ctx.Err(); err != nil {
 		return err
+	}
+	if db.cfg.ReadOnly {
+		return db.errReadOnly("the drop of session " + strconv.Quote(name))
 	}
 	var release *Session
 	defer func() {

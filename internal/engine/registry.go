@@ -40,7 +40,7 @@ var (
 func (db *DB) errReadOnly(what string) error {
 	return &gqlstatus.Error{Code: gqlstatus.ReadOnlyCabinet,
 		Msg:  fmt.Sprintf("the cabinet %s is open read-only (gqlsh --read-only): %s refused, nothing applied", db.cab.Path(), what),
-		Hint: "open it without --read-only (WithReadOnly) to commit", Cause: fmt.Errorf("%w: %s", ErrReadOnly, db.cab.Path())}
+		Hint: "open it without --read-only to commit (in Go: without WithReadOnly)", Cause: fmt.Errorf("%w: %s", ErrReadOnly, db.cab.Path())}
 }
 
 // openCabinet opens the configured cabinet and builds the catalogue from

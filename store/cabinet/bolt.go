@@ -97,7 +97,7 @@ func Open(path string, opts *Options) (*Bolt, error) {
 		return nil, inUse()
 	}
 	if ro && errors.Is(err, fs.ErrNotExist) {
-		return nil, fmt.Errorf("cabinet: no cabinet at %s (a read-only open creates none): %w", path, fs.ErrNotExist)
+		return nil, noCabinet(path)
 	}
 	if err != nil {
 		return nil, openError(path, err)
@@ -147,6 +147,16 @@ func Open(path string, opts *Options) (*Bolt, error) {
 // readWriteOnce is the advice of a read-only open that would have to
 // write the file first.
 const readWriteOnce = "open it once without read-only (gqlsh without --read-only) to bring it up to date, then read-only again"
+
+// noCabinet is the error of a read-only open of a path with no file:
+// fs.ErrNotExist, worded for the cabinet.
+type noCabinet string
+
+func (p noCabinet) Error() string {
+	return fmt.Sprintf("cabinet: no cabinet at %s: a read-only open creates none (open it once without read-only to create it)", string(p))
+}
+
+func (noCabinet) Is(target error) bool { return target == fs.ErrNotExist }
 
 // errReadOnly is the error of a write to a read-only cabinet.
 func (b *Bolt) errReadOnly() error {

@@ -207,6 +207,8 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 type dbOptions struct {
 	mem     bool   // --mem: no file
 	cabinet string // --cabinet PATH; "" for the default
+	// readOnly is --read-only: the cabinet file opened read-only.
+	readOnly bool
 	// postgres is --postgres URL ("": $GOLDFISH_POSTGRES, unless mem or
 	// cabinet is set), schema its --postgres-schema.
 	postgres, schema string
@@ -231,6 +233,9 @@ func openDB(o dbOptions) (*goldfish.DB, string, error) {
 		return db, "memory", err
 	}
 	if url := o.postgresURL(); url != "" {
+		if o.readOnly {
+			return nil, "", errors.New("--read-only opens a cabinet file, and $GOLDFISH_POSTGRES names PostgreSQL: give --cabinet PATH")
+		}
 		db, err := goldfish.Open(goldfish.WithPostgres(url), goldfish.WithPostgresOptions(goldfish.PostgresOptions{Schema: o.schema, PollInterval: o.poll}),
 			goldfish.WithMemoryBudget(o.memoryBudget))
 		if err != nil {
@@ -246,11 +251,16 @@ func openDB(o dbOptions) (*goldfish.DB, string, error) {
 		return nil, "", fmt.Errorf("the cabinet %s is a directory, not a file: give the cabinet file's path (a new name creates it), e.g. %s",
 			path, filepath.Join(path, "cabinet.gf"))
 	}
-	db, err := goldfish.Open(goldfish.WithCabinet(path), goldfish.WithMemoryBudget(o.memoryBudget))
+	opts := []goldfish.Option{goldfish.WithCabinet(path), goldfish.WithMemoryBudget(o.memoryBudget)}
+	backend := "cabinet " + path
+	if o.readOnly {
+		opts, backend = append(opts, goldfish.WithReadOnly()), backend+", read-only"
+	}
+	db, err := goldfish.Open(opts...)
 	if err != nil {
 		return nil, "", cabinetError(path, err)
 	}
-	return db, "cabinet " + path, nil
+	return db, backend, nil
 }
 
 // cabinetError words a cabinet that would not open: the path once, what
@@ -288,6 +298,9 @@ func cabinetPath(o dbOptions) (string, error) {
 		return "", err
 	}
 	dir := filepath.Join(data, "goldfish")
+	if o.readOnly {
+		return filepath.Join(dir, "cabinet.gf"), nil // read-only makes no directory
+	}
 	if err := os.MkdirAll(dir, 0o700); err != nil {
 		return "", fmt.Errorf("creating the cabinet directory: %w (use --cabinet PATH or --mem)", err)
 	}
@@ -377,6 +390,7 @@ func runEnv(args []string, e env) (code int) {
 		failAtEnd = fs.Bool("fail-at-end", false, "run every statement even after an error; exit status 1 at the end")
 		agent     = fs.String("agent", "", "read and commit as agent `NAME` (as :agent NAME)")
 		showVer   = fs.Bool("version", false, "print the version and exit")
+		readOnly  = fs.Bool("read-only", false, "open the cabinet read-only: any number of readers at once, no commits; fails while a writer holds it")
 	)
 	srvURL := fs.String("url", "", "run the shell on the gqlsh serve at `URL` (http://HOST:PORT) instead of a database of its own")
 	token := fs.String("token", "", "with --url, send `TOKEN` as the bearer token (default $GOLDFISH_TOKEN; a token given here shows in ps)")
@@ -417,8 +431,8 @@ func runEnv(args []string, e env) (code int) {
 		fmt.Fprintln(stderr, "gqlsh: give --postgres, --cabinet or --mem, only one")
 		return 2
 	}
-	if *srvURL != "" && (*mem || *cabinet != "" || *pgURL != "" || *pgSchema != "") {
-		fmt.Fprintln(stderr, "gqlsh: --url runs the shell on the server's sessions: give it without --cabinet, --postgres or --mem")
+	if *srvURL != "" && (*mem || *cabinet != "" || *pgURL != "" || *pgSchema != "" || *readOnly) {
+		fmt.Fprintln(stderr, "gqlsh: --url runs the shell on the server's sessions: give it without --cabinet, --postgres, --mem or --read-only")
 		return 2
 	}
 	if *token != "" && *srvURL == "" {
@@ -427,6 +441,10 @@ func runEnv(args []string, e env) (code int) {
 	}
 	if *token == "" && e.lookupEnv != nil {
 		*token, _ = e.lookupEnv("GOLDFISH_TOKEN")
+	}
+	if *readOnly && (*mem || *pgURL != "") {
+		fmt.Fprintln(stderr, "gqlsh: --read-only opens a cabinet file: not with --mem or --postgres")
+		return 2
 	}
 	interactive := e.terminal && len(sources) == 0
 	inputs, closeInputs, err := openInputs(sources, stdin)
@@ -448,7 +466,7 @@ func runEnv(args []string, e env) (code int) {
 		s, backend, opts.Host = rs, "server "+c.URL(), repl.Remote(c)
 		return runShell(s, backend, opts, inputs, interactive, e)
 	}
-	db, backend, err := openDB(dbOptions{mem: *mem, cabinet: *cabinet, postgres: *pgURL, schema: *pgSchema, lookupEnv: e.lookupEnv, goos: e.goos})
+	db, backend, err := openDB(dbOptions{mem: *mem, cabinet: *cabinet, readOnly: *readOnly, postgres: *pgURL, schema: *pgSchema, lookupEnv: e.lookupEnv, goos: e.goos})
 	if err != nil {
 		fmt.Fprintf(stderr, "gqlsh: %v\n", err)
 		return 1

@@ -267,7 +267,13 @@ func openDB(o dbOptions) (*goldfish.DB, string, error) {
 // failed, what to do. ErrInUse and ErrDamaged name the path already.
 func cabinetError(path string, err error) error {
 	var pe *fs.PathError
-	if errors.Is(err, goldfish.ErrInUse) || errors.Is(err, goldfish.ErrDamaged) || !errors.As(err, &pe) {
+	if errors.Is(err, goldfish.ErrInUse) {
+		if by := inUseBy(path); by != "" {
+			return &inUseError{msg: by, err: err}
+		}
+		return err
+	}
+	if errors.Is(err, goldfish.ErrDamaged) || !errors.As(err, &pe) {
 		return err
 	}
 	what := pe.Err.Error()

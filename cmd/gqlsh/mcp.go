@@ -53,6 +53,7 @@ func runMCP(args []string, e env) int {
 		fmt.Fprintf(e.stderr, "gqlsh mcp: %v\n", err)
 		return 2
 	}
+	unrecord := serving(e, backend, db.CabinetPath(), servingMCP, "")
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	code := 0
@@ -66,6 +67,7 @@ func runMCP(args []string, e env) int {
 		fmt.Fprintf(e.stderr, "gqlsh mcp: %v\n", err)
 		code = 1
 	}
+	unrecord() // before the file is free for another to record itself
 	if err := db.Close(); err != nil {
 		fmt.Fprintf(e.stderr, "gqlsh mcp: closing %s: %v\n", backend, err)
 		code = 1

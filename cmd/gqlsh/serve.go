@@ -120,6 +120,7 @@ func runServe(args []string, e env) int {
 		auth = fmt.Sprintf("%d tokens", tokens.Len())
 	}
 	fmt.Fprintf(e.stderr, "gqlsh serve: listening on http://%s (%s, %s)\n", ln.Addr(), backend, auth)
+	unrecord := serving(e, backend, db.CabinetPath(), servingServe, listenURL(ln.Addr()))
 
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
@@ -145,6 +146,7 @@ func runServe(args []string, e env) int {
 		}
 		cancel()
 	}
+	unrecord() // before the file is free for another to record itself
 	if err := db.Close(); err != nil {
 		fmt.Fprintf(e.stderr, "gqlsh serve: closing %s: %v\n", backend, err)
 		code = 1

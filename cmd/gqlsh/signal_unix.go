@@ -22,3 +22,10 @@ func raiseSIGPIPE() {
 	signal.Reset(syscall.SIGPIPE)
 	syscall.Kill(os.Getpid(), syscall.SIGPIPE)
 }
+
+// processAlive reports whether a process pid runs on this machine
+// (signal 0: EPERM is a process of another user).
+func processAlive(pid int) bool {
+	err := syscall.Kill(pid, 0)
+	return err == nil || err == syscall.EPERM
+}

@@ -87,7 +87,8 @@ func openAt(t *testing.T, path string, opts ...goldfish.Option) *goldfish.DB {
 // at once read what it holds, Recall with an agent (twice: what it read
 // is kept in memory, never saved), refuse every write with 25006, its
 // message and ErrReadOnly, back the file up, and leave the file as it
-// was; a session the file does not hold is empty. A read-write Open
+// was, under a memory budget too; a session the file does not hold is
+// empty. A read-write Open
 // meanwhile gets ErrInUse.
 func TestReadOnlyDatabases(t *testing.T) {
 	ctx := context.Background()
@@ -95,8 +96,10 @@ func TestReadOnlyDatabases(t *testing.T) {
 	before := roFileOf(t, path)
 	backups := t.TempDir()
 	var dbs []*goldfish.DB
-	for range 2 {
-		dbs = append(dbs, openAt(t, path, goldfish.WithReadOnly()))
+	// The second under a memory budget that unloads every session after
+	// each call (an unload flushes a long log: not read-only).
+	for _, budget := range []int64{0, 1} {
+		dbs = append(dbs, openAt(t, path, goldfish.WithReadOnly(), goldfish.WithMemoryBudget(budget)))
 	}
 	if _, err := goldfish.Open(goldfish.WithCabinet(path)); !errors.Is(err, goldfish.ErrInUse) {
 		t.Fatalf("read-write Open beside read-only ones: %v", err)

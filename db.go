@@ -74,6 +74,9 @@ func (db *DB) Ping(ctx context.Context) error { return db.e.Ping(ctx) }
 // CabinetPath returns the cabinet's path, or "" in memory.
 func (db *DB) CabinetPath() string { return db.e.CabinetPath() }
 
+// ReadOnly reports whether the database was opened WithReadOnly.
+func (db *DB) ReadOnly() bool { return db.e.ReadOnly() }
+
 // KindCount is the number of live nodes of one kind.
 type KindCount struct {
 	Kind  string

@@ -27,6 +27,8 @@ const (
 	codeName = gqlstatus.InvalidName
 	// codeReadOnly: a drop of the catalogue.
 	codeReadOnly = gqlstatus.ReadOnlySession
+	// codeReadOnlyCabinet: a :flush of a cabinet opened read-only.
+	codeReadOnlyCabinet = gqlstatus.ReadOnlyCabinet
 	// codeNoSuch: a meta-command names what is not there: a parameter to
 	// remove, a session to drop.
 	codeNoSuch = gqlstatus.InvalidReference

@@ -82,8 +82,12 @@ func (e embedded) Drop(ctx context.Context, name string) error { return e.db.Dro
 
 func (e embedded) Flush(ctx context.Context) (string, error) {
 	path := e.db.CabinetPath()
-	if path == "" {
+	switch {
+	case path == "":
 		return "", nil
+	case e.db.ReadOnly():
+		return "", metaErrorf(codeReadOnlyCabinet, "run gqlsh without --read-only to write it",
+			"nothing to flush: the cabinet %s is open read-only, and nothing in it changed", path)
 	}
 	return path, e.db.Flush(ctx)
 }

@@ -264,6 +264,9 @@ func (db *DB) Backup(path string) error {
 	return b.Backup(path)
 }
 
+// ReadOnly reports whether the cabinet file was opened read-only.
+func (db *DB) ReadOnly() bool { return db.cfg.ReadOnly }
+
 // CabinetPath returns the cabinet's path, or "" in memory.
 func (db *DB) CabinetPath() string {
 	if db.cab == nil {

@@ -2,6 +2,7 @@ package server
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"slices"
@@ -194,17 +195,17 @@ func (s *Server) addMemoryTools(srv *mcp.Server, shown map[string]shownTool) {
 		}))
 	memoryTool[readGraphArgs](srv, shown, memoryReader, &mcp.Tool{Name: "read_graph", Title: "Read Graph",
 		Description: "Read the entire knowledge graph (here: its outline, the counts per type and a few entities of each; open_nodes and search_nodes read the rest)", Annotations: ro},
-		tool(s, "read_graph", func(ctx context.Context, sc *Scope, _ readGraphArgs) (*mcp.CallToolResult, ShapeJSON, error) {
-			return s.memoryRecall(ctx, sc, "MATCH ()", nil, goldfish.RecallOptions{})
+		tool(s, "read_graph", func(ctx context.Context, sc *Scope, _ readGraphArgs) (*mcp.CallToolResult, MemoryGraph, error) {
+			return s.readGraph(ctx, sc)
 		}))
 	memoryTool[searchNodesArgs](srv, shown, memoryReader, &mcp.Tool{Name: "search_nodes", Title: "Search Nodes",
 		Description: "Search for nodes in the knowledge graph based on a query", Annotations: ro},
-		tool(s, "search_nodes", func(ctx context.Context, sc *Scope, in searchNodesArgs) (*mcp.CallToolResult, ShapeJSON, error) {
+		tool(s, "search_nodes", func(ctx context.Context, sc *Scope, in searchNodesArgs) (*mcp.CallToolResult, MemoryGraph, error) {
 			return s.searchNodes(ctx, sc, in.Query)
 		}))
 	memoryTool[openNodesArgs](srv, shown, memoryReader, &mcp.Tool{Name: "open_nodes", Title: "Open Nodes",
 		Description: "Open specific nodes in the knowledge graph by their names", Annotations: ro},
-		tool(s, "open_nodes", func(ctx context.Context, sc *Scope, in openNodesArgs) (*mcp.CallToolResult, ShapeJSON, error) {
+		tool(s, "open_nodes", func(ctx context.Context, sc *Scope, in openNodesArgs) (*mcp.CallToolResult, MemoryGraph, error) {
 			return s.openNodes(ctx, sc, in.Names)
 		}))
 }
@@ -213,7 +214,16 @@ func (s *Server) addMemoryTools(srv *mcp.Server, shown map[string]shownTool) {
 // original's schema, and tools/list shows it with every object closed.
 func memoryTool[In, Out any](srv *mcp.Server, shown map[string]shownTool, a access, t *mcp.Tool, h mcp.ToolHandlerFor[In, Out]) {
 	sc := originalSchema[In]()
+	t.OutputSchema = originalOutputSchema[Out]()
 	addTool(srv, shown, a, t, sc, strictSchema(sc), h)
+}
+
+// originalOutputSchema is the output schema of T as the original states
+// it: zod's objects, closed, every property required, draft-07.
+func originalOutputSchema[T any]() *jsonschema.Schema {
+	sc := strictSchema(originalSchema[T]())
+	sc.Schema = "http://json-schema.org/draft-07/schema#"
+	return sc
 }
 
 // originalSchema is the input schema of T as the original server states
@@ -246,40 +256,133 @@ func originalSchema[T any]() *jsonschema.Schema {
 	return sc
 }
 
-// memoryRecall is a read of the memory session, answered with its Shape.
-func (s *Server) memoryRecall(ctx context.Context, sc *Scope, q string, params map[string]any, o goldfish.RecallOptions) (*mcp.CallToolResult, ShapeJSON, error) {
+// memoryRead is one read of the memory session: its token and
+// budgets, which entities it asks for (shown as entities even when the
+// Shape shows them by name alone), the comment lines its answer carries,
+// and the one line of an empty answer.
+type memoryRead struct {
+	q      string
+	params map[string]any
+	opts   goldfish.RecallOptions
+	whole  func(nick string) bool
+	notes  func(sh *goldfish.Shape, g MemoryGraph, elided []string) []string
+	empty  string
+}
+
+// memoryRecall is a read of the memory session, answered with its
+// Shape's rows as text and in the original's output schema.
+func (s *Server) memoryRecall(ctx context.Context, sc *Scope, r memoryRead) (*mcp.CallToolResult, MemoryGraph, error) {
 	sess, agent, err := s.sessionAs(ctx, sc, s.opts.MemorySession, "read", "")
 	if err != nil {
-		return nil, ShapeJSON{}, err
+		return nil, MemoryGraph{}, err
 	}
-	o.Params, o.Agent = params, agent
+	o := r.opts
+	o.Params, o.Agent = r.params, agent
 	// The answer is the Shape alone: the memory tools have no vocabulary
 	// to attend to (broken views would still be shown).
 	o.Only = []string{"shape"}
-	sh, err := sess.Recall(ctx, q, o)
+	sh, err := sess.Recall(ctx, r.q, o)
 	if err != nil {
-		return nil, ShapeJSON{}, s.callError(ctx, err)
+		return nil, MemoryGraph{}, s.callError(ctx, err)
 	}
 	s.metrics.recalled(sh)
-	return textResult(sh.Text), shapeJSON(sh), nil
+	if r.whole == nil {
+		r.whole = func(string) bool { return false }
+	}
+	body := shapeBody(sh.Text)
+	g, elided := memoryGraph(body, r.whole)
+	var notes []string
+	if r.notes != nil && body != "" {
+		notes = r.notes(sh, g, elided)
+	}
+	return textResult(memoryAnswer(body, notes, r.empty)), g, nil
+}
+
+// elidedNote says which entities had a long observation left out as an
+// $elidedN parameter, and how to read it.
+func elidedNote(elided []string) string {
+	return "long observations left out as $elidedN: open_nodes " + quoteNames(elided) + " reads them whole"
+}
+
+// readGraph answers with the outline: the counts per type and a few
+// entities of each, which is all of a small memory.
+func (s *Server) readGraph(ctx context.Context, sc *Scope) (*mcp.CallToolResult, MemoryGraph, error) {
+	return s.memoryRecall(ctx, sc, memoryRead{q: "MATCH ()", empty: "the memory is empty",
+		notes: func(sh *goldfish.Shape, g MemoryGraph, elided []string) []string {
+			var notes []string
+			nodes, edges := s.memorySize()
+			if len(g.Entities) < nodes || len(g.Relations) < edges {
+				notes = append(notes, outlineLine(sh.Text),
+					fmt.Sprintf("a few of each type shown; search_nodes or open_nodes read the rest"))
+			}
+			if len(elided) > 0 {
+				notes = append(notes, elidedNote(elided))
+			}
+			return notes
+		}})
+}
+
+// outlineLine is the outline's count line of a Shape ("nodes …; edges
+// …"), as entities and relations.
+func outlineLine(text string) string {
+	for _, line := range strings.Split(text, "\n") {
+		if rest, ok := strings.CutPrefix(line, "// outline: "); ok {
+			rest = strings.Replace(rest, "nodes ", "entities ", 1)
+			return strings.Replace(rest, "; edges ", "; relations ", 1)
+		}
+	}
+	return ""
+}
+
+// memorySize is the number of nodes and edges of the memory session,
+// from the catalogue (which hydrates nothing).
+func (s *Server) memorySize() (nodes, edges int) {
+	for _, in := range s.db.SessionInfos() {
+		if in.Name == s.opts.MemorySession {
+			return in.Nodes, in.Edges
+		}
+	}
+	return 0, 0
 }
 
 // searchNodes is a keyword Recall: the nodes one of whose string
 // properties (the name, an observation) holds the query, case-insensitively,
 // or whose kind does, as the original matches names, types and
 // observations.
-func (s *Server) searchNodes(ctx context.Context, sc *Scope, query string) (*mcp.CallToolResult, ShapeJSON, error) {
+func (s *Server) searchNodes(ctx context.Context, sc *Scope, query string) (*mcp.CallToolResult, MemoryGraph, error) {
 	if strings.TrimSpace(query) == "" {
-		return s.memoryRecall(ctx, sc, "MATCH ()", nil, goldfish.RecallOptions{})
+		return s.readGraph(ctx, sc)
 	}
 	q := "MATCH (n) WHERE n CONTAINS $query"
+	lower := strings.ToLower(query)
+	kinds := map[string]bool{}
 	for _, k := range s.memoryKinds() {
-		if strings.Contains(strings.ToLower(k), strings.ToLower(query)) {
+		if strings.Contains(strings.ToLower(k), lower) {
 			q += " OR n:" + quoteName(k)
+			kinds[k] = true
 		}
 	}
-	return s.memoryRecall(ctx, sc, q, map[string]any{"query": query},
-		goldfish.RecallOptions{L: searchSeeds, K: searchHops, M: searchRows, T: openTokens * searchSeeds, NoPeaks: true})
+	return s.memoryRecall(ctx, sc, memoryRead{q: q, params: map[string]any{"query": query},
+		opts:  goldfish.RecallOptions{L: searchSeeds, K: searchHops, M: searchRows, T: openTokens * searchSeeds, NoPeaks: true},
+		whole: func(nick string) bool { return strings.Contains(strings.ToLower(nick), lower) },
+		empty: "no entity matches",
+		notes: func(sh *goldfish.Shape, _ MemoryGraph, elided []string) []string {
+			var notes []string
+			if sh.Matched > sh.Seeds {
+				more := ""
+				if sh.MatchedAtLeast {
+					more = "+"
+				}
+				notes = append(notes, fmt.Sprintf("best %d of %d%s matches; a longer query narrows them", sh.Seeds, sh.Matched, more))
+			}
+			if sh.Truncated {
+				notes = append(notes, "some relations left out: open_nodes a name shows all of its own")
+			}
+			if len(elided) > 0 {
+				notes = append(notes, elidedNote(elided))
+			}
+			return notes
+		}})
 }
 
 // memoryKinds are the kinds of the memory session, from the catalogue
@@ -296,25 +399,64 @@ func (s *Server) memoryKinds() []string {
 	return out
 }
 
-// openNodes Recalls the named nicks and their relations.
-func (s *Server) openNodes(ctx context.Context, sc *Scope, names []string) (*mcp.CallToolResult, ShapeJSON, error) {
+// openNodes Recalls the named nicks and their relations. Every
+// observation of an entity opened is shown: when the token target would
+// leave a long one out, the read is made again with a target that keeps
+// them all (M still bounds its rows).
+func (s *Server) openNodes(ctx context.Context, sc *Scope, names []string) (*mcp.CallToolResult, MemoryGraph, error) {
 	names = dedupe(names)
 	if len(names) == 0 {
-		return nil, ShapeJSON{}, gqlstatus.Errorf(gqlstatus.InvalidOption, "open_nodes names no entity").
+		return nil, MemoryGraph{}, gqlstatus.Errorf(gqlstatus.InvalidOption, "open_nodes names no entity").
 			WithHint("pass the names to open; search_nodes finds them")
 	}
 	if len(names) > maxOpenNames {
-		return nil, ShapeJSON{}, gqlstatus.Errorf(gqlstatus.RecallBudget, "open_nodes names %d entities; one call opens at most %d", len(names), maxOpenNames).
+		return nil, MemoryGraph{}, gqlstatus.Errorf(gqlstatus.RecallBudget, "open_nodes names %d entities; one call opens at most %d", len(names), maxOpenNames).
 			WithHint("open them in several calls")
 	}
 	list := make([]any, len(names))
+	asked := map[string]bool{}
 	for i, n := range names {
-		list[i] = n
+		list[i], asked[n] = n, true
 	}
-	return s.memoryRecall(ctx, sc, "MATCH (n) WHERE n.nick IN $names", map[string]any{"names": list},
-		goldfish.RecallOptions{L: len(names), K: openHops, F: openFanOut, M: min(openRowsCeiling, openRows*len(names)),
-			T: openTokens * len(names), NoPeaks: true})
+	r := memoryRead{q: "MATCH (n) WHERE n.nick IN $names", params: map[string]any{"names": list},
+		opts: goldfish.RecallOptions{L: len(names), K: openHops, F: openFanOut, M: min(openRowsCeiling, openRows*len(names)),
+			T: openTokens * len(names), NoPeaks: true},
+		whole: func(nick string) bool { return asked[nick] },
+		empty: "no entity has these names; search_nodes finds names",
+	}
+	var elidedAny bool
+	r.notes = func(sh *goldfish.Shape, g MemoryGraph, elided []string) []string {
+		elidedAny = len(elided) > 0
+		var notes []string
+		found := map[string]bool{}
+		for _, e := range g.Entities {
+			found[e.Name] = true
+		}
+		var missing []string
+		for _, n := range names {
+			if !found[n] {
+				missing = append(missing, n)
+			}
+		}
+		if len(missing) > 0 {
+			notes = append(notes, "not found: "+quoteNames(missing))
+		}
+		if sh.Truncated {
+			notes = append(notes, "some relations left out: open fewer names at a time for all of them")
+		}
+		return notes
+	}
+	res, g, err := s.memoryRecall(ctx, sc, r)
+	if err != nil || !elidedAny {
+		return res, g, err
+	}
+	r.opts.T = wholeTarget
+	return s.memoryRecall(ctx, sc, r)
 }
+
+// wholeTarget is a token target no Shape of open_nodes reaches: the
+// frame (4 MiB) bounds its answer first.
+const wholeTarget = 1 << 30
 
 // memorySession opens the memory session for a write.
 func (s *Server) memoryWrite(ctx context.Context, sc *Scope) (*memorySession, func(), error) {
@@ -433,11 +575,11 @@ func (s *Server) createEntities(ctx context.Context, sc *Scope, entities []Entit
 	if err := flush(); err != nil {
 		return nil, out, err
 	}
-	text := fmt.Sprintf("ok v=%d created %d %s", version, len(out.Entities), plural(len(out.Entities), "entity", "entities"))
+	var notes []string
 	if len(existed) > 0 {
-		text += "; already there, left as they are: " + strings.Join(existed, ", ")
+		notes = append(notes, "already there, left as they are: "+quoteNames(existed))
 	}
-	return textResult(text), out, nil
+	return writeAnswer(out.Entities, version, notes), out, nil
 }
 
 func (s *Server) createRelations(ctx context.Context, sc *Scope, relations []Relation) (*mcp.CallToolResult, RelationsJSON, error) {
@@ -489,11 +631,11 @@ func (s *Server) createRelations(ctx context.Context, sc *Scope, relations []Rel
 	if err := flush(); err != nil {
 		return nil, out, err
 	}
-	text := fmt.Sprintf("ok v=%d created %d %s", version, len(out.Relations), plural(len(out.Relations), "relation", "relations"))
+	var notes []string
 	if len(missing) > 0 {
-		text += "; not made, an entity is missing (create it first): " + strings.Join(missing, ", ")
+		notes = append(notes, "not made, an entity is missing (create it first): "+strings.Join(missing, ", "))
 	}
-	return textResult(text), out, nil
+	return writeAnswer(out.Relations, version, notes), out, nil
 }
 
 // errRetry says an observation list changed between its read and its
@@ -640,11 +782,7 @@ func (s *Server) addObservations(ctx context.Context, sc *Scope, adds []observat
 	if out.Results == nil {
 		out.Results = []AddedObservations{}
 	}
-	n := 0
-	for _, r := range out.Results {
-		n += len(r.AddedObservations)
-	}
-	return textResult(fmt.Sprintf("ok v=%d added %d %s", version, n, plural(n, "observation", "observations"))), out, nil
+	return writeAnswer(out.Results, version, nil), out, nil
 }
 
 func (s *Server) deleteObservations(ctx context.Context, sc *Scope, dels []observationDeletion) (*mcp.CallToolResult, DeletedJSON, error) {
@@ -659,7 +797,7 @@ func (s *Server) deleteObservations(ctx context.Context, sc *Scope, dels []obser
 		return nil, DeletedJSON{}, err
 	}
 	msg := "Observations deleted successfully"
-	return textResult(fmt.Sprintf("ok v=%d %s", version, msg)), DeletedJSON{Success: true, Message: msg}, nil
+	return textResult(fmt.Sprintf("%s\n// version %d", msg, version)), DeletedJSON{Success: true, Message: msg}, nil
 }
 
 func (s *Server) deleteEntities(ctx context.Context, sc *Scope, names []string) (*mcp.CallToolResult, DeletedJSON, error) {
@@ -690,7 +828,7 @@ func (s *Server) deleteEntities(ctx context.Context, sc *Scope, names []string) 
 		return nil, DeletedJSON{}, err
 	}
 	msg := "Entities deleted successfully"
-	return textResult(fmt.Sprintf("ok v=%d %s (%d found)", version, msg, deleted)), DeletedJSON{Success: true, Message: msg}, nil
+	return textResult(fmt.Sprintf("%s\n// version %d, %d found", msg, version, deleted)), DeletedJSON{Success: true, Message: msg}, nil
 }
 
 func (s *Server) deleteRelations(ctx context.Context, sc *Scope, relations []Relation) (*mcp.CallToolResult, DeletedJSON, error) {
@@ -726,7 +864,19 @@ func (s *Server) deleteRelations(ctx context.Context, sc *Scope, relations []Rel
 		return nil, DeletedJSON{}, err
 	}
 	msg := "Relations deleted successfully"
-	return textResult(fmt.Sprintf("ok v=%d %s (%d found)", version, msg, deleted)), DeletedJSON{Success: true, Message: msg}, nil
+	return textResult(fmt.Sprintf("%s\n// version %d, %d found", msg, version, deleted)), DeletedJSON{Success: true, Message: msg}, nil
+}
+
+// writeAnswer is the text of a write that answers with what it made, as
+// the original's: the list as JSON, then the session version it made and
+// what it left alone, as comment lines.
+func writeAnswer(made any, version uint64, notes []string) *mcp.CallToolResult {
+	b, _ := json.Marshal(made)
+	text := string(b) + fmt.Sprintf("\n// version %d", version)
+	for _, n := range notes {
+		text += "\n// " + n
+	}
+	return textResult(text)
 }
 
 // quoteName writes a label or edge type as a GQL identifier: bare when

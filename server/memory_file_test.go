@@ -293,7 +293,7 @@ func TestImportDropInExport(t *testing.T) {
 	}
 	if text, _ := callTool(t, cs, "create_entities", map[string]any{"entities": []any{
 		map[string]any{"name": "ann", "entityType": "person", "observations": []any{}},
-		map[string]any{"name": "bob", "entityType": "person", "observations": []any{"new"}}}}, false); !strings.Contains(text, "created 1 entity") {
+		map[string]any{"name": "bob", "entityType": "person", "observations": []any{"new"}}}}, false); !strings.HasPrefix(text, `[{"name":"bob",`) {
 		t.Errorf("create_entities: %s", text)
 	}
 	callTool(t, cs, "add_observations", map[string]any{"observations": []any{map[string]any{"entityName": "ann", "contents": []any{"moved"}}}}, false)

@@ -1,7 +1,8 @@
 // The same MCP client workload against goldfish (gqlsh mcp) and against
 // the original knowledge-graph memory server, through the official
-// TypeScript client. Prints one JSON object: the tools' input schemas,
-// the text of every read from both, and how many of 40 concurrent writes
+// TypeScript client, on two memories (48 entities, and a small one of
+// 30). Prints one JSON object: the tools' input and output schemas, the
+// text and structured content of every read from both, and how many of 40 concurrent writes
 // each kept. The Go test that runs it counts the tokens and checks the
 // answers and the schemas. Goldfish's schemas are the original's with
 // every object closed (additionalProperties: false, for strict function
@@ -93,23 +94,79 @@ function workload() {
   return { entities, relations };
 }
 
-const reads = [
-  ["open_nodes", { names: ["person_0"] }],
+// A small memory of people, projects and tasks, as an assistant's memory
+// of one team looks: 30 entities of 1 to 3 observations each, and 44
+// relations.
+function smallWorkload() {
+  const people = ["alice", "bob", "carol", "dave", "erin", "frank", "grace", "heidi", "ivan", "judy"];
+  const roles = ["backend engineer", "designer", "product manager", "frontend engineer", "data analyst"];
+  const projects = ["apollo", "borealis", "cygnus", "draco", "eos"];
+  const entities = [];
+  people.forEach((p, i) => {
+    const obs = [`${roles[i % roles.length]}`, `prefers ${["async updates", "short meetings", "written specs"][i % 3]}`];
+    if (i % 3 === 0) obs.push(`based in ${["Lisbon", "Oslo", "Austin", "Kyoto"][i % 4]}`);
+    entities.push({ name: p, entityType: "person", observations: obs });
+  });
+  projects.forEach((p, i) => {
+    entities.push({ name: p, entityType: "project", observations: [`due in Q${i % 4 + 1}`, `led by ${people[i * 2]}`] });
+  });
+  const tasks = [];
+  for (let i = 0; i < 15; i++) {
+    const name = `task_${["login", "billing", "search", "export", "onboarding"][i % 5]}_${Math.floor(i / 5) + 1}`;
+    const obs = [`status ${["open", "in review", "blocked", "done"][i % 4]}`];
+    if (i % 2 === 0) obs.push(`reviewed by ${people[(i + 3) % 10]}`);
+    tasks.push(name);
+    entities.push({ name, entityType: "task", observations: obs });
+  }
+  const relations = [];
+  tasks.forEach((t, i) => {
+    relations.push({ from: t, to: people[i % 10], relationType: "assigned_to" });
+    relations.push({ from: t, to: projects[i % 5], relationType: "part_of" });
+  });
+  people.forEach((p, i) => relations.push({ from: p, to: projects[i % 5], relationType: "works_on" }));
+  for (let i = 1; i <= 4; i++) relations.push({ from: people[i], to: people[0], relationType: "reports_to" });
+  return { entities, relations };
+}
+
+// Each memory's reads: a search that hits, one that misses, opening one
+// name and several, and the whole graph. Every one of them is held to
+// the original's tokens.
+const memories = {
+  large: {
+    workload,
+    reads: [
+      ["open_nodes", { names: ["person_0"] }],
   ["open_nodes", { names: ["person_0", "team_1", "project_2"] }],
   ["open_nodes", { names: ["person_4", "person_8", "city_3"] }],
   ["search_nodes", { query: "cookie" }],
   ["search_nodes", { query: "person_1" }],
-  ["search_nodes", { query: "dark mode" }],
-  ["read_graph", {}],
-];
+      ["search_nodes", { query: "dark mode" }],
+      ["search_nodes", { query: "nothing like this" }],
+      ["read_graph", {}],
+    ],
+  },
+  small: {
+    workload: smallWorkload,
+    reads: [
+      ["search_nodes", { query: "alice" }],
+      ["search_nodes", { query: "zebra" }],
+      ["open_nodes", { names: ["alice"] }],
+      ["open_nodes", { names: ["alice", "apollo", "task_login_1"] }],
+      ["open_nodes", { names: ["nobody"] }],
+      ["read_graph", {}],
+    ],
+  },
+};
 
 async function run(name) {
-  const c = await connect(name, "main");
+  const c = await connect(name, "large");
   const { tools } = await c.listTools();
   const schemas = {};
+  const outputSchemas = {};
   const annotations = {};
   for (const t of tools) {
     annotations[t.name] = t.annotations;
+    outputSchemas[t.name] = t.outputSchema ?? null;
     if (name === "goldfish") {
       const problems = strictProblems(t.name, t.inputSchema);
       if (problems.length > 0) throw new Error(`goldfish's input schemas are not strict:\n${problems.join("\n")}`);
@@ -118,15 +175,22 @@ async function run(name) {
       schemas[t.name] = t.inputSchema;
     }
   }
-  const { entities, relations } = workload();
-  for (let i = 0; i < entities.length; i += 12) await c.callTool({ name: "create_entities", arguments: { entities: entities.slice(i, i + 12) } });
-  await c.callTool({ name: "create_relations", arguments: { relations } });
-  await c.callTool({ name: "add_observations", arguments: { observations: [{ entityName: "person_0", contents: ["took over the cabinet format review"] }] } });
   const out = [];
-  for (const [tool, args] of reads) {
-    const t0 = process.hrtime.bigint();
-    const res = await c.callTool({ name: tool, arguments: args });
-    out.push({ tool, args, text: text(res), isError: !!res.isError, ms: Number(process.hrtime.bigint() - t0) / 1e6 });
+  for (const [memory, m] of Object.entries(memories)) {
+    const mc = memory === "large" ? c : await connect(name, memory);
+    const { entities, relations } = m.workload();
+    for (let i = 0; i < entities.length; i += 12) await mc.callTool({ name: "create_entities", arguments: { entities: entities.slice(i, i + 12) } });
+    await mc.callTool({ name: "create_relations", arguments: { relations } });
+    if (memory === "large") {
+      await mc.callTool({ name: "add_observations", arguments: { observations: [{ entityName: "person_0", contents: ["took over the cabinet format review"] }] } });
+    }
+    for (const [tool, args] of m.reads) {
+      const t0 = process.hrtime.bigint();
+      const res = await mc.callTool({ name: tool, arguments: args });
+      out.push({ memory, tool, args, text: text(res), structured: res.structuredContent ?? null, isError: !!res.isError,
+        ms: Number(process.hrtime.bigint() - t0) / 1e6 });
+    }
+    if (memory !== "large") await mc.close();
   }
   await c.close();
 
@@ -147,7 +211,7 @@ async function run(name) {
     kept += names.slice(i, i + 20).filter((n) => body.includes(`"${n}"`)).length;
   }
   await r.close();
-  return { schemas, annotations, reads: out, kept, writeMs };
+  return { schemas, outputSchemas, annotations, reads: out, kept, writeMs };
 }
 
 // load drives one target with a fixed number of calls, `clients` of them

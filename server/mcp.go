@@ -6,6 +6,7 @@ import (
 	"io"
 	"net/http"
 
+	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/modelcontextprotocol/go-sdk/auth"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
@@ -15,22 +16,22 @@ import (
 // RecallArgs are the recall tool's arguments. Every one but q may be
 // left out or empty ("", 0, [], false): empty takes the default.
 type RecallArgs struct {
-	Session string         `json:"session,omitempty" jsonschema:"the session to read (empty: the server's --session)"`
-	Q       string         `json:"q" jsonschema:"the codebook token: a GQL MATCH of node patterns with optional WHERE and LIMIT, e.g. MATCH (t:TSK {status: 'open'}) LIMIT 4; MATCH () for the outline"`
-	Params  ToolParams     `json:"params,omitempty" jsonschema:"values of the $parameters the token uses, one {name, value} each (empty: none)"`
-	Options RecallSettings `json:"options,omitempty" jsonschema:"budgets and sections of this Recall; each may be lowered freely; 0 or empty takes the default, but k 0 walks no hop (the seeds alone)"`
-	Agent   string         `json:"agent,omitempty" jsonschema:"the reading agent's name: the envelope then says what changed since its last read (empty: nobody)"`
+	Session string         `json:"session,omitempty" jsonschema:"the session to read (empty: the default session); the sessions tool lists them"`
+	Q       string         `json:"q" jsonschema:"a GQL MATCH of the nodes to start from: MATCH (n {nick: 'alice'}); MATCH (t:TSK {status: 'open'}) LIMIT 4; keyword search: MATCH (n) WHERE n CONTAINS 'login'; MATCH () for an outline of the session"`
+	Params  ToolParams     `json:"params,omitempty" jsonschema:"values of the $parameters q uses, one {name, value} each (empty: none)"`
+	Options RecallSettings `json:"options,omitempty" jsonschema:"limits of this read; 0 or empty takes the default, but k 0 reads the starting nodes alone"`
+	Agent   string         `json:"agent,omitempty" jsonschema:"your name as a reader: the answer then notes what changed since your last read (empty: nobody)"`
 	// AtVersion is RecallRequest's.
-	AtVersion uint64 `json:"at_version,omitempty" jsonschema:"read the session as it was at this version (0 or left out: the newest); the Shape's body is the one it gave then"`
+	AtVersion uint64 `json:"at_version,omitempty" jsonschema:"read the session as it was at this version (0 or left out: the newest)"`
 }
 
 // CommitArgs are the commit tool's arguments. Every one but text may be
 // left out or empty.
 type CommitArgs struct {
-	Session string     `json:"session,omitempty" jsonschema:"the session to change (empty: the server's --session)"`
-	Text    string     `json:"text" jsonschema:"the Δ: GQL INSERT, MATCH … SET/REMOVE/DELETE and CALL statements, applied as one atomic Commit"`
+	Session string     `json:"session,omitempty" jsonschema:"the session to change (empty: the default session); a new name creates a session"`
+	Text    string     `json:"text" jsonschema:"GQL statements separated by ';' (INSERT, MATCH … SET, REMOVE, DELETE, CALL action(…)): all of them apply, or none"`
 	Params  ToolParams `json:"params,omitempty" jsonschema:"values of the $parameters the text uses, one {name, value} each (empty: none)"`
-	Agent   string     `json:"agent,omitempty" jsonschema:"the committing agent's name (empty: nobody)"`
+	Agent   string     `json:"agent,omitempty" jsonschema:"your name as a writer (empty: nobody)"`
 }
 
 // SessionsArgs are the sessions tool's arguments: none.
@@ -64,9 +65,9 @@ func (s *Server) newMCP() *mcp.Server {
 	shown := map[string]shownTool{}
 	read := &mcp.ToolAnnotations{ReadOnlyHint: true, DestructiveHint: ptr(false), IdempotentHint: true, OpenWorldHint: ptr(false)}
 	addTool(srv, shown, anyReader, &mcp.Tool{Name: "recall", Title: "Recall",
-		Description: "Read a bounded neighbourhood of a goldfish session as GQL INSERT text (the Shape): seeds found by q, a walk of at most k hops, at most M rows. The same q on the same session version gives the same bytes.",
+		Description: recallDescription,
 		Annotations: read},
-		schemaFor[RecallArgs](lenientTypes), strictSchema(schemaFor[RecallArgs](strictTypes)),
+		plainOptions(schemaFor[RecallArgs](lenientTypes)), plainOptions(strictSchema(schemaFor[RecallArgs](strictTypes))),
 		tool(s, "recall", func(ctx context.Context, scope *Scope, in RecallArgs) (*mcp.CallToolResult, ShapeJSON, error) {
 			sh, err := s.doRecall(ctx, scope, s.sessionOr(in.Session), RecallRequest{Q: in.Q, Params: in.Params.values(), Agent: in.Agent, Options: in.Options, AtVersion: in.AtVersion})
 			if err != nil {
@@ -75,7 +76,7 @@ func (s *Server) newMCP() *mcp.Server {
 			return textResult(sh.Text), shapeJSON(sh), nil
 		}))
 	addTool(srv, shown, anyWriter, &mcp.Tool{Name: "commit", Title: "Commit",
-		Description: "Apply a Δ of GQL data-modifying statements (INSERT, MATCH … SET/REMOVE/DELETE, CALL action) to a goldfish session, atomically and durably. Answers with a one-line summary and the new version.",
+		Description: commitDescription,
 		Annotations: &mcp.ToolAnnotations{DestructiveHint: ptr(true), OpenWorldHint: ptr(false)}},
 		schemaFor[CommitArgs](lenientTypes), strictSchema(schemaFor[CommitArgs](strictTypes)),
 		tool(s, "commit", func(ctx context.Context, scope *Scope, in CommitArgs) (*mcp.CallToolResult, CommitJSON, error) {
@@ -86,7 +87,7 @@ func (s *Server) newMCP() *mcp.Server {
 			return textResult(summary(res)), commitJSON(res), nil
 		}))
 	addTool(srv, shown, anyReader, &mcp.Tool{Name: "sessions", Title: "Sessions",
-		Description: "List the goldfish sessions this caller may read, with their versions and sizes.",
+		Description: "List the sessions you may read, one line each: name, version, number of nodes and edges. Pass a name as session to recall or commit; a commit to a new name creates that session.",
 		Annotations: read},
 		schemaFor[SessionsArgs](nil), strictSchema(schemaFor[SessionsArgs](nil)),
 		tool(s, "sessions", func(_ context.Context, scope *Scope, _ SessionsArgs) (*mcp.CallToolResult, SessionsJSON, error) {
@@ -98,10 +99,78 @@ func (s *Server) newMCP() *mcp.Server {
 	return srv
 }
 
+// What a model reads of the tools: plain words, an example of each form,
+// and what to do when an answer is cut (TestMCPDescriptions holds each
+// under 120 words and free of the engine's own terms).
+const (
+	recallDescription = "Read a goldfish session. q is a GQL MATCH of the nodes to start from: " +
+		"MATCH (n {nick: 'alice'}) for one node, MATCH (t:TSK {status: 'open'}) for a kind, " +
+		"MATCH (n) WHERE n CONTAINS 'login' for a keyword (any text property, any case), " +
+		"MATCH () for an outline. The answer is GQL INSERT text: those nodes and their neighbours " +
+		"up to k steps along edges (default 2), at most M rows (default 50). At most L nodes start a read " +
+		"(default 4, up to 32): when the answer says more matched, add a condition or raise L. " +
+		"Comment lines list the session's views (saved questions with their answers) and actions (saved changes commit runs with CALL)."
+	commitDescription = "Change a goldfish session with GQL statements separated by ';': all apply or none. " +
+		"Add: INSERT (:TSK {nick: 'fix_login', status: 'open'}). " +
+		"Link to an existing node by its nick: MATCH (a {nick: 'alice'}), (t {nick: 'fix_login'}) INSERT (a)-[:works_on]->(t). " +
+		"Change: MATCH (t {nick: 'fix_login'}) SET t.status = 'done'. Remove: MATCH (t {nick: 'fix_login'}) DETACH DELETE t. " +
+		"A nick names one node of the session: an INSERT of a nick that is taken, with other properties, fails, so MATCH the node instead. " +
+		"Run a saved action with CALL name(arguments); recall lists them. Answers with what changed and the new version."
+)
+
 func instructions(memory string) string {
-	return "Goldfish keeps working memory as named sessions, each a small labelled property graph. " +
-		"Read with recall (a GQL MATCH of node patterns; MATCH () gives the outline), write with commit (GQL INSERT/SET/DELETE). " +
-		"The knowledge-graph tools (create_entities, search_nodes, open_nodes, …) work on the session " + memory + "."
+	return "Goldfish keeps working memory as named sessions, each a small graph: nodes with a kind (such as TSK) and properties, " +
+		"and typed edges between them. A node's nick is its unique name in its session: link to an existing node by matching its nick. " +
+		"Read with recall and write with commit, both in GQL. Every answer is kept small: when one says more matched or rows were left out, " +
+		"ask again more narrowly. Views are saved questions shown with their answers, actions saved changes run with CALL; recall shows both. " +
+		"The knowledge-graph tools (create_entities, search_nodes, open_nodes and the rest) work on the session " + memory +
+		": an entity is a node whose nick is its name."
+}
+
+// optionWords are the descriptions of the recall options a model reads,
+// in plain words (the HTTP API documents the same fields for programs).
+var optionWords = map[string]string{
+	"M":       "most rows (nodes and edges) in the answer (default 50)",
+	"k":       "how many steps along edges the read goes from the starting nodes: 0 the starting nodes alone, 1 their neighbours, default 2",
+	"L":       "most starting nodes (default 4, up to 32)",
+	"F":       "most neighbours one node adds to the answer (default 8)",
+	"T":       "about how many tokens the answer may take (default 4000): past it, nodes far from the start show their names only",
+	"view":    "interior (default), or shell: names and containment edges only, to see the layout of a large session",
+	"depth":   "lean (default) or full: how much the notes about the session's views and actions say",
+	"only":    "the parts to keep, any of shape (the nodes and edges), views, actions, attention (notes on what changed); none: all",
+	"pinned":  "kinds whose nodes always come first in the answer (empty: the session's own setting)",
+	"nopeaks": "when q matches nothing, answer with nothing (otherwise the open tasks, or the most important nodes, are shown)",
+	"exact":   "count the answer's tokens exactly rather than estimate them",
+}
+
+// plainOptions gives the recall tool's options their plain descriptions.
+func plainOptions(sc *jsonschema.Schema) *jsonschema.Schema {
+	if o := sc.Properties["options"]; o != nil {
+		for name, p := range o.Properties {
+			if d, ok := optionWords[name]; ok {
+				p.Description = d
+			}
+		}
+	}
+	return sc
+}
+
+// toolHints fit a refusal's hint to the tool that met it: the engine's
+// hints speak of the recall tool's options, which the memory tools lack.
+var toolHints = map[string]map[gqlstatus.Code]string{
+	"open_nodes":   {gqlstatus.FrameBudget: "open fewer names at a time", gqlstatus.Rollback: "open fewer names at a time"},
+	"search_nodes": {gqlstatus.FrameBudget: "search a longer phrase", gqlstatus.Rollback: "search a longer phrase"},
+	"read_graph":   {gqlstatus.FrameBudget: "use search_nodes or open_nodes", gqlstatus.Rollback: "use search_nodes or open_nodes"},
+}
+
+// fitHint is ge with the hint its tool gives for its code, if any.
+func fitHint(name string, ge *gqlstatus.Error) *gqlstatus.Error {
+	if h, ok := toolHints[name][ge.Code]; ok && ge.Hint != "" {
+		c := *ge
+		c.Hint = h
+		return &c
+	}
+	return ge
 }
 
 func ptr[T any](v T) *T { return &v }
@@ -137,7 +206,7 @@ func tool[In, Out any](s *Server, name string, h func(context.Context, *Scope, I
 		}
 		s.metrics.tool(name, err != nil)
 		if err != nil {
-			return nil, zero, toolError{statusOf(err)}
+			return nil, zero, toolError{fitHint(name, statusOf(err))}
 		}
 		return res, out, nil
 	}

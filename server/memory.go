@@ -164,47 +164,47 @@ func (s *Server) addMemoryTools(srv *mcp.Server, shown map[string]shownTool) {
 	add := &mcp.ToolAnnotations{DestructiveHint: ptr(false), OpenWorldHint: ptr(false)}
 	del := &mcp.ToolAnnotations{DestructiveHint: ptr(true), IdempotentHint: true, OpenWorldHint: ptr(false)}
 	memoryTool[createEntitiesArgs](srv, shown, memoryWriter, &mcp.Tool{Name: "create_entities", Title: "Create Entities",
-		Description: "Create multiple new entities in the knowledge graph", Annotations: add},
+		Description: "Create new entities in the knowledge graph, each with a unique name, a type and observations (short facts about it). A name that is taken is left as it is and listed in the answer: add facts to it with add_observations.", Annotations: add},
 		tool(s, "create_entities", func(ctx context.Context, sc *Scope, in createEntitiesArgs) (*mcp.CallToolResult, EntitiesJSON, error) {
 			return s.createEntities(ctx, sc, in.Entities)
 		}))
 	memoryTool[createRelationsArgs](srv, shown, memoryWriter, &mcp.Tool{Name: "create_relations", Title: "Create Relations",
-		Description: "Create multiple new relations between entities in the knowledge graph. Relations should be in active voice", Annotations: add},
+		Description: "Create relations between entities that exist, in active voice (alice works_on apollo). Create a missing entity first: a relation to it is not made, and the answer lists it. A relation made again is kept once.", Annotations: add},
 		tool(s, "create_relations", func(ctx context.Context, sc *Scope, in createRelationsArgs) (*mcp.CallToolResult, RelationsJSON, error) {
 			return s.createRelations(ctx, sc, in.Relations)
 		}))
 	memoryTool[addObservationsArgs](srv, shown, memoryWriter, &mcp.Tool{Name: "add_observations", Title: "Add Observations",
-		Description: "Add new observations to existing entities in the knowledge graph", Annotations: add},
+		Description: "Add observations (short facts) to existing entities, by name. A fact the entity has already is not added twice; a name that does not exist fails the whole call, and nothing is added.", Annotations: add},
 		tool(s, "add_observations", func(ctx context.Context, sc *Scope, in addObservationsArgs) (*mcp.CallToolResult, ObservationsJSON, error) {
 			return s.addObservations(ctx, sc, in.Observations)
 		}))
 	memoryTool[deleteEntitiesArgs](srv, shown, memoryWriter, &mcp.Tool{Name: "delete_entities", Title: "Delete Entities",
-		Description: "Delete multiple entities and their associated relations from the knowledge graph", Annotations: del},
+		Description: "Delete entities by name, with every relation that touches them. Names that do not exist are passed over.", Annotations: del},
 		tool(s, "delete_entities", func(ctx context.Context, sc *Scope, in deleteEntitiesArgs) (*mcp.CallToolResult, DeletedJSON, error) {
 			return s.deleteEntities(ctx, sc, in.EntityNames)
 		}))
 	memoryTool[deleteObservationsArgs](srv, shown, memoryWriter, &mcp.Tool{Name: "delete_observations", Title: "Delete Observations",
-		Description: "Delete specific observations from entities in the knowledge graph", Annotations: del},
+		Description: "Delete observations from entities, each given by its exact text. Names and facts that do not exist are passed over.", Annotations: del},
 		tool(s, "delete_observations", func(ctx context.Context, sc *Scope, in deleteObservationsArgs) (*mcp.CallToolResult, DeletedJSON, error) {
 			return s.deleteObservations(ctx, sc, in.Deletions)
 		}))
 	memoryTool[deleteRelationsArgs](srv, shown, memoryWriter, &mcp.Tool{Name: "delete_relations", Title: "Delete Relations",
-		Description: "Delete multiple relations from the knowledge graph", Annotations: del},
+		Description: "Delete relations, each given by its exact from, to and relationType.", Annotations: del},
 		tool(s, "delete_relations", func(ctx context.Context, sc *Scope, in deleteRelationsArgs) (*mcp.CallToolResult, DeletedJSON, error) {
 			return s.deleteRelations(ctx, sc, in.Relations)
 		}))
 	memoryTool[readGraphArgs](srv, shown, memoryReader, &mcp.Tool{Name: "read_graph", Title: "Read Graph",
-		Description: "Read the entire knowledge graph (here: its outline, the counts per type and a few entities of each; open_nodes and search_nodes read the rest)", Annotations: ro},
+		Description: "Read the knowledge graph: a small one whole; a larger one as an outline, the number of entities and relations of each type and a few entities of each type with their relations. search_nodes and open_nodes read the rest.", Annotations: ro},
 		tool(s, "read_graph", func(ctx context.Context, sc *Scope, _ readGraphArgs) (*mcp.CallToolResult, MemoryGraph, error) {
 			return s.readGraph(ctx, sc)
 		}))
 	memoryTool[searchNodesArgs](srv, shown, memoryReader, &mcp.Tool{Name: "search_nodes", Title: "Search Nodes",
-		Description: "Search for nodes in the knowledge graph based on a query", Annotations: ro},
+		Description: "Find entities whose name, type or an observation contains the query (any case), with their relations. At most the 8 best matches are shown: when the answer says more matched, search a longer phrase. An entity at the other end of a relation is shown by name; open_nodes reads it whole.", Annotations: ro},
 		tool(s, "search_nodes", func(ctx context.Context, sc *Scope, in searchNodesArgs) (*mcp.CallToolResult, MemoryGraph, error) {
 			return s.searchNodes(ctx, sc, in.Query)
 		}))
 	memoryTool[openNodesArgs](srv, shown, memoryReader, &mcp.Tool{Name: "open_nodes", Title: "Open Nodes",
-		Description: "Open specific nodes in the knowledge graph by their names", Annotations: ro},
+		Description: "Read entities by their exact names, each whole with every relation that touches it (the entity at the other end shown by name). At most 32 names a call; the answer lists the names not found.", Annotations: ro},
 		tool(s, "open_nodes", func(ctx context.Context, sc *Scope, in openNodesArgs) (*mcp.CallToolResult, MemoryGraph, error) {
 			return s.openNodes(ctx, sc, in.Names)
 		}))

@@ -69,8 +69,8 @@ func TestRecallKZero(t *testing.T) {
 }
 
 // TestStrictSchemaBudgetsAtLeastZero: the strict schema tools/list shows
-// says every budget is at least 0, and k's description says 0 walks no
-// hop.
+// says every budget is at least 0, and k's description says 0 reads the
+// starting nodes alone.
 func TestStrictSchemaBudgetsAtLeastZero(t *testing.T) {
 	_, srv := mcpServer(t, server.Options{})
 	tools := listTools(t, connect(t, srv))
@@ -82,7 +82,7 @@ func TestStrictSchemaBudgetsAtLeastZero(t *testing.T) {
 			t.Errorf("%s: %v", name, p)
 		}
 	}
-	if d, _ := opts["k"].(map[string]any)["description"].(string); !strings.Contains(d, "0 walks no hop") {
+	if d, _ := opts["k"].(map[string]any)["description"].(string); !strings.Contains(d, "0 the starting nodes alone") {
 		t.Errorf("k's description: %q", d)
 	}
 }

@@ -61,7 +61,7 @@ func (s *Server) MCP() *mcp.Server {
 
 func (s *Server) newMCP() *mcp.Server {
 	srv := mcp.NewServer(&mcp.Implementation{Name: "goldfish", Title: "Goldfish GQL working memory", Version: s.opts.Version},
-		&mcp.ServerOptions{Instructions: instructions(s.opts.MemorySession)})
+		&mcp.ServerOptions{Instructions: instructions(s.opts.MemorySession), CompletionHandler: s.complete})
 	shown := map[string]shownTool{}
 	read := &mcp.ToolAnnotations{ReadOnlyHint: true, DestructiveHint: ptr(false), IdempotentHint: true, OpenWorldHint: ptr(false)}
 	addTool(srv, shown, anyReader, &mcp.Tool{Name: "recall", Title: "Recall",
@@ -95,6 +95,7 @@ func (s *Server) newMCP() *mcp.Server {
 			return textResult(sessionsText(list)), list, nil
 		}))
 	s.addMemoryTools(srv, shown)
+	s.addResources(srv)
 	srv.AddReceivingMiddleware(s.listFilter(shown))
 	return srv
 }

@@ -1,6 +1,7 @@
 package server_test
 
 import (
+	"context"
 	"strings"
 	"testing"
 
@@ -13,7 +14,7 @@ var jargon = []string{"codebook", "Δ", "peak", "stratum", "strata", "Shape", "c
 	"o200k", "canonical", "identity propert", "hop", "walk", "token target"}
 
 // TestMCPDescriptions: every tool's description, the server's
-// instructions are under 120 words, in
+// instructions and the prompt's description are under 120 words, in
 // plain words; the descriptions of the tools' arguments are plain too.
 func TestMCPDescriptions(t *testing.T) {
 	_, srv := mcpServer(t, server.Options{})
@@ -39,6 +40,11 @@ func TestMCPDescriptions(t *testing.T) {
 		}
 		walk(name+" input", asJSON(t, tl.InputSchema))
 	}
+	prompts, err := cs.ListPrompts(context.Background(), nil)
+	if err != nil || len(prompts.Prompts) != 1 {
+		t.Fatalf("prompts: %v %v", prompts, err)
+	}
+	texts["prompt"] = prompts.Prompts[0].Description
 	if len(texts) < 12 {
 		t.Fatalf("only %d descriptions", len(texts))
 	}

@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"reflect"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 
@@ -60,6 +61,11 @@ type sideRun struct {
 	OutputSchemas map[string]any `json:"outputSchemas"`
 	Reads         []sideRead     `json:"reads"`
 	Kept          int            `json:"kept"`
+	// Extras are goldfish's resources, completions and prompt.
+	Extras *struct {
+		Resources, Templates, Names, Nicks, None []string
+		Outline, Prompt, Missing                 string
+	} `json:"extras"`
 }
 
 // loadFigure is one load run of the script: calls per second and
@@ -146,6 +152,25 @@ func TestSideBySide(t *testing.T) {
 		}
 		if !reflect.DeepEqual(g.OutputSchemas[name], o.OutputSchemas[name]) {
 			t.Errorf("the output schema of %s differs:\n goldfish %v\n original %v", name, g.OutputSchemas[name], o.OutputSchemas[name])
+		}
+	}
+	if x := g.Extras; x == nil {
+		t.Error("no resources, completions or prompt from goldfish")
+	} else {
+		if !slices.Contains(x.Resources, "goldfish://sessions/memory") || len(x.Templates) != 2 {
+			t.Errorf("resources %v, templates %v", x.Resources, x.Templates)
+		}
+		if !strings.HasPrefix(x.Outline, "// goldfish session=memory ") || !strings.Contains(x.Outline, "cue=outline") {
+			t.Errorf("the memory session's resource:\n%s", x.Outline)
+		}
+		if !slices.Equal(x.Names, []string{"memory"}) || !slices.Contains(x.Nicks, "person_12") || len(x.None) != 0 {
+			t.Errorf("completions: names %v, nicks %v, none %v", x.Names, x.Nicks, x.None)
+		}
+		if !strings.Contains(x.Prompt, "recall") || !strings.Contains(x.Prompt, "commit") || !strings.Contains(x.Prompt, "MATCH (n:") {
+			t.Errorf("the prompt:\n%s", x.Prompt)
+		}
+		if !strings.Contains(x.Missing, "not found") {
+			t.Errorf("a session that is not there: %q", x.Missing)
 		}
 	}
 	if len(g.Reads) != len(o.Reads) {

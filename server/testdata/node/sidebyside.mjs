@@ -192,6 +192,26 @@ async function run(name) {
     }
     if (memory !== "large") await mc.close();
   }
+  // Goldfish's sessions as resources, their completion and the prompt,
+  // as the TypeScript client asks for them.
+  let extras = null;
+  if (name === "goldfish") {
+    const { resources } = await c.listResources();
+    const { resourceTemplates } = await c.listResourceTemplates();
+    const read = await c.readResource({ uri: "goldfish://sessions/memory" });
+    const names = await c.complete({ ref: { type: "ref/resource", uri: "goldfish://sessions/{name}" }, argument: { name: "name", value: "mem" } });
+    const nicks = await c.complete({ ref: { type: "ref/resource", uri: "goldfish://sessions/{name}/nodes/{nick}" },
+      argument: { name: "nick", value: "person_1" }, context: { arguments: { name: "memory" } } });
+    const none = await c.complete({ ref: { type: "ref/resource", uri: "goldfish://sessions/{name}" }, argument: { name: "name", value: "zzz" } });
+    const prompt = await c.getPrompt({ name: "use_goldfish", arguments: { session: "memory" } });
+    let missing = null;
+    try { await c.readResource({ uri: "goldfish://sessions/nothere" }); } catch (e) { missing = String(e.message ?? e); }
+    extras = {
+      resources: resources.map((r) => r.uri), templates: resourceTemplates.map((t) => t.uriTemplate),
+      outline: read.contents[0].text, names: names.completion.values, nicks: nicks.completion.values, none: none.completion.values,
+      prompt: prompt.messages[0].content.text, missing,
+    };
+  }
   await c.close();
 
   // 40 writes at once, each a create_entities of one entity.
@@ -211,7 +231,7 @@ async function run(name) {
     kept += names.slice(i, i + 20).filter((n) => body.includes(`"${n}"`)).length;
   }
   await r.close();
-  return { schemas, outputSchemas, annotations, reads: out, kept, writeMs };
+  return { schemas, outputSchemas, annotations, reads: out, kept, writeMs, extras };
 }
 
 // load drives one target with a fixed number of calls, `clients` of them

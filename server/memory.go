@@ -298,10 +298,10 @@ func (s *Server) memoryRecall(ctx context.Context, sc *Scope, r memoryRead) (*mc
 	return textResult(memoryAnswer(body, notes, r.empty)), g, nil
 }
 
-// elidedNote says which entities had a long observation left out as an
+// elidedNote says which entities had a long value left out as an
 // $elidedN parameter, and how to read it.
 func elidedNote(elided []string) string {
-	return "long observations left out as $elidedN: open_nodes " + quoteNames(elided) + " reads them whole"
+	return "long values left out as $elidedN: open_nodes " + quoteNames(elided) + " reads them whole"
 }
 
 // readGraph answers with the outline: the counts per type and a few
@@ -426,7 +426,7 @@ func (s *Server) openNodes(ctx context.Context, sc *Scope, names []string) (*mcp
 	}
 	var elidedAny bool
 	r.notes = func(sh *goldfish.Shape, g MemoryGraph, elided []string) []string {
-		elidedAny = len(elided) > 0
+		elidedAny = sh.Elided > 0
 		var notes []string
 		found := map[string]bool{}
 		for _, e := range g.Entities {

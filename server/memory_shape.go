@@ -175,7 +175,7 @@ func shapeBody(text string) string {
 // whole says is asked for (a name opened, a match of a search), is an
 // entity; every edge between two nodes with nicks is a relation. An
 // observation written as an $elidedN parameter is left out of the list;
-// elided reports the entities that lost one.
+// elided reports the entities a long value of which is left out so.
 func memoryGraph(body string, whole func(nick string) bool) (g MemoryGraph, elided []string) {
 	g = MemoryGraph{Entities: []Entity{}, Relations: []Relation{}}
 	nodes, edges := shapeRows(body)
@@ -199,10 +199,13 @@ func memoryGraph(body string, whole func(nick string) bool) (g MemoryGraph, elid
 			continue
 		}
 		e := Entity{Name: s, EntityType: n.labels[0], Observations: []string{}}
-		if lit, ok := n.props["observations"]; ok {
+		for _, lit := range n.props {
 			if strings.Contains(lit, "$elided") {
 				elided = append(elided, s)
+				break
 			}
+		}
+		if lit, ok := n.props["observations"]; ok {
 			if v, err := goldfish.ParseLiteral(lit); err == nil {
 				if list, ok := v.([]any); ok {
 					for _, o := range list {

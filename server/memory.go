@@ -312,8 +312,7 @@ func (s *Server) readGraph(ctx context.Context, sc *Scope) (*mcp.CallToolResult,
 			var notes []string
 			nodes, edges := s.memorySize()
 			if len(g.Entities) < nodes || len(g.Relations) < edges {
-				notes = append(notes, outlineLine(sh.Text),
-					fmt.Sprintf("a few of each type shown; search_nodes or open_nodes read the rest"))
+				notes = append(notes, outlineLine(sh.Text), "a few of each type shown; search_nodes or open_nodes read the rest")
 			}
 			if len(elided) > 0 {
 				notes = append(notes, elidedNote(elided))
@@ -355,16 +354,13 @@ func (s *Server) searchNodes(ctx context.Context, sc *Scope, query string) (*mcp
 	}
 	q := "MATCH (n) WHERE n CONTAINS $query"
 	lower := strings.ToLower(query)
-	kinds := map[string]bool{}
 	for _, k := range s.memoryKinds() {
 		if strings.Contains(strings.ToLower(k), lower) {
 			q += " OR n:" + quoteName(k)
-			kinds[k] = true
 		}
 	}
 	return s.memoryRecall(ctx, sc, memoryRead{q: q, params: map[string]any{"query": query},
 		opts:  goldfish.RecallOptions{L: searchSeeds, K: searchHops, M: searchRows, T: openTokens * searchSeeds, NoPeaks: true},
-		whole: func(nick string) bool { return strings.Contains(strings.ToLower(nick), lower) },
 		empty: "no entity matches",
 		notes: func(sh *goldfish.Shape, _ MemoryGraph, elided []string) []string {
 			var notes []string

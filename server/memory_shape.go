@@ -172,8 +172,9 @@ func shapeBody(text string) string {
 
 // memoryGraph reads the entities and relations of a Shape's body: every
 // node with a nick and a kind that shows more than its identity, or that
-// whole says is asked for (a name opened, a match of a search), is an
-// entity; every edge between two nodes with nicks is a relation. An
+// whole says is asked for (a name opened), is an entity (one shown by its
+// name alone is a match past the seeds or the far end of a relation, and
+// the original would not show it with no observations); every edge between two nodes with nicks is a relation. An
 // observation written as an $elidedN parameter is left out of the list;
 // elided reports the entities a long value of which is left out so.
 func memoryGraph(body string, whole func(nick string) bool) (g MemoryGraph, elided []string) {

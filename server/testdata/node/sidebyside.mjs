@@ -94,7 +94,7 @@ function workload() {
   return { entities, relations };
 }
 
-// A small memory of people, projects and tasks, as an assistant's memory
+// A small memory of people, projects and tasks, as an agent's memory
 // of one team looks: 30 entities of 1 to 3 observations each, and 44
 // relations.
 function smallWorkload() {

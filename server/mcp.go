@@ -116,7 +116,8 @@ const (
 		"Link to an existing node by its nick: MATCH (a {nick: 'alice'}), (t {nick: 'fix_login'}) INSERT (a)-[:works_on]->(t). " +
 		"Change: MATCH (t {nick: 'fix_login'}) SET t.status = 'done'. Remove: MATCH (t {nick: 'fix_login'}) DETACH DELETE t. " +
 		"A nick names one node of the session: an INSERT of a nick that is taken, with other properties, fails, so MATCH the node instead. " +
-		"Run a saved action with CALL name(arguments); recall lists them. Answers with what changed and the new version."
+		"Run a saved action with CALL name(arguments); recall lists them. One commit writes at most 500 nodes and edges (256 KiB) by default: " +
+		"split a larger change. Answers with what changed and the new version."
 )
 
 func instructions(memory string) string {

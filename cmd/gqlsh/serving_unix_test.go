@@ -48,6 +48,10 @@ func TestInUseByServer(t *testing.T) {
 			t.Errorf("read-only %v beside gqlsh serve: exit %d, %q\n%q\nwant\n%q", ro, code, out, errOut, want)
 		}
 	}
+	// What the message says to run works.
+	if out, errOut, code := gqlshProcess(t, "--url", url, "-c", "MATCH (t:TSK) LIMIT 4"); code != 0 || !strings.Contains(out, `"kept"`) {
+		t.Errorf("gqlsh --url %s beside the cabinet's server: exit %d, %q %q", url, code, out, errOut)
+	}
 	if err := cmd.Process.Signal(syscall.SIGTERM); err != nil {
 		t.Fatal(err)
 	}

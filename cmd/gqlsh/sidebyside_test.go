@@ -114,7 +114,7 @@ func shapeGraph(text string) (map[string]string, map[[3]string]bool) {
 
 // TestSideBySide runs one MCP client workload (the official TypeScript
 // client) against gqlsh mcp and against the original memory server, on a
-// memory of 48 entities and one of 30, and holds goldfish to the
+// memory of 2,000 entities and one of 30, and holds goldfish to the
 // drop-in's promises: the same input and output schemas, reads that hold
 // what the original's hold (as text and as structured content) in at
 // most the original's tokens, every one of them, and every one of 40

@@ -1,6 +1,6 @@
 // The same MCP client workload against goldfish (gqlsh mcp) and against
 // the original knowledge-graph memory server, through the official
-// TypeScript client, on two memories (48 entities, and a small one of
+// TypeScript client, on two memories (2,000 entities, and a small one of
 // 30). Prints one JSON object: the tools' input and output schemas, the
 // text and structured content of every read from both, and how many of 40 concurrent writes
 // each kept. The Go test that runs it counts the tokens and checks the
@@ -64,15 +64,16 @@ function opened(s) {
   return out;
 }
 
-// A memory of people, teams, projects and places: 48 entities with 3 to 6
-// observations of a sentence each, and 3 relations per person.
+// A memory of people, teams, projects and places: 2,000 entities with 3
+// to 6 observations of a sentence each, and 3 relations per person.
+const large = 2000;
 function workload() {
   const kinds = ["person", "team", "project", "city"];
   const words = ["reviews", "prefers", "asked about", "is blocked on", "shipped", "owns", "wants", "dislikes", "mentors", "reported"];
   const things = ["the login redirect", "cookie paths", "the release checklist", "Go 1.26", "the cabinet format", "weekly demos",
     "flaky tests", "the on-call rota", "dark mode", "the migration plan", "retry budgets", "the style guide"];
   const entities = [];
-  for (let i = 0; i < 48; i++) {
+  for (let i = 0; i < large; i++) {
     const kind = kinds[i % 4];
     const obs = [];
     for (let j = 0; j < 3 + (i % 4); j++) {
@@ -82,14 +83,14 @@ function workload() {
   }
   const relations = [];
   const types = ["works_on", "member_of", "lives_in", "knows"];
-  for (let i = 0; i < 48; i += 4) {
+  for (let i = 0; i < large; i += 4) {
     for (let r = 0; r < 3; r++) {
-      const j = (i + 4 * r + 1 + r) % 48;
+      const j = (i + 4 * r + 1 + r) % large;
       relations.push({ from: entities[i].name, to: entities[j].name, relationType: types[(i + r) % 4] });
     }
   }
-  for (let i = 1; i < 48; i += 4) {
-    relations.push({ from: entities[i].name, to: entities[(i + 5) % 48].name, relationType: "depends_on" });
+  for (let i = 1; i < large; i += 4) {
+    relations.push({ from: entities[i].name, to: entities[(i + 5) % large].name, relationType: "depends_on" });
   }
   return { entities, relations };
 }
@@ -180,7 +181,7 @@ async function run(name) {
     const mc = memory === "large" ? c : await connect(name, memory);
     const { entities, relations } = m.workload();
     for (let i = 0; i < entities.length; i += 12) await mc.callTool({ name: "create_entities", arguments: { entities: entities.slice(i, i + 12) } });
-    await mc.callTool({ name: "create_relations", arguments: { relations } });
+    for (let i = 0; i < relations.length; i += 100) await mc.callTool({ name: "create_relations", arguments: { relations: relations.slice(i, i + 100) } });
     if (memory === "large") {
       await mc.callTool({ name: "add_observations", arguments: { observations: [{ entityName: "person_0", contents: ["took over the cabinet format review"] }] } });
     }

@@ -132,3 +132,27 @@ func (s *Session) History(ctx context.Context, nick string, limit int) (*History
 	}
 	return out, nil
 }
+
+// VersionEntry is one version of a session: what made it ("commit",
+// "absorb" or "purge"), the agent that did, and when.
+type VersionEntry struct {
+	Version uint64
+	How     string
+	Agent   string
+	Time    time.Time
+}
+
+// Versions lists the versions the session keeps readable, newest first:
+// at most limit (DefaultHistory when 0), more set when older readable
+// ones exist, oldest the oldest readable version. What a timeline of the
+// session shows. Refused: the catalogue (42Q02).
+func (s *Session) Versions(ctx context.Context, limit int) (entries []VersionEntry, more bool, oldest uint64, err error) {
+	es, more, oldest, err := s.e.Versions(ctx, limit)
+	if err != nil {
+		return nil, false, 0, err
+	}
+	for _, e := range es {
+		entries = append(entries, VersionEntry(e))
+	}
+	return entries, more, oldest, nil
+}

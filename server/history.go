@@ -125,3 +125,54 @@ func (s *Server) dumpAt(r *http.Request, sess *goldfish.Session) (any, error) {
 	}
 	return DumpJSON{Version: v, Dump: text}, nil
 }
+
+// VersionsJSON is the answer of GET /v1/sessions/{name}/versions: the
+// versions the session keeps readable, newest first (a timeline).
+type VersionsJSON struct {
+	Version  uint64             `json:"version"`
+	Versions []VersionEntryJSON `json:"versions"`
+	More     bool               `json:"more"`
+	Oldest   uint64             `json:"oldest"`
+}
+
+// VersionEntryJSON is one version: what made it, who, when.
+type VersionEntryJSON struct {
+	Version uint64 `json:"version"`
+	How     string `json:"how"`
+	Agent   string `json:"agent,omitempty"`
+	Time    string `json:"time,omitempty"`
+}
+
+// versions answers GET /v1/sessions/{name}/versions?limit=.
+func (s *Server) versions(_ http.ResponseWriter, r *http.Request, scope *Scope) (any, error) {
+	sess, err := s.session(r.Context(), scope, r.PathValue("name"), "read")
+	if err != nil {
+		return nil, err
+	}
+	limit := 0
+	if l := r.URL.Query().Get("limit"); l != "" {
+		n, err := strconv.Atoi(l)
+		if err != nil || n < 1 || n > 1000 {
+			return nil, gqlstatus.Errorf(gqlstatus.InvalidOption, "limit=%q is not a number of versions from 1 to 1000", l).
+				WithHint("leave limit out for the 20 latest")
+		}
+		limit = n
+	}
+	newest := sess.Version()
+	es, more, oldest, err := sess.Versions(r.Context(), limit)
+	if err != nil {
+		return nil, s.callError(r.Context(), err)
+	}
+	out := VersionsJSON{Version: newest, More: more, Oldest: oldest, Versions: []VersionEntryJSON{}}
+	for _, e := range es {
+		ve := VersionEntryJSON{Version: e.Version, How: e.How, Agent: e.Agent}
+		if !e.Time.IsZero() {
+			ve.Time = e.Time.UTC().Format(time.RFC3339Nano)
+		}
+		out.Versions = append(out.Versions, ve)
+		if e.Version > out.Version {
+			out.Version = e.Version
+		}
+	}
+	return out, nil
+}

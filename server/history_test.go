@@ -53,3 +53,42 @@ func TestDiffHistoryEndpoints(t *testing.T) {
 		}
 	}
 }
+
+// TestVersionsEndpoint: GET …/versions lists the session's versions,
+// newest first, with the agent that made each and when; limit bounds
+// the list and sets more.
+func TestVersionsEndpoint(t *testing.T) {
+	_, _, ts := newServer(t, server.Options{})
+	for _, c := range []string{
+		`{"text": "INSERT (:TSK {nick: 'TSK_a', status: 'open'})", "agent": "ana"}`,
+		`{"text": "MATCH (t:TSK {nick: 'TSK_a'}) SET t.status = 'done'", "agent": "bo"}`,
+		`{"text": "INSERT (:TSK {nick: 'TSK_b'})"}`,
+	} {
+		if code, body := call(t, ts, "POST", "/v1/sessions/v/commit", "", c); code != 200 {
+			t.Fatalf("commit: %d %s", code, body)
+		}
+	}
+	code, body := call(t, ts, "GET", "/v1/sessions/v/versions", "", "")
+	var vj server.VersionsJSON
+	if err := json.Unmarshal([]byte(body), &vj); code != 200 || err != nil || vj.Version != 3 || len(vj.Versions) != 3 || vj.More ||
+		vj.Versions[0].Version != 3 || vj.Versions[0].Agent != "" || vj.Versions[1].Agent != "bo" || vj.Versions[2].Agent != "ana" ||
+		vj.Versions[2].How != "commit" || vj.Versions[2].Time == "" {
+		t.Fatalf("versions: %d %s", code, body)
+	}
+	code, body = call(t, ts, "GET", "/v1/sessions/v/versions?limit=2", "", "")
+	vj = server.VersionsJSON{}
+	if err := json.Unmarshal([]byte(body), &vj); code != 200 || err != nil || len(vj.Versions) != 2 || !vj.More || vj.Versions[1].Version != 2 {
+		t.Fatalf("versions?limit=2: %d %s", code, body)
+	}
+	for _, path := range []string{"/v1/sessions/v/versions?limit=0", "/v1/sessions/v/versions?limit=x"} {
+		if code, body := call(t, ts, "GET", path, "", ""); code != 400 {
+			t.Errorf("%s: %d %s", path, code, body)
+		}
+	}
+	// An empty session has no versions yet.
+	code, body = call(t, ts, "GET", "/v1/sessions/empty/versions", "", "")
+	vj = server.VersionsJSON{}
+	if err := json.Unmarshal([]byte(body), &vj); code != 200 || err != nil || len(vj.Versions) != 0 {
+		t.Fatalf("versions of an empty session: %d %s", code, body)
+	}
+}

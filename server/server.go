@@ -103,6 +103,7 @@ func New(db *goldfish.DB, opts Options) (*Server, error) {
 	s.mux.Handle("GET /v1/sessions/{name}/dump", s.api("dump", s.dump))
 	s.mux.Handle("GET /v1/sessions/{name}/diff", s.api("diff", s.diff))
 	s.mux.Handle("GET /v1/sessions/{name}/history", s.api("history", s.history))
+	s.mux.Handle("GET /v1/sessions/{name}/versions", s.api("versions", s.versions))
 	s.mux.Handle("POST /v1/sessions/{name}/export", s.api("export", s.export))
 	s.mux.Handle("POST /v1/sessions/{name}/absorb", s.api("absorb", s.absorb))
 	s.mux.Handle("GET /v1/sessions/{name}", s.api("session", s.sessionInfo))
@@ -387,7 +388,7 @@ var sessionVerbs = map[string]bool{"recall": true, "commit": true, "export": tru
 func routeError(r *http.Request) error {
 	return &gqlstatus.Error{Code: gqlstatus.InvalidReference, Cause: errNoRoute,
 		Msg:  fmt.Sprintf("there is no endpoint %s %s", r.Method, r.URL.Path),
-		Hint: "POST /v1/sessions/NAME/recall, /commit, /export, /absorb or /settings; GET /v1/sessions, /v1/sessions/NAME/vocabulary, /settings, /dump, /diff or /history; GET /healthz, /readyz, /metrics; /mcp"}
+		Hint: "POST /v1/sessions/NAME/recall, /commit, /export, /absorb or /settings; GET /v1/sessions, /v1/sessions/NAME/vocabulary, /settings, /dump, /diff, /history or /versions; GET /healthz, /readyz, /metrics; /mcp"}
 }
 
 // routeStatus is 405 for a known path with the wrong method, else 404.

@@ -1,0 +1,52 @@
+package engine
+
+import (
+	"context"
+	"time"
+
+	"github.com/goldfish-gql/goldfish/gqlstatus"
+)
+
+// VersionEntry is one version of a session: what made it, who, when.
+type VersionEntry struct {
+	Version uint64
+	How     string // "commit", "absorb" or "purge"
+	Agent   string
+	Time    time.Time
+}
+
+// Versions lists the session's readable versions, newest first, at most
+// limit of them (DefaultHistory when 0), with more set when older
+// readable ones exist; oldest is the oldest readable version. Refused:
+// the catalogue (42Q02), a dropped session.
+func (s *Session) Versions(ctx context.Context, limit int) (entries []VersionEntry, more bool, oldest uint64, err error) {
+	if err := s.begin(ctx); err != nil {
+		return nil, false, 0, err
+	}
+	defer s.end()
+	if err := s.pastReadable("list of versions"); err != nil {
+		return nil, false, 0, err
+	}
+	if limit <= 0 {
+		limit = DefaultHistory
+	}
+	lo, err := s.oldestReadable(ctx)
+	if err != nil {
+		return nil, false, 0, err
+	}
+	newest := s.snapshot().Version()
+	for v := newest; v > 0 && v >= lo; v-- {
+		if err := ctx.Err(); err != nil {
+			return nil, false, 0, gqlstatus.Interrupted(ctx, "Versions")
+		}
+		if len(entries) == limit {
+			return entries, true, lo, nil
+		}
+		made, err := s.madeBy(ctx, v)
+		if err != nil {
+			break // the past moved on meanwhile: list what is left
+		}
+		entries = append(entries, VersionEntry{Version: v, How: entryHow(made.Kind), Agent: made.Agent, Time: made.Time})
+	}
+	return entries, false, lo, nil
+}

@@ -47,9 +47,10 @@ var allowed = map[string][]string{
 	"conformance": {".", "repl", "gqlstatus", "server", "client", "tokens"},
 	// the Go client of the server's HTTP API answers with the root's types
 	"client":        {".", "gqlstatus", "server"},
-	"server":        {".", "gqlstatus"},     // over the embedding API only, as the shell
-	"ingest/golang": {"."},                  // the Go ingester writes through the embedding API
-	"snap":          {".", "ingest/golang"}, // Model Snap: the embedding API and the Go ingester only
+	"server":        {".", "gqlstatus", "server/ui"}, // over the embedding API only, as the shell
+	"server/ui":     {},                              // the memory browser's embedded page
+	"ingest/golang": {"."},                           // the Go ingester writes through the embedding API
+	"snap":          {".", "ingest/golang"},          // Model Snap: the embedding API and the Go ingester only
 	"cmd/gqlsh":     {".", "client", "conformance", "ingest/golang", "repl", "server", "snap", "store/cabinet/postgres", "gqlstatus"},
 	// the benchmark reads a cabinet file with the cabinet's loader to
 	// give its SQL peer the same graph

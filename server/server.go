@@ -22,6 +22,7 @@ import (
 
 	"github.com/goldfish-gql/goldfish"
 	"github.com/goldfish-gql/goldfish/gqlstatus"
+	"github.com/goldfish-gql/goldfish/server/ui"
 )
 
 // MaxFrame is the most bytes of one request body or response (SPEC §3).
@@ -119,6 +120,10 @@ func New(db *goldfish.DB, opts Options) (*Server, error) {
 	s.mux.Handle("GET /readyz", s.metrics.instrument("readyz", http.HandlerFunc(s.readyz)))
 	s.mux.Handle("GET /metrics", s.metrics.instrument("metrics", s.metricsHandler()))
 	s.mux.Handle("/mcp", s.metrics.instrument("mcp", s.mcpHTTP()))
+	// The memory browser's page holds no data (it reads the API with the
+	// person's token), so it is served without one.
+	s.mux.Handle("GET "+ui.Prefix, s.metrics.instrument("ui", ui.Handler()))
+	s.mux.Handle("GET /ui", http.RedirectHandler(ui.Prefix, http.StatusMovedPermanently))
 	s.mux.Handle("/", s.api("other", func(_ http.ResponseWriter, r *http.Request, _ *Scope) (any, error) {
 		return nil, routeError(r)
 	}))

@@ -1,0 +1,303 @@
+// app.js is the memory browser's state and its talk with the /v1 API.
+// The state is the address (#session=NAME&q=TOKEN&at=N, and diff=A,B),
+// so a link opens a session, a Recall or a version; the page only ever
+// renders data with textContent and createElement(NS).
+"use strict";
+
+(function () {
+  var $ = function (id) { return document.getElementById(id); };
+  var TOKEN_KEY = "goldfish-token";
+  var state = {}; // what the address says
+  var shown = { session: "", version: -1 }; // what the page shows
+  var poll = { timer: 0, failures: 0 };
+  var waiting = []; // requests to send again once a token is given
+
+  // h makes an HTML element with text (never markup) and children.
+  function h(tag, cls, text, kids) {
+    var e = document.createElement(tag);
+    if (cls) e.className = cls;
+    if (text !== undefined && text !== null) e.textContent = String(text);
+    (kids || []).forEach(function (k) { if (k) e.appendChild(k); });
+    return e;
+  }
+  function clear(e) { while (e.firstChild) e.removeChild(e.firstChild); return e; }
+  function status(msg, bad) { var s = $("status"); s.textContent = msg || ""; s.className = bad ? "bad" : ""; }
+
+  // readHash and writeHash keep the state in the address.
+  function readHash() {
+    var p = new URLSearchParams(location.hash.slice(1)), s = {};
+    p.forEach(function (v, k) { s[k] = v; });
+    return s;
+  }
+  function writeHash(s) {
+    var p = new URLSearchParams();
+    ["session", "q", "at", "diff"].forEach(function (k) { if (s[k]) p.set(k, s[k]); });
+    var next = "#" + p.toString();
+    if (location.hash !== next) location.hash = next; // hashchange renders
+    else render();
+  }
+
+  // api calls the server with the tab's token; a 401 asks for a token and
+  // sends the call again once one is given. It rejects with
+  // {status, body} or {offline: true}.
+  function api(path, body) {
+    var headers = { "Accept": "application/json" };
+    var tok = sessionStorage.getItem(TOKEN_KEY);
+    if (tok) headers["Authorization"] = "Bearer " + tok;
+    var init = { headers: headers, cache: "no-store" };
+    if (body !== undefined) {
+      init.method = "POST";
+      headers["Content-Type"] = "application/json";
+      init.body = JSON.stringify(body);
+    }
+    return fetch(path, init).then(function (r) {
+      return r.text().then(function (text) {
+        var data = null;
+        try { data = JSON.parse(text); } catch (e) { data = { message: text }; }
+        if (r.status === 401) {
+          return new Promise(function (resolve, reject) {
+            waiting.push(function () { api(path, body).then(resolve, reject); });
+            askToken(tok ? "The server refused that token: give another." : "This server asks for a token.");
+          });
+        }
+        if (!r.ok) return Promise.reject({ status: r.status, body: data || {} });
+        return data;
+      });
+    }, function () { return Promise.reject({ offline: true }); });
+  }
+  function failure(err) {
+    if (err && err.offline) return "the server does not answer";
+    var b = (err && err.body) || {};
+    return (b.gqlstatus ? b.gqlstatus + ": " : "") + (b.message || "HTTP " + (err && err.status)) + (b.hint ? " (" + b.hint + ")" : "");
+  }
+
+  function askToken(why) {
+    $("login-why").textContent = why;
+    $("login").hidden = false;
+    $("token").focus();
+  }
+  $("login").addEventListener("submit", function (ev) {
+    ev.preventDefault();
+    sessionStorage.setItem(TOKEN_KEY, $("token").value.trim());
+    $("token").value = "";
+    $("login").hidden = true;
+    var again = waiting; waiting = [];
+    again.forEach(function (f) { f(); });
+  });
+
+  function path(name, rest) { return "/v1/sessions/" + encodeURIComponent(name) + (rest || ""); }
+
+  // The session list.
+  function loadSessions() {
+    return api("/v1/sessions").then(function (d) {
+      var ul = clear($("sessions"));
+      if (!d.sessions.length) ul.appendChild(h("li", "hint", "No session yet."));
+      d.sessions.forEach(function (s) {
+        var a = h("a", s.name === state.session ? "current" : "", s.name);
+        a.href = "#" + new URLSearchParams({ session: s.name }).toString();
+        a.setAttribute("data-session", s.name);
+        ul.appendChild(h("li", "", null, [a, h("div", "meta",
+          "v" + s.version + " · " + s.nodes + " nodes · " + s.edges + " edges" + (s.last_commit ? " · " + when(s.last_commit) : ""))]));
+      });
+    }, function (err) { status(failure(err), true); });
+  }
+  function when(t) { return new Date(t).toLocaleString(); }
+
+  // render shows what the address says.
+  function render() {
+    state = readHash();
+    loadSessions();
+    if (!state.session) { $("session").hidden = true; $("where").textContent = ""; return; }
+    $("session").hidden = false;
+    $("where").textContent = state.session;
+    $("q").value = state.q || "";
+    $("at").value = state.at || "";
+    var fresh = shown.session !== state.session;
+    shown.session = state.session;
+    loadInfo().then(function () {
+      recall();
+      if (fresh) { loadVocabulary(); loadVersions(); }
+      showDiff();
+    });
+    schedule();
+  }
+
+  function loadInfo() {
+    return api(path(state.session)).then(function (s) {
+      var head = clear($("session-head"));
+      head.appendChild(h("h2", "", state.session));
+      head.appendChild(h("span", "meta", "version " + s.version + " · " + s.nodes + " nodes · " + s.edges + " edges" +
+        (s.last_commit ? " · last commit " + when(s.last_commit) : "")));
+      shown.version = s.version;
+      status("");
+    }, function (err) { status(failure(err), !err.offline); if (err.offline) offline(); });
+  }
+
+  // recall sends the Recall box and draws its answer.
+  function recall() {
+    var body = { q: state.q || "MATCH ()", options: {} };
+    ["L", "k", "M", "F", "T"].forEach(function (o) {
+      var v = $("opt-" + o).value;
+      if (v !== "") body.options[o] = Number(v);
+    });
+    if ($("agent").value.trim()) body.agent = $("agent").value.trim();
+    if (state.at) body.at_version = Number(state.at);
+    return api(path(state.session, "/recall"), body).then(drawShape, function (err) {
+      clear($("graph")); clear($("attention")); clear($("notices"));
+      $("gql").textContent = "";
+      $("notices").appendChild(h("li", "bad", failure(err)));
+    });
+  }
+
+  function drawShape(sh) {
+    var t0 = performance.now();
+    var g = GQL.parse(sh.gql);
+    var seeds = Number(g.header.seeds || sh.seeds || 0);
+    var drawn = Graph.draw($("graph"), g, { seeds: seeds });
+    var ms = performance.now() - t0;
+    window.goldfishDraw = { ms: ms, nodes: g.nodes.length, edges: g.edges.length, drawn: drawn };
+    $("gql").textContent = sh.gql;
+    var legend = clear($("legend")), kinds = {};
+    g.nodes.forEach(function (nd) { kinds[nd.kind] = true; });
+    Object.keys(kinds).sort().forEach(function (k) {
+      var sw = h("span", "swatch");
+      sw.style.background = Graph.colour(k);
+      legend.appendChild(h("span", "kind", null, [sw, document.createTextNode(k || "(no kind)")]));
+    });
+    legend.appendChild(h("span", "meta", g.nodes.length + " nodes, " + g.edges.length + " edges, " + seeds + " seeds (ringed) · v" +
+      sh.version + (sh.at_version ? " (at " + sh.at_version + ")" : "") + " · " + sh.tokens + " tokens · drawn in " + ms.toFixed(1) + " ms"));
+    var ul = clear($("notices"));
+    (sh.notices || []).forEach(function (n) { ul.appendChild(h("li", "notice", n.code + ": " + n.message)); });
+    if (sh.truncated) ul.appendChild(h("li", "notice", "truncated: the Shape stopped at its row budget M"));
+    if (sh.trimmed) ul.appendChild(h("li", "notice", "trimmed: " + sh.trimmed + " nodes show identity properties only (token target T)"));
+    if (sh.elided) ul.appendChild(h("li", "notice", "elided: " + sh.elided + " long values left out ($elided…)"));
+    drawAttention(sh.attention);
+  }
+
+  // drawAttention shows the envelope: broken views in red, stale
+  // actions, contested targets, what changed since the last read.
+  function drawAttention(a) {
+    var box = clear($("attention"));
+    if (!a) { box.appendChild(h("p", "hint", "Nothing to say.")); return; }
+    function section(title, items, cls) {
+      if (!items || !items.length) return;
+      box.appendChild(h("h4", cls, title));
+      box.appendChild(h("ul", cls, null, items.map(function (i) { return h("li", "", i); })));
+    }
+    if (a.note) box.appendChild(h("p", "", a.note));
+    section("Broken views", (a.broken_views || []).map(function (b) { return b.name + (b.error ? ": " + b.error : ""); }), "bad");
+    section("Stale actions", a.stale_actions, "warn");
+    section("Contested", (a.contested || []).map(function (c) { return c.target + " ← " + c.actions.join(", "); }), "warn");
+    if (a.since_your_last_read) {
+      var s = a.since_your_last_read;
+      section("Since your last read", [s.versions + " versions, " + s.elements_changed + " elements changed"].concat(s.diff ? [s.diff] : []), "");
+    }
+    section("You elided", a.you_elided, "");
+    if (a.vocabulary_health) section("Vocabulary health", [a.vocabulary_health], "");
+    section("Vocabulary gaps", (a.vocabulary_gaps || []).map(function (g) { return JSON.stringify(g); }), "warn");
+    if (!box.firstChild) box.appendChild(h("p", "hint", "Nothing to say."));
+  }
+
+  function loadVocabulary() {
+    var name = state.session;
+    return api(path(name, "/vocabulary")).then(function (v) {
+      if (name !== state.session) return;
+      var box = clear($("vocabulary"));
+      if (!v.views.length && !v.actions.length) box.appendChild(h("p", "hint", "No views or actions."));
+      v.views.forEach(function (w) {
+        box.appendChild(h("div", w.error ? "view bad" : "view", null, [h("b", "", "view " + w.name), h("span", "", " = " + (w.error ? "broken: " + w.error : w.text)),
+          w.intent ? h("div", "meta", w.intent) : null]));
+      });
+      v.actions.forEach(function (x) {
+        box.appendChild(h("div", "action", null, [h("b", "", "action " + x.name + "(" + x.signature + ")"),
+          h("div", "meta", (x.intent || "") + " · called " + x.invocations + "×" + (x.failed_calls ? ", " + x.failed_calls + " failed" : "") +
+            (x.last_invoked ? ", last at v" + x.last_invoked : ""))]));
+      });
+    }, function (err) { clear($("vocabulary")).appendChild(h("p", "bad", failure(err))); });
+  }
+
+  // The timeline: click a version to Recall at it, tick two for a diff.
+  function loadVersions() {
+    var name = state.session;
+    return api(path(name, "/versions?limit=100")).then(function (d) {
+      if (name !== state.session) return;
+      var ol = clear($("versions"));
+      if (!d.versions.length) ol.appendChild(h("li", "hint", "No Commit yet."));
+      d.versions.forEach(function (v) {
+        var box = h("input"); box.type = "checkbox"; box.value = v.version;
+        box.addEventListener("change", pickDiff);
+        var a = h("a", "", "v" + v.version);
+        a.href = "#" + new URLSearchParams({ session: name, q: state.q || "", at: v.version }).toString();
+        var li = h("li", String(v.version) === state.at ? "current" : "", null, [box, a,
+          h("span", "meta", " " + v.how + (v.agent ? " by " + v.agent : "") + (v.time ? " · " + when(v.time) : ""))]);
+        li.setAttribute("data-version", v.version);
+        ol.appendChild(li);
+      });
+      if (d.more) ol.appendChild(h("li", "hint", "older versions from " + d.oldest + " not listed"));
+    }, function (err) { clear($("versions")).appendChild(h("li", "bad", failure(err))); });
+  }
+  function pickDiff() {
+    var ticked = Array.prototype.filter.call(document.querySelectorAll("#versions input:checked"), function (b) { return true; })
+      .map(function (b) { return Number(b.value); }).sort(function (a, b) { return a - b; });
+    var s = readHash();
+    if (ticked.length === 2) { s.diff = ticked.join(","); writeHash(s); }
+    else if (s.diff) { delete s.diff; writeHash(s); }
+  }
+  function showDiff() {
+    var box = $("diff");
+    if (!state.diff) { box.hidden = true; return; }
+    var ft = state.diff.split(",");
+    api(path(state.session, "/diff?from=" + encodeURIComponent(ft[0]) + "&to=" + encodeURIComponent(ft[1]))).then(function (d) {
+      box.hidden = false;
+      $("diff-title").textContent = "Diff v" + d.from + " → v" + d.to + ": +" + d.nodes_created + " −" + d.nodes_deleted + " ~" + d.nodes_changed +
+        " nodes, +" + d.edges_created + " −" + d.edges_deleted + " edges";
+      $("diff-gql").textContent = d.diff;
+      Graph.draw($("diff-graph"), GQL.parse(d.diff), { diff: true });
+    }, function (err) {
+      box.hidden = false;
+      $("diff-title").textContent = "Diff: " + failure(err);
+      clear($("diff-graph")); $("diff-gql").textContent = "";
+    });
+  }
+
+  // Live: while the tab is visible, ask for the session's version every
+  // 2 s; a new version redraws. A server that does not answer is asked
+  // again less and less often (at most every 30 s).
+  function schedule() {
+    clearTimeout(poll.timer);
+    if (!state.session) return;
+    var wait = poll.failures ? Math.min(30000, 2000 * Math.pow(2, poll.failures)) : 2000;
+    poll.timer = setTimeout(tick, wait);
+  }
+  function tick() {
+    if (document.visibilityState !== "visible" || !$("login").hidden) { schedule(); return; }
+    api(path(state.session)).then(function (s) {
+      if (poll.failures) status("");
+      poll.failures = 0;
+      if (s.version !== shown.version) {
+        shown.version = s.version;
+        loadInfo();
+        if (!state.at) recall();
+        loadVocabulary(); loadVersions(); loadSessions();
+      }
+      schedule();
+    }, function (err) {
+      poll.failures++;
+      if (err.offline) offline(); else status(failure(err), true);
+      schedule();
+    });
+  }
+  function offline() { status("The server does not answer; trying again in a while.", true); }
+
+  $("recall").addEventListener("submit", function (ev) {
+    ev.preventDefault();
+    var s = readHash();
+    s.q = $("q").value.trim();
+    s.at = $("at").value.trim();
+    if (s.q === state.q && s.at === (state.at || "")) { recall(); return; }
+    writeHash(s);
+  });
+  window.addEventListener("hashchange", render);
+  document.addEventListener("visibilitychange", function () { if (document.visibilityState === "visible") schedule(); });
+  render();
+})();

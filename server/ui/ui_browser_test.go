@@ -1,0 +1,269 @@
+package ui_test
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"log/slog"
+	"net/http/httptest"
+	"os"
+	"os/exec"
+	"regexp"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/chromedp/cdproto/network"
+	"github.com/chromedp/cdproto/runtime"
+	"github.com/chromedp/chromedp"
+
+	"github.com/goldfish-gql/goldfish"
+	"github.com/goldfish-gql/goldfish/server"
+)
+
+// browser finds a Chromium to drive: the test skips without one, unless
+// GOLDFISH_REQUIRE_BROWSER=1, which makes it fail.
+func browser(t *testing.T) string {
+	for _, name := range []string{"chromium", "chromium-browser", "google-chrome"} {
+		if p, err := exec.LookPath(name); err == nil {
+			return p
+		}
+	}
+	if os.Getenv("GOLDFISH_REQUIRE_BROWSER") == "1" {
+		t.Fatal("no chromium, chromium-browser or google-chrome on PATH, and GOLDFISH_REQUIRE_BROWSER=1")
+	}
+	t.Skip("no chromium, chromium-browser or google-chrome on PATH")
+	return ""
+}
+
+// hostile is a nick the page must draw as text.
+const hostile = `<script>alert("x")</script>'é"`
+
+// fill makes the sessions the browser is shown: mission (three versions
+// by two agents, a view that breaks, a hostile nick) and big (enough
+// for a Shape of 50 rows).
+func fill(t *testing.T, db *goldfish.DB) {
+	ctx := context.Background()
+	mission, err := db.Session(ctx, "mission")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, c := range []struct{ agent, text string }{
+		{"ana", `INSERT (:TSK {nick: "TSK_login", title: "Fix login redirect", status: "open"})-[:touches]->(:MOD {loc: "auth/login.go"}),
+		  (:PKG {loc: "auth"})-[:contains]->(:MOD {loc: "auth/session.go"})`},
+		{"bo", `MATCH (t:TSK {nick: "TSK_login"}) INSERT (t)-[:notes]->(:NOTE {nick: $n, text: "cookie <b>dropped</b> & \"quoted\""})`},
+		{"ana", `MATCH (t:TSK {nick: "TSK_login"}) SET t.status = "done"`},
+		{"bo", `CREATE VIEW late AS 'nodes("TSK").filter(t, t.due < version).size()'`},
+	} {
+		if _, err := mission.CommitWith(ctx, c.text, map[string]any{"n": hostile}, goldfish.CommitOptions{Agent: c.agent}); err != nil {
+			t.Fatalf("commit %d: %v", i, err)
+		}
+	}
+	big, err := db.Session(ctx, "big")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var b strings.Builder
+	b.WriteString("INSERT (hub:PKG {loc: \"core\"})")
+	for i := 0; i < 60; i++ {
+		fmt.Fprintf(&b, ",\n (hub)-[:contains]->(:MOD {loc: \"core/m%02d.go\"})", i)
+	}
+	if _, err := big.Commit(ctx, b.String(), nil); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// shapeNodes counts the node patterns of a Shape's INSERT.
+var shapeNode = regexp.MustCompile(`(?m)^\s*\(\w+:`)
+
+func TestBrowser(t *testing.T) {
+	chrome := browser(t)
+	db, err := goldfish.Open()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	fill(t, db)
+	token, line, err := server.NewToken([]string{"*"}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	toks, err := server.ParseTokens(strings.NewReader(line + "\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv, err := server.New(db, server.Options{Tokens: toks, Logger: slog.New(slog.NewTextHandler(io.Discard, nil))})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ts := httptest.NewServer(srv)
+	defer ts.Close()
+
+	opts := append(chromedp.DefaultExecAllocatorOptions[:], chromedp.ExecPath(chrome), chromedp.NoSandbox,
+		chromedp.Headless, chromedp.DisableGPU, chromedp.WindowSize(1400, 1000))
+	actx, cancelA := chromedp.NewExecAllocator(context.Background(), opts...)
+	defer cancelA()
+	// What the page says on its console, and what it loads.
+	var mu sync.Mutex
+	var console []string
+	urls := map[network.RequestID]string{}
+	sizes := map[string]float64{}
+	listen := func(ev any) {
+		mu.Lock()
+		defer mu.Unlock()
+		switch e := ev.(type) {
+		case *runtime.EventConsoleAPICalled:
+			var args []string
+			for _, a := range e.Args {
+				args = append(args, string(a.Value))
+			}
+			console = append(console, string(e.Type)+": "+strings.Join(args, " "))
+		case *runtime.EventExceptionThrown:
+			console = append(console, "exception: "+(&chromedp.ExceptionError{ExceptionDetails: e.ExceptionDetails}).Error())
+		case *network.EventResponseReceived:
+			urls[e.RequestID] = e.Response.URL
+		case *network.EventLoadingFinished:
+			if u := urls[e.RequestID]; strings.Contains(u, "/ui/") {
+				sizes[u] = e.EncodedDataLength
+			}
+		}
+	}
+	ctx, cancel := chromedp.NewContext(actx, chromedp.WithListener(listen))
+	defer cancel()
+	if err := chromedp.Do(ctx); err != nil { // start the browser before any deadline
+		t.Fatal(err)
+	}
+	ctx, cancelT := context.WithTimeout(ctx, 60*time.Second)
+	defer cancelT()
+	run := func(what string, actions ...chromedp.Action[chromedp.Void]) {
+		t.Helper()
+		if err := chromedp.Do(ctx, actions...); err != nil {
+			t.Fatalf("%s: %v", what, err)
+		}
+	}
+	eval := func(what, js string, v any) {
+		t.Helper()
+		raw, err := chromedp.Run(ctx, chromedp.Evaluate[json.RawMessage](js))
+		if err == nil {
+			err = json.Unmarshal(raw, v)
+		}
+		if err != nil {
+			t.Fatalf("%s: %v", what, err)
+		}
+	}
+	count := func(sel string) int {
+		var n int
+		eval("count "+sel, fmt.Sprintf(`document.querySelectorAll(%q).length`, sel), &n)
+		return n
+	}
+	waitTrue := func(what, js string) {
+		t.Helper()
+		if err := chromedp.Do(ctx, chromedp.Poll[chromedp.Void](js, chromedp.WithPollingTimeout(10*time.Second))); err != nil {
+			var page string
+			eval("the page's text", `location.href + "\n" + JSON.stringify(window.goldfishDraw) + "\n" + document.body.innerText`, &page)
+			t.Fatalf("%s: %v; the page says:\n%s", what, err, page)
+		}
+	}
+
+	// The page asks for a token, refuses a wrong one, and takes the right one.
+	run("open", chromedp.Navigate(ts.URL+"/ui/#session=mission"), chromedp.WaitVisible("#login"))
+	run("wrong token", chromedp.SendKeys("#token", "gf_wrong"), chromedp.Click("#login button"))
+	waitTrue("asked again", `!document.getElementById("login").hidden && /refused/.test(document.getElementById("login-why").textContent)`)
+	run("token", chromedp.SendKeys("#token", token), chromedp.Click("#login button"))
+
+	// The sessions, the outline drawn, the envelope.
+	run("sessions", chromedp.WaitVisible(`[data-session="mission"]`), chromedp.WaitVisible(`[data-session="big"]`))
+	sess, _ := db.Session(context.Background(), "mission")
+	outline, err := sess.Recall(context.Background(), "MATCH ()", goldfish.RecallOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := len(shapeNode.FindAllString(outline.Text, -1))
+	waitTrue("outline drawn", fmt.Sprintf(`document.querySelectorAll("#graph [data-node]").length === %d`, want))
+	var hostileDrawn bool
+	eval("hostile nick", fmt.Sprintf(`Array.from(document.querySelectorAll("#graph [data-node]")).some(e => e.getAttribute("data-node") === %q)`, hostile), &hostileDrawn)
+	if !hostileDrawn {
+		t.Errorf("no node is drawn with the nick %q", hostile)
+	}
+	if n := count("script"); n != 3 {
+		t.Errorf("the page holds %d scripts, want its own 3", n)
+	}
+	waitTrue("envelope", `/late/.test(Array.from(document.querySelectorAll("#attention ul.bad li")).map(e => e.textContent).join())`)
+	waitTrue("vocabulary", `/late/.test(document.getElementById("vocabulary").textContent)`)
+	waitTrue("timeline", `document.querySelectorAll("#versions [data-version]").length === 4`)
+	if n := count("#graph [data-seed]"); n < 1 {
+		t.Errorf("%d seeds marked", n)
+	}
+
+	if path := os.Getenv("GOLDFISH_UI_SCREENSHOT"); path != "" {
+		run("settle", chromedp.Sleep(200*time.Millisecond))
+		png, err := chromedp.Run(ctx, chromedp.FullScreenshot(100))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(path, png, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	mu.Lock()
+	total := 0.0
+	for _, n := range sizes {
+		total += n
+	}
+	t.Logf("first load: %.0f bytes in %d assets", total, len(sizes))
+	mu.Unlock()
+
+	// History: a version recalls at it, two make a diff.
+	run("at 1", chromedp.Click(`[data-version="1"] a`))
+	waitTrue("recall at 1", `/\(at 1\)/.test(document.getElementById("legend").textContent) && location.hash.includes("at=1")`)
+	run("tick", chromedp.Click(`[data-version="1"] input`), chromedp.Click(`[data-version="3"] input`))
+	waitTrue("diff", `!document.getElementById("diff").hidden && document.querySelectorAll("#diff-graph [data-node]").length > 0`)
+	if n := count(`#diff-graph [data-how="insert"]`) + count(`#diff-graph [data-how="set"]`); n == 0 {
+		t.Error("the diff colours no node as added or changed")
+	}
+
+	// A version that is gone, an empty session, an edge to a node outside.
+	run("at 999", chromedp.Navigate(ts.URL+"/ui/#session=mission&at=999"))
+	waitTrue("at 999 refused", `/22Q08/.test(document.getElementById("notices").textContent)`)
+	run("empty", chromedp.Navigate(ts.URL+"/ui/#session=nothing_here"))
+	waitTrue("empty session", `/No Commit yet/.test(document.getElementById("versions").textContent)`)
+	var ghosts int
+	eval("ghost", `(function () {
+		var svg = document.createElementNS("http://www.w3.org/2000/svg", "svg");
+		svg.id = "probe"; document.body.appendChild(svg);
+		Graph.draw(svg, GQL.parse('INSERT (a:X {nick: "a"}), (a)-[:r]->(zz)'), {});
+		var n = svg.querySelectorAll("[data-ghost]").length * 10 + svg.querySelectorAll("[data-node]").length;
+		svg.remove();
+		return n;
+	})()`, &ghosts)
+	if ghosts != 11 {
+		t.Errorf("an edge to a node outside the text: %d ghosts×10+nodes, want 11", ghosts)
+	}
+
+	// A Shape of 50 rows: the time from its answer to drawn.
+	run("big", chromedp.Navigate(ts.URL+"/ui/#session=big&q=MATCH%20(p%3APKG)"))
+	waitTrue("big session", `/rows=/.test(document.getElementById("gql").textContent) && location.hash.includes("big")`)
+	run("F=60", chromedp.SendKeys("#opt-F", "60"), chromedp.Click("#recall button"))
+	waitTrue("big drawn", `document.querySelectorAll("#graph [data-node]").length > 20`)
+	var draw struct {
+		Ms    float64 `json:"ms"`
+		Nodes int     `json:"nodes"`
+		Edges int     `json:"edges"`
+		Rows  string  `json:"rows"`
+	}
+	eval("draw time", `Object.assign({rows: /rows=(\S+)/.exec(document.getElementById("gql").textContent)[1]}, window.goldfishDraw)`, &draw)
+	t.Logf("a Shape of rows=%s (%d nodes, %d edges) drawn in %.1f ms from its answer", draw.Rows, draw.Nodes, draw.Edges, draw.Ms)
+
+	// A server that stops: the page says so.
+	ts.CloseClientConnections()
+	ts.Close()
+	waitTrue("offline", `/does not answer/.test(document.getElementById("status").textContent)`)
+
+	mu.Lock()
+	defer mu.Unlock()
+	if len(console) > 0 {
+		t.Errorf("the page wrote to its console:\n%s", strings.Join(console, "\n"))
+	}
+}

@@ -224,11 +224,25 @@ func TestBrowser(t *testing.T) {
 		t.Error("the diff colours no node as added or changed")
 	}
 
+	// Live: a Commit made elsewhere shows without a reload.
+	run("newest", chromedp.Navigate(ts.URL+"/ui/#session=mission"))
+	waitTrue("outline again", fmt.Sprintf(`document.querySelectorAll("#graph [data-node]").length === %d`, want))
+	if _, err := sess.CommitWith(context.Background(), `INSERT (:NOTE {nick: "NOTE_live"})`, nil, goldfish.CommitOptions{Agent: "cy"}); err != nil {
+		t.Fatal(err)
+	}
+	waitTrue("live", `document.querySelector('#graph [data-node="NOTE_live"]') && document.querySelectorAll("#versions [data-version]").length === 5`)
+
 	// A version that is gone, an empty session, an edge to a node outside.
 	run("at 999", chromedp.Navigate(ts.URL+"/ui/#session=mission&at=999"))
 	waitTrue("at 999 refused", `/22Q08/.test(document.getElementById("notices").textContent)`)
 	run("empty", chromedp.Navigate(ts.URL+"/ui/#session=nothing_here"))
 	waitTrue("empty session", `/No Commit yet/.test(document.getElementById("versions").textContent)`)
+	// A session name no session may have, from the address: refused, as text.
+	run("hostile name", chromedp.Navigate(ts.URL+"/ui/#session=%3Cscript%3Ealert(1)%3C%2Fscript%3E%22%C3%A9"))
+	waitTrue("name refused", `/42Q03/.test(document.getElementById("status").textContent) && document.getElementById("where").textContent === '<script>alert(1)</script>"é'`)
+	if n := count("script"); n != 3 {
+		t.Errorf("the page holds %d scripts after a hostile session name, want its own 3", n)
+	}
 	var ghosts int
 	eval("ghost", `(function () {
 		var svg = document.createElementNS("http://www.w3.org/2000/svg", "svg");

@@ -112,11 +112,11 @@
     $("where").textContent = state.session;
     $("q").value = state.q || "";
     $("at").value = state.at || "";
-    var fresh = shown.session !== state.session;
     shown.session = state.session;
     loadInfo().then(function () {
       recall();
-      if (fresh) { loadVocabulary(); loadVersions(); }
+      loadVocabulary();
+      loadVersions();
       showDiff();
     });
     schedule();
@@ -225,6 +225,7 @@
       if (!d.versions.length) ol.appendChild(h("li", "hint", "No Commit yet."));
       d.versions.forEach(function (v) {
         var box = h("input"); box.type = "checkbox"; box.value = v.version;
+        box.checked = (state.diff || "").split(",").indexOf(String(v.version)) >= 0;
         box.addEventListener("change", pickDiff);
         var a = h("a", "", "v" + v.version);
         a.href = "#" + new URLSearchParams({ session: name, q: state.q || "", at: v.version }).toString();

@@ -24,8 +24,9 @@ Serves the sessions over HTTP/JSON and MCP (streamable HTTP on /mcp):
   POST /v1/sessions/NAME/commit   {"text", "params", "agent", "mint"}
   POST /v1/sessions/NAME/export    {"q", "params", "nicks", "options": {"M","k","L","F"}}
   POST /v1/sessions/NAME/absorb    {"slice", "policy", "agent"}
-  GET  /v1/sessions/NAME/vocabulary, /settings (POST to change), /dump
+  GET  /v1/sessions/NAME/vocabulary, /settings (POST to change), /dump, /diff, /history, /versions
   GET  /v1/sessions, GET /healthz, GET /readyz, GET /metrics
+  GET  /ui/                        the memory browser (a page; it asks for a token when the server has them)
 
 With --postgres URL (else $GOLDFISH_POSTGRES, unless --cabinet or --mem)
 the sessions live in PostgreSQL, shared with every other gqlsh serve on

@@ -4,11 +4,9 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"io"
-	"log/slog"
-	"net/http/httptest"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"regexp"
 	"strings"
 	"sync"
@@ -20,6 +18,7 @@ import (
 	"github.com/chromedp/chromedp"
 
 	"github.com/goldfish-gql/goldfish"
+	"github.com/goldfish-gql/goldfish/client"
 	"github.com/goldfish-gql/goldfish/server"
 )
 
@@ -44,9 +43,9 @@ const hostile = `<script>alert("x")</script>'é"`
 // fill makes the sessions the browser is shown: mission (three versions
 // by two agents, a view that breaks, a hostile nick) and big (enough
 // for a Shape of 50 rows).
-func fill(t *testing.T, db *goldfish.DB) {
+func fill(t *testing.T, c *client.Client) {
 	ctx := context.Background()
-	mission, err := db.Session(ctx, "mission")
+	mission, err := c.Session(ctx, "mission")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -61,7 +60,7 @@ func fill(t *testing.T, db *goldfish.DB) {
 			t.Fatalf("commit %d: %v", i, err)
 		}
 	}
-	big, err := db.Session(ctx, "big")
+	big, err := c.Session(ctx, "big")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -75,31 +74,95 @@ func fill(t *testing.T, db *goldfish.DB) {
 	}
 }
 
+// served is a running gqlsh serve.
+type served struct {
+	URL string
+	cmd *exec.Cmd
+}
+
+// Stop kills the server.
+func (s served) Stop() {
+	s.cmd.Process.Kill()
+	s.cmd.Wait()
+}
+
+// serve builds gqlsh and runs gqlsh serve --mem with a tokens file
+// holding line, on a free loopback port, until the test ends.
+func serve(t *testing.T, line string) served {
+	t.Helper()
+	dir := t.TempDir()
+	bin := filepath.Join(dir, "gqlsh")
+	if out, err := exec.Command("go", "build", "-o", bin, "../../cmd/gqlsh").CombinedOutput(); err != nil {
+		t.Fatalf("go build: %v\n%s", err, out)
+	}
+	tokens := filepath.Join(dir, "tokens")
+	if err := os.WriteFile(tokens, []byte(line+"\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command(bin, "serve", "--mem", "--tokens", tokens, "--listen", "127.0.0.1:0")
+	stderr := &syncBuffer{}
+	cmd.Stderr = stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		if cmd.ProcessState == nil {
+			cmd.Process.Kill()
+			cmd.Wait()
+		}
+	})
+	addr := regexp.MustCompile(`listening on (http://[0-9.:]+)`)
+	for i := 0; i < 1000; i++ { // 10 s at most
+		if m := addr.FindStringSubmatch(stderr.String()); m != nil {
+			return served{URL: m[1], cmd: cmd}
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	t.Fatalf("gqlsh serve did not start:\n%s", stderr.String())
+	return served{}
+}
+
+// syncBuffer is a buffer a process writes while the test reads it.
+type syncBuffer struct {
+	mu sync.Mutex
+	b  strings.Builder
+}
+
+func (s *syncBuffer) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+
+func (s *syncBuffer) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.String()
+}
+
 // shapeNodes counts the node patterns of a Shape's INSERT.
 var shapeNode = regexp.MustCompile(`(?m)^\s*\(\w+:`)
 
+// TestBrowser drives headless Chromium through the page on a real gqlsh
+// serve with a tokens file, its sessions made through package client:
+// the token asked for, the sessions listed, Shapes drawn with one
+// [data-node] per node, the envelope, the history and a diff, a Commit
+// followed live, refusals shown as text, the server stopping; and no
+// word on the page's console. It logs the first load's bytes and the
+// time from a Recall's answer to drawn.
 func TestBrowser(t *testing.T) {
 	chrome := browser(t)
-	db, err := goldfish.Open()
+	token, line, err := server.NewToken([]string{"*"}, []string{"*"})
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer db.Close()
-	fill(t, db)
-	token, line, err := server.NewToken([]string{"*"}, nil)
+	ts := serve(t, line)
+	c, err := client.New(ts.URL, client.Options{Token: token})
 	if err != nil {
 		t.Fatal(err)
 	}
-	toks, err := server.ParseTokens(strings.NewReader(line + "\n"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	srv, err := server.New(db, server.Options{Tokens: toks, Logger: slog.New(slog.NewTextHandler(io.Discard, nil))})
-	if err != nil {
-		t.Fatal(err)
-	}
-	ts := httptest.NewServer(srv)
-	defer ts.Close()
+	defer c.Close()
+	fill(t, c)
 
 	opts := append(chromedp.DefaultExecAllocatorOptions[:], chromedp.ExecPath(chrome), chromedp.NoSandbox,
 		chromedp.Headless, chromedp.DisableGPU, chromedp.WindowSize(1400, 1000))
@@ -175,7 +238,10 @@ func TestBrowser(t *testing.T) {
 
 	// The sessions, the outline drawn, the envelope.
 	run("sessions", chromedp.WaitVisible(`[data-session="mission"]`), chromedp.WaitVisible(`[data-session="big"]`))
-	sess, _ := db.Session(context.Background(), "mission")
+	sess, err := c.Session(context.Background(), "mission")
+	if err != nil {
+		t.Fatal(err)
+	}
 	outline, err := sess.Recall(context.Background(), "MATCH ()", goldfish.RecallOptions{})
 	if err != nil {
 		t.Fatal(err)
@@ -271,8 +337,7 @@ func TestBrowser(t *testing.T) {
 	t.Logf("a Shape of rows=%s (%d nodes, %d edges) drawn in %.1f ms from its answer", draw.Rows, draw.Nodes, draw.Edges, draw.Ms)
 
 	// A server that stops: the page says so.
-	ts.CloseClientConnections()
-	ts.Close()
+	ts.Stop()
 	waitTrue("offline", `/does not answer/.test(document.getElementById("status").textContent)`)
 
 	mu.Lock()

@@ -59,6 +59,11 @@ func newModel(g *golang.Graph) *model {
 			m.pkgs[pi] = append(m.pkgs[pi], set...)
 		}
 	}
+	// Functions outside the tree are nodes of no package: every part whose
+	// calls reach one holds a stub for it.
+	for _, n := range g.External {
+		add(n, -1)
+	}
 	m.home = make([][]int, len(m.nodes))
 	type key struct {
 		from, to int

@@ -182,6 +182,9 @@ func Go(ctx context.Context, db *goldfish.DB, dir string, opts Options) (Report,
 	}
 	names := sessionNames(opts.Prefix, labels)
 	owner := make([]int, len(m.nodes))
+	for x := range owner {
+		owner[x] = -1 // outside the tree until a part takes it
+	}
 	for pi, d := range defs {
 		for _, x := range d.nodes {
 			owner[x] = pi
@@ -310,7 +313,19 @@ func (m *model) interior(d partDef, pi int, owner []int, names []string) (conten
 		}
 		n := m.nodes[x].n
 		if _, ok := stubs[n.Loc]; !ok {
-			stubs[n.Loc] = golang.Node{Kind: "STUB", Loc: n.Loc, Props: []golang.Prop{{Key: "kind", Val: n.Kind}, {Key: "session", Val: names[owner[x]]}}}
+			props := []golang.Prop{{Key: "kind", Val: n.Kind}}
+			if owner[x] >= 0 {
+				props = append(props, golang.Prop{Key: "session", Val: names[owner[x]]})
+			} else {
+				// Outside the tree: no session holds it; its package says
+				// where it comes from.
+				for _, p := range n.Props {
+					if p.Key == "pkg" {
+						props = append(props, p)
+					}
+				}
+			}
+			stubs[n.Loc] = golang.Node{Kind: "STUB", Loc: n.Loc, Props: props}
 			stubLocs = append(stubLocs, n.Loc)
 		}
 		return golang.Ref{Kind: "STUB", Loc: n.Loc}
@@ -379,7 +394,7 @@ func (m *model) catalog(parts []Part, owner []int, names []string) content {
 			continue
 		}
 		k := [2]int{owner[e.from], owner[e.to]}
-		if k[0] != k[1] && !seen[k] {
+		if k[0] != k[1] && k[0] >= 0 && k[1] >= 0 && !seen[k] {
 			seen[k] = true
 			pairs = append(pairs, k)
 		}

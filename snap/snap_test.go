@@ -142,9 +142,9 @@ func TestSnapParts(t *testing.T) {
 		t.Errorf("catalogue:\n%s", cat)
 	}
 	for _, line := range []string{
-		`(:PART {edges: 22, files: ["store/price.go", "store/tax.go"], loc: "shop.store-3", nodes: 15, packages: ["example.com/shop/store"], prefix: "example.com/shop/store", stubs: 1})`,
-		`(:PART {edges: 10, loc: "shop.cmd", nodes: 11, packages: ["example.com/shop/cmd/shopd"], prefix: "example.com/shop/cmd/shopd", stubs: 8})-[:imports]->(:PART {edges: 17, files: ["store/cart.go"], loc: "shop.store-1"`,
-		`-[:imports]->(:PART {edges: 6, loc: "shop.util"`,
+		`(:PART {edges: 26, files: ["store/price.go", "store/tax.go"], loc: "shop.store-3", nodes: 16, packages: ["example.com/shop/store"], prefix: "example.com/shop/store", stubs: 2})`,
+		`(:PART {edges: 12, loc: "shop.cmd", nodes: 13, packages: ["example.com/shop/cmd/shopd"], prefix: "example.com/shop/cmd/shopd", stubs: 10})-[:imports]->(:PART {edges: 18, files: ["store/cart.go"], loc: "shop.store-1"`,
+		`-[:imports]->(:PART {edges: 7, loc: "shop.util"`,
 	} {
 		if !strings.Contains(cat, line) {
 			t.Errorf("catalogue lacks %s:\n%s", line, cat)
@@ -167,10 +167,12 @@ func TestSnapGroups(t *testing.T) {
 	for _, p := range rep.Parts {
 		names = append(names, p.Session)
 	}
-	if want := []string{"shop.cmd..util", "shop.store"}; !slices.Equal(names, want) {
+	// cmd/shopd, with its stubs for fmt and os outside the tree, is over
+	// a quarter of the budget and stands alone.
+	if want := []string{"shop.cmd", "shop.geo..util", "shop.store"}; !slices.Equal(names, want) {
 		t.Fatalf("parts %q; want %q", names, want)
 	}
-	if p := rep.Parts[0]; len(p.Packages) != 5 || p.Prefix != "example.com/shop" {
+	if p := rep.Parts[1]; len(p.Packages) != 4 || p.Prefix != "example.com/shop" {
 		t.Errorf("group %+v", p)
 	}
 }
@@ -293,8 +295,13 @@ func TestSnapChangedFile(t *testing.T) {
 			t.Errorf("%s after the re-snap:\n%s\na fresh snap:\n%s", name, got[name], want[name])
 		}
 	}
-	if d := got["shop.store-3"]; strings.Contains(d, "store.Net") || !strings.Contains(d, "store.Half") ||
-		strings.Contains(d, `name: "Receipt"`+`, sig: "func Receipt(c *Cart) []string"})-[:calls]->(:FN {line: 10, loc: "example.com/shop/store.Gross"`) {
+	receiptCallsGross := false
+	for _, line := range strings.Split(got["shop.store-3"], "\n") {
+		if from, to, ok := strings.Cut(line, "-[:calls]->"); ok && strings.Contains(from, `name: "Receipt"`) && strings.Contains(to, `loc: "example.com/shop/store.Gross"`) {
+			receiptCallsGross = true
+		}
+	}
+	if d := got["shop.store-3"]; strings.Contains(d, "store.Net") || !strings.Contains(d, "store.Half") || receiptCallsGross {
 		t.Errorf("store-3 still holds what the file no longer has:\n%s", d)
 	}
 }

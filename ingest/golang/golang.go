@@ -69,6 +69,12 @@ type Options struct {
 	Only []string
 	// Workers parse in parallel (default GOMAXPROCS).
 	Workers int
+	// NoTypes resolves calls by syntax only, without loading the
+	// packages with the go command and type-checking them.
+	NoTypes bool
+	// Progress, when set, is called now and then during the typed pass
+	// with the number of files parsed so far.
+	Progress func(files int)
 }
 
 // Stats report a load and an ingest.
@@ -77,11 +83,23 @@ type Stats struct {
 	Decls           int // FN + TYPE + VAR + CONST nodes
 	Nodes, Edges    int // elements the Δs carry (each once)
 	Imports, Calls  int // edges of those types
-	Deltas          int // Ingest calls
-	Applied         int // Δs that changed the session
-	SourceBytes     int64
-	Load            time.Duration // parse and build the Δs
-	Ingest          time.Duration // apply them
+	Refs            int // refs edges (functions to package-level vars and consts)
+	Implements      int // implements edges
+	// External counts the calls edges to functions outside the tree
+	// (LoadGraph's External nodes; Load leaves them out).
+	External int
+	// Resolve says how calls were resolved: ModeTyped, ModeSyntax or
+	// ModeMixed. Typed counts the packages type-checked, Untyped those
+	// resolved by syntax only, TypeErrors those checked despite errors;
+	// TypeNote says why some were not type-checked.
+	Resolve                    string
+	Typed, Untyped, TypeErrors int
+	TypeNote                   string
+	Deltas                     int // Ingest calls
+	Applied                    int // Δs that changed the session
+	SourceBytes                int64
+	Load                       time.Duration // parse and build the Δs
+	Ingest                     time.Duration // apply them
 }
 
 // Elements is Nodes+Edges.
@@ -136,7 +154,10 @@ type decl struct {
 	name string
 	sig  string
 	line int
+	at   string // "file:line", the file relative to the tree
+	doc  string // the first line of the doc comment
 	recv string // FN methods: the receiver's base type name
+	off  int    // byte offset of the name in its file (the typed pass finds the declaration by it)
 	body *ast.BlockStmt
 }
 
@@ -173,9 +194,11 @@ func Load(dir string, opts Options) (*Tree, error) {
 		b.pkg(p)
 	}
 	if !opts.NoCalls {
+		ls := resolveLinks(b.root, b, kept, opts)
 		for _, p := range kept {
-			b.calls(p)
+			b.links(p, ls)
 		}
+		ls.stats(&t.Stats)
 	}
 	t.Stats.Deltas = len(t.Deltas)
 	t.Stats.Load = time.Since(t0)
@@ -239,7 +262,7 @@ func loadPackages(dir string, opts Options) (*builder, []*pkg, error) {
 		}
 	}
 	sort.Slice(kept, func(i, j int) bool { return kept[i].path < kept[j].path })
-	b := &builder{byPath: map[string]*pkg{}, byDir: map[string]*pkg{}}
+	b := &builder{root: root, byPath: map[string]*pkg{}, byDir: map[string]*pkg{}}
 	for _, p := range kept {
 		b.byPath[p.path] = p
 		b.byDir[p.dir] = p
@@ -376,7 +399,7 @@ func loadPackage(fset *token.FileSet, root, dir, ipath string, opts Options) (*p
 		if err != nil {
 			return nil, err
 		}
-		af, err := parser.ParseFile(fset, filepath.Join(abs, n), src, parser.SkipObjectResolution)
+		af, err := parser.ParseFile(fset, filepath.Join(abs, n), src, parser.ParseComments|parser.SkipObjectResolution)
 		if err != nil {
 			continue // a file that does not parse is left out, as go/build would refuse it
 		}
@@ -404,7 +427,11 @@ func loadPackage(fset *token.FileSet, root, dir, ipath string, opts Options) (*p
 			f.imports[local] = ip
 		}
 		line := func(pos token.Pos) int { return fset.Position(pos).Line }
-		add := func(d decl) {
+		tf := fset.File(af.Pos())
+		add := func(d decl, name *ast.Ident, doc *ast.CommentGroup) {
+			d.off = tf.Offset(name.Pos())
+			d.at = rel + ":" + strconv.Itoa(d.line)
+			d.doc = firstLine(doc)
 			if d.name == "_" || d.name == "init" || seen[d.loc] {
 				d.loc += "@" + n + ":" + strconv.Itoa(d.line)
 				for i, base := 2, d.loc; seen[d.loc]; i++ { // var _, _ = … on one line
@@ -436,7 +463,7 @@ func loadPackage(fset *token.FileSet, root, dir, ipath string, opts Options) (*p
 					}
 				}
 				fd.sig = clip(sig)
-				add(fd)
+				add(fd, d.Name, d.Doc)
 			case *ast.GenDecl:
 				for _, sp := range d.Specs {
 					switch s := sp.(type) {
@@ -446,7 +473,27 @@ func loadPackage(fset *token.FileSet, root, dir, ipath string, opts Options) (*p
 						if !seen[td.loc] && td.name != "_" {
 							p.types[td.name] = true
 						}
-						add(td)
+						doc := s.Doc
+						if doc == nil && len(d.Specs) == 1 {
+							doc = d.Doc
+						}
+						add(td, s.Name, doc)
+						if it, ok := s.Type.(*ast.InterfaceType); ok && td.name != "_" {
+							// An interface's methods are FN nodes of their
+							// own, so a call through the interface has
+							// somewhere to go.
+							for _, m := range it.Methods.List {
+								ft, ok := m.Type.(*ast.FuncType)
+								if !ok {
+									continue // an embedded interface or a type term
+								}
+								for _, mn := range m.Names {
+									md := decl{kind: "FN", name: mn.Name, recv: td.name, loc: ipath + "." + td.name + "." + mn.Name, line: line(mn.Pos())}
+									md.sig = clip("func (" + td.name + ") " + mn.Name + strings.TrimPrefix(types.ExprString(ft), "func"))
+									add(md, mn, m.Doc)
+								}
+							}
+						}
 					case *ast.ValueSpec:
 						kind, word := "VAR", "var "
 						if d.Tok == token.CONST {
@@ -464,7 +511,11 @@ func loadPackage(fset *token.FileSet, root, dir, ipath string, opts Options) (*p
 								}
 							}
 							vd.sig = clip(sig)
-							add(vd)
+							doc := s.Doc
+							if doc == nil && len(d.Specs) == 1 {
+								doc = d.Doc
+							}
+							add(vd, id, doc)
 						}
 					}
 				}
@@ -500,11 +551,25 @@ func typeKind(s *ast.TypeSpec) string {
 	}
 }
 
-func clip(s string) string {
-	if len(s) <= 160 {
+// firstLine is the first line of a doc comment, clipped.
+func firstLine(cg *ast.CommentGroup) string {
+	if cg == nil {
+		return ""
+	}
+	t := strings.TrimSpace(cg.Text())
+	if i := strings.IndexByte(t, '\n'); i >= 0 {
+		t = strings.TrimSpace(t[:i])
+	}
+	return clipN(t, 120)
+}
+
+func clip(s string) string { return clipN(s, 160) }
+
+func clipN(s string, n int) string {
+	if len(s) <= n {
 		return s
 	}
-	cut := 157
+	cut := n - 3
 	for cut > 0 && (s[cut]&0xC0) == 0x80 {
 		cut--
 	}
@@ -539,6 +604,7 @@ var sizes = []int{64, 32, 16, 8, 4, 2, 1}
 
 type builder struct {
 	t      *Tree
+	root   string // the tree's directory, absolute
 	byPath map[string]*pkg
 	byDir  map[string]*pkg
 	texts  sync.Map // template key → text
@@ -573,15 +639,16 @@ func (b *builder) emit(text string, params map[string]any) {
 	b.t.Deltas = append(b.t.Deltas, Delta{Text: text, Params: params})
 }
 
-var pname [4][]string // parameter names per field and index: l3, n3, s3, ln3
+// pname holds the parameter names per field and index: l3, n3, s3, a3,
+// d3, r3, t3.
+var pname [7][]string
 
 func init() {
 	for i := range 256 {
 		is := strconv.Itoa(i)
-		pname[0] = append(pname[0], "l"+is)
-		pname[1] = append(pname[1], "n"+is)
-		pname[2] = append(pname[2], "s"+is)
-		pname[3] = append(pname[3], "ln"+is)
+		for f, p := range []string{"l", "n", "s", "a", "d", "r", "t"} {
+			pname[f] = append(pname[f], p+is)
+		}
 	}
 }
 
@@ -663,39 +730,71 @@ func (b *builder) pkg(p *pkg) {
 		st.Edges++
 		// Group the file's declarations by template, keeping source order
 		// inside each group.
-		groups := map[string][]decl{}
+		groups := map[declKey][]decl{}
 		for _, d := range f.decls {
-			key := d.kind
-			if d.recv != "" && p.types[d.recv] {
-				key = "METHOD"
-			}
-			groups[key] = append(groups[key], d)
+			k := declKey{kind: d.kind, method: d.recv != "" && p.types[d.recv], recv: d.recv != "", doc: d.doc != ""}
+			groups[k] = append(groups[k], d)
 		}
-		for _, key := range []string{"TYPE", "FN", "METHOD", "VAR", "CONST"} {
-			ds := groups[key]
+		for _, k := range declKeys {
+			ds := groups[k]
 			st.Decls += len(ds)
 			st.Nodes += len(ds)
 			st.Edges += len(ds)
-			if key == "METHOD" {
+			if k.method {
 				st.Edges += len(ds)
 			}
 			chunks(len(ds), 64, func(lo, hi int) {
-				params := make(map[string]any, 1+4*(hi-lo)+(hi-lo))
+				params := make(map[string]any, 1+6*(hi-lo))
 				params["file"] = f.rel
 				for i, d := range ds[lo:hi] {
 					params[pname[0][i]] = d.loc
 					params[pname[1][i]] = d.name
 					params[pname[2][i]] = d.sig
-					params[pname[3][i]] = d.line
-					if key == "METHOD" {
-						params["t"+strconv.Itoa(i)] = p.path + "." + d.recv
+					params[pname[3][i]] = d.at
+					if k.doc {
+						params[pname[4][i]] = d.doc
+					}
+					if k.recv {
+						params[pname[5][i]] = d.recv
+					}
+					if k.method {
+						params[pname[6][i]] = p.path + "." + d.recv
 					}
 				}
-				b.emit(b.text(key, hi-lo, declText(key)), params)
+				b.emit(b.text(k.String(), hi-lo, declText(k)), params)
 			})
 		}
 	}
 }
+
+// declKey selects a declaration's statement template: its kind, whether
+// it is a method of a type of its package (a has_method edge), whether it
+// has a receiver and a doc line (the properties it carries).
+type declKey struct {
+	kind              string
+	method, recv, doc bool
+}
+
+func (k declKey) String() string { return fmt.Sprintf("%s/%t/%t/%t", k.kind, k.method, k.recv, k.doc) }
+
+// declKeys orders the templates: types, functions, methods, vars,
+// consts; without a doc line before with one.
+var declKeys = func() []declKey {
+	var ks []declKey
+	for _, kind := range []string{"TYPE", "FN", "METHOD", "VAR", "CONST"} {
+		for _, doc := range []bool{false, true} {
+			switch kind {
+			case "FN":
+				ks = append(ks, declKey{kind: "FN", doc: doc}, declKey{kind: "FN", recv: true, doc: doc})
+			case "METHOD":
+				ks = append(ks, declKey{kind: "FN", method: true, recv: true, doc: doc})
+			default:
+				ks = append(ks, declKey{kind: kind, doc: doc})
+			}
+		}
+	}
+	return ks
+}()
 
 // importsOf lists the import paths of the packages of the tree that p
 // imports, sorted, each once, p itself left out.
@@ -724,12 +823,8 @@ func importsText(n int) string {
 	return sb.String()
 }
 
-func declText(key string) func(n int) string {
+func declText(k declKey) func(n int) string {
 	return func(n int) string {
-		kind := key
-		if key == "METHOD" {
-			kind = "FN"
-		}
 		var sb strings.Builder
 		sb.WriteString("INSERT ")
 		for i := range n {
@@ -738,8 +833,15 @@ func declText(key string) func(n int) string {
 			} else {
 				sb.WriteString(", (f)")
 			}
-			fmt.Fprintf(&sb, "-[:contains]->(:%s {loc: $l%d, name: $n%d, sig: $s%d, line: $ln%d})", kind, i, i, i, i)
-			if key == "METHOD" {
+			fmt.Fprintf(&sb, "-[:contains]->(:%s {loc: $l%d, name: $n%d, sig: $s%d, at: $a%d", k.kind, i, i, i, i)
+			if k.doc {
+				fmt.Fprintf(&sb, ", doc: $d%d", i)
+			}
+			if k.recv {
+				fmt.Fprintf(&sb, ", recv: $r%d", i)
+			}
+			sb.WriteString("})")
+			if k.method {
 				fmt.Fprintf(&sb, "<-[:has_method]-(:TYPE {loc: $t%d})", i)
 			}
 		}
@@ -747,20 +849,63 @@ func declText(key string) func(n int) string {
 	}
 }
 
-// calls emits the calls edges of p's functions (callPairs).
-func (b *builder) calls(p *pkg) {
-	pairs := b.callPairs(p)
-	st := &b.t.Stats
-	st.Calls += len(pairs)
-	st.Edges += len(pairs)
-	chunks(len(pairs), 64, func(lo, hi int) {
-		params := make(map[string]any, 2*(hi-lo))
-		for i, pr := range pairs[lo:hi] {
-			params[pname[0][i]] = pr[0]
-			params[pname[1][i]] = pr[1]
+// links emits p's calls, refs and implements edges between nodes of
+// the tree, grouped by (type, kinds) in chunks; calls to functions outside
+// the tree are left out (a session of one tree has no node for them).
+func (b *builder) links(p *pkg, ls *links) {
+	type gk struct{ typ, from, to string }
+	groups := map[gk][]link{}
+	var order []gk
+	for _, l := range ls.byPkg[p] {
+		if _, out := ls.external[l.to.Loc]; out && l.to.Kind == "FN" && l.typ == "calls" {
+			continue
 		}
-		b.emit(b.text("calls", hi-lo, callsText), params)
-	})
+		k := gk{l.typ, l.from.Kind, l.to.Kind}
+		if _, ok := groups[k]; !ok {
+			order = append(order, k)
+		}
+		groups[k] = append(groups[k], l)
+	}
+	st := &b.t.Stats
+	for _, k := range order {
+		ls := groups[k]
+		st.Edges += len(ls)
+		chunks(len(ls), 64, func(lo, hi int) {
+			params := make(map[string]any, 2*(hi-lo))
+			for i, l := range ls[lo:hi] {
+				params[pname[0][i]] = l.from.Loc
+				params[pname[1][i]] = l.to.Loc
+			}
+			b.emit(b.text(k.typ+"/"+k.from+"/"+k.to, hi-lo, edgesText(k.typ, k.from, k.to)), params)
+		})
+	}
+}
+
+// stats records in st how the links were resolved and what they hold.
+func (ls *links) stats(st *Stats) {
+	st.Resolve, st.Typed, st.Untyped, st.TypeErrors, st.TypeNote = ls.mode(), ls.typed, len(ls.untyped), ls.withErrors, ls.note
+	for _, l := range ls.all() {
+		switch l.typ {
+		case "calls":
+			if _, out := ls.external[l.to.Loc]; out {
+				st.External++
+			} else {
+				st.Calls++
+			}
+		case "refs":
+			st.Refs++
+		case "implements":
+			st.Implements++
+		}
+	}
+}
+
+func (ls *links) all() []link {
+	var out []link
+	for _, l := range ls.byPkg {
+		out = append(out, l...)
+	}
+	return out
 }
 
 // callPairs lists the (caller, callee) locators of p's calls edges: f(…)
@@ -815,14 +960,16 @@ func (b *builder) callPairs(p *pkg) [][2]string {
 	return pairs
 }
 
-func callsText(n int) string {
-	var sb strings.Builder
-	sb.WriteString("INSERT ")
-	for i := range n {
-		if i > 0 {
-			sb.WriteString(", ")
+func edgesText(typ, from, to string) func(n int) string {
+	return func(n int) string {
+		var sb strings.Builder
+		sb.WriteString("INSERT ")
+		for i := range n {
+			if i > 0 {
+				sb.WriteString(", ")
+			}
+			fmt.Fprintf(&sb, "(:%s {loc: $l%d})-[:%s]->(:%s {loc: $n%d})", from, i, typ, to, i)
 		}
-		fmt.Fprintf(&sb, "(:FN {loc: $l%d})-[:calls]->(:FN {loc: $n%d})", i, i)
+		return sb.String()
 	}
-	return sb.String()
 }

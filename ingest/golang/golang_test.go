@@ -60,14 +60,16 @@ func TestIngestTree(t *testing.T) {
 	for _, want := range []string{
 		`(:PKG {dir: "geom", files: 1, loc: "example.com/tree/geom", name: "geom"})`,
 		`-[:imports]->(:PKG {dir: "geom"`,
-		`(:FN {line: 13, loc: "example.com/tree/geom.Dist", name: "Dist", sig: "func Dist(a, b Point) float64"})`,
-		`(:FN {line: 13, loc: "example.com/tree/geom.Dist", name: "Dist", sig: "func Dist(a, b Point) float64"})-[:calls]->(:FN {line: 15, loc: "example.com/tree/geom.sq"`,
-		`loc: "example.com/tree/shapes.describe", name: "describe", sig: "func describe(c Circle) string"})-[:calls]->(:FN {line: 13, loc: "example.com/tree/geom.Dist"`,
+		`(:FN {at: "geom/geom.go:13", doc: "Dist is the distance between two points.", loc: "example.com/tree/geom.Dist", name: "Dist", sig: "func Dist(a, b Point) float64"})`,
+		`sig: "func Dist(a, b Point) float64"})-[:calls]->(:FN {at: "geom/geom.go:15", loc: "example.com/tree/geom.sq"`,
+		`loc: "example.com/tree/shapes.describe", name: "describe", sig: "func describe(c Circle) string"})-[:calls]->(:FN {at: "geom/geom.go:13", doc: "Dist is the distance between two points.", loc: "example.com/tree/geom.Dist"`,
 		`loc: "example.com/tree/shapes.Circle.String"`,
-		`-[:has_method]->(:FN {line: 16, loc: "example.com/tree/shapes.Circle.Area"`,
-		`(:CONST {line: 7, loc: "example.com/tree/geom.Pi", name: "Pi", sig: "const Pi = math.Pi"})`,
+		`-[:has_method]->(:FN {at: "shapes/shapes.go:16", loc: "example.com/tree/shapes.Circle.Area"`,
+		`(:CONST {at: "geom/geom.go:7", doc: "Pi is a constant.", loc: "example.com/tree/geom.Pi", name: "Pi", sig: "const Pi = math.Pi"})`,
+		`loc: "example.com/tree/shapes.describe", name: "describe", sig: "func describe(c Circle) string"})-[:refs]->(:VAR {at: "shapes/shapes.go:9", loc: "example.com/tree/shapes.Origin"`,
+		`loc: "example.com/tree/shapes.Circle.Area", name: "Area", recv: "Circle", sig: "func (c Circle) Area() float64"})-[:refs]->(:CONST {at: "geom/geom.go:7"`,
 		`loc: "example.com/tree/geom.init@geom.go:20"`,
-		`(:TYPE {line: 10, loc: "example.com/tree/geom.Point", name: "Point", sig: "type Point struct"})`,
+		`(:TYPE {at: "geom/geom.go:10", doc: "Point is a point.", loc: "example.com/tree/geom.Point", name: "Point", sig: "type Point struct"})`,
 		`(:FILE {lines: 22, loc: "geom/geom.go", name: "geom.go"})-[:contains]->(:FN`,
 		`loc: "example.com/tree/geom._@geom.go:22#2"`,
 	} {
@@ -114,10 +116,14 @@ func TestLoadGraph(t *testing.T) {
 		}
 		a, b := tree.Stats, g.Stats
 		a.Deltas, a.Load, b.Load = 0, 0, 0
+		b.Edges -= b.External // Load leaves the calls out of the tree out
 		if a != b {
 			t.Errorf("%s: Load's stats %+v, LoadGraph's %+v", tc.dir, a, b)
 		}
 		nodes := map[golang.Ref]bool{}
+		for _, n := range g.External {
+			nodes[n.Ref()] = true
+		}
 		for _, p := range g.Packages {
 			nodes[p.Node.Ref()] = true
 			for _, f := range p.Files {
@@ -127,7 +133,7 @@ func TestLoadGraph(t *testing.T) {
 				}
 			}
 		}
-		if len(nodes) != g.Stats.Nodes {
+		if len(nodes) != g.Stats.Nodes+len(g.External) {
 			t.Errorf("%s: %d distinct nodes of %d", tc.dir, len(nodes), g.Stats.Nodes)
 		}
 		for _, e := range g.Edges {

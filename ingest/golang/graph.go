@@ -1,6 +1,7 @@
 package golang
 
 import (
+	"sort"
 	"time"
 )
 
@@ -12,10 +13,14 @@ type Graph struct {
 	Packages []Package
 	// Edges are every edge of the tree, in a deterministic order: per
 	// package its imports and contains edges and its types' has_method
-	// edges, then every package's calls edges.
+	// edges, then per package its calls, refs and implements edges.
 	Edges []Edge
+	// External are the functions outside the tree that its functions
+	// call (kind FN; loc built as the tree's are; name and pkg), sorted by
+	// loc: the calls edges to them are in Edges.
+	External []Node
 	// Stats count what the graph holds (Deltas, Applied and Ingest stay
-	// zero).
+	// zero; Nodes leaves External out).
 	Stats Stats
 }
 
@@ -127,11 +132,20 @@ func LoadGraph(dir string, opts Options) (*Graph, error) {
 		g.Packages = append(g.Packages, gp)
 	}
 	if !opts.NoCalls {
+		ls := resolveLinks(b.root, b, kept, opts)
 		for _, p := range kept {
-			for _, pr := range b.callPairs(p) {
-				g.Edges = append(g.Edges, Edge{Type: "calls", From: Ref{"FN", pr[0]}, To: Ref{"FN", pr[1]}})
-				st.Calls++
+			for _, l := range ls.byPkg[p] {
+				g.Edges = append(g.Edges, Edge{Type: l.typ, From: l.from, To: l.to})
 			}
+		}
+		ls.stats(st)
+		locs := make([]string, 0, len(ls.external))
+		for l := range ls.external {
+			locs = append(locs, l)
+		}
+		sort.Strings(locs)
+		for _, l := range locs {
+			g.External = append(g.External, ls.external[l])
 		}
 	}
 	st.Edges = len(g.Edges)
@@ -140,5 +154,13 @@ func LoadGraph(dir string, opts Options) (*Graph, error) {
 }
 
 func declNode(d decl) Node {
-	return Node{Kind: d.kind, Loc: d.loc, Props: []Prop{{"line", d.line}, {"name", d.name}, {"sig", d.sig}}}
+	props := []Prop{{"at", d.at}}
+	if d.doc != "" {
+		props = append(props, Prop{"doc", d.doc})
+	}
+	props = append(props, Prop{"name", d.name})
+	if d.recv != "" {
+		props = append(props, Prop{"recv", d.recv})
+	}
+	return Node{Kind: d.kind, Loc: d.loc, Props: append(props, Prop{"sig", d.sig})}
 }

@@ -1,0 +1,3 @@
+module example.com/typed
+
+go 1.22

@@ -1,0 +1,621 @@
+package golang
+
+import (
+	"fmt"
+	"go/ast"
+	"go/parser"
+	"go/token"
+	"go/types"
+	"os"
+	"path/filepath"
+	"runtime"
+	"slices"
+	"sort"
+	"strings"
+	"sync"
+	"sync/atomic"
+
+	"golang.org/x/tools/go/packages"
+)
+
+// The typed pass: the tree's packages are loaded again with go/packages
+// and type-checked (go/types), and what the checker resolved becomes
+// edges between the nodes the syntax pass made:
+//
+//   - calls: a call of a function or a method, through a receiver, an
+//     embedded field, a package qualifier or a method expression; a call
+//     through an interface goes to the interface's method (an FN node of
+//     its own, under its TYPE by has_method). A callee outside the tree
+//     becomes an external node (Graph.External).
+//   - refs: a function's uses of package-level variables and constants of
+//     the tree.
+//   - implements: a named non-interface type of the tree to each interface
+//     of the tree (with at least one method) that it or its pointer
+//     satisfies, by types.Implements.
+//
+// A declaration is found from the checker's objects by position (file and
+// byte offset of its name), so the two passes agree on every node without
+// rebuilding locators from types. A package the go command cannot load or
+// the checker cannot check keeps the syntax pass's calls, and the load says
+// so (Stats.Untyped, Stats.TypeNote).
+
+// link is one resolved edge.
+type link struct {
+	typ      string // calls, refs, implements
+	from, to Ref
+}
+
+// links is what the typed (or the syntax) pass resolved.
+type links struct {
+	byPkg    map[*pkg][]link // in source order of the callers
+	external map[string]Node // loc → a callee outside the tree
+	typed    int             // packages type-checked
+	untyped  []string        // import paths resolved by syntax only
+	// withErrors counts the packages checked despite errors: their links
+	// are what the checker could resolve.
+	withErrors int
+	note       string // why, when some are
+}
+
+// posKey is a declaration's place: its file relative to the tree and the
+// byte offset of its name.
+type posKey struct {
+	rel string
+	off int
+}
+
+// LoadMode is how calls were resolved.
+const (
+	// ModeTyped: every package type-checked.
+	ModeTyped = "type-checked"
+	// ModeSyntax: no package could be type-checked; calls by syntax only.
+	ModeSyntax = "syntax only"
+	// ModeMixed: some packages type-checked, the others by syntax.
+	ModeMixed = "partly type-checked"
+)
+
+// typedLoad is the state of one typed pass.
+type typedLoad struct {
+	root     string // absolute, symlinks resolved
+	b        *builder
+	kept     []*pkg
+	decls    map[posKey]Ref
+	inTree   map[string]*pkg // absolute directory → package
+	opts     Options
+	progress func(files int)
+	parsed   atomic.Int64
+}
+
+// resolveLinks resolves the calls, refs and implements edges of the kept
+// packages: type-checked where the go command and the checker can, by
+// syntax elsewhere.
+func resolveLinks(root string, b *builder, kept []*pkg, opts Options) *links {
+	ls := &links{byPkg: map[*pkg][]link{}, external: map[string]Node{}}
+	if opts.NoTypes {
+		ls.note = "type-checking was turned off"
+		for _, p := range kept {
+			ls.syntaxOnly(b, p)
+			ls.untyped = append(ls.untyped, p.path)
+		}
+		return ls
+	}
+	real, err := filepath.EvalSymlinks(root)
+	if err != nil {
+		real = root
+	}
+	tl := &typedLoad{root: real, b: b, kept: kept, decls: map[posKey]Ref{}, inTree: map[string]*pkg{}, opts: opts, progress: opts.Progress}
+	for _, p := range kept {
+		tl.inTree[filepath.Join(real, filepath.FromSlash(p.dir))] = p
+		for _, f := range p.files {
+			for _, d := range f.decls {
+				tl.decls[posKey{f.rel, d.off}] = Ref{d.kind, d.loc}
+			}
+		}
+	}
+	done := map[*pkg]bool{}
+	var notes []string
+	for _, g := range tl.groups() {
+		n, err := tl.load(g, ls, done)
+		if err != nil {
+			notes = append(notes, err.Error())
+		}
+		ls.typed += n
+	}
+	for _, p := range kept {
+		if !done[p] {
+			ls.syntaxOnly(b, p)
+			ls.untyped = append(ls.untyped, p.path)
+		}
+	}
+	if len(ls.untyped) > 0 && len(notes) == 0 {
+		notes = append(notes, "not in a module the go command can load (no go.mod at or above them)")
+	}
+	ls.note = strings.Join(notes, "; ")
+	return ls
+}
+
+func (ls *links) syntaxOnly(b *builder, p *pkg) {
+	for _, pr := range b.callPairs(p) {
+		ls.byPkg[p] = append(ls.byPkg[p], link{"calls", Ref{"FN", pr[0]}, Ref{"FN", pr[1]}})
+	}
+}
+
+// mode says how the calls of a load were resolved.
+func (ls *links) mode() string {
+	switch {
+	case len(ls.untyped) == 0:
+		return ModeTyped
+	case ls.typed == 0:
+		return ModeSyntax
+	}
+	return ModeMixed
+}
+
+// group is the kept packages of one module: its root (the directory of
+// its go.mod) and their directories.
+type group struct {
+	modRoot string
+	pkgs    []*pkg
+}
+
+// groups sorts the kept packages by the module they belong to (the nearest
+// go.mod at or above their directory); packages under no go.mod form no
+// group and stay syntax-only.
+func (tl *typedLoad) groups() []group {
+	byRoot := map[string]*group{}
+	var order []string
+	memo := map[string]string{}
+	var modRoot func(d string) string
+	modRoot = func(d string) string {
+		if r, ok := memo[d]; ok {
+			return r
+		}
+		r := ""
+		if fi, err := os.Stat(filepath.Join(d, "go.mod")); err == nil && !fi.IsDir() {
+			r = d
+		} else if up := filepath.Dir(d); up != d {
+			r = modRoot(up)
+		}
+		memo[d] = r
+		return r
+	}
+	for _, p := range tl.kept {
+		r := modRoot(filepath.Join(tl.root, filepath.FromSlash(p.dir)))
+		if r == "" {
+			continue
+		}
+		g, ok := byRoot[r]
+		if !ok {
+			g = &group{modRoot: r}
+			byRoot[r] = g
+			order = append(order, r)
+		}
+		g.pkgs = append(g.pkgs, p)
+	}
+	sort.Strings(order)
+	out := make([]group, len(order))
+	for i, r := range order {
+		out[i] = *byRoot[r]
+	}
+	return out
+}
+
+// loadMode is what the typed pass asks of go/packages: syntax and types of
+// every package, dependencies included, from source (no export data, so
+// nothing is compiled); bodies outside the group are dropped at parse.
+const loadMode = packages.NeedName | packages.NeedFiles | packages.NeedCompiledGoFiles | packages.NeedImports |
+	packages.NeedDeps | packages.NeedTypes | packages.NeedSyntax | packages.NeedTypesInfo
+
+// load type-checks one module's packages and adds their links; it
+// returns how many of them were resolved and, when some could not be,
+// why.
+func (tl *typedLoad) load(g group, ls *links, done map[*pkg]bool) (int, error) {
+	own := map[string]*pkg{} // absolute directory → package of this group
+	var patterns []string
+	for _, p := range g.pkgs {
+		abs := filepath.Join(tl.root, filepath.FromSlash(p.dir))
+		own[abs] = p
+		if vendored(p.dir) {
+			continue // loaded as a dependency of the packages that import it
+		}
+		rel, err := filepath.Rel(g.modRoot, abs)
+		if err != nil {
+			continue
+		}
+		patterns = append(patterns, "./"+filepath.ToSlash(rel))
+	}
+	if len(patterns) == 0 {
+		return 0, nil
+	}
+	// No cgo: the checker reads the files as they are, without running
+	// cgo (and a C compiler) first.
+	env := append(os.Environ(), "GOWORK=off", "CGO_ENABLED=0")
+	if _, ok := os.LookupEnv("GOTOOLCHAIN"); !ok {
+		env = append(env, "GOTOOLCHAIN=local") // a snap never fetches a Go toolchain
+	}
+	fset := token.NewFileSet()
+	cfg := &packages.Config{
+		Mode:  loadMode,
+		Dir:   g.modRoot,
+		Env:   env,
+		Fset:  fset,
+		Tests: tl.opts.Tests,
+		Logf:  func(string, ...any) {},
+		ParseFile: func(fset *token.FileSet, filename string, src []byte) (*ast.File, error) {
+			mode := parser.ParseComments | parser.SkipObjectResolution
+			_, mine := own[filepath.Dir(filename)]
+			if !mine {
+				mode = parser.SkipObjectResolution
+			}
+			f, err := parser.ParseFile(fset, filename, src, mode)
+			if !mine && f != nil {
+				// Only this module's bodies are read; the checker needs
+				// no body to type a dependency's declarations.
+				for _, d := range f.Decls {
+					if fd, ok := d.(*ast.FuncDecl); ok {
+						fd.Body = nil
+					}
+				}
+			}
+			if n := tl.parsed.Add(1); tl.progress != nil && n%64 == 0 {
+				tl.progress(int(n))
+			}
+			return f, err
+		},
+	}
+	roots, err := packages.Load(cfg, patterns...)
+	if err != nil {
+		return 0, fmt.Errorf("the go command could not list %s: %s", g.modRoot, firstErrLine(err.Error()))
+	}
+	// Every loaded package whose directory is one of this group's: the
+	// roots and the vendored packages they reach. With tests, a package's
+	// test variant (its own files and its _test.go files) and its external
+	// test package; else the package itself.
+	variants := map[*pkg][]*packages.Package{}
+	var firstErr string
+	packages.Visit(roots, nil, func(lp *packages.Package) {
+		if len(lp.CompiledGoFiles) == 0 && len(lp.GoFiles) == 0 {
+			return
+		}
+		files := lp.CompiledGoFiles
+		if len(files) == 0 {
+			files = lp.GoFiles
+		}
+		p, ok := own[filepath.Dir(files[0])]
+		if !ok {
+			return
+		}
+		if strings.HasSuffix(lp.PkgPath, ".test") && lp.Name == "main" {
+			return // the generated test main
+		}
+		if len(lp.Errors) > 0 && lp.Types != nil {
+			ls.withErrors++
+		}
+		if lp.Types == nil || lp.TypesInfo == nil || len(lp.Syntax) == 0 {
+			if firstErr == "" && len(lp.Errors) > 0 {
+				firstErr = lp.Errors[0].Error()
+			}
+			return
+		}
+		variants[p] = append(variants[p], lp)
+	})
+	var mine []*pkg
+	for p, vs := range variants {
+		if tl.opts.Tests {
+			// Keep the test variant over the plain package.
+			var test []*packages.Package
+			for _, v := range vs {
+				if v.ForTest != "" || strings.HasSuffix(v.Name, "_test") {
+					test = append(test, v)
+				}
+			}
+			if len(test) > 0 {
+				vs = test
+			}
+		} else {
+			vs = slices.DeleteFunc(vs, func(v *packages.Package) bool { return v.ForTest != "" })
+		}
+		sort.Slice(vs, func(i, j int) bool { return vs[i].ID < vs[j].ID })
+		variants[p] = vs
+		if len(vs) > 0 {
+			mine = append(mine, p)
+		}
+	}
+	sort.Slice(mine, func(i, j int) bool { return mine[i].path < mine[j].path })
+	res := make([][]link, len(mine))
+	exts := make([]map[string]Node, len(mine))
+	var wg sync.WaitGroup
+	sem := make(chan struct{}, max(1, tl.workers()))
+	for i, p := range mine {
+		wg.Add(1)
+		sem <- struct{}{}
+		go func() {
+			defer wg.Done()
+			defer func() { <-sem }()
+			w := &walkPkg{tl: tl, fset: fset, seen: map[link]bool{}, ext: map[string]Node{}}
+			for _, v := range variants[p] {
+				w.walk(v)
+			}
+			res[i], exts[i] = w.out, w.ext
+		}()
+	}
+	wg.Wait()
+	for i, p := range mine {
+		ls.byPkg[p] = append(ls.byPkg[p], res[i]...)
+		for k, n := range exts[i] {
+			ls.external[k] = n
+		}
+		done[p] = true
+	}
+	impl := tl.implements(mine, variants)
+	for _, l := range impl {
+		p := tl.b.byPath[pkgOfLoc(l.from.Loc, mine)]
+		if p == nil {
+			continue
+		}
+		ls.byPkg[p] = append(ls.byPkg[p], l)
+	}
+	if len(mine) < len(g.pkgs) {
+		if firstErr == "" {
+			firstErr = "some packages were not loaded"
+		}
+		return len(mine), fmt.Errorf("%s", firstErrLine(firstErr))
+	}
+	return len(mine), nil
+}
+
+func (tl *typedLoad) workers() int {
+	if tl.opts.Workers > 0 {
+		return tl.opts.Workers
+	}
+	return runtime.GOMAXPROCS(0)
+}
+
+// pkgOfLoc finds, among ps, the package whose import path a locator
+// starts with (the longest).
+func pkgOfLoc(loc string, ps []*pkg) string {
+	best := ""
+	for _, p := range ps {
+		if strings.HasPrefix(loc, p.path+".") && len(p.path) > len(best) {
+			best = p.path
+		}
+	}
+	return best
+}
+
+func firstErrLine(s string) string {
+	if i := strings.IndexByte(s, '\n'); i >= 0 {
+		s = s[:i]
+	}
+	return clipN(s, 200)
+}
+
+// walkPkg collects one package's calls and refs.
+type walkPkg struct {
+	tl   *typedLoad
+	fset *token.FileSet
+	seen map[link]bool // the links so far
+	out  []link
+	ext  map[string]Node
+}
+
+// declOf finds the node of the declaration at pos.
+func (w *walkPkg) declOf(pos token.Pos) (Ref, bool) {
+	tf := w.fset.File(pos)
+	if tf == nil {
+		return Ref{}, false
+	}
+	rel, err := filepath.Rel(w.tl.root, tf.Name())
+	if err != nil || strings.HasPrefix(rel, "..") {
+		return Ref{}, false
+	}
+	r, ok := w.tl.decls[posKey{filepath.ToSlash(rel), tf.Offset(pos)}]
+	return r, ok
+}
+
+// inTree reports whether pos lies in a file of the tree's packages.
+func (w *walkPkg) inTree(pos token.Pos) bool {
+	tf := w.fset.File(pos)
+	if tf == nil {
+		return false
+	}
+	_, ok := w.tl.inTree[filepath.Dir(tf.Name())]
+	return ok
+}
+
+func (w *walkPkg) add(typ string, from, to Ref) {
+	if from == to {
+		return
+	}
+	l := link{typ, from, to}
+	if w.seen[l] {
+		return
+	}
+	w.seen[l] = true
+	w.out = append(w.out, l)
+}
+
+func (w *walkPkg) walk(lp *packages.Package) {
+	info := lp.TypesInfo
+	for _, f := range lp.Syntax {
+		for _, d := range f.Decls {
+			fd, ok := d.(*ast.FuncDecl)
+			if !ok || fd.Body == nil {
+				continue
+			}
+			from, ok := w.declOf(fd.Name.Pos())
+			if !ok {
+				continue
+			}
+			ast.Inspect(fd.Body, func(n ast.Node) bool {
+				switch x := n.(type) {
+				case *ast.CallExpr:
+					if fn := calleeOf(info, x); fn != nil {
+						w.call(from, fn)
+					}
+				case *ast.Ident:
+					w.ref(from, info.Uses[x])
+				}
+				return true
+			})
+		}
+	}
+}
+
+// calleeOf is the function or method a call names, nil for a call of a
+// value, a conversion or a builtin.
+func calleeOf(info *types.Info, c *ast.CallExpr) *types.Func {
+	fun := ast.Unparen(c.Fun)
+	switch x := fun.(type) {
+	case *ast.IndexExpr:
+		fun = ast.Unparen(x.X)
+	case *ast.IndexListExpr:
+		fun = ast.Unparen(x.X)
+	}
+	var obj types.Object
+	switch x := fun.(type) {
+	case *ast.Ident:
+		obj = info.Uses[x]
+	case *ast.SelectorExpr:
+		if sel, ok := info.Selections[x]; ok {
+			if sel.Kind() == types.FieldVal {
+				return nil // a field of function type
+			}
+			obj = sel.Obj()
+		} else {
+			obj = info.Uses[x.Sel] // a package-qualified function
+		}
+	}
+	fn, _ := obj.(*types.Func)
+	if fn == nil {
+		return nil
+	}
+	return fn.Origin()
+}
+
+func (w *walkPkg) call(from Ref, fn *types.Func) {
+	if to, ok := w.declOf(fn.Pos()); ok {
+		w.add("calls", from, to)
+		return
+	}
+	if fn.Pkg() == nil || w.inTree(fn.Pos()) {
+		return // a builtin method (error.Error), or a declaration the syntax pass left out
+	}
+	loc := externalLoc(fn)
+	if loc == "" {
+		return
+	}
+	if _, ok := w.ext[loc]; !ok {
+		props := []Prop{{"name", fn.Name()}, {"pkg", fn.Pkg().Path()}}
+		w.ext[loc] = Node{Kind: "FN", Loc: loc, Props: props}
+	}
+	w.add("calls", from, Ref{"FN", loc})
+}
+
+// externalLoc is the locator of a function outside the tree, built as the
+// syntax pass builds the tree's: "importpath.Name", "importpath.Type.Name".
+func externalLoc(fn *types.Func) string {
+	sig, _ := fn.Type().(*types.Signature)
+	if sig == nil || sig.Recv() == nil {
+		return fn.Pkg().Path() + "." + fn.Name()
+	}
+	t := types.Unalias(sig.Recv().Type())
+	if p, ok := t.(*types.Pointer); ok {
+		t = types.Unalias(p.Elem())
+	}
+	if n, ok := t.(*types.Named); ok {
+		return fn.Pkg().Path() + "." + n.Origin().Obj().Name() + "." + fn.Name()
+	}
+	return "" // a method of an unnamed interface
+}
+
+// ref adds a refs link for a use of a package-level variable or constant
+// of the tree.
+func (w *walkPkg) ref(from Ref, obj types.Object) {
+	switch obj.(type) {
+	case *types.Var, *types.Const:
+	default:
+		return
+	}
+	if obj.Pkg() == nil || obj.Parent() != obj.Pkg().Scope() {
+		return // a local, a field, a parameter
+	}
+	if to, ok := w.declOf(obj.Pos()); ok {
+		w.add("refs", from, to)
+	}
+}
+
+// implements lists, for the named non-generic non-interface types of the
+// group's packages, an implements link to each interface of those
+// packages (with methods, no type terms) that the type or its pointer
+// satisfies. Candidates are found by the interface's first method, so the
+// cost follows the pairs that share a method, not types × interfaces.
+func (tl *typedLoad) implements(mine []*pkg, variants map[*pkg][]*packages.Package) []link {
+	type named struct {
+		t   types.Type
+		ref Ref
+	}
+	var concrete, ifaces []named
+	byMethod := map[string][]int{} // method Id → concrete types having it
+	seen := map[Ref]bool{}
+	w := &walkPkg{tl: tl}
+	for _, p := range mine {
+		for _, v := range variants[p] {
+			w.fset = v.Fset
+			sc := v.Types.Scope()
+			for _, name := range sc.Names() {
+				tn, ok := sc.Lookup(name).(*types.TypeName)
+				if !ok || tn.IsAlias() {
+					continue
+				}
+				nt, ok := tn.Type().(*types.Named)
+				if !ok || nt.TypeParams().Len() > 0 {
+					continue
+				}
+				ref, ok := w.declOf(tn.Pos())
+				if !ok || seen[ref] {
+					continue
+				}
+				seen[ref] = true
+				if it, ok := nt.Underlying().(*types.Interface); ok {
+					if it.NumMethods() > 0 && it.IsMethodSet() {
+						ifaces = append(ifaces, named{nt, ref})
+					}
+					continue
+				}
+				i := len(concrete)
+				concrete = append(concrete, named{nt, ref})
+				ms := types.NewMethodSet(types.NewPointer(nt))
+				for j := range ms.Len() {
+					id := ms.At(j).Obj().Id()
+					byMethod[id] = append(byMethod[id], i)
+				}
+			}
+		}
+	}
+	var out []link
+	for _, in := range ifaces {
+		it := in.t.Underlying().(*types.Interface)
+		// The method fewest types have.
+		best := -1
+		for j := range it.NumMethods() {
+			n := len(byMethod[it.Method(j).Id()])
+			if best < 0 || n < len(byMethod[it.Method(best).Id()]) {
+				best = j
+			}
+		}
+		for _, ci := range byMethod[it.Method(best).Id()] {
+			c := concrete[ci]
+			if types.Implements(c.t, it) || types.Implements(types.NewPointer(c.t), it) {
+				out = append(out, link{"implements", c.ref, in.ref})
+			}
+		}
+	}
+	sort.Slice(out, func(i, j int) bool {
+		if out[i].from != out[j].from {
+			return out[i].from.Loc < out[j].from.Loc
+		}
+		return out[i].to.Loc < out[j].to.Loc
+	})
+	return out
+}

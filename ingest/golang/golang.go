@@ -154,10 +154,10 @@ type decl struct {
 	name string
 	sig  string
 	line int
-	at   string // "file:line", the file relative to the tree
-	doc  string // the first line of the doc comment
-	recv string // FN methods: the receiver's base type name
-	off  int    // byte offset of the name in its file (the typed pass finds the declaration by it)
+	at   string    // "file:line", the file relative to the tree
+	doc  string    // the first line of the doc comment
+	recv string    // FN methods: the receiver's base type name
+	pos  token.Pos // of the name (the typed pass finds the declaration by it)
 	body *ast.BlockStmt
 }
 
@@ -168,6 +168,7 @@ type file struct {
 	decls   []decl
 	imports map[string]string // local name → import path
 	size    int64
+	ast     *ast.File // kept for the typed pass, which checks these trees
 }
 
 type pkg struct {
@@ -235,11 +236,13 @@ func loadPackages(dir string, opts Options) (*builder, []*pkg, error) {
 	errs := make([]error, len(dirs))
 	var wg sync.WaitGroup
 	next := make(chan int)
+	// One file set for every file, so the typed pass can check the trees
+	// parsed here and find declarations by position.
+	fset := token.NewFileSet()
 	for range workers {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			fset := token.NewFileSet()
 			for i := range next {
 				pkgs[i], errs[i] = loadPackage(fset, root, dirs[i], importPath(prefix, dirs[i]), opts)
 			}
@@ -262,7 +265,7 @@ func loadPackages(dir string, opts Options) (*builder, []*pkg, error) {
 		}
 	}
 	sort.Slice(kept, func(i, j int) bool { return kept[i].path < kept[j].path })
-	b := &builder{root: root, byPath: map[string]*pkg{}, byDir: map[string]*pkg{}}
+	b := &builder{root: root, fset: fset, byPath: map[string]*pkg{}, byDir: map[string]*pkg{}}
 	for _, p := range kept {
 		b.byPath[p.path] = p
 		b.byDir[p.dir] = p
@@ -416,7 +419,7 @@ func loadPackage(fset *token.FileSet, root, dir, ipath string, opts Options) (*p
 		if dir != "." {
 			rel = dir + "/" + n
 		}
-		f := &file{rel: rel, name: n, lines: fset.File(af.Pos()).LineCount(), imports: map[string]string{}, size: int64(len(src))}
+		f := &file{rel: rel, name: n, lines: fset.File(af.Pos()).LineCount(), imports: map[string]string{}, size: int64(len(src)), ast: af}
 		for _, is := range af.Imports {
 			ip, _ := strconv.Unquote(is.Path.Value)
 			imports[ip] = true
@@ -427,9 +430,8 @@ func loadPackage(fset *token.FileSet, root, dir, ipath string, opts Options) (*p
 			f.imports[local] = ip
 		}
 		line := func(pos token.Pos) int { return fset.Position(pos).Line }
-		tf := fset.File(af.Pos())
 		add := func(d decl, name *ast.Ident, doc *ast.CommentGroup) {
-			d.off = tf.Offset(name.Pos())
+			d.pos = name.Pos()
 			d.at = rel + ":" + strconv.Itoa(d.line)
 			d.doc = firstLine(doc)
 			if d.name == "_" || d.name == "init" || seen[d.loc] {
@@ -605,6 +607,7 @@ var sizes = []int{64, 32, 16, 8, 4, 2, 1}
 type builder struct {
 	t      *Tree
 	root   string // the tree's directory, absolute
+	fset   *token.FileSet
 	byPath map[string]*pkg
 	byDir  map[string]*pkg
 	texts  sync.Map // template key → text

@@ -21,7 +21,8 @@ type Graph struct {
 	External []Node
 	// Stats count what the graph holds (Deltas, Applied and Ingest stay
 	// zero; Nodes leaves External out).
-	Stats Stats
+	Stats   Stats
+	untyped []string
 }
 
 // Package is one package of a Graph.

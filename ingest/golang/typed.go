@@ -14,6 +14,7 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
+	"time"
 
 	"golang.org/x/tools/go/packages"
 )
@@ -57,13 +58,6 @@ type links struct {
 	note       string // why, when some are
 }
 
-// posKey is a declaration's place: its file relative to the tree and the
-// byte offset of its name.
-type posKey struct {
-	rel string
-	off int
-}
-
 // LoadMode is how calls were resolved.
 const (
 	// ModeTyped: every package type-checked.
@@ -79,8 +73,10 @@ type typedLoad struct {
 	root     string // absolute, symlinks resolved
 	b        *builder
 	kept     []*pkg
-	decls    map[posKey]Ref
-	inTree   map[string]*pkg // absolute directory → package
+	fset     *token.FileSet
+	asts     map[string]*ast.File // absolute file name → the syntax pass's tree
+	decls    map[token.Pos]Ref    // position of a declaration's name → its node
+	inTree   map[string]*pkg      // absolute directory (as given and with symlinks resolved) → package
 	opts     Options
 	progress func(files int)
 	parsed   atomic.Int64
@@ -103,12 +99,16 @@ func resolveLinks(root string, b *builder, kept []*pkg, opts Options) *links {
 	if err != nil {
 		real = root
 	}
-	tl := &typedLoad{root: real, b: b, kept: kept, decls: map[posKey]Ref{}, inTree: map[string]*pkg{}, opts: opts, progress: opts.Progress}
+	tl := &typedLoad{root: real, b: b, kept: kept, fset: b.fset, asts: map[string]*ast.File{}, decls: map[token.Pos]Ref{},
+		inTree: map[string]*pkg{}, opts: opts, progress: opts.Progress}
 	for _, p := range kept {
 		tl.inTree[filepath.Join(real, filepath.FromSlash(p.dir))] = p
+		tl.inTree[filepath.Join(root, filepath.FromSlash(p.dir))] = p
 		for _, f := range p.files {
+			// The go command names files under the resolved root.
+			tl.asts[filepath.Join(real, filepath.FromSlash(f.rel))] = f.ast
 			for _, d := range f.decls {
-				tl.decls[posKey{f.rel, d.off}] = Ref{d.kind, d.loc}
+				tl.decls[d.pos] = Ref{d.kind, d.loc}
 			}
 		}
 	}
@@ -156,6 +156,11 @@ func (ls *links) mode() string {
 type group struct {
 	modRoot string
 	pkgs    []*pkg
+	// byPath: the standard library's std and cmd modules are one group,
+	// listed by import path from std's root, so cmd's imports of std
+	// are the packages std's own load checks (one universe, checked
+	// once).
+	byPath bool
 }
 
 // groups sorts the kept packages by the module they belong to (the nearest
@@ -184,9 +189,16 @@ func (tl *typedLoad) groups() []group {
 		if r == "" {
 			continue
 		}
+		byPath := false
+		switch mod, _ := readModule(filepath.Join(r, "go.mod")); mod {
+		case "std":
+			byPath = true
+		case "cmd":
+			r, byPath = filepath.Dir(r), true
+		}
 		g, ok := byRoot[r]
 		if !ok {
-			g = &group{modRoot: r}
+			g = &group{modRoot: r, byPath: byPath}
 			byRoot[r] = g
 			order = append(order, r)
 		}
@@ -200,11 +212,22 @@ func (tl *typedLoad) groups() []group {
 	return out
 }
 
-// loadMode is what the typed pass asks of go/packages: syntax and types of
-// every package, dependencies included, from source (no export data, so
-// nothing is compiled); bodies outside the group are dropped at parse.
-const loadMode = packages.NeedName | packages.NeedFiles | packages.NeedCompiledGoFiles | packages.NeedImports |
-	packages.NeedDeps | packages.NeedTypes | packages.NeedSyntax | packages.NeedTypesInfo
+// listMode is what the typed pass asks of go/packages: the packages, their
+// files and their imports, dependencies included, and nothing the go
+// command must compile; the pass parses (reusing the syntax pass's trees)
+// and type-checks itself, keeping only the facts it reads.
+const listMode = packages.NeedName | packages.NeedFiles | packages.NeedCompiledGoFiles | packages.NeedImports | packages.NeedDeps
+
+// checked is one listed package and what checking it gave.
+type checked struct {
+	lp    *packages.Package
+	own   *pkg // the tree's package it is (a variant of); nil for a dependency
+	files []*ast.File
+	info  *types.Info // own packages only
+	types *types.Package
+	errs  int
+	done  chan struct{}
+}
 
 // load type-checks one module's packages and adds their links; it
 // returns how many of them were resolved and, when some could not be,
@@ -217,6 +240,12 @@ func (tl *typedLoad) load(g group, ls *links, done map[*pkg]bool) (int, error) {
 		own[abs] = p
 		if vendored(p.dir) {
 			continue // loaded as a dependency of the packages that import it
+		}
+		if g.byPath {
+			if p.path != "builtin" { // documentation, not a package
+				patterns = append(patterns, p.path)
+			}
+			continue
 		}
 		rel, err := filepath.Rel(g.modRoot, abs)
 		if err != nil {
@@ -233,79 +262,49 @@ func (tl *typedLoad) load(g group, ls *links, done map[*pkg]bool) (int, error) {
 	if _, ok := os.LookupEnv("GOTOOLCHAIN"); !ok {
 		env = append(env, "GOTOOLCHAIN=local") // a snap never fetches a Go toolchain
 	}
-	fset := token.NewFileSet()
-	cfg := &packages.Config{
-		Mode:  loadMode,
-		Dir:   g.modRoot,
-		Env:   env,
-		Fset:  fset,
-		Tests: tl.opts.Tests,
-		Logf:  func(string, ...any) {},
-		ParseFile: func(fset *token.FileSet, filename string, src []byte) (*ast.File, error) {
-			mode := parser.ParseComments | parser.SkipObjectResolution
-			_, mine := own[filepath.Dir(filename)]
-			if !mine {
-				mode = parser.SkipObjectResolution
-			}
-			f, err := parser.ParseFile(fset, filename, src, mode)
-			if !mine && f != nil {
-				// Only this module's bodies are read; the checker needs
-				// no body to type a dependency's declarations.
-				for _, d := range f.Decls {
-					if fd, ok := d.(*ast.FuncDecl); ok {
-						fd.Body = nil
-					}
-				}
-			}
-			if n := tl.parsed.Add(1); tl.progress != nil && n%64 == 0 {
-				tl.progress(int(n))
-			}
-			return f, err
-		},
-	}
+	cfg := &packages.Config{Mode: listMode, Dir: g.modRoot, Env: env, Tests: tl.opts.Tests, Logf: func(string, ...any) {}}
+	tLoad := time.Now()
 	roots, err := packages.Load(cfg, patterns...)
+	tl.trace("%s: %d patterns listed in %v", g.modRoot, len(patterns), time.Since(tLoad))
 	if err != nil {
-		return 0, fmt.Errorf("the go command could not list %s: %s", g.modRoot, firstErrLine(err.Error()))
+		return 0, fmt.Errorf("the go command could not list the packages of %s: %s", g.modRoot, firstErrLine(err.Error()))
 	}
-	// Every loaded package whose directory is one of this group's: the
-	// roots and the vendored packages they reach. With tests, a package's
-	// test variant (its own files and its _test.go files) and its external
-	// test package; else the package itself.
-	variants := map[*pkg][]*packages.Package{}
+	all := map[*packages.Package]*checked{}
+	var order []*checked
 	var firstErr string
 	packages.Visit(roots, nil, func(lp *packages.Package) {
-		if len(lp.CompiledGoFiles) == 0 && len(lp.GoFiles) == 0 {
-			return
-		}
+		c := &checked{lp: lp, done: make(chan struct{})}
+		all[lp] = c
+		order = append(order, c)
 		files := lp.CompiledGoFiles
 		if len(files) == 0 {
 			files = lp.GoFiles
 		}
-		p, ok := own[filepath.Dir(files[0])]
-		if !ok {
-			return
+		if len(files) > 0 && !(strings.HasSuffix(lp.PkgPath, ".test") && lp.Name == "main") {
+			c.own = own[filepath.Dir(files[0])]
 		}
-		if strings.HasSuffix(lp.PkgPath, ".test") && lp.Name == "main" {
-			return // the generated test main
+		if c.own != nil && len(lp.Errors) > 0 && firstErr == "" {
+			firstErr = lp.Errors[0].Error()
 		}
-		if len(lp.Errors) > 0 && lp.Types != nil {
-			ls.withErrors++
-		}
-		if lp.Types == nil || lp.TypesInfo == nil || len(lp.Syntax) == 0 {
-			if firstErr == "" && len(lp.Errors) > 0 {
-				firstErr = lp.Errors[0].Error()
-			}
-			return
-		}
-		variants[p] = append(variants[p], lp)
 	})
+	tl.check(order, all)
+	tl.trace("checked in %v", time.Since(tLoad))
+	// The variants to read per package of the tree: with tests, a
+	// package's test variant (its own files and its _test.go files) and
+	// its external test package; else the package itself.
+	variants := map[*pkg][]*checked{}
+	for _, c := range order {
+		if c.own == nil || c.types == nil || c.info == nil {
+			continue
+		}
+		variants[c.own] = append(variants[c.own], c)
+	}
 	var mine []*pkg
 	for p, vs := range variants {
 		if tl.opts.Tests {
-			// Keep the test variant over the plain package.
-			var test []*packages.Package
+			var test []*checked
 			for _, v := range vs {
-				if v.ForTest != "" || strings.HasSuffix(v.Name, "_test") {
+				if v.lp.ForTest != "" || strings.HasSuffix(v.lp.Name, "_test") {
 					test = append(test, v)
 				}
 			}
@@ -313,12 +312,18 @@ func (tl *typedLoad) load(g group, ls *links, done map[*pkg]bool) (int, error) {
 				vs = test
 			}
 		} else {
-			vs = slices.DeleteFunc(vs, func(v *packages.Package) bool { return v.ForTest != "" })
+			vs = slices.DeleteFunc(vs, func(v *checked) bool { return v.lp.ForTest != "" })
 		}
-		sort.Slice(vs, func(i, j int) bool { return vs[i].ID < vs[j].ID })
+		sort.Slice(vs, func(i, j int) bool { return vs[i].lp.ID < vs[j].lp.ID })
 		variants[p] = vs
 		if len(vs) > 0 {
 			mine = append(mine, p)
+			for _, v := range vs {
+				if v.errs > 0 {
+					ls.withErrors++
+					break
+				}
+			}
 		}
 	}
 	sort.Slice(mine, func(i, j int) bool { return mine[i].path < mine[j].path })
@@ -332,9 +337,9 @@ func (tl *typedLoad) load(g group, ls *links, done map[*pkg]bool) (int, error) {
 		go func() {
 			defer wg.Done()
 			defer func() { <-sem }()
-			w := &walkPkg{tl: tl, fset: fset, seen: map[link]bool{}, ext: map[string]Node{}}
+			w := &walkPkg{tl: tl, seen: map[link]bool{}, ext: map[string]Node{}}
 			for _, v := range variants[p] {
-				w.walk(v)
+				w.walk(v.files, v.info)
 			}
 			res[i], exts[i] = w.out, w.ext
 		}()
@@ -349,20 +354,109 @@ func (tl *typedLoad) load(g group, ls *links, done map[*pkg]bool) (int, error) {
 	}
 	impl := tl.implements(mine, variants)
 	for _, l := range impl {
-		p := tl.b.byPath[pkgOfLoc(l.from.Loc, mine)]
-		if p == nil {
-			continue
+		if p := tl.b.byPath[pkgOfLoc(l.from.Loc, mine)]; p != nil {
+			ls.byPkg[p] = append(ls.byPkg[p], l)
 		}
-		ls.byPkg[p] = append(ls.byPkg[p], l)
 	}
-	if len(mine) < len(g.pkgs) {
-		if firstErr == "" {
-			firstErr = "some packages were not loaded"
+	tl.trace("walked in %v", time.Since(tLoad))
+	if n := len(g.pkgs) - len(mine); n > 0 {
+		why := "cgo only, or a vendored copy nothing imports"
+		if firstErr != "" {
+			why = firstErrLine(firstErr)
 		}
-		return len(mine), fmt.Errorf("%s", firstErrLine(firstErr))
+		return len(mine), fmt.Errorf("%d of %d packages under %s not type-checked (%s)", n, len(g.pkgs), g.modRoot, why)
 	}
 	return len(mine), nil
 }
+
+func (tl *typedLoad) trace(format string, args ...any) {
+	if traceTyped {
+		fmt.Fprintf(os.Stderr, "typed: "+format+"\n", args...)
+	}
+}
+
+var traceTyped = os.Getenv("GOLDFISH_TYPED_TRACE") != ""
+
+// check type-checks the listed packages, each once its imports are,
+// several at a time. The tree's packages are checked with their bodies
+// and keep the uses and selections the walk reads; a dependency outside
+// the tree is checked without bodies and keeps only its types.
+func (tl *typedLoad) check(order []*checked, all map[*packages.Package]*checked) {
+	sem := make(chan struct{}, max(1, tl.workers()))
+	var wg sync.WaitGroup
+	for _, c := range order {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			defer close(c.done)
+			for _, ip := range c.lp.Imports {
+				if d := all[ip]; d != nil {
+					<-d.done
+				}
+			}
+			sem <- struct{}{}
+			defer func() { <-sem }()
+			tl.check1(c, all)
+		}()
+	}
+	wg.Wait()
+}
+
+func (tl *typedLoad) check1(c *checked, all map[*packages.Package]*checked) {
+	lp := c.lp
+	if lp.PkgPath == "unsafe" {
+		c.types = types.Unsafe
+		return
+	}
+	files := lp.CompiledGoFiles
+	if len(files) == 0 {
+		files = lp.GoFiles
+	}
+	if len(files) == 0 {
+		return
+	}
+	for _, name := range files {
+		if f := tl.asts[name]; f != nil {
+			c.files = append(c.files, f)
+			continue
+		}
+		f, err := parser.ParseFile(tl.fset, name, nil, parser.SkipObjectResolution)
+		if f == nil {
+			c.errs++
+			continue
+		}
+		if err != nil {
+			c.errs++
+		}
+		c.files = append(c.files, f)
+	}
+	if n := tl.parsed.Add(int64(len(files))); tl.progress != nil {
+		tl.progress(int(n))
+	}
+	conf := types.Config{
+		Importer: importerFunc(func(path string) (*types.Package, error) {
+			if path == "unsafe" {
+				return types.Unsafe, nil
+			}
+			if d := all[lp.Imports[path]]; d != nil && d.types != nil {
+				return d.types, nil
+			}
+			return nil, fmt.Errorf("%s not loaded", path)
+		}),
+		IgnoreFuncBodies: c.own == nil,
+		FakeImportC:      true,
+		Error:            func(error) { c.errs++ },
+		Sizes:            types.SizesFor("gc", runtime.GOARCH),
+	}
+	if c.own != nil {
+		c.info = &types.Info{Uses: map[*ast.Ident]types.Object{}, Selections: map[*ast.SelectorExpr]*types.Selection{}}
+	}
+	c.types, _ = conf.Check(lp.PkgPath, tl.fset, c.files, c.info)
+}
+
+type importerFunc func(path string) (*types.Package, error)
+
+func (f importerFunc) Import(path string) (*types.Package, error) { return f(path) }
 
 func (tl *typedLoad) workers() int {
 	if tl.opts.Workers > 0 {
@@ -393,29 +487,22 @@ func firstErrLine(s string) string {
 // walkPkg collects one package's calls and refs.
 type walkPkg struct {
 	tl   *typedLoad
-	fset *token.FileSet
 	seen map[link]bool // the links so far
 	out  []link
 	ext  map[string]Node
 }
 
-// declOf finds the node of the declaration at pos.
+// declOf finds the node of the declaration whose name is at pos: the
+// checker read the syntax pass's own trees, so an object of the tree has
+// the position the syntax pass recorded.
 func (w *walkPkg) declOf(pos token.Pos) (Ref, bool) {
-	tf := w.fset.File(pos)
-	if tf == nil {
-		return Ref{}, false
-	}
-	rel, err := filepath.Rel(w.tl.root, tf.Name())
-	if err != nil || strings.HasPrefix(rel, "..") {
-		return Ref{}, false
-	}
-	r, ok := w.tl.decls[posKey{filepath.ToSlash(rel), tf.Offset(pos)}]
+	r, ok := w.tl.decls[pos]
 	return r, ok
 }
 
-// inTree reports whether pos lies in a file of the tree's packages.
+// inTree reports whether pos lies in a directory of the tree's packages.
 func (w *walkPkg) inTree(pos token.Pos) bool {
-	tf := w.fset.File(pos)
+	tf := w.tl.fset.File(pos)
 	if tf == nil {
 		return false
 	}
@@ -435,9 +522,8 @@ func (w *walkPkg) add(typ string, from, to Ref) {
 	w.out = append(w.out, l)
 }
 
-func (w *walkPkg) walk(lp *packages.Package) {
-	info := lp.TypesInfo
-	for _, f := range lp.Syntax {
+func (w *walkPkg) walk(files []*ast.File, info *types.Info) {
+	for _, f := range files {
 		for _, d := range f.Decls {
 			fd, ok := d.(*ast.FuncDecl)
 			if !ok || fd.Body == nil {
@@ -550,7 +636,7 @@ func (w *walkPkg) ref(from Ref, obj types.Object) {
 // packages (with methods, no type terms) that the type or its pointer
 // satisfies. Candidates are found by the interface's first method, so the
 // cost follows the pairs that share a method, not types × interfaces.
-func (tl *typedLoad) implements(mine []*pkg, variants map[*pkg][]*packages.Package) []link {
+func (tl *typedLoad) implements(mine []*pkg, variants map[*pkg][]*checked) []link {
 	type named struct {
 		t   types.Type
 		ref Ref
@@ -561,8 +647,7 @@ func (tl *typedLoad) implements(mine []*pkg, variants map[*pkg][]*packages.Packa
 	w := &walkPkg{tl: tl}
 	for _, p := range mine {
 		for _, v := range variants[p] {
-			w.fset = v.Fset
-			sc := v.Types.Scope()
+			sc := v.types.Scope()
 			for _, name := range sc.Names() {
 				tn, ok := sc.Lookup(name).(*types.TypeName)
 				if !ok || tn.IsAlias() {

@@ -40,7 +40,25 @@ type Options struct {
 	ImportPath string
 	// Workers ingest sessions in parallel (default GOMAXPROCS).
 	Workers int
+	// NoTypes resolves calls by syntax only (no go command, no type
+	// checking): faster, and far fewer calls.
+	NoTypes bool
+	// Progress, when set, is called as the snap goes: each package
+	// type-checked, then each part written; one call at a time.
+	Progress func(Progress)
 }
+
+// Progress is a step of a snap: Done of Total in Stage.
+type Progress struct {
+	Stage       string // StageChecking or StageWriting
+	Done, Total int
+}
+
+// The stages Progress reports.
+const (
+	StageChecking = "type-checking packages"
+	StageWriting  = "writing parts"
+)
 
 // MaxPrefix is the longest Prefix accepted.
 const MaxPrefix = 40
@@ -80,6 +98,10 @@ type Report struct {
 	// Load is the time to read the tree and partition it, Ingest the
 	// time to commit it.
 	Load, Ingest time.Duration
+	// Code counts what the code graph holds and says how its calls were
+	// resolved (Code.Resolve: type-checked, partly, or syntax only, with
+	// Code.TypeNote saying why).
+	Code golang.Stats
 }
 
 // Sessions counts the sessions of the snap: the interiors and the
@@ -155,7 +177,11 @@ func Go(ctx context.Context, db *goldfish.DB, dir string, opts Options) (Report,
 		return rep, &goldfish.Error{Code: goldfish.CodeFileAccess, Msg: fmt.Sprintf("cannot snap %s: %s", dir, what),
 			Hint: "give the directory of a Go module or package tree"}
 	}
-	g, err := golang.LoadGraph(dir, golang.Options{Tests: opts.Tests, NoCalls: opts.NoCalls, Prefix: opts.ImportPath, Workers: opts.Workers})
+	gopts := golang.Options{Tests: opts.Tests, NoCalls: opts.NoCalls, NoTypes: opts.NoTypes, Prefix: opts.ImportPath, Workers: opts.Workers}
+	if opts.Progress != nil {
+		gopts.Progress = func(done, total int) { opts.Progress(Progress{Stage: StageChecking, Done: done, Total: total}) }
+	}
+	g, err := golang.LoadGraph(dir, gopts)
 	if err != nil {
 		return rep, fmt.Errorf("reading %s: %w", dir, err)
 	}
@@ -163,7 +189,7 @@ func Go(ctx context.Context, db *goldfish.DB, dir string, opts Options) (Report,
 		return rep, &goldfish.Error{Code: goldfish.CodeNoData, Msg: fmt.Sprintf("%s holds no Go package", dir),
 			Hint: "give the directory of a Go module or package tree (testdata, vendor-less _ and . directories are skipped)"}
 	}
-	rep.Packages, rep.Files = g.Stats.Packages, g.Stats.Files
+	rep.Packages, rep.Files, rep.Code = g.Stats.Packages, g.Stats.Files, g.Stats
 	m := newModel(g)
 	// The root directory's import path, whether or not it holds a
 	// package, names the part of a tree that fits whole.
@@ -208,6 +234,8 @@ func Go(ctx context.Context, db *goldfish.DB, dir string, opts Options) (Report,
 	errs := make([]error, len(defs))
 	next := make(chan int)
 	var wg sync.WaitGroup
+	var mu sync.Mutex // serialises Progress
+	written := 0
 	wctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	for range min(workers, len(defs)) {
@@ -217,6 +245,12 @@ func Go(ctx context.Context, db *goldfish.DB, dir string, opts Options) (Report,
 			for pi := range next {
 				if errs[pi] = snapSession(wctx, db, names[pi], contents[pi], interiorKinds, interiorTypes, &rep.Parts[pi], nil); errs[pi] != nil {
 					cancel()
+				}
+				if opts.Progress != nil {
+					mu.Lock()
+					written++
+					opts.Progress(Progress{Stage: StageWriting, Done: written, Total: len(defs)})
+					mu.Unlock()
 				}
 			}
 		}()

@@ -447,3 +447,58 @@ func TestSnapNoCalls(t *testing.T) {
 		t.Errorf("%d stubs without calls, %d with", stubs(rep), stubs(with))
 	}
 }
+
+// TestSnapTypedCalls: a method call on a value of another package (c.Add
+// in cmd/shopd, a *store.Cart) is a calls edge to a stub that names the
+// part holding the method; a call to a function outside the tree
+// (fmt.Println) is a stub naming its package and no session.
+func TestSnapTypedCalls(t *testing.T) {
+	db := open(t)
+	rep := snapInto(t, db, tree, 16)
+	if rep.Code.Resolve != "type-checked" || rep.Code.Untyped != 0 {
+		t.Fatalf("calls %s (%s)", rep.Code.Resolve, rep.Code.TypeNote)
+	}
+	d := session(t, db, "shop.cmd").Dump()
+	for _, want := range []string{
+		`loc: "example.com/shop/cmd/shopd.main", name: "main", sig: "func main()"})-[:calls]->(:STUB {kind: "FN", loc: "example.com/shop/store.Cart.Add", session: "shop.store-1"})`,
+		`loc: "example.com/shop/cmd/shopd.main", name: "main", sig: "func main()"})-[:calls]->(:STUB {kind: "FN", loc: "fmt.Println", pkg: "fmt"})`,
+	} {
+		if !strings.Contains(d, want) {
+			t.Errorf("shop.cmd lacks %s:\n%s", want, d)
+		}
+	}
+	if s, ok := partNamed(rep, "shop.store-1"); !ok || !strings.Contains(session(t, db, s.Session).Dump(), `loc: "example.com/shop/store.Cart.Add"`) {
+		t.Errorf("the stub's session does not hold Cart.Add")
+	}
+}
+
+// TestSnapWalkCallsFirst: in a part, the Shape of a function holds its
+// callees (a method called on a value among them) before any constant of
+// its file it does not use.
+func TestSnapWalkCallsFirst(t *testing.T) {
+	db := open(t)
+	rep := snapInto(t, db, tree, 0)
+	s := session(t, db, rep.Parts[0].Session)
+	sh, err := s.Recall(context.Background(), `MATCH (f:FN {loc: "example.com/shop/store.Receipt"})`, goldfish.RecallOptions{M: 200, F: 64})
+	if err != nil {
+		t.Fatal(err)
+	}
+	at := func(loc string) int {
+		for i, line := range strings.Split(sh.Text, "\n") {
+			if strings.HasPrefix(strings.TrimSpace(line), "(") && strings.Contains(line, `loc: "`+loc+`"`) && !strings.Contains(line, ")-[") {
+				return i
+			}
+		}
+		return -1
+	}
+	vat := at("example.com/shop/store.VAT")
+	if vat < 0 {
+		t.Fatalf("the Shape lacks the file's constant VAT:\n%s", sh.Text)
+	}
+	for _, callee := range []string{"Item.String", "itoa", "Gross", "Sum"} {
+		i := at("example.com/shop/store." + callee)
+		if i < 0 || (vat >= 0 && i > vat) {
+			t.Errorf("callee %s at line %d of the Shape, the file's constant VAT at %d:\n%s", callee, i, vat, sh.Text)
+		}
+	}
+}

@@ -72,9 +72,11 @@ type Options struct {
 	// NoTypes resolves calls by syntax only, without loading the
 	// packages with the go command and type-checking them.
 	NoTypes bool
-	// Progress, when set, is called now and then during the typed pass
-	// with the number of files parsed so far.
-	Progress func(files int)
+	// Progress, when set, is called during the typed pass each time a
+	// package is type-checked, with the packages checked so far and the
+	// packages listed (the tree's and their dependencies), one call at a
+	// time.
+	Progress func(done, total int)
 }
 
 // Stats report a load and an ingest.

@@ -13,7 +13,6 @@ import (
 	"sort"
 	"strings"
 	"sync"
-	"sync/atomic"
 	"time"
 
 	"golang.org/x/tools/go/packages"
@@ -78,8 +77,9 @@ type typedLoad struct {
 	decls    map[token.Pos]Ref    // position of a declaration's name → its node
 	inTree   map[string]*pkg      // absolute directory (as given and with symlinks resolved) → package
 	opts     Options
-	progress func(files int)
-	parsed   atomic.Int64
+	progress func(done, total int)
+	mu       sync.Mutex // serialises progress
+	checked  int
 }
 
 // resolveLinks resolves the calls, refs and implements edges of the kept
@@ -397,6 +397,12 @@ func (tl *typedLoad) check(order []*checked, all map[*packages.Package]*checked)
 			sem <- struct{}{}
 			defer func() { <-sem }()
 			tl.check1(c, all)
+			if tl.progress != nil {
+				tl.mu.Lock()
+				tl.checked++
+				tl.progress(tl.checked, len(order))
+				tl.mu.Unlock()
+			}
 		}()
 	}
 	wg.Wait()
@@ -429,9 +435,6 @@ func (tl *typedLoad) check1(c *checked, all map[*packages.Package]*checked) {
 			c.errs++
 		}
 		c.files = append(c.files, f)
-	}
-	if n := tl.parsed.Add(int64(len(files))); tl.progress != nil {
-		tl.progress(int(n))
 	}
 	conf := types.Config{
 		Importer: importerFunc(func(path string) (*types.Package, error) {

@@ -89,10 +89,10 @@ func runSnapGo(args []string, e env) int {
 	if c := rep.Code; !*noCalls {
 		fmt.Fprintf(e.stdout, "calls %s: %d calls, %d to functions outside the tree, %d refs, %d implements", c.Resolve, c.Calls, c.External, c.Refs, c.Implements)
 		if c.Untyped > 0 {
-			fmt.Fprintf(e.stdout, "; %d of %d packages by syntax only: %s", c.Untyped, c.Packages, c.TypeNote)
+			fmt.Fprintf(e.stdout, "; %d of %d %s by syntax only: %s", c.Untyped, c.Packages, plural(c.Packages, "package", "packages"), c.TypeNote)
 		}
 		if c.TypeErrors > 0 {
-			fmt.Fprintf(e.stdout, "; %d packages have type errors (their calls are those the checker resolved)", c.TypeErrors)
+			fmt.Fprintf(e.stdout, "; %d %s type errors (the calls are those the checker resolved)", c.TypeErrors, plural(c.TypeErrors, "package has", "packages have"))
 		}
 		fmt.Fprintln(e.stdout)
 	}

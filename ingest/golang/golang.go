@@ -215,6 +215,9 @@ func loadPackages(dir string, opts Options) (*builder, []*pkg, error) {
 	if err != nil {
 		return nil, nil, err
 	}
+	if real, err := filepath.EvalSymlinks(root); err == nil {
+		root = real // a tree named through a symbolic link is read where it lies
+	}
 	prefix := opts.Prefix
 	if prefix == "" {
 		prefix = modulePrefix(root)

@@ -364,7 +364,7 @@ func (tl *typedLoad) load(g group, ls *links, done map[*pkg]bool) (int, error) {
 		if firstErr != "" {
 			why = firstErrLine(firstErr)
 		}
-		return len(mine), fmt.Errorf("%d of %d packages under %s not type-checked (%s)", n, len(g.pkgs), g.modRoot, why)
+		return len(mine), fmt.Errorf("%s: %s", g.modRoot, why)
 	}
 	return len(mine), nil
 }

@@ -237,6 +237,15 @@ func loadPackages(dir string, opts Options) (*builder, []*pkg, error) {
 		}
 	}
 	dirs = want
+	var lst *listing
+	if !opts.NoCalls && !opts.NoTypes {
+		// The go command lists the packages while the tree is parsed.
+		paths := make([]string, len(dirs))
+		for i, d := range dirs {
+			paths[i] = importPath(prefix, d)
+		}
+		lst = startListing(root, dirs, paths, opts)
+	}
 	pkgs := make([]*pkg, len(dirs))
 	errs := make([]error, len(dirs))
 	var wg sync.WaitGroup
@@ -260,6 +269,9 @@ func loadPackages(dir string, opts Options) (*builder, []*pkg, error) {
 	wg.Wait()
 	for _, e := range errs {
 		if e != nil {
+			if lst != nil {
+				<-lst.done
+			}
 			return nil, nil, e
 		}
 	}
@@ -270,7 +282,7 @@ func loadPackages(dir string, opts Options) (*builder, []*pkg, error) {
 		}
 	}
 	sort.Slice(kept, func(i, j int) bool { return kept[i].path < kept[j].path })
-	b := &builder{root: root, fset: fset, byPath: map[string]*pkg{}, byDir: map[string]*pkg{}}
+	b := &builder{root: root, fset: fset, listing: lst, byPath: map[string]*pkg{}, byDir: map[string]*pkg{}}
 	for _, p := range kept {
 		b.byPath[p.path] = p
 		b.byDir[p.dir] = p
@@ -610,12 +622,15 @@ func recvBase(e ast.Expr) string {
 var sizes = []int{64, 32, 16, 8, 4, 2, 1}
 
 type builder struct {
-	t      *Tree
-	root   string // the tree's directory, absolute
-	fset   *token.FileSet
-	byPath map[string]*pkg
-	byDir  map[string]*pkg
-	texts  sync.Map // template key → text
+	t    *Tree
+	root string // the tree's directory, absolute
+	fset *token.FileSet
+	// listing is the go command's listing of the packages (nil: calls by
+	// syntax only).
+	listing *listing
+	byPath  map[string]*pkg
+	byDir   map[string]*pkg
+	texts   sync.Map // template key → text
 }
 
 // chunks calls fn with consecutive chunks of n items along the ladder.

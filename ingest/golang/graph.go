@@ -132,8 +132,10 @@ func LoadGraph(dir string, opts Options) (*Graph, error) {
 		st.Nodes++
 		g.Packages = append(g.Packages, gp)
 	}
+	trace("syntax pass done at %v", time.Since(t0))
 	if !opts.NoCalls {
 		ls := resolveLinks(b.root, b, kept, opts)
+		trace("links resolved at %v", time.Since(t0))
 		for _, p := range kept {
 			for _, l := range ls.byPkg[p] {
 				g.Edges = append(g.Edges, Edge{Type: l.typ, From: l.from, To: l.to})

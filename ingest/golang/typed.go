@@ -87,7 +87,7 @@ type typedLoad struct {
 // syntax elsewhere.
 func resolveLinks(root string, b *builder, kept []*pkg, opts Options) *links {
 	ls := &links{byPkg: map[*pkg][]link{}, external: map[string]Node{}}
-	if opts.NoTypes {
+	if opts.NoTypes || b.listing == nil {
 		ls.note = "type-checking was turned off"
 		for _, p := range kept {
 			ls.syntaxOnly(b, p)
@@ -114,7 +114,8 @@ func resolveLinks(root string, b *builder, kept []*pkg, opts Options) *links {
 	}
 	done := map[*pkg]bool{}
 	var notes []string
-	for _, g := range tl.groups() {
+	<-b.listing.done
+	for _, g := range b.listing.groups {
 		n, err := tl.load(g, ls, done)
 		if err != nil {
 			notes = append(notes, err.Error())
@@ -151,22 +152,33 @@ func (ls *links) mode() string {
 	return ModeMixed
 }
 
-// group is the kept packages of one module: its root (the directory of
-// its go.mod) and their directories.
+// group is the directories of the tree in one module: its root (the
+// directory of its go.mod), and what listing its packages gave.
 type group struct {
 	modRoot string
-	pkgs    []*pkg
+	dirs    []string // relative to the tree, slash-separated
 	// byPath: the standard library's std and cmd modules are one group,
 	// listed by import path from std's root, so cmd's imports of std
 	// are the packages std's own load checks (one universe, checked
 	// once).
 	byPath bool
+	roots  []*packages.Package
+	err    error
 }
 
-// groups sorts the kept packages by the module they belong to (the nearest
-// go.mod at or above their directory); packages under no go.mod form no
-// group and stay syntax-only.
-func (tl *typedLoad) groups() []group {
+// listing is the go command's listing of the tree's packages, started
+// before the syntax pass parses and read after it.
+type listing struct {
+	done   chan struct{}
+	groups []*group
+}
+
+// startListing lists, in the background, the packages of the tree's
+// directories dirs (with their import paths) by module: the nearest
+// go.mod at or above each; directories under no go.mod are not listed
+// and stay syntax-only.
+func startListing(root string, dirs, paths []string, opts Options) *listing {
+	l := &listing{done: make(chan struct{})}
 	byRoot := map[string]*group{}
 	var order []string
 	memo := map[string]string{}
@@ -184,8 +196,10 @@ func (tl *typedLoad) groups() []group {
 		memo[d] = r
 		return r
 	}
-	for _, p := range tl.kept {
-		r := modRoot(filepath.Join(tl.root, filepath.FromSlash(p.dir)))
+	patterns := map[*group][]string{}
+	for i, dir := range dirs {
+		abs := filepath.Join(root, filepath.FromSlash(dir))
+		r := modRoot(abs)
 		if r == "" {
 			continue
 		}
@@ -202,14 +216,52 @@ func (tl *typedLoad) groups() []group {
 			byRoot[r] = g
 			order = append(order, r)
 		}
-		g.pkgs = append(g.pkgs, p)
+		g.dirs = append(g.dirs, dir)
+		switch {
+		case vendored(dir):
+			// loaded as a dependency of the packages that import it
+		case byPath:
+			if paths[i] != "builtin" { // documentation, not a package
+				patterns[g] = append(patterns[g], paths[i])
+			}
+		default:
+			if rel, err := filepath.Rel(r, abs); err == nil {
+				patterns[g] = append(patterns[g], "./"+filepath.ToSlash(rel))
+			}
+		}
 	}
 	sort.Strings(order)
-	out := make([]group, len(order))
-	for i, r := range order {
-		out[i] = *byRoot[r]
+	for _, r := range order {
+		l.groups = append(l.groups, byRoot[r])
 	}
-	return out
+	go func() {
+		defer close(l.done)
+		for _, g := range l.groups {
+			if len(patterns[g]) == 0 {
+				continue
+			}
+			g.roots, g.err = list(g.modRoot, patterns[g], opts)
+		}
+	}()
+	return l
+}
+
+// list runs the go command for patterns in dir.
+func list(dir string, patterns []string, opts Options) ([]*packages.Package, error) {
+	// No cgo: the checker reads the files as they are, without running
+	// cgo (and a C compiler) first.
+	env := append(os.Environ(), "GOWORK=off", "CGO_ENABLED=0")
+	if _, ok := os.LookupEnv("GOTOOLCHAIN"); !ok {
+		env = append(env, "GOTOOLCHAIN=local") // a snap never fetches a Go toolchain
+	}
+	cfg := &packages.Config{Mode: listMode, Dir: dir, Env: env, Tests: opts.Tests, Logf: func(string, ...any) {}}
+	t0 := time.Now()
+	roots, err := packages.Load(cfg, patterns...)
+	trace("%s: %d patterns listed in %v", dir, len(patterns), time.Since(t0))
+	if err != nil {
+		return nil, fmt.Errorf("the go command could not list the packages of %s: %s", dir, firstErrLine(err.Error()))
+	}
+	return roots, nil
 }
 
 // listMode is what the typed pass asks of go/packages: the packages, their
@@ -232,43 +284,21 @@ type checked struct {
 // load type-checks one module's packages and adds their links; it
 // returns how many of them were resolved and, when some could not be,
 // why.
-func (tl *typedLoad) load(g group, ls *links, done map[*pkg]bool) (int, error) {
+func (tl *typedLoad) load(g *group, ls *links, done map[*pkg]bool) (int, error) {
 	own := map[string]*pkg{} // absolute directory → package of this group
-	var patterns []string
-	for _, p := range g.pkgs {
-		abs := filepath.Join(tl.root, filepath.FromSlash(p.dir))
-		own[abs] = p
-		if vendored(p.dir) {
-			continue // loaded as a dependency of the packages that import it
+	for _, d := range g.dirs {
+		if p := tl.b.byDir[d]; p != nil {
+			own[filepath.Join(tl.root, filepath.FromSlash(d))] = p
 		}
-		if g.byPath {
-			if p.path != "builtin" { // documentation, not a package
-				patterns = append(patterns, p.path)
-			}
-			continue
-		}
-		rel, err := filepath.Rel(g.modRoot, abs)
-		if err != nil {
-			continue
-		}
-		patterns = append(patterns, "./"+filepath.ToSlash(rel))
 	}
-	if len(patterns) == 0 {
+	if g.err != nil {
+		return 0, g.err
+	}
+	roots := g.roots
+	if len(roots) == 0 || len(own) == 0 {
 		return 0, nil
 	}
-	// No cgo: the checker reads the files as they are, without running
-	// cgo (and a C compiler) first.
-	env := append(os.Environ(), "GOWORK=off", "CGO_ENABLED=0")
-	if _, ok := os.LookupEnv("GOTOOLCHAIN"); !ok {
-		env = append(env, "GOTOOLCHAIN=local") // a snap never fetches a Go toolchain
-	}
-	cfg := &packages.Config{Mode: listMode, Dir: g.modRoot, Env: env, Tests: tl.opts.Tests, Logf: func(string, ...any) {}}
 	tLoad := time.Now()
-	roots, err := packages.Load(cfg, patterns...)
-	tl.trace("%s: %d patterns listed in %v", g.modRoot, len(patterns), time.Since(tLoad))
-	if err != nil {
-		return 0, fmt.Errorf("the go command could not list the packages of %s: %s", g.modRoot, firstErrLine(err.Error()))
-	}
 	all := map[*packages.Package]*checked{}
 	var order []*checked
 	var firstErr string
@@ -288,7 +318,7 @@ func (tl *typedLoad) load(g group, ls *links, done map[*pkg]bool) (int, error) {
 		}
 	})
 	tl.check(order, all)
-	tl.trace("checked in %v", time.Since(tLoad))
+	trace("checked in %v", time.Since(tLoad))
 	// The variants to read per package of the tree: with tests, a
 	// package's test variant (its own files and its _test.go files) and
 	// its external test package; else the package itself.
@@ -337,7 +367,7 @@ func (tl *typedLoad) load(g group, ls *links, done map[*pkg]bool) (int, error) {
 		go func() {
 			defer wg.Done()
 			defer func() { <-sem }()
-			w := &walkPkg{tl: tl, seen: map[link]bool{}, ext: map[string]Node{}}
+			w := &walkPkg{tl: tl, seen: map[link]bool{}, met: map[types.Object]bool{}, ext: map[string]Node{}}
 			for _, v := range variants[p] {
 				w.walk(v.files, v.info)
 			}
@@ -358,8 +388,8 @@ func (tl *typedLoad) load(g group, ls *links, done map[*pkg]bool) (int, error) {
 			ls.byPkg[p] = append(ls.byPkg[p], l)
 		}
 	}
-	tl.trace("walked in %v", time.Since(tLoad))
-	if n := len(g.pkgs) - len(mine); n > 0 {
+	trace("walked in %v", time.Since(tLoad))
+	if n := len(own) - len(mine); n > 0 {
 		why := "cgo only, or a vendored copy nothing imports"
 		if firstErr != "" {
 			why = firstErrLine(firstErr)
@@ -369,12 +399,14 @@ func (tl *typedLoad) load(g group, ls *links, done map[*pkg]bool) (int, error) {
 	return len(mine), nil
 }
 
-func (tl *typedLoad) trace(format string, args ...any) {
+func trace(format string, args ...any) {
 	if traceTyped {
 		fmt.Fprintf(os.Stderr, "typed: "+format+"\n", args...)
 	}
 }
 
+// traceTyped prints the typed pass's timings to standard error
+// (GOLDFISH_TYPED_TRACE=1), for measuring where a large load goes.
 var traceTyped = os.Getenv("GOLDFISH_TYPED_TRACE") != ""
 
 // check type-checks the listed packages, each once its imports are,
@@ -490,7 +522,8 @@ func firstErrLine(s string) string {
 // walkPkg collects one package's calls and refs.
 type walkPkg struct {
 	tl   *typedLoad
-	seen map[link]bool // the links so far
+	seen map[link]bool         // the links so far
+	met  map[types.Object]bool // the objects met in the function being walked
 	out  []link
 	ext  map[string]Node
 }
@@ -536,14 +569,23 @@ func (w *walkPkg) walk(files []*ast.File, info *types.Info) {
 			if !ok {
 				continue
 			}
+			// Each object once per function: most are met many times,
+			// and an object is cheaper to look up than a link.
+			clear(w.met)
 			ast.Inspect(fd.Body, func(n ast.Node) bool {
 				switch x := n.(type) {
 				case *ast.CallExpr:
-					if fn := calleeOf(info, x); fn != nil {
+					if fn := calleeOf(info, x); fn != nil && !w.met[fn] {
+						w.met[fn] = true
 						w.call(from, fn)
 					}
 				case *ast.Ident:
-					w.ref(from, info.Uses[x])
+					if obj := info.Uses[x]; obj != nil && !w.met[obj] {
+						if _, isFunc := obj.(*types.Func); !isFunc {
+							w.met[obj] = true
+							w.ref(from, obj)
+						}
+					}
 				}
 				return true
 			})

@@ -5,7 +5,8 @@
 //
 // Go(ctx, db, dir, opts) reads the tree with the Go ingester
 // (ingest/golang: PKG, FILE, FN, TYPE, VAR and CONST nodes; contains,
-// imports, has_method and calls edges) and writes:
+// imports, has_method, calls, refs and implements edges, type-checked
+// where the go command can list the packages) and writes:
 //
 //   - a catalogue session named opts.Prefix: one PART node per part, with
 //     loc (the part's interior session name), packages (their import
@@ -42,7 +43,9 @@
 // the other part standing in it as a STUB node: loc (that node's
 // locator), kind (its kind) and session (the interior that holds it), so
 // a Recall of the loc finds the stub and the stub names where to look
-// next. Edges stay with their source (calls, imports, has_method), except
+// next. A function outside the tree that the tree calls is a stub too,
+// with its pkg and no session. Edges stay with their source (calls,
+// refs, implements, imports, has_method), except
 // the hierarchical contains, which stays with its child: a piece of a
 // split package then holds one stub for its package rather than the
 // package's part holding a stub for every file elsewhere, and every

@@ -1,20 +1,26 @@
 // Package golang ingests a Go source tree into a goldfish session (SPEC §8,
 // Model Snap): one PKG node per package (loc: import path), one FILE node per
 // file (loc: path relative to the tree), and FN, TYPE, VAR and CONST nodes
-// for the package-level declarations (loc: "importpath.Name", methods
-// "importpath.Type.Name"), joined by contains edges PKG→FILE→declaration,
-// imports edges PKG→PKG, has_method edges TYPE→FN and calls edges FN→FN.
+// for the package-level declarations (loc: "importpath.Name", methods and
+// interface methods "importpath.Type.Name"; properties name, sig, at
+// "file:line", doc (the doc comment's first line) and, for a method, recv),
+// joined by contains edges PKG→FILE→declaration, imports edges PKG→PKG,
+// has_method edges TYPE→FN, calls edges FN→FN, refs edges FN→VAR/CONST and
+// implements edges TYPE→TYPE.
 //
 // Everything goes through Session.Ingest, so every node gets its id from
 // (kind, loc) and every edge from (source, type, target): ingesting the same
 // tree again changes nothing (every Δ reports Applied=false).
 //
-// Declarations come from go/parser and go/ast only (no type checking), so
-// the tree is read at parser speed. Calls are resolved cheaply, without
-// go/types: a call f(…) to a package-level function of the same package, and
-// a call p.F(…) where p names an import of the file and F is a function of
-// the imported package in the tree. Method calls (x.M()), calls through
-// function values and calls to functions outside the tree are left out.
+// Declarations come from go/parser and go/ast. Calls, refs and implements
+// come from the typed pass (typed.go): the go command lists the packages
+// (golang.org/x/tools/go/packages) while the tree is parsed, and go/types
+// checks the same syntax trees, so what it resolves maps to the nodes by
+// position. A package that cannot be listed or checked falls back to the
+// syntax-only reading of calls: f(…) to a package-level function of the
+// same package, and p.F(…) where p names an import of the file and F is a
+// function of the imported package in the tree; Stats say which packages
+// were read so. Options.NoTypes asks for that reading everywhere.
 //
 // Files are selected as the go command would for the running platform
 // (build constraints and file-name suffixes, go/build's default context);

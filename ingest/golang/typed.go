@@ -382,11 +382,8 @@ func (tl *typedLoad) load(g *group, ls *links, done map[*pkg]bool) (int, error) 
 		}
 		done[p] = true
 	}
-	impl := tl.implements(mine, variants)
-	for _, l := range impl {
-		if p := tl.b.byPath[pkgOfLoc(l.from.Loc, mine)]; p != nil {
-			ls.byPkg[p] = append(ls.byPkg[p], l)
-		}
+	for p, l := range tl.implements(mine, variants) {
+		ls.byPkg[p] = append(ls.byPkg[p], l...)
 	}
 	trace("walked in %v", time.Since(tLoad))
 	if n := len(own) - len(mine); n > 0 {
@@ -498,18 +495,6 @@ func (tl *typedLoad) workers() int {
 		return tl.opts.Workers
 	}
 	return runtime.GOMAXPROCS(0)
-}
-
-// pkgOfLoc finds, among ps, the package whose import path a locator
-// starts with (the longest).
-func pkgOfLoc(loc string, ps []*pkg) string {
-	best := ""
-	for _, p := range ps {
-		if strings.HasPrefix(loc, p.path+".") && len(p.path) > len(best) {
-			best = p.path
-		}
-	}
-	return best
 }
 
 func firstErrLine(s string) string {
@@ -679,12 +664,15 @@ func (w *walkPkg) ref(from Ref, obj types.Object) {
 // implements lists, for the named non-generic non-interface types of the
 // group's packages, an implements link to each interface of those
 // packages (with methods, no type terms) that the type or its pointer
-// satisfies. Candidates are found by the interface's first method, so the
-// cost follows the pairs that share a method, not types × interfaces.
-func (tl *typedLoad) implements(mine []*pkg, variants map[*pkg][]*checked) []link {
+// satisfies (the pointer's method set holds the value's). Candidates are
+// the types having the interface's rarest method, so the cost follows the
+// pairs that share a method, not types × interfaces. The links are listed
+// under the package of their type, sorted.
+func (tl *typedLoad) implements(mine []*pkg, variants map[*pkg][]*checked) map[*pkg][]link {
 	type named struct {
 		t   types.Type
 		ref Ref
+		p   *pkg
 	}
 	var concrete, ifaces []named
 	byMethod := map[string][]int{} // method Id → concrete types having it
@@ -709,12 +697,12 @@ func (tl *typedLoad) implements(mine []*pkg, variants map[*pkg][]*checked) []lin
 				seen[ref] = true
 				if it, ok := nt.Underlying().(*types.Interface); ok {
 					if it.NumMethods() > 0 && it.IsMethodSet() {
-						ifaces = append(ifaces, named{nt, ref})
+						ifaces = append(ifaces, named{nt, ref, p})
 					}
 					continue
 				}
 				i := len(concrete)
-				concrete = append(concrete, named{nt, ref})
+				concrete = append(concrete, named{nt, ref, p})
 				ms := types.NewMethodSet(types.NewPointer(nt))
 				for j := range ms.Len() {
 					id := ms.At(j).Obj().Id()
@@ -723,7 +711,7 @@ func (tl *typedLoad) implements(mine []*pkg, variants map[*pkg][]*checked) []lin
 			}
 		}
 	}
-	var out []link
+	out := map[*pkg][]link{}
 	for _, in := range ifaces {
 		it := in.t.Underlying().(*types.Interface)
 		// The method fewest types have.
@@ -736,16 +724,18 @@ func (tl *typedLoad) implements(mine []*pkg, variants map[*pkg][]*checked) []lin
 		}
 		for _, ci := range byMethod[it.Method(best).Id()] {
 			c := concrete[ci]
-			if types.Implements(c.t, it) || types.Implements(types.NewPointer(c.t), it) {
-				out = append(out, link{"implements", c.ref, in.ref})
+			if types.Implements(types.NewPointer(c.t), it) {
+				out[c.p] = append(out[c.p], link{"implements", c.ref, in.ref})
 			}
 		}
 	}
-	sort.Slice(out, func(i, j int) bool {
-		if out[i].from != out[j].from {
-			return out[i].from.Loc < out[j].from.Loc
-		}
-		return out[i].to.Loc < out[j].to.Loc
-	})
+	for _, ls := range out {
+		sort.Slice(ls, func(i, j int) bool {
+			if ls[i].from != ls[j].from {
+				return ls[i].from.Loc < ls[j].from.Loc
+			}
+			return ls[i].to.Loc < ls[j].to.Loc
+		})
+	}
 	return out
 }

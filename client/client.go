@@ -220,6 +220,19 @@ func sessionInfo(s server.SessionJSON) goldfish.SessionInfo {
 // answer into out. text is the GQL text the request carries, which a
 // refusal's position points into ("" for none).
 func (c *Client) call(ctx context.Context, method, path string, body, out any, text string) error {
+	return c.send(ctx, method, path, body, out, text, method != "GET")
+}
+
+// query is call for a POST that changes nothing (a Recall, an export):
+// an answer lost on the way is a connection failure to retry (08000), not
+// a write of unknown outcome.
+func (c *Client) query(ctx context.Context, path string, body, out any, text string) error {
+	return c.send(ctx, "POST", path, body, out, text, false)
+}
+
+// send is call with whether the request writes, which decides what a lost
+// answer means.
+func (c *Client) send(ctx context.Context, method, path string, body, out any, text string, write bool) error {
 	var buf []byte
 	if body != nil {
 		var b bytes.Buffer
@@ -230,7 +243,6 @@ func (c *Client) call(ctx context.Context, method, path string, body, out any, t
 		}
 		buf = b.Bytes()
 	}
-	write := method != "GET"
 	resp, err := c.do(ctx, method, path, buf, write)
 	if err != nil {
 		return err

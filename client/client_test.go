@@ -98,7 +98,8 @@ func TestValuesRoundTrip(t *testing.T) {
 // TestTransportFailures: each way a call can fail without an answer of
 // goldfish's has its code: nobody at the address (08000), an answer that
 // is not goldfish's (an internal error naming --url), a read cut off
-// (08000), a write cut off or cancelled after it was sent (40003: it may
+// (08000), a Recall cut off (08000: a POST that writes nothing), a write
+// cut off or cancelled after it was sent (40003: it may
 // have applied).
 func TestTransportFailures(t *testing.T) {
 	ctx := context.Background()
@@ -136,6 +137,11 @@ func TestTransportFailures(t *testing.T) {
 	}
 	if _, err := s.Commit(ctx, "INSERT (:A)", nil); codeOf(err) != gqlstatus.CompletionUnknown {
 		t.Errorf("a write cut off: %v", err)
+	}
+	// A Recall is sent as a POST but changes nothing: cut off, it is to
+	// be retried, not a write of unknown outcome.
+	if _, err := s.Recall(ctx, "MATCH ()", goldfish.RecallOptions{}); codeOf(err) != gqlstatus.ConnectionException {
+		t.Errorf("a Recall cut off: %v", err)
 	}
 	if _, err := s.Kinds(ctx, ""); codeOf(err) != gqlstatus.ConnectionException {
 		t.Errorf("a read cut off: %v", err)

@@ -85,7 +85,7 @@ func (s *Session) RecallTimed(ctx context.Context, q string, o goldfish.RecallOp
 		Pinned: o.Pinned, NoPeaks: o.NoPeaks, Exact: o.ExactTokens}}
 	var out server.ShapeJSON
 	start := time.Now()
-	if err := s.c.call(ctx, "POST", sessionPath(s.name, "recall"), req, &out, q); err != nil {
+	if err := s.c.query(ctx, sessionPath(s.name, "recall"), req, &out, q); err != nil {
 		return nil, t, err
 	}
 	t.Execute = time.Since(start)
@@ -231,7 +231,7 @@ func (s *Session) ExportSlice(ctx context.Context, q string, o goldfish.SliceOpt
 	req := server.ExportRequest{Q: q, Params: ps, Nicks: o.Nicks}
 	req.Options.M, req.Options.K, req.Options.L, req.Options.F = o.M, server.Hops(o.K), o.L, o.F
 	var out server.SliceJSON
-	if err := s.c.call(ctx, "POST", sessionPath(s.name, "export"), req, &out, q); err != nil {
+	if err := s.c.query(ctx, sessionPath(s.name, "export"), req, &out, q); err != nil {
 		return nil, err
 	}
 	return &goldfish.Slice{Text: out.Slice, Anchors: out.Anchors, Nodes: out.Nodes, Edges: out.Edges, Rows: out.Rows,

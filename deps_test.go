@@ -19,7 +19,8 @@ const module = "github.com/goldfish-gql/goldfish"
 var allowed = map[string][]string{
 	"gqlstatus":     {},
 	"tokens":        {},
-	"store":         {"tokens"}, // a record keeps its rendering's token estimate
+	"values":        {"gqlstatus"},        // the public values: a leaf beside the codes
+	"store":         {"tokens", "values"}, // a record keeps its rendering's token estimate
 	"store/cabinet": {"store"},
 	// the backend suite and the PostgreSQL backend sit beside the bbolt one
 	"store/cabinet/cabinettest":     {"store", "store/cabinet"},

@@ -20,7 +20,7 @@ func buildGraph(tb testing.TB, n int) *Graph {
 		tx := g.Begin()
 		for j := 0; j < 10000 && i < n; j, i = j+1, i+1 {
 			id := tx.NewID()
-			p := Props{{"i", Int(int64(i))}, {"nick", String(fmt.Sprint("n", i))}, {"title", String(fmt.Sprint("title ", i%1000))}}
+			p := Props{{Key: "i", Val: Int(int64(i))}, {Key: "nick", Val: String(fmt.Sprint("n", i))}, {Key: "title", Val: String(fmt.Sprint("title ", i%1000))}}
 			if _, err := tx.InsertNode(id, []string{benchKinds[i%len(benchKinds)]}, p); err != nil {
 				tb.Fatal(err)
 			}
@@ -44,7 +44,7 @@ func BenchmarkInsertNode(b *testing.B) {
 	g := New()
 	props := make([]Props, 100000)
 	for i := range props {
-		props[i] = Props{{"i", Int(int64(i))}, {"nick", String(fmt.Sprint("n", i))}}
+		props[i] = Props{{Key: "i", Val: Int(int64(i))}, {Key: "nick", Val: String(fmt.Sprint("n", i))}}
 	}
 	b.ReportAllocs()
 	n := 0
@@ -75,7 +75,7 @@ func BenchmarkCommitSmall(b *testing.B) {
 	n := 0
 	for b.Loop() {
 		tx := g.Begin()
-		if _, err := tx.InsertNode(tx.NewID(), []string{"NOTE"}, Props{{"nick", String(fmt.Sprint("x", n))}}); err != nil {
+		if _, err := tx.InsertNode(tx.NewID(), []string{"NOTE"}, Props{{Key: "nick", Val: String(fmt.Sprint("x", n))}}); err != nil {
 			b.Fatal(err)
 		}
 		tx.Commit()

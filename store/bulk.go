@@ -231,10 +231,10 @@ type propRef struct{ rank, i uint32 }
 // sortPropGroup sorts refs (one key, in rank order) by (value, rank).
 func sortPropGroup(live []*Node, refs []propRef) {
 	val := func(x propRef) *Value { return &live[x.rank].Props[x.i].Val }
-	kind := val(refs[0]).kind
+	kind := val(refs[0]).Kind()
 	same := true
 	for _, x := range refs[1:] {
-		if val(x).kind != kind {
+		if val(x).Kind() != kind {
 			same = false
 			break
 		}
@@ -247,15 +247,7 @@ func sortPropGroup(live []*Node, refs []propRef) {
 		}
 		es := make([]ent, len(refs))
 		for i, x := range refs {
-			v := val(x)
-			k := v.n
-			switch kind {
-			case KindInt:
-				k ^= 1 << 63
-			case KindFloat:
-				k = floatKey(k)
-			}
-			es[i] = ent{k, x}
+			es[i] = ent{val(x).OrderKey(), x}
 		}
 		sortRefs(es, refs, func(a, b ent) int {
 			if a.k != b.k {
@@ -270,7 +262,7 @@ func sortPropGroup(live []*Node, refs []propRef) {
 		}
 		es := make([]ent, len(refs))
 		for i, x := range refs {
-			es[i] = ent{val(x).s, x}
+			es[i] = ent{val(x).AsString(), x}
 		}
 		sortRefs(es, refs, func(a, b ent) int {
 			if c := strings.Compare(a.s, b.s); c != 0 {

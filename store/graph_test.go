@@ -19,7 +19,7 @@ func mustNode(t *testing.T, tx *Tx, labels []string, p Props) *Node {
 	return n
 }
 
-func nick(s string) Props { return Props{{NickKey, String(s)}} }
+func nick(s string) Props { return Props{{Key: NickKey, Val: String(s)}} }
 
 func TestEmptyGraph(t *testing.T) {
 	g := New()
@@ -39,7 +39,7 @@ func TestEmptyGraph(t *testing.T) {
 func TestInsertAndRead(t *testing.T) {
 	g := New()
 	tx := g.Begin()
-	a := mustNode(t, tx, []string{"TSK", "Open", "TSK", ""}, Props{{"title", String("a")}, {"nick", String("a1")}})
+	a := mustNode(t, tx, []string{"TSK", "Open", "TSK", ""}, Props{{Key: "title", Val: String("a")}, {Key: "nick", Val: String("a1")}})
 	if !slices.Equal(a.Labels, []string{"TSK", "Open"}) || a.Kind() != "TSK" || !a.HasLabel("Open") || a.HasLabel("X") {
 		t.Fatalf("labels %q", a.Labels)
 	}
@@ -58,7 +58,7 @@ func TestInsertAndRead(t *testing.T) {
 	if g.Snapshot().NodeCount() != 0 {
 		t.Fatal("published changed before commit")
 	}
-	e, err := tx.InsertEdge(tx.NewID(), "dependsOn", a.ID, b.ID, Props{{"w", Int(1)}})
+	e, err := tx.InsertEdge(tx.NewID(), "dependsOn", a.ID, b.ID, Props{{Key: "w", Val: Int(1)}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -95,7 +95,7 @@ func TestErrors(t *testing.T) {
 		t.Fatal("nick clash", err)
 	}
 	// a non-string nick is not indexed and never clashes
-	if _, err := tx.InsertNode(tx.NewID(), []string{"A"}, Props{{NickKey, Int(1)}}); err != nil {
+	if _, err := tx.InsertNode(tx.NewID(), []string{"A"}, Props{{Key: NickKey, Val: Int(1)}}); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := tx.SetProps(b.ID, nick("x")); !errors.Is(err, ErrNickClash) {
@@ -270,7 +270,7 @@ func TestSelfLoopAndEdgeOrder(t *testing.T) {
 	if n != 3 {
 		t.Fatal("Edges early stop", n)
 	}
-	ne, err := tx.SetEdgeProps(loop.ID, Props{{"w", Int(2)}})
+	ne, err := tx.SetEdgeProps(loop.ID, Props{{Key: "w", Val: Int(2)}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -303,7 +303,7 @@ func TestSnapshotIsolation(t *testing.T) {
 	var keep []ID
 	for i := 0; i < 50; i++ {
 		id := tx.NewID()
-		p := Props{{"i", Int(int64(i))}, {"nick", String(fmt.Sprint("n", i))}}
+		p := Props{{Key: "i", Val: Int(int64(i))}, {Key: "nick", Val: String(fmt.Sprint("n", i))}}
 		if _, err := tx.InsertNode(id, []string{"K", fmt.Sprint("L", i%3)}, p); err != nil {
 			t.Fatal(err)
 		}
@@ -322,7 +322,7 @@ func TestSnapshotIsolation(t *testing.T) {
 	// a rolled-back Tx changes nothing
 	tx = g.Begin()
 	for _, id := range keep[:10] {
-		tx.SetProps(id, Props{{"x", Int(1)}})
+		tx.SetProps(id, Props{{Key: "x", Val: Int(1)}})
 	}
 	tx.InsertNode(tx.NewID(), []string{"K"}, nil)
 	tx.Rollback()
@@ -341,8 +341,8 @@ func TestSnapshotIsolation(t *testing.T) {
 			tx.RecycleEdge(eid)
 			m.recycleEdge(eid)
 		}
-		tx.SetProps(id, Props{{"x", Int(int64(i))}})
-		m.setProps(id, Props{{"x", Int(int64(i))}})
+		tx.SetProps(id, Props{{Key: "x", Val: Int(int64(i))}})
+		m.setProps(id, Props{{Key: "x", Val: Int(int64(i))}})
 		tx.SetLabels(id, []string{"K", "New"})
 		m.setLabels(id, []string{"K", "New"})
 	}
@@ -362,12 +362,12 @@ func TestScansOrderAndIdentical(t *testing.T) {
 	g := New()
 	tx := g.Begin()
 	mk := func(labels []string, p Props) *Node { return mustNode(t, tx, labels, p) }
-	n1 := mk([]string{"B"}, Props{{"v", Int(2)}})
-	n2 := mk([]string{"A", "Z"}, Props{{"v", Int(2)}})
-	n3 := mk([]string{"A"}, Props{{"v", Int(1)}})
-	n4 := mk([]string{"A", "Y"}, Props{{"v", Int(2)}})
-	n5 := mk([]string{"A"}, Props{{"v", Int(2)}})
-	n6 := mk([]string{"A"}, Props{{"v", Float(2)}})
+	n1 := mk([]string{"B"}, Props{{Key: "v", Val: Int(2)}})
+	n2 := mk([]string{"A", "Z"}, Props{{Key: "v", Val: Int(2)}})
+	n3 := mk([]string{"A"}, Props{{Key: "v", Val: Int(1)}})
+	n4 := mk([]string{"A", "Y"}, Props{{Key: "v", Val: Int(2)}})
+	n5 := mk([]string{"A"}, Props{{Key: "v", Val: Int(2)}})
+	n6 := mk([]string{"A"}, Props{{Key: "v", Val: Float(2)}})
 	s := tx.Snapshot()
 	order := func(scan func(func(*Node) bool)) []ID {
 		var out []ID
@@ -383,7 +383,7 @@ func TestScansOrderAndIdentical(t *testing.T) {
 	if got := order(func(f func(*Node) bool) { s.ScanProp("v", Int(2), f) }); !slices.Equal(got, []ID{n5.ID, n4.ID, n2.ID, n1.ID}) {
 		t.Fatalf("ScanProp %v", got)
 	}
-	if got := order(func(f func(*Node) bool) { s.ScanIdentical("A", Props{{"v", Int(2)}}, f) }); !slices.Equal(got, []ID{n5.ID, n4.ID, n2.ID}) {
+	if got := order(func(f func(*Node) bool) { s.ScanIdentical("A", Props{{Key: "v", Val: Int(2)}}, f) }); !slices.Equal(got, []ID{n5.ID, n4.ID, n2.ID}) {
 		t.Fatalf("ScanIdentical %v", got)
 	}
 	if got := order(func(f func(*Node) bool) { s.ScanLabel("Y", f) }); !slices.Equal(got, []ID{n4.ID}) {
@@ -401,7 +401,7 @@ func TestLongPropsTruncatedKeys(t *testing.T) {
 	g := New()
 	tx := g.Begin()
 	long := func(s string) Props {
-		return Props{{"body", String(string(make([]byte, 100)) + s)}, {"z", String(s)}}
+		return Props{{Key: "body", Val: String(string(make([]byte, 100)) + s)}, {Key: "z", Val: String(s)}}
 	}
 	a := mustNode(t, tx, []string{"N"}, long("b"))
 	b := mustNode(t, tx, []string{"N"}, long("a"))
@@ -539,7 +539,7 @@ func TestConcurrentReaders(t *testing.T) {
 	for i := 0; i < rounds; i++ {
 		tx := g.Begin()
 		id := tx.NewID()
-		if _, err := tx.InsertNode(id, []string{"N"}, Props{{"i", Int(int64(i))}}); err != nil {
+		if _, err := tx.InsertNode(id, []string{"N"}, Props{{Key: "i", Val: Int(int64(i))}}); err != nil {
 			t.Fatal(err)
 		}
 		if prev != 0 {
@@ -548,7 +548,7 @@ func TestConcurrentReaders(t *testing.T) {
 		if i%5 == 4 { // a rolled-back Tx in between
 			tx.Rollback()
 			tx = g.Begin()
-			tx.InsertNode(id, []string{"N"}, Props{{"i", Int(int64(i))}})
+			tx.InsertNode(id, []string{"N"}, Props{{Key: "i", Val: Int(int64(i))}})
 			if prev != 0 {
 				tx.InsertEdge(tx.NewID(), "next", prev, id, nil)
 			}

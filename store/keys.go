@@ -4,6 +4,8 @@ import (
 	"encoding/binary"
 
 	"github.com/cespare/xxhash/v2"
+
+	"github.com/goldfish-gql/goldfish/values"
 )
 
 // Keys derived from content: deterministic ingest ids, and the
@@ -41,9 +43,9 @@ const (
 
 // appendObsPrefix appends kind and props parts of the observable key.
 func appendObsPrefix(b []byte, kind string, props Props) []byte {
-	b = appendKeyString(b, kind)
+	b = values.AppendKeyString(b, kind)
 	start := len(b)
-	b = appendPropsKey(b, props)
+	b = values.AppendPropsKey(b, props)
 	if len(b)-start > propsKeyMax {
 		h := xxhash.Sum64(b[start:])
 		b = binary.BigEndian.AppendUint64(b[:start+propsKeyPrefix], h)
@@ -59,7 +61,7 @@ func appendObservableKey(b []byte, labels []string, props Props) []byte {
 	b = appendObsPrefix(b, kind, props)
 	var arr [8]string
 	for _, l := range sortedExtraLabels(arr[:0], labels) {
-		b = appendKeyString(b, l)
+		b = values.AppendKeyString(b, l)
 	}
 	return b
 }

@@ -24,7 +24,7 @@ func layoutGraph(t *testing.T) (*Snapshot, uint32) {
 	tx := g.Begin()
 	var ids []ID
 	for i := range 6 {
-		p := Props{{LocKey, String(fmt.Sprint("f", i%3))}, {NickKey, String(fmt.Sprint("n", i))}}
+		p := Props{{Key: LocKey, Val: String(fmt.Sprint("f", i%3))}, {Key: NickKey, Val: String(fmt.Sprint("n", i))}}
 		n, err := tx.InsertNode(tx.NewID(), []string{"K"}, p)
 		if err != nil {
 			t.Fatal(err)

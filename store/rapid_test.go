@@ -6,6 +6,8 @@ import (
 	"testing"
 
 	"pgregory.net/rapid"
+
+	"github.com/goldfish-gql/goldfish/values"
 )
 
 func genScalar() *rapid.Generator[Value] {
@@ -47,9 +49,9 @@ func TestRapidValueOrder(t *testing.T) {
 		if a.Size() != len(a.Literal()) {
 			t.Fatalf("size %s", a.Literal())
 		}
-		pa := Props{{"k", a}, {"l", b}}
-		pb := Props{{"k", b}, {"l", c}}
-		if pa.Compare(pb) != bytes.Compare(appendPropsKey(nil, pa), appendPropsKey(nil, pb)) {
+		pa := Props{{Key: "k", Val: a}, {Key: "l", Val: b}}
+		pb := Props{{Key: "k", Val: b}, {Key: "l", Val: c}}
+		if pa.Compare(pb) != bytes.Compare(values.AppendPropsKey(nil, pa), values.AppendPropsKey(nil, pb)) {
 			t.Fatalf("props key order")
 		}
 	})
@@ -79,7 +81,7 @@ func genProps() *rapid.Generator[Props] {
 			} else {
 				v = genValue().Draw(t, "val")
 			}
-			p = append(p, Prop{key, v}) // possibly unsorted / duplicate / null
+			p = append(p, Prop{Key: key, Val: v}) // possibly unsorted / duplicate / null
 		}
 		return p
 	})

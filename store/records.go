@@ -1,7 +1,6 @@
 package store
 
 import (
-	"strings"
 	"sync/atomic"
 
 	"github.com/goldfish-gql/goldfish/tokens"
@@ -89,12 +88,7 @@ func layoutNode(buf []byte, id ID, labels []string, props Props) (*Node, []byte)
 	n.ID, n.Labels, n.blob, n.textLen = id, labels, string(buf), uint32(textLen)
 	n.cost = keptCost(tokens.Milli(buf[:textLen]))
 	for i, p := range props {
-		if v := &p.Val; v.l == nil && len(v.s) > 0 {
-			if at := strings.Index(n.blob, v.s); at >= 0 {
-				v.s = n.blob[at : at+len(v.s)] // the same bytes
-			}
-		}
-		n.Props[i] = p
+		n.Props[i] = Prop{Key: p.Key, Val: p.Val.SharingBytes(n.blob)} // the same bytes
 	}
 	return n, buf
 }

@@ -5,6 +5,7 @@ import (
 	"sort"
 
 	"github.com/goldfish-gql/goldfish/tokens"
+	"github.com/goldfish-gql/goldfish/values"
 )
 
 // appendRendering writes the text a Shape writes for a node with these
@@ -45,7 +46,7 @@ func sortedExtraLabels(buf, labels []string) []string {
 }
 
 // AppendKey writes a label, type or key as KeyLiteral does.
-func AppendKey(b []byte, s string) []byte { return appendKeyLiteral(b, s) }
+func AppendKey(b []byte, s string) []byte { return values.AppendKeyLiteral(b, s) }
 
 // KindPrefix returns the part of a node's rendering (see Node.Rendering)
 // that writes its kind: ":Kind", or "" for a node without labels. Two

@@ -337,7 +337,7 @@ func TestRestoreEmpty(t *testing.T) {
 // TestRestoreInvariants: a set of elements a Tx could not have built is
 // an error naming the problem, never a panic.
 func TestRestoreInvariants(t *testing.T) {
-	nick := func(s string) Props { return Props{{NickKey, String(s)}} }
+	nick := func(s string) Props { return Props{{Key: NickKey, Val: String(s)}} }
 	node := func(id ID, recycled bool, p Props) *Node {
 		return &Node{ID: id, Labels: []string{"A"}, Props: p, Recycled: recycled}
 	}
@@ -414,7 +414,7 @@ func TestRestoreInputOrder(t *testing.T) {
 	for i := 0; i < 300; i++ {
 		id := tx.NewID()
 		ids = append(ids, id)
-		if _, err := tx.InsertNode(id, []string{"A", "B"}, Props{{"k", Int(int64(i % 7))}, {NickKey, String(fmt.Sprint(i))}}); err != nil {
+		if _, err := tx.InsertNode(id, []string{"A", "B"}, Props{{Key: "k", Val: Int(int64(i % 7))}, {Key: NickKey, Val: String(fmt.Sprint(i))}}); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -448,12 +448,12 @@ func TestRestoreLarge(t *testing.T) {
 		if i%5 == 0 {
 			labels = append(labels, "X")
 		}
-		p := Props{{"n", Int(int64(i%1000 - 500))}, {"s", String(fmt.Sprint(i % 333))}}
+		p := Props{{Key: "n", Val: Int(int64(i%1000 - 500))}, {Key: "s", Val: String(fmt.Sprint(i % 333))}}
 		if i%4 == 0 {
-			p = append(p, Prop{NickKey, String(fmt.Sprint("n", i))})
+			p = append(p, Prop{Key: NickKey, Val: String(fmt.Sprint("n", i))})
 		}
 		if i%9 == 0 {
-			p = append(p, Prop{"z", Float(float64(i%17-8) / 3)})
+			p = append(p, Prop{Key: "z", Val: Float(float64(i%17-8) / 3)})
 		}
 		if _, err := tx.InsertNode(id, labels, p); err != nil {
 			t.Fatal(err)

@@ -4,6 +4,8 @@ import (
 	"cmp"
 	"slices"
 	"strings"
+
+	"github.com/goldfish-gql/goldfish/values"
 )
 
 // Snapshot is an immutable, consistent view of one version: safe for any
@@ -107,7 +109,7 @@ func (s *Snapshot) ScanProp(key string, v Value, fn func(*Node) bool) {
 	if key == LocKey && v.Kind() == KindString && s.st.scanLoc(v.AsString(), fn) {
 		return
 	}
-	pivot := &Node{Props: Props{{key, v}}}
+	pivot := &Node{Props: Props{{Key: key, Val: v}}}
 	s.st.props.AscendGreaterOrEqual(propItem{n: pivot}, func(it propItem) bool {
 		p := it.prop()
 		if p.Key != key || !p.Val.Equal(v) {
@@ -141,7 +143,7 @@ func (s *Snapshot) ScanIdentical(kind string, props Props, fn func(*Node) bool) 
 // one kind are one run of the index of all live nodes.
 func (s *Snapshot) ScanKind(kind string, fn func(*Node) bool) {
 	var buf [64]byte
-	prefix := string(appendKeyString(buf[:0], kind))
+	prefix := string(values.AppendKeyString(buf[:0], kind))
 	s.st.all.AscendGreaterOrEqual(&Node{blob: prefix}, func(n *Node) bool {
 		if !strings.HasPrefix(n.okey(), prefix) {
 			return false

@@ -119,9 +119,9 @@ func buildText(s *Snapshot) *textIndex {
 }
 
 func (idx *textIndex) addValue(buf []byte, v Value, slot uint32) []byte {
-	switch v.kind {
+	switch v.Kind() {
 	case KindString:
-		buf = appendFolded(buf[:0], v.s)
+		buf = appendFolded(buf[:0], v.AsString())
 		for i := 0; i+3 <= len(buf); i++ {
 			t := trigram(buf[i:])
 			// Slots arrive in ascending order, so a repeat is the last.

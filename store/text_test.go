@@ -51,13 +51,13 @@ func TestTextCandidates(t *testing.T) {
 			for range rapid.IntRange(1, 4).Draw(t, "ops") {
 				switch op := rapid.IntRange(0, 3).Draw(t, "op"); {
 				case op == 0 || len(ids) == 0:
-					n, err := tx.InsertNode(tx.NewID(), []string{"A"}, Props{{"k", val.Draw(t, "v")}})
+					n, err := tx.InsertNode(tx.NewID(), []string{"A"}, Props{{Key: "k", Val: val.Draw(t, "v")}})
 					if err != nil {
 						t.Fatal(err)
 					}
 					ids = append(ids, n.ID)
 				case op == 1:
-					_, _ = tx.SetProps(rapid.SampledFrom(ids).Draw(t, "id"), Props{{"k", val.Draw(t, "v")}})
+					_, _ = tx.SetProps(rapid.SampledFrom(ids).Draw(t, "id"), Props{{Key: "k", Val: val.Draw(t, "v")}})
 				case op == 2:
 					_ = tx.RecycleNode(rapid.SampledFrom(ids).Draw(t, "id"))
 				default:
@@ -103,7 +103,7 @@ func TestTextCandidates(t *testing.T) {
 func TestTextCandidatesDeclines(t *testing.T) {
 	g := New()
 	tx := g.Begin()
-	if _, err := tx.InsertNode(tx.NewID(), []string{"A"}, Props{{"k", String("abc")}}); err != nil {
+	if _, err := tx.InsertNode(tx.NewID(), []string{"A"}, Props{{Key: "k", Val: String("abc")}}); err != nil {
 		t.Fatal(err)
 	}
 	if _, ok := tx.Snapshot().TextCandidates("abc"); ok {
@@ -168,7 +168,7 @@ func TestTextCandidatesConcurrent(t *testing.T) {
 	}
 	for i := range 300 {
 		tx := g.Begin()
-		if _, err := tx.InsertNode(tx.NewID(), []string{"A"}, Props{{"k", String("a word " + strings.Repeat("x", i%7))}}); err != nil {
+		if _, err := tx.InsertNode(tx.NewID(), []string{"A"}, Props{{Key: "k", Val: String("a word " + strings.Repeat("x", i%7))}}); err != nil {
 			t.Fatal(err)
 		}
 		tx.Commit()
@@ -185,7 +185,7 @@ func TestTextCandidatesConcurrent(t *testing.T) {
 func commitValue(t *testing.T, g *Graph, v string) *Snapshot {
 	t.Helper()
 	tx := g.Begin()
-	if _, err := tx.InsertNode(tx.NewID(), []string{"A"}, Props{{"k", String(v)}}); err != nil {
+	if _, err := tx.InsertNode(tx.NewID(), []string{"A"}, Props{{Key: "k", Val: String(v)}}); err != nil {
 		t.Fatal(err)
 	}
 	return tx.Commit()

@@ -1,4 +1,4 @@
-package store
+package values
 
 import (
 	"encoding/binary"
@@ -86,6 +86,18 @@ func List(vs ...Value) Value {
 	return Value{kind: KindList, l: &c}
 }
 
+// SharingBytes returns v with its text read from the same bytes in
+// blob when blob holds them: a store record that writes its values into
+// its rendering keeps each string once.
+func (v Value) SharingBytes(blob string) Value {
+	if v.l == nil && len(v.s) > 0 {
+		if at := strings.Index(blob, v.s); at >= 0 {
+			v.s = blob[at : at+len(v.s)]
+		}
+	}
+	return v
+}
+
 // Kind returns the value's kind.
 func (v Value) Kind() ValueKind { return v.kind }
 
@@ -151,9 +163,24 @@ func (v Value) Equal(w Value) bool {
 	}
 }
 
-// floatKey maps float bits to an unsigned integer whose order is the IEEE
+// OrderKey returns a BOOLEAN's, an INTEGER's or a FLOAT's order as an
+// unsigned integer: for two values of one of those kinds, OrderKey's
+// order is Compare's (0 for the other kinds).
+func (v Value) OrderKey() uint64 {
+	switch v.kind {
+	case KindBool:
+		return v.n
+	case KindInt:
+		return v.n ^ 1<<63
+	case KindFloat:
+		return FloatKey(v.n)
+	}
+	return 0
+}
+
+// FloatKey maps float bits to an unsigned integer whose order is the IEEE
 // total order: -NaN < -Inf < … < -0 < +0 < … < +Inf < +NaN.
-func floatKey(bits uint64) uint64 {
+func FloatKey(bits uint64) uint64 {
 	if bits&(1<<63) != 0 {
 		return ^bits
 	}
@@ -192,7 +219,7 @@ func (v Value) Compare(w Value) int {
 	case KindInt:
 		return cmpU64(v.n^1<<63, w.n^1<<63)
 	case KindFloat:
-		return cmpU64(floatKey(v.n), floatKey(w.n))
+		return cmpU64(FloatKey(v.n), FloatKey(w.n))
 	case KindList:
 		a, b := v.AsList(), w.AsList()
 		for i := 0; i < len(a) && i < len(b); i++ {
@@ -411,7 +438,7 @@ func (v Value) Size() int {
 //
 //	tag byte 0x10+kind, then
 //	BOOLEAN: 0x00/0x01; INTEGER: 8 bytes big-endian, sign bit flipped;
-//	FLOAT: 8 bytes big-endian of floatKey(bits);
+//	FLOAT: 8 bytes big-endian of FloatKey(bits);
 //	STRING/DATE/DATETIME: escaped text (0x00 → 0x00 0xFF), then 0x00 0x01;
 //	LIST: element encodings, then 0x01 (below every tag).
 const (
@@ -422,7 +449,9 @@ const (
 	propsEnd = 0x00
 )
 
-func appendKeyString(b []byte, s string) []byte {
+// AppendKeyString appends the order-preserving encoding of the text s,
+// as a STRING's AppendKey writes it after its tag.
+func AppendKeyString(b []byte, s string) []byte {
 	for i := 0; i < len(s); i++ {
 		c := s[i]
 		if c == 0 {
@@ -444,9 +473,9 @@ func (v Value) AppendKey(b []byte) []byte {
 	case KindInt:
 		return binary.BigEndian.AppendUint64(b, v.n^1<<63)
 	case KindFloat:
-		return binary.BigEndian.AppendUint64(b, floatKey(v.n))
+		return binary.BigEndian.AppendUint64(b, FloatKey(v.n))
 	case KindString, KindDate, KindDateTime:
-		return appendKeyString(b, v.s)
+		return AppendKeyString(b, v.s)
 	case KindList:
 		for _, e := range v.AsList() {
 			b = e.AppendKey(b)

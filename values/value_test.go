@@ -1,4 +1,4 @@
-package store
+package values
 
 import (
 	"bytes"
@@ -215,13 +215,13 @@ func TestProps(t *testing.T) {
 	if Props(nil).Literal() != "{}" || Props(nil).Size() != 2 {
 		t.Fatal("empty")
 	}
-	if (Props{{"a", Int(1)}}).Without("a") != nil {
+	if (Props{{Key: "a", Val: Int(1)}}).Without("a") != nil {
 		t.Fatal("Without last")
 	}
-	if !p.Equal(Props{{"a", Int(1)}, {"b", String("x")}}) || p.Equal(q) || p.Equal(Props{{"a", Float(1)}, {"b", String("x")}}) {
+	if !p.Equal(Props{{Key: "a", Val: Int(1)}, {Key: "b", Val: String("x")}}) || p.Equal(q) || p.Equal(Props{{Key: "a", Val: Float(1)}, {Key: "b", Val: String("x")}}) {
 		t.Fatal("Equal")
 	}
-	odd := Props{{"my key", Int(1)}, {"a`b", Int(2)}, {"9x", Int(3)}, {"", Int(4)}, {"ok_1", Int(5)}}
+	odd := Props{{Key: "my key", Val: Int(1)}, {Key: "a`b", Val: Int(2)}, {Key: "9x", Val: Int(3)}, {Key: "", Val: Int(4)}, {Key: "ok_1", Val: Int(5)}}
 	n := NormalizeProps(odd)
 	if n.Literal() != "{``: 4, `9x`: 3, `a``b`: 2, `my key`: 1, ok_1: 5}" {
 		t.Fatal(n.Literal())
@@ -232,7 +232,7 @@ func TestProps(t *testing.T) {
 	if KeyLiteral("abc_1") != "abc_1" || KeyLiteral("a-b") != "`a-b`" || KeyLiteral("é") != "`é`" {
 		t.Fatal("KeyLiteral")
 	}
-	dup := NormalizeProps(Props{{"b", Int(1)}, {"a", Int(2)}, {"b", Int(3)}, {"c", Null()}})
+	dup := NormalizeProps(Props{{Key: "b", Val: Int(1)}, {Key: "a", Val: Int(2)}, {Key: "b", Val: Int(3)}, {Key: "c", Val: Null()}})
 	if dup.Literal() != "{a: 2, b: 3}" {
 		t.Fatal(dup.Literal())
 	}
@@ -267,7 +267,7 @@ func TestPropsCompareMatchesKey(t *testing.T) {
 			if got := a.Compare(b); got != want {
 				t.Errorf("Compare(%s, %s) = %d", a.Literal(), b.Literal(), got)
 			}
-			if got := bytes.Compare(appendPropsKey(nil, a), appendPropsKey(nil, b)); got != want {
+			if got := bytes.Compare(AppendPropsKey(nil, a), AppendPropsKey(nil, b)); got != want {
 				t.Errorf("key(%s, %s) = %d", a.Literal(), b.Literal(), got)
 			}
 		}

@@ -1,4 +1,4 @@
-package store
+package values
 
 import (
 	"sort"
@@ -22,7 +22,7 @@ func MakeProps(m map[string]Value) Props {
 	p := make(Props, 0, len(m))
 	for k, v := range m {
 		if !v.IsNull() {
-			p = append(p, Prop{k, v})
+			p = append(p, Prop{Key: k, Val: v})
 		}
 	}
 	sort.Slice(p, func(i, j int) bool { return p[i].Key < p[j].Key })
@@ -103,7 +103,7 @@ func (p Props) With(key string, v Value) Props {
 	}
 	c := make(Props, len(p)+1)
 	copy(c, p[:i])
-	c[i] = Prop{key, v}
+	c[i] = Prop{Key: key, Val: v}
 	copy(c[i+1:], p[i:])
 	return c
 }
@@ -172,7 +172,7 @@ func (p Props) AppendLiteralOf(b []byte, keep func(Prop) bool) []byte {
 			b = append(b, ", "...)
 		}
 		first = false
-		b = appendKeyLiteral(b, kv.Key)
+		b = AppendKeyLiteral(b, kv.Key)
 		b = append(b, ": "...)
 		b = kv.Val.AppendLiteral(b)
 	}
@@ -208,9 +208,10 @@ func IsIdentifier(s string) bool {
 
 // KeyLiteral returns key as a plain identifier, or back-quoted with
 // back-quotes doubled when it is not one.
-func KeyLiteral(key string) string { return string(appendKeyLiteral(nil, key)) }
+func KeyLiteral(key string) string { return string(AppendKeyLiteral(nil, key)) }
 
-func appendKeyLiteral(b []byte, key string) []byte {
+// AppendKeyLiteral appends key as KeyLiteral writes it.
+func AppendKeyLiteral(b []byte, key string) []byte {
 	if IsIdentifier(key) {
 		return append(b, key...)
 	}
@@ -232,11 +233,11 @@ func keyLiteralLen(key string) int {
 	return len(key) + 2 + strings.Count(key, "`")
 }
 
-// appendPropsKey appends the order-preserving encoding of p: for each
+// AppendPropsKey appends the order-preserving encoding of p: for each
 // property the escaped key then the value encoding, then 0x00 0x00.
-func appendPropsKey(b []byte, p Props) []byte {
+func AppendPropsKey(b []byte, p Props) []byte {
 	for _, kv := range p {
-		b = appendKeyString(b, kv.Key)
+		b = AppendKeyString(b, kv.Key)
 		b = kv.Val.AppendKey(b)
 	}
 	return append(b, propsEnd, propsEnd)
@@ -251,7 +252,7 @@ func (p Props) AppendLiteralReplacing(b []byte, replace func(key string) (string
 		if i > 0 {
 			b = append(b, ", "...)
 		}
-		b = appendKeyLiteral(b, kv.Key)
+		b = AppendKeyLiteral(b, kv.Key)
 		b = append(b, ": "...)
 		if r, ok := replace(kv.Key); ok {
 			b = append(b, r...)

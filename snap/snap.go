@@ -142,27 +142,54 @@ func optionError(msg, hint string) error {
 func Go(ctx context.Context, db *goldfish.DB, dir string, opts Options) (Report, error) {
 	t0 := time.Now()
 	rep := Report{Catalog: opts.Prefix}
+	n, err := checkOptions(dir, opts)
+	if err != nil {
+		return rep, err
+	}
+	g, err := loadGraph(dir, opts)
+	if err != nil {
+		return rep, err
+	}
+	rep.Packages, rep.Files, rep.Code = g.Stats.Packages, g.Stats.Files, g.Stats
+	names, contents, cat := layout(g, n, opts.Prefix, &rep)
+	rep.Load = time.Since(t0)
+
+	t1 := time.Now()
+	if err := writeInteriors(ctx, db, opts, names, contents, rep.Parts); err != nil {
+		rep.Ingest = time.Since(t1)
+		return rep, err
+	}
+	cp, err := writeCatalog(ctx, db, opts.Prefix, cat, names, &rep)
+	tally(&rep, cp, names, opts.Prefix)
+	rep.Ingest = time.Since(t1)
+	return rep, err
+}
+
+// checkOptions refuses a snap the options or dir make impossible before
+// anything is read, and returns the part budget in nodes (opts.PartNodes
+// or its default).
+func checkOptions(dir string, opts Options) (int, error) {
 	if err := goldfish.ValidSessionName(opts.Prefix); err != nil {
 		var ge *goldfish.Error
 		if errors.As(err, &ge) {
-			return rep, &goldfish.Error{Code: ge.Code, Msg: "the prefix names the catalogue session: " + ge.Msg, Cause: err,
+			return 0, &goldfish.Error{Code: ge.Code, Msg: "the prefix names the catalogue session: " + ge.Msg, Cause: err,
 				Hint: "give a prefix of letters, digits, '_', '-' or '.', such as the module's last path element"}
 		}
-		return rep, err
+		return 0, err
 	}
 	if len(opts.Prefix) > MaxPrefix {
-		return rep, optionError(fmt.Sprintf("the prefix %q is %d characters; at most %d leave room for the parts' names", opts.Prefix, len(opts.Prefix), MaxPrefix),
+		return 0, optionError(fmt.Sprintf("the prefix %q is %d characters; at most %d leave room for the parts' names", opts.Prefix, len(opts.Prefix), MaxPrefix),
 			"give a shorter prefix")
 	}
 	if opts.Prefix == goldfish.CatalogName {
-		return rep, optionError(fmt.Sprintf("the prefix %q is the database's own catalogue", opts.Prefix), "give another prefix")
+		return 0, optionError(fmt.Sprintf("the prefix %q is the database's own catalogue", opts.Prefix), "give another prefix")
 	}
 	n := opts.PartNodes
 	if n == 0 {
 		n = DefaultPartNodes
 	}
 	if n < MinPartNodes {
-		return rep, optionError(fmt.Sprintf("a part budget of %d nodes is too small", n),
+		return 0, optionError(fmt.Sprintf("a part budget of %d nodes is too small", n),
 			fmt.Sprintf("give at least %d (the default is %d)", MinPartNodes, DefaultPartNodes))
 	}
 	if fi, err := os.Stat(dir); err != nil || !fi.IsDir() {
@@ -174,22 +201,35 @@ func Go(ctx context.Context, db *goldfish.DB, dir string, opts Options) (Report,
 			}
 			what = err.Error()
 		}
-		return rep, &goldfish.Error{Code: goldfish.CodeFileAccess, Msg: fmt.Sprintf("cannot snap %s: %s", dir, what),
+		return 0, &goldfish.Error{Code: goldfish.CodeFileAccess, Msg: fmt.Sprintf("cannot snap %s: %s", dir, what),
 			Hint: "give the directory of a Go module or package tree"}
 	}
+	return n, nil
+}
+
+// loadGraph reads the tree with the Go ingester, reporting its
+// type-checking as Progress; a tree with no package is refused.
+func loadGraph(dir string, opts Options) (*golang.Graph, error) {
 	gopts := golang.Options{Tests: opts.Tests, NoCalls: opts.NoCalls, NoTypes: opts.NoTypes, Prefix: opts.ImportPath, Workers: opts.Workers}
 	if opts.Progress != nil {
 		gopts.Progress = func(done, total int) { opts.Progress(Progress{Stage: StageChecking, Done: done, Total: total}) }
 	}
 	g, err := golang.LoadGraph(dir, gopts)
 	if err != nil {
-		return rep, fmt.Errorf("reading %s: %w", dir, err)
+		return nil, fmt.Errorf("reading %s: %w", dir, err)
 	}
 	if len(g.Packages) == 0 {
-		return rep, &goldfish.Error{Code: goldfish.CodeNoData, Msg: fmt.Sprintf("%s holds no Go package", dir),
+		return nil, &goldfish.Error{Code: goldfish.CodeNoData, Msg: fmt.Sprintf("%s holds no Go package", dir),
 			Hint: "give the directory of a Go module or package tree (testdata, vendor-less _ and . directories are skipped)"}
 	}
-	rep.Packages, rep.Files, rep.Code = g.Stats.Packages, g.Stats.Files, g.Stats
+	return g, nil
+}
+
+// layout partitions g into parts of at most n nodes and builds what each
+// session will hold: the interiors' session names and contents, in part
+// order, and the catalogue's content. It sets rep.Parts and counts the
+// elements in rep.Elements.
+func layout(g *golang.Graph, n int, prefix string, rep *Report) (names []string, contents []content, cat content) {
 	m := newModel(g)
 	// The root directory's import path, whether or not it holds a
 	// package, names the part of a tree that fits whole.
@@ -206,7 +246,7 @@ func Go(ctx context.Context, db *goldfish.DB, dir string, opts Options) (Report,
 	for i, d := range defs {
 		labels[i] = d.label
 	}
-	names := sessionNames(opts.Prefix, labels)
+	names = sessionNames(prefix, labels)
 	owner := make([]int, len(m.nodes))
 	for x := range owner {
 		owner[x] = -1 // outside the tree until a part takes it
@@ -216,46 +256,51 @@ func Go(ctx context.Context, db *goldfish.DB, dir string, opts Options) (Report,
 			owner[x] = pi
 		}
 	}
-	contents := make([]content, len(defs))
+	contents = make([]content, len(defs))
 	rep.Parts = make([]Part, len(defs))
 	for pi, d := range defs {
 		contents[pi], rep.Parts[pi] = m.interior(d, pi, owner, names)
 		rep.Elements += len(contents[pi].nodes) + len(contents[pi].edges)
 	}
-	cat := m.catalog(rep.Parts, owner, names)
+	cat = m.catalog(rep.Parts, owner, names)
 	rep.Elements += len(cat.nodes) + len(cat.edges)
-	rep.Load = time.Since(t0)
+	return names, contents, cat
+}
 
-	t1 := time.Now()
+// writeInteriors snaps each part's interior session (names[pi] to hold
+// contents[pi], reported in parts[pi]) on opts.Workers workers. The first
+// error cancels the parts still being written; the error returned is the
+// cause, not a part it stopped.
+func writeInteriors(ctx context.Context, db *goldfish.DB, opts Options, names []string, contents []content, parts []Part) error {
 	workers := opts.Workers
 	if workers <= 0 {
 		workers = runtime.GOMAXPROCS(0)
 	}
-	errs := make([]error, len(defs))
+	errs := make([]error, len(names))
 	next := make(chan int)
 	var wg sync.WaitGroup
 	var mu sync.Mutex // serialises Progress
 	written := 0
 	wctx, cancel := context.WithCancel(ctx)
 	defer cancel()
-	for range min(workers, len(defs)) {
+	for range min(workers, len(names)) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
 			for pi := range next {
-				if errs[pi] = snapSession(wctx, db, names[pi], contents[pi], interiorKinds, interiorTypes, &rep.Parts[pi], nil); errs[pi] != nil {
+				if errs[pi] = snapSession(wctx, db, names[pi], contents[pi], interiorKinds, interiorTypes, &parts[pi], nil); errs[pi] != nil {
 					cancel()
 				}
 				if opts.Progress != nil {
 					mu.Lock()
 					written++
-					opts.Progress(Progress{Stage: StageWriting, Done: written, Total: len(defs)})
+					opts.Progress(Progress{Stage: StageWriting, Done: written, Total: len(names)})
 					mu.Unlock()
 				}
 			}
 		}()
 	}
-	for pi := range defs {
+	for pi := range names {
 		next <- pi
 	}
 	close(next)
@@ -263,13 +308,19 @@ func Go(ctx context.Context, db *goldfish.DB, dir string, opts Options) (Report,
 	for _, canceled := range []bool{false, true} { // the cause before the parts it stopped
 		for _, err := range errs {
 			if err != nil && errors.Is(err, context.Canceled) == canceled {
-				rep.Ingest = time.Since(t1)
-				return rep, err
+				return err
 			}
 		}
 	}
+	return nil
+}
+
+// writeCatalog snaps the catalogue session (prefix) to hold cat, after
+// the interiors, and drops the interiors of the parts the tree no longer
+// has (listed in rep.Dropped); it returns the catalogue's own counts.
+func writeCatalog(ctx context.Context, db *goldfish.DB, prefix string, cat content, names []string, rep *Report) (Part, error) {
 	var cp Part
-	err = snapSession(ctx, db, opts.Prefix, cat, catalogKinds, catalogTypes, &cp, func(gone []golang.Ref) error {
+	err := snapSession(ctx, db, prefix, cat, catalogKinds, catalogTypes, &cp, func(gone []golang.Ref) error {
 		// The interiors of parts the tree no longer has go before their
 		// PART nodes, so a snap cut short here still knows of them.
 		have := map[string]bool{}
@@ -286,23 +337,27 @@ func Go(ctx context.Context, db *goldfish.DB, dir string, opts Options) (Report,
 		}
 		return nil
 	})
-	for _, p := range append(rep.Parts, cp) {
-		rep.Deltas += p.Deltas
-		rep.Applied += p.Applied
-		rep.Deleted += p.Deleted
+	return cp, err
+}
+
+// tally sums the Δ counts of the parts and of the catalogue (cp) into r,
+// and lists the sessions a Δ changed.
+func tally(r *Report, cp Part, names []string, prefix string) {
+	for _, p := range append(r.Parts, cp) {
+		r.Deltas += p.Deltas
+		r.Applied += p.Applied
+		r.Deleted += p.Deleted
 	}
-	for i, p := range rep.Parts {
+	for i, p := range r.Parts {
 		if p.Applied > 0 {
-			rep.Changed = append(rep.Changed, names[i])
+			r.Changed = append(r.Changed, names[i])
 		}
 	}
 	if cp.Applied > 0 {
-		rep.Changed = append(rep.Changed, opts.Prefix)
+		r.Changed = append(r.Changed, prefix)
 	}
-	sort.Strings(rep.Changed)
-	sort.Strings(rep.Dropped)
-	rep.Ingest = time.Since(t1)
-	return rep, err
+	sort.Strings(r.Changed)
+	sort.Strings(r.Dropped)
 }
 
 // snapSession makes session name hold c: ingest, then sweep what is

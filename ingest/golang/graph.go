@@ -84,14 +84,14 @@ func LoadGraph(dir string, opts Options) (*Graph, error) {
 	st := &g.Stats
 	for _, p := range kept {
 		gp := Package{Path: p.path, Name: p.name, Dir: p.dir,
-			Node: Node{Kind: "PKG", Loc: p.path, Props: []Prop{{"dir", p.dir}, {"files", len(p.files)}, {"name", p.name}}}}
+			Node: Node{Kind: "PKG", Loc: p.path, Props: []Prop{{Key: "dir", Val: p.dir}, {Key: "files", Val: len(p.files)}, {Key: "name", Val: p.name}}}}
 		pref := gp.Node.Ref()
 		for _, ip := range b.importsOf(p) {
 			g.Edges = append(g.Edges, Edge{Type: "imports", From: pref, To: Ref{"PKG", ip}})
 			st.Imports++
 		}
 		for _, f := range p.files {
-			gf := File{Node: Node{Kind: "FILE", Loc: f.rel, Props: []Prop{{"lines", f.lines}, {"name", f.name}}}}
+			gf := File{Node: Node{Kind: "FILE", Loc: f.rel, Props: []Prop{{Key: "lines", Val: f.lines}, {Key: "name", Val: f.name}}}}
 			fref := gf.Node.Ref()
 			g.Edges = append(g.Edges, Edge{Type: "contains", From: pref, To: fref})
 			st.SourceBytes += f.size
@@ -157,13 +157,13 @@ func LoadGraph(dir string, opts Options) (*Graph, error) {
 }
 
 func declNode(d decl) Node {
-	props := []Prop{{"at", d.at}}
+	props := []Prop{{Key: "at", Val: d.at}}
 	if d.doc != "" {
-		props = append(props, Prop{"doc", d.doc})
+		props = append(props, Prop{Key: "doc", Val: d.doc})
 	}
-	props = append(props, Prop{"name", d.name})
+	props = append(props, Prop{Key: "name", Val: d.name})
 	if d.recv != "" {
-		props = append(props, Prop{"recv", d.recv})
+		props = append(props, Prop{Key: "recv", Val: d.recv})
 	}
-	return Node{Kind: d.kind, Loc: d.loc, Props: append(props, Prop{"sig", d.sig})}
+	return Node{Kind: d.kind, Loc: d.loc, Props: append(props, Prop{Key: "sig", Val: d.sig})}
 }

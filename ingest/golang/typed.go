@@ -622,7 +622,7 @@ func (w *walkPkg) call(from Ref, fn *types.Func) {
 		return
 	}
 	if _, ok := w.ext[loc]; !ok {
-		props := []Prop{{"name", fn.Name()}, {"pkg", fn.Pkg().Path()}}
+		props := []Prop{{Key: "name", Val: fn.Name()}, {Key: "pkg", Val: fn.Pkg().Path()}}
 		w.ext[loc] = Node{Kind: "FN", Loc: loc, Props: props}
 	}
 	w.add("calls", from, Ref{"FN", loc})

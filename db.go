@@ -2,9 +2,9 @@ package goldfish
 
 import (
 	"context"
-	"time"
 
 	"github.com/goldfish-gql/goldfish/internal/engine"
+	"github.com/goldfish-gql/goldfish/values"
 )
 
 // DB is a database: a set of named sessions.
@@ -77,61 +77,23 @@ func (db *DB) CabinetPath() string { return db.e.CabinetPath() }
 // ReadOnly reports whether the database was opened WithReadOnly.
 func (db *DB) ReadOnly() bool { return db.e.ReadOnly() }
 
-// KindCount is the number of live nodes of one kind.
-type KindCount struct {
-	Kind  string
-	Count int
-}
-
-// SessionInfo describes one session without hydrating it.
-type SessionInfo struct {
-	Name       string
-	Version    uint64
-	Nodes      int
-	Edges      int
-	Recycled   int
-	Kinds      []KindCount // live nodes per kind, sorted by kind
-	LastCommit time.Time   // zero if never committed (or in memory before any commit)
-	Persisted  bool        // the cabinet holds it
-}
+// SessionInfo describes one session without hydrating it; KindCount is
+// the number of live nodes of one of its kinds.
+type (
+	SessionInfo = values.SessionInfo
+	KindCount   = values.KindCount
+)
 
 // SessionInfos lists the sessions (not the catalogue) with their version
 // and counts, from the catalogue: no session is hydrated.
 func (db *DB) SessionInfos() []SessionInfo {
-	infos := db.e.SessionInfos()
-	out := make([]SessionInfo, len(infos))
-	for i, in := range infos {
-		out[i] = sessionInfoOf(in)
-	}
-	return out
+	return db.e.SessionInfos()
 }
 
-func sessionInfoOf(in engine.SessionInfo) SessionInfo {
-	out := SessionInfo{Name: in.Name, Version: in.Version, Nodes: in.Nodes, Edges: in.Edges,
-		Recycled: in.Recycled, LastCommit: in.LastCommit, Persisted: in.Persisted}
-	for _, k := range in.Kinds {
-		out.Kinds = append(out.Kinds, KindCount(k))
-	}
-	return out
-}
-
-// MemoryStats describe the sessions a database keeps in memory.
-type MemoryStats struct {
-	// Budget is WithMemoryBudget's (0: none, or an in-memory database).
-	Budget int64
-	// ResidentSessions are the sessions hydrated now (not the catalogue),
-	// ResidentBytes their estimated memory (see WithMemoryBudget).
-	ResidentSessions int
-	ResidentBytes    int64
-	// Unloads counts the sessions unloaded since Open, Rehydrations the
-	// hydrations of unloaded sessions.
-	Unloads, Rehydrations uint64
-	// ShapeCacheBytes is what the Shape cache holds; under a budget it
-	// counts against it with the resident sessions (the cache may then
-	// take at most a quarter of the budget).
-	ShapeCacheBytes int64
-}
+// MemoryStats describe the sessions a database keeps in memory (see
+// WithMemoryBudget).
+type MemoryStats = values.MemoryStats
 
 // MemoryStats returns the database's resident sessions and their
 // estimated memory, and how many sessions the budget unloaded.
-func (db *DB) MemoryStats() MemoryStats { return MemoryStats(db.e.MemoryStats()) }
+func (db *DB) MemoryStats() MemoryStats { return db.e.MemoryStats() }

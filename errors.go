@@ -3,17 +3,18 @@ package goldfish
 import (
 	"github.com/goldfish-gql/goldfish/gqlstatus"
 	"github.com/goldfish-gql/goldfish/internal/engine"
+	"github.com/goldfish-gql/goldfish/values"
 )
 
 // Error is an error a caller can cause: a GQLSTATUS code, a message, a hint
 // and, for text, a position. Use errors.As to read it.
-type Error = gqlstatus.Error
+type Error = values.Error
 
 // Code is a GQLSTATUS code.
-type Code = gqlstatus.Code
+type Code = values.Code
 
 // Notice is a warning or no-data condition on a successful result.
-type Notice = gqlstatus.Notice
+type Notice = values.Notice
 
 // The GQLSTATUS codes goldfish raises: gqlstatus documents each, and the
 // README's table "GQLSTATUS codes" lists them with their meanings.
@@ -83,20 +84,20 @@ var (
 )
 
 // MaxSessionName is the longest session name accepted.
-const MaxSessionName = 64
+const MaxSessionName = values.MaxSessionName
 
 // ValidSessionName checks a session name: 1 to 64 letters, digits, '_',
 // '-' or '.', not starting with '.' or '-'.
 func ValidSessionName(name string) error { return engine.ValidSessionName(name) }
 
 // MaxAgentName is the longest agent name accepted.
-const MaxAgentName = 64
+const MaxAgentName = values.MaxAgentName
 
 // MaxAgents is the most agents one session keeps: a new agent's first
 // Recall when the session keeps as many evicts the agent seen least
 // recently (ForgetAgent removes one). It bounds the memory of the record
 // and the bytes each Commit writes for it.
-const MaxAgents = 1024
+const MaxAgents = values.MaxAgents
 
 // ValidAgentName checks an agent name: 1 to 64 letters, digits, '_', '-'
 // or '.', not starting with '-' or '.' (the rules of session names).
@@ -115,7 +116,7 @@ func ValidAgentName(name string) error { return engine.ValidAgentName(name) }
 // writes with every log entry, so listing sessions hydrates none. Its
 // version counts its own changes since Open. DB.Sessions does not list
 // it.
-const CatalogName = "catalog"
+const CatalogName = values.CatalogName
 
 // SessionLabel is the label of the catalogue's nodes.
-const SessionLabel = "SESSION"
+const SessionLabel = values.SessionLabel

@@ -4,6 +4,7 @@ import (
 	"time"
 
 	"github.com/goldfish-gql/goldfish/internal/engine"
+	"github.com/goldfish-gql/goldfish/values"
 )
 
 // Option configures a database.
@@ -13,31 +14,17 @@ type Option func(*config)
 type config struct{ engine.Config }
 
 func defaultConfig() config {
-	return config{engine.Config{Budget: engine.Budget(DefaultBudget), Ceilings: engine.Ceilings(DefaultCeilings),
+	return config{engine.Config{Budget: DefaultBudget, Ceilings: DefaultCeilings,
 		PlanBytes: DefaultPlanCacheBytes, ShapeBytes: 64 << 20, FlushEntries: 4096, FlushBytes: 4 << 20}}
 }
 
-// Budget is the R cap of one Δ (SPEC §3).
-type Budget struct {
-	// Rows is the most elements one Δ may write or bind (default 500).
-	Rows int
-	// Bytes is the most bytes of text, written values and parameters (as
-	// GQL literals) one Δ may carry (default 256 KiB). A Recall's
-	// parameters are held to it too.
-	Bytes int
-	// Work is the most units of work one Δ may spend finding what its
-	// MATCHes bind, whether or not the rows it was for pass WHERE: one
-	// unit per candidate node examined and per edge traversed, and for
-	// each predicate or computed value evaluated one unit plus its CEL
-	// cost. Zero means 2,000 units per row of Rows (1,000,000 by
-	// default): enough for a join of two labels of a few hundred nodes
-	// each, and a stop for a cartesian product that would hold the
-	// session's writer for minutes.
-	Work int
-}
+// Budget is the R cap of one Δ: the most elements (Rows) and bytes
+// (Bytes) one Δ may write or bind, and the work (Work) its MATCHes may
+// spend finding them (values.Budget says how each is counted).
+type Budget = values.Budget
 
-// DefaultBudget is SPEC §3's R: 500 rows, 256 KiB.
-var DefaultBudget = Budget{Rows: 500, Bytes: 256 << 10}
+// DefaultBudget is R's default: 500 rows, 256 KiB.
+var DefaultBudget = values.DefaultBudget
 
 // WithCommitBudget sets the R cap of every Commit (DefaultBudget: 500
 // elements, 256 KiB, and the work budget they imply); zero fields keep
@@ -55,19 +42,19 @@ func WithCommitBudget(b Budget) Option {
 }
 
 // Ceilings bound what a Recall may ask for.
-type Ceilings struct{ M, K, L, F int }
+type Ceilings = values.Ceilings
 
 // DefaultCeilings are the highest budgets a Recall may ask for unless the
 // database is opened WithCeilings.
-var DefaultCeilings = Ceilings{M: 200, K: 4, L: 32, F: 64}
+var DefaultCeilings = values.DefaultCeilings
 
 // WithCeilings sets the highest M, k, L and F a Recall may ask for.
-func WithCeilings(c Ceilings) Option { return func(cfg *config) { cfg.Ceilings = engine.Ceilings(c) } }
+func WithCeilings(c Ceilings) Option { return func(cfg *config) { cfg.Ceilings = c } }
 
 // DefaultPlanCacheBytes is the plan cache's default size: room for
 // thousands of typical plans, and a bound on memory whatever the texts a
 // caller sends.
-const DefaultPlanCacheBytes = 16 << 20
+const DefaultPlanCacheBytes = values.DefaultPlanCacheBytes
 
 // WithPlanCacheBytes sizes the plan cache, which keeps parsed and planned
 // texts by their exact text, in bytes: each plan costs its text's length

@@ -2,9 +2,9 @@ package goldfish
 
 import (
 	"context"
-	"time"
 
 	"github.com/goldfish-gql/goldfish/internal/engine"
+	"github.com/goldfish-gql/goldfish/values"
 )
 
 // Session is one named working memory.
@@ -24,42 +24,18 @@ func (s *Session) Version() uint64 { return s.e.Version() }
 // Info describes the session at its current version: its counts, kinds
 // and last Commit, as the catalogue lists it.
 func (s *Session) Info(ctx context.Context) (SessionInfo, error) {
-	in, err := s.e.Info(ctx)
-	if err != nil {
-		return SessionInfo{}, err
-	}
-	return sessionInfoOf(in), nil
+	return s.e.Info(ctx)
 }
 
-// CommitOptions are the options of one Commit (CommitWith, IngestWith).
-// The zero value is what Commit and Ingest use.
-type CommitOptions struct {
-	// Agent names who commits ("" for nobody); the log entry keeps it, so
-	// the session knows, after a restart too, which agent registered
-	// what. The rules are ValidAgentName's.
-	Agent string
-	// Timing, when set, receives where the time of the call went (as
-	// CommitTimed reports it).
-	Timing *Timing
-}
+// CommitOptions are the options of one Commit (CommitWith, IngestWith):
+// the committing agent, and where to record the call's times. The zero
+// value is what Commit and Ingest use.
+type CommitOptions = values.CommitOptions
 
 // Timing says where the time of one call went. Parse and Plan are zero
 // when the plan cache answered; Execute and Emit are zero when the Shape
 // cache did (Cached).
-type Timing struct {
-	Parse, Plan, Execute, Emit time.Duration
-	Cached                     bool
-}
-
-// engineTiming gives the engine somewhere to record a call's times when
-// the caller asked for them; done copies them back.
-func engineTiming(t *Timing) (et *engine.Timing, done func()) {
-	if t == nil {
-		return nil, func() {}
-	}
-	et = new(engine.Timing)
-	return et, func() { *t = Timing(*et) }
-}
+type Timing = values.Timing
 
 // Commit applies text as one atomic Δ with the default id rule: every new
 // element gets a fresh engine id. It names no agent (CommitWith does).
@@ -93,10 +69,7 @@ func (s *Session) CommitTimed(ctx context.Context, text string, params map[strin
 }
 
 func (s *Session) commit(ctx context.Context, text string, params map[string]any, mint engine.Mint, o CommitOptions) (*CommitResult, error) {
-	et, done := engineTiming(o.Timing)
-	res, err := s.e.Commit(ctx, text, params, mint, engine.CommitOptions{Agent: o.Agent, Timing: et})
-	done()
-	return commitResultOf(res), err
+	return s.e.Commit(ctx, text, params, mint, o)
 }
 
 // Flush writes a compact snapshot of the session to the cabinet and trims
@@ -132,25 +105,15 @@ func (s *Session) Purge(ctx context.Context) (int, error) { return s.e.Purge(ctx
 // line: "error: " and why.
 func (s *Session) Dump() string { return s.e.Dump() }
 
-// Names are the names a session holds, each list sorted: for completion
-// and for a caller who wants to know what it may ask a Recall for.
-type Names struct {
-	// Labels are the labels of live nodes (kinds and the labels after
-	// them), EdgeTypes the types of live edges: both exact.
-	Labels, EdgeTypes []string
-	// Keys are property keys and Nicks the nicks of live nodes, from at
-	// most MaxNameScan nodes and as many edges, so the call stays quick
-	// on a session that outgrew its Shapes.
-	Keys, Nicks []string
-}
+// Names are the names a session holds (Session.Names).
+type Names = values.Names
 
 // MaxNameScan bounds the elements Names reads for keys and nicks.
-const MaxNameScan = 20000
+const MaxNameScan = values.MaxNameScan
 
 // Names returns the session's names at its current version.
 func (s *Session) Names(ctx context.Context) (Names, error) {
-	n, err := s.e.Names(ctx)
-	return Names(n), err
+	return s.e.Names(ctx)
 }
 
 // BuildTextIndex builds the session's keyword index (the trigram index a
@@ -159,13 +122,10 @@ func (s *Session) Names(ctx context.Context) (Names, error) {
 // say, so the first keyword Recalls do not scan.
 func (s *Session) BuildTextIndex(ctx context.Context) error { return s.e.BuildTextIndex(ctx) }
 
-// NodeData is a node as NodeByNick reads it: its labels, the kind first,
-// and its properties as the Go values ParseLiteral gives. It is the
-// caller's to change.
-type NodeData struct {
-	Labels []string
-	Props  map[string]any
-}
+// NodeData is a node as NodeByNick and Graph read it: its labels, the
+// kind first, and its properties as Go values. It is the caller's to
+// change.
+type NodeData = values.NodeData
 
 // NodeByNick reads the live node whose nick is nick, at the version a
 // Recall would read now, and returns that version; false when no live
@@ -174,37 +134,15 @@ type NodeData struct {
 // observations), not a memory read: it counts no Recall and shows no
 // attention envelope.
 func (s *Session) NodeByNick(ctx context.Context, nick string) (NodeData, uint64, bool, error) {
-	n, v, ok, err := s.e.NodeByNick(ctx, nick)
-	if !ok || err != nil {
-		return NodeData{}, v, ok, err
-	}
-	out := NodeData{Labels: n.Labels, Props: make(map[string]any, len(n.Props))}
-	for k, val := range n.Props {
-		out.Props[k] = goValue(val)
-	}
-	return out, v, true, nil
+	return s.e.NodeByNick(ctx, nick)
 }
 
 // AgentInfo is what a session keeps about one agent.
-type AgentInfo struct {
-	Name string
-	// LastRead is the session version its latest Recall read.
-	LastRead uint64
-	// Reads is the number of its Recalls of the session.
-	Reads uint64
-}
+type AgentInfo = values.AgentInfo
 
 // Agents lists the agents that have read the session, sorted by name.
 func (s *Session) Agents(ctx context.Context) ([]AgentInfo, error) {
-	list, err := s.e.Agents(ctx)
-	if err != nil {
-		return nil, err
-	}
-	out := make([]AgentInfo, len(list))
-	for i, a := range list {
-		out[i] = AgentInfo(a)
-	}
-	return out, nil
+	return s.e.Agents(ctx)
 }
 
 // ForgetAgent removes what the session keeps about an agent (its last
@@ -221,8 +159,7 @@ func (s *Session) ForgetAgent(ctx context.Context, name string) error {
 // times are real; the plan is cached for the call that follows) and says
 // whether it is a Recall. The shell's :timing uses it.
 func (s *Session) Prepare(text string) (isRecall bool, t Timing, err error) {
-	isRecall, et, err := s.e.Prepare(text)
-	return isRecall, Timing(et), err
+	return s.e.Prepare(text)
 }
 
 // IsRecall reports whether text is a Recall (one MATCH of node patterns
@@ -230,45 +167,16 @@ func (s *Session) Prepare(text string) (isRecall bool, t Timing, err error) {
 // is not a Recall; Commit reports its error.
 func (s *Session) IsRecall(text string) bool { return s.e.IsRecall(text) }
 
-// Graph is the whole of a session at one version, as Graph reads it.
-type Graph struct {
-	Version uint64
-	// Nodes are the live nodes in observable order, Edges the live edges
-	// between them.
-	Nodes []NodeData
-	Edges []EdgeData
-}
-
-// EdgeData is an edge as Graph reads it: its type, its properties and
-// the indexes of its ends in Graph.Nodes.
-type EdgeData struct {
-	Type     string
-	From, To int
-	Props    map[string]any
-}
+// Graph is the whole of a session at one version, as Graph reads it;
+// EdgeData is one of its edges.
+type (
+	Graph    = values.Graph
+	EdgeData = values.EdgeData
+)
 
 // Graph reads every live node and edge of the session at the version a
 // Recall would read now, ignoring every budget: it is for a program that
 // copies a session out whole (gqlsh export-memory), not a memory read,
 // and it holds the whole session in memory. What it returns is the
 // caller's to change.
-func (s *Session) Graph(ctx context.Context) (Graph, error) {
-	nodes, edges, v, err := s.e.Graph(ctx)
-	if err != nil {
-		return Graph{}, err
-	}
-	g := Graph{Version: v, Nodes: make([]NodeData, len(nodes)), Edges: make([]EdgeData, len(edges))}
-	for i, n := range nodes {
-		for k, val := range n.Props {
-			n.Props[k] = goValue(val)
-		}
-		g.Nodes[i] = NodeData(n)
-	}
-	for i, e := range edges {
-		for k, val := range e.Props {
-			e.Props[k] = goValue(val)
-		}
-		g.Edges[i] = EdgeData(e)
-	}
-	return g, nil
-}
+func (s *Session) Graph(ctx context.Context) (Graph, error) { return s.e.Graph(ctx) }

@@ -8,6 +8,7 @@ import (
 
 	"github.com/goldfish-gql/goldfish/gqlstatus"
 	"github.com/goldfish-gql/goldfish/store"
+	"github.com/goldfish-gql/goldfish/values"
 	"github.com/goldfish-gql/goldfish/vocab"
 )
 
@@ -58,25 +59,12 @@ type AbsorbOptions struct {
 	BeforePublish func(version uint64) error
 }
 
-// Skip is an element of a slice Absorb left out, and why.
-type Skip struct {
-	Var    string
-	Reason string
-	Pos    gqlstatus.Pos
-}
-
-// Remint is the new variable (and so id) remint gave a slice element.
-type Remint struct{ From, To string }
-
-// AbsorbResult reports an Absorb: the Δ's result (one statement), the
-// elements the session held already with the same content, the ones
-// skipped and, for remint, the new variable of each element written.
-type AbsorbResult struct {
-	Result
-	Unchanged int
-	Skipped   []Skip
-	Reminted  []Remint
-}
+// AbsorbResult reports an Absorb (values.AbsorbResult): the Δ's result
+// (one statement), the elements the session held already with the same
+// content, the ones skipped and, for remint, the new variable of each
+// element written. Policy is the caller's to fill: exec knows the policy
+// by its code.
+type AbsorbResult = values.AbsorbResult
 
 // Absorb commits the slice d into g as one atomic Δ under opts.Policy:
 // all of it applies, in one version, or none of it. What it does depends
@@ -109,7 +97,7 @@ func Absorb(ctx context.Context, g *store.Graph, d *SliceData, opts AbsorbOption
 	tx := g.Begin()
 	defer tx.Rollback()
 	a := absorber{tx: tx, d: d, policy: opts.Policy, m: &m,
-		res: &AbsorbResult{Result: Result{Status: gqlstatus.Omitted}},
+		res: &AbsorbResult{CommitResult: Result{Status: gqlstatus.Omitted}},
 		ids: make([]store.ID, len(d.Nodes)), skipped: make([]bool, len(d.Nodes))}
 	a.sr = StmtResult{Index: 1, Status: string(gqlstatus.Omitted)}
 	for i := range d.Nodes {
@@ -128,8 +116,8 @@ func Absorb(ctx context.Context, g *store.Graph, d *SliceData, opts AbsorbOption
 		res.Status = gqlstatus.Warning
 	}
 	res.Stmts = []StmtResult{a.sr}
-	res.Total.add(a.sr.Counts)
-	if !a.sr.changedAnyData {
+	res.Total.Add(a.sr.Counts)
+	if !a.changed {
 		res.Version = g.Snapshot().Version()
 		return res, nil
 	}
@@ -156,6 +144,7 @@ type absorber struct {
 	m       *meter
 	res     *AbsorbResult
 	sr      StmtResult
+	changed bool // the Δ changed data
 	ledger  vocab.Delta
 	ids     []store.ID // each slice node's id in the session
 	skipped []bool     // each slice node's fate
@@ -168,7 +157,7 @@ func (a *absorber) clash(v, reason string, pos gqlstatus.Pos) error {
 			"slice element %s clashes with this session: %s; nothing applied", v, reason).
 			WithHint("absorb with reject to skip the clashing elements, or with remint to give the slice fresh ids")
 	}
-	a.res.Skipped = append(a.res.Skipped, Skip{Var: v, Reason: reason, Pos: pos})
+	a.res.Skipped = append(a.res.Skipped, values.SkippedElement{Element: v, Reason: reason, Line: pos.Line, Column: pos.Col})
 	a.sr.Notices = append(a.sr.Notices, gqlstatus.Notice{Code: gqlstatus.Warning, Pos: pos,
 		Msg: fmt.Sprintf("%s skipped %s: %s", a.policy, v, reason)})
 	return nil
@@ -300,10 +289,13 @@ func (a *absorber) edge(i int) error {
 // wrote counts an element written.
 func (a *absorber) wrote(v, prefix string, id store.ID, props int) {
 	a.sr.PropsSet += props
-	a.sr.changedAnyData = true
+	a.changed = true
 	a.ledger.Touch(id)
 	if a.policy == AbsorbRemint {
-		a.res.Reminted = append(a.res.Reminted, Remint{From: v, To: idVar(prefix, id)})
+		if a.res.Reminted == nil {
+			a.res.Reminted = map[string]string{}
+		}
+		a.res.Reminted[v] = idVar(prefix, id)
 	}
 }
 

@@ -10,6 +10,7 @@ import (
 	"github.com/goldfish-gql/goldfish/gqlstatus"
 	"github.com/goldfish-gql/goldfish/planner"
 	"github.com/goldfish-gql/goldfish/store"
+	"github.com/goldfish-gql/goldfish/values"
 	"github.com/goldfish-gql/goldfish/vocab"
 )
 
@@ -25,24 +26,12 @@ const (
 	MintIngest
 )
 
-// Budget is the R cap of one Δ.
-type Budget struct {
-	// Rows is the most elements one Δ may write or bind.
-	Rows int
-	// Bytes is the most bytes of text and written values one Δ may carry.
-	Bytes int
-	// Work is the most units of work one Δ may spend finding what its
-	// MATCHes bind, whether or not the rows it was for pass WHERE: one
-	// unit per candidate node examined and per edge traversed, and for
-	// each predicate or computed value evaluated one unit plus its CEL
-	// cost (the units of planner.CostLimit; a comparison of two
-	// properties costs a few). Zero means WorkPerRow × Rows. Rows counts
-	// only the rows that pass, so without Work a cartesian product whose
-	// WHERE keeps almost nothing would run for as long as the product is
-	// large, holding the session's writer (every other Commit of the
-	// session waits) all the while.
-	Work int
-}
+// Budget is the R cap of one Δ (values.Budget: Rows, Bytes and Work,
+// whose zero is WorkPerRow × Rows: Rows counts only the rows that pass,
+// so without Work a cartesian product whose WHERE keeps almost nothing
+// would run for as long as the product is large, holding the session's
+// writer all the while).
+type Budget = values.Budget
 
 // WorkPerRow is the work budget per element of R when Budget.Work is zero.
 // With R's 500 rows, the 1,000,000 units let a MATCH test a simple WHERE
@@ -78,7 +67,7 @@ func CheckRecallText(text string, b Budget) error {
 
 // DefaultBudget is SPEC §3's R: 500 rows, 256 KiB, and the work budget
 // derived from them (WorkPerRow × 500 = 1,000,000 units).
-var DefaultBudget = Budget{Rows: 500, Bytes: 256 << 10}
+var DefaultBudget = values.DefaultBudget
 
 // ActionRunner resolves CALL name(args); nil means no actions are registered.
 type ActionRunner func(name string) bool
@@ -167,12 +156,12 @@ func Commit(ctx context.Context, g *store.Graph, plan *planner.Plan, params map[
 	}
 	x.checkDefined(res.Stmts)
 	for _, sr := range res.Stmts {
-		res.Total.add(sr.Counts)
+		res.Total.Add(sr.Counts)
 		if res.Status == gqlstatus.Omitted && sr.Status != string(gqlstatus.Omitted) {
 			res.Status = gqlstatus.Code(sr.Status)
 		}
 	}
-	if plan.RolledBack || !res.Total.changedAnyData {
+	if plan.RolledBack || !x.changed {
 		res.Version = g.Snapshot().Version()
 		return res, nil
 	}
@@ -241,6 +230,11 @@ type executor struct {
 	// of two identical nodes, pasted into an empty session) creates both,
 	// as the same statements committed one by one would.
 	fresh map[store.ID]struct{}
+	// changed says the Δ changed data (a Δ of echoes alone, or whose
+	// MATCHes bound nothing, makes no version); echoAt is where the
+	// running statement's first echo is, for its notice.
+	changed bool
+	echoAt  gqlstatus.Pos
 }
 
 // touch records that the Δ created, deleted or changed element id.
@@ -279,7 +273,7 @@ func (x *executor) charge(rows, bytes int) error {
 func (x *executor) statement(st *planner.Statement) (StmtResult, error) {
 	sr := StmtResult{Index: st.Index, Status: string(gqlstatus.Omitted)}
 	sr.Notices = append(sr.Notices, st.Notices...) // the parser's warnings about its text
-	x.fresh = nil
+	x.fresh, x.echoAt = nil, gqlstatus.Pos{}
 	if err := x.check(); err != nil {
 		return sr, err
 	}

@@ -8,6 +8,7 @@ import (
 
 	"github.com/goldfish-gql/goldfish/gqlstatus"
 	"github.com/goldfish-gql/goldfish/store"
+	"github.com/goldfish-gql/goldfish/values"
 	"github.com/goldfish-gql/goldfish/vocab"
 )
 
@@ -53,7 +54,7 @@ import (
 // keeps (SET of Settled would recycle it; an INSERT settles nothing).
 
 // DefaultDiffRows is a diff's row bound when DiffOptions.MaxRows is 0.
-const DefaultDiffRows = 1000
+const DefaultDiffRows = values.DefaultDiffRows
 
 const diffMagic = "// goldfish diff "
 
@@ -76,25 +77,8 @@ type DiffOptions struct {
 	IDs   []store.ID
 }
 
-// Diff is the change between two versions as a Δ.
-type Diff struct {
-	Text     string
-	From, To uint64
-	// Counts of what the Δ does.
-	NodesCreated, NodesDeleted, NodesChanged int
-	EdgesCreated, EdgesDeleted               int
-	// Rows is what the Δ writes or binds (an R count); Bound the
-	// smaller of MaxRows and R.
-	Rows, Bound int
-	// Vocabulary counts the views and actions registered, replaced or
-	// dropped between the versions: not part of the graph, not in the Δ.
-	Views, Actions int
-}
-
-// Empty reports whether the Δ changes nothing.
-func (d *Diff) Empty() bool {
-	return d.NodesCreated+d.NodesDeleted+d.NodesChanged+d.EdgesCreated+d.EdgesDeleted == 0
-}
+// Diff is the change between two versions as a Δ (values.Diff).
+type Diff = values.Diff
 
 // fate is what the Δ does to a node.
 type fate uint8

@@ -14,11 +14,12 @@ import (
 	"github.com/goldfish-gql/goldfish/shapewalk"
 	"github.com/goldfish-gql/goldfish/store"
 	"github.com/goldfish-gql/goldfish/tokens"
+	"github.com/goldfish-gql/goldfish/values"
 )
 
 // TokenAlarm is the Shape size, in tokens, above which the header raises an
-// alarm (SPEC §3).
-const TokenAlarm = 8000
+// alarm.
+const TokenAlarm = values.TokenAlarm
 
 // maxTarget bounds the token targets that can trim: no Shape comes near
 // it (a frame is 4 MiB), and its thousandths fit in an int64.
@@ -684,7 +685,7 @@ func (e *emitter) finish() (*Shape, error) {
 	sc.notes = notes
 	rest := make([]byte, 0, len(notes)+len(e.body))
 	rest = append(append(rest, notes...), e.body...)
-	s.session, s.k, s.m, s.exact = e.opt.Session, e.opt.K, e.opt.M, e.opt.ExactTokens
+	s.Session, s.K, s.M, s.exact = e.opt.Session, e.opt.K, e.opt.M, e.opt.ExactTokens
 	s.notesLen, s.notesMilli = len(notes), tokens.Milli(notes)
 	s.rest, s.restMilli = string(rest), s.notesMilli+e.bodyCost
 	if e.walked.IsZero() {
@@ -775,14 +776,14 @@ const elidedShape = "// shape left out (only)\n"
 // its header into h; alarm is the token alarm's notice when it is over.
 func (s *Shape) count(h, preamble []byte, preambleMilli int64) (int, []byte, *gqlstatus.Notice, error) {
 	if h == nil {
-		h = make([]byte, 0, 128+len(s.session)) // the header is written three times: once allocated
+		h = make([]byte, 0, 128+len(s.Session)) // the header is written three times: once allocated
 	}
 	head := func(tok int) []byte {
 		h = append(h[:0], "// goldfish session="...)
-		h = append(h, s.session...)
+		h = append(h, s.Session...)
 		h = append(h, " version="...)
 		h = strconv.AppendUint(h, s.Version, 10)
-		if s.at {
+		if s.AsOf {
 			h = append(h, " at="...)
 			h = strconv.AppendUint(h, s.Version, 10)
 		}
@@ -792,17 +793,17 @@ func (s *Shape) count(h, preamble []byte, preambleMilli int64) (int, []byte, *gq
 		h = strconv.AppendInt(h, int64(s.Seeds), 10)
 		if s.Matched > s.Seeds {
 			h = append(h, " matched="...)
-			if s.MatchedMore {
+			if s.MatchedAtLeast {
 				h = append(h, "≥"...)
 			}
 			h = strconv.AppendInt(h, int64(s.Matched), 10)
 		}
 		h = append(h, " k="...)
-		h = strconv.AppendInt(h, int64(s.k), 10)
+		h = strconv.AppendInt(h, int64(s.K), 10)
 		h = append(h, " rows="...)
 		h = strconv.AppendInt(h, int64(s.Rows), 10)
 		h = append(h, '/')
-		h = strconv.AppendInt(h, int64(s.m), 10)
+		h = strconv.AppendInt(h, int64(s.M), 10)
 		if s.Trimmed > 0 {
 			h = append(h, " trimmed="...)
 			h = strconv.AppendInt(h, int64(s.Trimmed), 10)

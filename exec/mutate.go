@@ -86,7 +86,7 @@ func (x *executor) insertNode(row *planner.Row, np *planner.NodePlan, sr *StmtRe
 	x.made(n.ID)
 	sr.NodesCreated++
 	sr.PropsSet += len(props)
-	sr.changedAnyData = true
+	x.changed = true
 	x.touch(n.ID)
 	for _, p := range props {
 		x.wrote(kind, p.Key)
@@ -105,7 +105,7 @@ func (x *executor) ingestExisting(id store.ID, labels []string, props store.Prop
 			return nil, false
 		}
 		n, _ = x.tx.Snapshot().Node(id)
-		sr.changedAnyData = true
+		x.changed = true
 		x.touch(id)
 	}
 	merged := n.Props
@@ -118,7 +118,7 @@ func (x *executor) ingestExisting(id store.ID, labels []string, props store.Prop
 	if len(merged) != len(n.Props) || !merged.Equal(n.Props) {
 		if m, err := x.tx.SetProps(id, merged); err == nil {
 			n = m
-			sr.changedAnyData = true
+			x.changed = true
 			x.touch(id)
 		}
 	}
@@ -132,7 +132,7 @@ func (x *executor) ingestExisting(id store.ID, labels []string, props store.Prop
 	if len(newLabels) != len(n.Labels) {
 		if m, err := x.tx.SetLabels(id, newLabels); err == nil {
 			n = m
-			sr.changedAnyData = true
+			x.changed = true
 			x.touch(id)
 		}
 	}
@@ -167,7 +167,7 @@ func (x *executor) insertEdge(row *planner.Row, ep *planner.EdgePlan, l, r *stor
 					return x.storeErr(err, ep.Pos, props)
 				}
 				sr.PropsSet += len(props)
-				sr.changedAnyData = true
+				x.changed = true
 				x.touch(id)
 			}
 			x.bind(row, ep.Slot, planner.Element{Edge: e})
@@ -180,7 +180,7 @@ func (x *executor) insertEdge(row *planner.Row, ep *planner.EdgePlan, l, r *stor
 			}
 			sr.EdgesCreated++
 			sr.PropsSet += len(props)
-			sr.changedAnyData = true
+			x.changed = true
 			x.touch(id)
 			x.bind(row, ep.Slot, planner.Element{Edge: e})
 			return nil
@@ -199,7 +199,7 @@ func (x *executor) insertEdge(row *planner.Row, ep *planner.EdgePlan, l, r *stor
 	x.made(e.ID)
 	sr.EdgesCreated++
 	sr.PropsSet += len(props)
-	sr.changedAnyData = true
+	x.changed = true
 	x.touch(e.ID)
 	for _, p := range props {
 		x.wrote(typ, p.Key)
@@ -355,7 +355,7 @@ func (x *executor) isFresh(id store.ID) bool {
 // echoed notes where the statement's first echo is.
 func (x *executor) echoed(pos gqlstatus.Pos, sr *StmtResult) {
 	if sr.NodesEchoed+sr.EdgesEchoed == 1 {
-		sr.echoAt = x.noticePos(pos)
+		x.echoAt = x.noticePos(pos)
 	}
 }
 
@@ -386,7 +386,7 @@ func (x *executor) echoNotice(sr *StmtResult) {
 	if sr.NodesEchoed+sr.EdgesEchoed > 1 {
 		verb, them = "are", "them"
 	}
-	sr.Notices = append(sr.Notices, gqlstatus.Notice{Code: gqlstatus.Warning, Pos: sr.echoAt,
+	sr.Notices = append(sr.Notices, gqlstatus.Notice{Code: gqlstatus.Warning, Pos: x.echoAt,
 		Msg: fmt.Sprintf("echo: %s of this statement %s already in the session: bound to %s, not created again (a Δ should carry only what is new or changed)",
 			strings.Join(parts, " and "), verb, them)})
 }
@@ -565,7 +565,7 @@ func (x *executor) set(rows []*planner.Row, s *planner.SetStep, sr *StmtResult) 
 						return x.storeErr(err, it.Pos, nil)
 					}
 					row.Vars[it.Slot] = planner.Element{Node: nn}
-					sr.changedAnyData = true
+					x.changed = true
 					x.touch(n.ID)
 				}
 				continue
@@ -638,7 +638,7 @@ func (x *executor) set(rows []*planner.Row, s *planner.SetStep, sr *StmtResult) 
 				}
 			}
 			row.Vars[it.Slot] = el
-			sr.changedAnyData = true
+			x.changed = true
 		}
 	}
 	return nil
@@ -680,7 +680,7 @@ func (x *executor) remove(rows []*planner.Row, s *planner.RemoveStep, sr *StmtRe
 						return x.storeErr(err, it.Pos, nil)
 					}
 					row.Vars[it.Slot] = planner.Element{Node: nn}
-					sr.changedAnyData = true
+					x.changed = true
 					x.touch(n.ID)
 				}
 				continue
@@ -702,7 +702,7 @@ func (x *executor) remove(rows []*planner.Row, s *planner.RemoveStep, sr *StmtRe
 				return err
 			}
 			row.Vars[it.Slot] = el
-			sr.changedAnyData = true
+			x.changed = true
 		}
 	}
 	return nil
@@ -740,7 +740,7 @@ func (x *executor) deleteOne(el planner.Element, detach bool, pos gqlstatus.Pos,
 		}
 		x.touch(el.Edge.ID)
 		sr.EdgesRecycled++
-		sr.changedAnyData = true
+		x.changed = true
 		return nil
 	}
 	if el.Node == nil {
@@ -779,7 +779,7 @@ func (x *executor) deleteOne(el planner.Element, detach bool, pos gqlstatus.Pos,
 	}
 	x.touch(el.Node.ID)
 	sr.NodesRecycled++
-	sr.changedAnyData = true
+	x.changed = true
 	return nil
 }
 

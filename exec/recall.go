@@ -16,46 +16,36 @@ import (
 	"github.com/goldfish-gql/goldfish/planner"
 	"github.com/goldfish-gql/goldfish/shapewalk"
 	"github.com/goldfish-gql/goldfish/store"
+	"github.com/goldfish-gql/goldfish/values"
 )
 
-// Cue says how a Recall found its seed set.
-type Cue string
+// Cue says how a Recall found its seed set (values.Cue).
+type Cue = values.Cue
 
+// The cues.
 const (
-	CueMatch   Cue = "match"   // the token matched live nodes
-	CueTask    Cue = "task"    // the token matched nothing; the live tasks seeded the walk
-	CuePeak    Cue = "peak"    // the token matched nothing nor is a task live; Peak_L seeded the walk
-	CueOutline Cue = "outline" // the empty token: counts and exemplars
-	CueSkip    Cue = "skip"    // no seed at all: an empty Shape
+	CueMatch   = values.CueMatch
+	CueTask    = values.CueTask
+	CuePeak    = values.CuePeak
+	CueOutline = values.CueOutline
+	CueSkip    = values.CueSkip
 )
 
-// View is the grain of a Shape.
-type View string
-
+// The views: the grain of a Shape.
 const (
-	ViewInterior View = "interior" // the full walk, all properties
-	ViewShell    View = "shell"    // hierarchical edges and identity properties only
+	ViewInterior = values.ViewInterior // the full walk, all properties
+	ViewShell    = values.ViewShell    // hierarchical edges and identity properties only
 )
 
-// RecallOptions are the budgets and switches of one Recall, already checked
-// against their ceilings.
+// RecallOptions are the options of one Recall, already resolved (defaults
+// filled, checked against their ceilings), and what exec needs besides.
 type RecallOptions struct {
-	M, K, L, F int
+	values.RecallOptions
 	// MaxL is the L ceiling: a LIMIT in the token may raise the seed count
 	// up to it, unless the caller set L itself (CapL), which then caps it.
-	MaxL    int
-	CapL    bool
-	View    View
-	Pinned  []string
-	NoPeaks bool // no fallback on a miss: neither the live tasks nor Peak_L
-	// T is the token target (0: none): a body estimated over T tokens
-	// shows the nodes beyond the seeds with their identity properties
-	// only, farthest hop first, until it fits (SPEC §3, §5 emit).
-	T int
-	// ExactTokens counts the Shape's tokens with the o200k tokenizer
-	// instead of the fast estimate.
-	ExactTokens bool
-	Hierarchy   shapewalk.Hierarchy
+	MaxL      int
+	CapL      bool
+	Hierarchy shapewalk.Hierarchy
 	// Session names the session in the header.
 	Session string
 	// Peaks, when set, keeps the session's peaks per version: they are a
@@ -90,63 +80,32 @@ func (c *PeakCache) get(ctx context.Context, snap *store.Snapshot, l int, h shap
 	return c.nodes[:min(l, len(c.nodes))], nil
 }
 
-// Shape is the result of a Recall: the emitted GQL text and what it holds.
+// Shape is the result of a Recall: the Shape value (values.Shape: its
+// rows and header facts; Text empty, since the text a caller is given
+// is written by Compose, with that call's envelope) and what Compose
+// needs to write the text.
 type Shape struct {
-	// Text is the text a caller was given (Compose writes it); Recall
-	// leaves it empty, so that a Shape's header is written once.
-	Text  string
-	Cue   Cue
-	Seeds int
-	// Matched is how many live nodes the token matched when that is more
-	// than Seeds (0 otherwise), counted over at most MatchCountWork
-	// candidates; MatchedMore says the count stopped there (a lower bound).
-	Matched     int
-	MatchedMore bool
-	Rows        int
-	Tokens      int
-	Version     uint64
-	// Truncated is set when M cut the walk short.
-	Truncated bool
-	// Trimmed is the number of nodes the token target T showed with
-	// their identity properties only.
-	Trimmed int
-	// Elided is the number of the seeds' string values written as
-	// $elidedN parameters because the seeds alone were over T.
-	Elided  int
-	Clamps  []string
-	Notices []gqlstatus.Notice
-	// Status is 00000, 01000 (a clamp, a cut, a token alarm, a LIMIT
-	// clamped) or 02000 (skip).
-	Status gqlstatus.Code
+	values.Shape
 	// ExecTime (seed and walk) and EmitTime (text and tokens) are what
 	// computing this Shape cost.
 	ExecTime, EmitTime time.Duration
 
-	// What Compose needs to write the text again with a preamble.
-	session    string
-	k, m       int
 	exact      bool
 	rest       string // the notes and the body
 	restMilli  int64
 	notesLen   int // the notes' bytes at the start of rest
 	notesMilli int64
 	plain      *plainText // the text with no preamble, once written
-	// at marks a Shape read as of a past version: its header says
-	// at=Version after version= (AsOf).
-	at bool
 }
 
-// AsOf returns the Shape as a Recall at its version writes it: the same
-// body, the header saying at=Version. The Shape itself, which a cache
-// may share, is left as it is.
-func (s *Shape) AsOf() *Shape {
+// Past returns the Shape as a Recall at its version writes it: the same
+// body, the header saying at=Version (AsOf). The Shape itself, which a
+// cache may share, is left as it is.
+func (s *Shape) Past() *Shape {
 	c := *s
-	c.at, c.plain, c.Text = true, nil, ""
+	c.AsOf, c.plain, c.Text = true, nil, ""
 	return &c
 }
-
-// At reports whether the Shape was read as of a past version (AsOf).
-func (s *Shape) At() bool { return s.at }
 
 // Recall seeds, walks and emits over one snapshot.
 func Recall(ctx context.Context, snap *store.Snapshot, plan *planner.Plan, params map[string]store.Value, opt RecallOptions) (*Shape, error) {
@@ -170,7 +129,7 @@ func Recall(ctx context.Context, snap *store.Snapshot, plan *planner.Plan, param
 	}
 	walk := shapewalk.Options{K: walkK(opt.K), M: opt.M, F: opt.F, Shell: opt.View == ViewShell,
 		Pinned: opt.Pinned, Hierarchy: opt.Hierarchy}
-	e := emitter{snap: snap, opt: opt, shape: &Shape{Version: snap.Version(), Status: gqlstatus.Success}, start: time.Now()}
+	e := emitter{snap: snap, opt: opt, shape: &Shape{Shape: values.Shape{Version: snap.Version(), Status: gqlstatus.Success}}, start: time.Now()}
 	// The parser's warnings about the token's text (a comment that hid a
 	// likely arrow) travel with the Shape, as notices and as header notes.
 	for _, n := range st.Notices {
@@ -255,7 +214,7 @@ func Recall(ctx context.Context, snap *store.Snapshot, plan *planner.Plan, param
 // to see the rest, so an agent never takes the seeds for all there is.
 func (e *emitter) matched(found seeds, limit int, opt RecallOptions) {
 	s := e.shape
-	s.Matched, s.MatchedMore = found.matched, found.more
+	s.Matched, s.MatchedAtLeast = found.matched, found.more
 	count := strconv.Itoa(found.matched)
 	if found.more {
 		count = "at least " + count
@@ -580,7 +539,7 @@ func (x *executor) liveTasks(snap *store.Snapshot, limit int) (seeds, error) {
 // and what to do about it: name one, or settle those that are done.
 func (e *emitter) tasksLeftOut(tasks seeds) {
 	s := e.shape
-	s.Matched, s.MatchedMore = tasks.matched, tasks.more
+	s.Matched, s.MatchedAtLeast = tasks.matched, tasks.more
 	count := strconv.Itoa(tasks.matched)
 	if tasks.more {
 		count = "at least " + count

@@ -12,6 +12,7 @@ import (
 	"github.com/goldfish-gql/goldfish/planner"
 	"github.com/goldfish-gql/goldfish/shapewalk"
 	"github.com/goldfish-gql/goldfish/store"
+	"github.com/goldfish-gql/goldfish/values"
 )
 
 // seedsOf runs the seed step of a Recall of token q with LIMIT limit.
@@ -214,7 +215,7 @@ func headerSaysMatched(t *rapid.T, snap *store.Snapshot, q string, limit, want i
 	if err != nil {
 		t.Fatal(err)
 	}
-	sh, err := Recall(context.Background(), snap, plan, nil, RecallOptions{M: 50, K: 1, L: limit, F: 8, NoPeaks: true})
+	sh, err := Recall(context.Background(), snap, plan, nil, RecallOptions{RecallOptions: values.RecallOptions{M: 50, K: 1, L: limit, F: 8, NoPeaks: true}})
 	if err != nil {
 		t.Fatalf("%s: %v", q, err)
 	}

@@ -14,6 +14,7 @@ import (
 	"github.com/goldfish-gql/goldfish/planner"
 	"github.com/goldfish-gql/goldfish/shapewalk"
 	"github.com/goldfish-gql/goldfish/store"
+	"github.com/goldfish-gql/goldfish/values"
 )
 
 // Slices are SPEC §8's Path B: the one way elements move between
@@ -50,7 +51,7 @@ import (
 
 // MaxSliceBytes is the most bytes a slice's text may hold: the parser's
 // text limit, so every slice ExportSlice writes parses.
-const MaxSliceBytes = 1 << 20
+const MaxSliceBytes = values.MaxSliceBytes
 
 const (
 	sliceMagic  = "// goldfish slice "
@@ -62,33 +63,19 @@ const (
 
 // SliceOptions are the budgets of one ExportSlice, already checked
 // against their ceilings: each anchor's neighbourhood is walked as a
-// Recall walks its seeds (K hops, M rows, fan-out F).
+// Recall walks its seeds (K hops, M rows, fan-out F); Nicks, when set,
+// are the anchors (the plan is then nil).
 type SliceOptions struct {
-	M, K, L, F int
+	values.SliceOptions
 	// MaxL and CapL bound a LIMIT in q as a Recall's (RecallOptions).
 	MaxL int
 	CapL bool
-	// Nicks, when set, are the anchors (the plan is then nil).
-	Nicks []string
 	// Session names the session in the header.
 	Session string
 }
 
 // Slice is an exported slice: its text and what it holds.
-type Slice struct {
-	Text string
-	// Anchors, Nodes and Edges count what the slice holds; Rows is
-	// Nodes+Edges, at most Bound (M × Anchors).
-	Anchors, Nodes, Edges, Rows, Bound int
-	Version                            uint64
-	// Truncated is set when M cut an anchor's walk short, or the bound
-	// left out edges between the slice's nodes.
-	Truncated bool
-	Notices   []gqlstatus.Notice
-	// Status is 00000, 01000 (a LIMIT clamped, a walk cut) or 02000 (no
-	// anchor: an empty slice).
-	Status gqlstatus.Code
-}
+type Slice = values.Slice
 
 // ExportSlice writes the slice of snap around the anchors: the seeds of
 // plan (a Recall's token) or the nodes opt.Nicks name. Each anchor's
@@ -190,7 +177,7 @@ func findAnchors(ctx context.Context, snap *store.Snapshot, plan *planner.Plan, 
 		return found, err
 	}
 	e := emitter{shape: &Shape{}}
-	limit, err := x.seedLimit(rp, celParams, RecallOptions{L: opt.L, MaxL: opt.MaxL, CapL: opt.CapL}, &e)
+	limit, err := x.seedLimit(rp, celParams, RecallOptions{RecallOptions: values.RecallOptions{L: opt.L}, MaxL: opt.MaxL, CapL: opt.CapL}, &e)
 	if err != nil {
 		return found, err
 	}

@@ -10,6 +10,7 @@ import (
 	"github.com/goldfish-gql/goldfish/parser"
 	"github.com/goldfish-gql/goldfish/planner"
 	"github.com/goldfish-gql/goldfish/store"
+	"github.com/goldfish-gql/goldfish/values"
 )
 
 func planText(text string) (*planner.Plan, error) {
@@ -74,10 +75,10 @@ func FuzzReadSlice(f *testing.F) {
 		q   string
 		opt SliceOptions
 	}{
-		{`MATCH (t:TSK)`, SliceOptions{M: 50, K: 2, L: 4, F: 8}},
-		{`MATCH (t:TSK) LIMIT 1`, SliceOptions{M: 3, K: 1, L: 4, F: 1}},
-		{``, SliceOptions{M: 50, K: 2, L: 4, F: 8, Nicks: []string{"x"}}},
-		{`MATCH (t:NOPE)`, SliceOptions{M: 50, K: 2, L: 4, F: 8}},
+		{`MATCH (t:TSK)`, SliceOptions{SliceOptions: values.SliceOptions{M: 50, K: 2, L: 4, F: 8}}},
+		{`MATCH (t:TSK) LIMIT 1`, SliceOptions{SliceOptions: values.SliceOptions{M: 3, K: 1, L: 4, F: 1}}},
+		{``, SliceOptions{SliceOptions: values.SliceOptions{M: 50, K: 2, L: 4, F: 8, Nicks: []string{"x"}}}},
+		{`MATCH (t:NOPE)`, SliceOptions{SliceOptions: values.SliceOptions{M: 50, K: 2, L: 4, F: 8}}},
 	} {
 		sl := testSlice(f, src, c.q, c.opt)
 		f.Add(sl.Text)
@@ -155,7 +156,7 @@ func checkSliceData(t *testing.T, d *SliceData) {
 // properties.
 func TestReadSliceRoundTrip(t *testing.T) {
 	sl := testSlice(t, `INSERT (t:TSK:Open {nick: "a", l: [1, [2]], d: DATETIME '2026-01-31T10:00:00Z'})-[:r {w: -1}]->(t), (t)-[:s]->(:MOD)`,
-		`MATCH (t:TSK)`, SliceOptions{M: 50, K: 2, L: 4, F: 8})
+		`MATCH (t:TSK)`, SliceOptions{SliceOptions: values.SliceOptions{M: 50, K: 2, L: 4, F: 8}})
 	d, err := ReadSlice(sl.Text, planText, fuzzBounds)
 	if err != nil {
 		t.Fatalf("%v\n%s", err, sl.Text)
@@ -167,7 +168,7 @@ func TestReadSliceRoundTrip(t *testing.T) {
 	if _, err := Absorb(context.Background(), g, d, AbsorbOptions{Policy: AbsorbKeep}); err != nil {
 		t.Fatal(err)
 	}
-	again, err := ExportSlice(context.Background(), g.Snapshot(), mustPlan(t, `MATCH (t:TSK)`), nil, SliceOptions{M: 50, K: 2, L: 4, F: 8, Session: "src"})
+	again, err := ExportSlice(context.Background(), g.Snapshot(), mustPlan(t, `MATCH (t:TSK)`), nil, SliceOptions{SliceOptions: values.SliceOptions{M: 50, K: 2, L: 4, F: 8}, Session: "src"})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -75,7 +75,7 @@ func (x *executor) define(d *planner.DefineStep, sr *StmtResult) error {
 		return err
 	}
 	x.tx.SetExt(next)
-	sr.changedAnyData = true
+	x.changed = true
 	switch {
 	case d.Drop:
 		sr.Defined = "dropped " + kind + " " + d.Name
@@ -170,19 +170,19 @@ func (x *executor) runCall(cs *planner.CallStep, sr *StmtResult) error {
 		params[i] = planner.ToCEL(args[name])
 	}
 	sub := *x
-	sub.plan, sub.params, sub.inBody = body, params, true
-	changed := false
+	sub.plan, sub.params, sub.inBody, sub.changed = body, params, true, false
 	for _, st := range body.Stmts {
 		bsr, err := sub.statement(st)
 		if err != nil {
 			x.meter, x.touched, x.bytes = sub.meter, sub.touched, sub.bytes
 			return x.inAction(err, a, cs.Pos)
 		}
-		sr.Counts.add(bsr.Counts)
+		sr.Counts.Add(bsr.Counts)
 		sr.Notices = append(sr.Notices, bsr.Notices...)
-		changed = changed || bsr.changedAnyData
 	}
 	x.meter, x.touched, x.bytes = sub.meter, sub.touched, sub.bytes
+	changed := sub.changed
+	x.changed = x.changed || changed
 	sr.Action = a.Name
 	if changed {
 		x.ledger.Called(a.Name)

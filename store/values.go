@@ -47,10 +47,10 @@ func ValidFloat(f float64) bool { return values.ValidFloat(f) }
 func String(s string) Value { return values.String(s) }
 
 // Date returns a DATE value from validated ISO text.
-func Date(iso string) Value { return values.Date(iso) }
+func Date(iso string) Value { return values.DateValue(iso) }
 
 // DateTime returns a DATETIME value from validated, normalised ISO text.
-func DateTime(iso string) Value { return values.DateTime(iso) }
+func DateTime(iso string) Value { return values.DateTimeValue(iso) }
 
 // List returns a LIST value; the slice is copied.
 func List(vs ...Value) Value { return values.List(vs...) }

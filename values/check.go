@@ -146,7 +146,7 @@ func DateTimeOf(t time.Time) (Value, error) {
 	if _, off := t.Zone(); off%60 != 0 || off <= -24*3600 || off >= 24*3600 || !InDateTimeRange(t) {
 		t = t.UTC()
 	}
-	return DateTime(t.Format(time.RFC3339Nano)), nil
+	return DateTimeValue(t.Format(time.RFC3339Nano)), nil
 }
 
 // Nesting returns how deep v's lists are nested: 0 for a scalar, 1 for

@@ -34,22 +34,22 @@ func TestValueCheck(t *testing.T) {
 		{nest(MaxNesting, List()), ErrTooDeep, ""},
 		{List(Int(1), nest(MaxNesting, List())), ErrTooDeep, ""},
 		{nest(100000, Int(1)), ErrTooDeep, ""},
-		{Date("0000-01-01"), nil, ""},
-		{Date("9999-12-31"), nil, ""},
-		{Date("2026-02-30"), ErrDateFormat, ""},
-		{Date("2026-1-31"), ErrDateFormat, ""},
-		{Date("10000-01-01"), ErrDateFormat, ""},
-		{DateTime("2026-01-31T12:00:00Z"), nil, ""},
-		{DateTime("2026-01-31T12:00:00.5+02:00"), nil, ""},
-		{DateTime("0000-01-01T00:00:00Z"), nil, ""},
-		{DateTime("9999-12-31T23:59:59.999999999Z"), nil, ""},
-		{DateTime("2026-01-31 12:00"), ErrDateFormat, ""},
-		{DateTime("2026-01-31T12:00:00+00:00"), ErrDateFormat, ""}, // written Z
-		{DateTime("2026-01-31T12:00:00.50Z"), ErrDateFormat, ""},   // written .5
-		{DateTime("-0001-12-31T23:00:00Z"), ErrDateFormat, ""},
-		{DateTime("10000-01-01T00:00:00Z"), ErrDateFormat, ""},
-		{DateTime("0000-01-01T00:30:00+01:00"), ErrDateRange, ""},
-		{DateTime("9999-12-31T23:30:00-01:00"), ErrDateRange, ""},
+		{DateValue("0000-01-01"), nil, ""},
+		{DateValue("9999-12-31"), nil, ""},
+		{DateValue("2026-02-30"), ErrDateFormat, ""},
+		{DateValue("2026-1-31"), ErrDateFormat, ""},
+		{DateValue("10000-01-01"), ErrDateFormat, ""},
+		{DateTimeValue("2026-01-31T12:00:00Z"), nil, ""},
+		{DateTimeValue("2026-01-31T12:00:00.5+02:00"), nil, ""},
+		{DateTimeValue("0000-01-01T00:00:00Z"), nil, ""},
+		{DateTimeValue("9999-12-31T23:59:59.999999999Z"), nil, ""},
+		{DateTimeValue("2026-01-31 12:00"), ErrDateFormat, ""},
+		{DateTimeValue("2026-01-31T12:00:00+00:00"), ErrDateFormat, ""}, // written Z
+		{DateTimeValue("2026-01-31T12:00:00.50Z"), ErrDateFormat, ""},   // written .5
+		{DateTimeValue("-0001-12-31T23:00:00Z"), ErrDateFormat, ""},
+		{DateTimeValue("10000-01-01T00:00:00Z"), ErrDateFormat, ""},
+		{DateTimeValue("0000-01-01T00:30:00+01:00"), ErrDateRange, ""},
+		{DateTimeValue("9999-12-31T23:30:00-01:00"), ErrDateRange, ""},
 	}
 	kinds := []error{ErrNotFinite, ErrNotUTF8, ErrTooDeep, ErrDateFormat, ErrDateRange}
 	for _, c := range cases {

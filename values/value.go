@@ -71,13 +71,13 @@ func ValidFloat(f float64) bool { return !math.IsNaN(f) && !math.IsInf(f, 0) }
 // String returns a STRING value.
 func String(s string) Value { return Value{kind: KindString, s: s} }
 
-// Date returns a DATE value from ISO text ("2026-01-31"), already validated
+// DateValue returns a DATE value from ISO text ("2026-01-31"), already validated
 // by the caller.
-func Date(iso string) Value { return Value{kind: KindDate, s: iso} }
+func DateValue(iso string) Value { return Value{kind: KindDate, s: iso} }
 
-// DateTime returns a DATETIME value from ISO-8601 text, already validated and
+// DateTimeValue returns a DATETIME value from ISO-8601 text, already validated and
 // normalised by the caller (so that text order is chronological order).
-func DateTime(iso string) Value { return Value{kind: KindDateTime, s: iso} }
+func DateTimeValue(iso string) Value { return Value{kind: KindDateTime, s: iso} }
 
 // List returns a LIST value. The slice is copied.
 func List(vs ...Value) Value {

@@ -41,8 +41,8 @@ func TestValueLiteral(t *testing.T) {
 		{String("héllo 世界 🐟"), `"héllo 世界 🐟"`},
 		{String("\u0085\u2028\u2029"), `"\u0085\u2028\u2029"`},
 		{String("'single'"), `"'single'"`},
-		{Date("2026-01-31"), "DATE '2026-01-31'"},
-		{DateTime("2026-01-31T10:00:00Z"), "DATETIME '2026-01-31T10:00:00Z'"},
+		{DateValue("2026-01-31"), "DATE '2026-01-31'"},
+		{DateTimeValue("2026-01-31T10:00:00Z"), "DATETIME '2026-01-31T10:00:00Z'"},
 		{List(), "[]"},
 		{List(Int(1), String("a"), List(Int(2))), `[1, "a", [2]]`},
 		{List(Null(), Float(2), Bool(true)), `[null, 2.0, true]`},
@@ -73,7 +73,7 @@ func TestValueAccessors(t *testing.T) {
 	if Float(2.5).AsFloat() != 2.5 || Int(2).AsFloat() != 0 {
 		t.Fatal("AsFloat")
 	}
-	if String("s").AsString() != "s" || Date("2026-01-01").AsString() != "2026-01-01" || DateTime("x").AsString() != "x" {
+	if String("s").AsString() != "s" || DateValue("2026-01-01").AsString() != "2026-01-01" || DateTimeValue("x").AsString() != "x" {
 		t.Fatal("AsString")
 	}
 	src := []Value{Int(1), Int(2)}
@@ -100,8 +100,8 @@ func TestValueEqual(t *testing.T) {
 	neq := [][2]Value{
 		{Int(1), Float(1)},
 		{Float(0), Float(math.Copysign(0, -1))},
-		{String("2026-01-01"), Date("2026-01-01")},
-		{Date("2026-01-01"), DateTime("2026-01-01")},
+		{String("2026-01-01"), DateValue("2026-01-01")},
+		{DateValue("2026-01-01"), DateTimeValue("2026-01-01")},
 		{List(Int(1)), List(Int(1), Int(2))},
 		{List(Int(1)), List(Float(1))},
 		{Null(), Bool(false)},
@@ -133,8 +133,8 @@ var orderedValues = []Value{
 	Float(math.Inf(-1)), Float(-1e300), Float(-1), Float(math.Copysign(0, -1)), Float(0),
 	Float(math.SmallestNonzeroFloat64), Float(1), Float(1e300), Float(math.Inf(1)), Float(math.NaN()),
 	String(""), String("\x00"), String("\x00\x00"), String("\x01"), String("A"), String("a"), String("a\x00"), String("ab"), String("b"), String("é"),
-	Date("2025-12-31"), Date("2026-01-01"),
-	DateTime("2026-01-01T00:00:00Z"), DateTime("2026-01-01T00:00:01Z"),
+	DateValue("2025-12-31"), DateValue("2026-01-01"),
+	DateTimeValue("2026-01-01T00:00:00Z"), DateTimeValue("2026-01-01T00:00:01Z"),
 	List(), List(Null()), List(Int(1)), List(Int(1), Null()), List(Int(1), Int(2)), List(Int(2)), List(Float(0)), List(String("")), List(List()),
 }
 

@@ -45,7 +45,7 @@ func attentionLines(lines *lineBudget, att *Attention, sg *signals) {
 	var order [lineKinds]int64
 	var healthLine preLine
 	if lines.bounded {
-		if att.Since != nil {
+		if att.SinceYourLastRead != nil {
 			order[lineSince] = minMilli[lineSince]
 		}
 		if att.Yours != nil {
@@ -60,17 +60,17 @@ func attentionLines(lines *lineBudget, att *Attention, sg *signals) {
 		if len(att.Contested) > 0 {
 			order[lineContested] = minMilli[lineContested]
 		}
-		if att.Health != "" {
-			healthLine = (&lineBudget{limit: 1 << 62, bounded: true}).line("vocabulary_health", att.Health, why)
+		if att.VocabularyHealth != "" {
+			healthLine = (&lineBudget{limit: 1 << 62, bounded: true}).line("vocabulary_health", att.VocabularyHealth, why)
 			order[lineHealth] = healthLine.milli
 		}
 		if att.Help != "" {
 			order[lineHelp] = minMilli[lineHelp]
 		}
-		if len(att.Gaps) > 0 {
+		if len(att.VocabularyGaps) > 0 {
 			order[lineGaps] = minMilli[lineGaps]
 		}
-		if len(att.Overlap) > 0 {
+		if len(att.IntentOverlap) > 0 {
 			order[lineOverlap] = minMilli[lineOverlap]
 		}
 	}
@@ -97,7 +97,7 @@ func attentionLines(lines *lineBudget, att *Attention, sg *signals) {
 	if att.FirstRead {
 		lines.addLine("first_read", "true: ", att.Note)
 	}
-	if s := att.Since; s != nil {
+	if s := att.SinceYourLastRead; s != nil {
 		keep(lineSince)
 		lines.addSince(s)
 	}
@@ -122,35 +122,35 @@ func attentionLines(lines *lineBudget, att *Attention, sg *signals) {
 			att.Contested = addList(lines, "contested", att.Contested, contestedText, contestedTail)
 		}
 	}
-	if att.Health != "" {
+	if att.VocabularyHealth != "" {
 		keep(lineHealth)
 		if lines.bounded {
 			lines.addPre([]preLine{healthLine})
 		} else {
-			lines.addLine("vocabulary_health", att.Health, why)
+			lines.addLine("vocabulary_health", att.VocabularyHealth, why)
 		}
 	}
 	if att.Help != "" {
 		keep(lineHelp)
 		lines.addPre([]preLine{helpLine})
 	}
-	if len(att.Gaps) > 0 {
+	if len(att.VocabularyGaps) > 0 {
 		tail := " (CREATE ACTION for them)"
-		for _, g := range att.Gaps {
+		for _, g := range att.VocabularyGaps {
 			if g.BeforeCall != "" {
 				tail = " (CREATE ACTION for them; a pair written before an action's CALLs may belong in that action)"
 				break
 			}
 		}
 		keep(lineGaps)
-		att.Gaps = addList(lines, "vocabulary_gaps", att.Gaps, gapText, tail)
+		att.VocabularyGaps = addList(lines, "vocabulary_gaps", att.VocabularyGaps, gapText, tail)
 	}
 	lines.limit = limit
-	if len(att.Overlap) > 0 {
+	if len(att.IntentOverlap) > 0 {
 		if lines.bounded {
-			att.Overlap = att.Overlap[:lines.addPre(p.overlapLines)]
+			att.IntentOverlap = att.IntentOverlap[:lines.addPre(p.overlapLines)]
 		} else {
-			att.Overlap = addListOf(lines, "intent_overlap", att.Overlap, p.overlapN, overlapText, " (merge them)")
+			att.IntentOverlap = addListOf(lines, "intent_overlap", att.IntentOverlap, p.overlapN, overlapText, " (merge them)")
 		}
 	}
 }

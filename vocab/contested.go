@@ -6,6 +6,8 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/goldfish-gql/goldfish/values"
 )
 
 // Contested targets (SPEC §9): what two or more actions' bodies write.
@@ -72,12 +74,7 @@ var BodyWrites func(body any) []Target
 
 // Contested is a target written by two or more actions, with them in
 // name order.
-type Contested struct {
-	Target  string   `json:"target"`
-	Actions []string `json:"actions"`
-
-	lean, full string // the entry's text at each depth
-}
+type Contested = values.ContestedTarget
 
 // Contested returns the contested targets of the vocabulary, in the
 // order of their text.
@@ -112,13 +109,7 @@ func contestedOf(acts map[string]*Action) []Contested {
 	var out []Contested
 	for t, names := range by {
 		if len(names) >= 2 {
-			c := Contested{Target: t.String(), Actions: names}
-			c.full = c.Target + " (" + strings.Join(names, ", ") + ")"
-			c.lean = c.full
-			if len(names) > leanContested {
-				c.lean = c.Target + " (" + strings.Join(names[:leanContested], ", ") + ", +" + strconv.Itoa(len(names)-leanContested) + ")"
-			}
-			out = append(out, c)
+			out = append(out, Contested{Target: t.String(), Actions: names})
 		}
 	}
 	slices.SortFunc(out, func(a, b Contested) int { return strings.Compare(a.Target, b.Target) })
@@ -135,7 +126,7 @@ func contestedPrint(cs []Contested) uint64 {
 	}
 	h := fnv.New64a()
 	for _, c := range cs {
-		h.Write([]byte(c.full))
+		h.Write([]byte(contestedText(c)))
 		h.Write([]byte{0})
 	}
 	return h.Sum64()
@@ -150,10 +141,15 @@ func union(a, b []string) []string {
 }
 
 // contestedText writes one contested target: TSK.status (settle, close).
-func contestedText(c Contested) string { return c.full }
+func contestedText(c Contested) string { return c.Target + " (" + strings.Join(c.Actions, ", ") + ")" }
 
 // contestedLean is contestedText at lean: at most leanContested actions.
-func contestedLean(c Contested) string { return c.lean }
+func contestedLean(c Contested) string {
+	if len(c.Actions) <= leanContested {
+		return contestedText(c)
+	}
+	return c.Target + " (" + strings.Join(c.Actions[:leanContested], ", ") + ", +" + strconv.Itoa(len(c.Actions)-leanContested) + ")"
+}
 
 // contestedTail is the advice a contested line ends with.
 const contestedTail = " (one action per target, or one with a parameter)"

@@ -28,8 +28,8 @@ func TestContestedTargets(t *testing.T) {
 		t.Fatalf("contested:\n got %q\nwant %q", got, want)
 	}
 	for i, c := range s.Contested() {
-		if i == 2 && c.full != "TSK.status (close, settle, wipe)" {
-			t.Errorf("text %q", c.full)
+		if i == 2 && contestedText(c) != "TSK.status (close, settle, wipe)" {
+			t.Errorf("text %q", contestedText(c))
 		}
 	}
 	// Dropping and revising change the contests; the older State keeps its own.

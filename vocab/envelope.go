@@ -7,6 +7,8 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/goldfish-gql/goldfish/values"
 )
 
 // Depth is how much of the vocabulary an envelope shows.
@@ -132,42 +134,11 @@ type Read struct {
 	SinceDiff string
 }
 
-// Since is what changed since an agent's previous Recall.
-type Since struct {
-	Versions          uint64   `json:"versions"`
-	ElementsChanged   uint64   `json:"elements_changed"`
-	ActionsRegistered []string `json:"actions_registered,omitempty"`
-	ActionsInvoked    []string `json:"actions_invoked,omitempty"`
-	ViewsChanged      []string `json:"views_changed,omitempty"`
-	// Diff is the change itself, as a Δ (the session's Diff between
-	// the two versions), when it fits the envelope's budget.
-	Diff string `json:"diff,omitempty"`
-}
-
-// Attention is the envelope's fields (SPEC §9), each left out when empty.
-type Attention struct {
-	FirstRead    bool         `json:"first_read,omitempty"`
-	Note         string       `json:"note,omitempty"`
-	BrokenViews  []BrokenView `json:"broken_views,omitempty"`
-	StaleActions []string     `json:"stale_actions,omitempty"`
-	Contested    []Contested  `json:"contested,omitempty"`
-	Yours        *Yours       `json:"yours,omitempty"`
-	Help         string       `json:"help,omitempty"`
-	Since        *Since       `json:"since_your_last_read,omitempty"`
-	YouElided    []string     `json:"you_elided,omitempty"`
-	Health       string       `json:"vocabulary_health,omitempty"`
-	Gaps         []Gap        `json:"vocabulary_gaps,omitempty"`
-	Overlap      []Overlap    `json:"intent_overlap,omitempty"`
-	LowSalience  int          `json:"low_salience,omitempty"`
-}
-
-// Empty reports whether the envelope has nothing to say.
-func (a *Attention) Empty() bool {
-	return a == nil || !a.FirstRead && a.Note == "" && len(a.BrokenViews) == 0 && len(a.StaleActions) == 0 && len(a.Contested) == 0 &&
-		a.Yours == nil && a.Help == "" &&
-		a.Since == nil && len(a.YouElided) == 0 && a.Health == "" && len(a.Gaps) == 0 &&
-		len(a.Overlap) == 0 && a.LowSalience == 0
-}
+// An envelope's fields are values.Attention's.
+type (
+	Attention = values.Attention
+	Since     = values.SinceLastRead
+)
 
 // Envelope is what one Recall adds to its Shape.
 type Envelope struct {
@@ -223,7 +194,7 @@ func Compose(r *Read) *Envelope {
 	// What changed since the agent's previous read.
 	if r.Agent != "" && !first {
 		if only&SectionAttention != 0 {
-			att.Since = since(p, r)
+			att.SinceYourLastRead = since(p, r)
 		}
 		for _, sec := range []struct {
 			bit       Sections
@@ -272,7 +243,7 @@ func Compose(r *Read) *Envelope {
 		}
 	}
 	if only&SectionAttention != 0 {
-		att.Health, att.Gaps, att.Overlap, att.Yours = health, gaps, overlap, yr
+		att.VocabularyHealth, att.VocabularyGaps, att.IntentOverlap, att.Yours = health, gaps, overlap, yr
 		if health == "degenerating" {
 			att.Help = HelpReview
 		}
@@ -290,8 +261,8 @@ func Compose(r *Read) *Envelope {
 	if p != nil {
 		listItems(p, rk, r, only, full, lines, att)
 	}
-	if att.Since != nil && att.Since.Diff != "" {
-		lines.addSinceDiff(att.Since)
+	if att.SinceYourLastRead != nil && att.SinceYourLastRead.Diff != "" {
+		lines.addSinceDiff(att.SinceYourLastRead)
 	}
 	env.Text, env.Milli = lines.text, lines.milli
 	if !att.Empty() {

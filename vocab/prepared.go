@@ -11,6 +11,7 @@ import (
 	"unicode"
 
 	"github.com/goldfish-gql/goldfish/tokens"
+	"github.com/goldfish-gql/goldfish/values"
 )
 
 // Prepared is what every envelope of one session version shares: the
@@ -56,36 +57,12 @@ type item struct {
 	res    Result
 }
 
-// BrokenView is a view that fails, and why (Error is left out at lean).
-type BrokenView struct {
-	Name  string `json:"name"`
-	Error string `json:"error,omitempty"`
-}
-
-// Overlap is a pair of actions whose intents share most of their
-// keywords.
-type Overlap struct {
-	A       string  `json:"a"`
-	B       string  `json:"b"`
-	Jaccard float64 `json:"jaccard"`
-}
-
-// Gap is a (kind, property) pair raw Commits write far more often than
-// actions do.
-// Raw and InActions count the Commits of the gap window that wrote it.
-// When raw Commits of an agent kept writing it just before its CALLs of
-// one action (pre-action clustering: State.PreAction), BeforeCall names that
-// action, BeforeTimes how many of its BeforeCalls CALLs in the window it
-// preceded: it may belong in the action.
-type Gap struct {
-	Kind        string `json:"kind"`
-	Property    string `json:"property"`
-	Raw         uint64 `json:"raw"`
-	InActions   uint64 `json:"in_actions"`
-	BeforeCall  string `json:"before_call,omitempty"`
-	BeforeTimes uint64 `json:"before_times,omitempty"`
-	BeforeCalls uint64 `json:"before_calls,omitempty"`
-}
+// The envelope's lists are values.Attention's.
+type (
+	BrokenView = values.BrokenView
+	Overlap    = values.IntentOverlap
+	Gap        = values.VocabularyGap
+)
 
 // Lean cuts: what one line may hold at depth=lean.
 const (

@@ -17,10 +17,6 @@ import (
 // action by the same agent. Like the rest of the ledger it is a function
 // of the Commits alone, versioned with the State, and encoded with it.
 
-// MaxGapWindow is the most Commits the window keeps, and so the largest
-// gap_window a session may set.
-const MaxGapWindow = 1000
-
 // preActionLookback is how many of an agent's Commits before its CALL
 // count as preceding it (the seed: "within the next 2 reads").
 const preActionLookback = 2

@@ -3,6 +3,8 @@ package vocab
 import (
 	"strconv"
 	"strings"
+
+	"github.com/goldfish-gql/goldfish/values"
 )
 
 // The yours section (SPEC §9, "presence is meaningful"): what the
@@ -21,14 +23,9 @@ import (
 //     of its naming views), once that is stale_reads or more.
 
 // Yours is the yours section of an envelope.
-type Yours struct {
-	NeverInvoked []string `json:"never_invoked,omitempty"`
-	BrokenViews  []string `json:"broken_views,omitempty"`
-	// NoViewRead counts the agent's Recalls since it last read views.
-	NoViewRead uint64 `json:"no_view_read,omitempty"`
-}
+type Yours = values.Yours
 
-func (y *Yours) empty() bool {
+func yoursEmpty(y *Yours) bool {
 	return y == nil || len(y.NeverInvoked) == 0 && len(y.BrokenViews) == 0 && y.NoViewRead == 0
 }
 
@@ -114,7 +111,7 @@ func yours(p *Prepared, rk *ranking, r *Read) *Yours {
 			y.NoViewRead = n
 		}
 	}
-	if y.empty() {
+	if yoursEmpty(y) {
 		return nil
 	}
 	return y

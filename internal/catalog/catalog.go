@@ -13,6 +13,7 @@ import (
 
 	"github.com/goldfish-gql/goldfish/store"
 	"github.com/goldfish-gql/goldfish/store/cabinet"
+	"github.com/goldfish-gql/goldfish/values"
 )
 
 // Name is the session that lists the others (SPEC §8): one node
@@ -29,10 +30,10 @@ import (
 // sessions' versions plus the cabinet's dropped counter, so it never goes
 // back across a reopen and one version always shows one content.
 // DB.Sessions does not list it.
-const Name = "catalog"
+const Name = values.CatalogName
 
 // Label is the label of the catalogue's nodes.
-const Label = "SESSION"
+const Label = values.SessionLabel
 
 // ID is the catalogue node of the session name.
 func ID(name string) store.ID { return store.DeterministicNodeID(Label, name) }
@@ -57,23 +58,11 @@ func Props(m cabinet.Meta) store.Props {
 	return store.MakeProps(p)
 }
 
-// KindCount is the number of live nodes of one kind.
-type KindCount struct {
-	Kind  string
-	Count int
-}
-
-// Info describes one session, as its catalogue node says.
-type Info struct {
-	Name       string
-	Version    uint64
-	Nodes      int
-	Edges      int
-	Recycled   int
-	Kinds      []KindCount
-	LastCommit time.Time
-	Persisted  bool
-}
+// A session's catalogue node reads as values.SessionInfo.
+type (
+	Info      = values.SessionInfo
+	KindCount = values.KindCount
+)
 
 // InfoOf reads a session's catalogue node.
 func InfoOf(n *store.Node, persisted bool) Info {

@@ -8,6 +8,7 @@ import (
 
 	"github.com/goldfish-gql/goldfish/gqlstatus"
 	"github.com/goldfish-gql/goldfish/store/cabinet"
+	"github.com/goldfish-gql/goldfish/values"
 	"github.com/goldfish-gql/goldfish/vocab"
 )
 
@@ -19,13 +20,13 @@ import (
 // (attention.go).
 
 // MaxAgentName is the longest agent name accepted.
-const MaxAgentName = 64
+const MaxAgentName = values.MaxAgentName
 
 // MaxAgents is the most agents one session keeps: a Recall naming a new
 // agent when the session keeps as many evicts the agent seen least
 // recently, so a new agent always fits. It bounds the memory of the
 // record and the bytes each Commit writes for it.
-const MaxAgents = 1024
+const MaxAgents = values.MaxAgents
 
 // ValidAgentName checks an agent name: 1 to 64 letters, digits, '_', '-'
 // or '.', not starting with '-' or '.' (the rules of session names).
@@ -44,14 +45,6 @@ func ValidAgentName(name string) error {
 		}
 	}
 	return nil
-}
-
-// AgentInfo is what a session keeps about one agent (the facade's
-// AgentInfo).
-type AgentInfo struct {
-	Name     string
-	LastRead uint64
-	Reads    uint64
 }
 
 // Agents lists the agents that have read the session, sorted by name.

@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/goldfish-gql/goldfish/gqlstatus"
 )
 
 // boundSession is a session of n nodes (:X {v: i}), inserted in Δs of at
@@ -37,8 +39,8 @@ func boundSession(t *testing.T, db *DB, n, per int) *Session {
 // GQLSTATUS error (40000) that names why and wraps the context's error.
 func wantStopped(t *testing.T, err, cause error, says string) {
 	t.Helper()
-	var ge *Error
-	if !errors.As(err, &ge) || ge.Code != CodeRollback {
+	var ge *gqlstatus.Error
+	if !errors.As(err, &ge) || ge.Code != gqlstatus.Rollback {
 		t.Fatalf("got %v, want a GQLSTATUS 40000 error", err)
 	}
 	if !errors.Is(err, cause) {
@@ -115,8 +117,8 @@ func TestWorkBudgetStopsCartesianProducts(t *testing.T) {
 	before := s.Version()
 	// 64,000 triples; R = 10 rows allows 20,000 units of work.
 	_, err := s.commitText(context.Background(), `MATCH (a:X), (b:X), (c:X) WHERE a.v + b.v + c.v = -1 SET a.z = 1`, nil)
-	var ge *Error
-	if !errors.As(err, &ge) || ge.Code != CodeWorkBudget || !strings.Contains(ge.Msg, "work budget") || !strings.Contains(ge.Msg, "nothing applied") {
+	var ge *gqlstatus.Error
+	if !errors.As(err, &ge) || ge.Code != gqlstatus.WorkBudget || !strings.Contains(ge.Msg, "work budget") || !strings.Contains(ge.Msg, "nothing applied") {
 		t.Fatalf("got %v, want 22Q03 naming the work budget", err)
 	}
 	if ge.Hint == "" {

@@ -9,6 +9,7 @@ import (
 
 	"pgregory.net/rapid"
 
+	"github.com/goldfish-gql/goldfish/gqlstatus"
 	"github.com/goldfish-gql/goldfish/store"
 )
 
@@ -100,7 +101,7 @@ func TestFailedDeltaChangesNothing(t *testing.T) {
 		if err == nil {
 			t.Fatalf("Δ with a failing statement succeeded:\n%s", strings.Join(stmts, ";\n"))
 		}
-		ge, ok := err.(*Error)
+		ge, ok := err.(*gqlstatus.Error)
 		if !ok || ge.Stmt != at+1 {
 			t.Fatalf("error %v does not name statement %d", err, at+1)
 		}

@@ -3,52 +3,23 @@ package engine
 import (
 	"context"
 	"fmt"
-	"time"
 
 	"github.com/goldfish-gql/goldfish/exec"
 	"github.com/goldfish-gql/goldfish/gqlstatus"
 	"github.com/goldfish-gql/goldfish/store"
 	"github.com/goldfish-gql/goldfish/store/cabinet"
+	"github.com/goldfish-gql/goldfish/values"
 )
 
 // Diff and History (SPEC §7, History) read the past versions a session
 // keeps (past.go): the change between two versions as one Δ
 // (exec.DiffSnapshots), and the versions that changed one node.
 
-// DiffOptions narrow and bound one Diff (the facade's DiffOptions).
-type DiffOptions struct {
-	Nicks, Kinds []string
-	// MaxRows bounds the rows of the Δ (exec.DefaultDiffRows when 0).
-	MaxRows int
-}
-
 // DefaultDiffRows is a diff's row bound when DiffOptions.MaxRows is 0.
 const DefaultDiffRows = exec.DefaultDiffRows
 
 // DefaultHistory is how many entries History lists when its limit is 0.
-const DefaultHistory = 20
-
-// HistoryEntry is one version that changed a node.
-type HistoryEntry struct {
-	Version uint64
-	// How is what made it: "commit", "absorb" or "purge".
-	How   string
-	Agent string
-	Time  time.Time
-	// Change is the diff of the version narrowed to the node.
-	Change *exec.Diff
-}
-
-// History is a node's history, newest first.
-type History struct {
-	Nick    string
-	Entries []HistoryEntry
-	// More is set when older versions changed the node too, past the
-	// limit, or when History stopped reading at historyScan versions
-	// back; Oldest is the oldest version History read.
-	More   bool
-	Oldest uint64
-}
+const DefaultHistory = values.DefaultHistory
 
 // oldestReadable is the oldest version whose snapshot the session can
 // read: a diff or a history reaches no further back.

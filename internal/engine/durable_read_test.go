@@ -9,6 +9,7 @@ import (
 
 	"github.com/goldfish-gql/goldfish/exec"
 	"github.com/goldfish-gql/goldfish/store/cabinet"
+	"github.com/goldfish-gql/goldfish/values"
 )
 
 // gatedCabinet holds every Append until the test opens its gate, as a
@@ -56,14 +57,14 @@ func TestReadersSeeOnlyDurableVersions(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if sh.Version != 0 || sh.Cue != CueSkip || s.Version() != 0 || !strings.HasPrefix(s.Dump(), "version 0\n") {
+		if sh.Version != 0 || sh.Cue != values.CueSkip || s.Version() != 0 || !strings.HasPrefix(s.Dump(), "version 0\n") {
 			t.Fatalf("a reader sees version %d (cue %s, Version() %d) before the Commit is durable", sh.Version, sh.Cue, s.Version())
 		}
 		cs, err := catalog.recallShape(ctx, `MATCH (s:SESSION {name: "s"})`, RecallOptions{NoPeaks: true})
 		if err != nil {
 			t.Fatal(err)
 		}
-		if cs.Cue != CueSkip {
+		if cs.Cue != values.CueSkip {
 			t.Fatalf("the catalogue lists the session before its first Commit is durable:\n%s", cs.Text)
 		}
 	}
@@ -72,14 +73,14 @@ func TestReadersSeeOnlyDurableVersions(t *testing.T) {
 		t.Fatal(err)
 	}
 	sh, err := s.recallShape(ctx, `MATCH (t:TSK {nick: "t"})`, RecallOptions{})
-	if err != nil || sh.Version != 1 || sh.Cue != CueMatch {
+	if err != nil || sh.Version != 1 || sh.Cue != values.CueMatch {
 		t.Fatalf("after the Commit returned: version %d, cue %s, err %v", sh.Version, sh.Cue, err)
 	}
 }
 
 // TestDefaultBudgetIsExecs: the API's R is the executor's.
 func TestDefaultBudgetIsExecs(t *testing.T) {
-	if DefaultBudget != exec.DefaultBudget {
-		t.Fatalf("DefaultBudget %+v, exec's %+v", DefaultBudget, exec.DefaultBudget)
+	if values.DefaultBudget != exec.DefaultBudget {
+		t.Fatalf("values.DefaultBudget %+v, exec's %+v", values.DefaultBudget, exec.DefaultBudget)
 	}
 }

@@ -41,11 +41,11 @@ func BenchmarkEchoCommit(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	if r.Shape.Rows != 50 {
-		b.Log(r.Shape.Text)
-		b.Fatalf("the Shape has %d rows, want 50", r.Shape.Rows)
+	if r.Rows != 50 {
+		b.Log(r.Text)
+		b.Fatalf("the Shape has %d rows, want 50", r.Rows)
 	}
-	shape := r.Shape.Text
+	shape := r.Text
 	version := s.Version()
 	// The empty sessions are made before the clock runs: one per commit,
 	// since a second commit into one would be echoes too.

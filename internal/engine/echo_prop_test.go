@@ -96,7 +96,7 @@ func TestShapeCommittedBackAppliesNothing(t *testing.T) {
 		if err != nil {
 			t.Fatalf("Recall %s: %v", q, err)
 		}
-		shape := r.Shape.Text
+		shape := r.Text
 		res, err := s.commitText(ctx, shape, nil)
 		if err != nil {
 			t.Fatalf("the Shape does not commit back: %v\n%s", err, shape)
@@ -104,7 +104,7 @@ func TestShapeCommittedBackAppliesNothing(t *testing.T) {
 		if res.Applied || res.Total.NodesCreated != 0 || res.Total.EdgesCreated != 0 {
 			t.Fatalf("the Shape committed back applied %v: %+v\n%s", res.Applied, res.Total, shape)
 		}
-		if got, want := res.Total.NodesEchoed+res.Total.EdgesEchoed, r.Shape.Rows; got != want && r.Shape.Cue != "outline" {
+		if got, want := res.Total.NodesEchoed+res.Total.EdgesEchoed, r.Rows; got != want && r.Cue != "outline" {
 			t.Fatalf("%d echoes for %d rows\n%s", got, want, shape)
 		}
 		if after := contents(s); after != before {
@@ -141,7 +141,7 @@ func TestAmbiguousEchoesCreate(t *testing.T) {
 			count[row]++
 		}
 		nodeRows := 0
-		for _, row := range bodyRows(r.Shape.Text) {
+		for _, row := range bodyRows(r.Text) {
 			obs, ok := nodeObservables(row)
 			if !ok {
 				continue
@@ -154,9 +154,9 @@ func TestAmbiguousEchoesCreate(t *testing.T) {
 				want++
 			}
 		}
-		res, err := s.commitText(ctx, r.Shape.Text, nil)
+		res, err := s.commitText(ctx, r.Text, nil)
 		if err != nil {
-			t.Fatalf("%v\n%s", err, r.Shape.Text)
+			t.Fatalf("%v\n%s", err, r.Text)
 		}
 		notices := 0
 		for _, st := range res.Stmts {
@@ -168,7 +168,7 @@ func TestAmbiguousEchoesCreate(t *testing.T) {
 		}
 		if res.Total.NodesCreated != want || notices != want || res.Total.NodesEchoed+res.Total.NodesCreated != nodeRows {
 			t.Fatalf("%d ambiguous rows of %d: created %d, echoed %d, %d notices\n%s", want, nodeRows,
-				res.Total.NodesCreated, res.Total.NodesEchoed, notices, r.Shape.Text)
+				res.Total.NodesCreated, res.Total.NodesEchoed, notices, r.Text)
 		}
 		if res.Applied != (want > 0) {
 			t.Fatalf("applied %v with %d ambiguous rows", res.Applied, want)

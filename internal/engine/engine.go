@@ -14,6 +14,7 @@ import (
 	"github.com/goldfish-gql/goldfish/internal/shapecache"
 	"github.com/goldfish-gql/goldfish/planner"
 	"github.com/goldfish-gql/goldfish/store/cabinet"
+	"github.com/goldfish-gql/goldfish/values"
 )
 
 // Config is a database's configuration: the facade's options, resolved.
@@ -43,7 +44,7 @@ type Config struct {
 }
 
 // DefaultPlanCacheBytes is the plan cache's size when a Config gives none.
-const DefaultPlanCacheBytes = 16 << 20
+const DefaultPlanCacheBytes = values.DefaultPlanCacheBytes
 
 // DB is a database: a set of named sessions.
 type DB struct {
@@ -163,7 +164,7 @@ func (db *DB) closeCaches() {
 }
 
 // MaxSessionName is the longest session name accepted.
-const MaxSessionName = 64
+const MaxSessionName = values.MaxSessionName
 
 // ValidSessionName checks a session name: 1 to 64 letters, digits, '_',
 // '-' or '.', not starting with '.' or '-'.

@@ -34,7 +34,7 @@ func session(t testing.TB, db *DB, name string) *Session {
 	return s
 }
 
-func commit(t testing.TB, s *Session, text string) *CommitResult {
+func commit(t testing.TB, s *Session, text string) *Result {
 	t.Helper()
 	res, err := s.commitText(context.Background(), text, nil)
 	if err != nil {

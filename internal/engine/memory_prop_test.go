@@ -155,7 +155,7 @@ func budgetCall(ctx context.Context, s *Session, op int, delta, token, nick, age
 		if err != nil {
 			return "Recall: " + err.Error()
 		}
-		sh := r.Shape
+		sh := r
 		attn, _ := json.Marshal(r.Attention)
 		return fmt.Sprintf("Recall: v%d %s seeds %d rows %d %s %s\n%s", sh.Version, sh.Cue, sh.Seeds, sh.Rows, sh.Status, attn, sh.Text)
 	case 6:

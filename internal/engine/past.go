@@ -9,6 +9,7 @@ import (
 	"github.com/goldfish-gql/goldfish/gqlstatus"
 	"github.com/goldfish-gql/goldfish/store"
 	"github.com/goldfish-gql/goldfish/store/cabinet"
+	"github.com/goldfish-gql/goldfish/values"
 )
 
 // The past versions a session keeps readable (RecallOptions.AtVersion).
@@ -28,7 +29,7 @@ import (
 
 // PastVersions is how many of its latest versions a session keeps
 // readable in memory.
-const PastVersions = 1000
+const PastVersions = values.PastVersions
 
 // pastElementBytes is what an element a Commit changed costs the
 // versions before it: its old record and the index paths the Commit

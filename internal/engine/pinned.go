@@ -6,6 +6,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/goldfish-gql/goldfish/gqlstatus"
+	"github.com/goldfish-gql/goldfish/values"
 )
 
 // Pinned kinds per session (SPEC §5 walk): the kinds SetPinnedKinds names
@@ -17,7 +18,7 @@ import (
 // MaxPinnedKinds is the most kinds a session pins, and MaxKindName the
 // longest kind name it takes.
 const (
-	MaxPinnedKinds = 16
+	MaxPinnedKinds = values.MaxPinnedKinds
 	MaxKindName    = 128
 )
 

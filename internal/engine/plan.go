@@ -6,7 +6,6 @@ import (
 	"github.com/dgraph-io/ristretto/v2"
 
 	"github.com/goldfish-gql/goldfish/exec"
-	"github.com/goldfish-gql/goldfish/internal/params"
 	"github.com/goldfish-gql/goldfish/parser"
 	"github.com/goldfish-gql/goldfish/planner"
 )
@@ -82,12 +81,6 @@ func compileText(text string, t *Timing) (*planner.Plan, error) {
 		t.Parse, t.Plan = t1.Sub(t0), time.Since(t1)
 	}
 	return p, nil
-}
-
-// ParseLiteral reads text as one GQL literal, by the rules of a
-// statement's literals, and returns its Go value (a DATE as a Day).
-func ParseLiteral(text string) (any, error) {
-	return params.ParseLiteral(text, func(text string) (*planner.Plan, error) { return compileText(text, nil) })
 }
 
 // plan is compile through the plan cache, untimed.

@@ -11,45 +11,13 @@ import (
 	"github.com/goldfish-gql/goldfish/internal/params"
 	"github.com/goldfish-gql/goldfish/internal/shapecache"
 	"github.com/goldfish-gql/goldfish/store"
+	"github.com/goldfish-gql/goldfish/values"
 	"github.com/goldfish-gql/goldfish/vocab"
 )
 
-// RecallOptions are one Recall's options (the facade's RecallOptions);
-// Resolve fills their defaults and checks them.
-type RecallOptions struct {
-	M, K, L, F, T int
-	View          string
-	Pinned        []string
-	NoPeaks       bool
-	ExactTokens   bool
-	Params        map[string]any
-	Agent         string
-	Depth         string
-	Only          []string
-	Sessions      func(name string) bool
-	// AtVersion reads the session as of that version (past.go; 0: the
-	// newest): the Shape's body is the one the token gave when it was
-	// the newest, the envelope is today's.
-	AtVersion uint64
-}
-
-// NoWalk as RecallOptions.K asks for k = 0: the seeds alone, no hop
-// (K's zero value takes the default).
-const NoWalk = -1
-
-// DefaultRecall are the default budgets of SPEC §3.
-var DefaultRecall = RecallOptions{M: 50, K: 2, L: 4, F: 8, T: 4000}
-
-// RecallResult is what a Recall gives its caller: a Shape of its own
-// (text, counts and notices with the envelope composed in) and the
-// envelope's fields.
-type RecallResult struct {
-	Shape     Shape
-	Attention *Attention
-}
-
-// resolve fills defaults and refuses budgets above their ceilings.
-func (o RecallOptions) resolve(c Ceilings) (RecallOptions, error) {
+// resolveRecall fills o's defaults and refuses budgets above their
+// ceilings.
+func resolveRecall(o RecallOptions, c Ceilings) (RecallOptions, error) {
 	check := func(name string, v *int, def, ceiling int) error {
 		switch {
 		case *v == 0:
@@ -63,12 +31,12 @@ func (o RecallOptions) resolve(c Ceilings) (RecallOptions, error) {
 		}
 		return nil
 	}
-	d := DefaultRecall
+	d := values.DefaultRecall
 	if err := check("M", &o.M, min(d.M, c.M), c.M); err != nil {
 		return o, err
 	}
 	switch {
-	case o.K == NoWalk:
+	case o.K == values.NoWalk:
 		o.K = 0 // the seeds alone
 	case o.K < 0:
 		return o, gqlstatus.Errorf(gqlstatus.RecallBudget, "budget k=%d is negative", o.K).
@@ -92,9 +60,9 @@ func (o RecallOptions) resolve(c Ceilings) (RecallOptions, error) {
 			WithHint("T is a positive number of tokens; leave it at 0 for its default")
 	}
 	switch o.View {
-	case "", string(exec.ViewInterior):
-		o.View = string(exec.ViewInterior)
-	case string(exec.ViewShell):
+	case "", values.ViewInterior:
+		o.View = values.ViewInterior
+	case values.ViewShell:
 	default:
 		return o, gqlstatus.Errorf(gqlstatus.InvalidOption, "view %q is not a view", o.View).
 			WithHint("use interior or shell")
@@ -112,18 +80,15 @@ func (o RecallOptions) resolve(c Ceilings) (RecallOptions, error) {
 // Recall reads the session with the codebook token q (a MATCH of node
 // patterns with optional WHERE and LIMIT; MATCH () for the outline) and
 // returns the Shape: the same bytes for the same q on the same version.
-// t, when not nil, receives where the time went.
-func (s *Session) Recall(ctx context.Context, q string, opts RecallOptions, t *Timing) (RecallResult, error) {
-	return s.recall(ctx, q, opts, t)
-}
-
-func (s *Session) recall(ctx context.Context, q string, opts RecallOptions, t *Timing) (RecallResult, error) {
+// t, when not nil, receives where the time went. The Shape is the
+// caller's, but for what it shares with the session (see values.Shape).
+func (s *Session) Recall(ctx context.Context, q string, opts RecallOptions, t *Timing) (*Shape, error) {
 	if err := s.begin(ctx); err != nil {
-		return RecallResult{}, err
+		return nil, err
 	}
 	defer s.end()
 	if s.dropped.Load() {
-		return RecallResult{}, s.errDropped()
+		return nil, s.errDropped()
 	}
 	// The agent's record is found (or its name checked) before any work;
 	// the Recall is counted once it has its Shape.
@@ -131,25 +96,25 @@ func (s *Session) recall(ctx context.Context, q string, opts RecallOptions, t *T
 	if opts.Agent != "" {
 		a, err := s.agents.find(opts.Agent)
 		if err != nil {
-			return RecallResult{}, err
+			return nil, err
 		}
 		agent = a
 	}
 	if err := exec.CheckRecallText(q, s.db.cfg.Budget); err != nil {
-		return RecallResult{}, err // before the parse: an oversized token costs nothing
+		return nil, err // before the parse: an oversized token costs nothing
 	}
 	plan, err := s.db.compile(q, planCached, t)
 	if err != nil {
-		return RecallResult{}, err
+		return nil, err
 	}
 	if !plan.Read() {
-		return RecallResult{}, gqlstatus.Errorf(gqlstatus.WrongVerb, "a Recall is one MATCH of node patterns with optional WHERE and LIMIT").
+		return nil, gqlstatus.Errorf(gqlstatus.WrongVerb, "a Recall is one MATCH of node patterns with optional WHERE and LIMIT").
 			WithHint("send INSERT, SET, REMOVE and DELETE to Commit")
 	}
 	capL := opts.L != 0
-	o, err := opts.resolve(s.db.cfg.Ceilings)
+	o, err := resolveRecall(opts, s.db.cfg.Ceilings)
 	if err != nil {
-		return RecallResult{}, err
+		return nil, err
 	}
 	if len(o.Pinned) == 0 {
 		// The session's pinned kinds, unless the call names its own
@@ -159,7 +124,7 @@ func (s *Session) recall(ctx context.Context, q string, opts RecallOptions, t *T
 	}
 	if s.db.hosts != nil { // other hosts' Commits first (hosts.go)
 		if err := s.fresh(ctx); err != nil {
-			return RecallResult{}, err
+			return nil, err
 		}
 	}
 	snap := s.snapshot()
@@ -172,11 +137,11 @@ func (s *Session) recall(ctx context.Context, q string, opts RecallOptions, t *T
 	// The envelope is today's, whatever version the Shape is of.
 	voc, err := s.vocabularyAt(ctx, snap)
 	if err != nil {
-		return RecallResult{}, err
+		return nil, err
 	}
 	if o.AtVersion != 0 {
 		if snap, err = s.snapshotAt(ctx, o.AtVersion); err != nil {
-			return RecallResult{}, err
+			return nil, err
 		}
 		if snap.Version() != s.snapshot().Version() {
 			peaks = nil // the session's peaks are of its newest version
@@ -190,17 +155,16 @@ func (s *Session) recall(ctx context.Context, q string, opts RecallOptions, t *T
 		key = shapecache.KeyPool.Get().(*[]byte)
 		defer shapecache.KeyPool.Put(key)
 		*key, err = shapecache.AppendKey((*key)[:0], s.incarnation, snap.Version(), plan.Stmts[0].Recall.Key, plan.Params,
-			shapecache.Options{Params: o.Params, M: o.M, K: o.K, L: o.L, F: o.F, T: o.T, View: o.View, Pinned: o.Pinned,
-				CapL: capL, NoPeaks: o.NoPeaks, ExactTokens: o.ExactTokens}, s.db.cfg.Budget.Bytes)
+			o, capL, s.db.cfg.Budget.Bytes)
 		if err != nil {
-			return RecallResult{}, err
+			return nil, err
 		}
 		if sh, ok := s.db.shapes.Get(*key); ok {
 			if t != nil {
 				t.Cached = true
 			}
 			if o.AtVersion != 0 {
-				sh = sh.AsOf()
+				sh = sh.Past()
 			}
 			return s.withEnvelope(ctx, sh, voc, o, agent)
 		}
@@ -210,23 +174,21 @@ func (s *Session) recall(ctx context.Context, q string, opts RecallOptions, t *T
 	vals := paramMaps.Get().(map[string]store.Value)
 	defer func() { clear(vals); paramMaps.Put(vals) }()
 	if err := params.Recall(vals, o.Params, s.db.cfg.Budget.Bytes); err != nil {
-		return RecallResult{}, err
+		return nil, err
 	}
-	sh, err := exec.Recall(ctx, snap, plan, vals, exec.RecallOptions{
-		M: o.M, K: o.K, L: o.L, F: o.F, T: o.T, MaxL: s.db.cfg.Ceilings.L, CapL: capL, View: exec.View(o.View), Pinned: o.Pinned,
-		NoPeaks: o.NoPeaks, ExactTokens: o.ExactTokens, Session: s.name, Peaks: peaks,
-	})
+	sh, err := exec.Recall(ctx, snap, plan, vals, exec.RecallOptions{RecallOptions: o, MaxL: s.db.cfg.Ceilings.L, CapL: capL,
+		Session: s.name, Peaks: peaks})
 	if t != nil && sh != nil {
 		t.Execute, t.Emit = sh.ExecTime, sh.EmitTime
 	}
 	if err != nil {
-		return RecallResult{}, err
+		return nil, err
 	}
 	if key != nil {
 		s.db.shapes.Set(*key, sh, int64(sh.Size()))
 	}
 	if o.AtVersion != 0 {
-		sh = sh.AsOf()
+		sh = sh.Past()
 	}
 	return s.withEnvelope(ctx, sh, voc, o, agent)
 }
@@ -236,15 +198,15 @@ func (s *Session) recall(ctx context.Context, q string, opts RecallOptions, t *T
 // agent and its history, the Shape cache holds the graph part), and
 // counts the Recall: the session's Recall count, the agent's record, the
 // views a read of views alone raises.
-func (s *Session) withEnvelope(ctx context.Context, sh *exec.Shape, voc *vocabRead, o RecallOptions, agent *agentRecord) (RecallResult, error) {
+func (s *Session) withEnvelope(ctx context.Context, sh *exec.Shape, voc *vocabRead, o RecallOptions, agent *agentRecord) (*Shape, error) {
 	tick := s.attn.tick.Add(1)
 	depth, _ := vocab.ParseDepth(o.Depth)
 	only, _ := vocab.ParseSections(o.Only)
 	quiet := voc == nil || voc.prepared.Quiet(s.attn.currentSettings())
 	if o.Agent == "" && quiet && only == vocab.AllSections {
-		r := RecallResult{Shape: shapeOf(sh)}
-		r.Shape.Text, _, _, _ = sh.Compose(nil, 0, true) // the plain text cannot fail: finish counted it
-		return r, nil
+		out := shapeOf(sh)
+		out.Text, _, _, _ = sh.Compose(nil, 0, true) // the plain text cannot fail: finish counted it
+		return out, nil
 	}
 	var seen vocab.Seen
 	if o.Agent != "" {
@@ -260,9 +222,9 @@ func (s *Session) withEnvelope(ctx context.Context, sh *exec.Shape, voc *vocabRe
 	out := shapeOf(sh)
 	text, tok, alarm, err := sh.Compose(env.Text, env.Milli, only&vocab.SectionShape != 0)
 	if err != nil {
-		return RecallResult{}, err
+		return nil, err
 	}
-	out.Text, out.Tokens = text, tok
+	out.Text, out.Tokens, out.Attention = text, tok, env.Attention
 	if alarm != nil {
 		out.Notices = append(out.Notices, *alarm)
 		if out.Status == gqlstatus.Success {
@@ -275,14 +237,16 @@ func (s *Session) withEnvelope(ctx context.Context, sh *exec.Shape, voc *vocabRe
 	if !quiet && !s.agents.dirty.Load() {
 		s.agents.dirty.Store(true) // the Recall count moved
 	}
-	return RecallResult{Shape: out, Attention: env.Attention}, nil
+	return out, nil
 }
 
 var paramMaps = sync.Pool{New: func() any { return map[string]store.Value{} }}
 
-// shapeOf gives one caller its own copy of a computed or cached Shape.
-func shapeOf(sh *exec.Shape) exec.Shape {
-	out := *sh
+// shapeOf gives one caller its own copy of a computed or cached Shape:
+// the value, with the lists a caller may change its own (the rows are
+// shared, and read-only).
+func shapeOf(sh *exec.Shape) *Shape {
+	out := sh.Shape
 	out.Clamps, out.Notices = slices.Clone(sh.Clamps), slices.Clone(sh.Notices)
-	return out
+	return &out
 }

@@ -14,6 +14,7 @@ import (
 	"github.com/goldfish-gql/goldfish/exec"
 	"github.com/goldfish-gql/goldfish/parser"
 	"github.com/goldfish-gql/goldfish/tokens"
+	"github.com/goldfish-gql/goldfish/values"
 )
 
 // testGraph is a random session described independently of insertion order.
@@ -142,12 +143,12 @@ func uncached(t *rapid.T, s *Session, q string, o RecallOptions) *exec.Shape {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ro, err := o.resolve(DefaultCeilings)
+	ro, err := resolveRecall(o, values.DefaultCeilings)
 	if err != nil {
 		t.Fatal(err)
 	}
 	sh, err := exec.Recall(context.Background(), s.graph.Snapshot(), plan, nil, exec.RecallOptions{
-		M: ro.M, K: ro.K, L: ro.L, F: ro.F, T: ro.T, MaxL: DefaultCeilings.L, CapL: true, View: exec.View(ro.View), Session: s.name})
+		RecallOptions: ro, MaxL: values.DefaultCeilings.L, CapL: true, Session: s.name})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -293,7 +294,7 @@ func TestRecallRoundTrip(t *testing.T) {
 		// the round trip (reported in the issue note); the multiset must
 		// hold whenever the seed choice is forced.
 		wide := o
-		wide.L, wide.M = DefaultCeilings.L, 1
+		wide.L, wide.M = values.DefaultCeilings.L, 1
 		unlimited, _, _ := strings.Cut(q, " LIMIT")
 		if uncached(t, s, unlimited, wide).Seeds > first.Seeds {
 			return

@@ -43,23 +43,6 @@ import (
 //     holds now (on PostgreSQL, another host may have dropped the session
 //     and made it again at the same version meanwhile).
 
-// MemoryStats describe the sessions a database keeps in memory (the
-// facade's MemoryStats).
-type MemoryStats struct {
-	// Budget is WithMemoryBudget's (0: none, or an in-memory database).
-	Budget int64
-	// ResidentSessions are the sessions hydrated now (not the catalogue),
-	// ResidentBytes their estimated memory (see WithMemoryBudget).
-	ResidentSessions int
-	ResidentBytes    int64
-	// Unloads counts the sessions unloaded since Open, Rehydrations the
-	// hydrations of unloaded sessions.
-	Unloads, Rehydrations uint64
-	// ShapeCacheBytes is what the Shape cache holds, counted against the
-	// budget with the resident sessions.
-	ShapeCacheBytes int64
-}
-
 // MemoryStats returns the database's resident sessions and their
 // estimated memory, and how many sessions the budget unloaded.
 func (db *DB) MemoryStats() MemoryStats {

@@ -7,25 +7,6 @@ import (
 	"github.com/goldfish-gql/goldfish/store"
 )
 
-// KindSchema is what the nodes of one kind hold, as a schema would say:
-// how many there are, the property keys they carry, and the edge types
-// leaving and reaching them, each with a count (of nodes for a key, of
-// edges for a type). The session has no schema: this is read from its
-// nodes, as :kinds (and psql's \d, sqlite's .schema) shows it.
-type KindSchema struct {
-	Kind  string
-	Nodes int
-	Keys  []NameCount
-	Out   []NameCount // edge types leaving these nodes
-	In    []NameCount
-}
-
-// NameCount is a name and how many times it was seen.
-type NameCount struct {
-	Name  string
-	Count int
-}
-
 // Kinds reads the kinds of the session's newest version (or only kind,
 // when it is not ""), sorted by kind; a scan of the nodes of each kind
 // and their edges.
@@ -71,7 +52,7 @@ func (s *Session) Kinds(ctx context.Context, kind string) ([]KindSchema, error) 
 func counted(m map[string]int) []NameCount {
 	out := make([]NameCount, 0, len(m))
 	for k, n := range m {
-		out = append(out, NameCount{k, n})
+		out = append(out, NameCount{Name: k, Count: n})
 	}
 	sort.Slice(out, func(i, j int) bool {
 		if out[i].Count != out[j].Count {

@@ -7,9 +7,9 @@ import (
 	"strings"
 
 	"github.com/goldfish-gql/goldfish/internal/catalog"
-	"github.com/goldfish-gql/goldfish/internal/params"
 	"github.com/goldfish-gql/goldfish/store"
 	"github.com/goldfish-gql/goldfish/store/cabinet"
+	"github.com/goldfish-gql/goldfish/values"
 )
 
 // snapshot returns the newest durable snapshot; the catalogue applies its
@@ -110,14 +110,8 @@ func edgeBody(e *store.Edge) string {
 	return s
 }
 
-// Names are the names a session holds (the facade's Names).
-type Names struct {
-	Labels, EdgeTypes []string
-	Keys, Nicks       []string
-}
-
 // MaxNameScan bounds the elements Names reads for keys and nicks.
-const MaxNameScan = 20000
+const MaxNameScan = values.MaxNameScan
 
 // Names returns the session's names at its current version.
 func (s *Session) Names(ctx context.Context) (Names, error) {
@@ -171,13 +165,6 @@ func (s *Session) BuildTextIndex(ctx context.Context) error {
 	return nil
 }
 
-// NodeData is a node as NodeByNick reads it: its labels, the kind
-// first, and its properties as Go values (a DATE as a Day).
-type NodeData struct {
-	Labels []string
-	Props  map[string]any
-}
-
 // NodeByNick reads the live node whose nick is nick, at the version a
 // Recall would read now, and returns that version; false when no live
 // node has the nick. It is a lookup for a program that edits what it
@@ -200,11 +187,7 @@ func (s *Session) NodeByNick(ctx context.Context, nick string) (NodeData, uint64
 	if !ok {
 		return NodeData{}, snap.Version(), false, nil
 	}
-	out := NodeData{Labels: append([]string(nil), n.Labels...), Props: make(map[string]any, len(n.Props))}
-	for _, p := range n.Props {
-		out.Props[p.Key] = params.GoValue(p.Val)
-	}
-	return out, snap.Version(), true, nil
+	return NodeData{Labels: append([]string(nil), n.Labels...), Props: n.Props.Map()}, snap.Version(), true, nil
 }
 
 // Snapshot returns the newest durable snapshot: what a Recall reads now
@@ -232,24 +215,16 @@ func (s *Session) Info(ctx context.Context) (SessionInfo, error) {
 	return catalog.InfoOf(&store.Node{Props: catalog.Props(m)}, persisted), nil
 }
 
-// EdgeData is an edge as Graph reads it: its type, its properties and
-// the indexes of its ends in the Graph's nodes.
-type EdgeData struct {
-	Type     string
-	From, To int
-	Props    map[string]any
-}
-
 // Graph reads every live node and edge of the session at the version a
 // Recall would read now (the facade's Graph), nodes in observable order;
 // it honours ctx between elements.
-func (s *Session) Graph(ctx context.Context) ([]NodeData, []EdgeData, uint64, error) {
+func (s *Session) Graph(ctx context.Context) (values.Graph, error) {
 	if err := s.begin(ctx); err != nil {
-		return nil, nil, 0, err
+		return values.Graph{}, err
 	}
 	defer s.end()
 	if s.dropped.Load() {
-		return nil, nil, 0, s.errDropped()
+		return values.Graph{}, s.errDropped()
 	}
 	snap := s.snapshot()
 	var nodes []NodeData
@@ -260,7 +235,7 @@ func (s *Session) Graph(ctx context.Context) ([]NodeData, []EdgeData, uint64, er
 			return false
 		}
 		index[n.ID] = len(nodes)
-		nodes = append(nodes, NodeData{Labels: append([]string(nil), n.Labels...), Props: goProps(n.Props)})
+		nodes = append(nodes, NodeData{Labels: append([]string(nil), n.Labels...), Props: n.Props.Map()})
 		return true
 	})
 	var edges []EdgeData
@@ -271,20 +246,12 @@ func (s *Session) Graph(ctx context.Context) ([]NodeData, []EdgeData, uint64, er
 		from, ok1 := index[e.From]
 		to, ok2 := index[e.To]
 		if ok1 && ok2 {
-			edges = append(edges, EdgeData{Type: e.Type, From: from, To: to, Props: goProps(e.Props)})
+			edges = append(edges, EdgeData{Type: e.Type, From: from, To: to, Props: e.Props.Map()})
 		}
 		return true
 	})
 	if err != nil {
-		return nil, nil, 0, err
+		return values.Graph{}, err
 	}
-	return nodes, edges, snap.Version(), nil
-}
-
-func goProps(ps store.Props) map[string]any {
-	out := make(map[string]any, len(ps))
-	for _, p := range ps {
-		out[p.Key] = params.GoValue(p.Val)
-	}
-	return out
+	return values.Graph{Version: snap.Version(), Nodes: nodes, Edges: edges}, nil
 }

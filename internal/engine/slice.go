@@ -11,6 +11,7 @@ import (
 	"github.com/goldfish-gql/goldfish/planner"
 	"github.com/goldfish-gql/goldfish/store"
 	"github.com/goldfish-gql/goldfish/store/cabinet"
+	"github.com/goldfish-gql/goldfish/values"
 )
 
 // Slices (SPEC §8, Path B) move elements from one session to another:
@@ -21,14 +22,6 @@ import (
 // MaxSliceBytes is the most bytes a slice may hold (the parser's text
 // limit, so every slice parses).
 const MaxSliceBytes = exec.MaxSliceBytes
-
-// SliceOptions are one ExportSlice's budgets and anchors (the facade's
-// SliceOptions).
-type SliceOptions struct {
-	M, K, L, F int
-	Nicks      []string
-	Params     map[string]any
-}
 
 // ExportSlice writes the slice of the session around its anchors: the
 // seeds of q, a Recall's token (at most L of them, found as a Recall
@@ -66,10 +59,12 @@ func (s *Session) ExportSlice(ctx context.Context, q string, opts SliceOptions) 
 			WithHint(`e.g. MATCH (t:TSK {nick: "TSK_login"})`)
 	}
 	capL := opts.L != 0
-	o, err := RecallOptions{M: opts.M, K: opts.K, L: opts.L, F: opts.F}.resolve(s.db.cfg.Ceilings)
+	// The budgets resolve as a Recall's do.
+	o, err := resolveRecall(RecallOptions{M: opts.M, K: opts.K, L: opts.L, F: opts.F}, s.db.cfg.Ceilings)
 	if err != nil {
 		return nil, err
 	}
+	opts.M, opts.K, opts.L, opts.F = o.M, o.K, o.L, o.F
 	var plan *planner.Plan
 	var vals map[string]store.Value
 	if !byNicks {
@@ -85,8 +80,8 @@ func (s *Session) ExportSlice(ctx context.Context, q string, opts SliceOptions) 
 			return nil, err
 		}
 	}
-	return exec.ExportSlice(ctx, s.snapshot(), plan, vals, exec.SliceOptions{
-		M: o.M, K: o.K, L: o.L, F: o.F, MaxL: s.db.cfg.Ceilings.L, CapL: capL, Nicks: opts.Nicks, Session: s.name})
+	return exec.ExportSlice(ctx, s.snapshot(), plan, vals, exec.SliceOptions{SliceOptions: opts,
+		MaxL: s.db.cfg.Ceilings.L, CapL: capL, Session: s.name})
 }
 
 // ParseAbsorbPolicy reads "keep", "reject" or "remint".
@@ -118,7 +113,7 @@ func readSlice(text string, b exec.SliceBounds) (*exec.SliceData, error) {
 
 // Absorb commits a slice that ExportSlice wrote into the session as one
 // atomic Δ under policy (keep, reject or remint), through the write path.
-func (s *Session) Absorb(ctx context.Context, slice string, policy string, o CommitOptions) (*exec.AbsorbResult, error) {
+func (s *Session) Absorb(ctx context.Context, slice string, policy values.AbsorbPolicy, o CommitOptions) (*AbsorbResult, error) {
 	if err := s.begin(ctx); err != nil {
 		return nil, err
 	}
@@ -129,7 +124,7 @@ func (s *Session) Absorb(ctx context.Context, slice string, policy string, o Com
 		}
 	}
 	defer timed(o.Timing)()
-	p, err := ParseAbsorbPolicy(policy)
+	p, err := ParseAbsorbPolicy(string(policy))
 	if err != nil {
 		return nil, err
 	}
@@ -161,6 +156,9 @@ func (s *Session) Absorb(ctx context.Context, slice string, policy string, o Com
 		}})
 	if err != nil && (res == nil || res.Applied) {
 		return nil, err
+	}
+	if res != nil {
+		res.Policy = policy
 	}
 	return res, err
 }

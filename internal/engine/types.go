@@ -4,30 +4,59 @@ import (
 	"time"
 
 	"github.com/goldfish-gql/goldfish/exec"
-	"github.com/goldfish-gql/goldfish/internal/params"
+	"github.com/goldfish-gql/goldfish/values"
 	"github.com/goldfish-gql/goldfish/vocab"
 )
 
-// The results of the layers below, as the engine hands them to the
-// facade: the root package converts them into its own types, and names
-// them only through these, so the engine is its one door downwards.
+// The engine hands out the values of package values (the root package
+// re-exports them): a Recall's Shape, a Commit's result, the envelope,
+// the vocabulary, the settings. These names are the engine's for them.
 type (
 	// Result is what a Δ did.
-	Result = exec.Result
+	Result = values.CommitResult
 	// Counts are a statement's or a Δ's element counts.
-	Counts = exec.Counts
+	Counts = values.Counts
 	// AbsorbResult is what an Absorb's Δ did.
-	AbsorbResult = exec.AbsorbResult
-	// Shape is a Recall's emit and counts.
-	Shape = exec.Shape
+	AbsorbResult = values.AbsorbResult
+	// Shape is a Recall's Shape.
+	Shape = values.Shape
 	// Attention is a Recall's attention envelope.
-	Attention = vocab.Attention
+	Attention = values.Attention
 	// Settings are a session's attention settings.
-	Settings = vocab.Settings
+	Settings = values.AttentionSettings
 	// Mint is a Commit's id rule.
 	Mint = exec.Mint
-	// Day is a DATE as the engine hands it up: a calendar day.
-	Day = params.Day
+	// Timing says where the time of one call went.
+	Timing = values.Timing
+	// CommitOptions are the options of one write: the agent that makes
+	// it, and where to record its times.
+	CommitOptions = values.CommitOptions
+	// Budget is the R cap of one Δ.
+	Budget = values.Budget
+	// Ceilings bound what a Recall may ask for.
+	Ceilings = values.Ceilings
+	// RecallOptions are one Recall's options; resolveRecall fills their
+	// defaults and checks them.
+	RecallOptions = values.RecallOptions
+	// SliceOptions are one ExportSlice's budgets and anchors.
+	SliceOptions = values.SliceOptions
+	// DiffOptions narrow and bound one Diff.
+	DiffOptions = values.DiffOptions
+	// The reads of a session.
+	Vocabulary   = values.Vocabulary
+	View         = values.View
+	Action       = values.Action
+	ActionParam  = values.ActionParam
+	History      = values.History
+	HistoryEntry = values.HistoryEntry
+	VersionEntry = values.VersionEntry
+	KindSchema   = values.KindSchema
+	NameCount    = values.NameCount
+	Names        = values.Names
+	NodeData     = values.NodeData
+	EdgeData     = values.EdgeData
+	AgentInfo    = values.AgentInfo
+	MemoryStats  = values.MemoryStats
 )
 
 // The id rules of a Commit.
@@ -38,35 +67,16 @@ const (
 
 // MatchCountWork is the most matches a Recall counts to say what its
 // token matched beyond its seeds.
-const MatchCountWork = exec.MatchCountWork
+const MatchCountWork = values.MatchCountWork
 
 // CueTask is the cue of a miss the live tasks seeded.
-const CueTask = exec.CueTask
+const CueTask = values.CueTask
 
 // DefaultSettings are the attention settings of a session that set none.
 var DefaultSettings = vocab.DefaultSettings
 
 // SettingNames are the attention settings' names.
 var SettingNames = vocab.SettingNames
-
-// Timing says where the time of one call went (the facade's Timing).
-type Timing struct {
-	Parse, Plan, Execute, Emit time.Duration
-	Cached                     bool
-}
-
-// CommitOptions are the options of one write: the agent that makes it,
-// and where to record its times.
-type CommitOptions struct {
-	Agent  string
-	Timing *Timing
-}
-
-// Budget is the R cap of one Δ.
-type Budget = exec.Budget
-
-// Ceilings bound what a Recall may ask for.
-type Ceilings struct{ M, K, L, F int }
 
 // PostgresOptions configure a database kept in PostgreSQL (the facade's
 // PostgresOptions).

@@ -2,18 +2,9 @@ package engine
 
 import (
 	"context"
-	"time"
 
 	"github.com/goldfish-gql/goldfish/gqlstatus"
 )
-
-// VersionEntry is one version of a session: what made it, who, when.
-type VersionEntry struct {
-	Version uint64
-	How     string // "commit", "absorb" or "purge"
-	Agent   string
-	Time    time.Time
-}
 
 // Versions lists the session's readable versions, newest first, at most
 // limit of them (DefaultHistory when 0), with more set when older

@@ -6,59 +6,9 @@ import (
 
 	"github.com/goldfish-gql/goldfish/exec"
 	"github.com/goldfish-gql/goldfish/gqlstatus"
-	"github.com/goldfish-gql/goldfish/internal/params"
 	"github.com/goldfish-gql/goldfish/store"
 	"github.com/goldfish-gql/goldfish/vocab"
 )
-
-// Vocabulary is a session's views and actions at one version (the
-// facade's Vocabulary; values are Go values, a DATE a Day).
-type Vocabulary struct {
-	Version uint64
-	Views   []View
-	Actions []Action
-}
-
-// View is a registered view with its value (the facade's View).
-type View struct {
-	Name, Intent        string
-	Expr                string
-	Value               any
-	Text                string
-	Error               string
-	Agent               string
-	Registered, Revised uint64
-	Revisions           int
-	Salience            float64
-	LowSalience         bool
-}
-
-// Action is a registered action with its counters (the facade's Action).
-type Action struct {
-	Name, Intent        string
-	Signature           string
-	Params              []ActionParam
-	If                  string
-	Agent               string
-	Registered, Revised uint64
-	Revisions           int
-	Invocations         int
-	LastInvoked         uint64
-	Salience            float64
-	LowSalience         bool
-	// FailedCalls counts the CALLs that could not apply since the latest
-	// registration; LastFailure is the latest's error, one line.
-	FailedCalls uint64
-	LastFailure string
-}
-
-// ActionParam is one parameter of an action.
-type ActionParam struct {
-	Name       string
-	Type       string
-	Default    any
-	HasDefault bool
-}
 
 // vocabRead is a session's vocabulary at one version, evaluated once and
 // kept until the next version: its views' values and what every envelope
@@ -169,7 +119,7 @@ func (s *Session) Vocabulary(ctx context.Context) (*Vocabulary, error) {
 		for _, p := range a.Params {
 			ap := ActionParam{Name: p.Name, Type: p.Type.String()}
 			if p.Default != nil {
-				ap.Default, ap.HasDefault = params.GoValue(*p.Default), true
+				ap.Default, ap.HasDefault = p.Default.Go(), true
 			}
 			act.Params = append(act.Params, ap)
 		}

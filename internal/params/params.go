@@ -1,6 +1,6 @@
 // Package params turns the Go values a caller passes (Commit and Recall
-// parameters) into stored values under the R byte budget, and stored
-// values back into Go values; it also reads one GQL literal as a value.
+// parameters) into stored values under the R byte budget. (Stored values
+// become Go values by values.Value.Go.)
 package params
 
 import (
@@ -17,6 +17,7 @@ import (
 	"github.com/goldfish-gql/goldfish/gqlstatus"
 	"github.com/goldfish-gql/goldfish/planner"
 	"github.com/goldfish-gql/goldfish/store"
+	"github.com/goldfish-gql/goldfish/values"
 )
 
 // Parameters arrive as Go values and leave as stored values that the
@@ -260,17 +261,17 @@ func (c *converter) value(v any, depth int) (store.Value, error) {
 			return store.Value{}, invalid(gqlstatus.DateTimeOverflow, "pass a time in the years 0000 to 9999", "%v", err)
 		}
 		return c.scalar(dt)
-	case Day:
+	case values.Date:
 		return c.day(x)
 	case CalendarDay:
 		y, m, d := x.Date()
-		return c.day(Day{Year: y, Month: m, Day: d})
+		return c.day(values.Date{Year: y, Month: m, Day: d})
 	}
 	return c.composite(v, depth)
 }
 
-func (c *converter) day(d Day) (store.Value, error) {
-	v, err := d.storeValue()
+func (c *converter) day(d values.Date) (store.Value, error) {
+	v, err := dayValue(d)
 	if err != nil {
 		return store.Value{}, err
 	}

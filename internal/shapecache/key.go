@@ -5,19 +5,8 @@ import (
 	"sync"
 
 	"github.com/goldfish-gql/goldfish/internal/params"
+	"github.com/goldfish-gql/goldfish/values"
 )
-
-// Options are what of a Recall's options a Shape depends on, each with a
-// fixed place in the key.
-type Options struct {
-	Params        map[string]any
-	M, K, L, F, T int
-	View          string
-	Pinned        []string
-	CapL          bool
-	NoPeaks       bool
-	ExactTokens   bool
-}
 
 // AppendKey appends the Shape cache key: the session's incarnation, its
 // version, the normalised token, the values of the token's parameters
@@ -27,7 +16,7 @@ type Options struct {
 // "K,J" is not the kinds "K" and "J", a pinned kind "nopeaks" is not
 // NoPeaks). A parameter is converted as a Recall converts it, under the
 // byte bound paramBytes, so a key never holds what the Recall refuses.
-func AppendKey(b []byte, incarnation, version uint64, token string, names []string, o Options, paramBytes int) ([]byte, error) {
+func AppendKey(b []byte, incarnation, version uint64, token string, names []string, o values.RecallOptions, capL bool, paramBytes int) ([]byte, error) {
 	b = binary.AppendUvarint(b, incarnation)
 	b = binary.AppendUvarint(b, version)
 	b = appendField(b, token)
@@ -55,7 +44,7 @@ func AppendKey(b []byte, incarnation, version uint64, token string, names []stri
 		b = appendField(b, p)
 	}
 	var flags byte
-	if o.CapL {
+	if capL {
 		flags |= 1
 	}
 	if o.NoPeaks {

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/goldfish-gql/goldfish/exec"
+	"github.com/goldfish-gql/goldfish/values"
 )
 
 // TestShapeCacheBatches: a Shape is found as soon as it is set, while it
@@ -20,7 +21,7 @@ func TestShapeCacheBatches(t *testing.T) {
 	shapes := map[string]*exec.Shape{}
 	for i := range 3*shapeBatch + 5 {
 		k := fmt.Sprintf("key%d", i)
-		shapes[k] = &exec.Shape{Text: k}
+		shapes[k] = &exec.Shape{Shape: values.Shape{Text: k}}
 		key := []byte(k)
 		sc.Set(key, shapes[k], 64)
 		key[0] = 'X' // the cache keeps a copy of the key
@@ -42,7 +43,7 @@ func TestShapeCacheBatches(t *testing.T) {
 			defer wg.Done()
 			for i := range shapeBatch {
 				k := fmt.Sprintf("g%d-%d", g, i)
-				sc.Set([]byte(k), &exec.Shape{Text: k}, 64)
+				sc.Set([]byte(k), &exec.Shape{Shape: values.Shape{Text: k}}, 64)
 				// Other goroutines' sets may hand this batch over and the
 				// next one before ristretto takes it: then a miss, never
 				// a wrong Shape.

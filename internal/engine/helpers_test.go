@@ -3,38 +3,17 @@ package engine
 import (
 	"context"
 
-	"github.com/goldfish-gql/goldfish/exec"
-	"github.com/goldfish-gql/goldfish/gqlstatus"
 	"github.com/goldfish-gql/goldfish/store/cabinet"
+	"github.com/goldfish-gql/goldfish/values"
 )
 
-// The engine's tests were written against the facade's calls; these give
-// them those calls' shapes over the engine's own (the facade's tests
-// check that the facade passes them through).
+// The engine's tests' helpers: a database of the default configuration
+// with options of the tests' choosing, and short forms of the calls.
 
 type Option func(*Config)
 
-type (
-	Error        = gqlstatus.Error
-	CommitResult = exec.Result
-)
-
-const (
-	CodeWorkBudget = gqlstatus.WorkBudget
-	CodeRollback   = gqlstatus.Rollback
-	CueSkip        = exec.CueSkip
-	CueMatch       = exec.CueMatch
-	CuePeak        = exec.CuePeak
-	CueOutline     = exec.CueOutline
-)
-
-var (
-	DefaultBudget   = exec.DefaultBudget
-	DefaultCeilings = Ceilings{M: 200, K: 4, L: 32, F: 64}
-)
-
 func testConfig() Config {
-	return Config{Budget: DefaultBudget, Ceilings: DefaultCeilings, PlanBytes: DefaultPlanCacheBytes,
+	return Config{Budget: values.DefaultBudget, Ceilings: values.DefaultCeilings, PlanBytes: DefaultPlanCacheBytes,
 		ShapeBytes: 64 << 20, FlushEntries: 4096, FlushBytes: 4 << 20}
 }
 
@@ -81,18 +60,11 @@ func (s *Session) ingestText(ctx context.Context, text string, p map[string]any)
 
 // recallShape is Recall giving the caller's Shape, as the facade does.
 func (s *Session) recallShape(ctx context.Context, q string, o RecallOptions) (*Shape, error) {
-	r, err := s.Recall(ctx, q, o, nil)
-	if err != nil {
-		return nil, err
-	}
-	return &r.Shape, nil
+	return s.Recall(ctx, q, o, nil)
 }
 
 func (s *Session) recallTimed(ctx context.Context, q string, o RecallOptions) (*Shape, Timing, error) {
 	var t Timing
-	r, err := s.Recall(ctx, q, o, &t)
-	if err != nil {
-		return nil, t, err
-	}
-	return &r.Shape, t, nil
+	sh, err := s.Recall(ctx, q, o, &t)
+	return sh, t, err
 }

@@ -167,4 +167,3 @@ func (s AttentionSettings) String() string {
 	return fmt.Sprintf("stale_reads=%d decay=%g salience_threshold=%g gap_ratio=%g gap_min=%d gap_window=%d history=%s",
 		s.StaleReads, s.Decay, s.SalienceThreshold, s.GapRatio, s.GapMin, s.GapWindow, s.History)
 }
-

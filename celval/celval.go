@@ -25,7 +25,7 @@
 package celval
 
 import (
-	"strings"
+	"errors"
 	"time"
 
 	"github.com/google/cel-go/cel"
@@ -33,6 +33,7 @@ import (
 	"github.com/google/cel-go/common/types/ref"
 
 	"github.com/goldfish-gql/goldfish/store"
+	"github.com/goldfish-gql/goldfish/values"
 )
 
 // Of converts a stored value to its CEL value: BOOLEAN, INTEGER, FLOAT
@@ -84,35 +85,16 @@ func IsDate(ts types.Timestamp) bool {
 	return t.Location() == dateZone && t.Hour() == 0 && t.Minute() == 0 && t.Second() == 0 && t.Nanosecond() == 0
 }
 
-// dateTimeLayouts are the forms of a DATETIME literal's text: the ones
-// the parser accepts (and a bare date, midnight UTC).
-var dateTimeLayouts = []string{
-	time.RFC3339Nano,
-	"2006-01-02T15:04:05.999999999",
-	"2006-01-02T15:04Z07:00",
-	"2006-01-02T15:04",
-	"2006-01-02 15:04:05.999999999Z07:00",
-	"2006-01-02 15:04:05.999999999",
-	"2006-01-02 15:04Z07:00",
-	"2006-01-02 15:04",
-	"2006-01-02",
-}
-
 // ParseDateTime parses DATETIME text in any of the forms a literal may
-// take, with a lower-case 't' or 'z' as ISO 8601 allows; a time without
-// an offset is UTC. A stored DATETIME is normally RFC 3339, the first
-// form tried; a session saved by an older release may hold one in
-// another of the forms, and it reads as the same instant.
+// take (values.ParseDateTime): a stored DATETIME is normally RFC 3339,
+// the first form tried; a session saved by an older release may hold one
+// in another of the forms, and it reads as the same instant.
 func ParseDateTime(s string) (time.Time, bool) {
-	for _, l := range dateTimeLayouts {
-		if t, err := time.Parse(l, s); err == nil {
-			return t, true
-		}
+	t, err := values.ParseDateTime(s)
+	if errors.Is(err, values.ErrDateRange) {
+		return t, true // the range is the caller's to check
 	}
-	if u := strings.ToUpper(s); u != s {
-		return ParseDateTime(u)
-	}
-	return time.Time{}, false
+	return t, err == nil
 }
 
 // Issue is one error of a CEL expression that does not compile, placed

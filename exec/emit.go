@@ -58,6 +58,14 @@ func (e *emitter) timed(w *shapewalk.Shape) *shapewalk.Shape {
 }
 
 func (e *emitter) outline(kinds []shapewalk.KindOutline, types []shapewalk.TypeCount) {
+	o := &values.Outline{Kinds: make([]values.NameCount, len(kinds)), Types: make([]values.NameCount, len(types))}
+	for i, k := range kinds {
+		o.Kinds[i] = values.NameCount{Name: k.Kind, Count: k.Count}
+	}
+	for i, t := range types {
+		o.Types[i] = values.NameCount{Name: t.Type, Count: t.Count}
+	}
+	e.shape.Outline = o
 	var b strings.Builder
 	b.WriteString("outline: nodes")
 	for _, k := range kinds {
@@ -192,6 +200,8 @@ func (e *emitter) emit(w *shapewalk.Shape, seeds int) {
 		return
 	}
 	b, cost, _ := e.writeBody(w, vars, texts, 0)
+	from := 0 // the hop from which the body trims nodes (0: none)
+	var elided []elision
 	// Over the token target, nodes far from the seeds give way first
 	// (view=shell shows identity properties only already).
 	// (A T past any body's size, up to the largest int, is no trim: its
@@ -199,7 +209,6 @@ func (e *emitter) emit(w *shapewalk.Shape, seeds int) {
 	if t := e.opt.T; t > 0 && int64(t) < maxTarget && cost > int64(t)*1000 && e.opt.View != ViewShell {
 		// The header's " trimmed=N" costs tokens too: a trim that saves
 		// fewer is not made.
-		from := 0
 		if f, saved := trimFrom(w, texts, int64(t)*1000, cost, sc); f > 0 && saved > glue.trimmed {
 			var dropped int
 			from = f
@@ -215,6 +224,7 @@ func (e *emitter) emit(w *shapewalk.Shape, seeds int) {
 				note := elidedNote(w, vars, chosen, t)
 				if saved > tokens.MilliString("// "+note+"\n")+glue.trimmed {
 					applyElisions(w, texts, chosen)
+					elided = chosen
 					b, cost, _ = e.writeBody(w, vars, texts, from)
 					s.Elided = len(chosen)
 					s.Notices = append(s.Notices, gqlstatus.Notice{Code: gqlstatus.Warning, Msg: note})
@@ -225,6 +235,7 @@ func (e *emitter) emit(w *shapewalk.Shape, seeds int) {
 	}
 	e.body, e.bodyCost = b, cost
 	sc.body = b
+	e.rows(w, vars, from, elided)
 }
 
 // writeBody writes the INSERT of a walked Shape and returns it with its
@@ -767,7 +778,7 @@ func (s *Shape) plainText() string {
 }
 
 // Size is the bytes the Shape holds: what the Shape cache charges for it.
-func (s *Shape) Size() int { return len(s.rest) + 128 }
+func (s *Shape) Size() int { return len(s.rest) + 128 + rowsSize(&s.Shape) }
 
 // elidedShape ends a Shape whose graph part a read left out.
 const elidedShape = "// shape left out (only)\n"

@@ -406,3 +406,29 @@ func (l *synListener) SyntaxError(rec antlr.Recognizer, sym any, line, column in
 	l.err = describeSyntaxError(l.text, p, tok, line, column)
 	panic(bailout{})
 }
+
+// IsRecall reports whether text is a Recall rather than a Δ: it parses,
+// and it holds one statement (besides START TRANSACTION and its end)
+// that only reads (ast.Query.Reads), as the planner plans a Recall. Text
+// that does not parse is not a Recall: sent as a Δ, its error comes back
+// from the engine, which parses it again. A client tells the verbs apart
+// by it without planning.
+func IsRecall(text string) bool {
+	s, err := Parse(text)
+	if err != nil {
+		return false
+	}
+	var only ast.Stmt
+	for _, st := range s.Stmts {
+		switch st.(type) {
+		case *ast.StartTransaction, *ast.CommitTx, *ast.RollbackTx:
+			continue
+		}
+		if only != nil {
+			return false
+		}
+		only = st
+	}
+	q, ok := only.(*ast.Query)
+	return ok && q.Reads()
+}

@@ -15,15 +15,12 @@ func planQuery(q *ast.Query, text string, params *paramTable, index int) (*State
 	}
 	sc := &scope{text: text, slots: map[string]int{}, params: params}
 	st := &Statement{Index: index, Pos: q.Pos, Text: q.Text}
-	read := true
-	sawMatch := false
 	for _, c := range q.Clauses {
 		switch x := c.(type) {
 		case *ast.Match:
 			if x.Optional {
 				return nil, refuse(text, x.Pos, "OPTIONAL MATCH")
 			}
-			sawMatch = true
 			m := &MatchStep{Pos: x.Pos}
 			for _, pp := range x.Patterns {
 				path, err := sc.path(pp, false)
@@ -56,7 +53,6 @@ func planQuery(q *ast.Query, text string, params *paramTable, index int) (*State
 			}
 			st.Steps = append(st.Steps, &LimitStep{Pos: x.Pos, Count: v})
 		case *ast.Insert:
-			read = false
 			ins := &InsertStep{Pos: x.Pos}
 			for _, pp := range x.Patterns {
 				path, err := sc.path(pp, true)
@@ -67,7 +63,6 @@ func planQuery(q *ast.Query, text string, params *paramTable, index int) (*State
 			}
 			st.Steps = append(st.Steps, ins)
 		case *ast.Set:
-			read = false
 			s := &SetStep{Pos: x.Pos}
 			for _, it := range x.Items {
 				item, err := sc.setItem(it)
@@ -78,7 +73,6 @@ func planQuery(q *ast.Query, text string, params *paramTable, index int) (*State
 			}
 			st.Steps = append(st.Steps, s)
 		case *ast.Remove:
-			read = false
 			r := &RemoveStep{Pos: x.Pos}
 			for _, it := range x.Items {
 				item, err := sc.removeItem(it)
@@ -89,7 +83,6 @@ func planQuery(q *ast.Query, text string, params *paramTable, index int) (*State
 			}
 			st.Steps = append(st.Steps, r)
 		case *ast.Delete:
-			read = false
 			d := &DeleteStep{Pos: x.Pos, Detach: x.Detach}
 			for _, e := range x.Exprs {
 				v, ok := e.(*ast.Var)
@@ -107,7 +100,7 @@ func planQuery(q *ast.Query, text string, params *paramTable, index int) (*State
 			st.Steps = append(st.Steps, d)
 		}
 	}
-	st.Read = read && sawMatch
+	st.Read = q.Reads()
 	st.Vars = sc.names
 	st.Kinds = sc.kinds
 	if st.Read {

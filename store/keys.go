@@ -60,7 +60,7 @@ func appendObservableKey(b []byte, labels []string, props Props) []byte {
 	}
 	b = appendObsPrefix(b, kind, props)
 	var arr [8]string
-	for _, l := range sortedExtraLabels(arr[:0], labels) {
+	for _, l := range values.SortedExtraLabels(arr[:0], labels) {
 		b = values.AppendKeyString(b, l)
 	}
 	return b

@@ -2,7 +2,6 @@ package store
 
 import (
 	"math"
-	"sort"
 
 	"github.com/goldfish-gql/goldfish/tokens"
 	"github.com/goldfish-gql/goldfish/values"
@@ -20,30 +19,8 @@ func appendRendering(b []byte, labels []string, props Props) []byte {
 }
 
 // AppendLabels writes ":Label" for each label, the kind first and the
-// others sorted, so the same node always reads the same whatever order its
-// labels were set in.
-func AppendLabels(b []byte, labels []string) []byte {
-	if len(labels) == 0 {
-		return b
-	}
-	b = AppendKey(append(b, ':'), labels[0])
-	var arr [8]string
-	for _, l := range sortedExtraLabels(arr[:0], labels) {
-		b = AppendKey(append(b, ':'), l)
-	}
-	return b
-}
-
-// sortedExtraLabels returns the labels after the kind, sorted (in buf
-// when there are two or more of them to sort).
-func sortedExtraLabels(buf, labels []string) []string {
-	if len(labels) <= 2 {
-		return labels[min(1, len(labels)):]
-	}
-	rest := append(buf, labels[1:]...)
-	sort.Strings(rest)
-	return rest
-}
+// others sorted (values.AppendLabels).
+func AppendLabels(b []byte, labels []string) []byte { return values.AppendLabels(b, labels) }
 
 // AppendKey writes a label, type or key as KeyLiteral does.
 func AppendKey(b []byte, s string) []byte { return values.AppendKeyLiteral(b, s) }

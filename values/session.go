@@ -34,8 +34,8 @@ type KindSchema struct {
 
 // NameCount is a name and how many times it was seen.
 type NameCount struct {
-	Name  string
-	Count int
+	Name  string `json:"name"`
+	Count int    `json:"count"`
 }
 
 // Names are the names a session holds, each list sorted: for completion

@@ -66,25 +66,26 @@ type Shape struct {
 // ShapeNode is one node row of a Shape.
 type ShapeNode struct {
 	// Var is the node's variable in the text ("tsk1").
-	Var string
+	Var string `json:"var"`
 	// Labels are the node's labels, the kind first; Props are all its
 	// properties, whatever the text shows of them (see Trimmed, Elided).
-	Labels []string
-	Props  Props
+	Labels []string `json:"labels"`
+	Props  Props    `json:"props"`
 	// Hop is how many hops the node is from the nearest seed: 0 for a
 	// seed (and an exemplar of the outline), -1 for a node of a pinned
 	// kind the walk did not reach.
-	Hop int
+	Hop int `json:"hop"`
 	// Seed marks the seeds, Pinned the nodes of a pinned kind.
-	Seed, Pinned bool
+	Seed   bool `json:"seed,omitempty"`
+	Pinned bool `json:"pinned,omitempty"`
 	// Trimmed says the text shows the node's identity properties only
 	// (nick, loc, name, title): view=shell, or the token target T.
-	Trimmed bool
+	Trimmed bool `json:"trimmed,omitempty"`
 	// More is how many neighbours of the node the fan-out clamp F left
 	// out of the Shape (0: none).
-	More int
+	More int `json:"more,omitempty"`
 	// Elided are the properties the text writes as $elidedN parameters.
-	Elided []ElidedValue
+	Elided []ElidedValue `json:"elided,omitempty"`
 }
 
 // Kind returns the node's kind: its first label ("" for none).
@@ -103,20 +104,22 @@ func (n *ShapeNode) Shown() Props { return shown(n.Props, n.Trimmed) }
 // ElidedValue is a property a Shape's text writes as a parameter that
 // stands for its value ($elided1): the value is in the node's Props.
 type ElidedValue struct {
-	Key, Param string
+	Key   string `json:"key"`
+	Param string `json:"param"`
 }
 
 // ShapeEdge is one edge row of a Shape.
 type ShapeEdge struct {
-	Type string
+	Type string `json:"type"`
 	// From and To are the edge's ends, as indexes into Shape.Nodes.
-	From, To int
+	From int `json:"from"`
+	To   int `json:"to"`
 	// Props are the edge's properties; Trimmed says the text shows its
 	// identity properties only.
-	Props   Props
-	Trimmed bool
+	Props   Props `json:"props"`
+	Trimmed bool  `json:"trimmed,omitempty"`
 	// BetweenSeeds marks an edge whose two ends are seeds.
-	BetweenSeeds bool
+	BetweenSeeds bool `json:"between_seeds,omitempty"`
 }
 
 // Shown returns the properties the text writes for the edge.
@@ -125,8 +128,8 @@ func (e *ShapeEdge) Shown() Props { return shown(e.Props, e.Trimmed) }
 // Outline is what the outline (MATCH ()) counts: live nodes per kind and
 // live edges per type, each sorted by name.
 type Outline struct {
-	Kinds []NameCount
-	Types []NameCount
+	Kinds []NameCount `json:"kinds"`
+	Types []NameCount `json:"types"`
 }
 
 // IdentityKey reports whether a property is one of a node's identity:

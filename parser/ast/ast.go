@@ -191,6 +191,24 @@ func (c *Remove) Position() Pos  { return c.Pos }
 func (c *Delete) Position() Pos  { return c.Pos }
 func (c *Refused) Position() Pos { return c.Pos }
 
+// Reads reports whether the statement only reads: at least one MATCH
+// (with its WHERE) and LIMIT, and no clause that writes. The planner plans
+// such a statement as a Recall (when the text holds it alone), and a
+// client tells a Recall from a Commit by it without planning.
+func (q *Query) Reads() bool {
+	matched := false
+	for _, c := range q.Clauses {
+		switch c.(type) {
+		case *Match:
+			matched = true
+		case *Limit:
+		default:
+			return false
+		}
+	}
+	return matched
+}
+
 func (*Match) clause()   {}
 func (*Limit) clause()   {}
 func (*Insert) clause()  {}

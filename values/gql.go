@@ -1,0 +1,96 @@
+package values
+
+import (
+	"slices"
+	"sort"
+)
+
+// The GQL rendering of a Shape's rows: the INSERT statement its text ends
+// with. The engine writes the text from the records' kept renderings for
+// speed, and its tests hold that text byte-identical to this rendering of
+// the rows, so a reader of either reads the same Shape.
+
+// AppendInsert appends the INSERT statement of the Shape's rows, as its
+// Text writes it after the comment lines: "INSERT", then each node
+// "(var:Kind:Label {props})" and each edge "(a)-[:type {props}]->(b)",
+// one to a line, and a final newline; nothing when the Shape has no row.
+// A trimmed row shows its identity properties only, an elided value its
+// parameter.
+func (s *Shape) AppendInsert(b []byte) []byte {
+	if len(s.Nodes) == 0 {
+		return b
+	}
+	b = append(b, "INSERT"...)
+	for i := range s.Nodes {
+		n := &s.Nodes[i]
+		if i == 0 {
+			b = append(b, "\n  ("...)
+		} else {
+			b = append(b, ",\n  ("...)
+		}
+		b = AppendLabels(append(b, n.Var...), n.Labels)
+		switch {
+		case len(n.Elided) > 0:
+			b = n.Props.AppendLiteralReplacing(append(b, ' '), func(key string) (string, bool) {
+				for _, e := range n.Elided {
+					if e.Key == key {
+						return "$" + e.Param, true
+					}
+				}
+				return "", false
+			})
+		default:
+			b = appendShown(b, n.Props, n.Trimmed)
+		}
+		b = append(b, ')')
+	}
+	for i := range s.Edges {
+		e := &s.Edges[i]
+		b = append(append(b, ",\n  ("...), s.Nodes[e.From].Var...)
+		b = AppendKeyLiteral(append(b, ")-[:"...), e.Type)
+		b = appendShown(b, e.Props, e.Trimmed)
+		b = append(append(append(b, "]->("...), s.Nodes[e.To].Var...), ')')
+	}
+	return append(b, '\n')
+}
+
+// appendShown appends " {…}" of the properties a row shows: all of them,
+// or when trimmed its identity properties (nothing when it has none).
+func appendShown(b []byte, p Props, trimmed bool) []byte {
+	if !trimmed {
+		if len(p) == 0 {
+			return b
+		}
+		return p.AppendLiteral(append(b, ' '))
+	}
+	if !slices.ContainsFunc(p, func(kv Prop) bool { return IdentityKey(kv.Key) }) {
+		return b
+	}
+	return p.AppendLiteralOf(append(b, ' '), func(kv Prop) bool { return IdentityKey(kv.Key) })
+}
+
+// AppendLabels writes ":Label" for each label, the kind first and the
+// others sorted, so the same node always reads the same whatever order its
+// labels were set in.
+func AppendLabels(b []byte, labels []string) []byte {
+	if len(labels) == 0 {
+		return b
+	}
+	b = AppendKeyLiteral(append(b, ':'), labels[0])
+	var arr [8]string
+	for _, l := range SortedExtraLabels(arr[:0], labels) {
+		b = AppendKeyLiteral(append(b, ':'), l)
+	}
+	return b
+}
+
+// SortedExtraLabels returns the labels after the kind, sorted (in buf
+// when there are two or more of them to sort).
+func SortedExtraLabels(buf, labels []string) []string {
+	if len(labels) <= 2 {
+		return labels[min(1, len(labels)):]
+	}
+	rest := append(buf, labels[1:]...)
+	sort.Strings(rest)
+	return rest
+}

@@ -1,6 +1,10 @@
 package values
 
-import "github.com/goldfish-gql/goldfish/gqlstatus"
+import (
+	"errors"
+
+	"github.com/goldfish-gql/goldfish/gqlstatus"
+)
 
 // The GQLSTATUS vocabulary the values carry: a code, a notice on a
 // successful result, an error a caller can cause.
@@ -9,3 +13,8 @@ type (
 	Notice = gqlstatus.Notice
 	Error  = gqlstatus.Error
 )
+
+// ErrDropped is the cause of the error of a call on a session that was
+// dropped: a server answers it 409, and a client gives it back as the
+// cause, so errors.Is finds it on both sides of the wire.
+var ErrDropped = errors.New("goldfish: session was dropped")

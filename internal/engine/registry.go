@@ -10,6 +10,7 @@ import (
 	"github.com/goldfish-gql/goldfish/gqlstatus"
 	"github.com/goldfish-gql/goldfish/internal/catalog"
 	"github.com/goldfish-gql/goldfish/store/cabinet"
+	"github.com/goldfish-gql/goldfish/values"
 	"github.com/goldfish-gql/goldfish/vocab"
 )
 
@@ -24,7 +25,7 @@ var (
 	// the cabinet; the session refuses further Commits.
 	ErrNotDurable = cabinet.ErrPoisoned
 	// ErrDropped: the session was dropped; ask the DB for it again.
-	ErrDropped = errors.New("goldfish: session was dropped")
+	ErrDropped = values.ErrDropped
 	// ErrCabinetUnavailable: the cabinet's server (PostgreSQL) could not
 	// be reached; nothing was applied, and the call may be made again.
 	ErrCabinetUnavailable = cabinet.ErrUnavailable

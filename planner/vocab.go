@@ -128,6 +128,6 @@ func PlanAction(s *ast.DefineAction) (vocab.ActionDef, error) {
 				WithHint("declare it in the action's parameter list: " + s.Name + "(" + name + " STRING)")
 		}
 	}
-	def.Body = body
+	def.Body, def.Writes = body, bodyWrites(body)
 	return def, nil
 }

@@ -67,11 +67,6 @@ func (t Target) String() string {
 // matches.
 func (t Target) shape() Target { return Target{Key: t.Key, Edge: t.Edge} }
 
-// BodyWrites derives an action's write targets from its planned body
-// (ActionDef.Body); the executor, which knows the plans, sets it. Nil
-// leaves the targets an ActionDef gives.
-var BodyWrites func(body any) []Target
-
 // Contested is a target written by two or more actions, with them in
 // name order.
 type Contested = values.ContestedTarget

@@ -127,8 +127,8 @@ type ActionDef struct {
 	// Source is the CREATE ACTION statement as written: a snapshot keeps
 	// it, and the executor plans it again when the snapshot is read.
 	Source string
-	// Writes are the targets its body writes (contested.go): BodyWrites
-	// derives them when they are not given.
+	// Writes are the targets its body writes (contested.go), which the
+	// planner reads from the body when it plans the definition.
 	Writes []Target
 }
 
@@ -309,9 +309,6 @@ func (s *State) DefineAction(def ActionDef, replace bool, agent string, version 
 		a.Invocations, a.LastInvoked = old.Invocations, old.LastInvoked
 	}
 	c := s.withActions()
-	if a.Writes == nil && BodyWrites != nil {
-		a.Writes = BodyWrites(def.Body)
-	}
 	c.actions[def.Name] = a
 	c.contested = contestedOf(c.actions)
 	c.contestedPrint = contestedPrint(c.contested)

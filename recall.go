@@ -26,6 +26,28 @@ type (
 	RecallOptions = values.RecallOptions
 )
 
+// The values a Shape's rows hold: a property value, a property and a
+// node's or an edge's properties (sorted by key), with the kinds of a
+// value.
+type (
+	Value     = values.Value
+	ValueKind = values.ValueKind
+	Prop      = values.Prop
+	Props     = values.Props
+)
+
+// The kinds of a Value.
+const (
+	KindNull     = values.KindNull
+	KindBool     = values.KindBool
+	KindInt      = values.KindInt
+	KindFloat    = values.KindFloat
+	KindString   = values.KindString
+	KindDate     = values.KindDate
+	KindDateTime = values.KindDateTime
+	KindList     = values.KindList
+)
+
 // MatchCountWork is the most matches a Recall counts, beyond its seeds, to
 // say how many nodes its token matched (Shape.Matched): past it the count
 // is a lower bound.
@@ -66,3 +88,7 @@ func (s *Session) RecallTimed(ctx context.Context, q string, opts RecallOptions)
 // PastVersions is how many of its latest versions a session keeps
 // readable for RecallOptions.AtVersion.
 const PastVersions = values.PastVersions
+
+// IdentityKey reports whether a property is one of a node's identity:
+// nick, loc, name, title (what view=shell and a trimmed row show).
+func IdentityKey(key string) bool { return values.IdentityKey(key) }

@@ -289,13 +289,12 @@ func (s *Server) memoryRecall(ctx context.Context, sc *Scope, r memoryRead) (*mc
 	if r.whole == nil {
 		r.whole = func(string) bool { return false }
 	}
-	body := shapeBody(sh.Text)
-	g, elided := memoryGraph(body, r.whole)
+	g, elided := memoryGraph(sh, r.whole)
 	var notes []string
-	if r.notes != nil && body != "" {
+	if r.notes != nil && len(sh.Nodes) > 0 {
 		notes = r.notes(sh, g, elided)
 	}
-	return textResult(memoryAnswer(body, notes, r.empty)), g, nil
+	return textResult(memoryAnswer(sh, notes, r.empty)), g, nil
 }
 
 // elidedNote says which entities had a long value left out as an
@@ -312,7 +311,7 @@ func (s *Server) readGraph(ctx context.Context, sc *Scope) (*mcp.CallToolResult,
 			var notes []string
 			nodes, edges := s.memorySize()
 			if len(g.Entities) < nodes || len(g.Relations) < edges {
-				notes = append(notes, outlineLine(sh.Text), "a few of each type shown; search_nodes or open_nodes read the rest")
+				notes = append(notes, outlineLine(sh.Outline), "a few of each type shown; search_nodes or open_nodes read the rest")
 			}
 			if len(elided) > 0 {
 				notes = append(notes, elidedNote(elided))
@@ -321,16 +320,29 @@ func (s *Server) readGraph(ctx context.Context, sc *Scope) (*mcp.CallToolResult,
 		}})
 }
 
-// outlineLine is the outline's count line of a Shape ("nodes …; edges
-// …"), as entities and relations.
-func outlineLine(text string) string {
-	for _, line := range strings.Split(text, "\n") {
-		if rest, ok := strings.CutPrefix(line, "// outline: "); ok {
-			rest = strings.Replace(rest, "nodes ", "entities ", 1)
-			return strings.Replace(rest, "; edges ", "; relations ", 1)
+// outlineLine is the outline's counts as entities and relations:
+// "entities person=3 project=1; relations knows=2".
+func outlineLine(o *goldfish.Outline) string {
+	if o == nil {
+		return ""
+	}
+	var b strings.Builder
+	write := func(what string, counts []goldfish.NameCount) {
+		b.WriteString(what)
+		for _, c := range counts {
+			name := c.Name
+			if name == "" {
+				name = "(none)"
+			}
+			fmt.Fprintf(&b, " %s=%d", name, c.Count)
+		}
+		if len(counts) == 0 {
+			b.WriteString(" none")
 		}
 	}
-	return ""
+	write("entities", o.Kinds)
+	write("; relations", o.Types)
+	return b.String()
 }
 
 // memorySize is the number of nodes and edges of the memory session,

@@ -1,0 +1,508 @@
+package server
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/goldfish-gql/goldfish"
+	"github.com/goldfish-gql/goldfish/gqlstatus"
+)
+
+// The drop-in's writes: each a Commit (or a few, in chunks) of the
+// memory session, serialised per session (memoryLocks).
+
+// memorySession opens the memory session for a write.
+func (s *Server) memoryWrite(ctx context.Context, sc *Scope) (*memorySession, func(), error) {
+	sess, agent, err := s.sessionAs(ctx, sc, s.opts.MemorySession, "write", "")
+	if err != nil {
+		return nil, nil, err
+	}
+	return &memorySession{sess, agent}, s.memory.lock(s.opts.MemorySession), nil
+}
+
+// memorySession is the memory session a tool writes, and the agent the
+// token writes as (a token bound to one agent writes as it).
+type memorySession struct {
+	*goldfish.Session
+	agent string
+}
+
+// delta builds Δs of statements with their parameters, a chunk at a time.
+type delta struct {
+	stmts  []string
+	params map[string]any
+	items  []int // the item each statement is for
+	bytes  int
+}
+
+func (d *delta) add(item int, stmt string, bytes int, params ...any) {
+	if d.params == nil {
+		d.params = map[string]any{}
+	}
+	n := len(d.stmts)
+	for i := 0; i+1 < len(params); i += 2 {
+		d.params[fmt.Sprintf("%s%d", params[i], n)] = params[i+1]
+	}
+	d.stmts = append(d.stmts, strings.ReplaceAll(stmt, "#", fmt.Sprint(n)))
+	d.items = append(d.items, item)
+	d.bytes += bytes
+}
+
+func (d *delta) full() bool { return len(d.stmts) >= chunk || d.bytes >= chunkBytes }
+
+// commitDelta sends the Δ (if it has statements) and resets it. The
+// drop-in's writes use the ingest rule: an edge gets its id from (from,
+// type, to), so a relation made again is found rather than doubled, and
+// the tools' own writes do not count as raw Commits in the attention
+// envelope's vocabulary gaps (the tools are the vocabulary here). Its
+// nodes carry no loc, so they get fresh ids as under the default rule.
+func (s *Server) commitDelta(ctx context.Context, sess *memorySession, d *delta) (*goldfish.CommitResult, []int, error) {
+	if len(d.stmts) == 0 {
+		return nil, nil, nil
+	}
+	text, params, items := strings.Join(d.stmts, ";\n"), d.params, d.items
+	*d = delta{}
+	res, err := sess.IngestWith(ctx, text, params, goldfish.CommitOptions{Agent: sess.agent})
+	if err != nil {
+		return nil, nil, s.callError(ctx, err)
+	}
+	if res.Applied {
+	}
+	s.metrics.committed(res)
+	return res, items, nil
+}
+
+func (s *Server) createEntities(ctx context.Context, sc *Scope, entities []Entity) (*mcp.CallToolResult, EntitiesJSON, error) {
+	sess, unlock, err := s.memoryWrite(ctx, sc)
+	if err != nil {
+		return nil, EntitiesJSON{}, err
+	}
+	defer unlock()
+	out := EntitiesJSON{Entities: []Entity{}}
+	var existed []string
+	seen := map[string]bool{}
+	var d delta
+	version := sess.Version()
+	flush := func() error {
+		res, items, err := s.commitDelta(ctx, sess, &d)
+		if err != nil {
+			return err
+		}
+		if res != nil {
+			version = res.Version
+			for _, i := range items {
+				out.Entities = append(out.Entities, entities[i])
+			}
+		}
+		return nil
+	}
+	for i, e := range entities {
+		if e.EntityType == "" {
+			return nil, out, gqlstatus.Errorf(gqlstatus.InvalidValueType, "entity %q has an empty entityType", e.Name).
+				WithHint("give every entity a type: it is the node's kind")
+		}
+		if seen[e.Name] {
+			existed = append(existed, e.Name)
+			continue
+		}
+		seen[e.Name] = true
+		_, _, ok, err := sess.NodeByNick(ctx, e.Name)
+		if err != nil {
+			return nil, out, s.callError(ctx, err)
+		}
+		if ok {
+			existed = append(existed, e.Name)
+			continue
+		}
+		obs := e.Observations
+		if obs == nil {
+			obs = []string{}
+		}
+		d.add(i, "INSERT (:"+quoteName(e.EntityType)+" {nick: $n#, observations: $o#})", 2*size(e.Name, obs), "n", e.Name, "o", obs)
+		if d.full() {
+			if err := flush(); err != nil {
+				return nil, out, err
+			}
+		}
+	}
+	if err := flush(); err != nil {
+		return nil, out, err
+	}
+	var notes []string
+	if len(existed) > 0 {
+		notes = append(notes, "already there, left as they are: "+quoteNames(existed))
+	}
+	return writeAnswer(out.Entities, version, notes), out, nil
+}
+
+func (s *Server) createRelations(ctx context.Context, sc *Scope, relations []Relation) (*mcp.CallToolResult, RelationsJSON, error) {
+	sess, unlock, err := s.memoryWrite(ctx, sc)
+	if err != nil {
+		return nil, RelationsJSON{}, err
+	}
+	defer unlock()
+	out := RelationsJSON{Relations: []Relation{}}
+	var missing []string
+	var d delta
+	version := sess.Version()
+	seen := map[Relation]bool{}
+	flush := func() error {
+		// The ingest rule gives an edge its id from (from, type, to), so a
+		// relation that is there already is found, not made twice.
+		res, items, err := s.commitDelta(ctx, sess, &d)
+		if err != nil || res == nil {
+			return err
+		}
+		version = res.Version
+		for j, st := range res.Stmts {
+			r := relations[items[j]]
+			switch {
+			case st.EdgesCreated > 0:
+				out.Relations = append(out.Relations, r)
+			case st.Bindings == 0:
+				missing = append(missing, r.From+" -"+r.RelationType+"-> "+r.To)
+			}
+		}
+		return nil
+	}
+	for i, r := range relations {
+		if r.RelationType == "" {
+			return nil, out, gqlstatus.Errorf(gqlstatus.InvalidValueType, "the relation from %q to %q has an empty relationType", r.From, r.To).
+				WithHint("give every relation a type: it is the edge's type")
+		}
+		if seen[r] {
+			continue
+		}
+		seen[r] = true
+		d.add(i, "MATCH (a {nick: $f#}), (b {nick: $t#}) INSERT (a)-[:"+quoteName(r.RelationType)+"]->(b)", 0, "f", r.From, "t", r.To)
+		if d.full() {
+			if err := flush(); err != nil {
+				return nil, out, err
+			}
+		}
+	}
+	if err := flush(); err != nil {
+		return nil, out, err
+	}
+	var notes []string
+	if len(missing) > 0 {
+		notes = append(notes, "not made, an entity is missing (create it first): "+strings.Join(missing, ", "))
+	}
+	return writeAnswer(out.Relations, version, notes), out, nil
+}
+
+// errRetry says an observation list changed between its read and its
+// write: the whole call is made again on what is there now.
+var errRetry = errors.New("an observation list changed while it was written")
+
+// editObservations reads each entity's observations, lets edit change
+// them, and writes back the lists that changed, each only if it still
+// holds what was read. missing says what to do about an entity that is
+// not there: fail the call (add) or skip it (delete).
+func (s *Server) editObservations(ctx context.Context, sc *Scope, names []string, failMissing bool,
+	edit func(i int, cur []string) []string) (uint64, error) {
+	sess, unlock, err := s.memoryWrite(ctx, sc)
+	if err != nil {
+		return 0, err
+	}
+	defer unlock()
+	for attempt := 0; ; attempt++ {
+		v, err := s.editOnce(ctx, sess, names, failMissing, edit)
+		if !errors.Is(err, errRetry) || attempt == 8 {
+			return v, err
+		}
+	}
+}
+
+func (s *Server) editOnce(ctx context.Context, sess *memorySession, names []string, failMissing bool,
+	edit func(i int, cur []string) []string) (uint64, error) {
+	type entry struct {
+		old  any // the property as read: nil when missing
+		list []string
+	}
+	lists := map[string]*entry{}
+	var order []string
+	for i, name := range names {
+		e, ok := lists[name]
+		if !ok {
+			n, _, found, err := sess.NodeByNick(ctx, name)
+			if err != nil {
+				return 0, s.callError(ctx, err)
+			}
+			if !found {
+				if failMissing {
+					return 0, gqlstatus.Errorf(gqlstatus.InvalidReference, "Entity with name %s not found", name).
+						WithHint("nothing was added; create the entity first (create_entities)")
+				}
+				continue
+			}
+			old := n.Props["observations"]
+			cur, err := stringList(name, old)
+			if err != nil {
+				return 0, err
+			}
+			e = &entry{old: old, list: cur}
+			lists[name] = e
+			order = append(order, name)
+		}
+		e.list = edit(i, e.list)
+	}
+	var d delta
+	version := sess.Version()
+	flush := func() error {
+		res, _, err := s.commitDelta(ctx, sess, &d)
+		if err != nil || res == nil {
+			return err
+		}
+		version = res.Version
+		for _, st := range res.Stmts {
+			if st.Bindings == 0 {
+				return errRetry
+			}
+		}
+		return nil
+	}
+	for _, name := range order {
+		e := lists[name]
+		if old, _ := stringList(name, e.old); e.old != nil && slices.Equal(old, e.list) {
+			continue
+		}
+		newList := make([]any, len(e.list))
+		for i, o := range e.list {
+			newList[i] = o
+		}
+		if e.old == nil {
+			d.add(0, "MATCH (n {nick: $e#}) WHERE n.observations IS NULL SET n.observations = $v#", 2*size(name, e.list), "e", name, "v", newList)
+		} else {
+			d.add(0, "MATCH (n {nick: $e#}) WHERE n.observations = $w# SET n.observations = $v#", 3*size(name, e.list), "e", name, "w", e.old, "v", newList)
+		}
+		if d.full() {
+			if err := flush(); err != nil {
+				return version, err
+			}
+		}
+	}
+	return version, flush()
+}
+
+// stringList reads an observations property: a list of strings, or
+// nothing.
+func stringList(entity string, v any) ([]string, error) {
+	if v == nil {
+		return []string{}, nil
+	}
+	l, ok := v.([]any)
+	if !ok {
+		return nil, gqlstatus.Errorf(gqlstatus.InvalidValueType, "the observations of %s are not a list", entity).
+			WithHint("set them to a list of strings with commit")
+	}
+	out := make([]string, 0, len(l))
+	for _, x := range l {
+		str, ok := x.(string)
+		if !ok {
+			return nil, gqlstatus.Errorf(gqlstatus.InvalidValueType, "the observations of %s hold a %T, not only strings", entity, x).
+				WithHint("set them to a list of strings with commit")
+		}
+		out = append(out, str)
+	}
+	return out, nil
+}
+
+func (s *Server) addObservations(ctx context.Context, sc *Scope, adds []observationAdd) (*mcp.CallToolResult, ObservationsJSON, error) {
+	names := make([]string, len(adds))
+	for i, a := range adds {
+		names[i] = a.EntityName
+	}
+	var results []AddedObservations
+	version, err := s.editObservations(ctx, sc, names, true, func(i int, cur []string) []string {
+		if i == 0 {
+			results = make([]AddedObservations, len(adds))
+		}
+		added := []string{}
+		for _, c := range adds[i].Contents {
+			if !slices.Contains(cur, c) {
+				cur = append(cur, c)
+				added = append(added, c)
+			}
+		}
+		results[i] = AddedObservations{EntityName: adds[i].EntityName, AddedObservations: added}
+		return cur
+	})
+	if err != nil {
+		return nil, ObservationsJSON{}, err
+	}
+	out := ObservationsJSON{Results: results}
+	if out.Results == nil {
+		out.Results = []AddedObservations{}
+	}
+	return writeAnswer(out.Results, version, nil), out, nil
+}
+
+func (s *Server) deleteObservations(ctx context.Context, sc *Scope, dels []observationDeletion) (*mcp.CallToolResult, DeletedJSON, error) {
+	names := make([]string, len(dels))
+	for i, d := range dels {
+		names[i] = d.EntityName
+	}
+	version, err := s.editObservations(ctx, sc, names, false, func(i int, cur []string) []string {
+		return slices.DeleteFunc(cur, func(o string) bool { return slices.Contains(dels[i].Observations, o) })
+	})
+	if err != nil {
+		return nil, DeletedJSON{}, err
+	}
+	msg := "Observations deleted successfully"
+	return textResult(fmt.Sprintf("%s\n// version %d", msg, version)), DeletedJSON{Success: true, Message: msg}, nil
+}
+
+func (s *Server) deleteEntities(ctx context.Context, sc *Scope, names []string) (*mcp.CallToolResult, DeletedJSON, error) {
+	sess, unlock, err := s.memoryWrite(ctx, sc)
+	if err != nil {
+		return nil, DeletedJSON{}, err
+	}
+	defer unlock()
+	var d delta
+	version := sess.Version()
+	deleted := 0
+	flush := func() error {
+		res, _, err := s.commitDelta(ctx, sess, &d)
+		if err == nil && res != nil {
+			version, deleted = res.Version, deleted+res.Total.NodesRecycled
+		}
+		return err
+	}
+	for i, n := range dedupe(names) {
+		d.add(i, "MATCH (n {nick: $n#}) DETACH DELETE n", 0, "n", n)
+		if d.full() {
+			if err := flush(); err != nil {
+				return nil, DeletedJSON{}, err
+			}
+		}
+	}
+	if err := flush(); err != nil {
+		return nil, DeletedJSON{}, err
+	}
+	msg := "Entities deleted successfully"
+	return textResult(fmt.Sprintf("%s\n// version %d, %d found", msg, version, deleted)), DeletedJSON{Success: true, Message: msg}, nil
+}
+
+func (s *Server) deleteRelations(ctx context.Context, sc *Scope, relations []Relation) (*mcp.CallToolResult, DeletedJSON, error) {
+	sess, unlock, err := s.memoryWrite(ctx, sc)
+	if err != nil {
+		return nil, DeletedJSON{}, err
+	}
+	defer unlock()
+	var d delta
+	version := sess.Version()
+	deleted := 0
+	flush := func() error {
+		res, _, err := s.commitDelta(ctx, sess, &d)
+		if err == nil && res != nil {
+			version, deleted = res.Version, deleted+res.Total.EdgesRecycled
+		}
+		return err
+	}
+	seen := map[Relation]bool{}
+	for i, r := range relations {
+		if seen[r] || r.RelationType == "" {
+			continue
+		}
+		seen[r] = true
+		d.add(i, "MATCH (a {nick: $f#})-[r:"+quoteName(r.RelationType)+"]->(b {nick: $t#}) DELETE r", 0, "f", r.From, "t", r.To)
+		if d.full() {
+			if err := flush(); err != nil {
+				return nil, DeletedJSON{}, err
+			}
+		}
+	}
+	if err := flush(); err != nil {
+		return nil, DeletedJSON{}, err
+	}
+	msg := "Relations deleted successfully"
+	return textResult(fmt.Sprintf("%s\n// version %d, %d found", msg, version, deleted)), DeletedJSON{Success: true, Message: msg}, nil
+}
+
+// writeAnswer is the text of a write that answers with what it made, as
+// the original's: the list as JSON, then the session version it made and
+// what it left alone, as comment lines.
+func writeAnswer(made any, version uint64, notes []string) *mcp.CallToolResult {
+	b, _ := json.Marshal(made)
+	text := string(b) + fmt.Sprintf("\n// version %d", version)
+	for _, n := range notes {
+		text += "\n// " + n
+	}
+	return textResult(text)
+}
+
+// quoteName writes a label or edge type as a GQL identifier: bare when
+// it is one, else in backquotes (a backquote doubled), so any entityType
+// or relationType the original takes is a kind or type here.
+func quoteName(name string) string {
+	bare := name != ""
+	for i, r := range name {
+		if !(r == '_' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || i > 0 && r >= '0' && r <= '9') {
+			bare = false
+			break
+		}
+	}
+	if bare && !reserved[strings.ToUpper(name)] {
+		return name
+	}
+	return "`" + strings.ReplaceAll(name, "`", "``") + "`"
+}
+
+// reserved are words a bare label may not be; quoting them is always
+// right, so the list need only hold the ones a type is likely to be.
+var reserved = map[string]bool{"MATCH": true, "INSERT": true, "SET": true, "REMOVE": true, "DELETE": true,
+	"DETACH": true, "WHERE": true, "AND": true, "OR": true, "NOT": true, "IN": true, "IS": true, "NULL": true,
+	"TRUE": true, "FALSE": true, "LIMIT": true, "RETURN": true, "CALL": true, "CREATE": true, "DROP": true,
+	"VIEW": true, "ACTION": true, "START": true, "COMMIT": true, "ROLLBACK": true, "TRANSACTION": true,
+	"CONTAINS": true, "STARTS": true, "ENDS": true, "WITH": true, "AS": true, "OPTIONAL": true, "ORDER": true,
+	"BY": true, "DATE": true, "DATETIME": true, "NEXT": true, "USE": true, "CASE": true, "EXISTS": true}
+
+func size(name string, obs []string) int {
+	n := len(name) + 16
+	for _, o := range obs {
+		n += len(o) + 4
+	}
+	return n
+}
+
+func dedupe(list []string) []string {
+	seen := map[string]bool{}
+	out := list[:0:0]
+	for _, x := range list {
+		if !seen[x] {
+			seen[x] = true
+			out = append(out, x)
+		}
+	}
+	return out
+}
+
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
+}
+
+// sessionsText is what a model reads of the sessions tool: one line a
+// session.
+func sessionsText(list SessionsJSON) string {
+	if len(list.Sessions) == 0 {
+		return "no sessions yet: a commit to a new name makes one"
+	}
+	var b strings.Builder
+	for i, in := range list.Sessions {
+		if i > 0 {
+			b.WriteByte('\n')
+		}
+		fmt.Fprintf(&b, "%s v=%d nodes=%d edges=%d", in.Name, in.Version, in.Nodes, in.Edges)
+	}
+	return b.String()
+}

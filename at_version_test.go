@@ -13,6 +13,7 @@ import (
 
 	goldfish "github.com/goldfish-gql/goldfish"
 	"github.com/goldfish-gql/goldfish/gqlstatus"
+	"github.com/goldfish-gql/goldfish/postgres"
 )
 
 // body is a Shape's text without its header line and the envelope's
@@ -244,7 +245,7 @@ func TestRecallAtVersionUnderFire(t *testing.T) {
 // host caught up with them.
 func TestPostgresRecallAtVersionOtherHost(t *testing.T) {
 	url, schema := pgSchema(t)
-	o := goldfish.PostgresOptions{PollInterval: 200 * time.Millisecond, Poll: true}
+	o := postgres.Options{PollInterval: 200 * time.Millisecond, Poll: true}
 	a := openPG(t, url, schema, o)
 	b := openPG(t, url, schema, o)
 	ctx := context.Background()

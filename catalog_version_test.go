@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/goldfish-gql/goldfish"
+	"github.com/goldfish-gql/goldfish/postgres"
 )
 
 // catalogWatch reads the catalogue of one database after another and
@@ -112,7 +113,7 @@ func TestCatalogVersionAcrossReopen(t *testing.T) {
 func TestPostgresCatalogVersionAcrossReopen(t *testing.T) {
 	url, schema := pgSchema(t)
 	testCatalogVersion(t, func() *goldfish.DB {
-		return openPG(t, url, schema, goldfish.PostgresOptions{PollInterval: time.Minute})
+		return openPG(t, url, schema, postgres.Options{PollInterval: time.Minute})
 	}, false)
 }
 
@@ -122,7 +123,7 @@ func TestPostgresCatalogVersionAcrossReopen(t *testing.T) {
 // catalogue's version go back, nor after a reopen.
 func TestPostgresCatalogVersionOtherHost(t *testing.T) {
 	url, schema := pgSchema(t)
-	o := goldfish.PostgresOptions{PollInterval: 200 * time.Millisecond, Poll: true}
+	o := postgres.Options{PollInterval: 200 * time.Millisecond, Poll: true}
 	a := openPG(t, url, schema, o)
 	b := openPG(t, url, schema, o)
 	w := &catalogWatch{t: t}

@@ -17,7 +17,7 @@ func Open(opts ...Option) (*DB, error) {
 	for _, o := range opts {
 		o(&cfg)
 	}
-	e, err := engine.Open(cfg.Config)
+	e, err := engine.Open(cfg)
 	if err != nil {
 		return nil, err
 	}

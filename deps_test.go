@@ -4,6 +4,7 @@ import (
 	"go/parser"
 	"go/token"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -38,11 +39,17 @@ var allowed = map[string][]string{
 	"internal/params":     {"exec", "planner", "store", "gqlstatus", "values"},
 	"internal/shapecache": {"exec", "internal/params", "values"},
 	"internal/catalog":    {"store", "store/cabinet", "values"},
-	"internal/engine": {"exec", "planner", "parser", "store", "store/cabinet", "store/cabinet/postgres", "gqlstatus", "vocab", "values",
+	// a database's configuration: what the options set, the engine opens
+	// with, and another package's option (the PostgreSQL one) may set
+	"internal/config": {"store/cabinet", "values"},
+	"internal/engine": {"exec", "planner", "parser", "store", "store/cabinet", "internal/config", "gqlstatus", "vocab", "values",
 		"internal/params", "internal/shapecache", "internal/catalog"},
 	// the root package is the public contract over the engine
-	".":    {"internal/engine", "gqlstatus", "values"},
-	"repl": {".", "gqlstatus"}, // the shell uses the embedding API only
+	".": {"internal/engine", "internal/config", "gqlstatus", "values"},
+	// the PostgreSQL cabinet's option: the one package an embedder names
+	// to keep its sessions in PostgreSQL (the root links no driver)
+	"postgres": {".", "internal/config", "store/cabinet", "store/cabinet/postgres"},
+	"repl":     {".", "gqlstatus"}, // the shell uses the embedding API only
 	// the runner is a client of the server's HTTP API too, and picks
 	// session names by the token estimate the Shape's header counts
 	"conformance": {".", "repl", "gqlstatus", "server", "client", "tokens"},
@@ -52,7 +59,7 @@ var allowed = map[string][]string{
 	"server/ui":     {},                              // the memory browser's embedded page
 	"ingest/golang": {"."},                           // the Go ingester writes through the embedding API
 	"snap":          {".", "ingest/golang"},          // Model Snap: the embedding API and the Go ingester only
-	"cmd/gqlsh":     {".", "client", "conformance", "ingest/golang", "repl", "server", "snap", "store/cabinet/postgres", "gqlstatus"},
+	"cmd/gqlsh":     {".", "client", "conformance", "ingest/golang", "repl", "server", "snap", "postgres", "gqlstatus"},
 	// the benchmark reads a cabinet file with the cabinet's loader to
 	// give its SQL peer the same graph
 	"cmd/gqlbench": {".", "ingest/golang", "store", "store/cabinet", "tokens"},
@@ -147,4 +154,20 @@ func packageImports(t *testing.T, dir string) map[string]bool {
 		}
 	}
 	return out
+}
+
+// TestEmbedderLinksNoPostgres: a program that opens a database in memory
+// or on a cabinet file imports the root package alone, and links no
+// PostgreSQL driver: the PostgreSQL cabinet is the option of package
+// postgres, which only a program that names it links.
+func TestEmbedderLinksNoPostgres(t *testing.T) {
+	out, err := exec.Command("go", "list", "-deps", "-f", "{{if not .Standard}}{{.ImportPath}}{{end}}", ".").Output()
+	if err != nil {
+		t.Skipf("go list: %v", err)
+	}
+	for _, p := range strings.Fields(string(out)) {
+		if strings.HasPrefix(p, "github.com/jackc/") || p == module+"/store/cabinet/postgres" || p == module+"/postgres" {
+			t.Errorf("the root package links %s", p)
+		}
+	}
 }

@@ -109,14 +109,15 @@
 //
 // # Many hosts
 //
-// WithPostgres keeps the sessions in PostgreSQL instead, shared by every
-// process opened on the same database and schema, on any machine. A
+// postgres.Cabinet (package postgres) keeps the sessions in PostgreSQL
+// instead, shared by every process opened on the same database and
+// schema, on any machine. A
 // Commit catches up with the other hosts' Commits, then claims its
 // version; when another host took it first, the Δ is planned again on
 // the new state (nothing is lost, nothing applied twice), and after its
 // retries fails with CodeSerializationFailure (40001). A Recall sees
 // another host's Commit at the latest one PollInterval after it was
-// acknowledged. See PostgresOptions.
+// acknowledged. See package postgres.
 //
 // # Memory budget
 //

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/goldfish-gql/goldfish"
+	"github.com/goldfish-gql/goldfish/postgres"
 )
 
 // TestPostgresMemoryBudget: on PostgreSQL, a session this host unloaded
@@ -19,7 +20,7 @@ import (
 func TestPostgresMemoryBudget(t *testing.T) {
 	url, schema := pgSchema(t)
 	ctx := context.Background()
-	o := goldfish.PostgresOptions{PollInterval: 50 * time.Millisecond}
+	o := postgres.Options{PollInterval: 50 * time.Millisecond}
 	a := openPG(t, url, schema, o, goldfish.WithMemoryBudget(1))
 	b := openPG(t, url, schema, o)
 	x, y := mustSession(t, a, "x"), mustSession(t, a, "y")

@@ -1,21 +1,19 @@
 package goldfish
 
 import (
-	"time"
-
-	"github.com/goldfish-gql/goldfish/internal/engine"
+	"github.com/goldfish-gql/goldfish/internal/config"
 	"github.com/goldfish-gql/goldfish/values"
 )
 
-// Option configures a database.
-type Option func(*config)
+// Option configures a database. The options are this package's With…
+// functions and the cabinets of other packages of the module (the
+// PostgreSQL one: postgres.Cabinet); the configuration they set is the
+// module's own (internal), so an embedder uses them, never builds one.
+type Option func(*config.Config)
 
-// config is what the options set: the engine's configuration.
-type config struct{ engine.Config }
-
-func defaultConfig() config {
-	return config{engine.Config{Budget: DefaultBudget, Ceilings: DefaultCeilings,
-		PlanBytes: DefaultPlanCacheBytes, ShapeBytes: 64 << 20, FlushEntries: 4096, FlushBytes: 4 << 20}}
+func defaultConfig() config.Config {
+	return config.Config{Budget: DefaultBudget, Ceilings: DefaultCeilings,
+		PlanBytes: DefaultPlanCacheBytes, ShapeBytes: 64 << 20, FlushEntries: 4096, FlushBytes: 4 << 20}
 }
 
 // Budget is the R cap of one Δ: the most elements (Rows) and bytes
@@ -30,7 +28,7 @@ var DefaultBudget = values.DefaultBudget
 // elements, 256 KiB, and the work budget they imply); zero fields keep
 // their defaults.
 func WithCommitBudget(b Budget) Option {
-	return func(c *config) {
+	return func(c *config.Config) {
 		if b.Rows > 0 {
 			c.Budget.Rows = b.Rows
 		}
@@ -49,7 +47,7 @@ type Ceilings = values.Ceilings
 var DefaultCeilings = values.DefaultCeilings
 
 // WithCeilings sets the highest M, k, L and F a Recall may ask for.
-func WithCeilings(c Ceilings) Option { return func(cfg *config) { cfg.Ceilings = c } }
+func WithCeilings(c Ceilings) Option { return func(cfg *config.Config) { cfg.Ceilings = c } }
 
 // DefaultPlanCacheBytes is the plan cache's default size: room for
 // thousands of typical plans, and a bound on memory whatever the texts a
@@ -60,15 +58,15 @@ const DefaultPlanCacheBytes = values.DefaultPlanCacheBytes
 // texts by their exact text, in bytes: each plan costs its text's length
 // plus an estimate of what its plan holds (default DefaultPlanCacheBytes).
 // A plan larger than the whole cache is not kept.
-func WithPlanCacheBytes(n int64) Option { return func(c *config) { c.PlanBytes = n } }
+func WithPlanCacheBytes(n int64) Option { return func(c *config.Config) { c.PlanBytes = n } }
 
 // WithShapeCacheBytes sizes the Shape cache (default 64 MiB); 0 turns it
 // off, so every Recall computes its Shape.
-func WithShapeCacheBytes(n int64) Option { return func(c *config) { c.ShapeBytes = n } }
+func WithShapeCacheBytes(n int64) Option { return func(c *config.Config) { c.ShapeBytes = n } }
 
 // WithCabinet persists the database in the bbolt cabinet file at path
 // (created if missing). Without it, Open gives an in-memory database.
-func WithCabinet(path string) Option { return func(c *config) { c.CabinetPath = path } }
+func WithCabinet(path string) Option { return func(c *config.Config) { c.CabinetPath = path } }
 
 // WithReadOnly opens the WithCabinet file read-only, under a shared lock:
 // any number of read-only databases, in any processes, open one file at
@@ -84,59 +82,19 @@ func WithCabinet(path string) Option { return func(c *config) { c.CabinetPath = 
 // file does not hold is empty and stays so (Session gives it, as a new
 // one, and Recall finds nothing). A Recall with an agent keeps what the
 // agent read in memory, for its "since your last read", and saves none
-// of it. It excludes WithPostgres and an in-memory database (Open fails).
-func WithReadOnly() Option { return func(c *config) { c.ReadOnly = true } }
+// of it. It excludes a shared cabinet (postgres.Cabinet) and an in-memory
+// database (Open fails).
+func WithReadOnly() Option { return func(c *config.Config) { c.ReadOnly = true } }
 
 // WithAutoFlush sets when a session is flushed automatically: once its log
 // after the last snapshot holds entries Δs or bytes bytes (defaults 4096
 // and 4 MiB). Zero or negative values turn that trigger off.
 func WithAutoFlush(entries int, bytes int64) Option {
-	return func(c *config) { c.FlushEntries, c.FlushBytes = entries, bytes }
-}
-
-// PostgresOptions configure a database kept in PostgreSQL.
-type PostgresOptions struct {
-	// Schema is the schema that holds the cabinet's tables (default
-	// "goldfish"); databases in different schemas are independent.
-	Schema string
-	// PollInterval bounds how old a host's knowledge of the other hosts'
-	// Commits may be when it serves a Recall, and is how often it reads
-	// every session's head when it polls (default 1s).
-	PollInterval time.Duration
-	// Poll follows the other hosts by polling even where the server has
-	// LISTEN/NOTIFY.
-	Poll bool
-	// Retries is how often a Commit that another host beat to its
-	// version is planned again and retried before it fails with 40001
-	// (default 10).
-	Retries int
-}
-
-// WithPostgres keeps the sessions in the PostgreSQL database at url (a
-// postgres:// URL or a key=value connection string), in the tables of
-// one schema that Open creates or migrates, shared with every other
-// process opened on the same database and schema. It excludes
-// WithCabinet.
-//
-// Each host holds the sessions it uses in memory, as with a file, and
-// keeps them exact: a Commit first replays what other hosts committed
-// since this host's version, then claims the next version in the table
-// before publishing it; a claim another host beat applies nothing, and
-// the Δ is planned again on the new state (a bounded number of times,
-// then 40001). Other hosts' Commits arrive by LISTEN/NOTIFY where the
-// server has it, else by polling every PollInterval; a Recall whose
-// knowledge is older than that catches up first. Versions are the log's,
-// on every host.
-func WithPostgres(url string) Option { return func(c *config) { c.PostgresURL = url } }
-
-// WithPostgresOptions sets the schema, the poll interval and the retries
-// of a database opened WithPostgres.
-func WithPostgresOptions(o PostgresOptions) Option {
-	return func(c *config) { c.Postgres = engine.PostgresOptions(o) }
+	return func(c *config.Config) { c.FlushEntries, c.FlushBytes = entries, bytes }
 }
 
 // WithMemoryBudget bounds the estimated memory of the sessions a database
-// on a cabinet (WithCabinet, WithPostgres) keeps resident, in bytes; 0,
+// on a cabinet (WithCabinet, postgres.Cabinet) keeps resident, in bytes; 0,
 // the default, sets no bound. Past the budget, when a call ends, idle
 // sessions are unloaded, least recently used first, until the rest fit
 // with a sixteenth of the budget to spare: their graphs and caches are
@@ -161,4 +119,4 @@ func WithPostgresOptions(o PostgresOptions) Option {
 // its own (WithPlanCacheBytes). An in-memory database never
 // unloads a session, whatever the budget: it would have nothing to load
 // it again from.
-func WithMemoryBudget(bytes int64) Option { return func(c *config) { c.MemoryBudget = bytes } }
+func WithMemoryBudget(bytes int64) Option { return func(c *config.Config) { c.MemoryBudget = bytes } }

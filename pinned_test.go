@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/goldfish-gql/goldfish"
+	"github.com/goldfish-gql/goldfish/postgres"
 )
 
 const pinnedGraph = `INSERT (:LAW {nick: "LAW_review", title: "Two reviewers"}),
@@ -104,7 +105,7 @@ func TestPinnedKindsAcrossReopen(t *testing.T) {
 
 func TestPostgresPinnedKindsAcrossReopen(t *testing.T) {
 	url, schema := pgSchema(t)
-	pinnedAcrossReopen(t, func() *goldfish.DB { return openPG(t, url, schema, goldfish.PostgresOptions{}) })
+	pinnedAcrossReopen(t, func() *goldfish.DB { return openPG(t, url, schema, postgres.Options{}) })
 }
 
 // TestPinnedKindsRefused: too many kinds, an empty one and the catalogue

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/goldfish-gql/goldfish"
+	"github.com/goldfish-gql/goldfish/postgres"
 )
 
 // BenchmarkCommitBackends measures durable Commit latency (p50, p99) and
@@ -35,7 +36,7 @@ func BenchmarkCommitBackends(b *testing.B) {
 			url, schema := pgSchema(b)
 			var dbs []*goldfish.DB
 			for range hosts {
-				dbs = append(dbs, openPG(b, url, schema, goldfish.PostgresOptions{}))
+				dbs = append(dbs, openPG(b, url, schema, postgres.Options{}))
 			}
 			return dbs
 		}
@@ -104,12 +105,12 @@ func BenchmarkCommitBackends(b *testing.B) {
 //	GOLDFISH_TEST_POSTGRES=postgres://… go test -run '^$' -bench 'Hydrate100k' -benchtime 5x .
 func BenchmarkHydrate100kPostgres(b *testing.B) {
 	url, schema := pgSchema(b)
-	db := openPG(b, url, schema, goldfish.PostgresOptions{}, goldfish.WithAutoFlush(0, 0))
+	db := openPG(b, url, schema, postgres.Options{}, goldfish.WithAutoFlush(0, 0))
 	fillBig(b, db)
 	db.Close()
 	b.ResetTimer()
 	for range b.N {
-		db := openPG(b, url, schema, goldfish.PostgresOptions{})
+		db := openPG(b, url, schema, postgres.Options{})
 		s := mustSession(b, db, "big")
 		if n := goldfish.SnapshotOf(s).NodeCount() + goldfish.SnapshotOf(s).EdgeCount(); n < 100000 {
 			b.Fatalf("only %d elements", n)

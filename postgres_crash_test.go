@@ -17,6 +17,7 @@ import (
 	"time"
 
 	"github.com/goldfish-gql/goldfish"
+	"github.com/goldfish-gql/goldfish/postgres"
 	"github.com/goldfish-gql/goldfish/store"
 	"github.com/goldfish-gql/goldfish/store/cabinet/postgres/pgtest"
 )
@@ -34,8 +35,7 @@ func TestPostgresKillChild(t *testing.T) {
 	}
 	f := strings.Fields(arg)
 	host, _ := strconv.Atoi(f[2])
-	db, err := goldfish.Open(goldfish.WithPostgres(f[0]),
-		goldfish.WithPostgresOptions(goldfish.PostgresOptions{Schema: f[1], PollInterval: 50 * time.Millisecond}), goldfish.WithAutoFlush(150, 0))
+	db, err := goldfish.Open(postgres.Cabinet(f[0], postgres.Options{Schema: f[1], PollInterval: 50 * time.Millisecond}), goldfish.WithAutoFlush(150, 0))
 	if err != nil {
 		fmt.Println("error", err)
 		os.Exit(2)
@@ -149,7 +149,7 @@ func TestPostgresKillHost(t *testing.T) {
 	if t.Failed() {
 		return
 	}
-	db := openPG(t, url, schema, goldfish.PostgresOptions{})
+	db := openPG(t, url, schema, postgres.Options{})
 	s := mustSession(t, db, "crash")
 	snap := goldfish.SnapshotOf(s)
 	seen := map[int64]int{}
@@ -191,7 +191,7 @@ func TestPostgresServerRestart(t *testing.T) {
 	}
 	srv := pgtest.Start(t)
 	schema := pgtest.Schema(t, srv.URL)
-	o := goldfish.PostgresOptions{PollInterval: 50 * time.Millisecond}
+	o := postgres.Options{PollInterval: 50 * time.Millisecond}
 	db := openPG(t, srv.URL, schema, o)
 	s := mustSession(t, db, "load")
 	ctx := context.Background()

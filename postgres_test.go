@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/goldfish-gql/goldfish"
+	"github.com/goldfish-gql/goldfish/postgres"
 	"github.com/goldfish-gql/goldfish/store"
 	"github.com/goldfish-gql/goldfish/store/cabinet/postgres/pgtest"
 )
@@ -24,10 +25,10 @@ func pgSchema(t testing.TB) (string, string) {
 }
 
 // openPG opens a host on the schema; the test closes it at its end.
-func openPG(t testing.TB, url, schema string, o goldfish.PostgresOptions, opts ...goldfish.Option) *goldfish.DB {
+func openPG(t testing.TB, url, schema string, o postgres.Options, opts ...goldfish.Option) *goldfish.DB {
 	t.Helper()
 	o.Schema = schema
-	db, err := goldfish.Open(append([]goldfish.Option{goldfish.WithPostgres(url), goldfish.WithPostgresOptions(o)}, opts...)...)
+	db, err := goldfish.Open(append([]goldfish.Option{postgres.Cabinet(url, o)}, opts...)...)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -40,14 +41,14 @@ func openPG(t testing.TB, url, schema string, o goldfish.PostgresOptions, opts .
 // log and from a flushed snapshot alike.
 func TestPostgresRoundTrip(t *testing.T) {
 	url, schema := pgSchema(t)
-	db := openPG(t, url, schema, goldfish.PostgresOptions{})
+	db := openPG(t, url, schema, postgres.Options{})
 	s := mustSession(t, db, "work")
 	workload(t, s)
 	want := fingerprint(s)
 	if err := db.Close(); err != nil {
 		t.Fatal(err)
 	}
-	db = openPG(t, url, schema, goldfish.PostgresOptions{})
+	db = openPG(t, url, schema, postgres.Options{})
 	if got := fingerprint(mustSession(t, db, "work")); got != want {
 		t.Fatalf("from the log:\n%s\nwant\n%s", got, want)
 	}
@@ -55,7 +56,7 @@ func TestPostgresRoundTrip(t *testing.T) {
 		t.Fatal(err)
 	}
 	db.Close()
-	db = openPG(t, url, schema, goldfish.PostgresOptions{})
+	db = openPG(t, url, schema, postgres.Options{})
 	if got := fingerprint(mustSession(t, db, "work")); got != want {
 		t.Fatalf("from the snapshot:\n%s\nwant\n%s", got, want)
 	}
@@ -77,7 +78,7 @@ func TestPostgresRoundTrip(t *testing.T) {
 func TestPostgresTwoHosts(t *testing.T) {
 	url, schema := pgSchema(t)
 	ctx := context.Background()
-	o := goldfish.PostgresOptions{PollInterval: 50 * time.Millisecond}
+	o := postgres.Options{PollInterval: 50 * time.Millisecond}
 	a, b := openPG(t, url, schema, o), openPG(t, url, schema, o)
 	mustCommit(t, mustSession(t, a, "shared"), `INSERT (:C {nick: "c", n: 0})`, nil)
 	const writers, per = 8, 25
@@ -185,7 +186,7 @@ func TestPostgresTwoHosts(t *testing.T) {
 func TestPostgresReplan(t *testing.T) {
 	url, schema := pgSchema(t)
 	ctx := context.Background()
-	o := goldfish.PostgresOptions{PollInterval: time.Hour, Poll: true}
+	o := postgres.Options{PollInterval: time.Hour, Poll: true}
 	a, b := openPG(t, url, schema, o), openPG(t, url, schema, o)
 	o.Retries = 1
 	c := openPG(t, url, schema, o)
@@ -245,7 +246,7 @@ func TestPostgresFreshRecall(t *testing.T) {
 		t.Run(fmt.Sprintf("poll=%v", poll), func(t *testing.T) {
 			url, schema := pgSchema(t)
 			ctx := context.Background()
-			o := goldfish.PostgresOptions{PollInterval: 100 * time.Millisecond, Poll: poll}
+			o := postgres.Options{PollInterval: 100 * time.Millisecond, Poll: poll}
 			a, b := openPG(t, url, schema, o), openPG(t, url, schema, o)
 			sa, sb := mustSession(t, a, "f"), mustSession(t, b, "f")
 			for i := range 3 {
@@ -282,7 +283,7 @@ func TestPostgresRemoteDrop(t *testing.T) {
 func testRemoteDrop(t *testing.T, poll bool) {
 	url, schema := pgSchema(t)
 	ctx := context.Background()
-	o := goldfish.PostgresOptions{PollInterval: 50 * time.Millisecond, Poll: poll}
+	o := postgres.Options{PollInterval: 50 * time.Millisecond, Poll: poll}
 	a, b := openPG(t, url, schema, o), openPG(t, url, schema, o)
 	mustCommit(t, mustSession(t, a, "d"), `INSERT (:OLD)`, nil)
 	sb := mustSession(t, b, "d")
@@ -318,7 +319,7 @@ func TestPostgresFlushElsewhere(t *testing.T) {
 	url, schema := pgSchema(t)
 	ctx := context.Background()
 	// B polls once an hour: only its Commit path catches up.
-	oa, ob := goldfish.PostgresOptions{PollInterval: 50 * time.Millisecond}, goldfish.PostgresOptions{PollInterval: time.Hour, Poll: true}
+	oa, ob := postgres.Options{PollInterval: 50 * time.Millisecond}, postgres.Options{PollInterval: time.Hour, Poll: true}
 	a, b := openPG(t, url, schema, oa), openPG(t, url, schema, ob)
 	sa := mustSession(t, a, "fl")
 	mustCommit(t, sa, `INSERT (:N {i: 0})`, nil)
@@ -359,7 +360,7 @@ func fingerprintAfter(t *testing.T, s *goldfish.Session) string {
 func TestPostgresCatalogFollows(t *testing.T) {
 	url, schema := pgSchema(t)
 	ctx := context.Background()
-	o := goldfish.PostgresOptions{PollInterval: 50 * time.Millisecond}
+	o := postgres.Options{PollInterval: 50 * time.Millisecond}
 	a, b := openPG(t, url, schema, o), openPG(t, url, schema, o)
 	mustCommit(t, mustSession(t, a, "elsewhere"), `INSERT (:A), (:A)`, nil)
 	until(t, func() bool {
@@ -384,14 +385,14 @@ func until(t *testing.T, cond func() bool) {
 	}
 }
 
-// TestPostgresOptionsRefused: WithCabinet and WithPostgres exclude each
+// TestPostgresOptionsRefused: WithCabinet and postgres.Cabinet exclude each
 // other; a schema name outside its rules is refused.
 func TestPostgresOptionsRefused(t *testing.T) {
 	url, _ := pgSchema(t)
-	if _, err := goldfish.Open(goldfish.WithCabinet(t.TempDir()+"/c.gf"), goldfish.WithPostgres(url)); err == nil {
-		t.Fatal("WithCabinet and WithPostgres together accepted")
+	if _, err := goldfish.Open(goldfish.WithCabinet(t.TempDir()+"/c.gf"), postgres.Cabinet(url, postgres.Options{})); err == nil {
+		t.Fatal("WithCabinet and postgres.Cabinet together accepted")
 	}
-	_, err := goldfish.Open(goldfish.WithPostgres(url), goldfish.WithPostgresOptions(goldfish.PostgresOptions{Schema: "No-Such"}))
+	_, err := goldfish.Open(postgres.Cabinet(url, postgres.Options{Schema: "No-Such"}))
 	if err == nil || !strings.Contains(err.Error(), "schema name") {
 		t.Fatalf("a bad schema name: %v", err)
 	}
@@ -404,8 +405,8 @@ func TestPostgresOptionsRefused(t *testing.T) {
 func TestPostgresDropUnheard(t *testing.T) {
 	url, schema := pgSchema(t)
 	ctx := context.Background()
-	a := openPG(t, url, schema, goldfish.PostgresOptions{})
-	b := openPG(t, url, schema, goldfish.PostgresOptions{Poll: true, PollInterval: time.Hour})
+	a := openPG(t, url, schema, postgres.Options{})
+	b := openPG(t, url, schema, postgres.Options{Poll: true, PollInterval: time.Hour})
 	mustCommit(t, mustSession(t, a, "fresh"), `INSERT (:N)`, nil)
 	if err := b.Drop(ctx, "fresh"); err != nil {
 		t.Fatalf("dropping a session another host made: %v", err)
@@ -413,7 +414,7 @@ func TestPostgresDropUnheard(t *testing.T) {
 	if err := b.Drop(ctx, "never"); !isCode(err, goldfish.CodeInvalidReference) {
 		t.Fatalf("dropping a session no host made: %v, want GQLSTATUS %s", err, goldfish.CodeInvalidReference)
 	}
-	s, err := goldfish.Open(goldfish.WithPostgres(url), goldfish.WithPostgresOptions(goldfish.PostgresOptions{Schema: schema}))
+	s, err := goldfish.Open(postgres.Cabinet(url, postgres.Options{Schema: schema}))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -432,10 +433,10 @@ func TestPostgresDropUnheard(t *testing.T) {
 func TestPostgresDropRacesCatchUp(t *testing.T) {
 	url, schema := pgSchema(t)
 	ctx := context.Background()
-	a := openPG(t, url, schema, goldfish.PostgresOptions{})
+	a := openPG(t, url, schema, postgres.Options{})
 	// b polls, once an hour: it learns of a's Commits only when a read
 	// catches up, which then has a long backlog to replay.
-	b := openPG(t, url, schema, goldfish.PostgresOptions{Poll: true, PollInterval: time.Hour})
+	b := openPG(t, url, schema, postgres.Options{Poll: true, PollInterval: time.Hour})
 	for round := range 20 {
 		name := fmt.Sprintf("race%d", round)
 		ax := mustSession(t, a, name)
@@ -486,10 +487,10 @@ func TestPostgresDropRacesCatchUp(t *testing.T) {
 func TestPostgresFirstHydrationCatalog(t *testing.T) {
 	url, schema := pgSchema(t)
 	ctx := context.Background()
-	a := openPG(t, url, schema, goldfish.PostgresOptions{})
+	a := openPG(t, url, schema, postgres.Options{})
 	ax := mustSession(t, a, "x")
 	mustCommit(t, ax, `INSERT (:N)`, nil)
-	b := openPG(t, url, schema, goldfish.PostgresOptions{Poll: true, PollInterval: time.Hour})
+	b := openPG(t, url, schema, postgres.Options{Poll: true, PollInterval: time.Hour})
 	mustCommit(t, ax, `INSERT (:N)`, nil)
 	mustCommit(t, ax, `INSERT (:N)`, nil)
 	bx := mustSession(t, b, "x")

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/goldfish-gql/goldfish"
+	"github.com/goldfish-gql/goldfish/postgres"
 )
 
 // roFile is a cabinet file's bytes and time, which a read-only database
@@ -209,7 +210,7 @@ func TestReadOnlyOpenErrors(t *testing.T) {
 	if _, err := os.Stat(missing); !os.IsNotExist(err) {
 		t.Fatalf("a read-only Open made %s", missing)
 	}
-	for _, opts := range [][]goldfish.Option{{goldfish.WithReadOnly()}, {goldfish.WithReadOnly(), goldfish.WithPostgres("postgres://nowhere")}} {
+	for _, opts := range [][]goldfish.Option{{goldfish.WithReadOnly()}, {goldfish.WithReadOnly(), postgres.Cabinet("postgres://nowhere", postgres.Options{})}} {
 		if db, err := goldfish.Open(opts...); err == nil || !strings.Contains(err.Error(), "WithReadOnly") {
 			if db != nil {
 				db.Close()

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/goldfish-gql/goldfish"
+	"github.com/goldfish-gql/goldfish/postgres"
 	"github.com/goldfish-gql/goldfish/store/cabinet/postgres/pgtest"
 )
 
@@ -19,8 +20,7 @@ func TestConformancePostgres(t *testing.T) {
 	url := pgtest.URL(t)
 	storage := func() ([]goldfish.Option, func(), error) {
 		schema := pgtest.Schema(t, url)
-		return []goldfish.Option{goldfish.WithPostgres(url),
-				goldfish.WithPostgresOptions(goldfish.PostgresOptions{Schema: schema, PollInterval: time.Minute})},
+		return []goldfish.Option{postgres.Cabinet(url, postgres.Options{Schema: schema, PollInterval: time.Minute})},
 			func() { _ = pgtest.DropSchema(url, schema) }, nil
 	}
 	rep, err := RunOn(context.Background(), Suite(), storage)

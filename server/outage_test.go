@@ -14,6 +14,7 @@ import (
 	"github.com/jackc/pgx/v5"
 
 	"github.com/goldfish-gql/goldfish"
+	"github.com/goldfish-gql/goldfish/postgres"
 	"github.com/goldfish-gql/goldfish/server"
 	"github.com/goldfish-gql/goldfish/store/cabinet/postgres/pgtest"
 )
@@ -67,8 +68,7 @@ func TestCabinetUnreachable(t *testing.T) {
 	}
 	pg := pgtest.Start(t)
 	schema := pgtest.Schema(t, pg.URL)
-	db, err := goldfish.Open(goldfish.WithPostgres(pg.URL),
-		goldfish.WithPostgresOptions(goldfish.PostgresOptions{Schema: schema, PollInterval: 50 * time.Millisecond}))
+	db, err := goldfish.Open(postgres.Cabinet(pg.URL, postgres.Options{Schema: schema, PollInterval: 50 * time.Millisecond}))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -93,8 +93,8 @@ import (
 
 	"github.com/goldfish-gql/goldfish"
 	"github.com/goldfish-gql/goldfish/conformance"
+	"github.com/goldfish-gql/goldfish/postgres"
 	"github.com/goldfish-gql/goldfish/repl"
-	"github.com/goldfish-gql/goldfish/store/cabinet/postgres"
 )
 
 // version is the gqlsh version; release builds set it with -ldflags -X.
@@ -236,7 +236,7 @@ func openDB(o dbOptions) (*goldfish.DB, string, error) {
 		if o.readOnly {
 			return nil, "", errors.New("--read-only opens a cabinet file, and $GOLDFISH_POSTGRES names PostgreSQL: give --cabinet PATH")
 		}
-		db, err := goldfish.Open(goldfish.WithPostgres(url), goldfish.WithPostgresOptions(goldfish.PostgresOptions{Schema: o.schema, PollInterval: o.poll}),
+		db, err := goldfish.Open(postgres.Cabinet(url, postgres.Options{Schema: o.schema, PollInterval: o.poll}),
 			goldfish.WithMemoryBudget(o.memoryBudget))
 		if err != nil {
 			return nil, "", err
@@ -619,7 +619,7 @@ func postgresStorage(url string) conformance.Storage {
 			defer cancel()
 			_ = postgres.DropSchema(ctx, url, schema)
 		}
-		return []goldfish.Option{goldfish.WithPostgres(url), goldfish.WithPostgresOptions(goldfish.PostgresOptions{Schema: schema})}, drop, nil
+		return []goldfish.Option{postgres.Cabinet(url, postgres.Options{Schema: schema})}, drop, nil
 	}
 }
 

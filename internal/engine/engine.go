@@ -11,37 +11,15 @@ import (
 
 	"github.com/goldfish-gql/goldfish/gqlstatus"
 	"github.com/goldfish-gql/goldfish/internal/catalog"
+	"github.com/goldfish-gql/goldfish/internal/config"
 	"github.com/goldfish-gql/goldfish/internal/shapecache"
 	"github.com/goldfish-gql/goldfish/planner"
 	"github.com/goldfish-gql/goldfish/store/cabinet"
 	"github.com/goldfish-gql/goldfish/values"
 )
 
-// Config is a database's configuration: the facade's options, resolved.
-type Config struct {
-	// Budget is every Commit's R cap; Ceilings bound Recall's budgets.
-	Budget   Budget
-	Ceilings Ceilings
-	// PlanBytes and ShapeBytes size the plan and Shape caches (a
-	// ShapeBytes of 0 turns the Shape cache off).
-	PlanBytes, ShapeBytes int64
-	// CabinetPath is the bbolt cabinet file; Cabinet an already opened
-	// cabinet (a test double around a real one), which Close closes.
-	CabinetPath string
-	Cabinet     cabinet.Cabinet
-	// ReadOnly opens the cabinet file read-only (cabinet.Options): every
-	// write is refused with 25006, and what agents read is not saved.
-	ReadOnly bool
-	// FlushEntries and FlushBytes are the automatic flush's triggers.
-	FlushEntries int
-	FlushBytes   int64
-	// PostgresURL and Postgres: the sessions live in PostgreSQL, shared
-	// with other hosts.
-	PostgresURL string
-	Postgres    PostgresOptions
-	// MemoryBudget bounds the resident sessions' estimated memory.
-	MemoryBudget int64
-}
+// Config is a database's configuration (package config).
+type Config = config.Config
 
 // DefaultPlanCacheBytes is the plan cache's size when a Config gives none.
 const DefaultPlanCacheBytes = values.DefaultPlanCacheBytes
@@ -100,8 +78,8 @@ func (db *DB) exit() { db.calls.Add(-1) }
 // Open opens a database on the cabinet cfg names, in memory when it
 // names none. Sessions in the cabinet are hydrated on first use.
 func Open(cfg Config) (*DB, error) {
-	if cfg.ReadOnly && (cfg.CabinetPath == "" || cfg.PostgresURL != "" || cfg.Cabinet != nil) {
-		return nil, errors.New("goldfish: WithReadOnly opens a cabinet file: give it WithCabinet, and neither WithPostgres nor memory")
+	if cfg.ReadOnly && (cfg.CabinetPath == "" || cfg.Shared != nil || cfg.Cabinet != nil) {
+		return nil, errors.New("goldfish: WithReadOnly opens a cabinet file: give it WithCabinet, and neither a shared cabinet (PostgreSQL) nor memory")
 	}
 	if cfg.PlanBytes <= 0 {
 		cfg.PlanBytes = DefaultPlanCacheBytes
@@ -111,7 +89,7 @@ func Open(cfg Config) (*DB, error) {
 		return nil, err
 	}
 	var shapes *shapecache.Cache
-	if cfg.MemoryBudget > 0 && (cfg.CabinetPath != "" || cfg.Cabinet != nil || cfg.PostgresURL != "") {
+	if cfg.MemoryBudget > 0 && (cfg.CabinetPath != "" || cfg.Cabinet != nil || cfg.Shared != nil) {
 		// Under a memory budget the Shape cache counts against it: it
 		// may take a quarter (at least 1 MiB, so that a small budget
 		// still caches), the resident sessions the rest.

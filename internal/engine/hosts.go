@@ -11,10 +11,9 @@ import (
 	"github.com/goldfish-gql/goldfish/exec"
 	"github.com/goldfish-gql/goldfish/gqlstatus"
 	"github.com/goldfish-gql/goldfish/store/cabinet"
-	"github.com/goldfish-gql/goldfish/store/cabinet/postgres"
 )
 
-// Many hosts (SPEC §7): with WithPostgres the sessions live in PostgreSQL
+// Many hosts: with a shared cabinet (postgres.Cabinet) the sessions live in PostgreSQL
 // and several processes, on one machine or many, serve them at once.
 // Each host holds the sessions it uses in memory, as with a file, and
 // keeps them exact:
@@ -80,14 +79,16 @@ func (r *remoteState) sawVersion(v uint64) {
 	}
 }
 
-func (db *DB) openPostgres() error {
+// openShared opens the shared cabinet an option chose (the PostgreSQL
+// package's) and the following of the other hosts.
+func (db *DB) openShared() error {
+	o := db.cfg.Shared
 	if db.cfg.CabinetPath != "" {
-		return fmt.Errorf("goldfish: give WithCabinet or WithPostgres, not both")
+		return fmt.Errorf("goldfish: give WithCabinet or %s, not both", o.Option)
 	}
-	o := db.cfg.Postgres
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	defer cancel()
-	cab, err := postgres.Open(ctx, db.cfg.PostgresURL, &postgres.Options{Schema: o.Schema})
+	cab, err := o.Open(ctx)
 	if err != nil {
 		return hostsError(err, "opening the database")
 	}

@@ -50,8 +50,8 @@ func (db *DB) openCabinet() error {
 	switch {
 	case db.cfg.Cabinet != nil:
 		db.cab = db.cfg.Cabinet
-	case db.cfg.PostgresURL != "":
-		if err := db.openPostgres(); err != nil {
+	case db.cfg.Shared != nil:
+		if err := db.openShared(); err != nil {
 			return err
 		}
 	case db.cfg.CabinetPath != "":

@@ -1,8 +1,6 @@
 package engine
 
 import (
-	"time"
-
 	"github.com/goldfish-gql/goldfish/exec"
 	"github.com/goldfish-gql/goldfish/values"
 	"github.com/goldfish-gql/goldfish/vocab"
@@ -77,12 +75,3 @@ var DefaultSettings = vocab.DefaultSettings
 
 // SettingNames are the attention settings' names.
 var SettingNames = vocab.SettingNames
-
-// PostgresOptions configure a database kept in PostgreSQL (the facade's
-// PostgresOptions).
-type PostgresOptions struct {
-	Schema       string
-	PollInterval time.Duration
-	Poll         bool
-	Retries      int
-}

@@ -49,16 +49,24 @@ var allowed = map[string][]string{
 	// the PostgreSQL cabinet's option: the one package an embedder names
 	// to keep its sessions in PostgreSQL (the root links no driver)
 	"postgres": {".", "internal/config", "store/cabinet", "store/cabinet/postgres"},
-	"repl":     {".", "gqlstatus"}, // the shell uses the embedding API only
-	// the runner is a client of the server's HTTP API too, and picks
-	// session names by the token estimate the Shape's header counts
-	"conformance": {".", "repl", "gqlstatus", "server", "client", "tokens"},
-	// the Go client of the server's HTTP API answers with the root's types
-	"client":        {".", "gqlstatus", "server"},
-	"server":        {".", "gqlstatus", "server/ui"}, // over the embedding API only, as the shell
-	"server/ui":     {},                              // the memory browser's embedded page
-	"ingest/golang": {"."},                           // the Go ingester writes through the embedding API
-	"snap":          {".", "ingest/golang"},          // Model Snap: the embedding API and the Go ingester only
+	// the shell uses the embedding API, and prints the wire's objects
+	// for --format json
+	"repl": {".", "gqlstatus", "wire"},
+	// the HTTP API's JSON, declared once: beside the values and codes,
+	// with nothing of the engine (the client links it)
+	"wire": {"values", "gqlstatus"},
+	// the runner is a client of the server's HTTP API too (through the
+	// Go client), and picks session names by the token estimate the
+	// Shape's header counts
+	"conformance": {".", "repl", "client", "tokens"},
+	// the Go client of the server's HTTP API answers with the values'
+	// types (the root's are their aliases) and tells a Recall from a
+	// Commit with the parser: no engine (TestClientLinksNoEngine)
+	"client":        {"values", "wire", "gqlstatus", "parser"},
+	"server":        {".", "gqlstatus", "server/ui", "wire"}, // over the embedding API only, as the shell
+	"server/ui":     {},                                      // the memory browser's embedded page
+	"ingest/golang": {"."},                                   // the Go ingester writes through the embedding API
+	"snap":          {".", "ingest/golang"},                  // Model Snap: the embedding API and the Go ingester only
 	"cmd/gqlsh":     {".", "client", "conformance", "ingest/golang", "repl", "server", "snap", "postgres", "gqlstatus"},
 	// the benchmark reads a cabinet file with the cabinet's loader to
 	// give its SQL peer the same graph
@@ -169,5 +177,33 @@ func TestEmbedderLinksNoPostgres(t *testing.T) {
 		if strings.HasPrefix(p, "github.com/jackc/") || p == module+"/store/cabinet/postgres" || p == module+"/postgres" {
 			t.Errorf("the root package links %s", p)
 		}
+	}
+}
+
+// TestClientLinksNoEngine: a program that speaks to a server through
+// package client links the wire, the values, the codes and the parser,
+// and nothing of the engine (the root package, internal/..., exec,
+// planner, vocab, store, celval, shapewalk), in at most 40 packages
+// that are not the standard library's, ours included.
+func TestClientLinksNoEngine(t *testing.T) {
+	out, err := exec.Command("go", "list", "-deps", "-f", "{{if not .Standard}}{{.ImportPath}}{{end}}", "./client").Output()
+	if err != nil {
+		t.Skipf("go list: %v", err)
+	}
+	pkgs := strings.Fields(string(out))
+	for _, p := range pkgs {
+		rel, ours := strings.CutPrefix(p, module)
+		rel = strings.TrimPrefix(rel, "/")
+		if !ours {
+			continue
+		}
+		first, _, _ := strings.Cut(rel, "/")
+		switch first {
+		case "", "internal", "exec", "planner", "vocab", "store", "celval", "shapewalk", "server":
+			t.Errorf("package client links %s", p)
+		}
+	}
+	if len(pkgs) > 40 {
+		t.Errorf("package client links %d packages outside the standard library, more than 40:\n%s", len(pkgs), strings.Join(pkgs, "\n"))
 	}
 }

@@ -1,18 +1,40 @@
 // Package client is the Go client of a goldfish server's HTTP API
 // (gqlsh serve, or the loopback listener of gqlsh mcp). Its Session has
-// the calls of the root package's Session and answers with the root
-// package's types, so a program (and gqlsh --url, through package repl)
-// reads and writes a server's sessions as it does an embedded
-// database's.
+// the calls of the root package's Session and answers with package
+// values' types, which the root package's are aliases of, so a program
+// (and gqlsh --url, through package repl) reads and writes a server's
+// sessions as it does an embedded database's, without linking the
+// engine: it imports the wire format (package wire), the values, the
+// GQLSTATUS codes and the parser.
 //
-// Statements are parsed and planned on the server, where they run;
-// Prepare and IsRecall, which read no session, run here, on a scratch
-// database in memory, as the shell has them run before it sends a
-// statement. A refusal of the server comes back as the *gqlstatus.Error
-// it carries, positioned in the text that was sent; a server that cannot
-// be reached is 08000, and a write whose answer was lost on the way (the
-// connection broke, the call was cancelled after it was sent) is 40003:
-// it may have applied, and the session's version says whether it did.
+// Statements are parsed and planned on the server, where they run.
+// Prepare and IsRecall, which read no session, run here on the parser
+// alone, as the shell has them run before it sends a statement: they
+// tell a Recall from a Commit and report a syntax error with its place;
+// a text that parses but that the planner refuses is refused by the
+// server when it is sent.
+//
+// # Errors
+//
+// Every error a call returns holds a *gqlstatus.Error (errors.As finds
+// it), and tells whose it is by its type:
+//
+//   - *Refusal: the server answered with its error object. The call
+//     reached the server, which refused it (a syntax error, a nick
+//     taken, a token without the session, …); Refusal.Status is the
+//     HTTP status, and the error is positioned in the text that was
+//     sent. A session dropped under the call (409, 42002) has
+//     values.ErrDropped as its cause.
+//   - *TransportError: no answer of the server's came. It could not be
+//     reached (08000, nothing changed); the answer to a read was lost
+//     (08000: try again) or to a write (40003: the write may have
+//     applied, and the session's version says whether it did); the call
+//     was stopped by its context (40000, or 40003 for a write already
+//     sent); or what answered is not a goldfish server (40Q01,
+//     TransportError.Status the HTTP status it gave).
+//   - a *gqlstatus.Error alone: refused here, before any request (a
+//     name that is no session's, a parameter JSON cannot carry).
+//
 // A Client and its Sessions are safe for concurrent use.
 package client
 
@@ -23,18 +45,15 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"maps"
 	"net"
 	"net/http"
 	"net/url"
-	"slices"
 	"strings"
-	"sync"
 	"time"
 
-	"github.com/goldfish-gql/goldfish"
 	"github.com/goldfish-gql/goldfish/gqlstatus"
-	"github.com/goldfish-gql/goldfish/server"
+	"github.com/goldfish-gql/goldfish/values"
+	"github.com/goldfish-gql/goldfish/wire"
 )
 
 // Options configure a Client.
@@ -50,9 +69,6 @@ type Options struct {
 type Client struct {
 	base string
 	o    Options
-
-	mu      sync.Mutex
-	scratch *goldfish.DB // parses and plans (opened on first use)
 }
 
 // New returns a client of the server at rawURL (http://127.0.0.1:7717).
@@ -72,17 +88,11 @@ func New(rawURL string, o Options) (*Client, error) {
 // URL is the server's base URL.
 func (c *Client) URL() string { return c.base }
 
-// Close releases what the client holds here (its scratch database); it
-// leaves the server as it is.
+// Close closes the client's idle connections; it leaves the server as
+// it is. The client holds nothing else.
 func (c *Client) Close() error {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	if c.scratch == nil {
-		return nil
-	}
-	err := c.scratch.Close()
-	c.scratch = nil
-	return err
+	c.o.HTTP.CloseIdleConnections()
+	return nil
 }
 
 // Ping checks that the server answers and that the token is accepted.
@@ -93,14 +103,14 @@ func (c *Client) Ping(ctx context.Context) error {
 
 // SessionInfos lists the sessions the token may read, sorted by name,
 // from the server's catalogue.
-func (c *Client) SessionInfos(ctx context.Context) ([]goldfish.SessionInfo, error) {
-	var list server.SessionsJSON
+func (c *Client) SessionInfos(ctx context.Context) ([]values.SessionInfo, error) {
+	var list wire.Sessions
 	if err := c.call(ctx, "GET", "/v1/sessions", nil, &list, ""); err != nil {
 		return nil, err
 	}
-	out := make([]goldfish.SessionInfo, len(list.Sessions))
+	out := make([]values.SessionInfo, len(list.Sessions))
 	for i, s := range list.Sessions {
-		out[i] = sessionInfo(s)
+		out[i] = s.Value()
 	}
 	return out, nil
 }
@@ -120,15 +130,15 @@ func (c *Client) Sessions(ctx context.Context) ([]string, error) {
 
 // SessionInfo is one session's version and counts; a session not made
 // yet has version 0 (sessions are made on first use).
-func (c *Client) SessionInfo(ctx context.Context, name string) (goldfish.SessionInfo, error) {
-	if err := goldfish.ValidSessionName(name); err != nil {
-		return goldfish.SessionInfo{}, err
+func (c *Client) SessionInfo(ctx context.Context, name string) (values.SessionInfo, error) {
+	if err := validSessionName(name); err != nil {
+		return values.SessionInfo{}, err
 	}
-	var s server.SessionJSON
+	var s wire.Session
 	if err := c.call(ctx, "GET", sessionPath(name, ""), nil, &s, ""); err != nil {
-		return goldfish.SessionInfo{}, err
+		return values.SessionInfo{}, err
 	}
-	return sessionInfo(s), nil
+	return s.Value(), nil
 }
 
 // Session returns session name, checking that the token may read it.
@@ -144,10 +154,10 @@ func (c *Client) Session(ctx context.Context, name string) (*Session, error) {
 
 // Drop deletes session name for good.
 func (c *Client) Drop(ctx context.Context, name string) error {
-	if err := goldfish.ValidSessionName(name); err != nil {
+	if err := validSessionName(name); err != nil {
 		return err
 	}
-	var out server.DroppedJSON
+	var out wire.Dropped
 	return c.call(ctx, "DELETE", sessionPath(name, ""), nil, &out, "")
 }
 
@@ -155,7 +165,7 @@ func (c *Client) Drop(ctx context.Context, name string) error {
 // token may write; it returns where they went (the server's cabinet; ""
 // when it keeps them in memory).
 func (c *Client) Flush(ctx context.Context) (string, error) {
-	var out server.FlushJSON
+	var out wire.Flush
 	err := c.call(ctx, "POST", "/v1/flush", struct{}{}, &out, "")
 	return out.Cabinet, err
 }
@@ -169,7 +179,7 @@ func (c *Client) Backup(ctx context.Context, w io.Writer) (int64, error) {
 	}
 	defer resp.Body.Close()
 	if resp.StatusCode != http.StatusOK {
-		b, _ := io.ReadAll(io.LimitReader(resp.Body, server.MaxFrame))
+		b, _ := io.ReadAll(io.LimitReader(resp.Body, wire.MaxFrame))
 		return 0, c.refusal("GET", "/v1/backup", resp.StatusCode, b, "")
 	}
 	n, err := io.Copy(w, resp.Body)
@@ -182,19 +192,22 @@ func (c *Client) Backup(ctx context.Context, w io.Writer) (int64, error) {
 	return n, nil
 }
 
-// scratchSession is a session of the scratch database, where statements
-// are parsed and planned (which reads no session).
-func (c *Client) scratchSession(name string) (*goldfish.Session, error) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	if c.scratch == nil {
-		db, err := goldfish.Open()
-		if err != nil {
-			return nil, err
-		}
-		c.scratch = db
+// validSessionName checks a session name as the server does (the
+// engine's ValidSessionName, which a test holds this to): a name is one
+// segment of the request's path, so one that is not a session's is
+// refused here, with the server's words, before any request.
+func validSessionName(name string) error {
+	if name == "" || len(name) > values.MaxSessionName {
+		return gqlstatus.Errorf(gqlstatus.InvalidName, "session name must be 1 to %d characters, got %d", values.MaxSessionName, len(name))
 	}
-	return c.scratch.Session(context.Background(), name)
+	for i, r := range name {
+		ok := r == '_' || (r >= 'a' && r <= 'z') || (r >= 'A' && r <= 'Z') || (r >= '0' && r <= '9') ||
+			(i > 0 && (r == '-' || r == '.'))
+		if !ok {
+			return gqlstatus.Errorf(gqlstatus.InvalidName, "session name %q may hold only letters, digits, '_', and (not first) '-' or '.'", name)
+		}
+	}
+	return nil
 }
 
 func sessionPath(name, verb string) string {
@@ -203,17 +216,6 @@ func sessionPath(name, verb string) string {
 		p += "/" + verb
 	}
 	return p
-}
-
-func sessionInfo(s server.SessionJSON) goldfish.SessionInfo {
-	in := goldfish.SessionInfo{Name: s.Name, Version: s.Version, Nodes: s.Nodes, Edges: s.Edges, Recycled: s.Recycled, Persisted: s.Version > 0}
-	if s.LastCommit != nil {
-		in.LastCommit = *s.LastCommit
-	}
-	for _, k := range slices.Sorted(maps.Keys(s.Kinds)) {
-		in.Kinds = append(in.Kinds, goldfish.KindCount{Kind: k, Count: s.Kinds[k]})
-	}
-	return in
 }
 
 // call sends one request with body as JSON (nil: none) and decodes the
@@ -239,7 +241,8 @@ func (c *Client) send(ctx context.Context, method, path string, body, out any, t
 		enc := json.NewEncoder(&b)
 		enc.SetEscapeHTML(false)
 		if err := enc.Encode(body); err != nil {
-			return err
+			return gqlstatus.Errorf(gqlstatus.InvalidValueType, "cannot write the request as JSON: %v", err).
+				WithHint("pass values JSON can carry")
 		}
 		buf = b.Bytes()
 	}
@@ -248,7 +251,7 @@ func (c *Client) send(ctx context.Context, method, path string, body, out any, t
 		return err
 	}
 	defer resp.Body.Close()
-	b, err := io.ReadAll(io.LimitReader(resp.Body, server.MaxFrame+1))
+	b, err := io.ReadAll(io.LimitReader(resp.Body, wire.MaxFrame+1))
 	if err != nil {
 		return c.lost(err, write)
 	}
@@ -258,14 +261,14 @@ func (c *Client) send(ctx context.Context, method, path string, body, out any, t
 	dec := json.NewDecoder(bytes.NewReader(b))
 	dec.UseNumber()
 	if err := dec.Decode(out); err != nil {
-		return gqlstatus.Errorf(gqlstatus.Internal, "%s %s: the answer of %s is not the JSON goldfish answers: %v", method, path, c.base, err).
-			WithHint("check that --url names a gqlsh serve")
+		return &TransportError{Status: resp.StatusCode, Err: gqlstatus.Errorf(gqlstatus.Internal, "%s %s: the answer of %s is not the JSON goldfish answers: %v", method, path, c.base, err).
+			WithHint("check that --url names a gqlsh serve")}
 	}
 	return nil
 }
 
-// do sends one request; an error is the failure to get an answer, made a
-// GQLSTATUS error (connect, or lost).
+// do sends one request; an error is the failure to get an answer
+// (a *TransportError).
 func (c *Client) do(ctx context.Context, method, path string, body []byte, write bool) (*http.Response, error) {
 	var rd io.Reader
 	if body != nil {
@@ -273,7 +276,7 @@ func (c *Client) do(ctx context.Context, method, path string, body []byte, write
 	}
 	req, err := http.NewRequestWithContext(ctx, method, c.base+path, rd)
 	if err != nil {
-		return nil, err
+		return nil, &TransportError{Err: gqlstatus.Errorf(gqlstatus.ConnectionException, "cannot make the request %s %s: %v", method, path, err)}
 	}
 	if body != nil {
 		req.Header.Set("Content-Type", "application/json")
@@ -294,33 +297,38 @@ func (c *Client) do(ctx context.Context, method, path string, body []byte, write
 func (c *Client) lost(err error, write bool) error {
 	var op *net.OpError
 	notSent := errors.As(err, &op) && op.Op == "dial"
+	var ge *gqlstatus.Error
 	switch {
 	case notSent:
-		return &gqlstatus.Error{Code: gqlstatus.ConnectionException, Msg: fmt.Sprintf("cannot reach the server at %s: %v", c.base, op.Err),
+		ge = &gqlstatus.Error{Code: gqlstatus.ConnectionException, Msg: fmt.Sprintf("cannot reach the server at %s: %v", c.base, op.Err),
 			Hint: "start it (gqlsh serve), or check --url", Cause: err}
 	case errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded):
 		if write {
-			return &gqlstatus.Error{Code: gqlstatus.CompletionUnknown, Msg: "the call was stopped after it was sent: the server may have applied it",
+			ge = &gqlstatus.Error{Code: gqlstatus.CompletionUnknown, Msg: "the call was stopped after it was sent: the server may have applied it",
 				Hint: ":sessions shows the session's version, which says whether it did", Cause: err}
+		} else {
+			ge = &gqlstatus.Error{Code: gqlstatus.Rollback, Msg: "the call was stopped: " + err.Error(), Cause: err}
 		}
-		return &gqlstatus.Error{Code: gqlstatus.Rollback, Msg: "the call was stopped: " + err.Error(), Cause: err}
 	case write:
-		return &gqlstatus.Error{Code: gqlstatus.CompletionUnknown, Msg: fmt.Sprintf("the answer of the server at %s was lost: %v; the server may have applied the call", c.base, err),
+		ge = &gqlstatus.Error{Code: gqlstatus.CompletionUnknown, Msg: fmt.Sprintf("the answer of the server at %s was lost: %v; the server may have applied the call", c.base, err),
 			Hint: ":sessions shows the session's version, which says whether it did", Cause: err}
+	default:
+		ge = &gqlstatus.Error{Code: gqlstatus.ConnectionException, Msg: fmt.Sprintf("the answer of the server at %s was lost: %v", c.base, err),
+			Hint: "try again; check that the server still runs", Cause: err}
 	}
-	return &gqlstatus.Error{Code: gqlstatus.ConnectionException, Msg: fmt.Sprintf("the answer of the server at %s was lost: %v", c.base, err),
-		Hint: "try again; check that the server still runs", Cause: err}
+	return &TransportError{Err: ge}
 }
 
-// refusal is the error the server answered with, positioned in text.
+// refusal is the error of an answer that is not 200 OK: the server's
+// refusal, positioned in text, or, when the answer is not the server's
+// error object, a transport error naming what answered.
 func (c *Client) refusal(method, path string, status int, b []byte, text string) error {
-	var ej server.ErrorJSON
-	if err := json.Unmarshal(b, &ej); err != nil || ej.GQLStatus == "" {
-		return gqlstatus.Errorf(gqlstatus.Internal, "%s %s%s: status %d: %s", method, c.base, path, status, strings.TrimSpace(string(b))).
-			WithHint("check that --url names a gqlsh serve")
+	e, ok := wire.ReadError(b)
+	if !ok {
+		return &TransportError{Status: status, Err: gqlstatus.Errorf(gqlstatus.Internal, "%s %s%s: status %d: %s", method, c.base, path, status, strings.TrimSpace(string(b))).
+			WithHint("check that --url names a gqlsh serve")}
 	}
-	ge := &gqlstatus.Error{Code: gqlstatus.Code(ej.GQLStatus), Msg: ej.Message, Hint: ej.Hint, Stmt: ej.Statement,
-		Pos: gqlstatus.Pos{Line: ej.Line, Col: ej.Column}}
+	ge := e.GQLError(status)
 	if status == http.StatusUnauthorized {
 		// The server's hint speaks of HTTP headers; the caller gives a token.
 		ge.Hint = "give a token of the server's tokens file (gqlsh --token or $GOLDFISH_TOKEN; Options.Token in Go)"
@@ -331,5 +339,5 @@ func (c *Client) refusal(method, path string, status int, b []byte, text string)
 			ge.Line = strings.TrimSuffix(lines[ge.Pos.Line-1], "\r")
 		}
 	}
-	return ge
+	return &Refusal{Err: ge, Status: status, Caret: e.Caret}
 }

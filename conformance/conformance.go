@@ -15,6 +15,7 @@ import (
 	"strings"
 
 	"github.com/goldfish-gql/goldfish"
+	"github.com/goldfish-gql/goldfish/client"
 	"github.com/goldfish-gql/goldfish/repl"
 )
 
@@ -343,14 +344,14 @@ func formatCommit(res *goldfish.CommitResult, err error) string {
 	var b strings.Builder
 	if err != nil {
 		b.WriteString("error: ")
-		var re *remoteError
+		var re *client.Refusal
 		if errors.As(err, &re) {
 			// The server's answer holds what WriteError prints: the
 			// error's fields and its caret lines, rendered there.
-			b.WriteString(re.Error())
+			b.WriteString(re.Err.Error())
 			b.WriteByte('\n')
-			if re.caret != "" {
-				b.WriteString(re.caret)
+			if re.Caret != "" {
+				b.WriteString(re.Caret)
 				b.WriteByte('\n')
 			}
 			return b.String()
@@ -358,7 +359,7 @@ func formatCommit(res *goldfish.CommitResult, err error) string {
 		repl.WriteError(&b, err)
 		return b.String()
 	}
-	b.WriteString(repl.Summary(res))
+	b.WriteString(res.Summary())
 	b.WriteByte('\n')
 	for _, st := range res.Stmts {
 		if len(res.Stmts) > 1 {

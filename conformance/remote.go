@@ -1,17 +1,13 @@
 package conformance
 
 import (
-	"bytes"
 	"context"
 	"crypto/rand"
-	"encoding/json"
+	"errors"
 	"fmt"
-	"github.com/goldfish-gql/goldfish/client"
-	"io"
 	"math/big"
 	"net/http"
 	"net/url"
-	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -19,15 +15,14 @@ import (
 	"github.com/cespare/xxhash/v2"
 
 	"github.com/goldfish-gql/goldfish"
-	"github.com/goldfish-gql/goldfish/gqlstatus"
+	"github.com/goldfish-gql/goldfish/client"
 	"github.com/goldfish-gql/goldfish/repl"
-	"github.com/goldfish-gql/goldfish/server"
 	"github.com/goldfish-gql/goldfish/tokens"
 )
 
 // A run over a server (RemoteOptions) sends every directive to the
-// server's HTTP/JSON API, and keeps the files and the runs apart on a
-// server others use too: each file, and each "reset" in it, works on
+// server's HTTP/JSON API through the Go client (package client), and
+// keeps the files and the runs apart on a server others use too: each file, and each "reset" in it, works on
 // sessions of names no one has used, and a name is never used twice.
 //
 // The suite's texts name the sessions, so a run over a server maps its
@@ -57,8 +52,7 @@ type RemoteOptions struct {
 // remoteServer is what the files of one run share: the client and the
 // names used.
 type remoteServer struct {
-	o    RemoteOptions
-	base string
+	c    *client.Client
 	mu   sync.Mutex
 	used map[string]bool
 }
@@ -71,14 +65,18 @@ func newRemoteServer(ctx context.Context, o RemoteOptions) (*remoteServer, error
 	if o.Client == nil {
 		o.Client = &http.Client{Timeout: 2 * time.Minute}
 	}
-	rs := &remoteServer{o: o, base: strings.TrimSuffix(o.URL, "/"), used: map[string]bool{}}
+	c, err := client.New(o.URL, client.Options{Token: o.Token, HTTP: o.Client})
+	if err != nil {
+		return nil, err
+	}
+	rs := &remoteServer{c: c, used: map[string]bool{}}
 	// The sessions the server has already are no fresh names.
-	var list server.SessionsJSON
-	if err := rs.call(ctx, "GET", "/v1/sessions", nil, &list); err != nil {
+	list, err := c.Sessions(ctx)
+	if err != nil {
 		return nil, fmt.Errorf("the server at %s: %w", o.URL, err)
 	}
-	for _, s := range list.Sessions {
-		rs.used[s.Name] = true
+	for _, name := range list {
+		rs.used[name] = true
 	}
 	// The suite writes fresh sessions of its own: a token that may not
 	// write them all would fail every case, so say so once, up front.
@@ -88,9 +86,13 @@ func newRemoteServer(ctx context.Context, o RemoteOptions) (*remoteServer, error
 	if err != nil {
 		return nil, err
 	}
-	var res server.CommitJSON
-	if err := rs.call(ctx, "POST", "/v1/sessions/"+probe+"/commit", server.CommitRequest{Text: ""}, &res); err != nil {
-		if strings.Contains(err.Error(), "status 403") {
+	s, err := c.Session(ctx, probe)
+	if err == nil {
+		_, err = s.Commit(ctx, "", nil)
+	}
+	if err != nil {
+		var re *client.Refusal
+		if errors.As(err, &re) && re.Status == http.StatusForbidden {
 			return nil, fmt.Errorf("the server at %s: this token may not write every session, and the suite runs on fresh sessions of its own: give a token made with gqlsh token --write '*' (%w)", o.URL, err)
 		}
 		return nil, fmt.Errorf("the server at %s: %w", o.URL, err)
@@ -98,67 +100,28 @@ func newRemoteServer(ctx context.Context, o RemoteOptions) (*remoteServer, error
 	return rs, nil
 }
 
-// call sends one request and decodes the answer into out; an answer
-// that is the server's error object comes back as a *remoteError, and
-// anything else that went wrong as a *failure.
-func (rs *remoteServer) call(ctx context.Context, method, path string, body, out any) error {
-	var rd io.Reader
-	if body != nil {
-		var buf bytes.Buffer
-		enc := json.NewEncoder(&buf)
-		enc.SetEscapeHTML(false)
-		if err := enc.Encode(body); err != nil {
-			return &failure{err}
-		}
-		rd = &buf
-	}
-	req, err := http.NewRequestWithContext(ctx, method, rs.base+path, rd)
-	if err != nil {
+// outcome sorts an error of the client for the runner: the server's
+// refusal of a call is the case's output (printed as the database's
+// error), but a token the server does not take (401) or that may not
+// use the session (403) is the run's fault, as is every failure to get
+// the server's answer (a *client.TransportError): those are a *failure,
+// which fails the directive. An error the client raised before any
+// request (a parameter JSON cannot carry) is output too, as the
+// embedded API's would be.
+func outcome(err error) error {
+	var re *client.Refusal
+	var te *client.TransportError
+	switch {
+	case err == nil:
+		return nil
+	case errors.As(err, &re) && (re.Status == http.StatusUnauthorized || re.Status == http.StatusForbidden):
+		// Not wrapped: the directive fails; no case prints it.
+		return &failure{fmt.Errorf("status %d: %v", re.Status, err)}
+	case errors.As(err, &te):
 		return &failure{err}
 	}
-	if body != nil {
-		req.Header.Set("Content-Type", "application/json")
-	}
-	if rs.o.Token != "" {
-		req.Header.Set("Authorization", "Bearer "+rs.o.Token)
-	}
-	resp, err := rs.o.Client.Do(req)
-	if err != nil {
-		return &failure{err}
-	}
-	defer resp.Body.Close()
-	b, err := io.ReadAll(io.LimitReader(resp.Body, server.MaxFrame+1))
-	if err != nil {
-		return &failure{fmt.Errorf("%s %s: reading the answer: %w", method, path, err)}
-	}
-	if resp.StatusCode != http.StatusOK {
-		var ej server.ErrorJSON
-		if err := json.Unmarshal(b, &ej); err != nil || ej.GQLStatus == "" {
-			return &failure{fmt.Errorf("%s %s: status %d: %s", method, path, resp.StatusCode, strings.TrimSpace(string(b)))}
-		}
-		if resp.StatusCode == http.StatusUnauthorized || resp.StatusCode == http.StatusForbidden {
-			return &failure{fmt.Errorf("%s %s: status %d: GQLSTATUS %s: %s", method, path, resp.StatusCode, ej.GQLStatus, ej.Message)}
-		}
-		return &remoteError{ge: &gqlstatus.Error{Code: gqlstatus.Code(ej.GQLStatus), Msg: ej.Message, Hint: ej.Hint,
-			Stmt: ej.Statement, Pos: gqlstatus.Pos{Line: ej.Line, Col: ej.Column}}, caret: ej.Caret}
-	}
-	dec := json.NewDecoder(bytes.NewReader(b))
-	dec.UseNumber()
-	if err := dec.Decode(out); err != nil {
-		return &failure{fmt.Errorf("%s %s: the answer is not the JSON expected: %w", method, path, err)}
-	}
-	return nil
+	return err
 }
-
-// remoteError is an error the server answered with: its fields, and the
-// caret lines the server rendered (it holds the source line).
-type remoteError struct {
-	ge    *gqlstatus.Error
-	caret string
-}
-
-func (e *remoteError) Error() string { return e.ge.Error() }
-func (e *remoteError) Unwrap() error { return e.ge }
 
 // fresh returns a session name no one has used whose token estimate is
 // local's, and, when exact is true, whose Shape header has local's exact
@@ -250,6 +213,8 @@ type remote struct {
 	names   map[string]string
 	back    map[string]string
 	inexact map[string]bool
+	// sessions are the client's sessions, by the server's name.
+	sessions map[string]*client.Session
 	// scratch parses and plans a script's statements, as gqlsh does
 	// before it sends them (opened on first use).
 	scratch *goldfish.DB
@@ -264,7 +229,8 @@ func NewRemote(ctx context.Context, o RemoteOptions) (func() (Transport, error),
 		return nil, err
 	}
 	return func() (Transport, error) {
-		return &remote{rs: rs, names: map[string]string{}, back: map[string]string{}, inexact: map[string]bool{}}, nil
+		return &remote{rs: rs, names: map[string]string{}, back: map[string]string{}, inexact: map[string]bool{},
+			sessions: map[string]*client.Session{}}, nil
 	}, nil
 }
 
@@ -287,13 +253,21 @@ func (t *remote) name(session string) (string, error) {
 	return name, nil
 }
 
-// path is the endpoint of verb on the server's name for session.
-func (t *remote) path(session, verb string) (string, error) {
+// session is the client's session of the server's name for session.
+func (t *remote) session(ctx context.Context, session string) (*client.Session, error) {
 	name, err := t.name(session)
 	if err != nil {
-		return "", err
+		return nil, err
 	}
-	return "/v1/sessions/" + url.PathEscape(name) + "/" + verb, nil
+	if s, ok := t.sessions[name]; ok {
+		return s, nil
+	}
+	s, err := t.rs.c.Session(ctx, name)
+	if err != nil {
+		return nil, outcome(err)
+	}
+	t.sessions[name] = s
+	return s, nil
 }
 
 // localHeader gives text's header line (a Shape's or a slice's, after
@@ -315,19 +289,23 @@ func (t *remote) localHeader(text, magic string) (string, bool) {
 }
 
 func (t *remote) Commit(ctx context.Context, session, text, mint, agent string) (*goldfish.CommitResult, error) {
-	return t.commit(ctx, session, server.CommitRequest{Text: text, Agent: agent, Mint: mint})
+	return t.commit(ctx, session, text, nil, mint, agent)
 }
 
-func (t *remote) commit(ctx context.Context, session string, req server.CommitRequest) (*goldfish.CommitResult, error) {
-	p, err := t.path(session, "commit")
+// commit sends text as a Commit (mint "ingest": an Ingest) with params.
+func (t *remote) commit(ctx context.Context, session, text string, params map[string]any, mint, agent string) (*goldfish.CommitResult, error) {
+	s, err := t.session(ctx, session)
 	if err != nil {
 		return nil, err
 	}
-	var out server.CommitJSON
-	if err := t.rs.call(ctx, "POST", p, req, &out); err != nil {
-		return nil, err
+	o := goldfish.CommitOptions{Agent: agent}
+	var res *goldfish.CommitResult
+	if mint == "ingest" {
+		res, err = s.IngestWith(ctx, text, params, o)
+	} else {
+		res, err = s.CommitWith(ctx, text, params, o)
 	}
-	return client.CommitResultOf(out), nil
+	return res, outcome(err)
 }
 
 func (t *remote) Recall(ctx context.Context, session, q string, o goldfish.RecallOptions) (*goldfish.Shape, error) {
@@ -339,26 +317,19 @@ func (t *remote) Recall(ctx context.Context, session, q string, o goldfish.Recal
 		return nil, &Skip{Reason: "the exact token count covers the Shape's header, which names the session, and no fresh name for " +
 			session + " with its exact count was found"}
 	}
-	p, err := t.path(session, "recall")
+	s, err := t.session(ctx, session)
 	if err != nil {
 		return nil, err
 	}
-	ps, err := client.EncodeParams(o.Params)
+	sh, err := s.Recall(ctx, q, o)
 	if err != nil {
-		return nil, err
+		return nil, outcome(err)
 	}
-	req := server.RecallRequest{Q: q, Params: ps, Agent: o.Agent, Options: server.RecallSettings{
-		M: o.M, K: server.Hops(o.K), L: o.L, F: o.F, T: o.T, View: o.View, Depth: o.Depth, Only: o.Only, Pinned: o.Pinned, NoPeaks: o.NoPeaks,
-		Exact: o.ExactTokens}, AtVersion: o.AtVersion}
-	var out server.ShapeJSON
-	if err := t.rs.call(ctx, "POST", p, req, &out); err != nil {
-		return nil, err
+	sh.Text, _ = t.localHeader(sh.Text, "// goldfish session=")
+	if sh.Session == name {
+		sh.Session = session
 	}
-	text, _ := t.localHeader(out.GQL, "// goldfish session=")
-	return &goldfish.Shape{Text: text, Attention: out.Attention, Version: out.Version, AsOf: out.AtVersion != 0, Tokens: out.Tokens,
-		Rows: out.Rows, Seeds: out.Seeds, Truncated: out.Truncated, Trimmed: out.Trimmed, Elided: out.Elided,
-		Status: goldfish.Code(out.Status), Cue: goldfish.Cue(out.Cue), Matched: out.Matched, MatchedAtLeast: out.MatchedAtLeast,
-		Notices: client.NoticesOf(out.Notices)}, nil
+	return sh, nil
 }
 
 // SkippedOverServer reports whether a run over a server skips the case
@@ -373,99 +344,70 @@ func (t *remote) Dump(ctx context.Context, session string) (string, error) {
 	if session == goldfish.CatalogName {
 		return "", &Skip{Reason: "the server's catalogue lists every session on the server, not only the file's"}
 	}
-	p, err := t.path(session, "dump")
+	s, err := t.session(ctx, session)
 	if err != nil {
 		return "", err
 	}
-	var out server.DumpJSON
-	if err := t.rs.call(ctx, "GET", p, nil, &out); err != nil {
-		return "", err
-	}
-	return out.Dump, nil
+	dump, err := s.Dump(ctx)
+	return dump, outcome(err)
 }
 
 func (t *remote) Vocabulary(ctx context.Context, session string) (*goldfish.Vocabulary, error) {
-	p, err := t.path(session, "vocabulary")
+	s, err := t.session(ctx, session)
 	if err != nil {
 		return nil, err
 	}
-	var out server.VocabularyJSON
-	if err := t.rs.call(ctx, "GET", p, nil, &out); err != nil {
-		return nil, err
-	}
-	return client.VocabularyOf(out), nil
+	v, err := s.Vocabulary(ctx)
+	return v, outcome(err)
 }
 
 func (t *remote) AttentionSettings(ctx context.Context, session string) (goldfish.AttentionSettings, error) {
-	var out goldfish.AttentionSettings
-	p, err := t.path(session, "settings")
+	s, err := t.session(ctx, session)
 	if err != nil {
-		return out, err
+		return goldfish.AttentionSettings{}, err
 	}
-	err = t.rs.call(ctx, "GET", p, nil, &out)
-	return out, err
+	set, err := s.AttentionSettings(ctx)
+	return set, outcome(err)
 }
 
 func (t *remote) SetAttentionSettings(ctx context.Context, session string, set goldfish.AttentionSettings) error {
-	p, err := t.path(session, "settings")
+	s, err := t.session(ctx, session)
 	if err != nil {
 		return err
 	}
-	req := server.SettingsRequest{StaleReads: &set.StaleReads, Decay: &set.Decay, SalienceThreshold: &set.SalienceThreshold,
-		GapRatio: &set.GapRatio, GapMin: &set.GapMin, GapWindow: &set.GapWindow, History: &set.History}
-	var out goldfish.AttentionSettings
-	return t.rs.call(ctx, "POST", p, req, &out)
+	return outcome(s.SetAttentionSettings(ctx, set))
 }
 
 func (t *remote) PinnedKinds(ctx context.Context, session string) ([]string, error) {
-	var out server.SettingsJSON
-	p, err := t.path(session, "settings")
+	s, err := t.session(ctx, session)
 	if err != nil {
 		return nil, err
 	}
-	if err := t.rs.call(ctx, "GET", p, nil, &out); err != nil {
-		return nil, err
-	}
-	if len(out.Pinned) == 0 {
-		return nil, nil
-	}
-	return out.Pinned, nil
+	kinds, err := s.PinnedKinds(ctx)
+	return kinds, outcome(err)
 }
 
 func (t *remote) SetPinnedKinds(ctx context.Context, session string, kinds []string) error {
-	p, err := t.path(session, "settings")
+	s, err := t.session(ctx, session)
 	if err != nil {
 		return err
 	}
-	list := server.Sections(kinds)
-	if list == nil {
-		list = server.Sections{}
-	}
-	var out server.SettingsJSON
-	return t.rs.call(ctx, "POST", p, server.SettingsRequest{Pinned: &list}, &out)
+	return outcome(s.SetPinnedKinds(ctx, kinds))
 }
 
 func (t *remote) ExportSlice(ctx context.Context, session, q string, o goldfish.SliceOptions) (*goldfish.Slice, error) {
-	p, err := t.path(session, "export")
+	s, err := t.session(ctx, session)
 	if err != nil {
 		return nil, err
 	}
-	ps, err := client.EncodeParams(o.Params)
+	sl, err := s.ExportSlice(ctx, q, o)
 	if err != nil {
-		return nil, err
+		return nil, outcome(err)
 	}
-	req := server.ExportRequest{Q: q, Params: ps, Nicks: o.Nicks}
-	req.Options.M, req.Options.K, req.Options.L, req.Options.F = o.M, server.Hops(o.K), o.L, o.F
-	var out server.SliceJSON
-	if err := t.rs.call(ctx, "POST", p, req, &out); err != nil {
-		return nil, err
-	}
-	text, err := t.localSlice(out.Slice)
-	if err != nil {
+	if sl.Text, err = t.localSlice(sl.Text); err != nil {
 		return nil, &failure{err}
 	}
-	return &goldfish.Slice{Text: text, Anchors: out.Anchors, Nodes: out.Nodes, Edges: out.Edges, Rows: out.Rows,
-		Bound: out.Bound, Version: out.Version, Truncated: out.Truncated, Notices: client.NoticesOf(out.Notices), Status: goldfish.Code(out.Status)}, nil
+	return sl, nil
 }
 
 // localSlice checks the checksum of a slice the server wrote, then gives
@@ -502,20 +444,12 @@ func sliceSum(head, rest string) string {
 }
 
 func (t *remote) Absorb(ctx context.Context, session, slice string, policy goldfish.AbsorbPolicy, agent string) (*goldfish.AbsorbResult, error) {
-	p, err := t.path(session, "absorb")
+	s, err := t.session(ctx, session)
 	if err != nil {
 		return nil, err
 	}
-	var out server.AbsorbJSON
-	if err := t.rs.call(ctx, "POST", p, server.AbsorbRequest{Slice: slice, Policy: string(policy), Agent: agent}, &out); err != nil {
-		return nil, err
-	}
-	res := &goldfish.AbsorbResult{CommitResult: *client.CommitResultOf(out.CommitJSON), Policy: goldfish.AbsorbPolicy(out.Policy),
-		Unchanged: out.Unchanged, Reminted: out.Reminted}
-	for _, k := range out.Skipped {
-		res.Skipped = append(res.Skipped, goldfish.SkippedElement{Element: k.Element, Reason: k.Reason, Line: k.Line, Column: k.Column})
-	}
-	return res, nil
+	res, err := s.AbsorbWith(ctx, slice, policy, goldfish.CommitOptions{Agent: agent})
+	return res, outcome(err)
 }
 
 // Script sends the script's statements to the server as gqlsh would
@@ -536,6 +470,7 @@ const ScriptReason = "the shell's own output: the script's statements went to th
 // ones, which no later directive names.
 func (t *remote) Reset(context.Context, bool) error {
 	t.names = map[string]string{}
+	t.sessions = map[string]*client.Session{}
 	return nil
 }
 
@@ -553,53 +488,44 @@ func (t *remote) Close() error {
 }
 
 func (t *remote) Diff(ctx context.Context, session string, from, to uint64, o goldfish.DiffOptions) (*goldfish.Diff, error) {
-	p, err := t.path(session, "diff")
+	s, err := t.session(ctx, session)
 	if err != nil {
 		return nil, err
 	}
-	q := url.Values{"from": {strconv.FormatUint(from, 10)}, "to": {strconv.FormatUint(to, 10)}, "nick": o.Nicks, "kind": o.Kinds}
-	var out server.DiffJSON
-	if err := t.rs.call(ctx, "GET", p+"?"+q.Encode(), nil, &out); err != nil {
-		return nil, err
+	d, err := s.Diff(ctx, from, to, o)
+	if err != nil {
+		return nil, outcome(err)
 	}
-	return t.diffOf(out), nil
+	t.localDiff(d)
+	return d, nil
 }
 
-// diffOf is the server's diff with the file's session name in its header.
-func (t *remote) diffOf(out server.DiffJSON) *goldfish.Diff {
-	out.Text, _ = t.localHeader(out.Text, "// goldfish diff session=")
-	return &out
+// localDiff gives the server's diff the file's session name in its
+// header.
+func (t *remote) localDiff(d *goldfish.Diff) {
+	d.Text, _ = t.localHeader(d.Text, "// goldfish diff session=")
 }
 
 func (t *remote) History(ctx context.Context, session, nick string, limit int) (*goldfish.History, error) {
-	p, err := t.path(session, "history")
+	s, err := t.session(ctx, session)
 	if err != nil {
 		return nil, err
 	}
-	q := url.Values{"nick": {nick}}
-	if limit != 0 {
-		q.Set("limit", strconv.Itoa(limit))
+	h, err := s.History(ctx, nick, limit)
+	if err != nil {
+		return nil, outcome(err)
 	}
-	var out server.HistoryJSON
-	if err := t.rs.call(ctx, "GET", p+"?"+q.Encode(), nil, &out); err != nil {
-		return nil, err
-	}
-	h := &goldfish.History{Nick: out.Nick, More: out.More, Oldest: out.Oldest}
-	for _, e := range out.Entries {
-		at, _ := time.Parse(time.RFC3339Nano, e.Time)
-		h.Entries = append(h.Entries, goldfish.HistoryEntry{Version: e.Version, How: e.How, Agent: e.Agent, Time: at, Change: t.diffOf(e.Change)})
+	for _, e := range h.Entries {
+		t.localDiff(e.Change)
 	}
 	return h, nil
 }
 
 func (t *remote) DumpAt(ctx context.Context, session string, v uint64) (string, error) {
-	p, err := t.path(session, "dump")
+	s, err := t.session(ctx, session)
 	if err != nil {
 		return "", err
 	}
-	var out server.DumpJSON
-	if err := t.rs.call(ctx, "GET", p+"?at="+strconv.FormatUint(v, 10), nil, &out); err != nil {
-		return "", err
-	}
-	return out.Dump, nil
+	dump, err := s.DumpAt(ctx, v)
+	return dump, outcome(err)
 }

@@ -337,3 +337,74 @@ func TestRemoteNeedsAWriteEverywhereToken(t *testing.T) {
 		t.Fatalf("a token that writes one session only: %v", err)
 	}
 }
+
+// TestRemoteRefusalOrFailure: over a server, the server's refusal of a
+// directive is the case's output, the error and the caret lines the
+// server rendered, as embedded; a server that stops answering, or a
+// token it does not take, fails the directive instead of printing
+// anything.
+func TestRemoteRefusalOrFailure(t *testing.T) {
+	ctx := context.Background()
+	db, err := goldfish.Open()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	srv, err := server.New(db, server.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ts := httptest.NewServer(srv)
+	transports, err := NewRemote(ctx, RemoteOptions{URL: ts.URL})
+	if err != nil {
+		t.Fatal(err)
+	}
+	tr, err := transports()
+	if err != nil {
+		t.Fatal(err)
+	}
+	e := NewEngineOver(tr)
+	out, err := e.Do(ctx, Directive{Cmd: "commit", Input: "INSERT (:A);\nINSERT (:B {x: })"})
+	want := "error: GQLSTATUS 42001: unexpected \"}\"; expected an expression: a literal, a $parameter, a variable, n.key, f(args) or (expression) (line 2, column 16)\n" +
+		"  INSERT (:B {x: })\n                 ^\n"
+	if err != nil || out != want {
+		t.Errorf("a refusal: %q (%v), want %q", out, err, want)
+	}
+	if out, err := e.Do(ctx, Directive{Cmd: "commit", Input: "INSERT (:A {nick: 'a'})"}); err != nil || !strings.HasPrefix(out, "ok v=1") {
+		t.Errorf("a commit: %q %v", out, err)
+	}
+	ts.Close()
+	if out, err := e.Do(ctx, Directive{Cmd: "recall", Input: "MATCH ()"}); err == nil || out != "" {
+		t.Errorf("a server gone: %q %v, want the directive to fail", out, err)
+	}
+
+	// A token bound to agent ana: a directive as another agent is the
+	// run's fault (403), not the case's output.
+	tok, line, err := server.NewBoundToken(nil, []string{"*"}, []string{"ana"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	toks, err := server.ParseTokens(strings.NewReader(line + "\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv, err = server.New(db, server.Options{Tokens: toks})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ts = httptest.NewServer(srv)
+	defer ts.Close()
+	if transports, err = NewRemote(ctx, RemoteOptions{URL: ts.URL, Token: tok}); err != nil {
+		t.Fatal(err)
+	}
+	if tr, err = transports(); err != nil {
+		t.Fatal(err)
+	}
+	e = NewEngineOver(tr)
+	if out, err := e.Do(ctx, Directive{Cmd: "commit", Input: "INSERT (:A)", Args: map[string]string{"agent": "ana"}}); err != nil || !strings.HasPrefix(out, "ok v=1") {
+		t.Errorf("as ana: %q %v", out, err)
+	}
+	if out, err := e.Do(ctx, Directive{Cmd: "commit", Input: "INSERT (:A)", Args: map[string]string{"agent": "bob"}}); err == nil || out != "" || !strings.Contains(err.Error(), "403") {
+		t.Errorf("as bob: %q %v, want the directive to fail with the 403", out, err)
+	}
+}

@@ -3,14 +3,13 @@ package conformance
 import (
 	"context"
 	"errors"
-	"github.com/goldfish-gql/goldfish/client"
 	"io"
 	"slices"
 	"strings"
 
 	"github.com/goldfish-gql/goldfish"
+	"github.com/goldfish-gql/goldfish/client"
 	"github.com/goldfish-gql/goldfish/repl"
-	"github.com/goldfish-gql/goldfish/server"
 )
 
 // A script over a server: its output is gqlsh's own, printed by the
@@ -167,19 +166,16 @@ func (p *replayer) commit(ctx context.Context, stmts []repl.Stmt) error {
 	if err := p.faithful(r.Params); err != nil {
 		return err
 	}
-	ps, err := client.EncodeParams(r.Params)
-	if err != nil {
-		return err
-	}
-	_, err = p.t.commit(ctx, p.session, server.CommitRequest{Text: join(stmts), Params: ps, Agent: r.Agent})
+	_, err := p.t.commit(ctx, p.session, join(stmts), r.Params, "", r.Agent)
 	return stopAt(err)
 }
 
 // stopAt is errStop for a refusal of the server, which the loop prints
 // and stops at, and err itself for a failure of the transport.
 func stopAt(err error) error {
-	var re *remoteError
-	if errors.As(err, &re) {
+	var f *failure
+	var re *client.Refusal
+	if !errors.As(err, &f) && errors.As(err, &re) {
 		return errStop
 	}
 	return err

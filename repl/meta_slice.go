@@ -91,7 +91,7 @@ func (sh *Shell) metaAbsorb(ctx context.Context, args []string) error {
 		writeJSON(sh.r.Out, resultJSON(&res.CommitResult, 1))
 		return nil
 	}
-	line := Summary(&res.CommitResult)
+	line := res.CommitResult.Summary()
 	var what []string
 	if res.Unchanged > 0 {
 		what = append(what, fmt.Sprintf("%d unchanged", res.Unchanged))

@@ -10,6 +10,7 @@ import (
 
 	"github.com/goldfish-gql/goldfish"
 	"github.com/goldfish-gql/goldfish/gqlstatus"
+	"github.com/goldfish-gql/goldfish/wire"
 )
 
 // Options configure a Runner and the loop around it.
@@ -241,11 +242,11 @@ func (r *Runner) dryRun(ctx context.Context, st Stmt) error {
 		last = res.Stmts[n-1]
 	}
 	if r.Format == FormatJSON {
-		out := jsonResult{Status: string(last.Status), Version: r.Session.Version(), Counts: last.Counts,
-			Notices: []jsonNotice{}, Transaction: "pending"}
+		out := wire.ShellCommit{Commit: wire.Commit{Status: string(last.Status), Version: r.Session.Version(), Counts: last.Counts,
+			Notices: []wire.Notice{}}, Transaction: "pending"}
 		for _, n := range last.Notices {
 			n.Pos, _ = m.pos(n.Pos)
-			out.Notices = append(out.Notices, jsonNotice{Code: string(n.Code), Message: n.Msg, Line: n.Pos.Line, Column: n.Pos.Col})
+			out.Notices = append(out.Notices, wire.NoticesOf([]gqlstatus.Notice{n})...)
 		}
 		writeJSON(r.Out, out)
 		return nil
@@ -353,7 +354,7 @@ func (r *Runner) commit(ctx context.Context, stmts []Stmt, body int, tm timing) 
 	if r.Format == FormatJSON {
 		writeJSON(r.Out, resultJSON(res, body))
 	} else {
-		fmt.Fprintln(r.Out, r.paint(green, Summary(res)))
+		fmt.Fprintln(r.Out, r.paint(green, res.Summary()))
 		for _, n := range Notices(res) {
 			fmt.Fprintln(r.Out, r.paint(yellow, NoticeLine(n)))
 		}
@@ -366,8 +367,8 @@ func (r *Runner) commit(ctx context.Context, stmts []Stmt, body int, tm timing) 
 // note prints the outcome of a statement that did not reach the engine.
 func (r *Runner) note(text, tx string) {
 	if r.Format == FormatJSON {
-		writeJSON(r.Out, jsonResult{Status: string(gqlstatus.Omitted), Version: r.Session.Version(),
-			Notices: []jsonNotice{}, Transaction: tx})
+		writeJSON(r.Out, wire.ShellCommit{Commit: wire.Commit{Status: string(gqlstatus.Omitted), Version: r.Session.Version(),
+			Notices: []wire.Notice{}}, Transaction: tx})
 		return
 	}
 	if !strings.HasPrefix(text, "ok ") {

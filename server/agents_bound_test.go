@@ -11,6 +11,7 @@ import (
 
 	"github.com/goldfish-gql/goldfish"
 	"github.com/goldfish-gql/goldfish/server"
+	"github.com/goldfish-gql/goldfish/wire"
 )
 
 // boundTokens makes tokens from lines of the tokens file after their
@@ -54,11 +55,11 @@ func TestTokensBoundToAgents(t *testing.T) {
 	db, _, ts := newServer(t, server.Options{Tokens: tokens})
 	ctx := context.Background()
 	recall := func(agent string) string {
-		b, _ := json.Marshal(server.RecallRequest{Q: "MATCH ()", Agent: agent})
+		b, _ := json.Marshal(wire.RecallRequest{Q: "MATCH ()", Agent: agent})
 		return string(b)
 	}
 	commit := func(agent, text string) string {
-		b, _ := json.Marshal(server.CommitRequest{Text: text, Agent: agent})
+		b, _ := json.Marshal(wire.CommitRequest{Text: text, Agent: agent})
 		return string(b)
 	}
 	cases := []struct {

@@ -3,10 +3,10 @@ package server
 import (
 	"context"
 	"errors"
-	"net/http"
 
 	"github.com/goldfish-gql/goldfish"
 	"github.com/goldfish-gql/goldfish/gqlstatus"
+	"github.com/goldfish-gql/goldfish/wire"
 )
 
 // statusOf gives err its GQLSTATUS, as the shell does: the database's
@@ -59,34 +59,8 @@ func cabinetUnreachable(err error) bool {
 // unreachable: goldfish reconnects by itself on the next call.
 const retryAfter = "2"
 
-// httpStatus says whose an error is. Everything the caller can correct by
-// changing the request is 400; a state of the session the request ran
-// into (a nick taken, a name registered, a precondition false, the
-// session dropped under it, a Commit that lost the race for its version
-// to other hosts more often than its retries allow) is 409; the server's own faults are 500; a
-// request the server could not finish in time or at all now (shutting
-// down, over the deadline, the cabinet unreachable) is 503.
-func httpStatus(ge *gqlstatus.Error) int {
-	switch ge.Code {
-	case gqlstatus.Unauthenticated:
-		return http.StatusUnauthorized
-	case gqlstatus.AccessDenied:
-		return http.StatusForbidden
-	case gqlstatus.FrameBudget:
-		return http.StatusRequestEntityTooLarge
-	case gqlstatus.ShuttingDown, gqlstatus.Rollback, gqlstatus.CabinetUnavailable:
-		return http.StatusServiceUnavailable
-	case gqlstatus.IntegrityViolation, gqlstatus.NameExists, gqlstatus.PreconditionFalse, gqlstatus.SerializationFailure:
-		return http.StatusConflict
-	case gqlstatus.InvalidReference:
-		if errors.Is(ge, goldfish.ErrDropped) {
-			return http.StatusConflict
-		}
-	case gqlstatus.Damaged, gqlstatus.CompletionUnknown, gqlstatus.Internal:
-		return http.StatusInternalServerError
-	}
-	return http.StatusBadRequest
-}
+// httpStatus says whose an error is (wire.HTTPStatus).
+func httpStatus(ge *gqlstatus.Error) int { return wire.HTTPStatus(ge) }
 
 // errUnauthenticated and the others are the server's own refusals.
 func errUnauthenticated(why string) *gqlstatus.Error {

@@ -3,38 +3,16 @@ package server
 import (
 	"net/http"
 	"strconv"
-	"time"
 
 	"github.com/goldfish-gql/goldfish"
 	"github.com/goldfish-gql/goldfish/gqlstatus"
+	"github.com/goldfish-gql/goldfish/wire"
 )
 
 // The endpoints that read a session's past as GQL (SPEC §7, History),
 // as gqlsh's :diff and :history do: GET /v1/sessions/{name}/diff and
 // /history, and /dump?at=N, the dump a diff committed elsewhere is
 // checked against.
-
-// DiffJSON is the answer of GET /v1/sessions/{name}/diff: the Δ that,
-// committed on a copy of version from, gives version to, in goldfish.Diff's
-// JSON form.
-type DiffJSON = goldfish.Diff
-
-// HistoryJSON is the answer of GET /v1/sessions/{name}/history.
-type HistoryJSON struct {
-	Nick    string             `json:"nick"`
-	Entries []HistoryEntryJSON `json:"entries"`
-	More    bool               `json:"more"`
-	Oldest  uint64             `json:"oldest"`
-}
-
-// HistoryEntryJSON is one version that changed the node.
-type HistoryEntryJSON struct {
-	Version uint64   `json:"version"`
-	How     string   `json:"how"`
-	Agent   string   `json:"agent,omitempty"`
-	Time    string   `json:"time,omitempty"`
-	Change  DiffJSON `json:"change"`
-}
 
 // queryVersion reads a version from the query (absent: def).
 func queryVersion(r *http.Request, key string, def uint64) (uint64, error) {
@@ -101,15 +79,7 @@ func (s *Server) history(_ http.ResponseWriter, r *http.Request, scope *Scope) (
 	if err != nil {
 		return nil, s.callError(r.Context(), err)
 	}
-	out := HistoryJSON{Nick: h.Nick, More: h.More, Oldest: h.Oldest, Entries: []HistoryEntryJSON{}}
-	for _, e := range h.Entries {
-		he := HistoryEntryJSON{Version: e.Version, How: e.How, Agent: e.Agent, Change: *e.Change}
-		if !e.Time.IsZero() {
-			he.Time = e.Time.UTC().Format(time.RFC3339Nano)
-		}
-		out.Entries = append(out.Entries, he)
-	}
-	return out, nil
+	return wire.HistoryOf(h), nil
 }
 
 // dumpAt answers GET /v1/sessions/{name}/dump?at=N: the dump at a
@@ -123,24 +93,7 @@ func (s *Server) dumpAt(r *http.Request, sess *goldfish.Session) (any, error) {
 	if err != nil {
 		return nil, s.callError(r.Context(), err)
 	}
-	return DumpJSON{Version: v, Dump: text}, nil
-}
-
-// VersionsJSON is the answer of GET /v1/sessions/{name}/versions: the
-// versions the session keeps readable, newest first (a timeline).
-type VersionsJSON struct {
-	Version  uint64             `json:"version"`
-	Versions []VersionEntryJSON `json:"versions"`
-	More     bool               `json:"more"`
-	Oldest   uint64             `json:"oldest"`
-}
-
-// VersionEntryJSON is one version: what made it, who, when.
-type VersionEntryJSON struct {
-	Version uint64 `json:"version"`
-	How     string `json:"how"`
-	Agent   string `json:"agent,omitempty"`
-	Time    string `json:"time,omitempty"`
+	return wire.Dump{Version: v, Dump: text}, nil
 }
 
 // versions answers GET /v1/sessions/{name}/versions?limit=.
@@ -163,16 +116,5 @@ func (s *Server) versions(_ http.ResponseWriter, r *http.Request, scope *Scope) 
 	if err != nil {
 		return nil, s.callError(r.Context(), err)
 	}
-	out := VersionsJSON{Version: newest, More: more, Oldest: oldest, Versions: []VersionEntryJSON{}}
-	for _, e := range es {
-		ve := VersionEntryJSON{Version: e.Version, How: e.How, Agent: e.Agent}
-		if !e.Time.IsZero() {
-			ve.Time = e.Time.UTC().Format(time.RFC3339Nano)
-		}
-		out.Versions = append(out.Versions, ve)
-		if e.Version > out.Version {
-			out.Version = e.Version
-		}
-	}
-	return out, nil
+	return wire.VersionsOf(newest, es, more, oldest), nil
 }

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/goldfish-gql/goldfish/server"
+	"github.com/goldfish-gql/goldfish/wire"
 )
 
 // TestDiffHistoryEndpoints: GET …/diff answers the Δ between two
@@ -22,18 +23,18 @@ func TestDiffHistoryEndpoints(t *testing.T) {
 		}
 	}
 	code, body := call(t, ts, "GET", "/v1/sessions/h/diff?from=1&to=2", "", "")
-	var dj server.DiffJSON
+	var dj wire.Diff
 	if err := json.Unmarshal([]byte(body), &dj); code != 200 || err != nil || dj.NodesChanged != 1 || dj.From != 1 || dj.To != 2 {
 		t.Fatalf("diff: %d %s", code, body)
 	}
 	code, body = call(t, ts, "GET", "/v1/sessions/h/history?nick=TSK_a", "", "")
-	var hj server.HistoryJSON
+	var hj wire.History
 	if err := json.Unmarshal([]byte(body), &hj); code != 200 || err != nil || len(hj.Entries) != 2 ||
 		hj.Entries[0].Agent != "bo" || hj.Entries[1].Agent != "ana" || hj.Entries[0].Version != 2 {
 		t.Fatalf("history: %d %s", code, body)
 	}
 	code, body = call(t, ts, "GET", "/v1/sessions/h/dump?at=1", "", "")
-	var dump server.DumpJSON
+	var dump wire.Dump
 	if err := json.Unmarshal([]byte(body), &dump); code != 200 || err != nil || dump.Version != 1 {
 		t.Fatalf("dump at 1: %d %s", code, body)
 	}
@@ -47,7 +48,7 @@ func TestDiffHistoryEndpoints(t *testing.T) {
 		{"/v1/sessions/h/history?nick=TSK_a&limit=0", "22Q06"},
 	} {
 		code, body := call(t, ts, "GET", c.path, "", "")
-		var ej server.ErrorJSON
+		var ej wire.Error
 		if err := json.Unmarshal([]byte(body), &ej); code < 400 || code >= 500 || err != nil || ej.GQLStatus != c.status {
 			t.Errorf("%s: %d %s, want %s", c.path, code, body, c.status)
 		}
@@ -69,14 +70,14 @@ func TestVersionsEndpoint(t *testing.T) {
 		}
 	}
 	code, body := call(t, ts, "GET", "/v1/sessions/v/versions", "", "")
-	var vj server.VersionsJSON
+	var vj wire.Versions
 	if err := json.Unmarshal([]byte(body), &vj); code != 200 || err != nil || vj.Version != 3 || len(vj.Versions) != 3 || vj.More ||
 		vj.Versions[0].Version != 3 || vj.Versions[0].Agent != "" || vj.Versions[1].Agent != "bo" || vj.Versions[2].Agent != "ana" ||
 		vj.Versions[2].How != "commit" || vj.Versions[2].Time == "" {
 		t.Fatalf("versions: %d %s", code, body)
 	}
 	code, body = call(t, ts, "GET", "/v1/sessions/v/versions?limit=2", "", "")
-	vj = server.VersionsJSON{}
+	vj = wire.Versions{}
 	if err := json.Unmarshal([]byte(body), &vj); code != 200 || err != nil || len(vj.Versions) != 2 || !vj.More || vj.Versions[1].Version != 2 {
 		t.Fatalf("versions?limit=2: %d %s", code, body)
 	}
@@ -87,7 +88,7 @@ func TestVersionsEndpoint(t *testing.T) {
 	}
 	// An empty session has no versions yet.
 	code, body = call(t, ts, "GET", "/v1/sessions/empty/versions", "", "")
-	vj = server.VersionsJSON{}
+	vj = wire.Versions{}
 	if err := json.Unmarshal([]byte(body), &vj); code != 200 || err != nil || len(vj.Versions) != 0 {
 		t.Fatalf("versions of an empty session: %d %s", code, body)
 	}

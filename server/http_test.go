@@ -15,6 +15,7 @@ import (
 	"github.com/goldfish-gql/goldfish"
 	"github.com/goldfish-gql/goldfish/repl"
 	"github.com/goldfish-gql/goldfish/server"
+	"github.com/goldfish-gql/goldfish/wire"
 )
 
 // newServer serves a fresh in-memory database.
@@ -116,9 +117,9 @@ func TestAnswersAreTheShellsJSON(t *testing.T) {
 	for i, st := range steps {
 		var body []byte
 		if st.verb == "commit" {
-			body, _ = json.Marshal(server.CommitRequest{Text: st.text})
+			body, _ = json.Marshal(wire.CommitRequest{Text: st.text})
 		} else {
-			body, _ = json.Marshal(server.RecallRequest{Q: st.text})
+			body, _ = json.Marshal(wire.RecallRequest{Q: st.text})
 		}
 		code, got := call(t, ts, "POST", "/v1/sessions/main/"+st.verb, "", string(body))
 		if code != http.StatusOK {
@@ -294,7 +295,7 @@ func TestSessionsAndMetrics(t *testing.T) {
 	if status != 200 {
 		t.Fatal(status, body)
 	}
-	var list server.SessionsJSON
+	var list wire.Sessions
 	json.Unmarshal([]byte(body), &list)
 	if len(list.Sessions) != 2 || list.Sessions[0].Name != "a" || list.Sessions[0].Nodes != 2 || list.Sessions[0].Kinds["Y"] != 2 || list.Sessions[1].Name != "b" {
 		t.Errorf("sessions: %s", body)

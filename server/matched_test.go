@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/goldfish-gql/goldfish/server"
+	"github.com/goldfish-gql/goldfish/wire"
 )
 
 // TestRecallSaysWhatWasLeftOut: a Recall whose token matched more nodes
@@ -26,7 +27,7 @@ func TestRecallSaysWhatWasLeftOut(t *testing.T) {
 		t.Fatal(err)
 	}
 	code, body := call(t, ts, "POST", "/v1/sessions/main/recall", "", `{"q": "MATCH (t:TSK {status: 'open'})"}`)
-	var sh server.ShapeJSON
+	var sh wire.Shape
 	if err := json.Unmarshal([]byte(body), &sh); err != nil || code != 200 {
 		t.Fatalf("%d %s: %v", code, body, err)
 	}

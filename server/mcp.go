@@ -11,17 +11,18 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/goldfish-gql/goldfish/gqlstatus"
+	"github.com/goldfish-gql/goldfish/wire"
 )
 
 // RecallArgs are the recall tool's arguments. Every one but q may be
 // left out or empty ("", 0, [], false): empty takes the default.
 type RecallArgs struct {
-	Session string         `json:"session,omitempty" jsonschema:"the session to read (empty: the default session); the sessions tool lists them"`
-	Q       string         `json:"q" jsonschema:"a GQL MATCH of the nodes to start from: MATCH (n {nick: 'alice'}); MATCH (t:TSK {status: 'open'}) LIMIT 4; keyword search: MATCH (n) WHERE n CONTAINS 'login'; MATCH () for an outline of the session"`
-	Params  ToolParams     `json:"params,omitempty" jsonschema:"values of the $parameters q uses, one {name, value} each (empty: none)"`
-	Options RecallSettings `json:"options,omitempty" jsonschema:"limits of this read; 0 or empty takes the default, but k 0 reads the starting nodes alone"`
-	Agent   string         `json:"agent,omitempty" jsonschema:"your name as a reader: the answer then notes what changed since your last read (empty: nobody)"`
-	// AtVersion is RecallRequest's.
+	Session string              `json:"session,omitempty" jsonschema:"the session to read (empty: the default session); the sessions tool lists them"`
+	Q       string              `json:"q" jsonschema:"a GQL MATCH of the nodes to start from: MATCH (n {nick: 'alice'}); MATCH (t:TSK {status: 'open'}) LIMIT 4; keyword search: MATCH (n) WHERE n CONTAINS 'login'; MATCH () for an outline of the session"`
+	Params  ToolParams          `json:"params,omitempty" jsonschema:"values of the $parameters q uses, one {name, value} each (empty: none)"`
+	Options wire.RecallSettings `json:"options,omitempty" jsonschema:"limits of this read; 0 or empty takes the default, but k 0 reads the starting nodes alone"`
+	Agent   string              `json:"agent,omitempty" jsonschema:"your name as a reader: the answer then notes what changed since your last read (empty: nobody)"`
+	// AtVersion is wire.RecallRequest's.
 	AtVersion uint64 `json:"at_version,omitempty" jsonschema:"read the session as it was at this version (0 or left out: the newest)"`
 }
 
@@ -68,29 +69,29 @@ func (s *Server) newMCP() *mcp.Server {
 		Description: recallDescription,
 		Annotations: read},
 		plainOptions(schemaFor[RecallArgs](lenientTypes)), plainOptions(strictSchema(schemaFor[RecallArgs](strictTypes))),
-		tool(s, "recall", func(ctx context.Context, scope *Scope, in RecallArgs) (*mcp.CallToolResult, ShapeJSON, error) {
-			sh, err := s.doRecall(ctx, scope, s.sessionOr(in.Session), RecallRequest{Q: in.Q, Params: in.Params.values(), Agent: in.Agent, Options: in.Options, AtVersion: in.AtVersion})
+		tool(s, "recall", func(ctx context.Context, scope *Scope, in RecallArgs) (*mcp.CallToolResult, wire.Shape, error) {
+			sh, err := s.doRecall(ctx, scope, s.sessionOr(in.Session), wire.RecallRequest{Q: in.Q, Params: in.Params.values(), Agent: in.Agent, Options: in.Options, AtVersion: in.AtVersion})
 			if err != nil {
-				return nil, ShapeJSON{}, err
+				return nil, wire.Shape{}, err
 			}
-			return textResult(sh.Text), shapeJSON(sh), nil
+			return textResult(sh.Text), wire.ShapeOf(sh, false), nil
 		}))
 	addTool(srv, shown, anyWriter, &mcp.Tool{Name: "commit", Title: "Commit",
 		Description: commitDescription,
 		Annotations: &mcp.ToolAnnotations{DestructiveHint: ptr(true), OpenWorldHint: ptr(false)}},
 		schemaFor[CommitArgs](lenientTypes), strictSchema(schemaFor[CommitArgs](strictTypes)),
-		tool(s, "commit", func(ctx context.Context, scope *Scope, in CommitArgs) (*mcp.CallToolResult, CommitJSON, error) {
-			res, err := s.doCommit(ctx, scope, s.sessionOr(in.Session), CommitRequest{Text: in.Text, Params: in.Params.values(), Agent: in.Agent})
+		tool(s, "commit", func(ctx context.Context, scope *Scope, in CommitArgs) (*mcp.CallToolResult, wire.Commit, error) {
+			res, err := s.doCommit(ctx, scope, s.sessionOr(in.Session), wire.CommitRequest{Text: in.Text, Params: in.Params.values(), Agent: in.Agent})
 			if err != nil {
-				return nil, CommitJSON{}, err
+				return nil, wire.Commit{}, err
 			}
-			return textResult(summary(res)), commitJSON(res), nil
+			return textResult(summary(res)), wire.CommitOf(res, len(res.Stmts)), nil
 		}))
 	addTool(srv, shown, anyReader, &mcp.Tool{Name: "sessions", Title: "Sessions",
 		Description: "List the sessions you may read, one line each: name, version, number of nodes and edges. Pass a name as session to recall or commit; a commit to a new name creates that session.",
 		Annotations: read},
 		schemaFor[SessionsArgs](nil), strictSchema(schemaFor[SessionsArgs](nil)),
-		tool(s, "sessions", func(_ context.Context, scope *Scope, _ SessionsArgs) (*mcp.CallToolResult, SessionsJSON, error) {
+		tool(s, "sessions", func(_ context.Context, scope *Scope, _ SessionsArgs) (*mcp.CallToolResult, wire.Sessions, error) {
 			list := s.sessionList(scope)
 			return textResult(sessionsText(list)), list, nil
 		}))

@@ -12,6 +12,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/goldfish-gql/goldfish/gqlstatus"
+	"github.com/goldfish-gql/goldfish/wire"
 )
 
 // One MCP message is one budget, on /mcp and on standard input alike:
@@ -54,7 +55,7 @@ func isBatch(msg []byte) bool {
 // refusal is a JSON-RPC error answer to the message with the id given
 // ("id": null when it is not known), its data the server's error object.
 func refusal(id jsonrpc.ID, code int, ge *gqlstatus.Error) []byte {
-	data, _ := json.Marshal(errorJSON(ge))
+	data, _ := json.Marshal(wire.ErrorOf(ge))
 	b, _ := json.Marshal(struct {
 		JSONRPC string         `json:"jsonrpc"`
 		ID      any            `json:"id"`

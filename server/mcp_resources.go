@@ -10,6 +10,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/goldfish-gql/goldfish"
+	"github.com/goldfish-gql/goldfish/wire"
 )
 
 // Sessions are MCP resources too (SPEC §10): goldfish://sessions/{name}
@@ -116,9 +117,9 @@ func (s *Server) readSessionResource(ctx context.Context, req *mcp.ReadResourceR
 	}
 	ctx, cancel := s.withDeadline(ctx)
 	defer cancel()
-	req2 := RecallRequest{Q: "MATCH ()"}
+	req2 := wire.RecallRequest{Q: "MATCH ()"}
 	if hasNick {
-		req2 = RecallRequest{Q: "MATCH (n {nick: $nick})", Params: Params{"nick": nick}, Options: RecallSettings{NoPeaks: true}}
+		req2 = wire.RecallRequest{Q: "MATCH (n {nick: $nick})", Params: wire.Params{"nick": nick}, Options: wire.RecallSettings{NoPeaks: true}}
 	}
 	sh, err := s.doRecall(ctx, scope, name, req2)
 	if err != nil {

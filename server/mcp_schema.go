@@ -13,6 +13,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/goldfish-gql/goldfish/gqlstatus"
+	"github.com/goldfish-gql/goldfish/wire"
 )
 
 // Each tool has two input schemas. The one tools/list shows is strict:
@@ -131,8 +132,8 @@ var (
 	// lenientTypes take what the HTTP API takes: params as an object or
 	// a list, a list of sections or one string of them.
 	lenientTypes = map[reflect.Type]*jsonschema.Schema{
-		reflect.TypeFor[ToolParams](): {Types: []string{"object", "array", "null"}},
-		reflect.TypeFor[Sections]():   {Types: []string{"array", "string", "null"}, Items: stringType},
+		reflect.TypeFor[ToolParams]():    {Types: []string{"object", "array", "null"}},
+		reflect.TypeFor[wire.Sections](): {Types: []string{"array", "string", "null"}, Items: stringType},
 	}
 	// strictTypes are the forms a strict schema can state.
 	strictTypes = map[reflect.Type]*jsonschema.Schema{
@@ -143,7 +144,7 @@ var (
 					`(text that is not JSON is taken as a string)`},
 			},
 			PropertyOrder: []string{"name", "value"}}},
-		reflect.TypeFor[Sections](): {Type: "array", Items: stringType},
+		reflect.TypeFor[wire.Sections](): {Type: "array", Items: stringType},
 	}
 )
 
@@ -202,7 +203,7 @@ func strictSchema(sc *jsonschema.Schema) *jsonschema.Schema {
 // commit tools: a list of {name, value}, each value a JSON text (the form
 // a strict schema can state), or as over HTTP an object of names and
 // values. Integers and floats stay apart either way.
-type ToolParams Params
+type ToolParams wire.Params
 
 // toolParam is one parameter of the list form. Its value is a string
 // holding JSON, as the strict schema says; a client that sends the JSON
@@ -219,7 +220,7 @@ func (p *ToolParams) UnmarshalJSON(b []byte) error {
 		return nil
 	}
 	if len(b) == 0 || b[0] != '[' {
-		var m Params
+		var m wire.Params
 		if err := m.UnmarshalJSON(b); err != nil {
 			return err
 		}
@@ -263,7 +264,7 @@ func paramOf(raw json.RawMessage) (any, error) {
 	if err := dec.Decode(&x); err != nil {
 		return nil, fmt.Errorf("a value in params is not JSON: %v", err)
 	}
-	return paramValue(x)
+	return wire.ParamValue(x)
 }
 
-func (p ToolParams) values() Params { return Params(p) }
+func (p ToolParams) values() wire.Params { return wire.Params(p) }

@@ -12,6 +12,7 @@ import (
 
 	"github.com/goldfish-gql/goldfish"
 	"github.com/goldfish-gql/goldfish/gqlstatus"
+	"github.com/goldfish-gql/goldfish/wire"
 )
 
 // The drop-in's writes: each a Commit (or a few, in chunks) of the
@@ -493,7 +494,7 @@ func plural(n int, one, many string) string {
 
 // sessionsText is what a model reads of the sessions tool: one line a
 // session.
-func sessionsText(list SessionsJSON) string {
+func sessionsText(list wire.Sessions) string {
 	if len(list.Sessions) == 0 {
 		return "no sessions yet: a commit to a new name makes one"
 	}

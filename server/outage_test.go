@@ -17,6 +17,7 @@ import (
 	"github.com/goldfish-gql/goldfish/postgres"
 	"github.com/goldfish-gql/goldfish/server"
 	"github.com/goldfish-gql/goldfish/store/cabinet/postgres/pgtest"
+	"github.com/goldfish-gql/goldfish/wire"
 )
 
 // pingPostgres is a readiness probe: a connection of its own, pinged.
@@ -101,7 +102,7 @@ func TestCabinetUnreachable(t *testing.T) {
 	if exported.status != 200 || slice == "" {
 		t.Fatalf("%d %s", exported.status, exported.raw)
 	}
-	absorb, _ := json.Marshal(server.AbsorbRequest{Slice: slice, Policy: "remint"})
+	absorb, _ := json.Marshal(wire.AbsorbRequest{Slice: slice, Policy: "remint"})
 
 	if err := pg.Stop(); err != nil {
 		t.Fatal(err)

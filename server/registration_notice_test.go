@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/goldfish-gql/goldfish/server"
+	"github.com/goldfish-gql/goldfish/wire"
 )
 
 // TestRegistrationNotice: a view that is broken on the state its CREATE
@@ -15,7 +16,7 @@ import (
 // HTTP (JSON) and over MCP (text and structured content).
 func TestRegistrationNotice(t *testing.T) {
 	_, _, ts := newServer(t, server.Options{})
-	body, _ := json.Marshal(server.CommitRequest{Text: `CREATE VIEW urgent AS 'nodes("TSK")[0].priority'`})
+	body, _ := json.Marshal(wire.CommitRequest{Text: `CREATE VIEW urgent AS 'nodes("TSK")[0].priority'`})
 	code, got := call(t, ts, "POST", "/v1/sessions/main/commit", "", string(body))
 	if code != http.StatusOK {
 		t.Fatalf("status %d: %s", code, got)

@@ -23,10 +23,11 @@ import (
 	"github.com/goldfish-gql/goldfish"
 	"github.com/goldfish-gql/goldfish/gqlstatus"
 	"github.com/goldfish-gql/goldfish/server/ui"
+	"github.com/goldfish-gql/goldfish/wire"
 )
 
 // MaxFrame is the most bytes of one request body or response (SPEC §3).
-const MaxFrame = 4 << 20
+const MaxFrame = wire.MaxFrame
 
 // DefaultMemorySession is the session the memory-server tools work on.
 const DefaultMemorySession = "memory"
@@ -248,26 +249,36 @@ func (s *Server) writeError(w http.ResponseWriter, r *http.Request, err error) {
 	if code >= 500 && code != http.StatusServiceUnavailable {
 		s.opts.Logger.Warn("request failed", "method", r.Method, "path", r.URL.Path, "status", code, "error", ge.Error())
 	}
-	s.writeJSON(w, r, code, errorJSON(ge))
+	s.writeJSON(w, r, code, wire.ErrorOf(ge))
 }
 
 func (s *Server) writeJSON(w http.ResponseWriter, r *http.Request, code int, v any) {
-	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf)
-	enc.SetEscapeHTML(false) // Shapes hold "->"; keep them readable
-	if err := enc.Encode(v); err != nil {
+	b, err := encodeAnswer(v)
+	if err != nil {
 		s.writeError(w, r, gqlstatus.Errorf(gqlstatus.Internal, "cannot write the answer as JSON: %v", err))
 		return
 	}
-	if buf.Len() > MaxFrame {
-		if _, isErr := v.(ErrorJSON); !isErr {
+	if len(b) > MaxFrame {
+		if _, isErr := v.(wire.Error); !isErr {
 			s.writeError(w, r, errFrame("answer"))
 			return
 		}
 	}
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(code)
-	w.Write(buf.Bytes())
+	w.Write(b)
+}
+
+// encodeAnswer is v as the server writes it: JSON with <, > and & as
+// they are (Shapes hold "->"; keep them readable), then a newline.
+func encodeAnswer(v any) ([]byte, error) {
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
+		return nil, err
+	}
+	return buf.Bytes(), nil
 }
 
 // decode reads a request body into v, strictly: one JSON object, no

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/goldfish-gql/goldfish/server"
+	"github.com/goldfish-gql/goldfish/wire"
 )
 
 // TestSessionEndpoints: a Δ of several statements answers what each
@@ -26,20 +27,20 @@ func TestSessionEndpoints(t *testing.T) {
 		}
 	}
 	code, body := call(t, ts, "POST", "/v1/sessions/a/commit", w, `{"text": "INSERT (:TSK {nick: 'TSK_a', status: 'open'});\nMATCH (t:TSK {nick: 'nobody'}) SET t.x = 1;\nCREATE VIEW open AS 'count(\"TSK\")'"}`)
-	var cj server.CommitJSON
+	var cj wire.Commit
 	decode(body, &cj)
 	if code != 200 || len(cj.Results) != 3 || cj.Results[0].NodesCreated != 1 || cj.Results[1].Status != "02000" ||
 		len(cj.Results[1].Notices) != 1 || cj.Results[1].Notices[0].Line != 2 || cj.Results[2].Defined == "" {
 		t.Fatalf("a Δ of three statements: %d %s", code, body)
 	}
 	code, body = call(t, ts, "POST", "/v1/sessions/a/commit", w, `{"text": "INSERT (:TSK {nick: 'TSK_b'})"}`)
-	var one server.CommitJSON
+	var one wire.Commit
 	if decode(body, &one); code != 200 || one.Results != nil {
 		t.Fatalf("one statement has no results list: %d %s", code, body)
 	}
 
 	code, body = call(t, ts, "GET", "/v1/sessions/a/vocabulary", r, "")
-	var vj server.VocabularyJSON
+	var vj wire.Vocabulary
 	if decode(body, &vj); code != 200 || len(vj.Views) != 1 || vj.Views[0].Name != "open" || vj.Views[0].Text != "2" {
 		t.Fatalf("vocabulary: %d %s", code, body)
 	}
@@ -53,29 +54,29 @@ func TestSessionEndpoints(t *testing.T) {
 	if code, body = call(t, ts, "POST", "/v1/sessions/a/settings", w, `{"stale_reads": 3}`); code != 200 || !strings.Contains(body, `"stale_reads":3,"decay":0.9`) {
 		t.Fatalf("setting stale_reads: %d %s", code, body)
 	}
-	var ej server.ErrorJSON
+	var ej wire.Error
 	code, body = call(t, ts, "POST", "/v1/sessions/a/settings", w, `{"decay": 0}`)
 	if decode(body, &ej); code != 400 || ej.GQLStatus != "22Q06" {
 		t.Fatalf("decay 0: %d %s", code, body)
 	}
 
 	code, body = call(t, ts, "GET", "/v1/sessions/a/dump", r, "")
-	var dj server.DumpJSON
+	var dj wire.Dump
 	if decode(body, &dj); code != 200 || dj.Version != 2 || !strings.HasPrefix(dj.Dump, "version 2\nnodes 2, edges 0") {
 		t.Fatalf("dump: %d %s", code, body)
 	}
 
 	code, body = call(t, ts, "POST", "/v1/sessions/a/export", r, `{"nicks": ["TSK_a"]}`)
-	var sj server.SliceJSON
+	var sj wire.Slice
 	if decode(body, &sj); code != 200 || sj.Anchors != 1 || !strings.HasPrefix(sj.Slice, "// goldfish slice session=a version=2 ") {
 		t.Fatalf("export: %d %s", code, body)
 	}
-	req, _ := json.Marshal(server.AbsorbRequest{Slice: sj.Slice, Policy: "keep"})
+	req, _ := json.Marshal(wire.AbsorbRequest{Slice: sj.Slice, Policy: "keep"})
 	if code, _ = call(t, ts, "POST", "/v1/sessions/b/absorb", r, string(req)); code != http.StatusForbidden {
 		t.Fatalf("a reader of a absorbs into b: %d", code)
 	}
 	code, body = call(t, ts, "POST", "/v1/sessions/b/absorb", w, string(req))
-	var aj server.AbsorbJSON
+	var aj wire.Absorb
 	if decode(body, &aj); code != 200 || aj.Version != 1 || aj.NodesCreated != 1 || aj.Policy != "keep" {
 		t.Fatalf("absorb: %d %s", code, body)
 	}

@@ -9,6 +9,7 @@ import (
 
 	"github.com/goldfish-gql/goldfish"
 	"github.com/goldfish-gql/goldfish/gqlstatus"
+	"github.com/goldfish-gql/goldfish/wire"
 )
 
 // The endpoints below are the rest of what gqlsh's meta-commands do, so
@@ -17,70 +18,6 @@ import (
 // agents (:agents), its kinds (:kinds), its names (the shell's completion), a purge (:purge), a drop (:drop),
 // a flush (:flush) and a backup of the server's cabinet to the caller
 // (:backup).
-
-// AgentsJSON is the answer of GET /v1/sessions/{name}/agents: the agents
-// that read the session, sorted by name (goldfish.Session.Agents).
-type AgentsJSON struct {
-	Agents []AgentJSON `json:"agents"`
-}
-
-// AgentJSON is one agent: the version its latest Recall read, and its
-// number of Recalls.
-type AgentJSON struct {
-	Name     string `json:"name"`
-	LastRead uint64 `json:"last_read"`
-	Reads    uint64 `json:"reads"`
-}
-
-// KindsJSON is the answer of GET /v1/sessions/{name}/kinds: each kind's
-// nodes, property keys and edge types out and in, with counts
-// (goldfish.Session.Kinds).
-type KindsJSON struct {
-	Kinds []KindJSON `json:"kinds"`
-}
-
-// KindJSON is one kind of KindsJSON.
-type KindJSON struct {
-	Kind  string      `json:"kind"`
-	Nodes int         `json:"nodes"`
-	Keys  []NameCount `json:"keys"`
-	Out   []NameCount `json:"out"`
-	In    []NameCount `json:"in"`
-}
-
-// NameCount is a name and how many times it was seen.
-type NameCount struct {
-	Name  string `json:"name"`
-	Count int    `json:"count"`
-}
-
-// NamesJSON is the answer of GET /v1/sessions/{name}/names: the names a
-// shell completes (goldfish.Session.Names).
-type NamesJSON struct {
-	Labels    []string `json:"labels"`
-	EdgeTypes []string `json:"edge_types"`
-	Keys      []string `json:"keys"`
-	Nicks     []string `json:"nicks"`
-}
-
-// PurgeJSON is the answer of POST /v1/sessions/{name}/purge: the
-// recycled elements removed and the session's version after.
-type PurgeJSON struct {
-	Purged  int    `json:"purged"`
-	Version uint64 `json:"version"`
-}
-
-// DroppedJSON is the answer of DELETE /v1/sessions/{name}: the session
-// as it was before the drop (Version 0 when it never held a Commit).
-type DroppedJSON struct {
-	Dropped SessionJSON `json:"dropped"`
-}
-
-// FlushJSON is the answer of POST /v1/flush: where the sessions were
-// written ("" when the server keeps them in memory).
-type FlushJSON struct {
-	Cabinet string `json:"cabinet"`
-}
 
 // sessionInfo answers GET /v1/sessions/{name}: the session's version and
 // counts, as GET /v1/sessions lists them; a session not made yet answers
@@ -95,12 +32,12 @@ func (s *Server) sessionInfo(_ http.ResponseWriter, r *http.Request, scope *Scop
 		if err != nil {
 			return nil, err
 		}
-		return SessionJSON{Name: name, Version: s.catalogVersion(sess, scope)}, nil
+		return wire.Session{Name: name, Version: s.catalogVersion(sess, scope)}, nil
 	}
 	if in, ok := s.infoOf(name); ok {
-		return sessionJSON(in), nil
+		return wire.SessionOf(in), nil
 	}
-	return SessionJSON{Name: name}, nil
+	return wire.Session{Name: name}, nil
 }
 
 // catalogVersion is the catalogue's version as the token sees it: a token
@@ -134,12 +71,12 @@ func (s *Server) agents(_ http.ResponseWriter, r *http.Request, scope *Scope) (a
 	if err != nil {
 		return nil, s.callError(r.Context(), err)
 	}
-	out := AgentsJSON{Agents: []AgentJSON{}}
+	out := wire.Agents{Agents: []wire.Agent{}}
 	for _, a := range list {
 		if scope.Bound() && !slices.Contains(scope.Agents, a.Name) {
 			continue
 		}
-		out.Agents = append(out.Agents, AgentJSON{Name: a.Name, LastRead: a.LastRead, Reads: a.Reads})
+		out.Agents = append(out.Agents, wire.AgentOf(a))
 	}
 	return out, nil
 }
@@ -155,7 +92,7 @@ func (s *Server) forgetAgent(_ http.ResponseWriter, r *http.Request, scope *Scop
 	if err := sess.ForgetAgent(r.Context(), agent); err != nil {
 		return nil, s.callError(r.Context(), err)
 	}
-	return AgentsJSON{Agents: []AgentJSON{}}, nil
+	return wire.Agents{Agents: []wire.Agent{}}, nil
 }
 
 // kinds answers GET /v1/sessions/{name}/kinds[?kind=K].
@@ -168,19 +105,11 @@ func (s *Server) kinds(_ http.ResponseWriter, r *http.Request, scope *Scope) (an
 	if err != nil {
 		return nil, s.callError(r.Context(), err)
 	}
-	out := KindsJSON{Kinds: []KindJSON{}}
+	out := wire.Kinds{Kinds: []wire.Kind{}}
 	for _, k := range ks {
-		out.Kinds = append(out.Kinds, KindJSON{Kind: k.Kind, Nodes: k.Nodes, Keys: nameCounts(k.Keys), Out: nameCounts(k.Out), In: nameCounts(k.In)})
+		out.Kinds = append(out.Kinds, wire.KindOf(k))
 	}
 	return out, nil
-}
-
-func nameCounts(in []goldfish.NameCount) []NameCount {
-	out := make([]NameCount, len(in))
-	for i, c := range in {
-		out[i] = NameCount{Name: c.Name, Count: c.Count}
-	}
-	return out
 }
 
 // names answers GET /v1/sessions/{name}/names.
@@ -193,15 +122,7 @@ func (s *Server) names(_ http.ResponseWriter, r *http.Request, scope *Scope) (an
 	if err != nil {
 		return nil, s.callError(r.Context(), err)
 	}
-	return NamesJSON{Labels: orEmpty(n.Labels), EdgeTypes: orEmpty(n.EdgeTypes), Keys: orEmpty(n.Keys), Nicks: orEmpty(n.Nicks)}, nil
-}
-
-// orEmpty is list, or an empty list for nil (JSON [] rather than null).
-func orEmpty(list []string) []string {
-	if list == nil {
-		return []string{}
-	}
-	return list
+	return wire.NamesOf(n), nil
 }
 
 // purge answers POST /v1/sessions/{name}/purge: a write.
@@ -214,7 +135,7 @@ func (s *Server) purge(_ http.ResponseWriter, r *http.Request, scope *Scope) (an
 	if err != nil {
 		return nil, s.callError(r.Context(), err)
 	}
-	return PurgeJSON{Purged: n, Version: sess.Version()}, nil
+	return wire.Purge{Purged: n, Version: sess.Version()}, nil
 }
 
 // drop answers DELETE /v1/sessions/{name}: the session is deleted for
@@ -239,7 +160,7 @@ func (s *Server) drop(_ http.ResponseWriter, r *http.Request, scope *Scope) (any
 	if err := s.db.Drop(r.Context(), name); err != nil {
 		return nil, s.callError(r.Context(), err)
 	}
-	return DroppedJSON{Dropped: sessionJSON(in)}, nil
+	return wire.Dropped{Dropped: wire.SessionOf(in)}, nil
 }
 
 // flush answers POST /v1/flush: the sessions the token may write, each
@@ -250,7 +171,7 @@ func (s *Server) flush(_ http.ResponseWriter, r *http.Request, scope *Scope) (an
 		if err := s.db.Flush(r.Context()); err != nil {
 			return nil, s.callError(r.Context(), err)
 		}
-		return FlushJSON{Cabinet: s.db.CabinetPath()}, nil
+		return wire.Flush{Cabinet: s.db.CabinetPath()}, nil
 	}
 	for _, name := range s.db.Sessions() {
 		if !scope.CanWrite(name) {
@@ -264,7 +185,7 @@ func (s *Server) flush(_ http.ResponseWriter, r *http.Request, scope *Scope) (an
 			return nil, s.callError(r.Context(), err)
 		}
 	}
-	return FlushJSON{Cabinet: s.db.CabinetPath()}, nil
+	return wire.Flush{Cabinet: s.db.CabinetPath()}, nil
 }
 
 // backup answers GET /v1/backup with a consistent copy of the server's

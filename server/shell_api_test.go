@@ -13,6 +13,7 @@ import (
 
 	"github.com/goldfish-gql/goldfish"
 	"github.com/goldfish-gql/goldfish/server"
+	"github.com/goldfish-gql/goldfish/wire"
 )
 
 // TestShellEndpoints: the endpoints the shell on a server uses (one
@@ -41,7 +42,7 @@ func TestShellEndpoints(t *testing.T) {
 	must("POST", "/v1/sessions/a/commit", w, `{"text": "INSERT (:TSK {nick: 'TSK_a', due: $d})-[:blocks]->(:TSK {nick: 'TSK_b'}); MATCH (t:TSK {nick: 'TSK_b'}) DETACH DELETE t", "params": {"d": {"date": "2026-01-31"}}}`, 200)
 	must("POST", "/v1/sessions/a/recall", r, `{"q": "MATCH (t:TSK)", "agent": "ana"}`, 200)
 
-	var info server.SessionJSON
+	var info wire.Session
 	decode(must("GET", "/v1/sessions/a", r, "", 200), &info)
 	if info.Name != "a" || info.Version != 1 || info.Nodes != 1 || info.Recycled == 0 {
 		t.Errorf("GET /v1/sessions/a: %+v", info)
@@ -52,7 +53,7 @@ func TestShellEndpoints(t *testing.T) {
 	}
 	must("GET", "/v1/sessions/b", r, "", http.StatusForbidden)
 
-	var agents server.AgentsJSON
+	var agents wire.Agents
 	decode(must("GET", "/v1/sessions/a/agents", r, "", 200), &agents)
 	if len(agents.Agents) != 1 || agents.Agents[0].Name != "ana" || agents.Agents[0].Reads != 1 {
 		t.Errorf("agents: %+v", agents)
@@ -64,19 +65,19 @@ func TestShellEndpoints(t *testing.T) {
 		t.Errorf("ana forgotten, still: %+v", agents)
 	}
 
-	var kinds server.KindsJSON
+	var kinds wire.Kinds
 	decode(must("GET", "/v1/sessions/a/kinds?kind=TSK", r, "", 200), &kinds)
 	if len(kinds.Kinds) != 1 || kinds.Kinds[0].Nodes != 1 || len(kinds.Kinds[0].Keys) != 2 {
 		t.Errorf("kinds: %+v", kinds)
 	}
-	var names server.NamesJSON
+	var names wire.Names
 	decode(must("GET", "/v1/sessions/a/names", r, "", 200), &names)
 	if strings.Join(names.Labels, ",") != "TSK" || strings.Join(names.Nicks, ",") != "TSK_a" || names.EdgeTypes == nil {
 		t.Errorf("names: %+v", names)
 	}
 
 	must("POST", "/v1/sessions/a/purge", r, "{}", http.StatusForbidden)
-	var purged server.PurgeJSON
+	var purged wire.Purge
 	decode(must("POST", "/v1/sessions/a/purge", w, "{}", 200), &purged)
 	if purged.Purged == 0 || purged.Version != 2 {
 		t.Errorf("purge: %+v", purged)
@@ -84,7 +85,7 @@ func TestShellEndpoints(t *testing.T) {
 
 	must("POST", "/v1/sessions/b/commit", w, `{"text": "INSERT (:X)"}`, 200)
 	must("DELETE", "/v1/sessions/b", r, "", http.StatusForbidden)
-	var ej server.ErrorJSON
+	var ej wire.Error
 	decode(must("DELETE", "/v1/sessions/nothing", all, "", 400), &ej)
 	if ej.GQLStatus != "42002" {
 		t.Errorf("drop of nothing: %+v", ej)
@@ -93,7 +94,7 @@ func TestShellEndpoints(t *testing.T) {
 	if ej.GQLStatus != "42Q02" {
 		t.Errorf("drop of the catalogue: %+v", ej)
 	}
-	var dropped server.DroppedJSON
+	var dropped wire.Dropped
 	decode(must("DELETE", "/v1/sessions/b", w, "", 200), &dropped)
 	if dropped.Dropped.Name != "b" || dropped.Dropped.Version != 1 || dropped.Dropped.Nodes != 1 {
 		t.Errorf("drop: %+v", dropped)
@@ -102,7 +103,7 @@ func TestShellEndpoints(t *testing.T) {
 		t.Errorf("after the drop: %+v", infos)
 	}
 
-	var fl server.FlushJSON
+	var fl wire.Flush
 	decode(must("POST", "/v1/flush", w, "{}", 200), &fl)
 	if fl.Cabinet != "" {
 		t.Errorf("a flush in memory names %q", fl.Cabinet)

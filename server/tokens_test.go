@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/goldfish-gql/goldfish/server"
+	"github.com/goldfish-gql/goldfish/wire"
 )
 
 // tokenSet makes tokens for the scopes given as "read=…" / "write=…"
@@ -141,10 +142,10 @@ func TestTokensIsolate(t *testing.T) {
 		"MATCH (s:SESSION)", "CALL db.sessions()", "MATCH (n {name: $s})",
 	}
 	for _, q := range texts {
-		body, _ := json.Marshal(server.RecallRequest{Q: q, Params: server.Params{"s": "secret"}, Agent: "secret"})
+		body, _ := json.Marshal(wire.RecallRequest{Q: q, Params: wire.Params{"s": "secret"}, Agent: "secret"})
 		status, out := call(t, ts, "POST", "/v1/sessions/alpha/recall", alpha, string(body))
 		check("recall "+q, status, out)
-		cbody, _ := json.Marshal(server.CommitRequest{Text: q, Params: server.Params{"s": "secret"}})
+		cbody, _ := json.Marshal(wire.CommitRequest{Text: q, Params: wire.Params{"s": "secret"}})
 		status, out = call(t, ts, "POST", "/v1/sessions/alpha/commit", alpha, string(cbody))
 		check("commit "+q, status, out)
 	}
@@ -215,7 +216,7 @@ func TestTokensIsolate(t *testing.T) {
 	if status != 200 || body != `{"sessions":[{"name":"alpha","version":1,"nodes":1,"edges":0,"kinds":{"NOTE":1},"last_commit":`+body[strings.Index(body, `"last_commit":`)+14:] {
 		t.Errorf("the sessions of alpha's token: %s", body)
 	}
-	var list server.SessionsJSON
+	var list wire.Sessions
 	for tok, want := range map[string][]string{"multi": {"beta", "proj.a"}, "all": {"ALPHA", "alpha", "alphabet", "beta", "proj.a", "proja", "secret"}} {
 		_, body = call(t, ts, "GET", "/v1/sessions", toks[tok], "")
 		json.Unmarshal([]byte(body), &list)

@@ -2,6 +2,7 @@ package values
 
 import (
 	"fmt"
+	"strconv"
 	"strings"
 )
 
@@ -17,6 +18,38 @@ type CommitResult struct {
 	Applied bool
 	Total   Counts
 	Stmts   []StmtResult
+}
+
+// Summary renders what the Δ did as one line, as the shell prints it:
+// "ok v=3 registered view open_tasks +2 nodes +1 edge 3 properties set
+// (ran settle)", with " (not applied)" when the version did not move
+// (nothing changed, or the text ended with ROLLBACK: the counts are what
+// would have been). The counts are the Δ's totals.
+func (r *CommitResult) Summary() string {
+	var b strings.Builder
+	b.WriteString("ok v=")
+	b.WriteString(strconv.FormatUint(r.Version, 10))
+	for _, st := range r.Stmts {
+		if st.Defined != "" {
+			b.WriteString(" " + st.Defined)
+		}
+	}
+	if c := r.Total.Summary(); c != "" {
+		b.WriteString(" " + c)
+	}
+	var ran []string
+	for _, st := range r.Stmts {
+		if st.Action != "" {
+			ran = append(ran, st.Action)
+		}
+	}
+	if len(ran) > 0 {
+		b.WriteString(" (ran " + strings.Join(ran, ", ") + ")")
+	}
+	if !r.Applied {
+		b.WriteString(" (not applied)")
+	}
+	return b.String()
 }
 
 // StmtResult reports what one statement of a Δ did. Its Status is 00001,

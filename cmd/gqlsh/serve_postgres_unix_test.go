@@ -16,8 +16,8 @@ import (
 	"time"
 
 	"github.com/goldfish-gql/goldfish/conformance"
-	"github.com/goldfish-gql/goldfish/server"
 	"github.com/goldfish-gql/goldfish/store/cabinet/postgres/pgtest"
+	"github.com/goldfish-gql/goldfish/wire"
 )
 
 // TestServePostgresFlags: serve and mcp take --postgres with none of
@@ -117,16 +117,16 @@ func TestConformanceURLPostgres(t *testing.T) {
 
 // post sends a JSON body and decodes the answer; it returns the status
 // and, for an error, the server's error object.
-func post(t *testing.T, url string, body, out any) (int, server.ErrorJSON) {
+func post(t *testing.T, url string, body, out any) (int, wire.Error) {
 	t.Helper()
 	b, _ := json.Marshal(body)
 	resp, err := http.Post(url, "application/json", bytes.NewReader(b))
 	if err != nil {
 		t.Error(err)
-		return 0, server.ErrorJSON{}
+		return 0, wire.Error{}
 	}
 	defer resp.Body.Close()
-	var ej server.ErrorJSON
+	var ej wire.Error
 	if resp.StatusCode != http.StatusOK {
 		json.NewDecoder(resp.Body).Decode(&ej)
 		return resp.StatusCode, ej
@@ -158,8 +158,8 @@ func TestServeTwoServersPostgres(t *testing.T) {
 	_, urlB, _ := startServe(t, args...)
 	servers := []string{urlA, urlB}
 	session := func(u, verb string) string { return u + "/v1/sessions/shared/" + verb }
-	var cj server.CommitJSON
-	if code, ej := post(t, session(urlA, "commit"), server.CommitRequest{Text: `INSERT (:C {nick: "c", n: 0})`}, &cj); code != 200 {
+	var cj wire.Commit
+	if code, ej := post(t, session(urlA, "commit"), wire.CommitRequest{Text: `INSERT (:C {nick: "c", n: 0})`}, &cj); code != 200 {
 		t.Fatalf("the counter: %d %+v", code, ej)
 	}
 	const writers, per = 8, 25
@@ -179,10 +179,10 @@ func TestServeTwoServersPostgres(t *testing.T) {
 			go func() {
 				defer wg.Done()
 				for n := 0; n < per; {
-					var res server.CommitJSON
-					code, ej := post(t, session(u, "commit"), server.CommitRequest{
+					var res wire.Commit
+					code, ej := post(t, session(u, "commit"), wire.CommitRequest{
 						Text:   `MATCH (c:C {nick: "c"}) SET c.n = c.n + 1 INSERT (:STEP {h: $h, w: $w, n: $n})`,
-						Params: server.Params{"h": h, "w": w, "n": n}}, &res)
+						Params: wire.Params{"h": h, "w": w, "n": n}}, &res)
 					if code == http.StatusConflict && ej.GQLStatus == "40001" {
 						mu.Lock()
 						conflicts++
@@ -219,10 +219,10 @@ func TestServeTwoServersPostgres(t *testing.T) {
 	// up), holds every acknowledged Commit once and the counter at total.
 	var dumps []string
 	for i, u := range servers {
-		var sh server.ShapeJSON
+		var sh wire.Shape
 		deadline := time.Now().Add(30 * time.Second)
 		for sh.Version != uint64(total+1) && time.Now().Before(deadline) {
-			if code, ej := post(t, session(u, "recall"), server.RecallRequest{Q: `MATCH (c:C)`}, &sh); code != 200 {
+			if code, ej := post(t, session(u, "recall"), wire.RecallRequest{Q: `MATCH (c:C)`}, &sh); code != 200 {
 				t.Fatalf("server %d: %d %+v", i, code, ej)
 			}
 			time.Sleep(poll / 5)
@@ -234,7 +234,7 @@ func TestServeTwoServersPostgres(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		var d server.DumpJSON
+		var d wire.Dump
 		json.NewDecoder(resp.Body).Decode(&d)
 		resp.Body.Close()
 		seen := map[string]int{}
@@ -260,14 +260,14 @@ func TestServeTwoServersPostgres(t *testing.T) {
 	// Freshness: a Commit on A, Recalls on B until B shows it.
 	var delays []time.Duration
 	for i := range 20 {
-		var res server.CommitJSON
-		if code, ej := post(t, servers[i%2]+"/v1/sessions/fresh/commit", server.CommitRequest{Text: `INSERT (:F {i: $i})`, Params: server.Params{"i": i}}, &res); code != 200 {
+		var res wire.Commit
+		if code, ej := post(t, servers[i%2]+"/v1/sessions/fresh/commit", wire.CommitRequest{Text: `INSERT (:F {i: $i})`, Params: wire.Params{"i": i}}, &res); code != 200 {
 			t.Fatalf("%d %+v", code, ej)
 		}
 		start := time.Now()
 		for {
-			var sh server.ShapeJSON
-			if code, ej := post(t, servers[1-i%2]+"/v1/sessions/fresh/recall", server.RecallRequest{Q: `MATCH (f:F) LIMIT 1`}, &sh); code != 200 {
+			var sh wire.Shape
+			if code, ej := post(t, servers[1-i%2]+"/v1/sessions/fresh/recall", wire.RecallRequest{Q: `MATCH (f:F) LIMIT 1`}, &sh); code != 200 {
 				t.Fatalf("%d %+v", code, ej)
 			}
 			if sh.Version >= res.Version {

@@ -135,7 +135,7 @@
 
   // recall sends the Recall box and draws its answer.
   function recall() {
-    var body = { q: state.q || "MATCH ()", options: {} };
+    var body = { q: state.q || "MATCH ()", options: { rows: true } };
     ["L", "k", "M", "F", "T"].forEach(function (o) {
       var v = $("opt-" + o).value;
       if (v !== "") body.options[o] = Number(v);
@@ -149,11 +149,48 @@
     });
   }
 
+  // IDENTITY are the properties a trimmed row shows.
+  var IDENTITY = { nick: true, loc: true, name: true, title: true };
+
+  // literal writes a value of a row's JSON as GQL writes it (a DATE is
+  // {"date": …}, a DATETIME {"datetime": …}).
+  function literal(v) {
+    if (v === null) return "null";
+    if (typeof v === "string") return JSON.stringify(v);
+    if (Array.isArray(v)) return "[" + v.map(literal).join(", ") + "]";
+    if (typeof v === "object") return v.date ? "DATE '" + v.date + "'" : v.datetime ? "DATETIME '" + v.datetime + "'" : JSON.stringify(v);
+    return String(v);
+  }
+
+  // rowProps are the properties a row shows: its identity alone when it
+  // is trimmed, an elided value as its $parameter.
+  function rowProps(r) {
+    var elided = {};
+    (r.elided || []).forEach(function (e) { elided[e.key] = "$" + e.param; });
+    return Object.keys(r.props || {}).sort().filter(function (k) { return !r.trimmed || IDENTITY[k]; }).map(function (k) {
+      var v = r.props[k];
+      return { k: k, src: elided[k] || literal(v), str: typeof v === "string" && !elided[k] ? v : null };
+    });
+  }
+
+  // shapeGraph is the Shape's rows as the drawing takes them: the
+  // answer of a Recall asked with rows is the Shape as a value, so
+  // nothing reads its GQL back.
+  function shapeGraph(sh) {
+    var nodes = (sh.nodes || []).map(function (r, i) {
+      return { v: r.var, kind: r.labels[0] || "", labels: r.labels.slice(1), props: rowProps(r), how: "insert", n: i, seed: !!r.seed };
+    });
+    var edges = (sh.edges || []).map(function (r) {
+      return { from: nodes[r.from].v, to: nodes[r.to].v, type: r.type, props: rowProps(r), how: "insert" };
+    });
+    return { nodes: nodes, edges: edges };
+  }
+
   function drawShape(sh) {
     var t0 = performance.now();
-    var g = GQL.parse(sh.gql);
-    var seeds = Number(g.header.seeds || sh.seeds || 0);
-    var drawn = Graph.draw($("graph"), g, { seeds: seeds });
+    var g = shapeGraph(sh);
+    var seeds = g.nodes.filter(function (nd) { return nd.seed; }).length;
+    var drawn = Graph.draw($("graph"), g, {});
     var ms = performance.now() - t0;
     window.goldfishDraw = { ms: ms, nodes: g.nodes.length, edges: g.edges.length, drawn: drawn };
     $("gql").textContent = sh.gql;

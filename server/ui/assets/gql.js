@@ -1,5 +1,6 @@
-// gql.js reads the GQL a Shape or a diff is written in into nodes and
-// edges, enough to draw them: node patterns (var:KIND:Label {props}),
+// gql.js reads the GQL a diff is written in into nodes and edges,
+// enough to draw them (a Shape is drawn from its rows, app.js's
+// shapeGraph): node patterns (var:KIND:Label {props}),
 // edge patterns -[var:TYPE {props}]-> and <-[…]-, and the clauses MATCH,
 // INSERT, SET, REMOVE and DELETE. A value is kept as its source text
 // (and, for a string, as the string) so the page shows what the Shape

@@ -1,4 +1,5 @@
-// graph.js lays out and draws a parsed Shape (GQL.parse) as SVG. The
+// graph.js lays out and draws a Shape's rows (app.js's shapeGraph) or a
+// parsed diff (GQL.parse) as SVG. The
 // layout is a small force simulation: nodes start on a spiral in the
 // order the Shape lists them (so the same Shape always gives the same
 // picture), repel each other, and edges pull their ends together, for a
@@ -63,8 +64,8 @@ var Graph = (function () {
     }
   }
 
-  // draw fills svg with the graph g ({nodes, edges}); opts.seeds marks the
-  // first that many nodes as seeds, opts.diff colours by what the diff
+  // draw fills svg with the graph g ({nodes, edges}); a node's seed marks
+  // it a seed (a Shape's rows say which), opts.diff colours by what the diff
   // does. An edge to a variable the text never wrote as a node is drawn
   // to a dashed ghost (data-ghost, not data-node).
   function draw(svg, g, opts) {
@@ -98,12 +99,12 @@ var Graph = (function () {
     });
 
     var nodeLayer = el("g", { "class": "nodes" }, svg);
-    nodes.forEach(function (nd, i) {
+    nodes.forEach(function (nd) {
       var name = GQL.name(nd);
       var attrs = { transform: "translate(" + nd.x.toFixed(1) + "," + nd.y.toFixed(1) + ")", "class": "node" };
       attrs[nd.ghost ? "data-ghost" : "data-node"] = name;
       if (nd.kind) attrs["data-kind"] = nd.kind;
-      var seed = !nd.ghost && i < (opts.seeds || 0);
+      var seed = !nd.ghost && !!nd.seed;
       if (seed) attrs["data-seed"] = "";
       if (opts.diff) attrs["data-how"] = nd.how;
       var gn = el("g", attrs, nodeLayer);

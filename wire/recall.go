@@ -276,7 +276,31 @@ func (s *Shape) UnmarshalJSON(b []byte) error {
 	if err := json.Unmarshal(b, &x); err != nil {
 		return err
 	}
+	if err := x.ShapeRows.check(); err != nil {
+		return err
+	}
 	s.Detail = x.ShapeRows
+	return nil
+}
+
+// check refuses rows a reader of the Shape could not follow: an edge
+// whose end is no node of the answer, a hop under -1, a negative count.
+// The server never writes them; an answer from elsewhere is refused
+// whole rather than read in part.
+func (d *ShapeRows) check() error {
+	if d == nil {
+		return nil
+	}
+	for i, n := range d.Nodes {
+		if n.Hop < -1 || n.More < 0 {
+			return fmt.Errorf("node row %d: hop %d, more %d", i, n.Hop, n.More)
+		}
+	}
+	for i, e := range d.Edges {
+		if e.From < 0 || e.From >= len(d.Nodes) || e.To < 0 || e.To >= len(d.Nodes) {
+			return fmt.Errorf("edge row %d joins node rows %d and %d of %d", i, e.From, e.To, len(d.Nodes))
+		}
+	}
 	return nil
 }
 

@@ -350,13 +350,13 @@ func (x *executor) eval(v planner.Value, row *planner.Row) (store.Value, error) 
 		}
 		val, err := planner.FromCEL(out)
 		if err != nil {
-			return store.Value{}, x.errAt(planner.ValueCode(err), v.Pos, "%v", err)
+			return store.Value{}, x.errAt(values.ValueCode(err), v.Pos, "%v", err)
 		}
 		return val, nil
 	default:
 		val, err := planner.FromCEL(x.params[v.Param])
 		if err != nil {
-			return store.Value{}, x.errAt(planner.ValueCode(err), v.Pos, "parameter $%s: %v", x.plan.Params[v.Param], err)
+			return store.Value{}, x.errAt(values.ValueCode(err), v.Pos, "parameter $%s: %v", x.plan.Params[v.Param], err)
 		}
 		return val, nil
 	}

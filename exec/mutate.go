@@ -9,6 +9,7 @@ import (
 	"github.com/goldfish-gql/goldfish/parser/ast"
 	"github.com/goldfish-gql/goldfish/planner"
 	"github.com/goldfish-gql/goldfish/store"
+	"github.com/goldfish-gql/goldfish/values"
 )
 
 // insert creates each row's new elements; bound variables are reused.
@@ -419,7 +420,7 @@ func (x *executor) propsOf(row *planner.Row, pps []planner.PropPlan) (store.Prop
 			return nil, 0, err
 		}
 		if err := x.storable(v); err != nil {
-			return nil, 0, x.errAt(planner.ValueCode(err), pp.Val.Pos, "property %s: %v", pp.Key, err).
+			return nil, 0, x.errAt(values.ValueCode(err), pp.Val.Pos, "property %s: %v", pp.Key, err).
 				WithHint("write a value a property can hold")
 		}
 		m[pp.Key] = v
@@ -615,7 +616,7 @@ func (x *executor) set(rows []*planner.Row, s *planner.SetStep, sr *StmtResult) 
 					return err
 				}
 				if err := x.storable(v); err != nil {
-					return x.errAt(planner.ValueCode(err), it.Val.Pos, "property %s: %v", it.Key, err).
+					return x.errAt(values.ValueCode(err), it.Val.Pos, "property %s: %v", it.Key, err).
 						WithHint("write a value a property can hold")
 				}
 				if it.Key == "nick" && !v.IsNull() && v.Kind() != store.KindString {

@@ -4,6 +4,7 @@ import (
 	"github.com/goldfish-gql/goldfish/gqlstatus"
 	"github.com/goldfish-gql/goldfish/parser/ast"
 	"github.com/goldfish-gql/goldfish/store"
+	"github.com/goldfish-gql/goldfish/values"
 )
 
 // planQuery plans a statement of clauses: each clause a step, in order,
@@ -158,7 +159,7 @@ func (s *scope) value(e ast.Expr) (Value, error) {
 			return Value{}, err
 		}
 		if err := v.Check(); err != nil {
-			return Value{}, s.errAt(ValueCode(err), e.Position(), "%v", err).
+			return Value{}, s.errAt(values.ValueCode(err), e.Position(), "%v", err).
 				WithHint("write a value a property can hold")
 		}
 		return Value{Pos: e.Position(), Const: &v, Param: -1}, nil

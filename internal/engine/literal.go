@@ -7,6 +7,7 @@ import (
 	"github.com/goldfish-gql/goldfish/gqlstatus"
 	"github.com/goldfish-gql/goldfish/planner"
 	"github.com/goldfish-gql/goldfish/store"
+	"github.com/goldfish-gql/goldfish/values"
 )
 
 // literalOpen and literalClose wrap a literal into the statement that
@@ -72,7 +73,7 @@ func parseLiteral(text string) (store.Value, error) {
 	}
 	v := *props[0].Val.Const
 	if err := v.Check(); err != nil {
-		return store.Value{}, &gqlstatus.Error{Code: planner.ValueCode(err), Msg: err.Error(), Cause: err}
+		return store.Value{}, &gqlstatus.Error{Code: values.ValueCode(err), Msg: err.Error(), Cause: err}
 	}
 	return v, nil
 }

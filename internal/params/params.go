@@ -13,9 +13,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/goldfish-gql/goldfish/exec"
 	"github.com/goldfish-gql/goldfish/gqlstatus"
-	"github.com/goldfish-gql/goldfish/planner"
 	"github.com/goldfish-gql/goldfish/store"
 	"github.com/goldfish-gql/goldfish/values"
 )
@@ -33,7 +31,7 @@ import (
 
 // Commit converts a Commit's parameters. Together (names and
 // literals) they take at most limit bytes, R's byte budget (limit ≤ 0
-// means exec.DefaultBudget's); over it the Δ fails whole with the R
+// means values.DefaultBudget's); over it the Δ fails whole with the R
 // budget's error (22Q02), naming the parameter where the bound was
 // passed. A parameter no property can hold fails (22G03 and the codes
 // above), whether or not the Δ uses it: every parameter goes into the log.
@@ -42,7 +40,7 @@ func Commit(params map[string]any, limit int) (map[string]store.Value, error) {
 		return nil, nil
 	}
 	if limit <= 0 {
-		limit = exec.DefaultBudget.Bytes
+		limit = values.DefaultBudget.Bytes
 	}
 	out := make(map[string]store.Value, len(params))
 	if name, err := convertParams(out, params, limit); err != nil {
@@ -56,10 +54,10 @@ func Commit(params map[string]any, limit int) (map[string]store.Value, error) {
 // it is held to what a Commit parameter is: a value a property could hold
 // (22G03 and the codes above), and together at most limit bytes as GQL
 // literals, the R byte budget of the database the Recall reads (≤ 0:
-// exec.DefaultBudget's; over it, R's error, 22Q02).
+// values.DefaultBudget's; over it, R's error, 22Q02).
 func Recall(out map[string]store.Value, params map[string]any, limit int) error {
 	if limit <= 0 {
-		limit = exec.DefaultBudget.Bytes
+		limit = values.DefaultBudget.Bytes
 	}
 	if name, err := convertParams(out, params, limit); err != nil {
 		return paramError(name, err, limit, false)
@@ -78,7 +76,7 @@ type Converter struct {
 
 func NewConverter(limit int) Converter {
 	if limit <= 0 {
-		limit = exec.DefaultBudget.Bytes
+		limit = values.DefaultBudget.Bytes
 	}
 	return Converter{c: converter{left: limit}, limit: limit}
 }
@@ -146,7 +144,7 @@ func paramError(name string, err error, limit int, commit bool) error {
 	if errors.As(err, &ve) {
 		return gqlstatus.Errorf(ve.code, "parameter $%s%s: %s", name, ve.where(), ve.msg).WithHint(ve.hint)
 	}
-	return gqlstatus.Errorf(planner.ValueCode(err), "parameter $%s: %v", name, err)
+	return gqlstatus.Errorf(values.ValueCode(err), "parameter $%s: %v", name, err)
 }
 
 // errOverBudget ends a conversion that passed its byte bound.
@@ -383,7 +381,7 @@ func (c *converter) list(n int, s any, depth int, elem func(i, depth int) (store
 func (c *converter) stored(v store.Value, depth int) error {
 	if v.Kind() != store.KindList {
 		if err := v.Check(); err != nil {
-			return invalid(planner.ValueCode(err), "pass a value a property can hold", "%v", err)
+			return invalid(values.ValueCode(err), "pass a value a property can hold", "%v", err)
 		}
 		return c.spend(v.Size())
 	}

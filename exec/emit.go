@@ -235,7 +235,7 @@ func (e *emitter) emit(w *shapewalk.Shape, seeds int) {
 	}
 	e.body, e.bodyCost = b, cost
 	sc.body = b
-	e.rows(w, vars, from, elided)
+	e.keepRows(w, from, elided)
 }
 
 // writeBody writes the INSERT of a walked Shape and returns it with its
@@ -778,7 +778,7 @@ func (s *Shape) plainText() string {
 }
 
 // Size is the bytes the Shape holds: what the Shape cache charges for it.
-func (s *Shape) Size() int { return len(s.rest) + 128 + rowsSize(&s.Shape) }
+func (s *Shape) Size() int { return len(s.rest) + 128 + s.rowsSize() }
 
 // elidedShape ends a Shape whose graph part a read left out.
 const elidedShape = "// shape left out (only)\n"

@@ -90,6 +90,7 @@ type Shape struct {
 	// computing this Shape cost.
 	ExecTime, EmitTime time.Duration
 
+	src        rowSource // what the rows are built from (rows.go)
 	exact      bool
 	rest       string // the notes and the body
 	restMilli  int64

@@ -81,11 +81,11 @@ func TestRapidRowsRenderTheText(t *testing.T) {
 		if got := string(sh.AppendInsert(nil)); got != text {
 			t.Fatalf("%s %+v: the rows render\n%s\nthe text writes\n%s", q, o, got, text)
 		}
-		if sh.Rows != len(sh.Nodes)+len(sh.Edges) {
-			t.Fatalf("Rows %d, %d node and %d edge rows", sh.Rows, len(sh.Nodes), len(sh.Edges))
+		if sh.Rows != len(sh.Nodes())+len(sh.Edges()) {
+			t.Fatalf("Rows %d, %d node and %d edge rows", sh.Rows, len(sh.Nodes()), len(sh.Edges()))
 		}
 		seeds, clamped := 0, 0
-		for _, n := range sh.Nodes {
+		for _, n := range sh.Nodes() {
 			if n.Seed != (n.Hop == 0) {
 				t.Fatalf("node %s: seed %v at hop %d", n.Var, n.Seed, n.Hop)
 			}
@@ -104,8 +104,8 @@ func TestRapidRowsRenderTheText(t *testing.T) {
 		if seeds > sh.Seeds || (!sh.Truncated && seeds != sh.Seeds) {
 			t.Fatalf("%d seed rows, the header says seeds=%d", seeds, sh.Seeds)
 		}
-		for _, e := range sh.Edges {
-			if e.BetweenSeeds != (sh.Nodes[e.From].Seed && sh.Nodes[e.To].Seed) {
+		for _, e := range sh.Edges() {
+			if e.BetweenSeeds != (sh.Nodes()[e.From].Seed && sh.Nodes()[e.To].Seed) {
 				t.Fatalf("edge %+v: BetweenSeeds %v", e, e.BetweenSeeds)
 			}
 		}

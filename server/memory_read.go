@@ -49,7 +49,7 @@ func (s *Server) memoryRecall(ctx context.Context, sc *Scope, r memoryRead) (*mc
 	}
 	g, elided := memoryGraph(sh, r.whole)
 	var notes []string
-	if r.notes != nil && len(sh.Nodes) > 0 {
+	if r.notes != nil && len(sh.Nodes()) > 0 {
 		notes = r.notes(sh, g, elided)
 	}
 	return textResult(memoryAnswer(sh, notes, r.empty)), g, nil

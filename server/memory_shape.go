@@ -33,9 +33,10 @@ type MemoryGraph struct {
 // of which the text writes as an $elidedN parameter.
 func memoryGraph(sh *goldfish.Shape, whole func(nick string) bool) (g MemoryGraph, elided []string) {
 	g = MemoryGraph{Entities: []Entity{}, Relations: []Relation{}}
-	nicks := make([]string, len(sh.Nodes)) // "" for a node without a string nick
-	for i := range sh.Nodes {
-		n := &sh.Nodes[i]
+	nodes := sh.Nodes()
+	nicks := make([]string, len(nodes)) // "" for a node without a string nick
+	for i := range nodes {
+		n := &nodes[i]
 		nick, ok := n.Props.Get("nick")
 		if !ok || nick.Kind() != goldfish.KindString {
 			continue
@@ -59,7 +60,7 @@ func memoryGraph(sh *goldfish.Shape, whole func(nick string) bool) (g MemoryGrap
 		}
 		g.Entities = append(g.Entities, e)
 	}
-	for _, e := range sh.Edges {
+	for _, e := range sh.Edges() {
 		if from, to := nicks[e.From], nicks[e.To]; from != "" && to != "" {
 			g.Relations = append(g.Relations, Relation{From: from, To: to, RelationType: e.Type})
 		}
@@ -71,7 +72,7 @@ func memoryGraph(sh *goldfish.Shape, whole func(nick string) bool) (g MemoryGrap
 // rows' GQL rendering), after a comment line a model can act on (what
 // was left out and how to read it), or the one line of an empty answer.
 func memoryAnswer(sh *goldfish.Shape, notes []string, empty string) string {
-	if len(sh.Nodes) == 0 {
+	if len(sh.Nodes()) == 0 {
 		return empty
 	}
 	var b []byte

@@ -50,11 +50,11 @@ func TestRecallRows(t *testing.T) {
 		t.Fatal(err)
 	}
 	got := sh.Value()
-	if got.Text != want.Text || len(got.Nodes) != 2 || len(got.Edges) != 1 || !got.Nodes[0].Props.Equal(want.Nodes[0].Props) || got.K != want.K {
+	if got.Text != want.Text || len(got.Nodes()) != 2 || len(got.Edges()) != 1 || !got.Nodes()[0].Props.Equal(want.Nodes()[0].Props) || got.K != want.K {
 		t.Errorf("the rows read back:\n%+v\nwant\n%+v", got, want)
 	}
 	for key, kind := range map[string]values.ValueKind{"n": values.KindInt, "f": values.KindFloat, "d": values.KindDate} {
-		if v, _ := got.Nodes[0].Props.Get(key); v.Kind() != kind {
+		if v, _ := got.Nodes()[0].Props.Get(key); v.Kind() != kind {
 			t.Errorf("%s is %v, want %v", key, v.Kind(), kind)
 		}
 	}

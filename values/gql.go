@@ -17,12 +17,13 @@ import (
 // A trimmed row shows its identity properties only, an elided value its
 // parameter.
 func (s *Shape) AppendInsert(b []byte) []byte {
-	if len(s.Nodes) == 0 {
+	nodes, edges := s.Nodes(), s.Edges()
+	if len(nodes) == 0 {
 		return b
 	}
 	b = append(b, "INSERT"...)
-	for i := range s.Nodes {
-		n := &s.Nodes[i]
+	for i := range nodes {
+		n := &nodes[i]
 		if i == 0 {
 			b = append(b, "\n  ("...)
 		} else {
@@ -44,12 +45,12 @@ func (s *Shape) AppendInsert(b []byte) []byte {
 		}
 		b = append(b, ')')
 	}
-	for i := range s.Edges {
-		e := &s.Edges[i]
-		b = append(append(b, ",\n  ("...), s.Nodes[e.From].Var...)
+	for i := range edges {
+		e := &edges[i]
+		b = append(append(b, ",\n  ("...), nodes[e.From].Var...)
 		b = AppendKeyLiteral(append(b, ")-[:"...), e.Type)
 		b = appendShown(b, e.Props, e.Trimmed)
-		b = append(append(append(b, "]->("...), s.Nodes[e.To].Var...), ')')
+		b = append(append(append(b, "]->("...), nodes[e.To].Var...), ')')
 	}
 	return append(b, '\n')
 }

@@ -1,5 +1,7 @@
 package values
 
+import "sync"
+
 // Shape is what a Recall returns: its rows (the nodes and edges it
 // shows, in the order its text writes them), the facts its header
 // states, and its text, the rendering a model reads (a comment header
@@ -8,9 +10,9 @@ package values
 //
 // The Shape is the caller's: it may change its fields, Text, Clamps and
 // Notices freely, and the next caller of the same Recall receives the
-// same bytes. Nodes and Edges, and the labels and properties they hold,
-// are shared with the session and the Shape cache: read them, never
-// change them.
+// same bytes. Its rows (Nodes, Edges), the labels and properties they
+// hold and the Attention are shared with the session and the Shape
+// cache: read them, never change them.
 type Shape struct {
 	// Text is the emit: the header and notes as comments, then one
 	// INSERT statement, so the whole text parses.
@@ -18,10 +20,9 @@ type Shape struct {
 	// Session names the session the Shape was read from.
 	Session string
 	Cue     Cue
-	// Nodes are the node rows in walk order (the seeds first), Edges
-	// the edge rows after them, as the text writes both.
-	Nodes []ShapeNode
-	Edges []ShapeEdge
+	// rows are the node and edge rows (Nodes, Edges), built when first
+	// read and shared by every copy of the Shape.
+	rows *rowSet
 	// Outline is the session's outline when the Cue is CueOutline: its
 	// counts per kind and per edge type (the Nodes are exemplars).
 	Outline *Outline
@@ -61,6 +62,51 @@ type Shape struct {
 	// Attention is the envelope of what the reader should notice (nil
 	// when it has nothing to say); Text holds it as comment lines.
 	Attention *Attention
+}
+
+// rowSet is a Shape's rows, or how to build them: a Recall hands out
+// its Shape with a build function (its rows cost nothing until a caller
+// reads them), a decoder or a test with the rows themselves.
+type rowSet struct {
+	once  sync.Once
+	build func() ([]ShapeNode, []ShapeEdge)
+	nodes []ShapeNode
+	edges []ShapeEdge
+}
+
+func (r *rowSet) get() *rowSet {
+	if r == nil {
+		return &rowSet{}
+	}
+	r.once.Do(func() {
+		if r.build != nil {
+			r.nodes, r.edges = r.build()
+			r.build = nil
+		}
+	})
+	return r
+}
+
+// Nodes returns the node rows in walk order (the seeds first), as the
+// text writes them; shared, read-only.
+func (s *Shape) Nodes() []ShapeNode { return s.rows.get().nodes }
+
+// Edges returns the edge rows, after the nodes in the text; shared,
+// read-only.
+func (s *Shape) Edges() []ShapeEdge { return s.rows.get().edges }
+
+// SetRows gives the Shape its rows (a decoder's, a test's).
+func (s *Shape) SetRows(nodes []ShapeNode, edges []ShapeEdge) {
+	r := &rowSet{nodes: nodes, edges: edges}
+	r.once.Do(func() {})
+	s.rows = r
+}
+
+// SetRowsFunc gives the Shape rows that build makes on their first read
+// (the engine's: a Recall's rows cost nothing until a caller reads them);
+// every copy of the Shape made after it shares them.
+func (s *Shape) SetRowsFunc(build func() ([]ShapeNode, []ShapeEdge)) {
+	s.rows = &rowSet{build: build}
 }
 
 // ShapeNode is one node row of a Shape.
@@ -111,7 +157,7 @@ type ElidedValue struct {
 // ShapeEdge is one edge row of a Shape.
 type ShapeEdge struct {
 	Type string `json:"type"`
-	// From and To are the edge's ends, as indexes into Shape.Nodes.
+	// From and To are the edge's ends, as indexes into Shape.Nodes().
 	From int `json:"from"`
 	To   int `json:"to"`
 	// Props are the edge's properties; Trimmed says the text shows its

@@ -29,8 +29,8 @@ func FuzzShapeAnswer(f *testing.F) {
 		}
 		v := s.Value()
 		_ = v.AppendInsert(nil)
-		for i := range v.Nodes {
-			_ = v.Nodes[i].Shown()
+		for _, n := range v.Nodes() {
+			_ = n.Shown()
 		}
 		again, err := json.Marshal(ShapeOf(v, s.Detail != nil))
 		if err != nil {

@@ -325,7 +325,7 @@ func ShapeOf(sh *values.Shape, rows bool) Shape {
 	}
 	if rows {
 		out.Detail = &ShapeRows{Session: sh.Session, K: sh.K, M: sh.M, Clamps: orEmpty(sh.Clamps), Outline: sh.Outline,
-			Nodes: sh.Nodes, Edges: sh.Edges}
+			Nodes: sh.Nodes(), Edges: sh.Edges()}
 		if out.Detail.Nodes == nil {
 			out.Detail.Nodes = []values.ShapeNode{}
 		}
@@ -350,12 +350,15 @@ func (s Shape) Value() *values.Shape {
 		if len(d.Clamps) > 0 {
 			sh.Clamps = d.Clamps
 		}
+		var nodes []values.ShapeNode
+		var edges []values.ShapeEdge
 		if len(d.Nodes) > 0 {
-			sh.Nodes = d.Nodes
+			nodes = d.Nodes
 		}
 		if len(d.Edges) > 0 {
-			sh.Edges = d.Edges
+			edges = d.Edges
 		}
+		sh.SetRows(nodes, edges)
 	}
 	return sh
 }

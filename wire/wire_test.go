@@ -35,21 +35,21 @@ func shapeWithRows() *values.Shape {
 		"l": values.List(values.Int(1), values.Float(1), values.String("x <&> y"), values.List(values.DateValue("2000-02-29"))),
 	})
 	mod := values.MakeProps(map[string]values.Value{"loc": values.String("a/b.go"), "body": values.String("long")})
-	return &values.Shape{
+	sh := &values.Shape{
 		Text:    "// goldfish session=main version=3 cue=match seeds=1 k=2 rows=3/50 tokens=99\nINSERT\n  (t1:TSK {…}),\n  (t1)-[:touches]->(m1)\n",
 		Session: "main", Cue: values.CueMatch, Seeds: 1, Rows: 3, Tokens: 99, K: 2, M: 50, Version: 3,
 		Trimmed: 1, Elided: 1, Clamps: []string{"t1: 3 more touches"},
-		Nodes: []values.ShapeNode{
-			{Var: "t1", Labels: []string{"TSK", "Open"}, Props: seed, Seed: true, More: 3,
-				Elided: []values.ElidedValue{{Key: "g", Param: "$elided1"}}},
-			{Var: "m1", Labels: []string{"MOD"}, Props: mod, Hop: 1, Trimmed: true},
-			{Var: "p1", Labels: []string{"PIN"}, Hop: -1, Pinned: true},
-		},
-		Edges:     []values.ShapeEdge{{Type: "touches", From: 0, To: 1, Props: values.MakeProps(map[string]values.Value{"w": values.Float(0.5)})}},
 		Notices:   []gqlstatus.Notice{{Code: gqlstatus.Warning, Msg: "LIMIT clamped", Pos: gqlstatus.Pos{Line: 1, Col: 21, Offset: 20}}},
 		Status:    gqlstatus.Warning,
 		Attention: &values.Attention{StaleActions: []string{"close"}, VocabularyHealth: "stable"},
 	}
+	sh.SetRows([]values.ShapeNode{
+		{Var: "t1", Labels: []string{"TSK", "Open"}, Props: seed, Seed: true, More: 3,
+			Elided: []values.ElidedValue{{Key: "g", Param: "$elided1"}}},
+		{Var: "m1", Labels: []string{"MOD"}, Props: mod, Hop: 1, Trimmed: true},
+		{Var: "p1", Labels: []string{"PIN"}, Hop: -1, Pinned: true},
+	}, []values.ShapeEdge{{Type: "touches", From: 0, To: 1, Props: values.MakeProps(map[string]values.Value{"w": values.Float(0.5)})}})
+	return sh
 }
 
 // TestShapeRoundTrip: a Shape rendered with its rows and read back is the
@@ -68,16 +68,17 @@ func TestShapeRoundTrip(t *testing.T) {
 	}
 	kinds := map[string]values.ValueKind{"n": values.KindInt, "f": values.KindFloat, "d": values.KindDate, "dt": values.KindDateTime, "l": values.KindList}
 	for key, want := range kinds {
-		if v, _ := got.Nodes[0].Props.Get(key); v.Kind() != want {
+		if v, _ := got.Nodes()[0].Props.Get(key); v.Kind() != want {
 			t.Errorf("%s: %v, want %v", key, v.Kind(), want)
 		}
 	}
-	if l, _ := got.Nodes[0].Props.Get("l"); l.AsList()[1].Kind() != values.KindFloat || l.AsList()[3].AsList()[0].Kind() != values.KindDate {
+	if l, _ := got.Nodes()[0].Props.Get("l"); l.AsList()[1].Kind() != values.KindFloat || l.AsList()[3].AsList()[0].Kind() != values.KindDate {
 		t.Errorf("a list's elements changed kind: %v", l)
 	}
 	// The outline's counts come back too.
-	out := &values.Shape{Text: "x", Cue: values.CueOutline, Session: "s", Nodes: []values.ShapeNode{{Var: "a1", Labels: []string{"A"}}},
+	out := &values.Shape{Text: "x", Cue: values.CueOutline, Session: "s",
 		Outline: &values.Outline{Kinds: []values.NameCount{{Name: "A", Count: 2}}, Types: []values.NameCount{}}}
+	out.SetRows([]values.ShapeNode{{Var: "a1", Labels: []string{"A"}}}, nil)
 	var ob wire.Shape
 	if err := json.Unmarshal(encode(t, wire.ShapeOf(out, true)), &ob); err != nil {
 		t.Fatal(err)
@@ -110,7 +111,7 @@ func TestShapeWithoutRows(t *testing.T) {
 		t.Fatalf("%v %+v", err, back.Detail)
 	}
 	got := back.Value()
-	if got.Text != sh.Text || got.Nodes != nil || got.Session != "" || got.Seeds != 1 || got.Status != gqlstatus.Warning {
+	if got.Text != sh.Text || got.Nodes() != nil || got.Session != "" || got.Seeds != 1 || got.Status != gqlstatus.Warning {
 		t.Errorf("read back %+v", got)
 	}
 }

@@ -114,7 +114,7 @@ func (s *Shape) buildRows() ([]values.ShapeNode, []values.ShapeEdge) {
 	edges := make([]values.ShapeEdge, len(r.edges))
 	for i, er := range r.edges {
 		edges[i] = values.ShapeEdge{Type: er.e.Type, From: int(er.from), To: int(er.to), Props: er.e.Props,
-			Trimmed: r.shell || r.far(int(er.from), int(er.to)),
+			Trimmed:      r.shell || r.far(int(er.from), int(er.to)),
 			BetweenSeeds: r.nodes[er.from].hop == 0 && r.nodes[er.to].hop == 0}
 	}
 	return nodes, edges

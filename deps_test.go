@@ -15,8 +15,14 @@ const module = "github.com/goldfish-gql/goldfish"
 // allowed lists, for each package of ours, the packages of ours it may
 // import (STYLE.md and the README's layout: cmd → repl/server → the root
 // API → internal/engine → exec → planner/shapewalk/vocab → store; the
-// parser on its own). Every package of the module is listed: a new one
-// fails TestEveryPackageListed until its place is written down here.
+// parser on its own). Below them all, values: the public values, declared
+// once, a leaf beside the GQLSTATUS codes, that every layer hands out and
+// the root re-exports by alias. Beside the engine, not above it: wire (the
+// HTTP API's JSON) and client (the Go client, which links values, wire
+// and the parser, never the engine). Every package of the module is
+// listed: a new one fails TestEveryPackageListed until its place is
+// written down here, and an import not written here (an upward one)
+// fails TestDependencyDirection.
 var allowed = map[string][]string{
 	"gqlstatus":     {},
 	"tokens":        {},

@@ -16,7 +16,7 @@ import (
 
 	"github.com/goldfish-gql/goldfish"
 	"github.com/goldfish-gql/goldfish/parser"
-	"github.com/goldfish-gql/goldfish/store"
+	"github.com/goldfish-gql/goldfish/values"
 )
 
 // drawn is a generated Go parameter value: whether a property can hold
@@ -60,10 +60,10 @@ func drawGoValue(t *rapid.T, depth int) drawn {
 	case 5:
 		f := rapid.OneOf(rapid.Float64(), rapid.SampledFrom([]float64{math.Copysign(0, -1), 0, math.MaxFloat64, -math.MaxFloat64,
 			math.SmallestNonzeroFloat64, -math.SmallestNonzeroFloat64, 1e21, 1e20, 1e-7, math.NaN(), math.Inf(1), math.Inf(-1)})).Draw(t, "float64")
-		return drawn{v: f, valid: store.ValidFloat(f)}
+		return drawn{v: f, valid: values.ValidFloat(f)}
 	case 6:
 		f := rapid.Float32().Draw(t, "float32")
-		return drawn{v: f, valid: store.ValidFloat(float64(f))}
+		return drawn{v: f, valid: values.ValidFloat(float64(f))}
 	case 7:
 		s := rapid.StringOf(rapid.SampledFrom(oddRunes)).Draw(t, "string")
 		return drawn{v: s, valid: true}
@@ -92,7 +92,7 @@ func drawGoValue(t *rapid.T, depth int) drawn {
 		d.v = l
 		return d
 	case 11:
-		n := rapid.IntRange(store.MaxNesting-2, store.MaxNesting+2).Draw(t, "chain")
+		n := rapid.IntRange(values.MaxNesting-2, values.MaxNesting+2).Draw(t, "chain")
 		if rapid.Bool().Draw(t, "scalar leaf") {
 			return drawn{v: nestedList(n, 1), valid: true, nesting: n}
 		}
@@ -101,7 +101,7 @@ func drawGoValue(t *rapid.T, depth int) drawn {
 		a := make([]any, 2)
 		a[0] = "x"
 		a[1] = a
-		return drawn{v: a, valid: false, nesting: store.MaxNesting + 1}
+		return drawn{v: a, valid: false, nesting: values.MaxNesting + 1}
 	default:
 		s := rapid.SliceOfN(rapid.StringOf(rapid.SampledFrom(oddRunes)), 0, 3).Draw(t, "strings")
 		return drawn{v: s, valid: true, nesting: 1}
@@ -151,14 +151,14 @@ func TestCommitReadsBack(t *testing.T) {
 		p := drawGoValue(rt, 0)
 		key := rapid.OneOf(rapid.SampledFrom(propKeys), quotedName()).Draw(rt, "key")
 		label := rapid.OneOf(rapid.SampledFrom(kindLabels), quotedName()).Draw(rt, "label")
-		valid := p.valid && p.nesting <= store.MaxNesting
+		valid := p.valid && p.nesting <= values.MaxNesting
 		var text string
 		switch rapid.IntRange(0, 2).Draw(rt, "form") {
 		case 0:
 			text = fmt.Sprintf(`INSERT (:%s {nick: "x", %s: $p})`, label, key)
 		case 1: // a computed list: CEL builds it
 			text = fmt.Sprintf(`INSERT (:%s {nick: "x", %s: [$p, 1]})`, label, key)
-			valid = valid && p.nesting+1 <= store.MaxNesting
+			valid = valid && p.nesting+1 <= values.MaxNesting
 		default: // unused, but logged
 			text = fmt.Sprintf(`INSERT (:%s {nick: "x"})`, label)
 		}

@@ -13,8 +13,8 @@ import (
 
 	"github.com/goldfish-gql/goldfish"
 	"github.com/goldfish-gql/goldfish/parser"
-	"github.com/goldfish-gql/goldfish/store"
 	"github.com/goldfish-gql/goldfish/store/cabinet"
+	"github.com/goldfish-gql/goldfish/values"
 )
 
 // nestedList is leaf inside depth lists: nestedList(2, 1) is [[1]].
@@ -150,12 +150,12 @@ func TestDeepListParam(t *testing.T) {
 	db := openCab(t, path)
 	s := mustSession(t, db, "deep")
 	mustCommit(t, s, `INSERT (:K {nick: "first"})`, nil)
-	mustCommit(t, s, `INSERT (:K {nick: "deepest", p: $p})`, map[string]any{"p": nestedList(store.MaxNesting, 1)})
+	mustCommit(t, s, `INSERT (:K {nick: "deepest", p: $p})`, map[string]any{"p": nestedList(values.MaxNesting, 1)})
 	for _, text := range []string{`INSERT (:K {nick: "over", p: $p})`, `INSERT (:K {nick: "unused"})`} {
-		_, err := s.Commit(ctx, text, map[string]any{"p": nestedList(store.MaxNesting+1, 1)})
+		_, err := s.Commit(ctx, text, map[string]any{"p": nestedList(values.MaxNesting+1, 1)})
 		wantCode(t, err, goldfish.CodeValueBudget, "$p", "nested more than 64 deep")
 	}
-	_, err := s.Commit(ctx, `INSERT (:K {nick: "over"})`, map[string]any{"p": nestedList(store.MaxNesting+1, []any{})})
+	_, err := s.Commit(ctx, `INSERT (:K {nick: "over"})`, map[string]any{"p": nestedList(values.MaxNesting+1, []any{})})
 	wantCode(t, err, goldfish.CodeValueBudget, "$p")
 	shapeReparses(t, s, `MATCH (n:K {nick: "deepest"})`)
 	before := s.Dump()
@@ -173,14 +173,14 @@ func TestDeepListLiteral(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "lit.db")
 	db := openCab(t, path)
 	s := mustSession(t, db, "lit")
-	mustCommit(t, s, `INSERT (:K {nick: "a", p: `+nestedText(store.MaxNesting)+`})`, nil)
-	mustCommit(t, s, `MATCH (n:K {nick: "a"}) INSERT (n)-[:r {p: `+nestedText(store.MaxNesting)+`}]->(:K {nick: "b"})`, nil)
+	mustCommit(t, s, `INSERT (:K {nick: "a", p: `+nestedText(values.MaxNesting)+`})`, nil)
+	mustCommit(t, s, `MATCH (n:K {nick: "a"}) INSERT (n)-[:r {p: `+nestedText(values.MaxNesting)+`}]->(:K {nick: "b"})`, nil)
 	shapeReparses(t, s, `MATCH (n:K {nick: "a"})`)
 
-	text := `MATCH (n:K {nick: "a"}) SET n.q = ` + nestedText(store.MaxNesting+1)
+	text := `MATCH (n:K {nick: "a"}) SET n.q = ` + nestedText(values.MaxNesting+1)
 	_, err := s.Commit(ctx, text, nil)
 	ge := wantCode(t, err, goldfish.CodeValueBudget, "nested more than 64 deep")
-	if want := strings.Index(text, "[") + 1 + store.MaxNesting; ge.Pos.Col != want {
+	if want := strings.Index(text, "[") + 1 + values.MaxNesting; ge.Pos.Col != want {
 		t.Errorf("error at column %d, want %d (the list past the limit)", ge.Pos.Col, want)
 	}
 	for _, text := range []string{
@@ -316,7 +316,7 @@ func TestDateTimeLiteral(t *testing.T) {
 }
 
 // TestInvalidUTF8Param: a string that is not UTF-8 is refused, in a
-// Commit and in a Recall, alone, in a list or as a store.Value, instead of
+// Commit and in a Recall, alone, in a list or as a values.Value, instead of
 // being stored raw and emitted as U+FFFD.
 func TestInvalidUTF8Param(t *testing.T) {
 	ctx := context.Background()
@@ -333,8 +333,8 @@ func TestInvalidUTF8Param(t *testing.T) {
 		{"bad\xffbyte", "$p:"},
 		{[]any{"ok", "a\xc3"}, "$p[1]:"},
 		{[]string{"ok", "ok", "\xed\xa0\x80"}, "$p[2]:"}, // an encoded surrogate
-		{store.String("\xff"), "$p:"},
-		{store.List(store.Int(1), store.String("\xff")), "$p[1]:"},
+		{values.String("\xff"), "$p:"},
+		{values.List(values.Int(1), values.String("\xff")), "$p[1]:"},
 	} {
 		_, err := s.Commit(ctx, `INSERT (:K {p: $p})`, map[string]any{"p": c.v})
 		wantCode(t, err, goldfish.CodeInvalidValueType, c.where, "not valid UTF-8")
@@ -346,7 +346,7 @@ func TestInvalidUTF8Param(t *testing.T) {
 	}
 }
 
-// TestStoreValueParam: a store.Value passed as a parameter is held to
+// TestStoreValueParam: a values.Value passed as a parameter is held to
 // what any other parameter is.
 func TestStoreValueParam(t *testing.T) {
 	ctx := context.Background()
@@ -356,23 +356,23 @@ func TestStoreValueParam(t *testing.T) {
 	}
 	defer db.Close()
 	s := mustSession(t, db, "sv")
-	deep := store.Int(1)
-	for range store.MaxNesting + 1 {
-		deep = store.List(deep)
+	deep := values.Int(1)
+	for range values.MaxNesting + 1 {
+		deep = values.List(deep)
 	}
 	for _, c := range []struct {
-		v    store.Value
+		v    values.Value
 		code goldfish.Code
 	}{
 		{deep, goldfish.CodeValueBudget},
-		{store.Date("2026-02-30"), goldfish.CodeInvalidDateTimeFormat},
-		{store.DateTime("2026-01-31 12:00"), goldfish.CodeInvalidDateTimeFormat},
-		{store.Float(-1 / zero()), goldfish.CodeNumericOutOfRange},
+		{values.DateValue("2026-02-30"), goldfish.CodeInvalidDateTimeFormat},
+		{values.DateTimeValue("2026-01-31 12:00"), goldfish.CodeInvalidDateTimeFormat},
+		{values.Float(-1 / zero()), goldfish.CodeNumericOutOfRange},
 	} {
 		_, err := s.Commit(ctx, `INSERT (:K {p: $p})`, map[string]any{"p": c.v})
 		wantCode(t, err, c.code, "$p")
 	}
-	mustCommit(t, s, `INSERT (:K {p: $p})`, map[string]any{"p": store.List(store.Date("2026-01-31"), store.Float(-0.0*zero()))})
+	mustCommit(t, s, `INSERT (:K {p: $p})`, map[string]any{"p": values.List(values.DateValue("2026-01-31"), values.Float(-0.0*zero()))})
 }
 
 func zero() float64 { return 0 }
@@ -432,8 +432,8 @@ func TestParamBudget(t *testing.T) {
 // deepest value a property holds inside the element pattern a Shape
 // writes it in, "(v:K {p: …})", so the Shape parses again.
 func TestNestingLimitsAgree(t *testing.T) {
-	if parser.DefaultMaxDepth != store.MaxNesting+2 {
-		t.Fatalf("parser.DefaultMaxDepth is %d, store.MaxNesting+2 is %d", parser.DefaultMaxDepth, store.MaxNesting+2)
+	if parser.DefaultMaxDepth != values.MaxNesting+2 {
+		t.Fatalf("parser.DefaultMaxDepth is %d, values.MaxNesting+2 is %d", parser.DefaultMaxDepth, values.MaxNesting+2)
 	}
 }
 
@@ -466,7 +466,7 @@ func TestShapeNotesStayComments(t *testing.T) {
 // acknowledged.
 func TestReplayKeepsOlderValues(t *testing.T) {
 	path := writeOldLog(t, cabinet.Entry{Version: 1, Kind: cabinet.EntryDelta, Text: `INSERT (:K {s: $s, l: $l})`,
-		Params: map[string]store.Value{"s": store.String("a\xffb"), "l": store.List(store.DateTime("2026-01-31 12:00"))}})
+		Params: map[string]values.Value{"s": values.String("a\xffb"), "l": values.List(values.DateTimeValue("2026-01-31 12:00"))}})
 	db := openCab(t, path)
 	defer db.Close()
 	s := mustSession(t, db, "old")

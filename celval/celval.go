@@ -32,7 +32,6 @@ import (
 	"github.com/google/cel-go/common/types"
 	"github.com/google/cel-go/common/types/ref"
 
-	"github.com/goldfish-gql/goldfish/store"
 	"github.com/goldfish-gql/goldfish/values"
 )
 
@@ -40,23 +39,23 @@ import (
 // and STRING to CEL's bool, int, double and string; DATE and DATETIME to
 // timestamps (see the package comment); a LIST to a CEL list of its
 // elements converted; anything else to null.
-func Of(v store.Value) ref.Val {
+func Of(v values.Value) ref.Val {
 	switch v.Kind() {
-	case store.KindBool:
+	case values.KindBool:
 		return types.Bool(v.AsBool())
-	case store.KindInt:
+	case values.KindInt:
 		return types.Int(v.AsInt())
-	case store.KindFloat:
+	case values.KindFloat:
 		return types.Double(v.AsFloat())
-	case store.KindString:
+	case values.KindString:
 		return types.String(v.AsString())
-	case store.KindDate:
+	case values.KindDate:
 		d, _ := Date(v.AsString())
 		return d
-	case store.KindDateTime:
+	case values.KindDateTime:
 		t, _ := ParseDateTime(v.AsString())
 		return types.Timestamp{Time: t}
-	case store.KindList:
+	case values.KindList:
 		elems := v.AsList()
 		out := make([]ref.Val, len(elems))
 		for i, e := range elems {

@@ -7,16 +7,16 @@ import (
 	"github.com/google/cel-go/common/types"
 	"github.com/google/cel-go/common/types/ref"
 
-	"github.com/goldfish-gql/goldfish/store"
+	"github.com/goldfish-gql/goldfish/values"
 )
 
 // TestDateIsATimestamp: a DATE is a CEL timestamp to every timestamp
 // operator and function, on either side, and still converts back to a
 // DATE; a DATETIME at the same instant is not a DATE.
 func TestDateIsATimestamp(t *testing.T) {
-	d := Of(store.Date("2026-01-31"))
-	midnight := Of(store.DateTime("2026-01-31T00:00:00Z"))
-	later := Of(store.DateTime("2026-01-31 08:00"))
+	d := Of(values.DateValue("2026-01-31"))
+	midnight := Of(values.DateTimeValue("2026-01-31T00:00:00Z"))
+	later := Of(values.DateTimeValue("2026-01-31 08:00"))
 	if ts, ok := d.(types.Timestamp); !ok || !IsDate(ts) {
 		t.Fatalf("DATE '2026-01-31' is %T %v, want a timestamp marked DATE", d, d)
 	}

@@ -7,6 +7,7 @@ import (
 	"github.com/goldfish-gql/goldfish/parser/ast"
 	"github.com/goldfish-gql/goldfish/planner"
 	"github.com/goldfish-gql/goldfish/store"
+	"github.com/goldfish-gql/goldfish/values"
 )
 
 // match extends each input row with every binding of the step's patterns
@@ -147,7 +148,7 @@ const maxScans = 3
 type candidateScan struct {
 	kind  scanKind
 	key   string // the property key or the label
-	val   store.Value
+	val   values.Value
 	node  *store.Node
 	nodes []*store.Node
 }
@@ -173,7 +174,7 @@ func (b *binder) candidateScans(row *planner.Row, np *planner.NodePlan) (scans [
 			return scans, 0, nil // {k: null} matches nothing: a comparison with null is unknown
 		}
 		if pp.Key == "nick" {
-			if v.Kind() == store.KindString {
+			if v.Kind() == values.KindString {
 				if node, ok := b.snap.NodeByNick(v.AsString()); ok {
 					scans[0] = candidateScan{kind: scanOne, node: node}
 					return scans, 1, nil
@@ -242,7 +243,7 @@ func (b *binder) nodeMatches(row *planner.Row, np *planner.NodePlan, n *store.No
 	return b.propsMatch(row, np.Props, n.Props)
 }
 
-func (b *binder) propsMatch(row *planner.Row, want []planner.PropPlan, have store.Props) (bool, error) {
+func (b *binder) propsMatch(row *planner.Row, want []planner.PropPlan, have values.Props) (bool, error) {
 	for _, pp := range want {
 		v, err := b.x.eval(pp.Val, row)
 		if err != nil {
@@ -258,13 +259,13 @@ func (b *binder) propsMatch(row *planner.Row, want []planner.PropPlan, have stor
 
 // sameValue is pattern equality: exact, except that numbers compare by
 // value as GQL's = does (1500 = 1500.0, 0.0 = -0.0).
-func sameValue(a, b store.Value) bool {
+func sameValue(a, b values.Value) bool {
 	if a.Equal(b) {
 		return true
 	}
 	ak, bk := a.Kind(), b.Kind()
-	if (ak == store.KindFloat && (bk == store.KindInt || bk == store.KindFloat)) ||
-		(bk == store.KindFloat && ak == store.KindInt) {
+	if (ak == values.KindFloat && (bk == values.KindInt || bk == values.KindFloat)) ||
+		(bk == values.KindFloat && ak == values.KindInt) {
 		return toFloat(a) == toFloat(b) // as WHERE's = compares them
 	}
 	return false
@@ -274,16 +275,16 @@ func sameValue(a, b store.Value) bool {
 // equal to it: the float of an integer, the integer of an integral float,
 // and for zero also the other signed zero. Each is stored under its own
 // key in the property index.
-func numericTwins(v store.Value) (twins [2]store.Value, n int) {
+func numericTwins(v values.Value) (twins [2]values.Value, n int) {
 	if twin, ok := numericTwin(v); ok {
 		twins[n] = twin
 		n++
 	}
-	if v.Kind() == store.KindFloat && v.AsFloat() == 0 {
-		twins[n] = store.Float(math.Copysign(0, -math.Copysign(1, v.AsFloat())))
+	if v.Kind() == values.KindFloat && v.AsFloat() == 0 {
+		twins[n] = values.Float(math.Copysign(0, -math.Copysign(1, v.AsFloat())))
 		n++
-	} else if v.Kind() == store.KindInt && v.AsInt() == 0 {
-		twins[n] = store.Float(math.Copysign(0, -1))
+	} else if v.Kind() == values.KindInt && v.AsInt() == 0 {
+		twins[n] = values.Float(math.Copysign(0, -1))
 		n++
 	}
 	return twins, n
@@ -292,24 +293,24 @@ func numericTwins(v store.Value) (twins [2]store.Value, n int) {
 // numericTwin returns the numeric form of v of the other kind that is
 // exactly equal to it: the float of an integer, the integer of an integral
 // float.
-func numericTwin(v store.Value) (store.Value, bool) {
+func numericTwin(v values.Value) (values.Value, bool) {
 	switch v.Kind() {
-	case store.KindInt:
+	case values.KindInt:
 		f := float64(v.AsInt())
 		if f >= -(1<<63) && f < 1<<63 && int64(f) == v.AsInt() {
-			return store.Float(f), true
+			return values.Float(f), true
 		}
-	case store.KindFloat:
+	case values.KindFloat:
 		f := v.AsFloat()
 		if f == math.Trunc(f) && f >= -(1<<63) && f < 1<<63 {
-			return store.Int(int64(f)), true
+			return values.Int(int64(f)), true
 		}
 	}
-	return store.Value{}, false
+	return values.Value{}, false
 }
 
-func toFloat(v store.Value) float64 {
-	if v.Kind() == store.KindInt {
+func toFloat(v values.Value) float64 {
+	if v.Kind() == values.KindInt {
 		return float64(v.AsInt())
 	}
 	return v.AsFloat()

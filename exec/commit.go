@@ -96,7 +96,7 @@ type CommitOptions struct {
 
 // Commit applies a planned Δ to g atomically: every statement runs inside one
 // store transaction, which is published only when all of them succeed.
-func Commit(ctx context.Context, g *store.Graph, plan *planner.Plan, params map[string]store.Value, opts CommitOptions) (*Result, error) {
+func Commit(ctx context.Context, g *store.Graph, plan *planner.Plan, params map[string]values.Value, opts CommitOptions) (*Result, error) {
 	if opts.Budget.Rows <= 0 {
 		opts.Budget.Rows = DefaultBudget.Rows
 	}
@@ -136,7 +136,7 @@ func Commit(ctx context.Context, g *store.Graph, plan *planner.Plan, params map[
 		executor
 		delta vocab.Delta
 	}{executor: executor{tx: tx, plan: plan, params: celParams, opts: opts,
-		assigned: map[assignKey]store.Value{}, textBytes: len(plan.Text)}}
+		assigned: map[assignKey]values.Value{}, textBytes: len(plan.Text)}}
 	x := &xd.executor
 	x.ledger = &xd.delta
 	x.ledger.SetAgent(opts.Agent)
@@ -216,7 +216,7 @@ type executor struct {
 	// textBytes is the Δ's text, which the byte budget counts (an action's
 	// body runs with its own plan, whose text is its definition's).
 	textBytes int
-	assigned  map[assignKey]store.Value
+	assigned  map[assignKey]values.Value
 	// ledger gathers what the Δ changed and wrote, for the vocabulary's
 	// ledger; an action's body shares its CALL's (inBody set).
 	ledger *vocab.Delta
@@ -322,7 +322,7 @@ func (x *executor) limit(rows []*planner.Row, s *planner.LimitStep) ([]*planner.
 	if err != nil {
 		return nil, err
 	}
-	if v.Kind() != store.KindInt {
+	if v.Kind() != values.KindInt {
 		return nil, x.errAt(gqlstatus.InvalidValueType, s.Count.Pos, "LIMIT takes an integer, not %s", v.Kind())
 	}
 	n := v.AsInt()
@@ -336,34 +336,34 @@ func (x *executor) limit(rows []*planner.Row, s *planner.LimitStep) ([]*planner.
 }
 
 // eval computes a planned value for one row.
-func (x *executor) eval(v planner.Value, row *planner.Row) (store.Value, error) {
+func (x *executor) eval(v planner.Value, row *planner.Row) (values.Value, error) {
 	switch {
 	case v.Const != nil:
 		return *v.Const, nil
 	case v.Prog != nil:
 		out, cost, err := v.Prog.Eval(x.ctx, row)
 		if err != nil {
-			return store.Value{}, x.located(err)
+			return values.Value{}, x.located(err)
 		}
 		if err := x.evaluated(cost); err != nil {
-			return store.Value{}, err
+			return values.Value{}, err
 		}
 		val, err := planner.FromCEL(out)
 		if err != nil {
-			return store.Value{}, x.errAt(values.ValueCode(err), v.Pos, "%v", err)
+			return values.Value{}, x.errAt(values.ValueCode(err), v.Pos, "%v", err)
 		}
 		return val, nil
 	default:
 		val, err := planner.FromCEL(x.params[v.Param])
 		if err != nil {
-			return store.Value{}, x.errAt(values.ValueCode(err), v.Pos, "parameter $%s: %v", x.plan.Params[v.Param], err)
+			return values.Value{}, x.errAt(values.ValueCode(err), v.Pos, "parameter $%s: %v", x.plan.Params[v.Param], err)
 		}
 		return val, nil
 	}
 }
 
 // paramValues converts the caller's parameters to CEL values in slot order.
-func paramValues(plan *planner.Plan, params map[string]store.Value) ([]ref.Val, error) {
+func paramValues(plan *planner.Plan, params map[string]values.Value) ([]ref.Val, error) {
 	out := make([]ref.Val, len(plan.Params))
 	for i, name := range plan.Params {
 		v, ok := params[name]

@@ -152,7 +152,7 @@ func (d *differ) selectNodes() error {
 		a, okA := d.from.NodeByNick(nick)
 		b, okB := d.to.NodeByNick(nick)
 		if !okA && !okB {
-			return gqlstatus.Errorf(gqlstatus.InvalidReference, "no node has the nick %s at version %d or %d", store.String(nick).Literal(), d.out.From, d.out.To).
+			return gqlstatus.Errorf(gqlstatus.InvalidReference, "no node has the nick %s at version %d or %d", values.String(nick).Literal(), d.out.From, d.out.To).
 				WithHint("narrow by the nick of a node live at one of the two versions (nicks are case-sensitive)")
 		}
 		if okA {
@@ -319,7 +319,7 @@ func (d *differ) moveNicks() {
 			continue
 		}
 		nick, ok := dn.to.Props.Get(store.NickKey)
-		if !ok || nick.Kind() != store.KindString {
+		if !ok || nick.Kind() != values.KindString {
 			continue
 		}
 		if old, ok := dn.from.Props.Get(store.NickKey); ok && old.Equal(nick) {

@@ -6,6 +6,7 @@ import (
 
 	"github.com/goldfish-gql/goldfish/gqlstatus"
 	"github.com/goldfish-gql/goldfish/store"
+	"github.com/goldfish-gql/goldfish/values"
 )
 
 // Finding a node by content, as a Δ can only find it: its MATCH pattern
@@ -23,8 +24,8 @@ func (d *differ) pattern(dn *diffNode) ([]byte, error) {
 	n := dn.from
 	v := nodeVar(n)
 	b := append(append([]byte{'('}, v...), store.AppendLabels(nil, n.Labels)...)
-	if nick, ok := n.Props.Get(store.NickKey); ok && nick.Kind() == store.KindString {
-		b = append(store.Props{{Key: store.NickKey, Val: nick}}.AppendLiteral(append(b, ' ')), ')')
+	if nick, ok := n.Props.Get(store.NickKey); ok && nick.Kind() == values.KindString {
+		b = append(values.Props{{Key: store.NickKey, Val: nick}}.AppendLiteral(append(b, ' ')), ')')
 		dn.match = string(b)
 		return b, nil
 	}
@@ -44,10 +45,10 @@ func (d *differ) pattern(dn *diffNode) ([]byte, error) {
 	}
 	var conds []string
 	for _, k := range keys {
-		conds = append(conds, v+"."+store.KeyLiteral(k)+" IS NULL")
+		conds = append(conds, v+"."+values.KeyLiteral(k)+" IS NULL")
 	}
 	for _, l := range labels {
-		conds = append(conds, "NOT "+v+":"+store.KeyLiteral(l))
+		conds = append(conds, "NOT "+v+":"+values.KeyLiteral(l))
 	}
 	if len(conds) > 0 {
 		b = append(append(b, " WHERE "...), strings.Join(conds, " AND ")...)
@@ -99,7 +100,7 @@ next:
 	for _, h := range hops {
 		m, ok := d.from.Node(h.other)
 		nick, hasNick := m.Props.Get(store.NickKey)
-		if !ok || count[h] != 1 || !hasNick || nick.Kind() != store.KindString {
+		if !ok || count[h] != 1 || !hasNick || nick.Kind() != values.KindString {
 			continue
 		}
 		t := triple{n.ID, h.other, h.typ}
@@ -115,7 +116,7 @@ next:
 			}
 		}
 		far := append(append([]byte{'('}, nodeVar(m)...), store.AppendLabels(nil, m.Labels)...)
-		far = append(store.Props{{Key: store.NickKey, Val: nick}}.AppendLiteral(append(far, ' ')), ')')
+		far = append(values.Props{{Key: store.NickKey, Val: nick}}.AppendLiteral(append(far, ' ')), ')')
 		edge := store.AppendKey([]byte("[:"), h.typ)
 		if h.out {
 			return "-" + string(edge) + "]->" + string(far)
@@ -210,7 +211,7 @@ func labelsHeld(c *store.Node, labels []string) bool {
 
 // propsHeld reports whether have holds every property of given as a
 // pattern compares them (sameValue).
-func propsHeld(have, given store.Props) bool {
+func propsHeld(have, given values.Props) bool {
 	for _, p := range given {
 		if v, ok := have.Get(p.Key); !ok || !sameValue(v, p.Val) {
 			return false

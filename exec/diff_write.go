@@ -6,6 +6,7 @@ import (
 
 	"github.com/goldfish-gql/goldfish/gqlstatus"
 	"github.com/goldfish-gql/goldfish/store"
+	"github.com/goldfish-gql/goldfish/values"
 )
 
 // Writing the Δ: the statements that delete the edges of the triples
@@ -275,7 +276,7 @@ func labelList(labels []string) []byte {
 	return b
 }
 
-func propsLiteral(p store.Props) string {
+func propsLiteral(p values.Props) string {
 	if len(p) == 0 {
 		return "{}"
 	}

@@ -11,6 +11,7 @@ import (
 	"github.com/goldfish-gql/goldfish/shapewalk"
 	"github.com/goldfish-gql/goldfish/store"
 	"github.com/goldfish-gql/goldfish/tokens"
+	"github.com/goldfish-gql/goldfish/values"
 )
 
 // Elision: when the nodes a Shape always writes whole (the seeds, and the
@@ -54,7 +55,7 @@ func chooseElisions(w *shapewalk.Shape, texts []rendering, target, cost int64) (
 			continue // trimmed to its identity already, or never whole
 		}
 		for _, p := range n.Props {
-			if isIdentityProp(p) || p.Val.Kind() != store.KindString {
+			if isIdentityProp(p) || p.Val.Kind() != values.KindString {
 				continue
 			}
 			if sz := p.Val.Size(); sz >= minElided {

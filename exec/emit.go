@@ -567,7 +567,7 @@ func counterCost(n int) int64 {
 
 func (v varName) String() string { return string(v.append(nil)) }
 
-func appendProps(b []byte, p store.Props, shell bool) []byte {
+func appendProps(b []byte, p values.Props, shell bool) []byte {
 	if shell && !shellKeepsAll(p) {
 		if !slices.ContainsFunc(p, isIdentityProp) {
 			return b
@@ -581,7 +581,7 @@ func appendProps(b []byte, p store.Props, shell bool) []byte {
 }
 
 // isIdentityProp reports whether view=shell keeps the property.
-func isIdentityProp(kv store.Prop) bool {
+func isIdentityProp(kv values.Prop) bool {
 	switch kv.Key {
 	case "nick", "loc", "name", "title":
 		return true
@@ -591,7 +591,7 @@ func isIdentityProp(kv store.Prop) bool {
 
 // shellKeepsAll reports whether view=shell keeps every property of p (its
 // text in view=shell is then its full rendering).
-func shellKeepsAll(p store.Props) bool {
+func shellKeepsAll(p values.Props) bool {
 	for _, kv := range p {
 		if !isIdentityProp(kv) {
 			return false

@@ -62,7 +62,7 @@ func (x *executor) insertNode(row *planner.Row, np *planner.NodePlan, sr *StmtRe
 	if len(labels) > 0 {
 		kind = labels[0]
 	}
-	if nick, ok := props.Get("nick"); ok && nick.Kind() != store.KindString {
+	if nick, ok := props.Get("nick"); ok && nick.Kind() != values.KindString {
 		return nil, x.errAt(gqlstatus.InvalidValueType, np.Pos, "nick must be a STRING, not %s", nick.Kind())
 	}
 	if err := x.charge(1, size); err != nil {
@@ -70,7 +70,7 @@ func (x *executor) insertNode(row *planner.Row, np *planner.NodePlan, sr *StmtRe
 	}
 	snap := x.tx.Snapshot()
 	id := x.tx.NewID()
-	if loc, ok := props.Get("loc"); ok && x.opts.Mint == MintIngest && loc.Kind() == store.KindString {
+	if loc, ok := props.Get("loc"); ok && x.opts.Mint == MintIngest && loc.Kind() == values.KindString {
 		id = store.DeterministicNodeID(kind, loc.AsString())
 		if n, ok := x.ingestExisting(id, labels, props, sr); ok {
 			x.bind(row, np.Slot, planner.Element{Node: n})
@@ -98,7 +98,7 @@ func (x *executor) insertNode(row *planner.Row, np *planner.NodePlan, sr *StmtRe
 
 // ingestExisting updates the node an ingest id already names: properties
 // and labels merge onto it, a recycled node is revived.
-func (x *executor) ingestExisting(id store.ID, labels []string, props store.Props, sr *StmtResult) (*store.Node, bool) {
+func (x *executor) ingestExisting(id store.ID, labels []string, props values.Props, sr *StmtResult) (*store.Node, bool) {
 	snap := x.tx.Snapshot()
 	n, live := snap.Node(id)
 	if !live {
@@ -232,12 +232,12 @@ const echoCountMax = 16
 // recycled nodes are not live, so neither are they. Cost: one nick
 // lookup, or one seek of the index of live nodes by observable key and
 // the identical nodes it finds (at most echoCountMax).
-func (x *executor) echoNode(snap *store.Snapshot, labels []string, props store.Props, pos gqlstatus.Pos, sr *StmtResult) (*store.Node, bool) {
+func (x *executor) echoNode(snap *store.Snapshot, labels []string, props values.Props, pos gqlstatus.Pos, sr *StmtResult) (*store.Node, bool) {
 	if len(props) == 0 || len(labels) == 0 || x.opts.DuplicateEchoes {
 		return nil, false
 	}
 	kind := labels[0]
-	if nick, ok := props.Get(store.NickKey); ok && nick.Kind() == store.KindString {
+	if nick, ok := props.Get(store.NickKey); ok && nick.Kind() == values.KindString {
 		n, live := snap.NodeByNick(nick.AsString())
 		if !live || x.isFresh(n.ID) || !restates(n, labels, props) {
 			return nil, false
@@ -277,7 +277,7 @@ func (x *executor) echoNode(snap *store.Snapshot, labels []string, props store.P
 
 // restates reports whether n has the pattern's kind, every label of it
 // and, for every property the pattern gives, an equal value.
-func restates(n *store.Node, labels []string, props store.Props) bool {
+func restates(n *store.Node, labels []string, props values.Props) bool {
 	if n.Kind() != labels[0] {
 		return false
 	}
@@ -298,7 +298,7 @@ func restates(n *store.Node, labels []string, props store.Props) bool {
 // edges it restates are one echo (the identical one, else the first).
 // Cost: two binary searches of from's adjacency, then its parallel
 // edges to to.
-func (x *executor) echoEdge(typ string, from, to *store.Node, props store.Props) (*store.Edge, bool) {
+func (x *executor) echoEdge(typ string, from, to *store.Node, props values.Props) (*store.Edge, bool) {
 	if x.opts.DuplicateEchoes {
 		return nil, false
 	}
@@ -331,7 +331,7 @@ func (x *executor) echoEdge(typ string, from, to *store.Node, props store.Props)
 }
 
 // agree reports whether have holds every property of given, equal.
-func agree(have, given store.Props) bool {
+func agree(have, given values.Props) bool {
 	for _, p := range given {
 		if v, ok := have.Get(p.Key); !ok || !v.Equal(p.Val) {
 			return false
@@ -408,11 +408,11 @@ func (x *executor) varName(row *planner.Row, slot int) string {
 }
 
 // propsOf evaluates a pattern's property map; null values are dropped.
-func (x *executor) propsOf(row *planner.Row, pps []planner.PropPlan) (store.Props, int, error) {
+func (x *executor) propsOf(row *planner.Row, pps []planner.PropPlan) (values.Props, int, error) {
 	if len(pps) == 0 {
 		return nil, 0, nil
 	}
-	m := make(map[string]store.Value, len(pps))
+	m := make(map[string]values.Value, len(pps))
 	size := 0
 	for _, pp := range pps {
 		v, err := x.eval(pp.Val, row)
@@ -426,7 +426,7 @@ func (x *executor) propsOf(row *planner.Row, pps []planner.PropPlan) (store.Prop
 		m[pp.Key] = v
 		size += len(pp.Key) + v.Size()
 	}
-	return store.MakeProps(m), size, nil
+	return values.MakeProps(m), size, nil
 }
 
 // storable reports why v cannot be written, or nil: whatever a Commit
@@ -434,17 +434,17 @@ func (x *executor) propsOf(row *planner.Row, pps []planner.PropPlan) (store.Prop
 // A replayed Δ was checked when it was committed, by whatever checks
 // the version that committed it had; it is held only to the nesting
 // limit, without which the session's next snapshot would not decode.
-func (x *executor) storable(v store.Value) error {
+func (x *executor) storable(v values.Value) error {
 	if x.opts.Replay {
-		if v.Nesting() > store.MaxNesting {
-			return store.ErrTooDeep
+		if v.Nesting() > values.MaxNesting {
+			return values.ErrTooDeep
 		}
 		return nil
 	}
 	return v.Check()
 }
 
-func (x *executor) storeErr(err error, pos gqlstatus.Pos, props store.Props) error {
+func (x *executor) storeErr(err error, pos gqlstatus.Pos, props values.Props) error {
 	switch {
 	case errors.Is(err, store.ErrNickClash):
 		nick, _ := props.Get("nick")
@@ -469,7 +469,7 @@ func (x *executor) storeErr(err error, pos gqlstatus.Pos, props store.Props) err
 
 // assign records a property assignment and refuses a second, different
 // assignment of the same property in one Δ (22G0M).
-func (x *executor) assign(id store.ID, key string, v store.Value, pos gqlstatus.Pos) error {
+func (x *executor) assign(id store.ID, key string, v values.Value, pos gqlstatus.Pos) error {
 	k := assignKey{id, key}
 	if old, ok := x.assigned[k]; ok && !old.Equal(v) {
 		return x.errAt(gqlstatus.DuplicateAssignment, pos, "property %s is assigned twice in this Δ (%s, then %s)", key, old.Literal(), v.Literal()).
@@ -499,7 +499,7 @@ func (x *executor) element(row *planner.Row, slot int, pos gqlstatus.Pos) (plann
 		WithHint("drop the statement that changes it, or make the change before the DELETE")
 }
 
-func (x *executor) writeProps(el planner.Element, props store.Props, pos gqlstatus.Pos) (planner.Element, error) {
+func (x *executor) writeProps(el planner.Element, props values.Props, pos gqlstatus.Pos) (planner.Element, error) {
 	if el.Node != nil {
 		n, err := x.tx.SetProps(el.Node.ID, props)
 		if err != nil {
@@ -514,7 +514,7 @@ func (x *executor) writeProps(el planner.Element, props store.Props, pos gqlstat
 	return planner.Element{Edge: e}, nil
 }
 
-func props(el planner.Element) store.Props {
+func props(el planner.Element) values.Props {
 	if el.Node != nil {
 		return el.Node.Props
 	}
@@ -619,7 +619,7 @@ func (x *executor) set(rows []*planner.Row, s *planner.SetStep, sr *StmtResult) 
 					return x.errAt(values.ValueCode(err), it.Val.Pos, "property %s: %v", it.Key, err).
 						WithHint("write a value a property can hold")
 				}
-				if it.Key == "nick" && !v.IsNull() && v.Kind() != store.KindString {
+				if it.Key == "nick" && !v.IsNull() && v.Kind() != values.KindString {
 					return x.errAt(gqlstatus.InvalidValueType, it.Pos, "nick must be a STRING, not %s", v.Kind())
 				}
 				if err := x.assign(elemID(el), it.Key, v, it.Pos); err != nil {
@@ -645,7 +645,7 @@ func (x *executor) set(rows []*planner.Row, s *planner.SetStep, sr *StmtResult) 
 	return nil
 }
 
-func removedKeys(old, next store.Props) int {
+func removedKeys(old, next values.Props) int {
 	n := 0
 	for _, p := range old {
 		if _, ok := next.Get(p.Key); !ok {
@@ -689,7 +689,7 @@ func (x *executor) remove(rows []*planner.Row, s *planner.RemoveStep, sr *StmtRe
 			if _, ok := props(el).Get(it.Key); !ok {
 				continue
 			}
-			if err := x.assign(elemID(el), it.Key, store.Null(), it.Pos); err != nil {
+			if err := x.assign(elemID(el), it.Key, values.Null(), it.Pos); err != nil {
 				return err
 			}
 			if err := x.charge(1, 0); err != nil {
@@ -852,7 +852,7 @@ func (x *executor) settle(stmts []StmtResult) error {
 
 func deleteOnSettle(n *store.Node) bool {
 	v, ok := n.Props.Get(DeleteOnSettle)
-	return ok && v.Kind() == store.KindBool && v.AsBool()
+	return ok && v.Kind() == values.KindBool && v.AsBool()
 }
 
 // liveTaskReaches reports whether a live task (a TSK without Settled) has

@@ -109,7 +109,7 @@ func (s *Shape) Past() *Shape {
 }
 
 // Recall seeds, walks and emits over one snapshot.
-func Recall(ctx context.Context, snap *store.Snapshot, plan *planner.Plan, params map[string]store.Value, opt RecallOptions) (*Shape, error) {
+func Recall(ctx context.Context, snap *store.Snapshot, plan *planner.Plan, params map[string]values.Value, opt RecallOptions) (*Shape, error) {
 	if !plan.Read() {
 		return nil, gqlstatus.Errorf(gqlstatus.WrongVerb, "a Recall is one MATCH of node patterns with optional WHERE and LIMIT").
 			WithHint("send INSERT, SET, REMOVE and DELETE to Commit")
@@ -254,7 +254,7 @@ func (x *executor) seedLimit(rp *planner.RecallPlan, params []ref.Val, opt Recal
 	if err != nil {
 		return 0, err
 	}
-	if v.Kind() != store.KindInt {
+	if v.Kind() != values.KindInt {
 		return 0, x.errAt(gqlstatus.InvalidValueType, rp.Limit.Pos, "LIMIT takes an integer, not %s", v.Kind())
 	}
 	n := v.AsInt()

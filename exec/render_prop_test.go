@@ -8,6 +8,7 @@ import (
 
 	"github.com/goldfish-gql/goldfish/store"
 	"github.com/goldfish-gql/goldfish/tokens"
+	"github.com/goldfish-gql/goldfish/values"
 )
 
 // TestRapidKeptRenderings: an element's kept rendering is the rendering of
@@ -19,17 +20,17 @@ import (
 func TestRapidKeptRenderings(t *testing.T) {
 	labels := []string{"TSK", "MOD", "Note", "x-y"}
 	keys := []string{"nick", "title", "w", "when"}
-	values := []store.Value{
-		store.String("a"), store.String("Ä quote \" and \\ slash"), store.String("line\nbreak\x00"),
-		store.String(""), store.Int(-7), store.Float(2.5), store.Bool(true), store.Date("2026-11-30"),
-		store.List(store.String("in a list"), store.Int(1)),
+	vals := []values.Value{
+		values.String("a"), values.String("Ä quote \" and \\ slash"), values.String("line\nbreak\x00"),
+		values.String(""), values.Int(-7), values.Float(2.5), values.Bool(true), values.DateValue("2026-11-30"),
+		values.List(values.String("in a list"), values.Int(1)),
 	}
-	genProps := func(t *rapid.T) store.Props {
-		m := map[string]store.Value{}
+	genProps := func(t *rapid.T) values.Props {
+		m := map[string]values.Value{}
 		for range rapid.IntRange(0, 4).Draw(t, "props") {
-			m[rapid.SampledFrom(keys).Draw(t, "key")] = rapid.SampledFrom(values).Draw(t, "value")
+			m[rapid.SampledFrom(keys).Draw(t, "key")] = rapid.SampledFrom(vals).Draw(t, "value")
 		}
-		return store.MakeProps(m)
+		return values.MakeProps(m)
 	}
 	rapid.Check(t, func(t *rapid.T) {
 		g := store.New()

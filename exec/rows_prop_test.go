@@ -24,8 +24,8 @@ func TestRapidRowsRenderTheText(t *testing.T) {
 	kinds := []string{"TSK", "MOD", "Note", "x-y", "A1"}
 	types := []string{"touches", "contains", "has note"}
 	long := strings.Repeat("a long observation that a small token target elides ", 4)
-	vals := []store.Value{store.String("a"), store.String(long), store.String("quote \" and \\ slash\nline"), store.Int(-7),
-		store.Float(2.5), store.Bool(true), store.Date("2026-11-30"), store.List(store.String("x"), store.Int(1))}
+	vals := []values.Value{values.String("a"), values.String(long), values.String("quote \" and \\ slash\nline"), values.Int(-7),
+		values.Float(2.5), values.Bool(true), values.DateValue("2026-11-30"), values.List(values.String("x"), values.Int(1))}
 	keys := []string{"name", "title", "w", "obs", "loc"}
 	tokens := []string{"MATCH (n:TSK)", "MATCH (n:MOD)", "MATCH (n) WHERE n CONTAINS 'a'", "MATCH ()", "MATCH (n:Nope)", "MATCH (n:Note) LIMIT 1"}
 	rapid.Check(t, func(t *rapid.T) {
@@ -33,30 +33,30 @@ func TestRapidRowsRenderTheText(t *testing.T) {
 		tx := g.Begin()
 		var ids []store.ID
 		for i := range rapid.IntRange(1, 20).Draw(t, "nodes") {
-			m := map[string]store.Value{}
+			m := map[string]values.Value{}
 			for range rapid.IntRange(0, 4).Draw(t, "props") {
 				m[rapid.SampledFrom(keys).Draw(t, "key")] = rapid.SampledFrom(vals).Draw(t, "value")
 			}
 			if rapid.Bool().Draw(t, "nick") {
-				m["nick"] = store.String("n" + string(rune('a'+i)))
+				m["nick"] = values.String("n" + string(rune('a'+i)))
 			}
 			labels := []string{rapid.SampledFrom(kinds).Draw(t, "kind")}
 			if rapid.IntRange(0, 3).Draw(t, "extra") == 0 {
 				labels = append(labels, "Settled", "Hot")
 			}
 			if _, taken := m["loc"]; taken {
-				m["loc"] = store.String("f" + string(rune('a'+i)) + ".go") // a locator names one node
+				m["loc"] = values.String("f" + string(rune('a'+i)) + ".go") // a locator names one node
 			}
-			n, err := tx.InsertNode(tx.NewID(), labels, store.MakeProps(m))
+			n, err := tx.InsertNode(tx.NewID(), labels, values.MakeProps(m))
 			if err != nil {
 				t.Fatal(err)
 			}
 			ids = append(ids, n.ID)
 		}
 		for range rapid.IntRange(0, 40).Draw(t, "edges") {
-			var props store.Props
+			var props values.Props
 			if rapid.IntRange(0, 4).Draw(t, "eprops") == 0 {
-				props = store.MakeProps(map[string]store.Value{"w": rapid.SampledFrom(vals).Draw(t, "ev"), "title": store.String("t")})
+				props = values.MakeProps(map[string]values.Value{"w": rapid.SampledFrom(vals).Draw(t, "ev"), "title": values.String("t")})
 			}
 			_, _ = tx.InsertEdge(tx.NewID(), rapid.SampledFrom(types).Draw(t, "type"), rapid.SampledFrom(ids).Draw(t, "from"),
 				rapid.SampledFrom(ids).Draw(t, "to"), props)

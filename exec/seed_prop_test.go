@@ -38,21 +38,21 @@ func seedsOf(t *rapid.T, snap *store.Snapshot, q string, limit int) seeds {
 // seedValue is a value a property or a token may hold, with its literal.
 type seedValue struct {
 	lit string
-	v   store.Value
+	v   values.Value
 }
 
 var seedValues = []seedValue{
-	{"1500", store.Int(1500)}, {"1500.0", store.Float(1500)}, {"7", store.Int(7)},
-	{"7.5", store.Float(7.5)}, {`"1500"`, store.String("1500")}, {"-0.0", store.Float(0)}, {"0", store.Int(0)},
+	{"1500", values.Int(1500)}, {"1500.0", values.Float(1500)}, {"7", values.Int(7)},
+	{"7.5", values.Float(7.5)}, {`"1500"`, values.String("1500")}, {"-0.0", values.Float(0)}, {"0", values.Int(0)},
 }
 
 // numEqual is GQL's = on the values above: numbers by value, else exact.
-func numEqual(a, b store.Value) bool {
-	num := func(v store.Value) (float64, bool) {
+func numEqual(a, b values.Value) bool {
+	num := func(v values.Value) (float64, bool) {
 		switch v.Kind() {
-		case store.KindInt:
+		case values.KindInt:
 			return float64(v.AsInt()), true
-		case store.KindFloat:
+		case values.KindFloat:
 			return v.AsFloat(), true
 		}
 		return 0, false
@@ -91,17 +91,17 @@ func TestRapidSeedsCanonicalPrefix(t *testing.T) {
 			if rapid.IntRange(0, 3).Draw(t, "extra") == 0 {
 				labels = append(labels, "X")
 			}
-			props := map[string]store.Value{}
+			props := map[string]values.Value{}
 			if rapid.IntRange(0, 4).Draw(t, "hasF") > 0 {
 				props["f"] = rapid.SampledFrom(seedValues).Draw(t, "f").v
 			}
 			if rapid.Bool().Draw(t, "hasG") {
-				props["g"] = store.Int(int64(rapid.IntRange(0, 1).Draw(t, "g")))
+				props["g"] = values.Int(int64(rapid.IntRange(0, 1).Draw(t, "g")))
 			}
 			if rapid.IntRange(0, 5).Draw(t, "hasText") == 0 {
-				props["text"] = store.String(fmt.Sprintf("word%d", i%2))
+				props["text"] = values.String(fmt.Sprintf("word%d", i%2))
 			}
-			n, err := tx.InsertNode(tx.NewID(), labels, store.MakeProps(props))
+			n, err := tx.InsertNode(tx.NewID(), labels, values.MakeProps(props))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -142,7 +142,7 @@ func TestRapidSeedsCanonicalPrefix(t *testing.T) {
 				pats = append(pats, seedPattern{text: fmt.Sprintf("(%s {f: %s, g: 1})", v, val.lit),
 					match: func(n *store.Node) bool {
 						g, ok := n.Props.Get("g")
-						return hasF(n) && ok && g.Equal(store.Int(1))
+						return hasF(n) && ok && g.Equal(values.Int(1))
 					}})
 			default:
 				pats = append(pats, seedPattern{text: fmt.Sprintf("(%s)", v), where: fmt.Sprintf("%s CONTAINS 'word1'", v),

@@ -82,7 +82,7 @@ type Slice = values.Slice
 // neighbourhood is a walk of its own, so one busy anchor cannot take the
 // rows of the others; the union, with the edges between its nodes while
 // rows remain, holds at most M × |anchors| rows.
-func ExportSlice(ctx context.Context, snap *store.Snapshot, plan *planner.Plan, params map[string]store.Value, opt SliceOptions) (*Slice, error) {
+func ExportSlice(ctx context.Context, snap *store.Snapshot, plan *planner.Plan, params map[string]values.Value, opt SliceOptions) (*Slice, error) {
 	if ctx == nil {
 		ctx = context.Background()
 	}
@@ -149,7 +149,7 @@ type sliceAnchors struct {
 // findAnchors finds the anchors: the nodes opt.Nicks names when plan is
 // nil, else the seeds of plan, a Recall's token, as a Recall seeds (with
 // its LIMIT, and its warnings noted).
-func findAnchors(ctx context.Context, snap *store.Snapshot, plan *planner.Plan, params map[string]store.Value, opt SliceOptions) (sliceAnchors, error) {
+func findAnchors(ctx context.Context, snap *store.Snapshot, plan *planner.Plan, params map[string]values.Value, opt SliceOptions) (sliceAnchors, error) {
 	found := sliceAnchors{none: "no anchor: the token matched no live node; the slice is empty"}
 	var err error
 	if plan == nil {
@@ -292,7 +292,7 @@ func nickAnchors(snap *store.Snapshot, opt SliceOptions) ([]*store.Node, error) 
 		seen[nick] = true
 		n, ok := snap.NodeByNick(nick)
 		if !ok {
-			return nil, gqlstatus.Errorf(gqlstatus.InvalidReference, "no live node has the nick %s", store.String(nick).Literal()).
+			return nil, gqlstatus.Errorf(gqlstatus.InvalidReference, "no live node has the nick %s", values.String(nick).Literal()).
 				WithHint("anchors are nicks of live nodes (nicks are case-sensitive); Recall to find them")
 		}
 		anchors = append(anchors, n)

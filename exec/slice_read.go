@@ -9,6 +9,7 @@ import (
 	"github.com/goldfish-gql/goldfish/parser/ast"
 	"github.com/goldfish-gql/goldfish/planner"
 	"github.com/goldfish-gql/goldfish/store"
+	"github.com/goldfish-gql/goldfish/values"
 )
 
 // SliceData is a slice as ReadSlice read it.
@@ -34,7 +35,7 @@ type SliceNode struct {
 	Var    string
 	ID     store.ID
 	Labels []string // the kind first
-	Props  store.Props
+	Props  values.Props
 	Pos    gqlstatus.Pos
 }
 
@@ -44,7 +45,7 @@ type SliceEdge struct {
 	ID       store.ID
 	Type     string
 	From, To int
-	Props    store.Props
+	Props    values.Props
 	Pos      gqlstatus.Pos
 }
 
@@ -344,7 +345,7 @@ func (d *SliceData) readInsert(p *planner.Plan, h sliceHeader) error {
 			if err != nil {
 				return err
 			}
-			if nick, ok := props.Get(store.NickKey); ok && nick.Kind() != store.KindString {
+			if nick, ok := props.Get(store.NickKey); ok && nick.Kind() != values.KindString {
 				return gqlstatus.At(gqlstatus.InvalidValueType, np.Pos, text, "nick must be a STRING, not %s", nick.Kind())
 			}
 			node[np.Slot] = len(d.Nodes)
@@ -396,11 +397,11 @@ func varID(v, want string) (store.ID, bool) {
 }
 
 // sliceProps reads a pattern's properties: literals only, none null.
-func sliceProps(text string, pps []planner.PropPlan) (store.Props, error) {
+func sliceProps(text string, pps []planner.PropPlan) (values.Props, error) {
 	if len(pps) == 0 {
 		return nil, nil
 	}
-	m := make(map[string]store.Value, len(pps))
+	m := make(map[string]values.Value, len(pps))
 	for _, pp := range pps {
 		if pp.Val.Const == nil {
 			return nil, notSlice(text, pp.Val.Pos, "property %s is not a literal: a slice holds literal values", pp.Key)
@@ -410,5 +411,5 @@ func sliceProps(text string, pps []planner.PropPlan) (store.Props, error) {
 		}
 		m[pp.Key] = *pp.Val.Const
 	}
-	return store.MakeProps(m), nil
+	return values.MakeProps(m), nil
 }

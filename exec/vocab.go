@@ -11,6 +11,7 @@ import (
 	"github.com/goldfish-gql/goldfish/planner"
 	"github.com/goldfish-gql/goldfish/store"
 	"github.com/goldfish-gql/goldfish/tokens"
+	"github.com/goldfish-gql/goldfish/values"
 	"github.com/goldfish-gql/goldfish/vocab"
 )
 
@@ -210,8 +211,8 @@ func (x *executor) inAction(err error, a *vocab.Action, call gqlstatus.Pos) erro
 
 // bindArgs binds a CALL's arguments to the action's parameters by
 // position, then by name, checks their types and applies defaults.
-func (x *executor) bindArgs(cs *planner.CallStep, a *vocab.Action) (map[string]store.Value, error) {
-	out := make(map[string]store.Value, len(a.Params))
+func (x *executor) bindArgs(cs *planner.CallStep, a *vocab.Action) (map[string]values.Value, error) {
+	out := make(map[string]values.Value, len(a.Params))
 	index := map[string]int{}
 	for i, p := range a.Params {
 		index[p.Name] = i

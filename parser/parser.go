@@ -41,7 +41,7 @@ type Limits struct {
 // Default limits.
 const (
 	DefaultMaxBytes = 1 << 20
-	// DefaultMaxDepth is the store's value nesting limit (store.MaxNesting,
+	// DefaultMaxDepth is the store's value nesting limit (values.MaxNesting,
 	// 64) plus the two brackets a Shape writes around a property value,
 	// "(v:K {p: …})" or "-[:T {p: …}]->": the Shape of the deepest list a
 	// property may hold parses again. (The parser does not import the

@@ -11,6 +11,7 @@ import (
 	"github.com/goldfish-gql/goldfish/parser"
 	"github.com/goldfish-gql/goldfish/parser/ast"
 	"github.com/goldfish-gql/goldfish/store"
+	"github.com/goldfish-gql/goldfish/values"
 )
 
 // planBudget bounds how long planning one of the texts below may take:
@@ -111,7 +112,7 @@ func TestFlatChainsWithinTheBudget(t *testing.T) {
 			}
 			where := p.Stmts[0].Steps[0].(*MatchStep).Where
 			for v, want := range map[int64]bool{c.yes: true, c.no: false} {
-				node := &store.Node{Props: store.MakeProps(map[string]store.Value{"v": store.Int(v)})}
+				node := &store.Node{Props: values.MakeProps(map[string]values.Value{"v": values.Int(v)})}
 				got, _, err := where.Test(context.Background(), &Row{Vars: []Element{{Node: node}}})
 				if err != nil || got != want {
 					t.Errorf("v = %d: got %v, %v; want %v", v, got, err, want)

@@ -9,7 +9,7 @@ import (
 	"github.com/google/cel-go/common/types/traits"
 	"github.com/google/cel-go/interpreter"
 
-	"github.com/goldfish-gql/goldfish/store"
+	"github.com/goldfish-gql/goldfish/values"
 )
 
 // The cost of goldfish's own CEL functions. cel-go prices its standard
@@ -140,11 +140,11 @@ var resultPrices = map[string]func(args []ref.Val, result ref.Val) uint64{
 	},
 }
 
-func stringBytes(v store.Value) int {
+func stringBytes(v values.Value) int {
 	switch v.Kind() {
-	case store.KindString:
+	case values.KindString:
 		return len(v.AsString())
-	case store.KindList:
+	case values.KindList:
 		n := 0
 		for _, e := range v.AsList() {
 			n += stringBytes(e)

@@ -11,6 +11,7 @@ import (
 
 	"github.com/goldfish-gql/goldfish/gqlstatus"
 	"github.com/goldfish-gql/goldfish/store"
+	"github.com/goldfish-gql/goldfish/values"
 )
 
 // TestBudgetsOfBuiltinFunctions: goldfish's own CEL functions are priced
@@ -21,33 +22,33 @@ import (
 // never cel-go's own text, instead of running for as long as its inputs
 // are large. Each WHERE is tested on one node {v: -1}.
 func TestBudgetsOfBuiltinFunctions(t *testing.T) {
-	ints := func(n int) store.Value {
-		vs := make([]store.Value, n)
+	ints := func(n int) values.Value {
+		vs := make([]values.Value, n)
 		for i := range vs {
-			vs[i] = store.Int(int64(i))
+			vs[i] = values.Int(int64(i))
 		}
-		return store.List(vs...)
+		return values.List(vs...)
 	}
-	long := store.String(strings.Repeat("a", 100_000))
-	huge := store.String(strings.Repeat("b", 1_500_000))
+	long := values.String(strings.Repeat("a", 100_000))
+	huge := values.String(strings.Repeat("b", 1_500_000))
 	for _, c := range []struct {
 		name   string
 		where  string
-		params map[string]store.Value
+		params map[string]values.Value
 		budget string // "" when the predicate must evaluate
 	}{
-		{"IN over a million elements", `n.v IN $list`, map[string]store.Value{"list": ints(1_000_000)}, "evaluation budget"},
-		{"IN over a short list", `n.v IN $list`, map[string]store.Value{"list": ints(1000)}, ""},
-		{"a long string concatenated 60 times", `n.v = $s` + strings.Repeat(" || $s", 60), map[string]store.Value{"s": long}, "value budget"},
-		{"a long string added 60 times", `n.v = $s` + strings.Repeat(" + $s", 60), map[string]store.Value{"s": long}, "value budget"},
-		{"a long string concatenated once", `n.v = $s || $s`, map[string]store.Value{"s": long}, ""},
-		{"lists concatenated past the bound", `n.v IN $l || $l`, map[string]store.Value{"l": ints(40_000)}, "value budget"},
-		{"CONTAINS over long strings", `$s CONTAINS $t`, map[string]store.Value{"s": huge, "t": huge}, "evaluation budget"},
-		{"= over long strings", `$s = $t`, map[string]store.Value{"s": huge, "t": huge}, "evaluation budget"},
-		{"STARTS WITH a long prefix", `$s STARTS WITH $t`, map[string]store.Value{"s": huge, "t": huge}, "evaluation budget"},
-		{"= over long lists", `$l = $l`, map[string]store.Value{"l": ints(200_000)}, "evaluation budget"},
-		{"comparisons of long strings add up", strings.Repeat(`$s = $s AND `, 11) + `$s = $s`, map[string]store.Value{"s": long}, "evaluation budget"},
-		{"a few comparisons of long strings", `$s = $s AND $s = $s`, map[string]store.Value{"s": long}, ""},
+		{"IN over a million elements", `n.v IN $list`, map[string]values.Value{"list": ints(1_000_000)}, "evaluation budget"},
+		{"IN over a short list", `n.v IN $list`, map[string]values.Value{"list": ints(1000)}, ""},
+		{"a long string concatenated 60 times", `n.v = $s` + strings.Repeat(" || $s", 60), map[string]values.Value{"s": long}, "value budget"},
+		{"a long string added 60 times", `n.v = $s` + strings.Repeat(" + $s", 60), map[string]values.Value{"s": long}, "value budget"},
+		{"a long string concatenated once", `n.v = $s || $s`, map[string]values.Value{"s": long}, ""},
+		{"lists concatenated past the bound", `n.v IN $l || $l`, map[string]values.Value{"l": ints(40_000)}, "value budget"},
+		{"CONTAINS over long strings", `$s CONTAINS $t`, map[string]values.Value{"s": huge, "t": huge}, "evaluation budget"},
+		{"= over long strings", `$s = $t`, map[string]values.Value{"s": huge, "t": huge}, "evaluation budget"},
+		{"STARTS WITH a long prefix", `$s STARTS WITH $t`, map[string]values.Value{"s": huge, "t": huge}, "evaluation budget"},
+		{"= over long lists", `$l = $l`, map[string]values.Value{"l": ints(200_000)}, "evaluation budget"},
+		{"comparisons of long strings add up", strings.Repeat(`$s = $s AND `, 11) + `$s = $s`, map[string]values.Value{"s": long}, "evaluation budget"},
+		{"a few comparisons of long strings", `$s = $s AND $s = $s`, map[string]values.Value{"s": long}, ""},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			p, err := plan(t, `MATCH (n) WHERE `+c.where+` SET n.seen = true`)
@@ -59,7 +60,7 @@ func TestBudgetsOfBuiltinFunctions(t *testing.T) {
 			for i, name := range p.Params {
 				params[i] = ToCEL(c.params[name])
 			}
-			node := &store.Node{Labels: []string{"N"}, Props: store.MakeProps(map[string]store.Value{"v": store.Int(-1)})}
+			node := &store.Node{Labels: []string{"N"}, Props: values.MakeProps(map[string]values.Value{"v": values.Int(-1)})}
 			row := &Row{Vars: []Element{{Node: node}}, Params: params}
 			_, _, err = where.Test(context.Background(), row)
 			if c.budget == "" {
@@ -129,11 +130,11 @@ func TestComprehensionStopsWhenCancelled(t *testing.T) {
 		t.Fatal("a comprehension was not recognised")
 	}
 	p := &Program{prg: prg.prg, fold: prg.fold}
-	vs := make([]store.Value, 1000)
+	vs := make([]values.Value, 1000)
 	for i := range vs {
-		vs[i] = store.Int(int64(i))
+		vs[i] = values.Int(int64(i))
 	}
-	row := &Row{Params: []ref.Val{ToCEL(store.List(vs...))}}
+	row := &Row{Params: []ref.Val{ToCEL(values.List(vs...))}}
 	if _, _, err := p.Eval(context.Background(), row); err != nil {
 		t.Fatalf("under a live context: %v", err)
 	}
@@ -174,8 +175,8 @@ func TestEvaluationCodes(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		node := &store.Node{Props: store.MakeProps(map[string]store.Value{
-			"v": store.Int(-1), "big": store.Int(math.MaxInt64), "f": store.Float(1e200)})}
+		node := &store.Node{Props: values.MakeProps(map[string]values.Value{
+			"v": values.Int(-1), "big": values.Int(math.MaxInt64), "f": values.Float(1e200)})}
 		_, _, err = p.Stmts[0].Steps[0].(*MatchStep).Where.Test(context.Background(), &Row{Vars: []Element{{Node: node}}})
 		ge, ok := err.(*gqlstatus.Error)
 		if !ok || ge.Code != c.code || !strings.Contains(ge.Msg, c.msg) || !strings.Contains(ge.Hint, c.hint) || !ge.Pos.Valid() {

@@ -14,6 +14,7 @@ import (
 	"github.com/goldfish-gql/goldfish/celval"
 	"github.com/goldfish-gql/goldfish/gqlstatus"
 	"github.com/goldfish-gql/goldfish/store"
+	"github.com/goldfish-gql/goldfish/values"
 )
 
 // Predicates and computed values run as CEL programs over GQL values. GQL's
@@ -60,7 +61,7 @@ func (e Element) Type() ref.Type { return elementType }
 // Value implements ref.Val.
 func (e Element) Value() any { return e }
 
-func (e Element) props() store.Props {
+func (e Element) props() values.Props {
 	if e.Node != nil {
 		return e.Node.Props
 	}
@@ -72,7 +73,7 @@ func (e Element) props() store.Props {
 
 // ToCEL converts a stored value to its CEL form: celval.Of, the one
 // conversion views and preconditions read values by too.
-func ToCEL(v store.Value) ref.Val { return celval.Of(v) }
+func ToCEL(v values.Value) ref.Val { return celval.Of(v) }
 
 // ErrUnsupported is returned by FromCEL for values a property cannot hold.
 // Code is its GQLSTATUS when the value's type is not the trouble (a FLOAT
@@ -96,67 +97,67 @@ func (e ErrUnsupported) Error() string {
 
 // FromCEL converts a CEL result back to a stored value. It refuses what
 // no property can hold and the literal syntax could not write back: a
-// NaN or infinite float, lists nested deeper than store.MaxNesting, a
+// NaN or infinite float, lists nested deeper than values.MaxNesting, a
 // DATE or DATETIME outside the years 0000–9999 (a DATETIME is written
 // in UTC, which can leave that range when the value's own offset does
 // not).
-func FromCEL(v ref.Val) (store.Value, error) { return fromCEL(v, 0) }
+func FromCEL(v ref.Val) (values.Value, error) { return fromCEL(v, 0) }
 
 // fromCEL is FromCEL for a value inside depth lists.
-func fromCEL(v ref.Val, depth int) (store.Value, error) {
+func fromCEL(v ref.Val, depth int) (values.Value, error) {
 	switch x := v.(type) {
 	case types.Null:
-		return store.Null(), nil
+		return values.Null(), nil
 	case types.Bool:
-		return store.Bool(bool(x)), nil
+		return values.Bool(bool(x)), nil
 	case types.Int:
-		return store.Int(int64(x)), nil
+		return values.Int(int64(x)), nil
 	case types.Uint:
 		if uint64(x) > math.MaxInt64 {
-			return store.Value{}, ErrUnsupported{TypeName: "unsigned integer above the INTEGER range", Code: gqlstatus.NumericOutOfRange}
+			return values.Value{}, ErrUnsupported{TypeName: "unsigned integer above the INTEGER range", Code: gqlstatus.NumericOutOfRange}
 		}
-		return store.Int(int64(x)), nil
+		return values.Int(int64(x)), nil
 	case types.Double:
-		if !store.ValidFloat(float64(x)) {
-			return store.Value{}, ErrUnsupported{TypeName: "FLOAT (NaN or infinity)", Code: gqlstatus.NumericOutOfRange}
+		if !values.ValidFloat(float64(x)) {
+			return values.Value{}, ErrUnsupported{TypeName: "FLOAT (NaN or infinity)", Code: gqlstatus.NumericOutOfRange}
 		}
-		return store.Float(float64(x)), nil
+		return values.Float(float64(x)), nil
 	case types.String:
-		return store.String(string(x)), nil
+		return values.String(string(x)), nil
 	case types.Timestamp:
 		t := x.Time.UTC()
 		if celval.IsDate(x) {
-			if !store.InDateTimeRange(t) {
-				return store.Value{}, ErrUnsupported{TypeName: "DATE outside the years 0000 to 9999", Code: gqlstatus.DateTimeOverflow}
+			if !values.InDateTimeRange(t) {
+				return values.Value{}, ErrUnsupported{TypeName: "DATE outside the years 0000 to 9999", Code: gqlstatus.DateTimeOverflow}
 			}
-			return store.Date(t.Format(time.DateOnly)), nil
+			return values.DateValue(t.Format(time.DateOnly)), nil
 		}
-		if !store.InDateTimeRange(t) {
-			return store.Value{}, ErrUnsupported{TypeName: "DATETIME outside the years 0000 to 9999 (UTC)", Code: gqlstatus.DateTimeOverflow}
+		if !values.InDateTimeRange(t) {
+			return values.Value{}, ErrUnsupported{TypeName: "DATETIME outside the years 0000 to 9999 (UTC)", Code: gqlstatus.DateTimeOverflow}
 		}
-		return store.DateTime(t.Format(time.RFC3339Nano)), nil
+		return values.DateTimeValue(t.Format(time.RFC3339Nano)), nil
 	case Element:
-		return store.Value{}, ErrUnsupported{TypeName: "graph element"}
+		return values.Value{}, ErrUnsupported{TypeName: "graph element"}
 	case traits.Lister:
-		if depth >= store.MaxNesting {
-			return store.Value{}, ErrUnsupported{TypeName: fmt.Sprintf("LIST nested more than %d deep", store.MaxNesting), Code: gqlstatus.ValueBudget}
+		if depth >= values.MaxNesting {
+			return values.Value{}, ErrUnsupported{TypeName: fmt.Sprintf("LIST nested more than %d deep", values.MaxNesting), Code: gqlstatus.ValueBudget}
 		}
 		n := int(x.Size().(types.Int))
-		out := make([]store.Value, n)
+		out := make([]values.Value, n)
 		for i := 0; i < n; i++ {
 			e, err := fromCEL(x.Get(types.Int(i)), depth+1)
 			if err != nil {
-				return store.Value{}, err
+				return values.Value{}, err
 			}
 			out[i] = e
 		}
-		return store.List(out...), nil
+		return values.List(out...), nil
 	case traits.Mapper:
-		return store.Value{}, ErrUnsupported{TypeName: "MAP"}
+		return values.Value{}, ErrUnsupported{TypeName: "MAP"}
 	case *types.Err:
-		return store.Value{}, x
+		return values.Value{}, x
 	}
-	return store.Value{}, ErrUnsupported{TypeName: v.Type().TypeName()}
+	return values.Value{}, ErrUnsupported{TypeName: v.Type().TypeName()}
 }
 
 func isNull(v ref.Val) bool {

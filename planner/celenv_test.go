@@ -8,7 +8,7 @@ import (
 	"github.com/google/cel-go/common/types/ref"
 
 	"github.com/goldfish-gql/goldfish/celval"
-	"github.com/goldfish-gql/goldfish/store"
+	"github.com/goldfish-gql/goldfish/values"
 )
 
 // dayBefore is the DATE before the one written iso, as a view computes it
@@ -26,7 +26,7 @@ func dayBefore(t *testing.T, iso string) ref.Val {
 }
 
 // TestFromCELBounds: a CEL result is converted only when a property can
-// hold it and its literal parses back: lists within store.MaxNesting,
+// hold it and its literal parses back: lists within values.MaxNesting,
 // timestamps within the years 0000–9999 in UTC (a DATETIME computed by
 // CEL is written in UTC).
 func TestFromCELBounds(t *testing.T) {
@@ -42,8 +42,8 @@ func TestFromCELBounds(t *testing.T) {
 		v  ref.Val
 		ok bool
 	}{
-		{list(store.MaxNesting), true},
-		{list(store.MaxNesting + 1), false},
+		{list(values.MaxNesting), true},
+		{list(values.MaxNesting + 1), false},
 		{ts(time.Date(0, 1, 1, 0, 0, 0, 0, time.UTC)), true},
 		{ts(time.Date(9999, 12, 31, 23, 59, 59, 0, time.UTC)), true},
 		{ts(time.Date(10000, 1, 1, 0, 0, 0, 0, time.UTC)), false},

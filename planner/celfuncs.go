@@ -14,7 +14,7 @@ import (
 
 	"github.com/goldfish-gql/goldfish/celval"
 	"github.com/goldfish-gql/goldfish/gqlstatus"
-	"github.com/goldfish-gql/goldfish/store"
+	"github.com/goldfish-gql/goldfish/values"
 )
 
 func binary(name string, fn func(a, b ref.Val) ref.Val) cel.EnvOption {
@@ -77,7 +77,7 @@ func arith(op string, ints func(x, y int64) (int64, error), floats func(x, y flo
 			return types.WrapErr(fmt.Errorf("%w in %s", errDivZero, op)) // as for integers (ISO: any numeric type)
 		}
 		r := floats(x, y)
-		if !store.ValidFloat(r) {
+		if !values.ValidFloat(r) {
 			return types.WrapErr(&codedError{gqlstatus.NumericOutOfRange, "the result of " + op + " is not a finite FLOAT"})
 		}
 		return types.Double(r)

@@ -20,7 +20,7 @@ import (
 	"github.com/goldfish-gql/goldfish/celval"
 	"github.com/goldfish-gql/goldfish/gqlstatus"
 	"github.com/goldfish-gql/goldfish/parser/ast"
-	"github.com/goldfish-gql/goldfish/store"
+	"github.com/goldfish-gql/goldfish/values"
 )
 
 // CostLimit bounds one evaluation of a predicate or computed value, in CEL
@@ -747,54 +747,54 @@ func writeLiteral(b *strings.Builder, x *ast.Literal) {
 // to a stored value at plan time, so INSERT of constants never runs CEL;
 // ok is false when e is not constant. DATETIME text is normalised; a
 // list nested deeper than a property can hold is refused at its bracket.
-func (s *scope) constValue(e ast.Expr, depth int) (v store.Value, ok bool, err error) {
+func (s *scope) constValue(e ast.Expr, depth int) (v values.Value, ok bool, err error) {
 	switch x := e.(type) {
 	case *ast.Literal:
 		switch x.Kind {
 		case ast.LitNull:
-			return store.Null(), true, nil
+			return values.Null(), true, nil
 		case ast.LitBool:
-			return store.Bool(x.Bool), true, nil
+			return values.Bool(x.Bool), true, nil
 		case ast.LitInt:
-			return store.Int(x.Int), true, nil
+			return values.Int(x.Int), true, nil
 		case ast.LitFloat:
-			return store.Float(x.Float), true, nil
+			return values.Float(x.Float), true, nil
 		case ast.LitString:
-			return store.String(x.Str), true, nil
+			return values.String(x.Str), true, nil
 		case ast.LitDate:
-			return store.Date(x.Str), true, nil
+			return values.DateValue(x.Str), true, nil
 		case ast.LitDateTime:
 			norm, err := s.dateTime(x)
-			return store.DateTime(norm), err == nil, err
+			return values.DateTimeValue(norm), err == nil, err
 		}
 	case *ast.ListLit:
-		if depth >= store.MaxNesting {
-			return store.Value{}, false, s.errAt(gqlstatus.ValueBudget, x.Pos,
-				"lists are nested more than %d deep; no property can hold them", store.MaxNesting).
+		if depth >= values.MaxNesting {
+			return values.Value{}, false, s.errAt(gqlstatus.ValueBudget, x.Pos,
+				"lists are nested more than %d deep; no property can hold them", values.MaxNesting).
 				WithHint("flatten the list")
 		}
-		vs := make([]store.Value, len(x.Elems))
+		vs := make([]values.Value, len(x.Elems))
 		for i, el := range x.Elems {
 			v, ok, err := s.constValue(el, depth+1)
 			if err != nil || !ok {
-				return store.Value{}, false, err
+				return values.Value{}, false, err
 			}
 			vs[i] = v
 		}
-		return store.List(vs...), true, nil
+		return values.List(vs...), true, nil
 	case *ast.Unary:
 		if x.Op == ast.OpNeg {
 			if l, ok := x.X.(*ast.Literal); ok {
 				switch {
 				case l.Kind == ast.LitInt && l.Int != math.MinInt64:
-					return store.Int(-l.Int), true, nil
+					return values.Int(-l.Int), true, nil
 				case l.Kind == ast.LitFloat:
-					return store.Float(-l.Float), true, nil
+					return values.Float(-l.Float), true, nil
 				}
 			}
 		}
 	}
-	return store.Value{}, false, nil
+	return values.Value{}, false, nil
 }
 
 // dateTime returns the canonical text of a DATETIME literal.
@@ -810,13 +810,13 @@ func (s *scope) dateTime(x *ast.Literal) (string, error) {
 // DATETIME literal may take, and returns its canonical RFC 3339 form
 // (its own offset kept, UTC when none is written). It refuses an instant
 // outside the years 0000–9999, in UTC or in its own offset: no DATETIME
-// property can hold one (store.CheckDateTime).
+// property can hold one (values.CheckDateTime).
 func NormalizeDateTime(s string) (string, error) {
 	t, ok := celval.ParseDateTime(s)
 	if !ok {
 		return "", &codedError{gqlstatus.InvalidDateTimeFormat, fmt.Sprintf("DATETIME '%s' is not an ISO 8601 date and time; write DATETIME '2026-01-31T12:00:00Z'", s)}
 	}
-	if !store.InDateTimeRange(t) {
+	if !values.InDateTimeRange(t) {
 		return "", &codedError{gqlstatus.DateTimeOverflow, fmt.Sprintf("DATETIME '%s' is outside the years 0000 to 9999 (UTC); write an instant within them", s)}
 	}
 	return t.Format(time.RFC3339Nano), nil

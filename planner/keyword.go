@@ -4,12 +4,12 @@ import (
 	"strings"
 	"unicode/utf8"
 
-	"github.com/goldfish-gql/goldfish/store"
+	"github.com/goldfish-gql/goldfish/values"
 )
 
 // Keyword reports whether any string property (or string element of a list
 // property) contains w, case-insensitively: the keyword token of a Recall.
-func Keyword(props store.Props, w string) bool {
+func Keyword(props values.Props, w string) bool {
 	w = strings.ToLower(w)
 	for _, p := range props {
 		if keywordIn(p.Val, w) {
@@ -59,11 +59,11 @@ func lowerASCII(c byte) byte {
 	return c
 }
 
-func keywordIn(v store.Value, w string) bool {
+func keywordIn(v values.Value, w string) bool {
 	switch v.Kind() {
-	case store.KindString:
+	case values.KindString:
 		return containsFold(v.AsString(), w)
-	case store.KindList:
+	case values.KindList:
 		for _, e := range v.AsList() {
 			if keywordIn(e, w) {
 				return true

@@ -4,6 +4,7 @@ import (
 	"github.com/goldfish-gql/goldfish/gqlstatus"
 	"github.com/goldfish-gql/goldfish/parser/ast"
 	"github.com/goldfish-gql/goldfish/store"
+	"github.com/goldfish-gql/goldfish/values"
 )
 
 // VarKind says what a variable is bound to.
@@ -222,7 +223,7 @@ type PropPlan struct {
 // parameter slot or a CEL program.
 type Value struct {
 	Pos   ast.Pos
-	Const *store.Value
+	Const *values.Value
 	Param int // parameter slot when Const and Prog are nil
 	Prog  *Program
 }

@@ -3,7 +3,6 @@ package planner
 import (
 	"github.com/goldfish-gql/goldfish/gqlstatus"
 	"github.com/goldfish-gql/goldfish/parser/ast"
-	"github.com/goldfish-gql/goldfish/store"
 	"github.com/goldfish-gql/goldfish/values"
 )
 
@@ -44,7 +43,7 @@ func planQuery(q *ast.Query, text string, params *paramTable, index int) (*State
 				return nil, err
 			}
 			if v.Const != nil {
-				if v.Const.Kind() != store.KindInt {
+				if v.Const.Kind() != values.KindInt {
 					return nil, sc.errAt(gqlstatus.InvalidValueType, x.Count.Position(), "LIMIT takes an integer, not %s", v.Const.Kind())
 				}
 				if v.Const.AsInt() < 0 {

@@ -8,6 +8,7 @@ import (
 	"github.com/google/cel-go/common/types/ref"
 
 	"github.com/goldfish-gql/goldfish/store"
+	"github.com/goldfish-gql/goldfish/values"
 	"github.com/goldfish-gql/goldfish/vocab"
 )
 
@@ -17,14 +18,14 @@ import (
 func temporalNode(t *testing.T) (*store.Snapshot, *store.Node) {
 	t.Helper()
 	tx := store.New().Begin()
-	n, err := tx.InsertNode(tx.NewID(), []string{"V"}, store.MakeProps(map[string]store.Value{
-		"d":        store.Date("2026-01-31"),
-		"same_d":   store.Date("2026-01-31"),
-		"midnight": store.DateTime("2026-01-31T00:00:00Z"),
-		"t":        store.DateTime("2026-01-31T08:00:00Z"),
-		"zoned":    store.DateTime("2026-01-31T10:00:00+02:00"),
-		"old":      store.DateTime("2026-01-31 08:00:00"),
-		"ds":       store.List(store.Date("2026-01-31"), store.DateTime("2026-01-31T08:00:00Z")),
+	n, err := tx.InsertNode(tx.NewID(), []string{"V"}, values.MakeProps(map[string]values.Value{
+		"d":        values.DateValue("2026-01-31"),
+		"same_d":   values.DateValue("2026-01-31"),
+		"midnight": values.DateTimeValue("2026-01-31T00:00:00Z"),
+		"t":        values.DateTimeValue("2026-01-31T08:00:00Z"),
+		"zoned":    values.DateTimeValue("2026-01-31T10:00:00+02:00"),
+		"old":      values.DateTimeValue("2026-01-31 08:00:00"),
+		"ds":       values.List(values.DateValue("2026-01-31"), values.DateTimeValue("2026-01-31T08:00:00Z")),
 	}))
 	if err != nil {
 		t.Fatal(err)
@@ -44,7 +45,7 @@ func whereTruth(t *testing.T, n *store.Node, pred string) string {
 	params := make([]ref.Val, len(p.Params))
 	for i, name := range p.Params {
 		if name == "due" {
-			params[i] = ToCEL(store.Date("2026-01-31"))
+			params[i] = ToCEL(values.DateValue("2026-01-31"))
 		}
 	}
 	out, _, err := prg.Eval(context.Background(), &Row{Vars: []Element{{Node: n}}, Params: params})
@@ -159,7 +160,7 @@ func precondition(t *testing.T, snap *store.Snapshot, expr string) string {
 		t.Fatalf("%s: %v", expr, err)
 	}
 	a, _ := s.Action("a")
-	ok, err := a.Precondition(context.Background(), snap, s, map[string]store.Value{"due": store.Date("2026-01-31")})
+	ok, err := a.Precondition(context.Background(), snap, s, map[string]values.Value{"due": values.DateValue("2026-01-31")})
 	if err != nil {
 		return "error: " + err.Error()
 	}

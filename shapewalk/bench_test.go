@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/goldfish-gql/goldfish/store"
+	"github.com/goldfish-gql/goldfish/values"
 )
 
 const (
@@ -41,9 +42,9 @@ func benchData1(d *benchData, nHubs int) (*store.Snapshot, []*store.Node, []*sto
 		ids := make([]store.ID, benchNodes)
 		for i := range ids {
 			ids[i] = tx.NewID()
-			p := store.Props{
-				{Key: "loc", Val: store.String(fmt.Sprintf("src/file%d.go:%d", i%997, i))},
-				{Key: "rank", Val: store.Int(int64(r.IntN(100)))},
+			p := values.Props{
+				{Key: "loc", Val: values.String(fmt.Sprintf("src/file%d.go:%d", i%997, i))},
+				{Key: "rank", Val: values.Int(int64(r.IntN(100)))},
 			}
 			if _, err := tx.InsertNode(ids[i], []string{kinds[i%len(kinds)]}, p); err != nil {
 				panic(err)

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/goldfish-gql/goldfish/store"
+	"github.com/goldfish-gql/goldfish/values"
 )
 
 // tbT is what both *testing.T and *rapid.T provide.
@@ -17,13 +18,13 @@ type tbT interface {
 // gnode / gedge describe a graph independently of engine ids.
 type gnode struct {
 	Labels []string
-	Props  store.Props
+	Props  values.Props
 }
 
 type gedge struct {
 	From, To int
 	Type     string
-	Props    store.Props
+	Props    values.Props
 }
 
 type gspec struct {
@@ -103,23 +104,23 @@ func build(tb tbT, s gspec, nodeOrder, edgeOrder []int) *built {
 	return b
 }
 
-func P(kv ...any) store.Props {
-	var p store.Props
+func P(kv ...any) values.Props {
+	var p values.Props
 	for i := 0; i < len(kv); i += 2 {
-		var v store.Value
+		var v values.Value
 		switch x := kv[i+1].(type) {
 		case int:
-			v = store.Int(int64(x))
+			v = values.Int(int64(x))
 		case string:
-			v = store.String(x)
-		case store.Value:
+			v = values.String(x)
+		case values.Value:
 			v = x
 		default:
 			panic("P: bad value")
 		}
-		p = append(p, store.Prop{Key: kv[i].(string), Val: v})
+		p = append(p, values.Prop{Key: kv[i].(string), Val: v})
 	}
-	return store.NormalizeProps(p)
+	return values.NormalizeProps(p)
 }
 
 func N(kind string, kv ...any) gnode { return gnode{Labels: []string{kind}, Props: P(kv...)} }

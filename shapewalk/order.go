@@ -10,6 +10,7 @@ import (
 	"github.com/cespare/xxhash/v2"
 
 	"github.com/goldfish-gql/goldfish/store"
+	"github.com/goldfish-gql/goldfish/values"
 )
 
 // Hierarchy reports whether an edge type is hierarchical.
@@ -42,7 +43,7 @@ func appendKeyString(b []byte, s string) []byte {
 	return append(b, 0, 0x01)
 }
 
-func appendPropsKey(b []byte, p store.Props) []byte {
+func appendPropsKey(b []byte, p values.Props) []byte {
 	for _, kv := range p {
 		b = appendKeyString(b, kv.Key)
 		b = kv.Val.AppendKey(b)
@@ -246,7 +247,7 @@ func sortEnts(snap *store.Snapshot, ents []sortEnt, w *wl, rank func(*store.Node
 
 // cmpPropsLit compares two property sets by their canonical literal text,
 // using (and growing) the two scratch buffers.
-func cmpPropsLit(a, b store.Props, ba, bb *[]byte) int {
+func cmpPropsLit(a, b values.Props, ba, bb *[]byte) int {
 	if len(a) == 0 && len(b) == 0 {
 		return 0
 	}

@@ -5,8 +5,10 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/goldfish-gql/goldfish/store"
 	"pgregory.net/rapid"
+
+	"github.com/goldfish-gql/goldfish/store"
+	"github.com/goldfish-gql/goldfish/values"
 )
 
 func TestSortObservablesFirst(t *testing.T) {
@@ -98,13 +100,13 @@ func TestSignatureAutomorphs(t *testing.T) {
 	}
 }
 
-func genScalar() *rapid.Generator[store.Value] {
+func genScalar() *rapid.Generator[values.Value] {
 	return rapid.OneOf(
-		rapid.Map(rapid.Bool(), store.Bool),
-		rapid.Map(rapid.Int64(), store.Int),
-		rapid.Map(rapid.SampledFrom([]float64{-1.5, 0, 1, 2.5, 1e21}), store.Float),
-		rapid.Map(rapid.SampledFrom([]string{"", "\x00", "a", "a\x00", "ab", "é", strings.Repeat("long", 30)}), store.String),
-		rapid.Map(rapid.SampledFrom([]string{"2026-01-01", "2026-01-02"}), store.Date),
+		rapid.Map(rapid.Bool(), values.Bool),
+		rapid.Map(rapid.Int64(), values.Int),
+		rapid.Map(rapid.SampledFrom([]float64{-1.5, 0, 1, 2.5, 1e21}), values.Float),
+		rapid.Map(rapid.SampledFrom([]string{"", "\x00", "a", "a\x00", "ab", "é", strings.Repeat("long", 30)}), values.String),
+		rapid.Map(rapid.SampledFrom([]string{"2026-01-01", "2026-01-02"}), values.DateValue),
 	)
 }
 
@@ -115,9 +117,9 @@ func TestObservableKeyMatchesStore(t *testing.T) {
 		tx := g.Begin()
 		labels := rapid.SliceOfN(rapid.SampledFrom([]string{"A", "B", "a\x00", "Zed", "é"}), 0, 5).Draw(t, "labels")
 		keys := rapid.SliceOfN(rapid.SampledFrom([]string{"k", "nick", "v", "a\x00", "long_key_name_for_truncation"}), 0, 5).Draw(t, "keys")
-		var p store.Props
+		var p values.Props
 		for i, k := range keys {
-			p = append(p, store.Prop{Key: k, Val: genScalar().Draw(t, "v"+string(rune('0'+i)))})
+			p = append(p, values.Prop{Key: k, Val: genScalar().Draw(t, "v"+string(rune('0'+i)))})
 		}
 		n, err := tx.InsertNode(tx.NewID(), labels, p)
 		if err != nil {

@@ -3,8 +3,9 @@ package shapewalk
 import (
 	"testing"
 
-	"github.com/goldfish-gql/goldfish/store"
 	"pgregory.net/rapid"
+
+	"github.com/goldfish-gql/goldfish/values"
 )
 
 // genSpec draws a random graph. distinct: every node carries a unique
@@ -21,14 +22,14 @@ func genSpec(t *rapid.T, distinct, hub bool) gspec {
 		if rapid.IntRange(0, 4).Draw(t, "extra") == 0 {
 			labels = append(labels, "X")
 		}
-		var p store.Props
+		var p values.Props
 		if distinct {
-			p = append(p, store.Prop{Key: "id", Val: store.Int(int64(i))})
+			p = append(p, values.Prop{Key: "id", Val: values.Int(int64(i))})
 		}
 		if v := rapid.IntRange(-1, 1).Draw(t, "v"); v >= 0 {
-			p = append(p, store.Prop{Key: "v", Val: store.Int(int64(v))})
+			p = append(p, values.Prop{Key: "v", Val: values.Int(int64(v))})
 		}
-		s.Nodes = append(s.Nodes, gnode{Labels: labels, Props: store.NormalizeProps(p)})
+		s.Nodes = append(s.Nodes, gnode{Labels: labels, Props: values.NormalizeProps(p)})
 	}
 	m := rapid.IntRange(0, 3*n).Draw(t, "m")
 	types := []string{"contains", "refs", "uses"}
@@ -39,7 +40,7 @@ func genSpec(t *rapid.T, distinct, hub bool) gspec {
 			Type: rapid.SampledFrom(types).Draw(t, "type"),
 		}
 		if rapid.IntRange(0, 3).Draw(t, "eprops") == 0 {
-			e.Props = store.Props{{Key: "w", Val: store.Int(int64(rapid.IntRange(0, 1).Draw(t, "w")))}}
+			e.Props = values.Props{{Key: "w", Val: values.Int(int64(rapid.IntRange(0, 1).Draw(t, "w")))}}
 		}
 		s.Edges = append(s.Edges, e)
 	}
@@ -47,9 +48,9 @@ func genSpec(t *rapid.T, distinct, hub bool) gspec {
 		leaves := rapid.IntRange(100, 3000).Draw(t, "leaves")
 		mod := rapid.IntRange(1, 5).Draw(t, "mod")
 		for i := 0; i < leaves; i++ {
-			p := store.Props{{Key: "v", Val: store.Int(int64(i % mod))}}
+			p := values.Props{{Key: "v", Val: values.Int(int64(i % mod))}}
 			if distinct {
-				p = store.Props{{Key: "id", Val: store.Int(int64(n + i))}, {Key: "v", Val: store.Int(int64(i % mod))}}
+				p = values.Props{{Key: "id", Val: values.Int(int64(n + i))}, {Key: "v", Val: values.Int(int64(i % mod))}}
 			}
 			s.Nodes = append(s.Nodes, gnode{Labels: []string{kinds[i%3]}, Props: p})
 			leaf := len(s.Nodes) - 1

@@ -7,6 +7,7 @@ import (
 	"pgregory.net/rapid"
 
 	"github.com/goldfish-gql/goldfish/store"
+	"github.com/goldfish-gql/goldfish/values"
 )
 
 // TestSortEdgesPackedKey: the packed integer key orders edges exactly as
@@ -19,7 +20,7 @@ func TestSortEdgesPackedKey(t *testing.T) {
 		var ents []closeEnt
 		for i := range n {
 			ents = append(ents, closeEnt{
-				e:   &store.Edge{ID: store.ID(i + 1), Props: store.MakeProps(map[string]store.Value{"w": store.Int(int64(rapid.IntRange(0, 2).Draw(t, "w")))})},
+				e:   &store.Edge{ID: store.ID(i + 1), Props: values.MakeProps(map[string]values.Value{"w": values.Int(int64(rapid.IntRange(0, 2).Draw(t, "w")))})},
 				typ: rapid.SampledFrom(types).Draw(t, "typ"),
 				pf:  int32(rapid.IntRange(0, 9).Draw(t, "pf")),
 				pt:  int32(rapid.IntRange(0, 9).Draw(t, "pt")),

@@ -7,6 +7,8 @@ import (
 	"slices"
 	"testing"
 	"time"
+
+	"github.com/goldfish-gql/goldfish/values"
 )
 
 var benchKinds = []string{"TSK", "LAW", "MOD", "PKG", "NOTE"}
@@ -20,7 +22,7 @@ func buildGraph(tb testing.TB, n int) *Graph {
 		tx := g.Begin()
 		for j := 0; j < 10000 && i < n; j, i = j+1, i+1 {
 			id := tx.NewID()
-			p := Props{{Key: "i", Val: Int(int64(i))}, {Key: "nick", Val: String(fmt.Sprint("n", i))}, {Key: "title", Val: String(fmt.Sprint("title ", i%1000))}}
+			p := values.Props{{Key: "i", Val: values.Int(int64(i))}, {Key: "nick", Val: values.String(fmt.Sprint("n", i))}, {Key: "title", Val: values.String(fmt.Sprint("title ", i%1000))}}
 			if _, err := tx.InsertNode(id, []string{benchKinds[i%len(benchKinds)]}, p); err != nil {
 				tb.Fatal(err)
 			}
@@ -42,9 +44,9 @@ func buildGraph(tb testing.TB, n int) *Graph {
 func BenchmarkInsertNode(b *testing.B) {
 	const batch = 100
 	g := New()
-	props := make([]Props, 100000)
+	props := make([]values.Props, 100000)
 	for i := range props {
-		props[i] = Props{{Key: "i", Val: Int(int64(i))}, {Key: "nick", Val: String(fmt.Sprint("n", i))}}
+		props[i] = values.Props{{Key: "i", Val: values.Int(int64(i))}, {Key: "nick", Val: values.String(fmt.Sprint("n", i))}}
 	}
 	b.ReportAllocs()
 	n := 0
@@ -75,7 +77,7 @@ func BenchmarkCommitSmall(b *testing.B) {
 	n := 0
 	for b.Loop() {
 		tx := g.Begin()
-		if _, err := tx.InsertNode(tx.NewID(), []string{"NOTE"}, Props{{Key: "nick", Val: String(fmt.Sprint("x", n))}}); err != nil {
+		if _, err := tx.InsertNode(tx.NewID(), []string{"NOTE"}, values.Props{{Key: "nick", Val: values.String(fmt.Sprint("x", n))}}); err != nil {
 			b.Fatal(err)
 		}
 		tx.Commit()
@@ -102,7 +104,7 @@ func BenchmarkScanLabelFirst4(b *testing.B) {
 func BenchmarkScanPropFirst4(b *testing.B) {
 	s := buildGraph(b, 100000).Snapshot()
 	b.ReportAllocs()
-	v := String("title 7")
+	v := values.String("title 7")
 	for b.Loop() {
 		k := 0
 		s.ScanProp("title", v, func(*Node) bool { k++; return k < 4 })

@@ -8,6 +8,8 @@ import (
 	"sync"
 
 	"github.com/google/btree"
+
+	"github.com/goldfish-gql/goldfish/values"
 )
 
 // Bulk builds for Restore: each index is built from its entries sorted
@@ -163,7 +165,7 @@ func buildLabels(live []*Node) (*btree.BTreeG[labelItem], *btree.BTreeG[countIte
 // order: entries are grouped by key (a counting sort), then each group is
 // sorted by (value, rank in that order) on compact copies of the values:
 // a uint64 order key when the group holds only booleans, only integers or
-// only floats, the text when it holds strings of one kind, else the Value.
+// only floats, the text when it holds strings of one kind, else the values.Value.
 func buildProps(live []*Node) *btree.BTreeG[propItem] {
 	kid := map[string]int{}
 	var keys []string
@@ -230,7 +232,7 @@ type propRef struct{ rank, i uint32 }
 
 // sortPropGroup sorts refs (one key, in rank order) by (value, rank).
 func sortPropGroup(live []*Node, refs []propRef) {
-	val := func(x propRef) *Value { return &live[x.rank].Props[x.i].Val }
+	val := func(x propRef) *values.Value { return &live[x.rank].Props[x.i].Val }
 	kind := val(refs[0]).Kind()
 	same := true
 	for _, x := range refs[1:] {
@@ -240,7 +242,7 @@ func sortPropGroup(live []*Node, refs []propRef) {
 		}
 	}
 	switch {
-	case same && (kind == KindBool || kind == KindInt || kind == KindFloat):
+	case same && (kind == values.KindBool || kind == values.KindInt || kind == values.KindFloat):
 		type ent struct {
 			k uint64
 			x propRef
@@ -255,7 +257,7 @@ func sortPropGroup(live []*Node, refs []propRef) {
 			}
 			return cmp.Compare(a.x.rank, b.x.rank)
 		}, func(e ent) propRef { return e.x })
-	case same && (kind == KindString || kind == KindDate || kind == KindDateTime):
+	case same && (kind == values.KindString || kind == values.KindDate || kind == values.KindDateTime):
 		type ent struct {
 			s string
 			x propRef
@@ -272,7 +274,7 @@ func sortPropGroup(live []*Node, refs []propRef) {
 		}, func(e ent) propRef { return e.x })
 	default:
 		type ent struct {
-			v Value
+			v values.Value
 			x propRef
 		}
 		es := make([]ent, len(refs))

@@ -32,7 +32,7 @@
 // rather than maps: a map would have to be copied whole per commit, or
 // guarded by locks that make readers and the writer wait for each other.
 //
-// Node and Edge records, their Labels slices and their Props are immutable
+// Node and Edge records, their Labels slices and their values.Props are immutable
 // once published and shared between versions; a write builds a new record
 // and replaces it in the trees. Callers must never modify them.
 //
@@ -50,7 +50,7 @@
 //   - all live nodes by (observable key, id)       — ScanNodes, ScanIdentical;
 //   - (label, observable key, id) for every label  — ScanLabel, LabelCount;
 //   - (property key, value, observable key, id) over every property of
-//     live nodes, ordered by Value.Compare; an entry is just (node
+//     live nodes, ordered by values.Value.Compare; an entry is just (node
 //     pointer, property index), 16 bytes       — ScanProp;
 //   - nick → live node, a persistent hash trie (trie.go): one small
 //     node per 5 bits of the nick's hash                — NodeByNick;
@@ -74,11 +74,11 @@
 //	escaped(extra label) 0x00 0x01 … for the labels after the kind, sorted
 //
 // The property encoding is, per property in key order, the escaped key then
-// the value encoding (Value.AppendKey: a kind-rank tag byte, then
+// the value encoding (values.Value.AppendKey: a kind-rank tag byte, then
 // sign-flipped big-endian ints, IEEE-total-order float bits, strings with
 // 0x00 escaped as 0x00 0xFF and terminated by 0x00 0x01, lists as elements
-// then 0x01), ended by 0x00 0x00; bytewise it sorts like Value.Compare and
-// Props.Compare. Long property sets are truncated with a hash so keys stay
+// then 0x01), ended by 0x00 0x00; bytewise it sorts like values.Value.Compare and
+// values.Props.Compare. Long property sets are truncated with a hash so keys stay
 // bounded; two nodes with different observables then still get different
 // keys (up to a 2^-64 hash collision) in a deterministic order.
 //
@@ -114,11 +114,13 @@
 
 // # Values
 //
-// Value is a small immutable tagged union (NULL, BOOLEAN, INTEGER, FLOAT,
-// STRING, DATE, DATETIME, LIST) with exact equality (Int(1) ≠ Float(1)), a
-// total order and a canonical GQL literal. NaN and ±Inf have no GQL literal:
-// callers reject them (ValidFloat) before storing. Value.Check says whether
-// a value can be stored at all: lists nested at most MaxNesting deep, UTF-8
-// strings, canonical DATE and DATETIME text in the years 0000–9999; every
-// writer checks it, so whatever is stored encodes, decodes and parses back.
+// The store keeps package values' Value: a small immutable tagged union
+// (NULL, BOOLEAN, INTEGER, FLOAT, STRING, DATE, DATETIME, LIST) with exact
+// equality (Int(1) ≠ Float(1)), a total order and a canonical GQL
+// literal. NaN and ±Inf have no GQL literal: callers reject them
+// (values.ValidFloat) before storing. Value.Check says whether a value
+// can be stored at all: lists nested at most values.MaxNesting deep,
+// UTF-8 strings, canonical DATE and DATETIME text in the years 0000–9999;
+// every writer checks it, so whatever is stored encodes, decodes and
+// parses back.
 package store

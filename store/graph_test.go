@@ -8,9 +8,11 @@ import (
 	"sync/atomic"
 	"testing"
 	"time"
+
+	"github.com/goldfish-gql/goldfish/values"
 )
 
-func mustNode(t *testing.T, tx *Tx, labels []string, p Props) *Node {
+func mustNode(t *testing.T, tx *Tx, labels []string, p values.Props) *Node {
 	t.Helper()
 	n, err := tx.InsertNode(tx.NewID(), labels, p)
 	if err != nil {
@@ -19,7 +21,7 @@ func mustNode(t *testing.T, tx *Tx, labels []string, p Props) *Node {
 	return n
 }
 
-func nick(s string) Props { return Props{{Key: NickKey, Val: String(s)}} }
+func nick(s string) values.Props { return values.Props{{Key: NickKey, Val: values.String(s)}} }
 
 func TestEmptyGraph(t *testing.T) {
 	g := New()
@@ -39,7 +41,7 @@ func TestEmptyGraph(t *testing.T) {
 func TestInsertAndRead(t *testing.T) {
 	g := New()
 	tx := g.Begin()
-	a := mustNode(t, tx, []string{"TSK", "Open", "TSK", ""}, Props{{Key: "title", Val: String("a")}, {Key: "nick", Val: String("a1")}})
+	a := mustNode(t, tx, []string{"TSK", "Open", "TSK", ""}, values.Props{{Key: "title", Val: values.String("a")}, {Key: "nick", Val: values.String("a1")}})
 	if !slices.Equal(a.Labels, []string{"TSK", "Open"}) || a.Kind() != "TSK" || !a.HasLabel("Open") || a.HasLabel("X") {
 		t.Fatalf("labels %q", a.Labels)
 	}
@@ -58,7 +60,7 @@ func TestInsertAndRead(t *testing.T) {
 	if g.Snapshot().NodeCount() != 0 {
 		t.Fatal("published changed before commit")
 	}
-	e, err := tx.InsertEdge(tx.NewID(), "dependsOn", a.ID, b.ID, Props{{Key: "w", Val: Int(1)}})
+	e, err := tx.InsertEdge(tx.NewID(), "dependsOn", a.ID, b.ID, values.Props{{Key: "w", Val: values.Int(1)}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -95,13 +97,13 @@ func TestErrors(t *testing.T) {
 		t.Fatal("nick clash", err)
 	}
 	// a non-string nick is not indexed and never clashes
-	if _, err := tx.InsertNode(tx.NewID(), []string{"A"}, Props{{Key: NickKey, Val: Int(1)}}); err != nil {
+	if _, err := tx.InsertNode(tx.NewID(), []string{"A"}, values.Props{{Key: NickKey, Val: values.Int(1)}}); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := tx.SetProps(b.ID, nick("x")); !errors.Is(err, ErrNickClash) {
 		t.Fatal("setprops nick clash", err)
 	}
-	if _, err := tx.SetProps(a.ID, nick("x").With("k", Int(1))); err != nil {
+	if _, err := tx.SetProps(a.ID, nick("x").With("k", values.Int(1))); err != nil {
 		t.Fatal("own nick", err)
 	}
 	if _, err := tx.SetProps(999, nil); !errors.Is(err, ErrNotFound) {
@@ -270,7 +272,7 @@ func TestSelfLoopAndEdgeOrder(t *testing.T) {
 	if n != 3 {
 		t.Fatal("Edges early stop", n)
 	}
-	ne, err := tx.SetEdgeProps(loop.ID, Props{{Key: "w", Val: Int(2)}})
+	ne, err := tx.SetEdgeProps(loop.ID, values.Props{{Key: "w", Val: values.Int(2)}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -303,7 +305,7 @@ func TestSnapshotIsolation(t *testing.T) {
 	var keep []ID
 	for i := 0; i < 50; i++ {
 		id := tx.NewID()
-		p := Props{{Key: "i", Val: Int(int64(i))}, {Key: "nick", Val: String(fmt.Sprint("n", i))}}
+		p := values.Props{{Key: "i", Val: values.Int(int64(i))}, {Key: "nick", Val: values.String(fmt.Sprint("n", i))}}
 		if _, err := tx.InsertNode(id, []string{"K", fmt.Sprint("L", i%3)}, p); err != nil {
 			t.Fatal(err)
 		}
@@ -322,7 +324,7 @@ func TestSnapshotIsolation(t *testing.T) {
 	// a rolled-back Tx changes nothing
 	tx = g.Begin()
 	for _, id := range keep[:10] {
-		tx.SetProps(id, Props{{Key: "x", Val: Int(1)}})
+		tx.SetProps(id, values.Props{{Key: "x", Val: values.Int(1)}})
 	}
 	tx.InsertNode(tx.NewID(), []string{"K"}, nil)
 	tx.Rollback()
@@ -341,8 +343,8 @@ func TestSnapshotIsolation(t *testing.T) {
 			tx.RecycleEdge(eid)
 			m.recycleEdge(eid)
 		}
-		tx.SetProps(id, Props{{Key: "x", Val: Int(int64(i))}})
-		m.setProps(id, Props{{Key: "x", Val: Int(int64(i))}})
+		tx.SetProps(id, values.Props{{Key: "x", Val: values.Int(int64(i))}})
+		m.setProps(id, values.Props{{Key: "x", Val: values.Int(int64(i))}})
 		tx.SetLabels(id, []string{"K", "New"})
 		m.setLabels(id, []string{"K", "New"})
 	}
@@ -361,13 +363,13 @@ func TestSnapshotIsolation(t *testing.T) {
 func TestScansOrderAndIdentical(t *testing.T) {
 	g := New()
 	tx := g.Begin()
-	mk := func(labels []string, p Props) *Node { return mustNode(t, tx, labels, p) }
-	n1 := mk([]string{"B"}, Props{{Key: "v", Val: Int(2)}})
-	n2 := mk([]string{"A", "Z"}, Props{{Key: "v", Val: Int(2)}})
-	n3 := mk([]string{"A"}, Props{{Key: "v", Val: Int(1)}})
-	n4 := mk([]string{"A", "Y"}, Props{{Key: "v", Val: Int(2)}})
-	n5 := mk([]string{"A"}, Props{{Key: "v", Val: Int(2)}})
-	n6 := mk([]string{"A"}, Props{{Key: "v", Val: Float(2)}})
+	mk := func(labels []string, p values.Props) *Node { return mustNode(t, tx, labels, p) }
+	n1 := mk([]string{"B"}, values.Props{{Key: "v", Val: values.Int(2)}})
+	n2 := mk([]string{"A", "Z"}, values.Props{{Key: "v", Val: values.Int(2)}})
+	n3 := mk([]string{"A"}, values.Props{{Key: "v", Val: values.Int(1)}})
+	n4 := mk([]string{"A", "Y"}, values.Props{{Key: "v", Val: values.Int(2)}})
+	n5 := mk([]string{"A"}, values.Props{{Key: "v", Val: values.Int(2)}})
+	n6 := mk([]string{"A"}, values.Props{{Key: "v", Val: values.Float(2)}})
 	s := tx.Snapshot()
 	order := func(scan func(func(*Node) bool)) []ID {
 		var out []ID
@@ -380,10 +382,10 @@ func TestScansOrderAndIdentical(t *testing.T) {
 	if got := order(s.ScanNodes); !slices.Equal(got, want) {
 		t.Fatalf("ScanNodes %v want %v", got, want)
 	}
-	if got := order(func(f func(*Node) bool) { s.ScanProp("v", Int(2), f) }); !slices.Equal(got, []ID{n5.ID, n4.ID, n2.ID, n1.ID}) {
+	if got := order(func(f func(*Node) bool) { s.ScanProp("v", values.Int(2), f) }); !slices.Equal(got, []ID{n5.ID, n4.ID, n2.ID, n1.ID}) {
 		t.Fatalf("ScanProp %v", got)
 	}
-	if got := order(func(f func(*Node) bool) { s.ScanIdentical("A", Props{{Key: "v", Val: Int(2)}}, f) }); !slices.Equal(got, []ID{n5.ID, n4.ID, n2.ID}) {
+	if got := order(func(f func(*Node) bool) { s.ScanIdentical("A", values.Props{{Key: "v", Val: values.Int(2)}}, f) }); !slices.Equal(got, []ID{n5.ID, n4.ID, n2.ID}) {
 		t.Fatalf("ScanIdentical %v", got)
 	}
 	if got := order(func(f func(*Node) bool) { s.ScanLabel("Y", f) }); !slices.Equal(got, []ID{n4.ID}) {
@@ -400,8 +402,8 @@ func TestScansOrderAndIdentical(t *testing.T) {
 func TestLongPropsTruncatedKeys(t *testing.T) {
 	g := New()
 	tx := g.Begin()
-	long := func(s string) Props {
-		return Props{{Key: "body", Val: String(string(make([]byte, 100)) + s)}, {Key: "z", Val: String(s)}}
+	long := func(s string) values.Props {
+		return values.Props{{Key: "body", Val: values.String(string(make([]byte, 100)) + s)}, {Key: "z", Val: values.String(s)}}
 	}
 	a := mustNode(t, tx, []string{"N"}, long("b"))
 	b := mustNode(t, tx, []string{"N"}, long("a"))
@@ -525,7 +527,7 @@ func TestConcurrentReaders(t *testing.T) {
 				}
 				if v > 0 {
 					cnt := 0
-					s.ScanProp("i", Int(int64(v-1)), func(*Node) bool { cnt++; return true })
+					s.ScanProp("i", values.Int(int64(v-1)), func(*Node) bool { cnt++; return true })
 					if cnt != 1 {
 						t.Errorf("ScanProp in version %d", v)
 						return
@@ -539,7 +541,7 @@ func TestConcurrentReaders(t *testing.T) {
 	for i := 0; i < rounds; i++ {
 		tx := g.Begin()
 		id := tx.NewID()
-		if _, err := tx.InsertNode(id, []string{"N"}, Props{{Key: "i", Val: Int(int64(i))}}); err != nil {
+		if _, err := tx.InsertNode(id, []string{"N"}, values.Props{{Key: "i", Val: values.Int(int64(i))}}); err != nil {
 			t.Fatal(err)
 		}
 		if prev != 0 {
@@ -548,7 +550,7 @@ func TestConcurrentReaders(t *testing.T) {
 		if i%5 == 4 { // a rolled-back Tx in between
 			tx.Rollback()
 			tx = g.Begin()
-			tx.InsertNode(id, []string{"N"}, Props{{Key: "i", Val: Int(int64(i))}})
+			tx.InsertNode(id, []string{"N"}, values.Props{{Key: "i", Val: values.Int(int64(i))}})
 			if prev != 0 {
 				tx.InsertEdge(tx.NewID(), "next", prev, id, nil)
 			}

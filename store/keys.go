@@ -42,7 +42,7 @@ const (
 )
 
 // appendObsPrefix appends kind and props parts of the observable key.
-func appendObsPrefix(b []byte, kind string, props Props) []byte {
+func appendObsPrefix(b []byte, kind string, props values.Props) []byte {
 	b = values.AppendKeyString(b, kind)
 	start := len(b)
 	b = values.AppendPropsKey(b, props)
@@ -53,7 +53,7 @@ func appendObsPrefix(b []byte, kind string, props Props) []byte {
 	return b
 }
 
-func appendObservableKey(b []byte, labels []string, props Props) []byte {
+func appendObservableKey(b []byte, labels []string, props values.Props) []byte {
 	kind := ""
 	if len(labels) > 0 {
 		kind = labels[0]
@@ -66,6 +66,6 @@ func appendObservableKey(b []byte, labels []string, props Props) []byte {
 	return b
 }
 
-func observableKey(labels []string, props Props) string {
+func observableKey(labels []string, props values.Props) string {
 	return string(appendObservableKey(nil, labels, props))
 }

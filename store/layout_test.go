@@ -5,6 +5,8 @@ import (
 	"testing"
 
 	"github.com/cespare/xxhash/v2"
+
+	"github.com/goldfish-gql/goldfish/values"
 )
 
 // TestTypeLayout: the sizes and offsets the unsafe accessors assume hold
@@ -24,7 +26,7 @@ func layoutGraph(t *testing.T) (*Snapshot, uint32) {
 	tx := g.Begin()
 	var ids []ID
 	for i := range 6 {
-		p := Props{{Key: LocKey, Val: String(fmt.Sprint("f", i%3))}, {Key: NickKey, Val: String(fmt.Sprint("n", i))}}
+		p := values.Props{{Key: LocKey, Val: values.String(fmt.Sprint("f", i%3))}, {Key: NickKey, Val: values.String(fmt.Sprint("n", i))}}
 		n, err := tx.InsertNode(tx.NewID(), []string{"K"}, p)
 		if err != nil {
 			t.Fatal(err)

@@ -4,6 +4,8 @@ import (
 	"slices"
 
 	"github.com/cespare/xxhash/v2"
+
+	"github.com/goldfish-gql/goldfish/values"
 )
 
 // LocKey is the property holding a node's locator: the artefact it came
@@ -34,9 +36,9 @@ type locBucket struct {
 // make each write to it copy a long list. A variable for tests.
 var locBucketMax = 64
 
-func locOf(p Props) (string, bool) {
+func locOf(p values.Props) (string, bool) {
 	v, ok := p.Get(LocKey)
-	if !ok || v.Kind() != KindString {
+	if !ok || v.Kind() != values.KindString {
 		return "", false
 	}
 	return v.AsString(), true

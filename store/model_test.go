@@ -5,11 +5,13 @@ import (
 	"slices"
 	"sort"
 	"strings"
+
+	"github.com/goldfish-gql/goldfish/values"
 )
 
 // model is a naive reference implementation with maps, used to check the
 // Graph. Its order is computed independently of the observable key
-// encoding: (kind, Props.Compare, sorted extra labels, id).
+// encoding: (kind, values.Props.Compare, sorted extra labels, id).
 type model struct {
 	nodes  map[ID]*Node
 	edges  map[ID]*Edge
@@ -97,7 +99,7 @@ func dedupLabels(labels []string) []string {
 	return out
 }
 
-func (m *model) nickOwner(p Props, self ID) bool {
+func (m *model) nickOwner(p values.Props, self ID) bool {
 	nick, ok := nickOf(p)
 	if !ok {
 		return false
@@ -113,11 +115,11 @@ func (m *model) nickOwner(p Props, self ID) bool {
 	return false
 }
 
-func (m *model) insertNode(id ID, labels []string, p Props) error {
+func (m *model) insertNode(id ID, labels []string, p values.Props) error {
 	if m.nodes[id] != nil || m.edges[id] != nil {
 		return ErrIDTaken
 	}
-	p = NormalizeProps(p)
+	p = values.NormalizeProps(p)
 	if m.nickOwner(p, id) {
 		return ErrNickClash
 	}
@@ -136,12 +138,12 @@ func (m *model) liveNode(id ID) *Node {
 	return n
 }
 
-func (m *model) setProps(id ID, p Props) error {
+func (m *model) setProps(id ID, p values.Props) error {
 	n := m.liveNode(id)
 	if n == nil {
 		return ErrNotFound
 	}
-	p = NormalizeProps(p)
+	p = values.NormalizeProps(p)
 	if m.nickOwner(p, id) {
 		return ErrNickClash
 	}
@@ -163,14 +165,14 @@ func (m *model) setLabels(id ID, labels []string) error {
 	return nil
 }
 
-func (m *model) insertEdge(id ID, typ string, from, to ID, p Props) error {
+func (m *model) insertEdge(id ID, typ string, from, to ID, p values.Props) error {
 	if m.nodes[id] != nil || m.edges[id] != nil {
 		return ErrIDTaken
 	}
 	if m.liveNode(from) == nil || m.liveNode(to) == nil {
 		return ErrNotFound
 	}
-	m.edges[id] = &Edge{ID: id, Type: typ, From: from, To: to, Props: NormalizeProps(p)}
+	m.edges[id] = &Edge{ID: id, Type: typ, From: from, To: to, Props: values.NormalizeProps(p)}
 	if id&DeterministicBit == 0 && id >= m.nextID {
 		m.nextID = id + 1
 	}
@@ -185,12 +187,12 @@ func (m *model) liveEdge(id ID) *Edge {
 	return e
 }
 
-func (m *model) setEdgeProps(id ID, p Props) error {
+func (m *model) setEdgeProps(id ID, p values.Props) error {
 	e := m.liveEdge(id)
 	if e == nil {
 		return ErrNotFound
 	}
-	e.Props = NormalizeProps(p)
+	e.Props = values.NormalizeProps(p)
 	return nil
 }
 

@@ -4,6 +4,8 @@ import (
 	"fmt"
 
 	"github.com/cespare/xxhash/v2"
+
+	"github.com/goldfish-gql/goldfish/values"
 )
 
 // The nick index: from a session-unique nick to the live node holding it.
@@ -31,16 +33,16 @@ func (st *state) delNick(gen uint64, nick string, n *Node) {
 	st.nicks.del(gen, xxhash.Sum64String(nick), func(m *Node) bool { return m.ID == n.ID })
 }
 
-func nickOf(p Props) (string, bool) {
+func nickOf(p values.Props) (string, bool) {
 	v, ok := p.Get(NickKey)
-	if !ok || v.Kind() != KindString {
+	if !ok || v.Kind() != values.KindString {
 		return "", false
 	}
 	return v.AsString(), true
 }
 
 // nickFree reports whether nick is unused by live nodes other than self.
-func (t *Tx) nickFree(p Props, self ID) bool {
+func (t *Tx) nickFree(p values.Props, self ID) bool {
 	nick, ok := nickOf(p)
 	if !ok {
 		return true

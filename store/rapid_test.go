@@ -10,23 +10,23 @@ import (
 	"github.com/goldfish-gql/goldfish/values"
 )
 
-func genScalar() *rapid.Generator[Value] {
+func genScalar() *rapid.Generator[values.Value] {
 	return rapid.OneOf(
-		rapid.Just(Null()),
-		rapid.Map(rapid.Bool(), Bool),
-		rapid.Map(rapid.SampledFrom([]int64{math.MinInt64, -256, -1, 0, 1, 2, 255, 256, math.MaxInt64}), Int),
-		rapid.Map(rapid.SampledFrom([]float64{math.Inf(-1), -1.5, math.Copysign(0, -1), 0, 1, 2, 1e21, math.Inf(1)}), Float),
-		rapid.Map(rapid.SampledFrom([]string{"", "\x00", "a", "a\x00", "a\x00b", "ab", "b", "é", "\x01"}), String),
-		rapid.Map(rapid.SampledFrom([]string{"2026-01-01", "2026-01-02"}), Date),
-		rapid.Map(rapid.SampledFrom([]string{"2026-01-01T00:00:00Z"}), DateTime),
+		rapid.Just(values.Null()),
+		rapid.Map(rapid.Bool(), values.Bool),
+		rapid.Map(rapid.SampledFrom([]int64{math.MinInt64, -256, -1, 0, 1, 2, 255, 256, math.MaxInt64}), values.Int),
+		rapid.Map(rapid.SampledFrom([]float64{math.Inf(-1), -1.5, math.Copysign(0, -1), 0, 1, 2, 1e21, math.Inf(1)}), values.Float),
+		rapid.Map(rapid.SampledFrom([]string{"", "\x00", "a", "a\x00", "a\x00b", "ab", "b", "é", "\x01"}), values.String),
+		rapid.Map(rapid.SampledFrom([]string{"2026-01-01", "2026-01-02"}), values.DateValue),
+		rapid.Map(rapid.SampledFrom([]string{"2026-01-01T00:00:00Z"}), values.DateTimeValue),
 	)
 }
 
-func genValue() *rapid.Generator[Value] {
+func genValue() *rapid.Generator[values.Value] {
 	return rapid.OneOf(genScalar(), genScalar(), genScalar(),
-		rapid.Map(rapid.SliceOfN(genScalar(), 0, 3), func(vs []Value) Value { return List(vs...) }),
-		rapid.Map(rapid.SliceOfN(rapid.Map(rapid.SliceOfN(genScalar(), 0, 2), func(vs []Value) Value { return List(vs...) }), 0, 2),
-			func(vs []Value) Value { return List(vs...) }),
+		rapid.Map(rapid.SliceOfN(genScalar(), 0, 3), func(vs []values.Value) values.Value { return values.List(vs...) }),
+		rapid.Map(rapid.SliceOfN(rapid.Map(rapid.SliceOfN(genScalar(), 0, 2), func(vs []values.Value) values.Value { return values.List(vs...) }), 0, 2),
+			func(vs []values.Value) values.Value { return values.List(vs...) }),
 	)
 }
 
@@ -49,8 +49,8 @@ func TestRapidValueOrder(t *testing.T) {
 		if a.Size() != len(a.Literal()) {
 			t.Fatalf("size %s", a.Literal())
 		}
-		pa := Props{{Key: "k", Val: a}, {Key: "l", Val: b}}
-		pb := Props{{Key: "k", Val: b}, {Key: "l", Val: c}}
+		pa := values.Props{{Key: "k", Val: a}, {Key: "l", Val: b}}
+		pb := values.Props{{Key: "k", Val: b}, {Key: "l", Val: c}}
 		if pa.Compare(pb) != bytes.Compare(values.AppendPropsKey(nil, pa), values.AppendPropsKey(nil, pb)) {
 			t.Fatalf("props key order")
 		}
@@ -67,21 +67,21 @@ func genLabels() *rapid.Generator[[]string] {
 	return rapid.SliceOfN(rapid.SampledFrom(append(rLabels, "")), 0, 4)
 }
 
-func genProps() *rapid.Generator[Props] {
-	return rapid.Custom(func(t *rapid.T) Props {
-		var p Props
+func genProps() *rapid.Generator[values.Props] {
+	return rapid.Custom(func(t *rapid.T) values.Props {
+		var p values.Props
 		n := rapid.IntRange(0, 3).Draw(t, "np")
 		for i := 0; i < n; i++ {
 			key := rapid.SampledFrom(rKeys).Draw(t, "key")
-			var v Value
+			var v values.Value
 			if key == NickKey && rapid.Bool().Draw(t, "strnick") {
-				v = String(rapid.SampledFrom([]string{"n1", "n2", "n3"}).Draw(t, "nick"))
+				v = values.String(rapid.SampledFrom([]string{"n1", "n2", "n3"}).Draw(t, "nick"))
 			} else if key == LocKey && rapid.Bool().Draw(t, "strloc") {
-				v = String(rapid.SampledFrom([]string{"l1", "l2", "l3"}).Draw(t, "loc"))
+				v = values.String(rapid.SampledFrom([]string{"l1", "l2", "l3"}).Draw(t, "loc"))
 			} else {
 				v = genValue().Draw(t, "val")
 			}
-			p = append(p, Prop{Key: key, Val: v}) // possibly unsorted / duplicate / null
+			p = append(p, values.Prop{Key: key, Val: v}) // possibly unsorted / duplicate / null
 		}
 		return p
 	})

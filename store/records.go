@@ -4,6 +4,7 @@ import (
 	"sync/atomic"
 
 	"github.com/goldfish-gql/goldfish/tokens"
+	"github.com/goldfish-gql/goldfish/values"
 )
 
 // Node and edge records: immutable once published; a node record is laid
@@ -33,7 +34,7 @@ type Node struct {
 	cost     int32 // the rendering's token estimate (tokens.Milli); -1: too large to keep
 	ID       ID
 	Labels   []string
-	Props    Props
+	Props    values.Props
 	slot     uint32 // dense slot in the graph's slot table (0: none)
 	Recycled bool
 }
@@ -64,7 +65,7 @@ type Edge struct {
 	ID       ID
 	Type     string
 	From, To ID
-	Props    Props
+	Props    values.Props
 	Recycled bool
 	memo     atomic.Pointer[Rendering]
 }
@@ -80,7 +81,7 @@ const (
 
 // layoutNode is newNode with buf as scratch space for the key and the
 // rendering; it returns buf for reuse.
-func layoutNode(buf []byte, id ID, labels []string, props Props) (*Node, []byte) {
+func layoutNode(buf []byte, id ID, labels []string, props values.Props) (*Node, []byte) {
 	buf = appendRendering(buf[:0], labels, props)
 	textLen := len(buf)
 	buf = appendObservableKey(buf, labels, props)
@@ -88,40 +89,40 @@ func layoutNode(buf []byte, id ID, labels []string, props Props) (*Node, []byte)
 	n.ID, n.Labels, n.blob, n.textLen = id, labels, string(buf), uint32(textLen)
 	n.cost = keptCost(tokens.Milli(buf[:textLen]))
 	for i, p := range props {
-		n.Props[i] = Prop{Key: p.Key, Val: p.Val.SharingBytes(n.blob)} // the same bytes
+		n.Props[i] = values.Prop{Key: p.Key, Val: p.Val.SharingBytes(n.blob)} // the same bytes
 	}
 	return n, buf
 }
 
-// nodeWithProps returns a node whose Props (length k) are allocated with
+// nodeWithProps returns a node whose values.Props (length k) are allocated with
 // it when k is small.
 func nodeWithProps(k int) *Node {
 	switch k {
 	case 0:
 		return &Node{}
 	case 1:
-		return withProps(func(p *[1]Prop) Props { return p[:] })
+		return withProps(func(p *[1]values.Prop) values.Props { return p[:] })
 	case 2:
-		return withProps(func(p *[2]Prop) Props { return p[:] })
+		return withProps(func(p *[2]values.Prop) values.Props { return p[:] })
 	case 3:
-		return withProps(func(p *[3]Prop) Props { return p[:] })
+		return withProps(func(p *[3]values.Prop) values.Props { return p[:] })
 	case 4:
-		return withProps(func(p *[4]Prop) Props { return p[:] })
+		return withProps(func(p *[4]values.Prop) values.Props { return p[:] })
 	case 5:
-		return withProps(func(p *[5]Prop) Props { return p[:] })
+		return withProps(func(p *[5]values.Prop) values.Props { return p[:] })
 	case 6:
-		return withProps(func(p *[6]Prop) Props { return p[:] })
+		return withProps(func(p *[6]values.Prop) values.Props { return p[:] })
 	case 7:
-		return withProps(func(p *[7]Prop) Props { return p[:] })
+		return withProps(func(p *[7]values.Prop) values.Props { return p[:] })
 	case 8:
-		return withProps(func(p *[8]Prop) Props { return p[:] })
+		return withProps(func(p *[8]values.Prop) values.Props { return p[:] })
 	}
-	return &Node{Props: make(Props, k)}
+	return &Node{Props: make(values.Props, k)}
 }
 
 // withProps allocates a node and an array A of properties together; all
 // slices the array.
-func withProps[A any](all func(*A) Props) *Node {
+func withProps[A any](all func(*A) values.Props) *Node {
 	b := new(struct {
 		n Node
 		p A

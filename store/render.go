@@ -10,7 +10,7 @@ import (
 // appendRendering writes the text a Shape writes for a node with these
 // labels and properties: AppendLabels, then a space and the property
 // literal when there are properties.
-func appendRendering(b []byte, labels []string, props Props) []byte {
+func appendRendering(b []byte, labels []string, props values.Props) []byte {
 	b = AppendLabels(b, labels)
 	if len(props) == 0 {
 		return b

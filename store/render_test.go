@@ -4,21 +4,23 @@ import (
 	"testing"
 
 	"pgregory.net/rapid"
+
+	"github.com/goldfish-gql/goldfish/values"
 )
 
 func TestKindPrefix(t *testing.T) {
 	for _, c := range []struct {
 		labels []string
-		props  Props
+		props  values.Props
 		want   string
 	}{
 		{nil, nil, ""},
-		{nil, Props{{Key: "a", Val: Int(1)}}, ""},
+		{nil, values.Props{{Key: "a", Val: values.Int(1)}}, ""},
 		{[]string{"TSK"}, nil, ":TSK"},
-		{[]string{"TSK"}, Props{{Key: "a", Val: Int(1)}}, ":TSK"},
+		{[]string{"TSK"}, values.Props{{Key: "a", Val: values.Int(1)}}, ":TSK"},
 		{[]string{"TSK", "Open"}, nil, ":TSK"},
 		{[]string{"two words"}, nil, ":`two words`"},
-		{[]string{"a`b", "c"}, Props{{Key: "a", Val: Int(1)}}, ":`a``b`"},
+		{[]string{"a`b", "c"}, values.Props{{Key: "a", Val: values.Int(1)}}, ":`a``b`"},
 		{[]string{"`"}, nil, ":````"},
 		{[]string{""}, nil, ":``"},
 		{[]string{"x:y"}, nil, ":`x:y`"},
@@ -36,9 +38,9 @@ func TestKindPrefixRapid(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
 		label := rapid.SampledFrom([]string{"A", "TSK", "a b", "`", "``x", "x:", "", "é", "1a", " "})
 		labels := rapid.SliceOfNDistinct(label, 0, 4, rapid.ID[string]).Draw(t, "labels")
-		var props Props
+		var props values.Props
 		if rapid.Bool().Draw(t, "props") {
-			props = Props{{Key: rapid.SampledFrom([]string{"k", "a b", "`"}).Draw(t, "key"), Val: String(rapid.String().Draw(t, "val"))}}
+			props = values.Props{{Key: rapid.SampledFrom([]string{"k", "a b", "`"}).Draw(t, "key"), Val: values.String(rapid.String().Draw(t, "val"))}}
 		}
 		want := ""
 		if len(labels) > 0 {

@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"slices"
 	"sync"
+
+	"github.com/goldfish-gql/goldfish/values"
 )
 
 // Restore builds, in one pass, a graph whose published snapshot has the
@@ -16,7 +18,7 @@ import (
 //
 // The records passed in are not retained or modified: Restore copies them
 // (labels are deduplicated and props normalised as InsertNode does); their
-// Props slices may be shared and, as always, must not be modified. Each
+// values.Props slices may be shared and, as always, must not be modified. Each
 // index is built by sorting its entries and inserting them in order, the
 // slot table and every node's canonical adjacency by sorting per node.
 //
@@ -83,7 +85,7 @@ func (r *restorer) layoutNodes(nodes []*Node) {
 		var buf []byte
 		for i := lo; i < hi; i++ {
 			src := nodes[i]
-			byID[i], buf = layoutNode(buf, src.ID, labels[i], NormalizeProps(src.Props))
+			byID[i], buf = layoutNode(buf, src.ID, labels[i], values.NormalizeProps(src.Props))
 			byID[i].Recycled = src.Recycled
 		}
 	})
@@ -156,7 +158,7 @@ func (r *restorer) layoutEdges(edges []*Edge) {
 	eByID := make([]*Edge, len(edges))
 	for i, src := range edges {
 		e := &eslab[i]
-		*e = Edge{ID: src.ID, Type: r.g.internStr(src.Type), From: src.From, To: src.To, Props: NormalizeProps(src.Props), Recycled: src.Recycled}
+		*e = Edge{ID: src.ID, Type: r.g.internStr(src.Type), From: src.From, To: src.To, Props: values.NormalizeProps(src.Props), Recycled: src.Recycled}
 		eByID[i] = e
 	}
 	if !slices.IsSortedFunc(eByID, cmpEdgeID) {

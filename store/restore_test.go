@@ -8,6 +8,8 @@ import (
 	"testing"
 
 	"pgregory.net/rapid"
+
+	"github.com/goldfish-gql/goldfish/values"
 )
 
 // randomOps applies n random writes to tx (errors are expected: the Tx
@@ -128,7 +130,7 @@ func readsDump(s *Snapshot) string {
 	labels := map[string]bool{}
 	type kv struct {
 		k string
-		v Value
+		v values.Value
 	}
 	var props []kv
 	for _, n := range ns {
@@ -337,8 +339,8 @@ func TestRestoreEmpty(t *testing.T) {
 // TestRestoreInvariants: a set of elements a Tx could not have built is
 // an error naming the problem, never a panic.
 func TestRestoreInvariants(t *testing.T) {
-	nick := func(s string) Props { return Props{{Key: NickKey, Val: String(s)}} }
-	node := func(id ID, recycled bool, p Props) *Node {
+	nick := func(s string) values.Props { return values.Props{{Key: NickKey, Val: values.String(s)}} }
+	node := func(id ID, recycled bool, p values.Props) *Node {
 		return &Node{ID: id, Labels: []string{"A"}, Props: p, Recycled: recycled}
 	}
 	edge := func(id, from, to ID, recycled bool) *Edge {
@@ -414,7 +416,7 @@ func TestRestoreInputOrder(t *testing.T) {
 	for i := 0; i < 300; i++ {
 		id := tx.NewID()
 		ids = append(ids, id)
-		if _, err := tx.InsertNode(id, []string{"A", "B"}, Props{{Key: "k", Val: Int(int64(i % 7))}, {Key: NickKey, Val: String(fmt.Sprint(i))}}); err != nil {
+		if _, err := tx.InsertNode(id, []string{"A", "B"}, values.Props{{Key: "k", Val: values.Int(int64(i % 7))}, {Key: NickKey, Val: values.String(fmt.Sprint(i))}}); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -448,12 +450,12 @@ func TestRestoreLarge(t *testing.T) {
 		if i%5 == 0 {
 			labels = append(labels, "X")
 		}
-		p := Props{{Key: "n", Val: Int(int64(i%1000 - 500))}, {Key: "s", Val: String(fmt.Sprint(i % 333))}}
+		p := values.Props{{Key: "n", Val: values.Int(int64(i%1000 - 500))}, {Key: "s", Val: values.String(fmt.Sprint(i % 333))}}
 		if i%4 == 0 {
-			p = append(p, Prop{Key: NickKey, Val: String(fmt.Sprint("n", i))})
+			p = append(p, values.Prop{Key: NickKey, Val: values.String(fmt.Sprint("n", i))})
 		}
 		if i%9 == 0 {
-			p = append(p, Prop{Key: "z", Val: Float(float64(i%17-8) / 3)})
+			p = append(p, values.Prop{Key: "z", Val: values.Float(float64(i%17-8) / 3)})
 		}
 		if _, err := tx.InsertNode(id, labels, p); err != nil {
 			t.Fatal(err)

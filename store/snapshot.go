@@ -102,14 +102,14 @@ func (s *Snapshot) ScanLabel(label string, fn func(*Node) bool) {
 // ScanProp calls fn for the live nodes whose property key is Equal to v, in
 // observable order, until fn returns false. A null v matches nothing.
 // Cost: O(log n + hits).
-func (s *Snapshot) ScanProp(key string, v Value, fn func(*Node) bool) {
+func (s *Snapshot) ScanProp(key string, v values.Value, fn func(*Node) bool) {
 	if v.IsNull() {
 		return
 	}
-	if key == LocKey && v.Kind() == KindString && s.st.scanLoc(v.AsString(), fn) {
+	if key == LocKey && v.Kind() == values.KindString && s.st.scanLoc(v.AsString(), fn) {
 		return
 	}
-	pivot := &Node{Props: Props{{Key: key, Val: v}}}
+	pivot := &Node{Props: values.Props{{Key: key, Val: v}}}
 	s.st.props.AscendGreaterOrEqual(propItem{n: pivot}, func(it propItem) bool {
 		p := it.prop()
 		if p.Key != key || !p.Val.Equal(v) {
@@ -122,8 +122,8 @@ func (s *Snapshot) ScanProp(key string, v Value, fn func(*Node) bool) {
 // ScanIdentical calls fn, in observable order, for the live nodes whose
 // kind is kind and whose properties are exactly props (Equal), whatever
 // their extra labels (echo detection). props is normalised first.
-func (s *Snapshot) ScanIdentical(kind string, props Props, fn func(*Node) bool) {
-	props = NormalizeProps(props)
+func (s *Snapshot) ScanIdentical(kind string, props values.Props, fn func(*Node) bool) {
+	props = values.NormalizeProps(props)
 	var buf [128]byte
 	prefix := string(appendObsPrefix(buf[:0], kind, props))
 	s.st.all.AscendGreaterOrEqual(&Node{blob: prefix}, func(n *Node) bool {

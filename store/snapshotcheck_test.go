@@ -6,6 +6,7 @@ import (
 	"sort"
 
 	"github.com/goldfish-gql/goldfish/tokens"
+	"github.com/goldfish-gql/goldfish/values"
 )
 
 // checkSnapshot compares every read method of s with the model, and
@@ -41,7 +42,7 @@ func checkNodeIndexes(t fataler, s *Snapshot, m *model, all []*Node) map[string]
 	t.Helper()
 	labelSet := map[string]bool{}
 	kindCnt := map[string]int{}
-	propVals := map[string][]Value{}
+	propVals := map[string][]values.Value{}
 	for _, n := range all {
 		for _, l := range n.Labels {
 			labelSet[l] = true
@@ -78,7 +79,7 @@ func checkNodeIndexes(t fataler, s *Snapshot, m *model, all []*Node) map[string]
 		t.Fatalf("Kinds %q want %q", s.Kinds(), kinds)
 	}
 	for key, vals := range propVals {
-		vals = append(vals, Int(12345), Null())
+		vals = append(vals, values.Int(12345), values.Null())
 		for _, v := range vals {
 			want := m.live(func(n *Node) bool { x, ok := n.Props.Get(key); return ok && x.Equal(v) })
 			expectNodes(t, "ScanProp "+key+"="+v.Literal(), collect(func(f func(*Node) bool) { s.ScanProp(key, v, f) }), want)

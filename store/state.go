@@ -5,6 +5,8 @@ import (
 	"strings"
 
 	"github.com/google/btree"
+
+	"github.com/goldfish-gql/goldfish/values"
 )
 
 // A version's state: its copy-on-write index trees, which each Tx clones
@@ -34,7 +36,7 @@ type propItem struct {
 	i uint32
 }
 
-func (it propItem) prop() *Prop { return &it.n.Props[it.i] }
+func (it propItem) prop() *values.Prop { return &it.n.Props[it.i] }
 
 type countItem struct {
 	name string

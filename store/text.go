@@ -5,6 +5,8 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
+
+	"github.com/goldfish-gql/goldfish/values"
 )
 
 // ---- text index: trigrams of string values, for the keyword token ------
@@ -118,9 +120,9 @@ func buildText(s *Snapshot) *textIndex {
 	return idx
 }
 
-func (idx *textIndex) addValue(buf []byte, v Value, slot uint32) []byte {
+func (idx *textIndex) addValue(buf []byte, v values.Value, slot uint32) []byte {
 	switch v.Kind() {
-	case KindString:
+	case values.KindString:
 		buf = appendFolded(buf[:0], v.AsString())
 		for i := 0; i+3 <= len(buf); i++ {
 			t := trigram(buf[i:])
@@ -129,7 +131,7 @@ func (idx *textIndex) addValue(buf []byte, v Value, slot uint32) []byte {
 				idx.post[t] = append(p, slot)
 			}
 		}
-	case KindList:
+	case values.KindList:
 		for _, e := range v.AsList() {
 			buf = idx.addValue(buf, e, slot)
 		}

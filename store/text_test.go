@@ -5,15 +5,17 @@ import (
 	"testing"
 
 	"pgregory.net/rapid"
+
+	"github.com/goldfish-gql/goldfish/values"
 )
 
 // containsFolded is the keyword test the text index must never miss: any
 // string value (list elements included) contains word, ignoring case.
-func containsFolded(v Value, word string) bool {
+func containsFolded(v values.Value, word string) bool {
 	switch v.Kind() {
-	case KindString:
+	case values.KindString:
 		return strings.Contains(strings.ToLower(v.AsString()), strings.ToLower(word))
-	case KindList:
+	case values.KindList:
 		for _, e := range v.AsList() {
 			if containsFolded(e, word) {
 				return true
@@ -35,15 +37,15 @@ func TestTextCandidates(t *testing.T) {
 		words := []string{"abc", "ABCd", "xabcx", "zz", "bcd", "é-abc", "Ébc"}
 		str := rapid.Map(rapid.SliceOfN(rapid.SampledFrom(words), 1, 3), func(ws []string) string { return strings.Join(ws, " ") })
 		val := rapid.OneOf(
-			rapid.Map(str, String),
-			rapid.Map(rapid.SliceOfN(str, 0, 2), func(ss []string) Value {
-				vs := make([]Value, len(ss))
+			rapid.Map(str, values.String),
+			rapid.Map(rapid.SliceOfN(str, 0, 2), func(ss []string) values.Value {
+				vs := make([]values.Value, len(ss))
 				for i, s := range ss {
-					vs[i] = String(s)
+					vs[i] = values.String(s)
 				}
-				return List(vs...)
+				return values.List(vs...)
 			}),
-			rapid.Just(Int(7)),
+			rapid.Just(values.Int(7)),
 		)
 		var ids []ID
 		for range rapid.IntRange(1, 5).Draw(t, "commits") {
@@ -51,13 +53,13 @@ func TestTextCandidates(t *testing.T) {
 			for range rapid.IntRange(1, 4).Draw(t, "ops") {
 				switch op := rapid.IntRange(0, 3).Draw(t, "op"); {
 				case op == 0 || len(ids) == 0:
-					n, err := tx.InsertNode(tx.NewID(), []string{"A"}, Props{{Key: "k", Val: val.Draw(t, "v")}})
+					n, err := tx.InsertNode(tx.NewID(), []string{"A"}, values.Props{{Key: "k", Val: val.Draw(t, "v")}})
 					if err != nil {
 						t.Fatal(err)
 					}
 					ids = append(ids, n.ID)
 				case op == 1:
-					_, _ = tx.SetProps(rapid.SampledFrom(ids).Draw(t, "id"), Props{{Key: "k", Val: val.Draw(t, "v")}})
+					_, _ = tx.SetProps(rapid.SampledFrom(ids).Draw(t, "id"), values.Props{{Key: "k", Val: val.Draw(t, "v")}})
 				case op == 2:
 					_ = tx.RecycleNode(rapid.SampledFrom(ids).Draw(t, "id"))
 				default:
@@ -103,7 +105,7 @@ func TestTextCandidates(t *testing.T) {
 func TestTextCandidatesDeclines(t *testing.T) {
 	g := New()
 	tx := g.Begin()
-	if _, err := tx.InsertNode(tx.NewID(), []string{"A"}, Props{{Key: "k", Val: String("abc")}}); err != nil {
+	if _, err := tx.InsertNode(tx.NewID(), []string{"A"}, values.Props{{Key: "k", Val: values.String("abc")}}); err != nil {
 		t.Fatal(err)
 	}
 	if _, ok := tx.Snapshot().TextCandidates("abc"); ok {
@@ -168,7 +170,7 @@ func TestTextCandidatesConcurrent(t *testing.T) {
 	}
 	for i := range 300 {
 		tx := g.Begin()
-		if _, err := tx.InsertNode(tx.NewID(), []string{"A"}, Props{{Key: "k", Val: String("a word " + strings.Repeat("x", i%7))}}); err != nil {
+		if _, err := tx.InsertNode(tx.NewID(), []string{"A"}, values.Props{{Key: "k", Val: values.String("a word " + strings.Repeat("x", i%7))}}); err != nil {
 			t.Fatal(err)
 		}
 		tx.Commit()
@@ -185,7 +187,7 @@ func TestTextCandidatesConcurrent(t *testing.T) {
 func commitValue(t *testing.T, g *Graph, v string) *Snapshot {
 	t.Helper()
 	tx := g.Begin()
-	if _, err := tx.InsertNode(tx.NewID(), []string{"A"}, Props{{Key: "k", Val: String(v)}}); err != nil {
+	if _, err := tx.InsertNode(tx.NewID(), []string{"A"}, values.Props{{Key: "k", Val: values.String(v)}}); err != nil {
 		t.Fatal(err)
 	}
 	return tx.Commit()

@@ -1,6 +1,10 @@
 package store
 
-import "strconv"
+import (
+	"strconv"
+
+	"github.com/goldfish-gql/goldfish/values"
+)
 
 // Tx is the single writer's working state. Its read methods (through
 // Tx.Snapshot) see its own writes. A Tx must be used by one goroutine.
@@ -43,14 +47,14 @@ func (t *Tx) idTaken(id ID) bool {
 	return t.st.nodes.Has(nodeItem{id: id}) || t.st.edges.Has(edgeItem{id: id})
 }
 
-// newNode builds a node record laid out for reading: its Props share the
+// newNode builds a node record laid out for reading: its values.Props share the
 // record's allocation (up to eight properties); its observable key and
 // rendering share one string, and each scalar string value whose bytes
 // appear there (most do) points into it instead of its own allocation. A
 // walk or an emit meeting the node for the first time then misses on a
 // few neighbouring cache lines instead of one per string. A value found
 // nowhere keeps its own bytes, which other records may share.
-func (t *Tx) newNode(id ID, labels []string, props Props) *Node {
+func (t *Tx) newNode(id ID, labels []string, props values.Props) *Node {
 	var n *Node
 	n, t.buf = layoutNode(t.buf, id, labels, props)
 	return n
@@ -81,17 +85,17 @@ func (t *Tx) liveEdge(id ID) (edgeItem, error) {
 // InsertNode creates a live node. id comes from NewID or
 // DeterministicNodeID (counter-range ids above the counter advance it).
 // Labels are deduplicated (first occurrence kept; Labels[0] is the kind;
-// zero labels is allowed: kind ""). props is normalised (NormalizeProps).
+// zero labels is allowed: kind ""). props is normalised (values.NormalizeProps).
 // Errors: ErrIDTaken if a live or recycled node or edge has id;
 // ErrNickClash if props has a STRING nick used by a live node.
-func (t *Tx) InsertNode(id ID, labels []string, props Props) (*Node, error) {
+func (t *Tx) InsertNode(id ID, labels []string, props values.Props) (*Node, error) {
 	if t.done {
 		return nil, ErrTxDone
 	}
 	if t.idTaken(id) {
 		return nil, ErrIDTaken
 	}
-	props = NormalizeProps(props)
+	props = values.NormalizeProps(props)
 	if !t.nickFree(props, id) {
 		return nil, ErrNickClash
 	}
@@ -127,12 +131,12 @@ func (t *Tx) setRec(n *Node) {
 
 // SetProps replaces all properties of a live node (props is normalised).
 // Errors: ErrNotFound, ErrNickClash.
-func (t *Tx) SetProps(id ID, props Props) (*Node, error) {
+func (t *Tx) SetProps(id ID, props values.Props) (*Node, error) {
 	it, err := t.liveNode(id)
 	if err != nil {
 		return nil, err
 	}
-	props = NormalizeProps(props)
+	props = values.NormalizeProps(props)
 	if !t.nickFree(props, id) {
 		return nil, ErrNickClash
 	}
@@ -202,7 +206,7 @@ func (t *Tx) unlinkEdge(e *Edge) {
 
 // InsertEdge creates a live edge from → to. Errors: ErrIDTaken (a live or
 // recycled node or edge has id), ErrNotFound (an end is not a live node).
-func (t *Tx) InsertEdge(id ID, typ string, from, to ID, props Props) (*Edge, error) {
+func (t *Tx) InsertEdge(id ID, typ string, from, to ID, props values.Props) (*Edge, error) {
 	if t.done {
 		return nil, ErrTxDone
 	}
@@ -215,7 +219,7 @@ func (t *Tx) InsertEdge(id ID, typ string, from, to ID, props Props) (*Edge, err
 	if _, err := t.liveNode(to); err != nil {
 		return nil, err
 	}
-	e := &Edge{ID: id, Type: t.g.internStr(typ), From: from, To: to, Props: NormalizeProps(props)}
+	e := &Edge{ID: id, Type: t.g.internStr(typ), From: from, To: to, Props: values.NormalizeProps(props)}
 	t.st.edges.ReplaceOrInsert(edgeItem{id: id, e: e})
 	t.linkEdge(e)
 	t.st.liveEdges++
@@ -224,13 +228,13 @@ func (t *Tx) InsertEdge(id ID, typ string, from, to ID, props Props) (*Edge, err
 }
 
 // SetEdgeProps replaces all properties of a live edge. Errors: ErrNotFound.
-func (t *Tx) SetEdgeProps(id ID, props Props) (*Edge, error) {
+func (t *Tx) SetEdgeProps(id ID, props values.Props) (*Edge, error) {
 	it, err := t.liveEdge(id)
 	if err != nil {
 		return nil, err
 	}
 	e := it.e.clone()
-	e.Props = NormalizeProps(props)
+	e.Props = values.NormalizeProps(props)
 	if had, has := len(it.e.Props) > 0, len(e.Props) > 0; had != has {
 		d := 1
 		if had {

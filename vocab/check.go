@@ -4,6 +4,7 @@ import (
 	"context"
 
 	"github.com/goldfish-gql/goldfish/store"
+	"github.com/goldfish-gql/goldfish/values"
 )
 
 // CheckView evaluates one view of state over snap, as a Recall would
@@ -38,7 +39,7 @@ func (a *Action) CheckPrecondition(ctx context.Context, snap *store.Snapshot, st
 	if a.ifProg == nil {
 		return false, nil, nil
 	}
-	args := make(map[string]store.Value, len(a.Params))
+	args := make(map[string]values.Value, len(a.Params))
 	for _, p := range a.Params {
 		if p.Default == nil {
 			return false, nil, nil

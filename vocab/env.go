@@ -20,6 +20,7 @@ import (
 	"github.com/goldfish-gql/goldfish/celval"
 	"github.com/goldfish-gql/goldfish/gqlstatus"
 	"github.com/goldfish-gql/goldfish/store"
+	"github.com/goldfish-gql/goldfish/values"
 )
 
 // The session functions are written nodes("KIND") and so on, but a CEL
@@ -308,7 +309,7 @@ func (r *reader) endName(id store.ID) ref.Val {
 		return types.NullValue
 	}
 	for _, key := range []string{store.NickKey, "loc"} {
-		if v, ok := n.Props.Get(key); ok && v.Kind() == store.KindString {
+		if v, ok := n.Props.Get(key); ok && v.Kind() == values.KindString {
 			return types.String(v.AsString())
 		}
 	}
@@ -326,7 +327,7 @@ type elemMap struct {
 	edge *store.Edge
 }
 
-func (m *elemMap) props() store.Props {
+func (m *elemMap) props() values.Props {
 	if m.node != nil {
 		return m.node.Props
 	}

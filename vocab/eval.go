@@ -17,6 +17,7 @@ import (
 
 	"github.com/goldfish-gql/goldfish/celval"
 	"github.com/goldfish-gql/goldfish/store"
+	"github.com/goldfish-gql/goldfish/values"
 )
 
 // Result is one view's value at one version, or why it is broken.
@@ -166,7 +167,7 @@ func evalErr(err error) error {
 // name, already of their types) over snap: true lets the call apply.
 // The session functions are as in views; view() reads views computed
 // for this call alone, under the same limits.
-func (a *Action) Precondition(ctx context.Context, snap *store.Snapshot, state *State, args map[string]store.Value) (bool, error) {
+func (a *Action) Precondition(ctx context.Context, snap *store.Snapshot, state *State, args map[string]values.Value) (bool, error) {
 	if a.ifProg == nil {
 		return true, nil
 	}
@@ -174,7 +175,7 @@ func (a *Action) Precondition(ctx context.Context, snap *store.Snapshot, state *
 }
 
 // celArgs are a precondition's arguments as CEL values.
-func celArgs(args map[string]store.Value) map[string]ref.Val {
+func celArgs(args map[string]values.Value) map[string]ref.Val {
 	params := make(map[string]ref.Val, len(args))
 	for k, v := range args {
 		params[k] = celval.Of(v)
@@ -238,8 +239,8 @@ func render(v ref.Val) (string, any, error) {
 const maxRender = 1 << 12
 
 func literal(b *strings.Builder, v ref.Val, depth int) (any, error) {
-	if depth > store.MaxNesting {
-		return nil, fmt.Errorf("the value is nested more than %d deep", store.MaxNesting)
+	if depth > values.MaxNesting {
+		return nil, fmt.Errorf("the value is nested more than %d deep", values.MaxNesting)
 	}
 	switch x := v.(type) {
 	case types.Null:
@@ -262,14 +263,14 @@ func literal(b *strings.Builder, v ref.Val, depth int) (any, error) {
 		if math.IsNaN(f) || math.IsInf(f, 0) {
 			return nil, errors.New("the value is not a finite number")
 		}
-		b.WriteString(store.Float(f).Literal())
+		b.WriteString(values.Float(f).Literal())
 		return f, nil
 	case types.String:
-		b.WriteString(store.String(string(x)).Literal())
+		b.WriteString(values.String(string(x)).Literal())
 		return string(x), nil
 	case types.Timestamp:
 		if celval.IsDate(x) {
-			b.WriteString(store.Date(x.Time.UTC().Format(time.DateOnly)).Literal())
+			b.WriteString(values.DateValue(x.Time.UTC().Format(time.DateOnly)).Literal())
 			return x.Time.UTC(), nil
 		}
 		s := x.Time.UTC().Format(time.RFC3339Nano)
@@ -329,7 +330,7 @@ func mapLiteral(b *strings.Builder, m traits.Mapper, depth int) (any, error) {
 			b.WriteString("…")
 			break
 		}
-		b.WriteString(store.KeyLiteral(k))
+		b.WriteString(values.KeyLiteral(k))
 		b.WriteString(": ")
 		v, _ := m.Find(types.String(k))
 		if v == nil {

@@ -7,15 +7,16 @@ import (
 	"testing"
 
 	"github.com/goldfish-gql/goldfish/store"
+	"github.com/goldfish-gql/goldfish/values"
 )
 
 func fastGraph(n int) *store.Snapshot {
 	tx := store.New().Begin()
 	var prev store.ID
 	for i := range n {
-		node, _ := tx.InsertNode(tx.NewID(), []string{"TSK"}, store.MakeProps(map[string]store.Value{
-			"nick": store.String(fmt.Sprintf("TSK_%d", i)), "weight": store.Int(int64(i % 97)),
-			"title": store.String("élément of the session"),
+		node, _ := tx.InsertNode(tx.NewID(), []string{"TSK"}, values.MakeProps(map[string]values.Value{
+			"nick": values.String(fmt.Sprintf("TSK_%d", i)), "weight": values.Int(int64(i % 97)),
+			"title": values.String("élément of the session"),
 		}))
 		if i > 0 {
 			tx.InsertEdge(tx.NewID(), "calls", prev, node.ID, nil)
@@ -103,7 +104,7 @@ func TestUntrackedOverLimit(t *testing.T) {
 // bounded by the parameter's size.
 func TestUntrackedPrecondition(t *testing.T) {
 	snap := fastGraph(50)
-	nick := store.String("TSK_3")
+	nick := values.String("TSK_3")
 	var s *State
 	s, err := s.DefineAction(ActionDef{Name: "a", Params: []Param{{Name: "nick", Type: TypeString, Default: &nick}},
 		If: `size(nodes("TSK").filter(t, t.nick == nick)) == 1`}, false, "", 1)
@@ -115,7 +116,7 @@ func TestUntrackedPrecondition(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	args := celArgs(map[string]store.Value{"nick": nick})
+	args := celArgs(map[string]values.Value{"nick": nick})
 	a, _ := s.Action("a")
 	if untrackedFor(a.ifProg, snap, paramSizes(args)) == a.ifProg {
 		t.Error("a: not bounded")
@@ -129,7 +130,7 @@ func TestUntrackedPrecondition(t *testing.T) {
 		if !checked || err != nil || ctxErr != nil {
 			t.Errorf("%s: %v %v %v", act.Name, checked, err, ctxErr)
 		}
-		ok, err := act.Precondition(context.Background(), snap, s, map[string]store.Value{"nick": nick})
+		ok, err := act.Precondition(context.Background(), snap, s, map[string]values.Value{"nick": nick})
 		if !ok || err != nil {
 			t.Errorf("%s: %v %v", act.Name, ok, err)
 		}

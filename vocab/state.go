@@ -10,6 +10,7 @@ import (
 	"github.com/google/cel-go/cel"
 
 	"github.com/goldfish-gql/goldfish/store"
+	"github.com/goldfish-gql/goldfish/values"
 )
 
 // Type is the type of an action's parameter.
@@ -50,20 +51,20 @@ func ParseType(name string) (Type, bool) {
 // Coerce returns v as a value of type t, or false when it is not one: an
 // INTEGER is also a FLOAT, nothing else converts. Null is no value of
 // any type (an argument must be given, or left to its default).
-func (t Type) Coerce(v store.Value) (store.Value, bool) {
+func (t Type) Coerce(v values.Value) (values.Value, bool) {
 	switch k := v.Kind(); {
-	case t == TypeString && k == store.KindString,
-		t == TypeInteger && k == store.KindInt,
-		t == TypeFloat && k == store.KindFloat,
-		t == TypeBoolean && k == store.KindBool,
-		t == TypeDate && k == store.KindDate,
-		t == TypeDateTime && k == store.KindDateTime,
-		t == TypeList && k == store.KindList:
+	case t == TypeString && k == values.KindString,
+		t == TypeInteger && k == values.KindInt,
+		t == TypeFloat && k == values.KindFloat,
+		t == TypeBoolean && k == values.KindBool,
+		t == TypeDate && k == values.KindDate,
+		t == TypeDateTime && k == values.KindDateTime,
+		t == TypeList && k == values.KindList:
 		return v, true
-	case t == TypeFloat && k == store.KindInt:
-		return store.Float(float64(v.AsInt())), true
+	case t == TypeFloat && k == values.KindInt:
+		return values.Float(float64(v.AsInt())), true
 	}
-	return store.Value{}, false
+	return values.Value{}, false
 }
 
 func (t Type) celType() *cel.Type {
@@ -88,7 +89,7 @@ type Param struct {
 	Type Type
 	// Default is the value an argument left out takes; nil when the
 	// argument must be given.
-	Default *store.Value
+	Default *values.Value
 }
 
 // Signature writes a parameter as CREATE ACTION declares it.

@@ -5,7 +5,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/goldfish-gql/goldfish/store"
+	"github.com/goldfish-gql/goldfish/values"
 )
 
 func act(t testing.TB, s *State, name string, writes ...Target) *State {
@@ -73,13 +73,13 @@ func TestSystemViews(t *testing.T) {
 		t.Fatal(err)
 	}
 	a, _ := s2.Action("tidy")
-	ok, err := a.Precondition(context.Background(), snap, s2, map[string]store.Value{})
+	ok, err := a.Precondition(context.Background(), snap, s2, map[string]values.Value{})
 	if err != nil || ok {
 		t.Fatalf("precondition with a contest: %v, %v", ok, err)
 	}
 	s3, _ := s2.DropAction("close", 4)
 	a, _ = s3.Action("tidy")
-	if ok, err = a.Precondition(context.Background(), snap, s3, map[string]store.Value{}); err != nil || !ok {
+	if ok, err = a.Precondition(context.Background(), snap, s3, map[string]values.Value{}); err != nil || !ok {
 		t.Fatalf("precondition without one: %v, %v", ok, err)
 	}
 }

@@ -8,23 +8,24 @@ import (
 
 	"github.com/goldfish-gql/goldfish/gqlstatus"
 	"github.com/goldfish-gql/goldfish/store"
+	"github.com/goldfish-gql/goldfish/values"
 )
 
 func testGraph(t *testing.T) *store.Snapshot {
 	t.Helper()
 	g := store.New()
 	tx := g.Begin()
-	p := func(kv ...any) store.Props {
-		m := map[string]store.Value{}
+	p := func(kv ...any) values.Props {
+		m := map[string]values.Value{}
 		for i := 0; i < len(kv); i += 2 {
 			switch v := kv[i+1].(type) {
 			case string:
-				m[kv[i].(string)] = store.String(v)
+				m[kv[i].(string)] = values.String(v)
 			case int:
-				m[kv[i].(string)] = store.Int(int64(v))
+				m[kv[i].(string)] = values.Int(int64(v))
 			}
 		}
-		return store.MakeProps(m)
+		return values.MakeProps(m)
 	}
 	a, _ := tx.InsertNode(tx.NewID(), []string{"TSK"}, p("nick", "a", "status", "open"))
 	b, _ := tx.InsertNode(tx.NewID(), []string{"TSK", "Urgent"}, p("nick", "b", "status", "done"))

@@ -11,6 +11,7 @@ import (
 	_ "modernc.org/sqlite"
 
 	"github.com/goldfish-gql/goldfish/store"
+	"github.com/goldfish-gql/goldfish/values"
 )
 
 // peer is the SQLite side: the same graph in an in-memory database with a
@@ -177,7 +178,7 @@ func (p *peer) read(ctx context.Context, form string, shell bool, value, kind st
 }
 
 // propsJSON renders properties as a JSON object.
-func propsJSON(p store.Props) []byte {
+func propsJSON(p values.Props) []byte {
 	m := make(map[string]any, len(p))
 	for _, x := range p {
 		m[x.Key] = goValue(x.Val)
@@ -186,17 +187,17 @@ func propsJSON(p store.Props) []byte {
 	return b
 }
 
-func goValue(v store.Value) any {
+func goValue(v values.Value) any {
 	switch v.Kind() {
-	case store.KindNull:
+	case values.KindNull:
 		return nil
-	case store.KindBool:
+	case values.KindBool:
 		return v.AsBool()
-	case store.KindInt:
+	case values.KindInt:
 		return v.AsInt()
-	case store.KindFloat:
+	case values.KindFloat:
 		return v.AsFloat()
-	case store.KindList:
+	case values.KindList:
 		var out []any
 		for _, e := range v.AsList() {
 			out = append(out, goValue(e))
@@ -206,8 +207,8 @@ func goValue(v store.Value) any {
 	return v.AsString()
 }
 
-func propString(p store.Props, key string) string {
-	if v, ok := p.Get(key); ok && v.Kind() == store.KindString {
+func propString(p values.Props, key string) string {
+	if v, ok := p.Get(key); ok && v.Kind() == values.KindString {
 		return v.AsString()
 	}
 	return ""

@@ -39,23 +39,23 @@ const Label = values.SessionLabel
 func ID(name string) store.ID { return store.DeterministicNodeID(Label, name) }
 
 // Props are the properties of a session's catalogue node.
-func Props(m cabinet.Meta) store.Props {
-	kinds := make([]store.Value, 0, len(m.Kinds))
+func Props(m cabinet.Meta) values.Props {
+	kinds := make([]values.Value, 0, len(m.Kinds))
 	for _, k := range m.Kinds {
-		kinds = append(kinds, store.String(k.Kind+":"+strconv.Itoa(k.Count)))
+		kinds = append(kinds, values.String(k.Kind+":"+strconv.Itoa(k.Count)))
 	}
-	p := map[string]store.Value{
-		"name":     store.String(m.Name),
-		"version":  store.Int(int64(m.Version)),
-		"nodes":    store.Int(int64(m.Nodes)),
-		"edges":    store.Int(int64(m.Edges)),
-		"recycled": store.Int(int64(m.Recycled)),
-		"kinds":    store.List(kinds...),
+	p := map[string]values.Value{
+		"name":     values.String(m.Name),
+		"version":  values.Int(int64(m.Version)),
+		"nodes":    values.Int(int64(m.Nodes)),
+		"edges":    values.Int(int64(m.Edges)),
+		"recycled": values.Int(int64(m.Recycled)),
+		"kinds":    values.List(kinds...),
 	}
 	if !m.LastCommit.IsZero() {
-		p["last_commit"] = store.DateTime(m.LastCommit.UTC().Format(time.RFC3339Nano))
+		p["last_commit"] = values.DateTimeValue(m.LastCommit.UTC().Format(time.RFC3339Nano))
 	}
-	return store.MakeProps(p)
+	return values.MakeProps(p)
 }
 
 // A session's catalogue node reads as values.SessionInfo.

@@ -150,7 +150,7 @@ func (s *Session) History(ctx context.Context, nick string, limit int) (*History
 		}
 	}
 	if !found {
-		return nil, gqlstatus.Errorf(gqlstatus.InvalidReference, "no node has the nick %s at any version readable (%d to %d)", store.String(nick).Literal(), lo, newest).
+		return nil, gqlstatus.Errorf(gqlstatus.InvalidReference, "no node has the nick %s at any version readable (%d to %d)", values.String(nick).Literal(), lo, newest).
 			WithHint("name a node by its nick (nicks are case-sensitive); Recall to find them")
 	}
 	after, err := s.snapshotAt(ctx, newest)

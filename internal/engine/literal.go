@@ -6,7 +6,6 @@ import (
 
 	"github.com/goldfish-gql/goldfish/gqlstatus"
 	"github.com/goldfish-gql/goldfish/planner"
-	"github.com/goldfish-gql/goldfish/store"
 	"github.com/goldfish-gql/goldfish/values"
 )
 
@@ -53,27 +52,27 @@ func ParseLiteral(text string) (any, error) {
 	return v.Go(), nil
 }
 
-func parseLiteral(text string) (store.Value, error) {
+func parseLiteral(text string) (values.Value, error) {
 	plan, err := compileText(literalOpen+text+literalClose, nil)
 	if err != nil {
-		return store.Value{}, err
+		return values.Value{}, err
 	}
 	notOne := gqlstatus.Errorf(gqlstatus.Syntax, "%q is not one literal", text).
 		WithHint("write one value: quote a string that holds spaces or brackets")
 	if len(plan.Stmts) != 1 || len(plan.Stmts[0].Steps) != 1 {
-		return store.Value{}, notOne
+		return values.Value{}, notOne
 	}
 	ins, ok := plan.Stmts[0].Steps[0].(*planner.InsertStep)
 	if !ok || len(ins.Patterns) != 1 || len(ins.Patterns[0].Nodes) != 1 || len(ins.Patterns[0].Edges) != 0 {
-		return store.Value{}, notOne
+		return values.Value{}, notOne
 	}
 	props := ins.Patterns[0].Nodes[0].Props
 	if len(props) != 1 || props[0].Key != "v" || props[0].Val.Const == nil {
-		return store.Value{}, notOne
+		return values.Value{}, notOne
 	}
 	v := *props[0].Val.Const
 	if err := v.Check(); err != nil {
-		return store.Value{}, &gqlstatus.Error{Code: values.ValueCode(err), Msg: err.Error(), Cause: err}
+		return values.Value{}, &gqlstatus.Error{Code: values.ValueCode(err), Msg: err.Error(), Cause: err}
 	}
 	return v, nil
 }

@@ -10,7 +10,6 @@ import (
 	"github.com/goldfish-gql/goldfish/internal/catalog"
 	"github.com/goldfish-gql/goldfish/internal/params"
 	"github.com/goldfish-gql/goldfish/internal/shapecache"
-	"github.com/goldfish-gql/goldfish/store"
 	"github.com/goldfish-gql/goldfish/values"
 	"github.com/goldfish-gql/goldfish/vocab"
 )
@@ -171,7 +170,7 @@ func (s *Session) Recall(ctx context.Context, q string, opts RecallOptions, t *T
 	}
 	// exec reads the parameters during the call and keeps none of them,
 	// so their map is pooled.
-	vals := paramMaps.Get().(map[string]store.Value)
+	vals := paramMaps.Get().(map[string]values.Value)
 	defer func() { clear(vals); paramMaps.Put(vals) }()
 	if err := params.Recall(vals, o.Params, s.db.cfg.Budget.Bytes); err != nil {
 		return nil, err
@@ -240,7 +239,7 @@ func (s *Session) withEnvelope(ctx context.Context, sh *exec.Shape, voc *vocabRe
 	return out, nil
 }
 
-var paramMaps = sync.Pool{New: func() any { return map[string]store.Value{} }}
+var paramMaps = sync.Pool{New: func() any { return map[string]values.Value{} }}
 
 // shapeOf gives one caller its own copy of a computed or cached Shape:
 // the value, with the lists a caller may change its own (the rows are

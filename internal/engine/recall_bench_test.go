@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/goldfish-gql/goldfish/store"
+	"github.com/goldfish-gql/goldfish/values"
 )
 
 var benchKinds = []string{"TSK", "MOD", "NOTE", "FILE", "FN"}
@@ -37,10 +38,10 @@ func benchSessionAs(b testing.TB, db *DB, name string, n int) *Session {
 		tx := s.graph.Begin()
 		for i := lo; i < min(n, lo+batch); i++ {
 			kind := benchKinds[i%len(benchKinds)]
-			props := store.MakeProps(map[string]store.Value{
-				"nick":   store.String(fmt.Sprintf("%s_%d", kind, i)),
-				"title":  store.String(fmt.Sprintf("element %d of the bench session", i)),
-				"weight": store.Int(int64(i % 97)),
+			props := values.MakeProps(map[string]values.Value{
+				"nick":   values.String(fmt.Sprintf("%s_%d", kind, i)),
+				"title":  values.String(fmt.Sprintf("element %d of the bench session", i)),
+				"weight": values.Int(int64(i % 97)),
 			})
 			node, err := tx.InsertNode(tx.NewID(), []string{kind}, props)
 			if err != nil {

@@ -84,12 +84,12 @@ func nodeLiteral(n *store.Node) string {
 	b.WriteByte('(')
 	if len(n.Labels) > 0 {
 		b.WriteByte(':')
-		b.WriteString(store.KeyLiteral(n.Labels[0]))
+		b.WriteString(values.KeyLiteral(n.Labels[0]))
 		extra := append([]string(nil), n.Labels[1:]...)
 		sort.Strings(extra)
 		for _, l := range extra {
 			b.WriteByte(':')
-			b.WriteString(store.KeyLiteral(l))
+			b.WriteString(values.KeyLiteral(l))
 		}
 	}
 	if len(n.Props) > 0 {
@@ -103,7 +103,7 @@ func nodeLiteral(n *store.Node) string {
 }
 
 func edgeBody(e *store.Edge) string {
-	s := ":" + store.KeyLiteral(e.Type)
+	s := ":" + values.KeyLiteral(e.Type)
 	if len(e.Props) > 0 {
 		s += " " + e.Props.Literal()
 	}
@@ -131,7 +131,7 @@ func (s *Session) Names(ctx context.Context) (Names, error) {
 	snap.ScanNodes(func(nd *store.Node) bool {
 		for _, p := range nd.Props {
 			keys[p.Key] = true
-			if p.Key == store.NickKey && p.Val.Kind() == store.KindString {
+			if p.Key == store.NickKey && p.Val.Kind() == values.KindString {
 				nicks[p.Val.AsString()] = true
 			}
 		}

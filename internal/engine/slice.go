@@ -9,7 +9,6 @@ import (
 	"github.com/goldfish-gql/goldfish/gqlstatus"
 	"github.com/goldfish-gql/goldfish/internal/params"
 	"github.com/goldfish-gql/goldfish/planner"
-	"github.com/goldfish-gql/goldfish/store"
 	"github.com/goldfish-gql/goldfish/store/cabinet"
 	"github.com/goldfish-gql/goldfish/values"
 )
@@ -66,7 +65,7 @@ func (s *Session) ExportSlice(ctx context.Context, q string, opts SliceOptions) 
 	}
 	opts.M, opts.K, opts.L, opts.F = o.M, o.K, o.L, o.F
 	var plan *planner.Plan
-	var vals map[string]store.Value
+	var vals map[string]values.Value
 	if !byNicks {
 		if plan, err = s.db.plan(q); err != nil {
 			return nil, err
@@ -75,7 +74,7 @@ func (s *Session) ExportSlice(ctx context.Context, q string, opts SliceOptions) 
 			return nil, gqlstatus.Errorf(gqlstatus.WrongVerb, "ExportSlice takes a Recall's token: one MATCH of node patterns with optional WHERE and LIMIT").
 				WithHint("send INSERT, SET, REMOVE and DELETE to Commit; name the anchors with q or with nicks")
 		}
-		vals = map[string]store.Value{}
+		vals = map[string]values.Value{}
 		if err := params.Recall(vals, opts.Params, s.db.cfg.Budget.Bytes); err != nil {
 			return nil, err
 		}

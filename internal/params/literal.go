@@ -4,7 +4,6 @@ import (
 	"time"
 
 	"github.com/goldfish-gql/goldfish/gqlstatus"
-	"github.com/goldfish-gql/goldfish/store"
 	"github.com/goldfish-gql/goldfish/values"
 )
 
@@ -17,13 +16,13 @@ type CalendarDay interface {
 
 // dayValue checks d (a real day of the years 0000 to 9999) and returns
 // its stored form.
-func dayValue(d values.Date) (store.Value, error) {
+func dayValue(d values.Date) (values.Value, error) {
 	t := time.Date(d.Year, d.Month, d.Day, 0, 0, 0, 0, time.UTC)
 	if y, m, day := t.Date(); y != d.Year || m != d.Month || day != d.Day {
-		return store.Value{}, invalid(gqlstatus.InvalidDateTimeFormat, "pass a day that exists", "%s is not a calendar day", d)
+		return values.Value{}, invalid(gqlstatus.InvalidDateTimeFormat, "pass a day that exists", "%s is not a calendar day", d)
 	}
 	if d.Year < 0 || d.Year > 9999 {
-		return store.Value{}, invalid(gqlstatus.DateTimeOverflow, "pass a day in the years 0000 to 9999", "DATE %s is outside the years 0000 to 9999", d)
+		return values.Value{}, invalid(gqlstatus.DateTimeOverflow, "pass a day in the years 0000 to 9999", "DATE %s is outside the years 0000 to 9999", d)
 	}
-	return store.Date(d.String()), nil
+	return values.DateValue(d.String()), nil
 }

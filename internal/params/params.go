@@ -14,14 +14,13 @@ import (
 	"time"
 
 	"github.com/goldfish-gql/goldfish/gqlstatus"
-	"github.com/goldfish-gql/goldfish/store"
 	"github.com/goldfish-gql/goldfish/values"
 )
 
 // Parameters arrive as Go values and leave as stored values that the
 // cabinet's log must hold and hydrate must read back (SPEC §7), so they
 // are refused here, before anything applies, when no property could hold
-// them: lists nested deeper than store.MaxNesting (22Q05) or holding
+// them: lists nested deeper than values.MaxNesting (22Q05) or holding
 // themselves (22G03), strings that are not UTF-8 (22G03), NaN and infinite
 // floats (22003), times outside the years 0000–9999 (22008), Go types with
 // no GQL value (22G03). They are also
@@ -35,14 +34,14 @@ import (
 // budget's error (22Q02), naming the parameter where the bound was
 // passed. A parameter no property can hold fails (22G03 and the codes
 // above), whether or not the Δ uses it: every parameter goes into the log.
-func Commit(params map[string]any, limit int) (map[string]store.Value, error) {
+func Commit(params map[string]any, limit int) (map[string]values.Value, error) {
 	if len(params) == 0 {
 		return nil, nil
 	}
 	if limit <= 0 {
 		limit = values.DefaultBudget.Bytes
 	}
-	out := make(map[string]store.Value, len(params))
+	out := make(map[string]values.Value, len(params))
 	if name, err := convertParams(out, params, limit); err != nil {
 		return nil, paramError(name, err, limit, true)
 	}
@@ -55,7 +54,7 @@ func Commit(params map[string]any, limit int) (map[string]store.Value, error) {
 // (22G03 and the codes above), and together at most limit bytes as GQL
 // literals, the R byte budget of the database the Recall reads (≤ 0:
 // values.DefaultBudget's; over it, R's error, 22Q02).
-func Recall(out map[string]store.Value, params map[string]any, limit int) error {
+func Recall(out map[string]values.Value, params map[string]any, limit int) error {
 	if limit <= 0 {
 		limit = values.DefaultBudget.Bytes
 	}
@@ -82,13 +81,13 @@ func NewConverter(limit int) Converter {
 }
 
 // Recall converts the Recall parameter name.
-func (p *Converter) Recall(name string, v any) (store.Value, error) {
+func (p *Converter) Recall(name string, v any) (values.Value, error) {
 	if err := p.c.spend(len(name)); err != nil {
-		return store.Value{}, paramError(name, err, p.limit, false)
+		return values.Value{}, paramError(name, err, p.limit, false)
 	}
 	sv, err := p.c.value(v, 0)
 	if err != nil {
-		return store.Value{}, paramError(name, err, p.limit, false)
+		return values.Value{}, paramError(name, err, p.limit, false)
 	}
 	return sv, nil
 }
@@ -97,7 +96,7 @@ func (p *Converter) Recall(name string, v any) (store.Value, error) {
 // and returns the name of the parameter that failed. The fast pass goes
 // in map order; when it fails, a second pass in name order finds the
 // parameter to report, so the same call always fails the same way.
-func convertParams(out map[string]store.Value, params map[string]any, limit int) (string, error) {
+func convertParams(out map[string]values.Value, params map[string]any, limit int) (string, error) {
 	c := converter{left: limit}
 	for k, v := range params {
 		if err := c.param(out, k, v); err != nil {
@@ -111,7 +110,7 @@ func convertParams(out map[string]store.Value, params map[string]any, limit int)
 	return "", nil
 }
 
-func convertSorted(out map[string]store.Value, params map[string]any, limit int) (string, error) {
+func convertSorted(out map[string]values.Value, params map[string]any, limit int) (string, error) {
 	names := make([]string, 0, len(params))
 	for k := range params {
 		names = append(names, k)
@@ -201,7 +200,7 @@ func (c *converter) spend(n int) error {
 	return nil
 }
 
-func (c *converter) param(out map[string]store.Value, name string, v any) error {
+func (c *converter) param(out map[string]values.Value, name string, v any) error {
 	if err := c.spend(len(name)); err != nil {
 		return err
 	}
@@ -214,37 +213,37 @@ func (c *converter) param(out map[string]store.Value, name string, v any) error 
 }
 
 // scalar spends v's literal bytes and returns it.
-func (c *converter) scalar(v store.Value) (store.Value, error) {
+func (c *converter) scalar(v values.Value) (values.Value, error) {
 	return v, c.spend(v.Size())
 }
 
 // value converts v, which sits inside depth lists.
-func (c *converter) value(v any, depth int) (store.Value, error) {
+func (c *converter) value(v any, depth int) (values.Value, error) {
 	switch x := v.(type) {
 	case nil:
-		return c.scalar(store.Null())
-	case store.Value:
+		return c.scalar(values.Null())
+	case values.Value:
 		return x, c.stored(x, depth)
 	case bool:
-		return c.scalar(store.Bool(x))
+		return c.scalar(values.Bool(x))
 	case string:
 		return c.str(x)
 	case int:
-		return c.scalar(store.Int(int64(x)))
+		return c.scalar(values.Int(int64(x)))
 	case int8:
-		return c.scalar(store.Int(int64(x)))
+		return c.scalar(values.Int(int64(x)))
 	case int16:
-		return c.scalar(store.Int(int64(x)))
+		return c.scalar(values.Int(int64(x)))
 	case int32:
-		return c.scalar(store.Int(int64(x)))
+		return c.scalar(values.Int(int64(x)))
 	case int64:
-		return c.scalar(store.Int(x))
+		return c.scalar(values.Int(x))
 	case uint8:
-		return c.scalar(store.Int(int64(x)))
+		return c.scalar(values.Int(int64(x)))
 	case uint16:
-		return c.scalar(store.Int(int64(x)))
+		return c.scalar(values.Int(int64(x)))
 	case uint32:
-		return c.scalar(store.Int(int64(x)))
+		return c.scalar(values.Int(int64(x)))
 	case uint:
 		return c.unsigned(uint64(x))
 	case uint64:
@@ -254,9 +253,9 @@ func (c *converter) value(v any, depth int) (store.Value, error) {
 	case float64:
 		return c.float(x)
 	case time.Time:
-		dt, err := store.DateTimeOf(x)
+		dt, err := values.DateTimeOf(x)
 		if err != nil {
-			return store.Value{}, invalid(gqlstatus.DateTimeOverflow, "pass a time in the years 0000 to 9999", "%v", err)
+			return values.Value{}, invalid(gqlstatus.DateTimeOverflow, "pass a time in the years 0000 to 9999", "%v", err)
 		}
 		return c.scalar(dt)
 	case values.Date:
@@ -268,100 +267,100 @@ func (c *converter) value(v any, depth int) (store.Value, error) {
 	return c.composite(v, depth)
 }
 
-func (c *converter) day(d values.Date) (store.Value, error) {
+func (c *converter) day(d values.Date) (values.Value, error) {
 	v, err := dayValue(d)
 	if err != nil {
-		return store.Value{}, err
+		return values.Value{}, err
 	}
 	return c.scalar(v)
 }
 
 // composite converts a Go slice or array (kept out of value, whose
 // scalar cases are the common parameters).
-func (c *converter) composite(v any, depth int) (store.Value, error) {
+func (c *converter) composite(v any, depth int) (values.Value, error) {
 	switch x := v.(type) {
 	case []any:
-		return c.list(len(x), x, depth, func(i, d int) (store.Value, error) { return c.value(x[i], d) })
+		return c.list(len(x), x, depth, func(i, d int) (values.Value, error) { return c.value(x[i], d) })
 	case []string:
-		return c.list(len(x), nil, depth, func(i, _ int) (store.Value, error) { return c.str(x[i]) })
+		return c.list(len(x), nil, depth, func(i, _ int) (values.Value, error) { return c.str(x[i]) })
 	}
 	rv := reflect.ValueOf(v)
-	elem := func(i, d int) (store.Value, error) { return c.value(rv.Index(i).Interface(), d) }
+	elem := func(i, d int) (values.Value, error) { return c.value(rv.Index(i).Interface(), d) }
 	switch rv.Kind() {
 	case reflect.Slice:
 		return c.list(rv.Len(), v, depth, elem)
 	case reflect.Array:
 		return c.list(rv.Len(), nil, depth, elem)
 	}
-	return store.Value{}, invalid(gqlstatus.InvalidValueType, "pass nil, a bool, an integer, a float, a string, a goldfish.Date, a time.Time or a slice of those",
+	return values.Value{}, invalid(gqlstatus.InvalidValueType, "pass nil, a bool, an integer, a float, a string, a goldfish.Date, a time.Time or a slice of those",
 		"a value of Go type %T cannot be a GQL value", v)
 }
 
-func (c *converter) str(s string) (store.Value, error) {
+func (c *converter) str(s string) (values.Value, error) {
 	// A literal is at least as long as its text plus its quotes: a huge
 	// string is refused before it is read.
 	if len(s)+2 > c.left {
-		return store.Value{}, errOverBudget
+		return values.Value{}, errOverBudget
 	}
-	n, ok := store.QuotedSize(s)
+	n, ok := values.QuotedSize(s)
 	if !ok {
-		return store.Value{}, invalid(gqlstatus.InvalidValueType, "send text as UTF-8, or binary data encoded (base64, hex)", "%v", store.String(s).Check())
+		return values.Value{}, invalid(gqlstatus.InvalidValueType, "send text as UTF-8, or binary data encoded (base64, hex)", "%v", values.String(s).Check())
 	}
-	return store.String(s), c.spend(n)
+	return values.String(s), c.spend(n)
 }
 
-func (c *converter) unsigned(u uint64) (store.Value, error) {
+func (c *converter) unsigned(u uint64) (values.Value, error) {
 	if u > math.MaxInt64 {
-		return store.Value{}, invalid(gqlstatus.NumericOutOfRange, "pass a float or a string for larger numbers", "%d is above the INTEGER range", u)
+		return values.Value{}, invalid(gqlstatus.NumericOutOfRange, "pass a float or a string for larger numbers", "%d is above the INTEGER range", u)
 	}
-	return c.scalar(store.Int(int64(u)))
+	return c.scalar(values.Int(int64(u)))
 }
 
-func (c *converter) float(f float64) (store.Value, error) {
+func (c *converter) float(f float64) (values.Value, error) {
 	v, err := floatValue(f)
 	if err != nil {
-		return store.Value{}, invalid(gqlstatus.NumericOutOfRange, "pass null, or a string such as \"NaN\"", "%v", err)
+		return values.Value{}, invalid(gqlstatus.NumericOutOfRange, "pass null, or a string such as \"NaN\"", "%v", err)
 	}
 	return c.scalar(v)
 }
 
-func floatValue(f float64) (store.Value, error) {
-	if !store.ValidFloat(f) {
-		return store.Value{}, store.ErrNotFinite
+func floatValue(f float64) (values.Value, error) {
+	if !values.ValidFloat(f) {
+		return values.Value{}, values.ErrNotFinite
 	}
-	return store.Float(f), nil
+	return values.Float(f), nil
 }
 
 // list converts the n elements of a Go slice or array, which sits inside
 // depth lists, with elem (given the index and the elements' depth). A
 // slice that could hold itself is passed as s, to be checked against the
 // slices it is inside.
-func (c *converter) list(n int, s any, depth int, elem func(i, depth int) (store.Value, error)) (store.Value, error) {
-	if depth >= store.MaxNesting {
-		return store.Value{}, tooDeep()
+func (c *converter) list(n int, s any, depth int, elem func(i, depth int) (values.Value, error)) (values.Value, error) {
+	if depth >= values.MaxNesting {
+		return values.Value{}, tooDeep()
 	}
 	// Brackets, separators and at least one byte per element: a list too
 	// long for the bound is refused before its elements are read.
 	if err := c.spend(2 + max(0, 2*(n-1))); err != nil {
-		return store.Value{}, err
+		return values.Value{}, err
 	}
 	if n > c.left {
-		return store.Value{}, errOverBudget
+		return values.Value{}, errOverBudget
 	}
 	if n == 0 {
-		return store.List(), nil
+		return values.List(), nil
 	}
 	if s != nil {
 		ref := sliceRef{data: reflect.ValueOf(s).Pointer(), n: n}
 		for _, up := range c.lists {
 			if up == ref {
-				return store.Value{}, invalid(gqlstatus.InvalidValueType, "break the cycle: a list cannot hold itself", "the list holds itself")
+				return values.Value{}, invalid(gqlstatus.InvalidValueType, "break the cycle: a list cannot hold itself", "the list holds itself")
 			}
 		}
 		c.lists = append(c.lists, ref)
 		defer func() { c.lists = c.lists[:len(c.lists)-1] }()
 	}
-	elems := make([]store.Value, n)
+	elems := make([]values.Value, n)
 	for i := range elems {
 		e, err := elem(i, depth+1)
 		if err != nil {
@@ -369,23 +368,23 @@ func (c *converter) list(n int, s any, depth int, elem func(i, depth int) (store
 			if errors.As(err, &ve) {
 				ve.path = append([]int{i}, ve.path...)
 			}
-			return store.Value{}, err
+			return values.Value{}, err
 		}
 		elems[i] = e
 	}
-	return store.List(elems...), nil
+	return values.List(elems...), nil
 }
 
-// stored checks and spends a store.Value given as a Go value, which sits
+// stored checks and spends a values.Value given as a Go value, which sits
 // inside depth lists.
-func (c *converter) stored(v store.Value, depth int) error {
-	if v.Kind() != store.KindList {
+func (c *converter) stored(v values.Value, depth int) error {
+	if v.Kind() != values.KindList {
 		if err := v.Check(); err != nil {
 			return invalid(values.ValueCode(err), "pass a value a property can hold", "%v", err)
 		}
 		return c.spend(v.Size())
 	}
-	if depth >= store.MaxNesting {
+	if depth >= values.MaxNesting {
 		return tooDeep()
 	}
 	l := v.AsList()
@@ -406,5 +405,5 @@ func (c *converter) stored(v store.Value, depth int) error {
 
 func tooDeep() error {
 	return invalid(gqlstatus.ValueBudget, "flatten the value, or pass the inner lists as strings",
-		"lists are nested more than %d deep", store.MaxNesting)
+		"lists are nested more than %d deep", values.MaxNesting)
 }

@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/goldfish-gql/goldfish/store"
+	"github.com/goldfish-gql/goldfish/values"
 )
 
 // Cabinet is where sessions persist. Implementations are safe for
@@ -101,7 +102,7 @@ type Entry struct {
 	// values).
 	Mint   uint8
 	Text   string
-	Params map[string]store.Value
+	Params map[string]values.Value
 	Time   time.Time
 	// Agent names who committed it ("" when nobody said): the
 	// registering agent of the vocabulary it creates.

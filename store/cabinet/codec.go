@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/goldfish-gql/goldfish/store"
+	"github.com/goldfish-gql/goldfish/values"
 )
 
 var castagnoli = crc32.MakeTable(crc32.Castagnoli)
@@ -151,24 +152,24 @@ func appendStr(b []byte, s string) []byte {
 // 8 IEEE bytes (FLOAT, exact: -0 stays -0), the text (STRING, DATE,
 // DATETIME) or the count and elements (LIST). v must pass store's
 // Value.Check, as every value a Commit accepts does: the decoder refuses
-// lists nested deeper than store.MaxNesting, so a deeper one written here
+// lists nested deeper than values.MaxNesting, so a deeper one written here
 // would make its session unreadable.
-func AppendValue(b []byte, v store.Value) []byte {
+func AppendValue(b []byte, v values.Value) []byte {
 	b = append(b, byte(v.Kind()))
 	switch v.Kind() {
-	case store.KindBool:
+	case values.KindBool:
 		if v.AsBool() {
 			b = append(b, 1)
 		} else {
 			b = append(b, 0)
 		}
-	case store.KindInt:
+	case values.KindInt:
 		b = binary.AppendVarint(b, v.AsInt())
-	case store.KindFloat:
+	case values.KindFloat:
 		b = binary.BigEndian.AppendUint64(b, math.Float64bits(v.AsFloat()))
-	case store.KindString, store.KindDate, store.KindDateTime:
+	case values.KindString, values.KindDate, values.KindDateTime:
 		b = appendStr(b, v.AsString())
-	case store.KindList:
+	case values.KindList:
 		l := v.AsList()
 		b = binary.AppendUvarint(b, uint64(len(l)))
 		for _, e := range l {
@@ -179,42 +180,42 @@ func AppendValue(b []byte, v store.Value) []byte {
 }
 
 // value reads one value whose enclosing lists are depth deep, refusing a
-// list nested deeper than store.MaxNesting (no Commit writes one), so a
+// list nested deeper than values.MaxNesting (no Commit writes one), so a
 // damaged record cannot recurse without bound.
-func (r *reader) value(depth int) store.Value {
-	switch k := store.ValueKind(r.byte1()); k {
-	case store.KindNull:
-		return store.Null()
-	case store.KindBool:
-		return store.Bool(r.byte1() != 0)
-	case store.KindInt:
-		return store.Int(r.varint())
-	case store.KindFloat:
-		return store.Float(math.Float64frombits(r.u64()))
-	case store.KindString:
-		return store.String(r.str())
-	case store.KindDate:
-		return store.Date(r.str())
-	case store.KindDateTime:
-		return store.DateTime(r.str())
-	case store.KindList:
-		if depth >= store.MaxNesting {
+func (r *reader) value(depth int) values.Value {
+	switch k := values.ValueKind(r.byte1()); k {
+	case values.KindNull:
+		return values.Null()
+	case values.KindBool:
+		return values.Bool(r.byte1() != 0)
+	case values.KindInt:
+		return values.Int(r.varint())
+	case values.KindFloat:
+		return values.Float(math.Float64frombits(r.u64()))
+	case values.KindString:
+		return values.String(r.str())
+	case values.KindDate:
+		return values.DateValue(r.str())
+	case values.KindDateTime:
+		return values.DateTimeValue(r.str())
+	case values.KindList:
+		if depth >= values.MaxNesting {
 			r.fail("value (lists nested too deep)")
-			return store.Null()
+			return values.Null()
 		}
 		n := r.count()
-		l := make([]store.Value, 0, n)
+		l := make([]values.Value, 0, n)
 		for i := 0; i < n && r.err == nil; i++ {
 			l = append(l, r.value(depth+1))
 		}
-		return store.List(l...)
+		return values.List(l...)
 	default:
 		r.fail("value kind")
-		return store.Null()
+		return values.Null()
 	}
 }
 
-func appendProps(b []byte, p store.Props) []byte {
+func appendProps(b []byte, p values.Props) []byte {
 	b = binary.AppendUvarint(b, uint64(len(p)))
 	for _, pr := range p {
 		b = appendStr(b, pr.Key)
@@ -225,19 +226,19 @@ func appendProps(b []byte, p store.Props) []byte {
 
 // props reads properties, their keys interned in intern, into windows of
 // a shared arena (*arena; one allocation per many nodes).
-func (r *reader) props(intern map[string]string, arena *[]store.Prop) store.Props {
+func (r *reader) props(intern map[string]string, arena *[]values.Prop) values.Props {
 	n := r.count()
 	if n == 0 {
 		return nil
 	}
 	a := *arena
 	if cap(a)-len(a) < n {
-		a = make([]store.Prop, 0, max(n, 1024))
+		a = make([]values.Prop, 0, max(n, 1024))
 	}
 	start := len(a)
 	for i := 0; i < n && r.err == nil; i++ {
 		k := r.istr(intern)
-		a = append(a, store.Prop{Key: k, Val: r.value(0)})
+		a = append(a, values.Prop{Key: k, Val: r.value(0)})
 	}
 	*arena = a
 	return a[start:len(a):len(a)]
@@ -286,7 +287,7 @@ func DecodeEntry(b []byte) (Entry, error) {
 	e.Time = time.Unix(0, r.varint()).UTC()
 	e.Text = r.str()
 	if n := r.count(); n > 0 {
-		e.Params = make(map[string]store.Value, n)
+		e.Params = make(map[string]values.Value, n)
 		for i := 0; i < n && r.err == nil; i++ {
 			k := r.str()
 			e.Params[k] = r.value(0)
@@ -401,7 +402,7 @@ func DecodeSnapshot(b []byte) (*store.Graph, error) {
 	nslab := make([]store.Node, nn)
 	nodes := make([]*store.Node, 0, nn)
 	intern := map[string]string{} // labels, edge types, property keys
-	var arena []store.Prop
+	var arena []values.Prop
 	// Every node's labels in one array; a node's Labels is set to its
 	// window once the array no longer moves.
 	var labels []string

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/goldfish-gql/goldfish/store"
+	"github.com/goldfish-gql/goldfish/values"
 )
 
 func dump(s *store.Snapshot) string {
@@ -28,7 +29,9 @@ func dump(s *store.Snapshot) string {
 // every surviving id.
 func TestSnapshotRestore(t *testing.T) {
 	g := store.New()
-	nick := func(s string) store.Props { return store.MakeProps(map[string]store.Value{"nick": store.String(s)}) }
+	nick := func(s string) values.Props {
+		return values.MakeProps(map[string]values.Value{"nick": values.String(s)})
+	}
 	step := func(fn func(tx *store.Tx) error) {
 		tx := g.Begin()
 		if err := fn(tx); err != nil {
@@ -42,7 +45,7 @@ func TestSnapshotRestore(t *testing.T) {
 		tx.InsertNode(x, []string{"A", "B"}, nick("a"))
 		tx.InsertNode(w, []string{"A"}, nick("b"))
 		tx.InsertNode(tmp, nil, nil)
-		_, err := tx.InsertEdge(tx.NewID(), "r", x, w, store.MakeProps(map[string]store.Value{"f": store.Float(-0.0)}))
+		_, err := tx.InsertEdge(tx.NewID(), "r", x, w, values.MakeProps(map[string]values.Value{"f": values.Float(-0.0)}))
 		return err
 	})
 	step(func(tx *store.Tx) error {
@@ -58,8 +61,8 @@ func TestSnapshotRestore(t *testing.T) {
 		return tx.Purge(tmp)
 	})
 	step(func(tx *store.Tx) error {
-		_, err := tx.InsertNode(store.DeterministicNodeID("MOD", "m.go"), []string{"MOD"}, store.MakeProps(map[string]store.Value{
-			"loc": store.String("m.go"), "l": store.List(store.Int(-5), store.Date("2024-01-01"), store.List(store.Bool(true))),
+		_, err := tx.InsertNode(store.DeterministicNodeID("MOD", "m.go"), []string{"MOD"}, values.MakeProps(map[string]values.Value{
+			"loc": values.String("m.go"), "l": values.List(values.Int(-5), values.DateValue("2024-01-01"), values.List(values.Bool(true))),
 		}))
 		return err
 	})
@@ -83,7 +86,7 @@ func TestSnapshotRestore(t *testing.T) {
 
 func TestEntryRoundTrip(t *testing.T) {
 	e := Entry{Version: 7, Kind: EntryDelta, Mint: 1, Text: "INSERT (:X {a: $a})", Time: time.Unix(0, 12345).UTC(), Agent: "ana",
-		Params: map[string]store.Value{"a": store.List(store.Float(1.5), store.Null(), store.DateTime("2024-01-01T00:00:00Z")), "b": store.Bool(true)}}
+		Params: map[string]values.Value{"a": values.List(values.Float(1.5), values.Null(), values.DateTimeValue("2024-01-01T00:00:00Z")), "b": values.Bool(true)}}
 	b := EncodeEntry(e)
 	got, err := DecodeEntry(b)
 	if err != nil {
@@ -103,31 +106,31 @@ func TestEntryRoundTrip(t *testing.T) {
 }
 
 // TestEntryNesting: the decoder reads every list as deep as a property
-// may hold (store.MaxNesting) and refuses one level more, whatever the
+// may hold (values.MaxNesting) and refuses one level more, whatever the
 // innermost list holds, so the limit Commit enforces is the one hydrate
 // reads back.
 func TestEntryNesting(t *testing.T) {
-	nest := func(depth int, leaf store.Value) store.Value {
+	nest := func(depth int, leaf values.Value) values.Value {
 		for range depth {
-			leaf = store.List(leaf)
+			leaf = values.List(leaf)
 		}
 		return leaf
 	}
 	cases := []struct {
-		v  store.Value
+		v  values.Value
 		ok bool
 	}{
-		{nest(store.MaxNesting, store.Int(1)), true},
-		{nest(store.MaxNesting-1, store.List()), true},
-		{nest(store.MaxNesting-1, store.List(store.Int(1), store.List())), false},
-		{nest(store.MaxNesting+1, store.Int(1)), false},
-		{nest(store.MaxNesting, store.List()), false},
+		{nest(values.MaxNesting, values.Int(1)), true},
+		{nest(values.MaxNesting-1, values.List()), true},
+		{nest(values.MaxNesting-1, values.List(values.Int(1), values.List())), false},
+		{nest(values.MaxNesting+1, values.Int(1)), false},
+		{nest(values.MaxNesting, values.List()), false},
 	}
 	for i, c := range cases {
-		if got := c.v.Nesting() <= store.MaxNesting; got != c.ok {
+		if got := c.v.Nesting() <= values.MaxNesting; got != c.ok {
 			t.Fatalf("case %d: nesting %d", i, c.v.Nesting())
 		}
-		e := Entry{Version: 1, Kind: EntryDelta, Text: "INSERT (:X {a: $a})", Params: map[string]store.Value{"a": c.v}}
+		e := Entry{Version: 1, Kind: EntryDelta, Text: "INSERT (:X {a: $a})", Params: map[string]values.Value{"a": c.v}}
 		got, err := DecodeEntry(EncodeEntry(e))
 		switch {
 		case c.ok && err != nil:

@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/goldfish-gql/goldfish/store"
+	"github.com/goldfish-gql/goldfish/values"
 )
 
 const corruptEnv = "GOLDFISH_CORRUPT_CHILD" // "seed trials path" for the child
@@ -36,12 +37,12 @@ func buildCabinet(t testing.TB, dir string) string {
 		for i := 1; i <= steps; i++ {
 			tx := g.Begin()
 			for j := range 4 {
-				tx.InsertNode(tx.NewID(), []string{"TSK"}, store.MakeProps(map[string]store.Value{
-					"n": store.Int(int64(i*10 + j)), "pad": store.String(pad)}))
+				tx.InsertNode(tx.NewID(), []string{"TSK"}, values.MakeProps(map[string]values.Value{
+					"n": values.Int(int64(i*10 + j)), "pad": values.String(pad)}))
 			}
 			snap := tx.Commit()
 			e := Entry{Version: snap.Version(), Kind: EntryDelta, Text: fmt.Sprintf("INSERT (:TSK {n: $n}) /* %s */", pad),
-				Params: map[string]store.Value{"n": store.Int(int64(i))}, Time: time.Unix(int64(i), 0).UTC()}
+				Params: map[string]values.Value{"n": values.Int(int64(i))}, Time: time.Unix(int64(i), 0).UTC()}
 			if err := b.Append(name, e, MetaOf(name, snap, e.Time)).Wait(); err != nil {
 				t.Fatal(err)
 			}

@@ -8,7 +8,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/goldfish-gql/goldfish/store"
+	"github.com/goldfish-gql/goldfish/values"
 )
 
 // TestCompressedEntry: a large Δ's entry is kept compressed and reads
@@ -17,7 +17,7 @@ import (
 func TestCompressedEntry(t *testing.T) {
 	e := Entry{Version: 9, Kind: EntryDelta, Mint: 1, Time: time.Unix(5, 0).UTC(), Agent: "ana",
 		Text:   "INSERT " + strings.Repeat(`(:FN {loc: "net/http/server.go:120", name: "ServeHTTP"}), `, 200) + "(:A)",
-		Params: map[string]store.Value{"x": store.Int(1)}}
+		Params: map[string]values.Value{"x": values.Int(1)}}
 	b := EncodeEntry(e)
 	if !bytes.HasPrefix(b, magicEntryZ) || len(b)*4 > len(e.Text) {
 		t.Fatalf("a %d-byte Δ's entry is %d bytes, magic %q", len(e.Text), len(b), b[:4])

@@ -6,7 +6,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/goldfish-gql/goldfish/store"
+	"github.com/goldfish-gql/goldfish/values"
 )
 
 // FuzzDecodeEntry feeds arbitrary bytes to the log-entry decoder, sealed
@@ -21,7 +21,7 @@ func FuzzDecodeEntry(f *testing.F) {
 		return b[len(magicEntry) : len(b)-4]
 	}
 	f.Add(payload(Entry{Version: 7, Kind: EntryDelta, Time: time.Unix(1, 0).UTC(), Text: "INSERT (:A)",
-		Params: map[string]store.Value{"x": store.List(store.Int(1), store.String("a"), store.Date("2026-01-31"))}}))
+		Params: map[string]values.Value{"x": values.List(values.Int(1), values.String("a"), values.DateValue("2026-01-31"))}}))
 	f.Add(payload(Entry{Version: 1, Kind: EntryPurge, Time: time.Unix(2, 0).UTC()}))
 	f.Add(payload(Entry{Version: 3, Kind: EntryAbsorb, Mint: 2, Time: time.Unix(3, 0).UTC(), Agent: "ana",
 		Text: "// goldfish slice session=a version=1 anchors=1 k=2 rows=1/50 sum=0000000000000000\n// anchors: a_1\nINSERT\n  (a_1:A)\n"}))

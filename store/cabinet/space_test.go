@@ -15,6 +15,7 @@ import (
 	bolt "go.etcd.io/bbolt"
 
 	"github.com/goldfish-gql/goldfish/store"
+	"github.com/goldfish-gql/goldfish/values"
 )
 
 // bigSession appends steps entries to name, each with 1000 nodes of
@@ -26,8 +27,8 @@ func bigSession(t *testing.T, b *Bolt, name string, steps int) *store.Graph {
 	for i := range steps {
 		tx := g.Begin()
 		for j := range 1000 {
-			tx.InsertNode(tx.NewID(), []string{"TSK"}, store.MakeProps(map[string]store.Value{
-				"n": store.Int(int64(i*1000 + j)), "pad": store.String(pad)}))
+			tx.InsertNode(tx.NewID(), []string{"TSK"}, values.MakeProps(map[string]values.Value{
+				"n": values.Int(int64(i*1000 + j)), "pad": values.String(pad)}))
 		}
 		snap := tx.Commit()
 		e := Entry{Version: snap.Version(), Kind: EntryDelta, Text: "INSERT (:TSK)", Time: time.Unix(1, 0).UTC()}

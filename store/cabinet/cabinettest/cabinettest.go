@@ -16,6 +16,7 @@ import (
 
 	"github.com/goldfish-gql/goldfish/store"
 	"github.com/goldfish-gql/goldfish/store/cabinet"
+	"github.com/goldfish-gql/goldfish/values"
 )
 
 // Opener opens one backend's storage; each call opens it again.
@@ -61,7 +62,7 @@ func closeCab(t *testing.T, c cabinet.Cabinet) {
 // entry is the Δ of version v: every field set, parameters of each kind.
 func entry(v uint64) cabinet.Entry {
 	return cabinet.Entry{Version: v, Kind: cabinet.EntryDelta, Mint: uint8(v % 2), Text: fmt.Sprintf("INSERT (:N {n: %d})", v),
-		Params: map[string]store.Value{"i": store.Int(int64(v)), "s": store.String("é\x00"), "l": store.List(store.Float(-0.5), store.Bool(true), store.Null())},
+		Params: map[string]values.Value{"i": values.Int(int64(v)), "s": values.String("é\x00"), "l": values.List(values.Float(-0.5), values.Bool(true), values.Null())},
 		Time:   time.Unix(1700000000, int64(v)).UTC(), Agent: "ana"}
 }
 
@@ -162,8 +163,8 @@ func graphAt(t *testing.T, version int, pad int) *store.Graph {
 	g := store.New()
 	for i := range version {
 		tx := g.Begin()
-		if _, err := tx.InsertNode(tx.NewID(), []string{"N"}, store.MakeProps(map[string]store.Value{
-			"n": store.Int(int64(i)), "pad": store.String(strings.Repeat("x", pad))})); err != nil {
+		if _, err := tx.InsertNode(tx.NewID(), []string{"N"}, values.MakeProps(map[string]values.Value{
+			"n": values.Int(int64(i)), "pad": values.String(strings.Repeat("x", pad))})); err != nil {
 			t.Fatal(err)
 		}
 		tx.Commit()

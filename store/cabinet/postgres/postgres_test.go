@@ -12,6 +12,7 @@ import (
 	"github.com/jackc/pgx/v5"
 
 	"github.com/goldfish-gql/goldfish/store"
+	"github.com/goldfish-gql/goldfish/values"
 
 	"github.com/goldfish-gql/goldfish/store/cabinet"
 	"github.com/goldfish-gql/goldfish/store/cabinet/cabinettest"
@@ -69,7 +70,7 @@ func TestDamage(t *testing.T) {
 	g := store.New()
 	for i := range 300 {
 		tx := g.Begin()
-		if _, err := tx.InsertNode(tx.NewID(), []string{"N"}, store.MakeProps(map[string]store.Value{"pad": store.String(strings.Repeat("p", 500+i))})); err != nil {
+		if _, err := tx.InsertNode(tx.NewID(), []string{"N"}, values.MakeProps(map[string]values.Value{"pad": values.String(strings.Repeat("p", 500+i))})); err != nil {
 			t.Fatal(err)
 		}
 		tx.Commit()

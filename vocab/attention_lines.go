@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/goldfish-gql/goldfish/tokens"
+	"github.com/goldfish-gql/goldfish/values"
 )
 
 // The attention lines of an envelope, in the order of what most needs
@@ -16,7 +17,7 @@ import (
 const HelpReview = "vocabulary_review"
 
 // gapText writes one vocabulary gap.
-func gapText(g Gap) string {
+func gapText(g values.VocabularyGap) string {
 	s := g.Kind + "." + g.Property + " (raw " + strconv.FormatUint(g.Raw, 10) + ", in actions " + strconv.FormatUint(g.InActions, 10)
 	if g.BeforeCall != "" {
 		s += ", before " + strconv.FormatUint(g.BeforeTimes, 10) + " of " + strconv.FormatUint(g.BeforeCalls, 10) + " CALLs of " + g.BeforeCall
@@ -24,7 +25,7 @@ func gapText(g Gap) string {
 	return s + ")"
 }
 
-// signals is what attentionLines needs beside the Attention.
+// signals is what attentionLines needs beside the values.Attention.
 type signals struct {
 	stale staleSet
 	why   string
@@ -36,7 +37,7 @@ type signals struct {
 
 // attentionLines writes the attention lines of att, shortening att's
 // lists to what they show.
-func attentionLines(lines *lineBudget, att *Attention, sg *signals) {
+func attentionLines(lines *lineBudget, att *values.Attention, sg *signals) {
 	stale, why, only, full, r, p := sg.stale, sg.why, sg.only, sg.full, sg.r, sg.p
 	// At lean every line keeps room for the shortest form of each line
 	// after it (a list's count, the health and help lines whole): a line

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/goldfish-gql/goldfish/tokens"
+	"github.com/goldfish-gql/goldfish/values"
 )
 
 func TestErrorLine(t *testing.T) {
@@ -39,7 +40,7 @@ func TestLeanBrokenWithErrors(t *testing.T) {
 		vals.Results[name] = Result{Err: errors.New(strings.Repeat("a long error ", 20) + "\nand a second line")}
 	}
 	p := Prepare(s, vals)
-	env := Compose(&Read{Prepared: p, Version: 1, Tick: 5, Settings: DefaultSettings, Agent: "ana", Seen: Seen{Reads: 1, Version: 1}})
+	env := Compose(&Read{Prepared: p, Version: 1, Tick: 5, Settings: values.DefaultAttentionSettings, Agent: "ana", Seen: Seen{Reads: 1, Version: 1}})
 	text := string(env.Text)
 	if !strings.HasPrefix(text, "// attention broken_views: v00 (a long error") {
 		t.Fatalf("broken views do not lead:\n%s", text)

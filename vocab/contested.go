@@ -10,7 +10,7 @@ import (
 	"github.com/goldfish-gql/goldfish/values"
 )
 
-// Contested targets (SPEC §9): what two or more actions' bodies write.
+// Contested targets: what two or more actions' bodies write.
 //
 // An action's write targets are read from its planned body when it is
 // registered, never by running it:
@@ -67,13 +67,9 @@ func (t Target) String() string {
 // matches.
 func (t Target) shape() Target { return Target{Key: t.Key, Edge: t.Edge} }
 
-// Contested is a target written by two or more actions, with them in
-// name order.
-type Contested = values.ContestedTarget
-
 // Contested returns the contested targets of the vocabulary, in the
 // order of their text.
-func (s *State) Contested() []Contested {
+func (s *State) Contested() []values.ContestedTarget {
 	if s == nil {
 		return nil
 	}
@@ -81,7 +77,7 @@ func (s *State) Contested() []Contested {
 }
 
 // contestedOf computes the contested targets of a set of actions.
-func contestedOf(acts map[string]*Action) []Contested {
+func contestedOf(acts map[string]*Action) []values.ContestedTarget {
 	by := map[Target][]string{}
 	for _, name := range slices.Sorted(maps.Keys(acts)) {
 		for _, t := range acts[name].Writes {
@@ -101,13 +97,13 @@ func contestedOf(acts map[string]*Action) []Contested {
 			}
 		}
 	}
-	var out []Contested
+	var out []values.ContestedTarget
 	for t, names := range by {
 		if len(names) >= 2 {
-			out = append(out, Contested{Target: t.String(), Actions: names})
+			out = append(out, values.ContestedTarget{Target: t.String(), Actions: names})
 		}
 	}
-	slices.SortFunc(out, func(a, b Contested) int { return strings.Compare(a.Target, b.Target) })
+	slices.SortFunc(out, func(a, b values.ContestedTarget) int { return strings.Compare(a.Target, b.Target) })
 	return out
 }
 
@@ -115,7 +111,7 @@ func contestedOf(acts map[string]*Action) []Contested {
 const leanContested = 3
 
 // contestedPrint is the fingerprint of the contested targets.
-func contestedPrint(cs []Contested) uint64 {
+func contestedPrint(cs []values.ContestedTarget) uint64 {
 	if len(cs) == 0 {
 		return 0
 	}
@@ -136,10 +132,12 @@ func union(a, b []string) []string {
 }
 
 // contestedText writes one contested target: TSK.status (settle, close).
-func contestedText(c Contested) string { return c.Target + " (" + strings.Join(c.Actions, ", ") + ")" }
+func contestedText(c values.ContestedTarget) string {
+	return c.Target + " (" + strings.Join(c.Actions, ", ") + ")"
+}
 
 // contestedLean is contestedText at lean: at most leanContested actions.
-func contestedLean(c Contested) string {
+func contestedLean(c values.ContestedTarget) string {
 	if len(c.Actions) <= leanContested {
 		return contestedText(c)
 	}

@@ -6,6 +6,8 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+
+	"github.com/goldfish-gql/goldfish/values"
 )
 
 func TestContestedTargets(t *testing.T) {
@@ -58,7 +60,7 @@ func TestContestedEnvelope(t *testing.T) {
 	}
 	p := Prepare(s, vals)
 	for _, depth := range []Depth{DepthLean, DepthFull} {
-		r := &Read{Prepared: p, Version: 1, Tick: 3, Settings: DefaultSettings, Marks: &Marks{}, Agent: "ana",
+		r := &Read{Prepared: p, Version: 1, Tick: 3, Settings: values.DefaultAttentionSettings, Marks: &Marks{}, Agent: "ana",
 			Seen: Seen{Reads: 1, Version: 1}, Depth: depth}
 		env := Compose(r)
 		text := string(env.Text)

@@ -118,7 +118,7 @@ type Read struct {
 	Changed uint64
 	// Tick is the session's Recall count, this Recall included.
 	Tick     uint64
-	Settings Settings
+	Settings values.AttentionSettings
 	Marks    *Marks
 	// ViewChangedAt is, per view, the version its value was last seen
 	// to change at.
@@ -134,12 +134,6 @@ type Read struct {
 	SinceDiff string
 }
 
-// An envelope's fields are values.Attention's.
-type (
-	Attention = values.Attention
-	Since     = values.SinceLastRead
-)
-
 // Envelope is what one Recall adds to its Shape.
 type Envelope struct {
 	// Text is comment lines for right after the Shape's header; Milli
@@ -147,7 +141,7 @@ type Envelope struct {
 	Text  []byte
 	Milli int64
 	// Attention is nil when it has nothing to say.
-	Attention *Attention
+	Attention *values.Attention
 	// Depth is the depth shown (full on an agent's first read).
 	Depth Depth
 	// Seen is the agent's record after this read.
@@ -164,7 +158,7 @@ func Compose(r *Read) *Envelope {
 	if only == 0 {
 		only = AllSections
 	}
-	att := &Attention{}
+	att := &values.Attention{}
 	first := r.Agent != "" && r.Seen.Reads == 0
 	if first {
 		env.Depth = DepthFull
@@ -176,7 +170,7 @@ func Compose(r *Read) *Envelope {
 
 	// The session-level signals, which the attention fingerprint covers.
 	var rk *ranking
-	var gaps []Gap
+	var gaps []values.VocabularyGap
 	if p != nil {
 		rk = p.rankingFor(r.Marks, r.Settings.Decay)
 		gaps = p.gapsAt(r.Settings)
@@ -184,7 +178,7 @@ func Compose(r *Read) *Envelope {
 	stale := staleActions(p, rk, r, full)
 	health, why := healthOf(p, rk, r, stale.n, gaps)
 	broken := p.Broken()
-	var overlap []Overlap
+	var overlap []values.IntentOverlap
 	if p != nil {
 		overlap = p.overlap
 	}
@@ -234,9 +228,9 @@ func Compose(r *Read) *Envelope {
 	// Broken views show always; the other signals with the attention
 	// section.
 	if len(broken) > 0 {
-		att.BrokenViews = make([]BrokenView, len(broken))
+		att.BrokenViews = make([]values.BrokenView, len(broken))
 		for i, b := range broken {
-			att.BrokenViews[i] = BrokenView{Name: b.Name, Error: b.Error}
+			att.BrokenViews[i] = values.BrokenView{Name: b.Name, Error: b.Error}
 			if !full {
 				att.BrokenViews[i].Error = ErrorLine(b.Error)
 			}
@@ -274,7 +268,7 @@ func Compose(r *Read) *Envelope {
 // attentionPrint is the fingerprint of the session-level signals: what
 // the version shares (broken views, overlapping intents) and what the
 // read adds (stale actions, health, gaps).
-func attentionPrint(p *Prepared, stale staleSet, health string, gaps []Gap) uint64 {
+func attentionPrint(p *Prepared, stale staleSet, health string, gaps []values.VocabularyGap) uint64 {
 	h := fnv.New64a()
 	var n [16]byte
 	if p != nil {
@@ -365,7 +359,7 @@ func invokedSince(a *Action) bool { return a.LastInvoked > 0 && a.LastInvoked >=
 // and vocabulary gaps. More degenerating than progressive signals:
 // degenerating; some progressive ones, at least as many: progressive;
 // none of either: stable.
-func healthOf(p *Prepared, rk *ranking, r *Read, stale int, gaps []Gap) (health, why string) {
+func healthOf(p *Prepared, rk *ranking, r *Read, stale int, gaps []values.VocabularyGap) (health, why string) {
 	if p.Empty() {
 		return "", ""
 	}
@@ -426,11 +420,11 @@ func plural(n int) string {
 
 // since lists what changed since the agent's previous read; nil when
 // nothing did.
-func since(p *Prepared, r *Read) *Since {
+func since(p *Prepared, r *Read) *values.SinceLastRead {
 	if r.Version <= r.Seen.Version {
 		return nil
 	}
-	s := &Since{Versions: r.Version - r.Seen.Version, Diff: r.SinceDiff}
+	s := &values.SinceLastRead{Versions: r.Version - r.Seen.Version, Diff: r.SinceDiff}
 	if r.Changed >= r.Seen.Changed {
 		s.ElementsChanged = r.Changed - r.Seen.Changed
 	}
@@ -463,7 +457,7 @@ func since(p *Prepared, r *Read) *Since {
 // At lean it takes the items in order of salience, leaves out those under
 // the threshold and those over the budget, and lists the rest in name
 // order, views first.
-func listItems(p *Prepared, rk *ranking, r *Read, only Sections, full bool, lines *lineBudget, att *Attention) {
+func listItems(p *Prepared, rk *ranking, r *Read, only Sections, full bool, lines *lineBudget, att *values.Attention) {
 	nv := int32(len(p.views))
 	item := func(i int32) *item {
 		if i < nv {

@@ -7,6 +7,8 @@ import (
 	"testing"
 
 	"pgregory.net/rapid"
+
+	"github.com/goldfish-gql/goldfish/values"
 )
 
 func TestKeywords(t *testing.T) {
@@ -35,7 +37,7 @@ func TestOverlapsBounded(t *testing.T) {
 		acts = append(acts, &Action{ActionDef: ActionDef{Name: fmt.Sprintf("a%04d", i), Intent: "close a finished task"}})
 	}
 	pairs, total := overlaps(acts)
-	if len(pairs) != MaxOverlapPairs || pairs[0] != (Overlap{A: "a0000", B: "a0001", Jaccard: 1}) {
+	if len(pairs) != MaxOverlapPairs || pairs[0] != (values.IntentOverlap{A: "a0000", B: "a0001", Jaccard: 1}) {
 		t.Fatalf("pairs %d, first %+v", len(pairs), pairs[0])
 	}
 	if total < len(pairs) || total > 3000*2999/2 {
@@ -47,7 +49,7 @@ func TestOverlapsBounded(t *testing.T) {
 		{ActionDef: ActionDef{Name: "c", Intent: "reopen a closed ticket"}},
 	}
 	pairs, total = overlaps(few)
-	if total != 1 || pairs[0] != (Overlap{A: "a", B: "b", Jaccard: 0.75}) {
+	if total != 1 || pairs[0] != (values.IntentOverlap{A: "a", B: "b", Jaccard: 0.75}) {
 		t.Fatalf("overlaps %+v %d", pairs, total)
 	}
 }
@@ -84,17 +86,17 @@ func TestRankingOrderHolds(t *testing.T) {
 }
 
 func TestSettings(t *testing.T) {
-	s, err := DefaultSettings.Set("decay", "0.5")
+	s, err := values.DefaultAttentionSettings.Set("decay", "0.5")
 	if err != nil || s.Decay != 0.5 {
 		t.Fatal(s, err)
 	}
 	for _, bad := range [][2]string{{"decay", "0"}, {"decay", "1.5"}, {"decay", "0.5x"}, {"stale_reads", "-1"},
 		{"stale_reads", "0"}, {"gap_ratio", "0.5"}, {"gap_min", "0"}, {"salience_threshold", "NaN"}, {"nope", "1"}} {
-		if _, err := DefaultSettings.Set(bad[0], bad[1]); err == nil {
+		if _, err := values.DefaultAttentionSettings.Set(bad[0], bad[1]); err == nil {
 			t.Errorf("%s=%s accepted", bad[0], bad[1])
 		}
 	}
-	if err := DefaultSettings.Check(); err != nil {
+	if err := values.DefaultAttentionSettings.Check(); err != nil {
 		t.Fatal(err)
 	}
 }

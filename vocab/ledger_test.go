@@ -13,6 +13,7 @@ import (
 	"pgregory.net/rapid"
 
 	"github.com/goldfish-gql/goldfish/store"
+	"github.com/goldfish-gql/goldfish/values"
 )
 
 // commits records one Delta per entry of ws: each a list of
@@ -110,7 +111,7 @@ func TestGaps(t *testing.T) {
 		// Raw first: NOTE.text, never written raw, sorts last.
 		{0, 0, []WriteCount{wc("TSK", "status", 8, 2), wc("TSK", "owner", 5, 0), wc("TSK", "pri", 5, 5), wc("touches", "w", 5, 0), wc("MOD", "lines", 4, 0), wc("NOTE", "text", 0, 5)}},
 	} {
-		got := s.Gaps(MaxGapWindow, c.minRaw, c.ratio)
+		got := s.Gaps(values.MaxGapWindow, c.minRaw, c.ratio)
 		if !reflect.DeepEqual(got, c.want) {
 			t.Errorf("Gaps(%d, %g) =\n %v\nwant\n %v", c.minRaw, c.ratio, got, c.want)
 		}
@@ -119,7 +120,7 @@ func TestGaps(t *testing.T) {
 		t.Errorf("Changed = %d", s.Changed())
 	}
 	var none *State
-	if none.Gaps(MaxGapWindow, 0, 0) != nil || none.Writes() != nil || none.Changed() != 0 || none.HasLedger() {
+	if none.Gaps(values.MaxGapWindow, 0, 0) != nil || none.Writes() != nil || none.Changed() != 0 || none.HasLedger() {
 		t.Error("the nil State has a ledger")
 	}
 }

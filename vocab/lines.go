@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/goldfish-gql/goldfish/tokens"
+	"github.com/goldfish-gql/goldfish/values"
 )
 
 // lineBudget collects an envelope's lines; at lean (bounded) it keeps
@@ -73,14 +74,14 @@ func (l *lineBudget) addCounted(b []byte, m int64) {
 }
 
 // overlapText writes one overlapping pair.
-func overlapText(o Overlap) string {
+func overlapText(o values.IntentOverlap) string {
 	return o.A + " ~ " + o.B + " (" + strconv.FormatFloat(o.Jaccard, 'f', 2, 64) + ")"
 }
 
 // addBroken writes broken_views at lean: each view with its error (one
 // short line, ErrorLine), as many as the budget holds and at most
 // leanBroken, then how many more there are. It returns those shown.
-func addBroken(l *lineBudget, list []BrokenView) []BrokenView {
+func addBroken(l *lineBudget, list []values.BrokenView) []values.BrokenView {
 	n := min(len(list), leanBroken)
 	parts := make([]string, n)
 	for i, b := range list[:n] {
@@ -121,7 +122,7 @@ func (l *lineBudget) addRaw(b []byte) {
 
 // addSince appends since_your_last_read: the counts, then each list as
 // addList shortens it.
-func (l *lineBudget) addSince(s *Since) {
+func (l *lineBudget) addSince(s *values.SinceLastRead) {
 	head := fmt.Sprintf("versions=%d elements_changed=%d", s.Versions, s.ElementsChanged)
 	lists := []struct {
 		name string
@@ -148,7 +149,7 @@ func (l *lineBudget) addSince(s *Since) {
 // the largest and the least needed: the counts said what changed) and
 // only whole (a part of a Δ would mislead); left out, it goes from the
 // JSON too, and :diff shows it.
-func (l *lineBudget) addSinceDiff(s *Since) {
+func (l *lineBudget) addSinceDiff(s *values.SinceLastRead) {
 	b := []byte("// attention since_your_last_read diff: the change as a Δ (what a Commit on your last version would apply)\n")
 	for _, line := range strings.Split(strings.TrimRight(s.Diff, "\n"), "\n") {
 		b = append(append(append(b, "//   "...), line...), '\n')

@@ -24,11 +24,11 @@ type Prepared struct {
 	Values *Values
 	views  []item
 	acts   []item
-	broken []BrokenView
+	broken []values.BrokenView
 	// viewsPrint and actionsPrint change when anything a reader sees of
 	// the section changes (a value, a registration, an invocation).
 	viewsPrint, actionsPrint uint64
-	overlap                  []Overlap
+	overlap                  []values.IntentOverlap
 	overlapN                 int // pairs in all (overlap holds the first)
 	// sharedPrint covers the broken views and the overlapping intents.
 	sharedPrint uint64
@@ -40,7 +40,7 @@ type Prepared struct {
 
 	mu      sync.Mutex
 	gapsFor [3]float64 // the settings gaps was computed for
-	gaps    []Gap
+	gaps    []values.VocabularyGap
 	// yours caches what the yours section says of each agent.
 	yours map[string]*yoursOf
 }
@@ -56,13 +56,6 @@ type item struct {
 	a      *Action
 	res    Result
 }
-
-// The envelope's lists are values.Attention's.
-type (
-	BrokenView = values.BrokenView
-	Overlap    = values.IntentOverlap
-	Gap        = values.VocabularyGap
-)
 
 // Lean cuts: what one line may hold at depth=lean.
 const (
@@ -85,7 +78,7 @@ func Prepare(state *State, vals *Values) *Prepared {
 		line = append(line, v.Name...)
 		if it.broken {
 			line = append(line, ": broken"...)
-			p.broken = append(p.broken, BrokenView{Name: v.Name, Error: oneLine(it.res.Err.Error())})
+			p.broken = append(p.broken, values.BrokenView{Name: v.Name, Error: oneLine(it.res.Err.Error())})
 		} else {
 			line = append(line, " = "...)
 			line = append(line, cut(it.res.Text, leanValue)...)
@@ -135,7 +128,7 @@ func (p *Prepared) Empty() bool { return p == nil || len(p.views)+len(p.acts) ==
 
 // Quiet reports whether an envelope of the version has nothing to say
 // to a reader that names no agent: no vocabulary and no gap.
-func (p *Prepared) Quiet(s Settings) bool { return p.Empty() && len(p.gapsAt(s)) == 0 }
+func (p *Prepared) Quiet(s values.AttentionSettings) bool { return p.Empty() && len(p.gapsAt(s)) == 0 }
 
 // ViewNames lists the views that are not broken, in name order.
 func (p *Prepared) ViewNames() []string {
@@ -153,7 +146,7 @@ func (p *Prepared) ViewNames() []string {
 }
 
 // Broken returns the broken views, with their errors.
-func (p *Prepared) Broken() []BrokenView {
+func (p *Prepared) Broken() []values.BrokenView {
 	if p == nil {
 		return nil
 	}
@@ -163,7 +156,7 @@ func (p *Prepared) Broken() []BrokenView {
 // gapsAt returns the vocabulary gaps under the settings (computed once
 // per version and settings): the pairs of State.Gaps over the gap window,
 // and the pairs of State.PreAction, which say the action they precede.
-func (p *Prepared) gapsAt(s Settings) []Gap {
+func (p *Prepared) gapsAt(s values.AttentionSettings) []values.VocabularyGap {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	key := [3]float64{float64(s.GapMin), s.GapRatio, float64(s.GapWindow)}
@@ -175,22 +168,22 @@ func (p *Prepared) gapsAt(s Settings) []Gap {
 }
 
 // gapsOf computes the vocabulary gaps of a version under the settings.
-func gapsOf(st *State, s Settings) []Gap {
-	var gaps []Gap
+func gapsOf(st *State, s values.AttentionSettings) []values.VocabularyGap {
+	var gaps []values.VocabularyGap
 	win := st.Window(s.GapWindow)
 	at := map[[2]string]int{}
 	for _, w := range win.Writes {
 		if w.Raw >= s.GapMin && float64(w.Raw) >= s.GapRatio*float64(w.InAction) {
 			at[[2]string{w.Kind, w.Key}] = len(gaps)
-			gaps = append(gaps, Gap{Kind: w.Kind, Property: w.Key, Raw: w.Raw, InActions: w.InAction})
+			gaps = append(gaps, values.VocabularyGap{Kind: w.Kind, Property: w.Key, Raw: w.Raw, InActions: w.InAction})
 		}
 	}
 	for _, pre := range st.PreAction(s.GapWindow, s.GapMin) {
 		i, ok := at[[2]string{pre.Kind, pre.Key}]
 		if !ok {
 			i = len(gaps)
-			g := Gap{Kind: pre.Kind, Property: pre.Key}
-			if j, found := slices.BinarySearchFunc(win.Writes, g, func(w WriteCount, g Gap) int {
+			g := values.VocabularyGap{Kind: pre.Kind, Property: pre.Key}
+			if j, found := slices.BinarySearchFunc(win.Writes, g, func(w WriteCount, g values.VocabularyGap) int {
 				return comparePair(w.Kind, w.Key, g.Kind, g.Property)
 			}); found {
 				g.Raw, g.InActions = win.Writes[j].Raw, win.Writes[j].InAction
@@ -199,7 +192,7 @@ func gapsOf(st *State, s Settings) []Gap {
 		}
 		gaps[i].BeforeCall, gaps[i].BeforeTimes, gaps[i].BeforeCalls = pre.Action, pre.Times, pre.Calls
 	}
-	slices.SortStableFunc(gaps, func(a, b Gap) int {
+	slices.SortStableFunc(gaps, func(a, b values.VocabularyGap) int {
 		if c := cmp.Compare(b.Raw, a.Raw); c != 0 {
 			return c
 		}
@@ -255,7 +248,7 @@ const overlapWork = 4 << 20
 // name order, and how many there are in all. Only pairs sharing a
 // keyword are compared (an index by keyword), so unrelated intents cost
 // nothing.
-func overlaps(acts []*Action) (out []Overlap, total int) {
+func overlaps(acts []*Action) (out []values.IntentOverlap, total int) {
 	sets := make([][]string, len(acts))
 	byWord := map[string][]int{}
 	for i, a := range acts {
@@ -289,7 +282,7 @@ func overlaps(acts []*Action) (out []Overlap, total int) {
 			if jac := float64(n) / float64(union); jac >= OverlapJaccard {
 				total++
 				if len(out) < MaxOverlapPairs {
-					out = append(out, Overlap{A: acts[i].Name, B: acts[j].Name, Jaccard: float64(int(jac*100+0.5)) / 100})
+					out = append(out, values.IntentOverlap{A: acts[i].Name, B: acts[j].Name, Jaccard: float64(int(jac*100+0.5)) / 100})
 				}
 			}
 		}

@@ -2,31 +2,7 @@ package vocab
 
 import (
 	"math"
-
-	"github.com/goldfish-gql/goldfish/values"
 )
-
-// A session's attention settings are values.AttentionSettings.
-type (
-	Settings    = values.AttentionSettings
-	HistoryKeep = values.HistoryKeep
-)
-
-// The history setting's ends, the defaults and the settings' names.
-const (
-	HistoryNone      = values.HistoryNone
-	HistoryAll       = values.HistoryAll
-	DefaultGapWindow = values.DefaultGapWindow
-	MaxGapWindow     = values.MaxGapWindow
-)
-
-var (
-	DefaultSettings = values.DefaultAttentionSettings
-	SettingNames    = values.AttentionSettingNames
-)
-
-// ParseHistoryKeep reads "all", "none" or a count of versions.
-func ParseHistoryKeep(text string) (HistoryKeep, error) { return values.ParseHistoryKeep(text) }
 
 // Mark is what a session keeps about one view's or action's salience:
 // the score at the session's Recall count Tick (it decays lazily: by

@@ -3,6 +3,8 @@ package vocab
 import (
 	"slices"
 	"testing"
+
+	"github.com/goldfish-gql/goldfish/values"
 )
 
 // TestStaleSinceLastInvocation: an action invoked once and then idle is
@@ -17,7 +19,7 @@ func TestStaleSinceLastInvocation(t *testing.T) {
 	s, _ = s.DefineAction(ActionDef{Name: "idle", Intent: "y"}, false, "", 2)
 	s = s.Invoked("used", 3)
 	p := Prepare(s, &Values{Results: map[string]Result{}})
-	set := DefaultSettings // stale_reads 10
+	set := values.DefaultAttentionSettings // stale_reads 10
 	// used was registered at Recall count 0 and invoked at 1; idle
 	// registered at 0.
 	marks := &Marks{Actions: map[string]Mark{

@@ -170,7 +170,7 @@ type State struct {
 	led     *ledger // nil: nothing recorded
 	// contested is the actions' contested targets (contested.go),
 	// computed when an action is registered or dropped.
-	contested      []Contested
+	contested      []values.ContestedTarget
 	contestedPrint uint64
 }
 

@@ -6,6 +6,8 @@ import (
 
 	"github.com/google/cel-go/common/types"
 	"github.com/google/cel-go/common/types/ref"
+
+	"github.com/goldfish-gql/goldfish/values"
 )
 
 // The system views (SPEC §9): names starting with _ are reserved for
@@ -20,7 +22,7 @@ const (
 	//   contested       contested targets (State.Contested)
 	//   overlaps        pairs of actions with overlapping intents
 	//   gaps            vocabulary gaps under the default settings (over
-	//                   the last DefaultGapWindow Commits), pre-action
+	//                   the last values.DefaultGapWindow Commits), pre-action
 	//                   clusters among them
 	//   raw_commits     Commits of that window that wrote a property with
 	//                   a statement of their own
@@ -89,9 +91,9 @@ func (r *reader) health() map[string]any {
 		}
 	}
 	_, overlapN := overlaps(s.Actions())
-	win := s.Window(DefaultSettings.GapWindow)
+	win := s.Window(values.DefaultAttentionSettings.GapWindow)
 	raw, inAction := win.RawCommits, win.ActionCommits
-	gaps := len(gapsOf(s, DefaultSettings))
+	gaps := len(gapsOf(s, values.DefaultAttentionSettings))
 	contested := len(s.Contested())
 	state := "stable"
 	switch deg := broken + stale + contested + overlapN + gaps; {
@@ -151,7 +153,7 @@ func readsSystem(s *State, reads bool) []*View {
 }
 
 // contestedVal is _contested's value: [{target, actions}, …].
-func contestedVal(cs []Contested) ref.Val {
+func contestedVal(cs []values.ContestedTarget) ref.Val {
 	list := make([]any, len(cs))
 	for i, c := range cs {
 		actions := make([]any, len(c.Actions))

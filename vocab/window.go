@@ -5,9 +5,11 @@ import (
 	"slices"
 	"strings"
 	"sync/atomic"
+
+	"github.com/goldfish-gql/goldfish/values"
 )
 
-// The window is the ledger's record of the last MaxGapWindow Commits that
+// The window is the ledger's record of the last values.MaxGapWindow Commits that
 // wrote a property or called an action, one entry each: who committed,
 // the (kind, key) pairs it wrote on each side, and the actions whose CALL
 // applied. Vocabulary gaps, the message patterns of SPEC §9, are read
@@ -46,9 +48,9 @@ func (c *windowCommit) hasRaw() bool {
 // claim of a slot is atomic, so two Records can never write one slot.
 const windowChunk = 32
 
-// maxWindowLen is the most entries a window holds: MaxGapWindow and the
+// maxWindowLen is the most entries a window holds: values.MaxGapWindow and the
 // rest of the chunk it starts in, and a last chunk being filled.
-const maxWindowLen = (MaxGapWindow+windowChunk-1)/windowChunk*windowChunk + windowChunk
+const maxWindowLen = (values.MaxGapWindow+windowChunk-1)/windowChunk*windowChunk + windowChunk
 
 type winChunk struct {
 	recs   [windowChunk]windowCommit
@@ -72,7 +74,7 @@ func (w *window) len() int {
 func (w *window) at(i int) *windowCommit { return &w.chunks[i/windowChunk].recs[i%windowChunk] }
 
 // push returns the window with rec appended, the oldest chunk dropped
-// once the rest hold MaxGapWindow entries; w itself is not changed.
+// once the rest hold values.MaxGapWindow entries; w itself is not changed.
 func (w window) push(rec windowCommit) window {
 	if n := len(w.chunks); n > 0 && w.tail < windowChunk {
 		last := w.chunks[n-1]
@@ -93,9 +95,9 @@ func (w window) push(rec windowCommit) window {
 	c.recs[0] = rec
 	c.filled.Store(1)
 	// Every chunk but the last is full, and so is the last here: drop
-	// the oldest while the others still hold MaxGapWindow with rec.
+	// the oldest while the others still hold values.MaxGapWindow with rec.
 	chunks := w.chunks
-	for len(chunks) > 1 && (len(chunks)-1)*windowChunk+1 >= MaxGapWindow {
+	for len(chunks) > 1 && (len(chunks)-1)*windowChunk+1 >= values.MaxGapWindow {
 		chunks = chunks[1:]
 	}
 	w.chunks = append(slices.Clip(chunks), c)

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/goldfish-gql/goldfish/store"
+	"github.com/goldfish-gql/goldfish/values"
 )
 
 // windowCommits records one Commit per spec: fields "agent=NAME",
@@ -67,18 +68,18 @@ func TestGapsRoll(t *testing.T) {
 	if got := s.Gaps(500, 5, 1); len(got) != 1 || got[0].Raw != 300 || got[0].InAction != 200 {
 		t.Errorf("Gaps over 500 = %v", got)
 	}
-	// The window keeps MaxGapWindow Commits at least, and not many more.
-	s = windowCommits(s, rep(2*MaxGapWindow, "MOD.lines")...)
+	// The window keeps values.MaxGapWindow Commits at least, and not many more.
+	s = windowCommits(s, rep(2*values.MaxGapWindow, "MOD.lines")...)
 	for range 3 * windowChunk { // its length at every point of a chunk
-		if n := s.led.win.len(); n < MaxGapWindow || n > maxWindowLen {
+		if n := s.led.win.len(); n < values.MaxGapWindow || n > maxWindowLen {
 			t.Fatalf("the window holds %d Commits", n)
 		}
 		s = windowCommits(s, "MOD.lines")
 	}
-	if n := s.led.win.len(); n < MaxGapWindow || n > maxWindowLen {
+	if n := s.led.win.len(); n < values.MaxGapWindow || n > maxWindowLen {
 		t.Errorf("the window holds %d Commits", n)
 	}
-	if got := s.Window(MaxGapWindow); got.Commits != MaxGapWindow || got.RawCommits != MaxGapWindow || got.ActionCommits != 0 {
+	if got := s.Window(values.MaxGapWindow); got.Commits != values.MaxGapWindow || got.RawCommits != values.MaxGapWindow || got.ActionCommits != 0 {
 		t.Errorf("Window = %+v", got)
 	}
 	// The write table still counts the whole life.
@@ -158,7 +159,7 @@ func TestPreAction(t *testing.T) {
 		t.Errorf("CalledBy(bob) = %v", got)
 	}
 	// The gaps say it, with the counts of the window.
-	set := DefaultSettings
+	set := values.DefaultAttentionSettings
 	set.GapMin = 3
 	gaps := gapsOf(s, set)
 	found := false
@@ -174,7 +175,7 @@ func TestPreAction(t *testing.T) {
 
 func TestCodecWindow(t *testing.T) {
 	s := windowCommits(nil, "agent=ana NOTE.text", "agent=bob TSK.status@ call=settle", "TSK.x NOTE.text", "call=ping")
-	s = windowCommits(s, rep(MaxGapWindow, "agent=ana TSK.x")...)
+	s = windowCommits(s, rep(values.MaxGapWindow, "agent=ana TSK.x")...)
 	b := s.AppendExt(nil)
 	got, err := Decode(b, testPlan)
 	if err != nil {

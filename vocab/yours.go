@@ -22,10 +22,7 @@ import (
 //     passed since it last read views (a Recall of only=views, or a Commit
 //     of its naming views), once that is stale_reads or more.
 
-// Yours is the yours section of an envelope.
-type Yours = values.Yours
-
-func yoursEmpty(y *Yours) bool {
+func yoursEmpty(y *values.Yours) bool {
 	return y == nil || len(y.NeverInvoked) == 0 && len(y.BrokenViews) == 0 && y.NoViewRead == 0
 }
 
@@ -58,7 +55,7 @@ func (p *Prepared) yoursFor(agent string) *yoursOf {
 			}
 		}
 	}
-	for _, name := range p.State.CalledBy(agent, MaxGapWindow) {
+	for _, name := range p.State.CalledBy(agent, values.MaxGapWindow) {
 		if a, ok := p.State.Action(name); ok && a.Agent != agent {
 			roots = append(roots, a.Refs...)
 		}
@@ -95,12 +92,12 @@ func (p *Prepared) yoursFor(agent string) *yoursOf {
 }
 
 // yours builds the read's yours section; nil when it has nothing to say.
-func yours(p *Prepared, rk *ranking, r *Read) *Yours {
+func yours(p *Prepared, rk *ranking, r *Read) *values.Yours {
 	if p.Empty() || r.Agent == "" {
 		return nil
 	}
 	of := p.yoursFor(r.Agent)
-	y := &Yours{BrokenViews: of.broken}
+	y := &values.Yours{BrokenViews: of.broken}
 	for _, i := range of.neverInvoked {
 		if r.Tick >= rk.am[i].RegTick+r.Settings.StaleReads {
 			y.NeverInvoked = append(y.NeverInvoked, p.acts[i].name)
@@ -119,7 +116,7 @@ func yours(p *Prepared, rk *ranking, r *Read) *Yours {
 
 // addYours writes the yours line: at lean each list as nameList
 // shortens it, fewer names until the line fits.
-func (l *lineBudget) addYours(y *Yours) {
+func (l *lineBudget) addYours(y *values.Yours) {
 	for n := leanList; ; n-- {
 		if !l.bounded {
 			n = 1 << 30
@@ -148,7 +145,7 @@ func (l *lineBudget) addYours(y *Yours) {
 }
 
 // yoursPrint mixes the yours section into a fingerprint.
-func yoursPrint(h uint64, y *Yours) uint64 {
+func yoursPrint(h uint64, y *values.Yours) uint64 {
 	if y == nil {
 		return h
 	}

@@ -13,6 +13,7 @@ import (
 
 	"github.com/goldfish-gql/goldfish/store"
 	"github.com/goldfish-gql/goldfish/store/cabinet"
+	"github.com/goldfish-gql/goldfish/values"
 	"github.com/goldfish-gql/goldfish/vocab"
 )
 
@@ -156,10 +157,10 @@ func TestAttentionEncoding(t *testing.T) {
 				Attention: rapid.Uint64().Draw(t, "attention"), ViewRead: rapid.Uint64().Draw(t, "viewRead")}
 		}
 		tab.attn.tick.Store(rapid.Uint64().Draw(t, "tick"))
-		set := vocab.DefaultSettings
+		set := values.DefaultAttentionSettings
 		set.StaleReads = rapid.Uint64Range(1, 1000).Draw(t, "stale")
 		set.Decay = rapid.Float64Range(0.01, 1).Draw(t, "decay")
-		set.GapWindow = rapid.Uint64Range(1, vocab.MaxGapWindow).Draw(t, "window")
+		set.GapWindow = rapid.Uint64Range(1, values.MaxGapWindow).Draw(t, "window")
 		tab.attn.settings.Store(&set)
 		marks := &vocab.Marks{Views: map[string]vocab.Mark{}, Actions: map[string]vocab.Mark{}}
 		for _, name := range rapid.SliceOfN(rapid.StringMatching(`[a-z]{1,6}`), 0, 6).Draw(t, "marks") {

@@ -16,6 +16,7 @@ import (
 	"github.com/goldfish-gql/goldfish/exec"
 	"github.com/goldfish-gql/goldfish/gqlstatus"
 	"github.com/goldfish-gql/goldfish/store/cabinet"
+	"github.com/goldfish-gql/goldfish/values"
 	"github.com/goldfish-gql/goldfish/vocab"
 )
 
@@ -31,7 +32,7 @@ type sessionAttention struct {
 	tick     atomic.Uint64
 	mu       sync.Mutex
 	marks    atomic.Pointer[vocab.Marks]
-	settings atomic.Pointer[vocab.Settings]
+	settings atomic.Pointer[values.AttentionSettings]
 	// base is what the record said of the views' values (until the first
 	// evaluation after hydrate, which starts from it).
 	base map[string]viewSeen
@@ -41,11 +42,11 @@ type sessionAttention struct {
 // its text and the version it was first seen at.
 type viewSeen struct{ hash, changedAt uint64 }
 
-func (a *sessionAttention) currentSettings() vocab.Settings {
+func (a *sessionAttention) currentSettings() values.AttentionSettings {
 	if s := a.settings.Load(); s != nil {
 		return *s
 	}
-	return vocab.DefaultSettings
+	return values.DefaultAttentionSettings
 }
 
 // update swaps in the marks fn makes from a copy of the current ones.
@@ -63,16 +64,16 @@ func (a *sessionAttention) update(fn func(m *vocab.Marks)) {
 }
 
 // AttentionSettings returns the session's attention settings.
-func (s *Session) AttentionSettings(ctx context.Context) (vocab.Settings, error) {
+func (s *Session) AttentionSettings(ctx context.Context) (values.AttentionSettings, error) {
 	if err := s.begin(ctx); err != nil {
-		return vocab.Settings{}, err
+		return values.AttentionSettings{}, err
 	}
 	defer s.end()
 	if s.dropped.Load() {
-		return vocab.Settings{}, s.errDropped()
+		return values.AttentionSettings{}, s.errDropped()
 	}
 	if err := s.hydrateOnce(ctx); err != nil {
-		return vocab.Settings{}, err
+		return values.AttentionSettings{}, err
 	}
 	return s.attn.currentSettings(), nil
 }
@@ -81,7 +82,7 @@ func (s *Session) AttentionSettings(ctx context.Context) (vocab.Settings, error)
 // when the cabinet holds the session (a session never committed keeps
 // them in memory until its first Commit saves them with it). A value out
 // of range is refused with 22Q06.
-func (s *Session) SetAttentionSettings(ctx context.Context, v vocab.Settings) error {
+func (s *Session) SetAttentionSettings(ctx context.Context, v values.AttentionSettings) error {
 	if err := s.begin(ctx); err != nil {
 		return err
 	}
@@ -91,7 +92,7 @@ func (s *Session) SetAttentionSettings(ctx context.Context, v vocab.Settings) er
 	}
 	if err := v.Check(); err != nil {
 		return gqlstatus.Errorf(gqlstatus.InvalidOption, "%v", err).
-			WithHint("the defaults: " + vocab.DefaultSettings.String())
+			WithHint("the defaults: " + values.DefaultAttentionSettings.String())
 	}
 	if s.db.cfg.ReadOnly {
 		return s.db.errReadOnly("setting the attention settings")
@@ -319,8 +320,8 @@ func (s *Session) envelope(ctx context.Context, voc *vocabRead, tick uint64, age
 // MaxGapWindow and DefaultGapWindow bound and default the gap_window
 // setting.
 const (
-	MaxGapWindow     = vocab.MaxGapWindow
-	DefaultGapWindow = vocab.DefaultGapWindow
+	MaxGapWindow     = values.MaxGapWindow
+	DefaultGapWindow = values.DefaultGapWindow
 )
 
 // encode writes the session section of the attention record.
@@ -379,9 +380,9 @@ func (a *sessionAttention) encode(cur *vocabRead) []byte {
 // decode reads the session section into an empty sessionAttention.
 func (a *sessionAttention) decode(d *attnReader) error {
 	a.tick.Store(d.uvarint())
-	set := vocab.Settings{StaleReads: d.uvarint(), Decay: math.Float64frombits(d.uvarint()),
+	set := values.AttentionSettings{StaleReads: d.uvarint(), Decay: math.Float64frombits(d.uvarint()),
 		SalienceThreshold: math.Float64frombits(d.uvarint()), GapRatio: math.Float64frombits(d.uvarint()), GapMin: d.uvarint(),
-		GapWindow: vocab.DefaultGapWindow, History: vocab.HistoryAll}
+		GapWindow: values.DefaultGapWindow, History: values.HistoryAll}
 	if d.err != nil {
 		return fmt.Errorf("session section: %v", d.err)
 	}
@@ -438,7 +439,7 @@ func (a *sessionAttention) decode(d *attnReader) error {
 			return err
 		}
 		if d.err == nil && len(d.b) > 0 {
-			set.History = vocab.HistoryKeep(d.uvarint() - 1) // see encode
+			set.History = values.HistoryKeep(d.uvarint() - 1) // see encode
 			a.settings.Store(&set)
 		}
 	}
@@ -479,11 +480,11 @@ func decodeFailures(d *attnReader, m *vocab.Marks) error {
 // SetSetting returns cur with the named setting set from its text, for
 // shells and servers that take settings as words; a name it does not know
 // or a value out of range is refused with 22Q06.
-func SetSetting(cur vocab.Settings, name, value string) (vocab.Settings, error) {
+func SetSetting(cur values.AttentionSettings, name, value string) (values.AttentionSettings, error) {
 	next, err := cur.Set(name, value)
 	if err != nil {
 		return cur, gqlstatus.Errorf(gqlstatus.InvalidOption, "%v", err).
-			WithHint("the defaults: " + vocab.DefaultSettings.String())
+			WithHint("the defaults: " + values.DefaultAttentionSettings.String())
 	}
 	return next, nil
 }

@@ -8,6 +8,7 @@ import (
 	"github.com/goldfish-gql/goldfish/gqlstatus"
 	"github.com/goldfish-gql/goldfish/store"
 	"github.com/goldfish-gql/goldfish/store/cabinet"
+	"github.com/goldfish-gql/goldfish/values"
 	"github.com/goldfish-gql/goldfish/vocab"
 )
 
@@ -28,13 +29,13 @@ import (
 // little per Commit. A Purge cuts the history at its version: what it
 // removed for good is gone from every version before it too.
 
-// HistoryKeep is the history setting (vocab.HistoryKeep).
-type HistoryKeep = vocab.HistoryKeep
+// HistoryKeep is the history setting (values.HistoryKeep).
+type HistoryKeep = values.HistoryKeep
 
 // The history setting's ends.
 const (
-	HistoryAll  = vocab.HistoryAll
-	HistoryNone = vocab.HistoryNone
+	HistoryAll  = values.HistoryAll
+	HistoryNone = values.HistoryNone
 )
 
 // rebaseMin: a counted history is rebased when it holds this many
@@ -56,9 +57,9 @@ func (s *Session) flushBase(ctx context.Context, snap *store.Snapshot) *store.Sn
 	}
 	keep := s.attn.currentSettings().History
 	switch {
-	case keep == vocab.HistoryNone:
+	case keep == values.HistoryNone:
 		return snap
-	case keep == vocab.HistoryAll || snap.Version() <= uint64(keep):
+	case keep == values.HistoryAll || snap.Version() <= uint64(keep):
 		return nil
 	}
 	target, from := snap.Version()-uint64(keep), s.historyStart()

@@ -3,7 +3,6 @@ package engine
 import (
 	"github.com/goldfish-gql/goldfish/exec"
 	"github.com/goldfish-gql/goldfish/values"
-	"github.com/goldfish-gql/goldfish/vocab"
 )
 
 // The engine hands out the values of package values (the root package
@@ -71,7 +70,7 @@ const MatchCountWork = values.MatchCountWork
 const CueTask = values.CueTask
 
 // DefaultSettings are the attention settings of a session that set none.
-var DefaultSettings = vocab.DefaultSettings
+var DefaultSettings = values.DefaultAttentionSettings
 
 // SettingNames are the attention settings' names.
-var SettingNames = vocab.SettingNames
+var SettingNames = values.AttentionSettingNames

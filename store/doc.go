@@ -32,7 +32,7 @@
 // rather than maps: a map would have to be copied whole per commit, or
 // guarded by locks that make readers and the writer wait for each other.
 //
-// Node and Edge records, their Labels slices and their values.Props are immutable
+// Node and Edge records, their Labels slices and their Props are immutable
 // once published and shared between versions; a write builds a new record
 // and replaces it in the trees. Callers must never modify them.
 //

@@ -94,7 +94,7 @@ func layoutNode(buf []byte, id ID, labels []string, props values.Props) (*Node, 
 	return n, buf
 }
 
-// nodeWithProps returns a node whose values.Props (length k) are allocated with
+// nodeWithProps returns a node whose Props (length k) are allocated with
 // it when k is small.
 func nodeWithProps(k int) *Node {
 	switch k {

@@ -18,7 +18,7 @@ import (
 //
 // The records passed in are not retained or modified: Restore copies them
 // (labels are deduplicated and props normalised as InsertNode does); their
-// values.Props slices may be shared and, as always, must not be modified. Each
+// Props slices may be shared and, as always, must not be modified. Each
 // index is built by sorting its entries and inserting them in order, the
 // slot table and every node's canonical adjacency by sorting per node.
 //

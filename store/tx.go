@@ -47,7 +47,7 @@ func (t *Tx) idTaken(id ID) bool {
 	return t.st.nodes.Has(nodeItem{id: id}) || t.st.edges.Has(edgeItem{id: id})
 }
 
-// newNode builds a node record laid out for reading: its values.Props share the
+// newNode builds a node record laid out for reading: its Props share the
 // record's allocation (up to eight properties); its observable key and
 // rendering share one string, and each scalar string value whose bytes
 // appear there (most do) points into it instead of its own allocation. A

@@ -25,7 +25,7 @@ func gapText(g values.VocabularyGap) string {
 	return s + ")"
 }
 
-// signals is what attentionLines needs beside the values.Attention.
+// signals is what attentionLines needs beside the envelope.
 type signals struct {
 	stale staleSet
 	why   string

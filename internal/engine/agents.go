@@ -48,7 +48,7 @@ func ValidAgentName(name string) error {
 }
 
 // Agents lists the agents that have read the session, sorted by name.
-func (s *Session) Agents(ctx context.Context) ([]AgentInfo, error) {
+func (s *Session) Agents(ctx context.Context) ([]values.AgentInfo, error) {
 	if err := s.db.enter(); err != nil {
 		return nil, err
 	}
@@ -60,10 +60,10 @@ func (s *Session) Agents(ctx context.Context) ([]AgentInfo, error) {
 		return nil, gqlstatus.Interrupted(ctx, "listing the agents")
 	}
 	recs := s.agents.list()
-	out := make([]AgentInfo, len(recs))
+	out := make([]values.AgentInfo, len(recs))
 	for i, r := range recs {
 		seen := r.load()
-		out[i] = AgentInfo{Name: r.name, LastRead: seen.Version, Reads: seen.Reads}
+		out[i] = values.AgentInfo{Name: r.name, LastRead: seen.Version, Reads: seen.Reads}
 	}
 	return out, nil
 }

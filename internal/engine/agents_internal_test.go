@@ -80,13 +80,13 @@ func TestAttentionSaves(t *testing.T) {
 	s, _ := db.Session(ctx, "s")
 	read := func(agent string) {
 		t.Helper()
-		if _, err := s.recallShape(ctx, `MATCH (t:TSK)`, RecallOptions{Agent: agent}); err != nil {
+		if _, err := s.recallShape(ctx, `MATCH (t:TSK)`, values.RecallOptions{Agent: agent}); err != nil {
 			t.Fatal(err)
 		}
 	}
 	commit := func(agent string) {
 		t.Helper()
-		if _, err := s.commitWith(ctx, `INSERT (:TSK)`, nil, CommitOptions{Agent: agent}); err != nil {
+		if _, err := s.commitWith(ctx, `INSERT (:TSK)`, nil, values.CommitOptions{Agent: agent}); err != nil {
 			t.Fatal(err)
 		}
 	}

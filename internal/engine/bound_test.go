@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/goldfish-gql/goldfish/gqlstatus"
+	"github.com/goldfish-gql/goldfish/values"
 )
 
 // boundSession is a session of n nodes (:X {v: i}), inserted in Δs of at
@@ -98,11 +99,11 @@ func TestRecallStopsAtItsDeadline(t *testing.T) {
 	db.plans.Wait()
 	ctx, cancel := context.WithTimeout(context.Background(), time.Millisecond)
 	defer cancel()
-	_, err := s.recallShape(ctx, q, RecallOptions{})
+	_, err := s.recallShape(ctx, q, values.RecallOptions{})
 	wantStopped(t, err, context.DeadlineExceeded, "deadline")
 	done, stop := context.WithCancel(context.Background())
 	stop()
-	_, err = s.recallShape(done, `MATCH (t:TSK {nick: "TSK_0"})`, RecallOptions{})
+	_, err = s.recallShape(done, `MATCH (t:TSK {nick: "TSK_0"})`, values.RecallOptions{})
 	wantStopped(t, err, context.Canceled, "cancelled")
 }
 
@@ -111,7 +112,7 @@ func TestRecallStopsAtItsDeadline(t *testing.T) {
 // WHERE keeps no row and so R's row count is never reached; a MATCH that
 // finds its nodes through the index stays within it.
 func TestWorkBudgetStopsCartesianProducts(t *testing.T) {
-	db, _ := openTest(WithCommitBudget(Budget{Rows: 10}))
+	db, _ := openTest(WithCommitBudget(values.Budget{Rows: 10}))
 	defer db.Close()
 	s := boundSession(t, db, 40, 10)
 	before := s.Version()

@@ -47,7 +47,7 @@ func (s *Session) pastReadable(verb string) error {
 // to (from 0: the empty graph). Refused: from > to (22Q06), a version
 // not readable (22Q08), the catalogue (42Q02), and what
 // exec.DiffSnapshots refuses (a diff over its bound, 22Q02).
-func (s *Session) Diff(ctx context.Context, from, to uint64, opt DiffOptions) (*exec.Diff, error) {
+func (s *Session) Diff(ctx context.Context, from, to uint64, opt values.DiffOptions) (*exec.Diff, error) {
 	if err := s.begin(ctx); err != nil {
 		return nil, err
 	}
@@ -121,7 +121,7 @@ func (s *Session) DumpAt(ctx context.Context, v uint64) (string, error) {
 // as the version's diff narrowed to the node: at most limit entries
 // (DefaultHistory when 0), More set when older ones exist. Refused: a
 // nick no readable version has (42002), the catalogue (42Q02).
-func (s *Session) History(ctx context.Context, nick string, limit int) (*History, error) {
+func (s *Session) History(ctx context.Context, nick string, limit int) (*values.History, error) {
 	if err := s.begin(ctx); err != nil {
 		return nil, err
 	}
@@ -137,7 +137,7 @@ func (s *Session) History(ctx context.Context, nick string, limit int) (*History
 		return nil, err
 	}
 	newest := s.snapshot().Version()
-	h := &History{Nick: nick, Oldest: lo}
+	h := &values.History{Nick: nick, Oldest: lo}
 	var id store.ID
 	found := false
 	for v := newest; v >= lo && v > 0 && !found; v-- {
@@ -159,7 +159,7 @@ func (s *Session) History(ctx context.Context, nick string, limit int) (*History
 	}
 	for v := newest; v > 0 && v >= lo; v-- {
 		if err := ctx.Err(); err != nil {
-			return nil, gqlstatus.Interrupted(ctx, "History")
+			return nil, gqlstatus.Interrupted(ctx, "values.History")
 		}
 		if newest-v >= historyScan {
 			// Older versions are rebuilt from the cabinet's history, a
@@ -193,7 +193,7 @@ func (s *Session) History(ctx context.Context, nick string, limit int) (*History
 				d = &exec.Diff{From: v - 1, To: v, Text: fmt.Sprintf("// goldfish diff session=%s from=%d to=%d: not written: %s\n", s.name, v-1, v, err)}
 			}
 			made, _ := s.madeBy(ctx, v)
-			h.Entries = append(h.Entries, HistoryEntry{Version: v, How: entryHow(made.Kind), Agent: made.Agent, Time: made.Time, Change: d})
+			h.Entries = append(h.Entries, values.HistoryEntry{Version: v, How: entryHow(made.Kind), Agent: made.Agent, Time: made.Time, Change: d})
 		}
 		after = before
 	}

@@ -10,6 +10,7 @@ import (
 	"pgregory.net/rapid"
 
 	"github.com/goldfish-gql/goldfish/gqlstatus"
+	"github.com/goldfish-gql/goldfish/values"
 )
 
 // diffStatement draws a statement of a random history: inserts with and
@@ -102,7 +103,7 @@ func TestDiffCommittedGivesVersion(t *testing.T) {
 		}
 		copyOf, _ := db.Session(ctx, "copy")
 		apply := func(from, to uint64) bool {
-			d, err := s.Diff(ctx, from, to, DiffOptions{})
+			d, err := s.Diff(ctx, from, to, values.DiffOptions{})
 			var ge *gqlstatus.Error
 			if errors.As(err, &ge) && ge.Code == gqlstatus.InvalidReference {
 				return false // identical nodes without nick: refused, as documented

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/goldfish-gql/goldfish/gqlstatus"
+	"github.com/goldfish-gql/goldfish/values"
 )
 
 // TestDiffRefused: what a caller gets wrong is refused with its code,
@@ -32,18 +33,18 @@ func TestDiffRefused(t *testing.T) {
 		{s, math.MaxUint64, math.MaxUint64, gqlstatus.VersionNotKept},
 		{cat, 0, 1, gqlstatus.ReadOnlySession},
 	} {
-		_, err := c.s.Diff(ctx, c.from, c.to, DiffOptions{})
+		_, err := c.s.Diff(ctx, c.from, c.to, values.DiffOptions{})
 		if got := gqlstatus.CodeOf(err, ""); got != c.code {
 			t.Errorf("Diff(%d, %d) on %s: %v, want %s", c.from, c.to, c.s.name, err, c.code)
 		}
 	}
 	for _, v := range []uint64{0, 2} {
-		if d, err := s.Diff(ctx, v, v, DiffOptions{}); err != nil || !d.Empty() {
+		if d, err := s.Diff(ctx, v, v, values.DiffOptions{}); err != nil || !d.Empty() {
 			t.Errorf("Diff(%d, %d): %v %+v", v, v, err, d)
 		}
 	}
 	if _, err := cat.History(ctx, "a", 0); gqlstatus.CodeOf(err, "") != gqlstatus.ReadOnlySession {
-		t.Errorf("History of the catalogue: %v", err)
+		t.Errorf("values.History of the catalogue: %v", err)
 	}
 }
 
@@ -53,11 +54,11 @@ func TestHistoryLimit(t *testing.T) {
 	ctx := context.Background()
 	db, _ := openTest()
 	s, _ := db.Session(ctx, "h")
-	if _, err := s.commitWith(ctx, `INSERT (:A {nick: "a", v: 0})`, nil, CommitOptions{Agent: "ana"}); err != nil {
+	if _, err := s.commitWith(ctx, `INSERT (:A {nick: "a", v: 0})`, nil, values.CommitOptions{Agent: "ana"}); err != nil {
 		t.Fatal(err)
 	}
 	for i := 1; i <= 25; i++ {
-		if _, err := s.commitWith(ctx, `MATCH (a {nick: "a"}) SET a.v = a.v + 1`, nil, CommitOptions{Agent: "bob"}); err != nil {
+		if _, err := s.commitWith(ctx, `MATCH (a {nick: "a"}) SET a.v = a.v + 1`, nil, values.CommitOptions{Agent: "bob"}); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -67,6 +68,6 @@ func TestHistoryLimit(t *testing.T) {
 	}
 	h, err = s.History(ctx, "a", 100)
 	if err != nil || len(h.Entries) != 26 || h.More || h.Entries[25].Agent != "ana" || !strings.Contains(h.Entries[25].Change.Text, "INSERT") {
-		t.Fatalf("History limit 100: %v %+v", err, h)
+		t.Fatalf("values.History limit 100: %v %+v", err, h)
 	}
 }

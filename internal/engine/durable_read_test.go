@@ -53,14 +53,14 @@ func TestReadersSeeOnlyDurableVersions(t *testing.T) {
 	// write; look several times while it is held.
 	for range 20 {
 		time.Sleep(time.Millisecond)
-		sh, err := s.recallShape(ctx, `MATCH (t:TSK {nick: "t"})`, RecallOptions{NoPeaks: true})
+		sh, err := s.recallShape(ctx, `MATCH (t:TSK {nick: "t"})`, values.RecallOptions{NoPeaks: true})
 		if err != nil {
 			t.Fatal(err)
 		}
 		if sh.Version != 0 || sh.Cue != values.CueSkip || s.Version() != 0 || !strings.HasPrefix(s.Dump(), "version 0\n") {
 			t.Fatalf("a reader sees version %d (cue %s, Version() %d) before the Commit is durable", sh.Version, sh.Cue, s.Version())
 		}
-		cs, err := catalog.recallShape(ctx, `MATCH (s:SESSION {name: "s"})`, RecallOptions{NoPeaks: true})
+		cs, err := catalog.recallShape(ctx, `MATCH (s:SESSION {name: "s"})`, values.RecallOptions{NoPeaks: true})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -72,7 +72,7 @@ func TestReadersSeeOnlyDurableVersions(t *testing.T) {
 	if err := <-done; err != nil {
 		t.Fatal(err)
 	}
-	sh, err := s.recallShape(ctx, `MATCH (t:TSK {nick: "t"})`, RecallOptions{})
+	sh, err := s.recallShape(ctx, `MATCH (t:TSK {nick: "t"})`, values.RecallOptions{})
 	if err != nil || sh.Version != 1 || sh.Cue != values.CueMatch {
 		t.Fatalf("after the Commit returned: version %d, cue %s, err %v", sh.Version, sh.Cue, err)
 	}

@@ -6,6 +6,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/goldfish-gql/goldfish/values"
 )
 
 // BenchmarkEchoCommit commits a 50-row Shape's text back into its session
@@ -37,13 +39,13 @@ func BenchmarkEchoCommit(b *testing.B) {
 	if _, err := s.commitText(ctx, "INSERT "+strings.Join(parts, ",\n"), nil); err != nil {
 		b.Fatal(err)
 	}
-	r, err := s.Recall(ctx, `MATCH (t:TSK {nick: "t0"})`, RecallOptions{M: 50, F: 16}, nil)
+	r, err := s.Recall(ctx, `MATCH (t:TSK {nick: "t0"})`, values.RecallOptions{M: 50, F: 16}, nil)
 	if err != nil {
 		b.Fatal(err)
 	}
 	if r.Rows != 50 {
 		b.Log(r.Text)
-		b.Fatalf("the Shape has %d rows, want 50", r.Rows)
+		b.Fatalf("the values.Shape has %d rows, want 50", r.Rows)
 	}
 	shape := r.Text
 	version := s.Version()

@@ -9,6 +9,7 @@ import (
 	"pgregory.net/rapid"
 
 	"github.com/goldfish-gql/goldfish/store"
+	"github.com/goldfish-gql/goldfish/values"
 )
 
 // echoGraph draws a session as one INSERT text. Each node carries a nick
@@ -80,7 +81,7 @@ func TestShapeCommittedBackAppliesNothing(t *testing.T) {
 		}
 		before := contents(s)
 		nodes, edges := s.graph.Snapshot().NodeCount(), s.graph.Snapshot().EdgeCount()
-		o := RecallOptions{
+		o := values.RecallOptions{
 			M:    rapid.IntRange(1, 80).Draw(t, "M"),
 			K:    rapid.IntRange(0, 3).Draw(t, "K"),
 			L:    rapid.IntRange(1, 6).Draw(t, "L"),
@@ -99,10 +100,10 @@ func TestShapeCommittedBackAppliesNothing(t *testing.T) {
 		shape := r.Text
 		res, err := s.commitText(ctx, shape, nil)
 		if err != nil {
-			t.Fatalf("the Shape does not commit back: %v\n%s", err, shape)
+			t.Fatalf("the values.Shape does not commit back: %v\n%s", err, shape)
 		}
 		if res.Applied || res.Total.NodesCreated != 0 || res.Total.EdgesCreated != 0 {
-			t.Fatalf("the Shape committed back applied %v: %+v\n%s", res.Applied, res.Total, shape)
+			t.Fatalf("the values.Shape committed back applied %v: %+v\n%s", res.Applied, res.Total, shape)
 		}
 		if got, want := res.Total.NodesEchoed+res.Total.EdgesEchoed, r.Rows; got != want && r.Cue != "outline" {
 			t.Fatalf("%d echoes for %d rows\n%s", got, want, shape)
@@ -129,7 +130,7 @@ func TestAmbiguousEchoesCreate(t *testing.T) {
 			t.Fatal(err)
 		}
 		q := rapid.SampledFrom(echoQueries).Draw(t, "q")
-		r, err := s.Recall(ctx, q, RecallOptions{M: rapid.IntRange(1, 80).Draw(t, "M"), T: 1 << 30}, nil)
+		r, err := s.Recall(ctx, q, values.RecallOptions{M: rapid.IntRange(1, 80).Draw(t, "M"), T: 1 << 30}, nil)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -30,11 +30,11 @@ func withCabinetBackend(cab cabinet.Cabinet) Option { return func(c *Config) { c
 func WithMemoryBudget(n int64) Option               { return func(c *Config) { c.MemoryBudget = n } }
 func WithShapeCacheBytes(n int64) Option            { return func(c *Config) { c.ShapeBytes = n } }
 func WithPlanCacheBytes(n int64) Option             { return func(c *Config) { c.PlanBytes = n } }
-func WithCeilings(ce Ceilings) Option               { return func(c *Config) { c.Ceilings = ce } }
+func WithCeilings(ce values.Ceilings) Option        { return func(c *Config) { c.Ceilings = ce } }
 func WithAutoFlush(entries int, bytes int64) Option {
 	return func(c *Config) { c.FlushEntries, c.FlushBytes = entries, bytes }
 }
-func WithCommitBudget(b Budget) Option {
+func WithCommitBudget(b values.Budget) Option {
 	return func(c *Config) {
 		if b.Rows > 0 {
 			c.Budget.Rows = b.Rows
@@ -46,25 +46,25 @@ func WithCommitBudget(b Budget) Option {
 	}
 }
 
-func (s *Session) commitText(ctx context.Context, text string, p map[string]any) (*Result, error) {
-	return s.Commit(ctx, text, p, MintDefault, CommitOptions{})
+func (s *Session) commitText(ctx context.Context, text string, p map[string]any) (*values.CommitResult, error) {
+	return s.Commit(ctx, text, p, MintDefault, values.CommitOptions{})
 }
 
-func (s *Session) commitWith(ctx context.Context, text string, p map[string]any, o CommitOptions) (*Result, error) {
+func (s *Session) commitWith(ctx context.Context, text string, p map[string]any, o values.CommitOptions) (*values.CommitResult, error) {
 	return s.Commit(ctx, text, p, MintDefault, o)
 }
 
-func (s *Session) ingestText(ctx context.Context, text string, p map[string]any) (*Result, error) {
-	return s.Commit(ctx, text, p, MintIngest, CommitOptions{})
+func (s *Session) ingestText(ctx context.Context, text string, p map[string]any) (*values.CommitResult, error) {
+	return s.Commit(ctx, text, p, MintIngest, values.CommitOptions{})
 }
 
 // recallShape is Recall giving the caller's Shape, as the facade does.
-func (s *Session) recallShape(ctx context.Context, q string, o RecallOptions) (*Shape, error) {
+func (s *Session) recallShape(ctx context.Context, q string, o values.RecallOptions) (*values.Shape, error) {
 	return s.Recall(ctx, q, o, nil)
 }
 
-func (s *Session) recallTimed(ctx context.Context, q string, o RecallOptions) (*Shape, Timing, error) {
-	var t Timing
+func (s *Session) recallTimed(ctx context.Context, q string, o values.RecallOptions) (*values.Shape, values.Timing, error) {
+	var t values.Timing
 	sh, err := s.Recall(ctx, q, o, &t)
 	return sh, t, err
 }

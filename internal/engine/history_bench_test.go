@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/goldfish-gql/goldfish/exec"
+	"github.com/goldfish-gql/goldfish/values"
 )
 
 // historyNodes and historyEdgesPer make the benchmark's session about
@@ -88,7 +89,7 @@ func BenchmarkRecallAtVersion(b *testing.B) {
 	at := func(i int) uint64 { return newest - uint64(rand.New(rand.NewPCG(uint64(i), 7)).IntN(historyCommits)) }
 	recallAt := func(s *Session, v func(int) uint64) func(int) error {
 		return func(i int) error {
-			_, err := s.recallShape(ctx, q, RecallOptions{Params: nicks[i%len(nicks)], AtVersion: v(i)})
+			_, err := s.recallShape(ctx, q, values.RecallOptions{Params: nicks[i%len(nicks)], AtVersion: v(i)})
 			return err
 		}
 	}
@@ -108,7 +109,7 @@ func BenchmarkRecallAtVersion(b *testing.B) {
 	for range 3 {
 		s.older.reset()
 		t0 = time.Now()
-		if _, err := s.recallShape(ctx, q, RecallOptions{Params: nicks[0], AtVersion: newest - historyCommits + 1}); err != nil {
+		if _, err := s.recallShape(ctx, q, values.RecallOptions{Params: nicks[0], AtVersion: newest - historyCommits + 1}); err != nil {
 			b.Fatal(err)
 		}
 		took = append(took, time.Since(t0))

@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/goldfish-gql/goldfish/values"
 )
 
 // BenchmarkRehydrate measures the first Recall of a session a memory
@@ -18,7 +20,7 @@ func BenchmarkRehydrate(b *testing.B) {
 	for _, n := range []int{1_000, 100_000} {
 		b.Run(fmt.Sprintf("elements=%d", n), func(b *testing.B) {
 			db, err := openTest(WithCabinet(filepath.Join(b.TempDir(), "c.gf")), WithMemoryBudget(1<<40), WithAutoFlush(0, 0),
-				WithCommitBudget(Budget{Rows: 1000, Bytes: 1 << 20}))
+				WithCommitBudget(values.Budget{Rows: 1000, Bytes: 1 << 20}))
 			if err != nil {
 				b.Fatal(err)
 			}
@@ -48,7 +50,7 @@ func BenchmarkRehydrate(b *testing.B) {
 					b.Fatal("the session was not unloaded")
 				}
 				b.StartTimer()
-				if _, err := s.recallShape(ctx, q, RecallOptions{}); err != nil {
+				if _, err := s.recallShape(ctx, q, values.RecallOptions{}); err != nil {
 					b.Fatal(err)
 				}
 				snap = int(s.snapVersion)
@@ -79,7 +81,7 @@ func BenchmarkRecallBudget(b *testing.B) {
 			s := benchSession(b, db, 1000)
 			nicks := benchNicks(1000)
 			recallLatencies(b, func(i int) error {
-				_, err := s.recallShape(ctx, q, RecallOptions{Params: nicks[i%len(nicks)]})
+				_, err := s.recallShape(ctx, q, values.RecallOptions{Params: nicks[i%len(nicks)]})
 				return err
 			})
 		})

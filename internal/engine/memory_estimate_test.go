@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"runtime"
 	"testing"
+
+	"github.com/goldfish-gql/goldfish/values"
 )
 
 // TestMemoryEstimateWithinLiveHeap: the memory budget's estimate of the
@@ -78,13 +80,13 @@ func TestMemoryBudgetCountsShapeCache(t *testing.T) {
 		if _, err := s.commitText(ctx, fmt.Sprintf(`INSERT (:TSK {nick: "n%d", title: "task %d"})`, i, i), nil); err != nil {
 			t.Fatal(err)
 		}
-		if _, err := s.recallShape(ctx, fmt.Sprintf(`MATCH (t:TSK {nick: "n%d"})`, i), RecallOptions{}); err != nil {
+		if _, err := s.recallShape(ctx, fmt.Sprintf(`MATCH (t:TSK {nick: "n%d"})`, i), values.RecallOptions{}); err != nil {
 			t.Fatal(err)
 		}
 	}
 	db.shapes.Wait()
 	st := db.MemoryStats()
 	if st.ShapeCacheBytes <= 0 || st.ShapeCacheBytes > budget/4 {
-		t.Fatalf("the Shape cache holds %d bytes under a budget of %d", st.ShapeCacheBytes, budget)
+		t.Fatalf("the values.Shape cache holds %d bytes under a budget of %d", st.ShapeCacheBytes, budget)
 	}
 }

@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/goldfish-gql/goldfish/store/cabinet"
+	"github.com/goldfish-gql/goldfish/values"
 )
 
 // openBudget opens a database on a new cabinet file under a memory
@@ -34,7 +35,7 @@ func session(t testing.TB, db *DB, name string) *Session {
 	return s
 }
 
-func commit(t testing.TB, s *Session, text string) *Result {
+func commit(t testing.TB, s *Session, text string) *values.CommitResult {
 	t.Helper()
 	res, err := s.commitText(context.Background(), text, nil)
 	if err != nil {
@@ -43,7 +44,7 @@ func commit(t testing.TB, s *Session, text string) *Result {
 	return res
 }
 
-func recallText(t testing.TB, s *Session, q string, o RecallOptions) string {
+func recallText(t testing.TB, s *Session, q string, o values.RecallOptions) string {
 	t.Helper()
 	sh, err := s.recallShape(context.Background(), q, o)
 	if err != nil {
@@ -72,7 +73,7 @@ func TestMemoryBudgetUnloadsIdleSessions(t *testing.T) {
 		s := session(t, db, n)
 		commit(t, s, fmt.Sprintf(`INSERT (:TSK {nick: "t_%s", status: "open"})-[:touches]->(:MOD {loc: "%s.go"})`, n, n))
 		commit(t, s, `CREATE VIEW open INTENT 'open tasks' AS 'size(nodes("TSK").filter(t, t.status == "open"))'`)
-		want[n] = recallText(t, s, fmt.Sprintf(`MATCH (t:TSK {nick: "t_%s"})`, n), RecallOptions{})
+		want[n] = recallText(t, s, fmt.Sprintf(`MATCH (t:TSK {nick: "t_%s"})`, n), values.RecallOptions{})
 		ss = append(ss, s)
 	}
 	a, b, c := ss[0], ss[1], ss[2]
@@ -84,7 +85,7 @@ func TestMemoryBudgetUnloadsIdleSessions(t *testing.T) {
 	}
 	st := db.MemoryStats()
 	if st.ResidentSessions != 2 || st.ResidentBytes > st.Budget || st.Unloads != 1 {
-		t.Fatalf("MemoryStats %+v; want 2 resident within the budget, 1 unload", st)
+		t.Fatalf("values.MemoryStats %+v; want 2 resident within the budget, 1 unload", st)
 	}
 	if v := a.Version(); v != 2 || resident(a) {
 		t.Fatalf("Version of the unloaded session: %d (resident %v); want 2 without hydrating", v, resident(a))
@@ -96,22 +97,22 @@ func TestMemoryBudgetUnloadsIdleSessions(t *testing.T) {
 		t.Fatalf("SessionInfos: %+v", infos)
 	}
 	cat := session(t, db, CatalogName)
-	if sh, err := cat.recallShape(ctx, `MATCH (s:SESSION) LIMIT 8`, RecallOptions{}); err != nil || sh.Seeds != 3 {
+	if sh, err := cat.recallShape(ctx, `MATCH (s:SESSION) LIMIT 8`, values.RecallOptions{}); err != nil || sh.Seeds != 3 {
 		t.Fatalf("catalogue: %v\n%v", err, sh)
 	}
 	// The kept handle hydrates again and answers the same bytes.
-	if got := recallText(t, a, `MATCH (t:TSK {nick: "t_a"})`, RecallOptions{}); got != want["a"] {
+	if got := recallText(t, a, `MATCH (t:TSK {nick: "t_a"})`, values.RecallOptions{}); got != want["a"] {
 		t.Fatalf("after hydrating again:\n%s\nwant\n%s", got, want["a"])
 	}
 	if !resident(a) || resident(b) {
 		t.Fatalf("using a should have unloaded b, the least recently used: a %v b %v", resident(a), resident(b))
 	}
 	if st := db.MemoryStats(); st.Rehydrations != 1 || st.Unloads != 2 {
-		t.Fatalf("MemoryStats %+v; want 1 rehydration, 2 unloads", st)
+		t.Fatalf("values.MemoryStats %+v; want 1 rehydration, 2 unloads", st)
 	}
 	// Every kind of call hydrates an unloaded session.
 	if v, err := b.Vocabulary(ctx); err != nil || len(v.Views) != 1 || v.Views[0].Text != "1" {
-		t.Fatalf("Vocabulary of an unloaded session: %+v %v", v, err)
+		t.Fatalf("values.Vocabulary of an unloaded session: %+v %v", v, err)
 	}
 	if !strings.HasPrefix(c.Dump(), "version 2\nnodes 2, edges 1") {
 		t.Fatalf("Dump of an unloaded session:\n%s", c.Dump())
@@ -130,7 +131,7 @@ func TestMemoryBudgetUnloadsIdleSessions(t *testing.T) {
 	for _, n := range names {
 		s := session(t, db2, n)
 		q := fmt.Sprintf(`MATCH (t:TSK {nick: "t_%s"})`, n)
-		got := recallText(t, s, q, RecallOptions{})
+		got := recallText(t, s, q, values.RecallOptions{})
 		if n == "a" {
 			if !strings.Contains(got, `status: "done"`) || !strings.HasPrefix(got, "v3 ") {
 				t.Fatalf("a after reopening:\n%s", got)
@@ -161,7 +162,7 @@ func TestMemoryBudgetInMemoryNeverUnloads(t *testing.T) {
 		}
 	}
 	if st := db.MemoryStats(); st.Budget != 0 || st.ResidentSessions != 5 || st.Unloads != 0 || st.ResidentBytes < 5*sessionBaseBytes {
-		t.Fatalf("MemoryStats %+v", st)
+		t.Fatalf("values.MemoryStats %+v", st)
 	}
 }
 
@@ -174,12 +175,12 @@ func TestMemoryBudgetShapeCache(t *testing.T) {
 	a, b := session(t, db, "a"), session(t, db, "b")
 	commit(t, a, `INSERT (:TSK {nick: "t"})-[:r]->(:NOTE {text: "x"})`)
 	q := `MATCH (t:TSK {nick: "t"})`
-	first, _, err := a.recallTimed(ctx, q, RecallOptions{})
+	first, _, err := a.recallTimed(ctx, q, values.RecallOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
 	db.shapes.Wait()
-	if _, tm, _ := a.recallTimed(ctx, q, RecallOptions{}); !tm.Cached {
+	if _, tm, _ := a.recallTimed(ctx, q, values.RecallOptions{}); !tm.Cached {
 		t.Fatal("the second Recall was not a cache hit")
 	}
 	inc := a.incarnation
@@ -187,7 +188,7 @@ func TestMemoryBudgetShapeCache(t *testing.T) {
 	if resident(a) {
 		t.Fatal("a is still resident")
 	}
-	again, tm, err := a.recallTimed(ctx, q, RecallOptions{})
+	again, tm, err := a.recallTimed(ctx, q, values.RecallOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -195,7 +196,7 @@ func TestMemoryBudgetShapeCache(t *testing.T) {
 		t.Fatalf("after hydrating again: cached %v, incarnation %d (was %d)", tm.Cached, a.incarnation, inc)
 	}
 	if again.Text != first.Text || again.Version != first.Version {
-		t.Fatalf("the Shape after hydrating again:\n%s\nwant\n%s", again.Text, first.Text)
+		t.Fatalf("the values.Shape after hydrating again:\n%s\nwant\n%s", again.Text, first.Text)
 	}
 }
 
@@ -243,7 +244,7 @@ func TestMemoryBudgetDrop(t *testing.T) {
 	if st := db.MemoryStats(); st.ResidentSessions != 1 || resident(a) {
 		t.Fatalf("after Drop: %+v, a resident %v", st, resident(a))
 	}
-	if _, err := a.recallShape(ctx, `MATCH ()`, RecallOptions{}); !errors.Is(err, ErrDropped) {
+	if _, err := a.recallShape(ctx, `MATCH ()`, values.RecallOptions{}); !errors.Is(err, ErrDropped) {
 		t.Fatalf("Recall of a dropped, unloaded session: %v", err)
 	}
 	if _, err := a.commitText(ctx, `INSERT (:N)`, nil); !errors.Is(err, ErrDropped) {
@@ -264,21 +265,21 @@ func TestMemoryBudgetDrop(t *testing.T) {
 func TestMemoryBudgetKeepsAgents(t *testing.T) {
 	ctx := context.Background()
 	dir := t.TempDir()
-	run := func(budget int64) (string, []AgentInfo) {
+	run := func(budget int64) (string, []values.AgentInfo) {
 		path := filepath.Join(dir, fmt.Sprint("c", budget, ".gf"))
 		db := openBudget(t, path, budget)
 		a, b := session(t, db, "a"), session(t, db, "b")
 		commit(t, a, `CREATE VIEW open INTENT 'open tasks' AS 'size(nodes("TSK").filter(t, t.status == "open"))'`)
 		commit(t, a, `INSERT (:TSK {nick: "t", status: "open"})`)
 		var out strings.Builder
-		o := RecallOptions{Agent: "ana"}
+		o := values.RecallOptions{Agent: "ana"}
 		out.WriteString(recallText(t, a, `MATCH (t:TSK)`, o))
 		commit(t, b, `INSERT (:X)`)
 		commit(t, a, `MATCH (t:TSK) SET t.status = "done"`)
 		commit(t, b, `INSERT (:X)`)
 		out.WriteString(recallText(t, a, `MATCH (t:TSK)`, o))
 		commit(t, b, `INSERT (:X)`)
-		out.WriteString(recallText(t, a, `MATCH (t:TSK)`, RecallOptions{Agent: "bo"}))
+		out.WriteString(recallText(t, a, `MATCH (t:TSK)`, values.RecallOptions{Agent: "bo"}))
 		commit(t, b, `INSERT (:X)`) // a unloaded (under the budget) with bo's read unsaved
 		if err := db.Close(); err != nil {
 			t.Fatal(err)
@@ -380,7 +381,7 @@ func TestMemoryBudgetConcurrent(t *testing.T) {
 		for i := range commits {
 			commit(t, rs, delta(i))
 			if k == 0 {
-				sh, _ := rs.recallShape(ctx, q, RecallOptions{})
+				sh, _ := rs.recallShape(ctx, q, values.RecallOptions{})
 				want[sh.Version] = strings.ReplaceAll(sh.Text, "s0", "S")
 			}
 		}
@@ -425,7 +426,7 @@ func TestMemoryBudgetConcurrent(t *testing.T) {
 							return
 						}
 					}
-					sh, err := h.recallShape(ctx, q, RecallOptions{})
+					sh, err := h.recallShape(ctx, q, values.RecallOptions{})
 					if err != nil {
 						errs <- err
 						return
@@ -537,17 +538,17 @@ func TestMemoryBudget10kSessions(t *testing.T) {
 		if version == 2 && rs.Version() == 1 {
 			commit(t, rs, `MATCH (t:TSK {nick: "t"}) SET t.again = true`)
 		}
-		return recallText(t, rs, q, RecallOptions{})
+		return recallText(t, rs, q, values.RecallOptions{})
 	}
 	st := db.MemoryStats()
 	if st.ResidentSessions < 300 || st.ResidentSessions > 400 || st.Unloads < n-400 {
-		t.Fatalf("MemoryStats %+v", st)
+		t.Fatalf("values.MemoryStats %+v", st)
 	}
 	for k := range 300 {
 		i := (k*7919 + 13) % n
 		s := session(t, db, name(i))
 		check("after Session")
-		if got := recallText(t, s, q, RecallOptions{}); got != want(i, s.Version()) {
+		if got := recallText(t, s, q, values.RecallOptions{}); got != want(i, s.Version()) {
 			t.Fatalf("%s:\n%s\nwant\n%s", name(i), got, want(i, s.Version()))
 		}
 		check("after Recall")
@@ -564,7 +565,7 @@ func TestMemoryBudget10kSessions(t *testing.T) {
 	want2 := map[int]string{}
 	for k := range 300 {
 		i := (k*7919 + 13) % n
-		want2[i] = recallText(t, session(t, db, name(i)), q, RecallOptions{})
+		want2[i] = recallText(t, session(t, db, name(i)), q, values.RecallOptions{})
 	}
 	if err := db.Close(); err != nil {
 		t.Fatal(err)
@@ -574,7 +575,7 @@ func TestMemoryBudget10kSessions(t *testing.T) {
 		t.Fatalf("after reopening Sessions lists %d", got)
 	}
 	for i, w := range want2 {
-		if got := recallText(t, session(t, db, name(i)), q, RecallOptions{}); got != w {
+		if got := recallText(t, session(t, db, name(i)), q, values.RecallOptions{}); got != w {
 			t.Fatalf("%s after reopening:\n%s\nwant\n%s", name(i), got, w)
 		}
 		check("after reopening")

@@ -10,6 +10,8 @@ import (
 	"time"
 
 	"pgregory.net/rapid"
+
+	"github.com/goldfish-gql/goldfish/values"
 )
 
 // budgetDeltas and budgetTokens are what the property test's sessions
@@ -141,13 +143,13 @@ func budgetCall(ctx context.Context, s *Session, op int, delta, token, nick, age
 	params := map[string]any{"nick": nick, "i": step}
 	switch op {
 	case 0, 1, 2:
-		res, err := s.commitWith(ctx, delta, params, CommitOptions{Agent: agent})
+		res, err := s.commitWith(ctx, delta, params, values.CommitOptions{Agent: agent})
 		if err != nil {
 			return "Commit: " + err.Error()
 		}
 		return fmt.Sprintf("Commit: v%d applied %v %+v", res.Version, res.Applied, res.Total)
 	case 3, 4, 5:
-		o := RecallOptions{Agent: agent, Params: map[string]any{"nick": nick}}
+		o := values.RecallOptions{Agent: agent, Params: map[string]any{"nick": nick}}
 		if op == 5 {
 			o.Depth = "full"
 		}

@@ -91,7 +91,7 @@ func (s *Session) SetPinnedKinds(ctx context.Context, kinds []string) error {
 	}
 	if s.catalog {
 		return gqlstatus.Errorf(gqlstatus.ReadOnlySession, "the %s session is kept by the engine and pins no kinds", CatalogName).
-			WithHint("pin kinds in a session of your own, or per Recall (RecallOptions.Pinned)")
+			WithHint("pin kinds in a session of your own, or per Recall (values.RecallOptions.Pinned)")
 	}
 	norm, err := NormalizePinned(kinds)
 	if err != nil {

@@ -8,6 +8,7 @@ import (
 	"github.com/goldfish-gql/goldfish/exec"
 	"github.com/goldfish-gql/goldfish/parser"
 	"github.com/goldfish-gql/goldfish/planner"
+	"github.com/goldfish-gql/goldfish/values"
 )
 
 // Every text the engine runs, a Commit's, a Recall's token, a logged Δ
@@ -45,7 +46,7 @@ const (
 // compile turns text into its plan: the one entry from text to plan.
 // When t is not nil it records the parse and plan times (both zero on a
 // plan-cache hit).
-func (db *DB) compile(text string, use planUse, t *Timing) (*planner.Plan, error) {
+func (db *DB) compile(text string, use planUse, t *values.Timing) (*planner.Plan, error) {
 	if use == planCached {
 		if p, ok := db.plans.Get(text); ok {
 			return p, nil
@@ -66,7 +67,7 @@ func (db *DB) compile(text string, use planUse, t *Timing) (*planner.Plan, error
 
 // compileText parses and plans text, recording the times in t when t is
 // not nil: the one place text meets the parser.
-func compileText(text string, t *Timing) (*planner.Plan, error) {
+func compileText(text string, t *values.Timing) (*planner.Plan, error) {
 	t0 := time.Now()
 	script, err := parser.Parse(text)
 	if err != nil {
@@ -89,7 +90,7 @@ func (db *DB) plan(text string) (*planner.Plan, error) { return db.compile(text,
 // Prepare parses and plans text (always, bypassing the plan cache, so the
 // times are real; the plan is cached for the call that follows) and says
 // whether it is a Recall.
-func (s *Session) Prepare(text string) (isRecall bool, t Timing, err error) {
+func (s *Session) Prepare(text string) (isRecall bool, t values.Timing, err error) {
 	if err := s.db.enter(); err != nil {
 		return false, t, err
 	}

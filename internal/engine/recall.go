@@ -16,7 +16,7 @@ import (
 
 // resolveRecall fills o's defaults and refuses budgets above their
 // ceilings.
-func resolveRecall(o RecallOptions, c Ceilings) (RecallOptions, error) {
+func resolveRecall(o values.RecallOptions, c values.Ceilings) (values.RecallOptions, error) {
 	check := func(name string, v *int, def, ceiling int) error {
 		switch {
 		case *v == 0:
@@ -80,8 +80,8 @@ func resolveRecall(o RecallOptions, c Ceilings) (RecallOptions, error) {
 // patterns with optional WHERE and LIMIT; MATCH () for the outline) and
 // returns the Shape: the same bytes for the same q on the same version.
 // t, when not nil, receives where the time went. The Shape is the
-// caller's, but for what it shares with the session (see values.Shape).
-func (s *Session) Recall(ctx context.Context, q string, opts RecallOptions, t *Timing) (*Shape, error) {
+// caller's, but for what it shares with the session (see Shape).
+func (s *Session) Recall(ctx context.Context, q string, opts values.RecallOptions, t *values.Timing) (*values.Shape, error) {
 	if err := s.begin(ctx); err != nil {
 		return nil, err
 	}
@@ -197,7 +197,7 @@ func (s *Session) Recall(ctx context.Context, q string, opts RecallOptions, t *T
 // agent and its history, the Shape cache holds the graph part), and
 // counts the Recall: the session's Recall count, the agent's record, the
 // views a read of views alone raises.
-func (s *Session) withEnvelope(ctx context.Context, sh *exec.Shape, voc *vocabRead, o RecallOptions, agent *agentRecord) (*Shape, error) {
+func (s *Session) withEnvelope(ctx context.Context, sh *exec.Shape, voc *vocabRead, o values.RecallOptions, agent *agentRecord) (*values.Shape, error) {
 	tick := s.attn.tick.Add(1)
 	depth, _ := vocab.ParseDepth(o.Depth)
 	only, _ := vocab.ParseSections(o.Only)
@@ -244,7 +244,7 @@ var paramMaps = sync.Pool{New: func() any { return map[string]values.Value{} }}
 // shapeOf gives one caller its own copy of a computed or cached Shape:
 // the value, with the lists a caller may change its own (the rows are
 // shared, and read-only).
-func shapeOf(sh *exec.Shape) *Shape {
+func shapeOf(sh *exec.Shape) *values.Shape {
 	out := sh.Shape
 	out.Clamps, out.Notices = slices.Clone(sh.Clamps), slices.Clone(sh.Notices)
 	return &out

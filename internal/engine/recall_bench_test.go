@@ -99,13 +99,13 @@ func BenchmarkRecall(b *testing.B) {
 					b.Skipf("only %d distinct seeds", len(order))
 				}
 				recallLatencies(b, func(i int) error {
-					_, err := s.recallShape(ctx, q, RecallOptions{Params: map[string]any{"nick": fmt.Sprintf("TSK_%d", order[i]*len(benchKinds))}})
+					_, err := s.recallShape(ctx, q, values.RecallOptions{Params: map[string]any{"nick": fmt.Sprintf("TSK_%d", order[i]*len(benchKinds))}})
 					return err
 				})
 			})
 			b.Run("miss", func(b *testing.B) {
 				recallLatencies(b, func(i int) error {
-					_, err := s.recallShape(ctx, q, RecallOptions{Params: nicks[i%len(nicks)]})
+					_, err := s.recallShape(ctx, q, values.RecallOptions{Params: nicks[i%len(nicks)]})
 					return err
 				})
 			})
@@ -113,7 +113,7 @@ func BenchmarkRecall(b *testing.B) {
 			// four agents: what keeping the agents' records costs.
 			b.Run("miss-agent", func(b *testing.B) {
 				recallLatencies(b, func(i int) error {
-					_, err := s.recallShape(ctx, q, RecallOptions{Params: nicks[i%len(nicks)], Agent: benchAgents[i%len(benchAgents)]})
+					_, err := s.recallShape(ctx, q, values.RecallOptions{Params: nicks[i%len(nicks)], Agent: benchAgents[i%len(benchAgents)]})
 					return err
 				})
 			})
@@ -123,20 +123,20 @@ func BenchmarkRecall(b *testing.B) {
 			cs.setGraph(s.graph)
 			cached.sessions[s.name] = cs
 			for _, p := range nicks[:16] {
-				if _, err := cs.recallShape(ctx, q, RecallOptions{Params: p}); err != nil {
+				if _, err := cs.recallShape(ctx, q, values.RecallOptions{Params: p}); err != nil {
 					b.Fatal(err)
 				}
 			}
 			cached.shapes.Wait()
 			b.Run("hit", func(b *testing.B) {
 				recallLatencies(b, func(i int) error {
-					_, err := cs.recallShape(ctx, q, RecallOptions{Params: nicks[i%16]})
+					_, err := cs.recallShape(ctx, q, values.RecallOptions{Params: nicks[i%16]})
 					return err
 				})
 			})
 			b.Run("hit-agent", func(b *testing.B) {
 				recallLatencies(b, func(i int) error {
-					_, err := cs.recallShape(ctx, q, RecallOptions{Params: nicks[i%16], Agent: benchAgents[i%len(benchAgents)]})
+					_, err := cs.recallShape(ctx, q, values.RecallOptions{Params: nicks[i%16], Agent: benchAgents[i%len(benchAgents)]})
 					return err
 				})
 			})
@@ -203,7 +203,7 @@ func BenchmarkRecallGrowth(b *testing.B) {
 	for i := 0; b.Loop(); i++ {
 		at := (i / block) % len(sizes)
 		t0 := time.Now()
-		if _, err := sessions[at].recallShape(ctx, q, RecallOptions{Params: nicks[at][i%1024]}); err != nil {
+		if _, err := sessions[at].recallShape(ctx, q, values.RecallOptions{Params: nicks[at][i%1024]}); err != nil {
 			b.Fatal(err)
 		}
 		lat[at] = append(lat[at], time.Since(t0))

@@ -88,7 +88,7 @@ func identity(n int) []int {
 	return out
 }
 
-var bigBudget = WithCommitBudget(Budget{Rows: 1 << 20, Bytes: 64 << 20})
+var bigBudget = WithCommitBudget(values.Budget{Rows: 1 << 20, Bytes: 64 << 20})
 
 // build commits the graph into a fresh session of a fresh database.
 func build(t *rapid.T, g testGraph, nodeOrder, edgeOrder []int) *Session {
@@ -112,8 +112,8 @@ var propQueries = []string{
 	`MATCH ()`,
 }
 
-func drawOptions(t *rapid.T) RecallOptions {
-	return RecallOptions{
+func drawOptions(t *rapid.T) values.RecallOptions {
+	return values.RecallOptions{
 		M:    rapid.IntRange(1, 80).Draw(t, "M"),
 		K:    rapid.IntRange(1, 3).Draw(t, "K"),
 		L:    rapid.IntRange(1, 6).Draw(t, "L"),
@@ -138,7 +138,7 @@ func body(text string) string {
 
 // uncached recalls without the Shape cache, so determinism is tested on
 // the computation itself.
-func uncached(t *rapid.T, s *Session, q string, o RecallOptions) *exec.Shape {
+func uncached(t *rapid.T, s *Session, q string, o values.RecallOptions) *exec.Shape {
 	plan, err := s.db.plan(q)
 	if err != nil {
 		t.Fatal(err)
@@ -158,7 +158,7 @@ func uncached(t *rapid.T, s *Session, q string, o RecallOptions) *exec.Shape {
 
 var tokensField = regexp.MustCompile(`tokens=[0-9]+`)
 
-func checkBounds(t *rapid.T, sh *exec.Shape, o RecallOptions) {
+func checkBounds(t *rapid.T, sh *exec.Shape, o values.RecallOptions) {
 	if sh.Rows > o.M {
 		t.Fatalf("rows %d > M %d", sh.Rows, o.M)
 	}
@@ -166,7 +166,7 @@ func checkBounds(t *rapid.T, sh *exec.Shape, o RecallOptions) {
 		t.Fatalf("seeds %d > L %d", sh.Seeds, o.L)
 	}
 	if _, err := parser.Parse(sh.Text); err != nil {
-		t.Fatalf("the Shape does not parse: %v\n%s", err, sh.Text)
+		t.Fatalf("the values.Shape does not parse: %v\n%s", err, sh.Text)
 	}
 	// The emitter sums kept per-element estimates; they must add up to the
 	// estimate of the text it wrote (header and rest are counted apart).
@@ -278,7 +278,7 @@ func TestRecallRoundTrip(t *testing.T) {
 		db, _ := openTest(bigBudget)
 		fresh, _ := db.Session(context.Background(), "copy")
 		if _, err := fresh.commitText(context.Background(), body(first.Text), nil); err != nil {
-			t.Fatalf("the Shape's body does not commit: %v\n%s", err, first.Text)
+			t.Fatalf("the values.Shape's body does not commit: %v\n%s", err, first.Text)
 		}
 		second := uncached(t, fresh, q, o)
 		if distinct {
@@ -387,7 +387,7 @@ func TestTokenTargetTrims(t *testing.T) {
 			edges[l] = true
 		}
 		if len(tl) < nodes || len(tl) != trim.Rows {
-			t.Fatalf("the trimmed Shape has %d rows (header %d) for %d nodes", len(tl), trim.Rows, nodes)
+			t.Fatalf("the trimmed values.Shape has %d rows (header %d) for %d nodes", len(tl), trim.Rows, nodes)
 		}
 		identityOnly := regexp.MustCompile(`^( +\(\w+:\w+)(?: \{(.*)\})?\)$`)
 		changed := 0
@@ -407,11 +407,11 @@ func TestTokenTargetTrims(t *testing.T) {
 			}
 		}
 		if changed != trim.Trimmed {
-			t.Fatalf("%d node lines changed, the Shape says %d were trimmed", changed, trim.Trimmed)
+			t.Fatalf("%d node lines changed, the values.Shape says %d were trimmed", changed, trim.Trimmed)
 		}
 		for _, l := range tl[nodes:] {
 			if !edges[strings.TrimSuffix(l, ",")] && !edges[l+","] && !edges[l] {
-				t.Fatalf("edge %q is not in the whole Shape", l)
+				t.Fatalf("edge %q is not in the whole values.Shape", l)
 			}
 		}
 	})

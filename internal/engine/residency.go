@@ -10,6 +10,7 @@ import (
 	"github.com/goldfish-gql/goldfish/exec"
 	"github.com/goldfish-gql/goldfish/internal/shapecache"
 	"github.com/goldfish-gql/goldfish/store"
+	"github.com/goldfish-gql/goldfish/values"
 )
 
 // A memory budget (SPEC §10): a database on a cabinet holds many sessions
@@ -45,11 +46,11 @@ import (
 
 // MemoryStats returns the database's resident sessions and their
 // estimated memory, and how many sessions the budget unloaded.
-func (db *DB) MemoryStats() MemoryStats {
+func (db *DB) MemoryStats() values.MemoryStats {
 	m := db.mem
 	if m == nil {
 		// No budget: nothing is tracked, so the sessions are counted.
-		var st MemoryStats
+		var st values.MemoryStats
 		db.mu.Lock()
 		defer db.mu.Unlock()
 		for _, s := range db.sessions {
@@ -63,7 +64,7 @@ func (db *DB) MemoryStats() MemoryStats {
 	m.mu.Lock()
 	n := len(m.resident)
 	m.mu.Unlock()
-	return MemoryStats{Budget: m.budget, ResidentSessions: n, ResidentBytes: m.bytes.Load(), ShapeCacheBytes: m.shapeBytes(),
+	return values.MemoryStats{Budget: m.budget, ResidentSessions: n, ResidentBytes: m.bytes.Load(), ShapeCacheBytes: m.shapeBytes(),
 		Unloads: m.unloads.Load(), Rehydrations: m.rehydrations.Load()}
 }
 

@@ -5,12 +5,13 @@ import (
 	"sort"
 
 	"github.com/goldfish-gql/goldfish/store"
+	"github.com/goldfish-gql/goldfish/values"
 )
 
 // Kinds reads the kinds of the session's newest version (or only kind,
 // when it is not ""), sorted by kind; a scan of the nodes of each kind
 // and their edges.
-func (s *Session) Kinds(ctx context.Context, kind string) ([]KindSchema, error) {
+func (s *Session) Kinds(ctx context.Context, kind string) ([]values.KindSchema, error) {
 	if err := s.begin(ctx); err != nil {
 		return nil, err
 	}
@@ -23,13 +24,13 @@ func (s *Session) Kinds(ctx context.Context, kind string) ([]KindSchema, error) 
 	if kind != "" {
 		kinds = []string{kind}
 	}
-	out := make([]KindSchema, 0, len(kinds))
+	out := make([]values.KindSchema, 0, len(kinds))
 	for _, k := range kinds {
 		if err := ctx.Err(); err != nil {
 			return nil, err
 		}
 		keys, outT, inT := map[string]int{}, map[string]int{}, map[string]int{}
-		ks := KindSchema{Kind: k}
+		ks := values.KindSchema{Kind: k}
 		snap.ScanKind(k, func(n *store.Node) bool {
 			ks.Nodes++
 			for _, p := range n.Props {
@@ -49,10 +50,10 @@ func (s *Session) Kinds(ctx context.Context, kind string) ([]KindSchema, error) 
 }
 
 // counted lists m by count, most first, then by name.
-func counted(m map[string]int) []NameCount {
-	out := make([]NameCount, 0, len(m))
+func counted(m map[string]int) []values.NameCount {
+	out := make([]values.NameCount, 0, len(m))
 	for k, n := range m {
-		out = append(out, NameCount{Name: k, Count: n})
+		out = append(out, values.NameCount{Name: k, Count: n})
 	}
 	sort.Slice(out, func(i, j int) bool {
 		if out[i].Count != out[j].Count {

@@ -114,16 +114,16 @@ func edgeBody(e *store.Edge) string {
 const MaxNameScan = values.MaxNameScan
 
 // Names returns the session's names at its current version.
-func (s *Session) Names(ctx context.Context) (Names, error) {
+func (s *Session) Names(ctx context.Context) (values.Names, error) {
 	if err := s.begin(ctx); err != nil {
-		return Names{}, err
+		return values.Names{}, err
 	}
 	defer s.end()
 	if s.dropped.Load() {
-		return Names{}, s.errDropped()
+		return values.Names{}, s.errDropped()
 	}
 	if err := ctx.Err(); err != nil {
-		return Names{}, err
+		return values.Names{}, err
 	}
 	snap := s.snapshot()
 	keys, nicks := map[string]bool{}, map[string]bool{}
@@ -146,7 +146,7 @@ func (s *Session) Names(ctx context.Context) (Names, error) {
 		n++
 		return n < MaxNameScan
 	})
-	return Names{Labels: snap.Labels(), EdgeTypes: snap.EdgeTypes(), Keys: sortedKeys(keys), Nicks: sortedKeys(nicks)}, nil
+	return values.Names{Labels: snap.Labels(), EdgeTypes: snap.EdgeTypes(), Keys: sortedKeys(keys), Nicks: sortedKeys(nicks)}, nil
 }
 
 // BuildTextIndex builds the session's keyword index (the trigram index a
@@ -171,23 +171,23 @@ func (s *Session) BuildTextIndex(ctx context.Context) error {
 // names (the server's memory tools read an entity before they change its
 // observations), not a memory read: it counts no Recall and shows no
 // attention envelope.
-func (s *Session) NodeByNick(ctx context.Context, nick string) (NodeData, uint64, bool, error) {
+func (s *Session) NodeByNick(ctx context.Context, nick string) (values.NodeData, uint64, bool, error) {
 	if err := s.begin(ctx); err != nil {
-		return NodeData{}, 0, false, err
+		return values.NodeData{}, 0, false, err
 	}
 	defer s.end()
 	if s.dropped.Load() {
-		return NodeData{}, 0, false, s.errDropped()
+		return values.NodeData{}, 0, false, s.errDropped()
 	}
 	if err := ctx.Err(); err != nil {
-		return NodeData{}, 0, false, err
+		return values.NodeData{}, 0, false, err
 	}
 	snap := s.snapshot()
 	n, ok := snap.NodeByNick(nick)
 	if !ok {
-		return NodeData{}, snap.Version(), false, nil
+		return values.NodeData{}, snap.Version(), false, nil
 	}
-	return NodeData{Labels: append([]string(nil), n.Labels...), Props: n.Props.Map()}, snap.Version(), true, nil
+	return values.NodeData{Labels: append([]string(nil), n.Labels...), Props: n.Props.Map()}, snap.Version(), true, nil
 }
 
 // Snapshot returns the newest durable snapshot: what a Recall reads now
@@ -227,7 +227,7 @@ func (s *Session) Graph(ctx context.Context) (values.Graph, error) {
 		return values.Graph{}, s.errDropped()
 	}
 	snap := s.snapshot()
-	var nodes []NodeData
+	var nodes []values.NodeData
 	index := map[store.ID]int{}
 	var err error
 	snap.ScanNodes(func(n *store.Node) bool {
@@ -235,10 +235,10 @@ func (s *Session) Graph(ctx context.Context) (values.Graph, error) {
 			return false
 		}
 		index[n.ID] = len(nodes)
-		nodes = append(nodes, NodeData{Labels: append([]string(nil), n.Labels...), Props: n.Props.Map()})
+		nodes = append(nodes, values.NodeData{Labels: append([]string(nil), n.Labels...), Props: n.Props.Map()})
 		return true
 	})
-	var edges []EdgeData
+	var edges []values.EdgeData
 	snap.ScanEdges(func(e *store.Edge) bool {
 		if err = ctx.Err(); err != nil {
 			return false
@@ -246,7 +246,7 @@ func (s *Session) Graph(ctx context.Context) (values.Graph, error) {
 		from, ok1 := index[e.From]
 		to, ok2 := index[e.To]
 		if ok1 && ok2 {
-			edges = append(edges, EdgeData{Type: e.Type, From: from, To: to, Props: e.Props.Map()})
+			edges = append(edges, values.EdgeData{Type: e.Type, From: from, To: to, Props: e.Props.Map()})
 		}
 		return true
 	})

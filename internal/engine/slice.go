@@ -33,7 +33,7 @@ const MaxSliceBytes = exec.MaxSliceBytes
 // (42Q04: a slice never takes a whole session), the catalogue (42Q02), a
 // nick no live node has (42002), more nicks than L or budgets above their
 // ceilings (22Q01), a slice over MaxSliceBytes (22Q02).
-func (s *Session) ExportSlice(ctx context.Context, q string, opts SliceOptions) (*exec.Slice, error) {
+func (s *Session) ExportSlice(ctx context.Context, q string, opts values.SliceOptions) (*exec.Slice, error) {
 	if err := s.begin(ctx); err != nil {
 		return nil, err
 	}
@@ -59,7 +59,7 @@ func (s *Session) ExportSlice(ctx context.Context, q string, opts SliceOptions) 
 	}
 	capL := opts.L != 0
 	// The budgets resolve as a Recall's do.
-	o, err := resolveRecall(RecallOptions{M: opts.M, K: opts.K, L: opts.L, F: opts.F}, s.db.cfg.Ceilings)
+	o, err := resolveRecall(values.RecallOptions{M: opts.M, K: opts.K, L: opts.L, F: opts.F}, s.db.cfg.Ceilings)
 	if err != nil {
 		return nil, err
 	}
@@ -112,7 +112,7 @@ func readSlice(text string, b exec.SliceBounds) (*exec.SliceData, error) {
 
 // Absorb commits a slice that ExportSlice wrote into the session as one
 // atomic Δ under policy (keep, reject or remint), through the write path.
-func (s *Session) Absorb(ctx context.Context, slice string, policy values.AbsorbPolicy, o CommitOptions) (*AbsorbResult, error) {
+func (s *Session) Absorb(ctx context.Context, slice string, policy values.AbsorbPolicy, o values.CommitOptions) (*values.AbsorbResult, error) {
 	if err := s.begin(ctx); err != nil {
 		return nil, err
 	}

@@ -4,13 +4,14 @@ import (
 	"context"
 
 	"github.com/goldfish-gql/goldfish/gqlstatus"
+	"github.com/goldfish-gql/goldfish/values"
 )
 
 // Versions lists the session's readable versions, newest first, at most
 // limit of them (DefaultHistory when 0), with more set when older
 // readable ones exist; oldest is the oldest readable version. Refused:
 // the catalogue (42Q02), a dropped session.
-func (s *Session) Versions(ctx context.Context, limit int) (entries []VersionEntry, more bool, oldest uint64, err error) {
+func (s *Session) Versions(ctx context.Context, limit int) (entries []values.VersionEntry, more bool, oldest uint64, err error) {
 	if err := s.begin(ctx); err != nil {
 		return nil, false, 0, err
 	}
@@ -37,7 +38,7 @@ func (s *Session) Versions(ctx context.Context, limit int) (entries []VersionEnt
 		if err != nil {
 			break // the past moved on meanwhile: list what is left
 		}
-		entries = append(entries, VersionEntry{Version: v, How: entryHow(made.Kind), Agent: made.Agent, Time: made.Time})
+		entries = append(entries, values.VersionEntry{Version: v, How: entryHow(made.Kind), Agent: made.Agent, Time: made.Time})
 	}
 	return entries, false, lo, nil
 }

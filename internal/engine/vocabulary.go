@@ -7,6 +7,7 @@ import (
 	"github.com/goldfish-gql/goldfish/exec"
 	"github.com/goldfish-gql/goldfish/gqlstatus"
 	"github.com/goldfish-gql/goldfish/store"
+	"github.com/goldfish-gql/goldfish/values"
 	"github.com/goldfish-gql/goldfish/vocab"
 )
 
@@ -70,7 +71,7 @@ func (s *Session) vocabularyAt(ctx context.Context, snap *store.Snapshot) (*voca
 
 // Vocabulary returns the session's views, with their values at its
 // current version, and its actions with their counters.
-func (s *Session) Vocabulary(ctx context.Context) (*Vocabulary, error) {
+func (s *Session) Vocabulary(ctx context.Context) (*values.Vocabulary, error) {
 	if err := s.begin(ctx); err != nil {
 		return nil, err
 	}
@@ -79,7 +80,7 @@ func (s *Session) Vocabulary(ctx context.Context) (*Vocabulary, error) {
 		return nil, s.errDropped()
 	}
 	snap := s.snapshot()
-	out := &Vocabulary{Version: snap.Version()}
+	out := &values.Vocabulary{Version: snap.Version()}
 	r, err := s.vocabularyAt(ctx, snap)
 	if err != nil || r == nil {
 		return out, err
@@ -99,7 +100,7 @@ func (s *Session) Vocabulary(ctx context.Context) (*Vocabulary, error) {
 	}
 	for _, v := range r.state.Views() {
 		res := r.values.Results[v.Name]
-		view := View{Name: v.Name, Intent: v.Intent, Expr: v.Expr, Value: res.Value, Text: res.Text,
+		view := values.View{Name: v.Name, Intent: v.Intent, Expr: v.Expr, Value: res.Value, Text: res.Text,
 			Agent: v.Agent, Registered: v.Registered, Revised: v.Revised, Revisions: v.Revisions}
 		view.Salience, view.LowSalience = salience(mv, v.Name)
 		if res.Err != nil {
@@ -108,7 +109,7 @@ func (s *Session) Vocabulary(ctx context.Context) (*Vocabulary, error) {
 		out.Views = append(out.Views, view)
 	}
 	for _, a := range r.state.Actions() {
-		act := Action{Name: a.Name, Intent: a.Intent, Signature: a.Signature(), If: a.If, Agent: a.Agent,
+		act := values.Action{Name: a.Name, Intent: a.Intent, Signature: a.Signature(), If: a.If, Agent: a.Agent,
 			Registered: a.Registered, Revised: a.Revised, Revisions: a.Revisions,
 			Invocations: a.Invocations, LastInvoked: a.LastInvoked}
 		act.Salience, act.LowSalience = salience(ma, a.Name)
@@ -117,7 +118,7 @@ func (s *Session) Vocabulary(ctx context.Context) (*Vocabulary, error) {
 			act.FailedCalls, act.LastFailure = f.Count, f.Error
 		}
 		for _, p := range a.Params {
-			ap := ActionParam{Name: p.Name, Type: p.Type.String()}
+			ap := values.ActionParam{Name: p.Name, Type: p.Type.String()}
 			if p.Default != nil {
 				ap.Default, ap.HasDefault = p.Default.Go(), true
 			}

@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/goldfish-gql/goldfish/values"
 )
 
 // BenchmarkCallVsCommit: a CALL of a one-statement action against the
@@ -99,8 +101,8 @@ func BenchmarkRecallVocabulary(b *testing.B) {
 		}
 	}
 	q := `MATCH (t:TSK {nick: $nick})`
-	opts := func(i int) RecallOptions {
-		return RecallOptions{Params: map[string]any{"nick": fmt.Sprint("TSK_", (i%200)*5)}}
+	opts := func(i int) values.RecallOptions {
+		return values.RecallOptions{Params: map[string]any{"nick": fmt.Sprint("TSK_", (i%200)*5)}}
 	}
 	if _, err := voc.recallShape(ctx, q, opts(0)); err != nil { // evaluates the views once
 		b.Fatal(err)
@@ -159,8 +161,8 @@ func BenchmarkRecallEnvelope(b *testing.B) {
 				agents[i] = fmt.Sprint("agent", i)
 			}
 			q := `MATCH (t:TSK {nick: $nick})`
-			opts := func(i int) RecallOptions {
-				return RecallOptions{Params: map[string]any{"nick": fmt.Sprint("TSK_", (i%20)*5)}}
+			opts := func(i int) values.RecallOptions {
+				return values.RecallOptions{Params: map[string]any{"nick": fmt.Sprint("TSK_", (i%20)*5)}}
 			}
 			for _, a := range agents { // first reads (depth=full once) out of the way
 				o := opts(0)

@@ -9,6 +9,7 @@ import (
 	"github.com/goldfish-gql/goldfish/gqlstatus"
 	"github.com/goldfish-gql/goldfish/internal/params"
 	"github.com/goldfish-gql/goldfish/store/cabinet"
+	"github.com/goldfish-gql/goldfish/values"
 	"github.com/goldfish-gql/goldfish/vocab"
 )
 
@@ -77,17 +78,17 @@ func (s *Session) write(ctx context.Context, c *change) error {
 
 // timed starts the timing of a write when t is set; the returned func
 // ends it, giving Execute what parsing and planning did not take.
-func timed(t *Timing) func() {
+func timed(t *values.Timing) func() {
 	if t == nil {
 		return func() {}
 	}
-	*t = Timing{}
+	*t = values.Timing{}
 	t0 := time.Now()
 	return func() { t.Execute = time.Since(t0) - t.Parse - t.Plan }
 }
 
 // Commit applies text as one atomic Δ under the id rule mint.
-func (s *Session) Commit(ctx context.Context, text string, args map[string]any, mint Mint, o CommitOptions) (*Result, error) {
+func (s *Session) Commit(ctx context.Context, text string, args map[string]any, mint Mint, o values.CommitOptions) (*values.CommitResult, error) {
 	if err := s.begin(ctx); err != nil {
 		return nil, err
 	}

@@ -52,26 +52,19 @@ type AbsorbOptions struct {
 	Policy AbsorbPolicy
 	// Budget bounds the Δ: the slice bound, not R (a slice is by design
 	// larger than a Δ); Work is unused (an Absorb binds nothing).
-	Budget Budget
+	Budget values.Budget
 	// BeforePublish is as for CommitOptions: it runs before the version
 	// is published, and an error from it applies nothing (another host
 	// took the version).
 	BeforePublish func(version uint64) error
 }
 
-// AbsorbResult reports an Absorb (values.AbsorbResult): the Δ's result
-// (one statement), the elements the session held already with the same
-// content, the ones skipped and, for remint, the new variable of each
-// element written. Policy is the caller's to fill: exec knows the policy
-// by its code.
-type AbsorbResult = values.AbsorbResult
-
 // Absorb commits the slice d into g as one atomic Δ under opts.Policy:
 // all of it applies, in one version, or none of it. What it does depends
 // only on d and g's state, so replaying it on the same state does the
 // same: the ids kept are the slice's, and the fresh ones come from g's
 // counter, which a snapshot restores.
-func Absorb(ctx context.Context, g *store.Graph, d *SliceData, opts AbsorbOptions) (*AbsorbResult, error) {
+func Absorb(ctx context.Context, g *store.Graph, d *SliceData, opts AbsorbOptions) (*values.AbsorbResult, error) {
 	if ctx == nil {
 		ctx = context.Background()
 	}
@@ -97,9 +90,9 @@ func Absorb(ctx context.Context, g *store.Graph, d *SliceData, opts AbsorbOption
 	tx := g.Begin()
 	defer tx.Rollback()
 	a := absorber{tx: tx, d: d, policy: opts.Policy, m: &m,
-		res: &AbsorbResult{CommitResult: Result{Status: gqlstatus.Omitted}},
+		res: &values.AbsorbResult{CommitResult: values.CommitResult{Status: gqlstatus.Omitted}},
 		ids: make([]store.ID, len(d.Nodes)), skipped: make([]bool, len(d.Nodes))}
-	a.sr = StmtResult{Index: 1, Status: string(gqlstatus.Omitted)}
+	a.sr = values.StmtResult{Index: 1, Status: string(gqlstatus.Omitted)}
 	for i := range d.Nodes {
 		if err := a.node(i); err != nil {
 			return nil, err
@@ -115,7 +108,7 @@ func Absorb(ctx context.Context, g *store.Graph, d *SliceData, opts AbsorbOption
 		a.sr.Status = string(gqlstatus.Warning)
 		res.Status = gqlstatus.Warning
 	}
-	res.Stmts = []StmtResult{a.sr}
+	res.Stmts = []values.StmtResult{a.sr}
 	res.Total.Add(a.sr.Counts)
 	if !a.changed {
 		res.Version = g.Snapshot().Version()
@@ -142,8 +135,8 @@ type absorber struct {
 	d       *SliceData
 	policy  AbsorbPolicy
 	m       *meter
-	res     *AbsorbResult
-	sr      StmtResult
+	res     *values.AbsorbResult
+	sr      values.StmtResult
 	changed bool // the Δ changed data
 	ledger  vocab.Delta
 	ids     []store.ID // each slice node's id in the session

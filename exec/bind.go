@@ -15,7 +15,7 @@ import (
 // bound pass the R budget or the work of binding them passes the work
 // budget (see Budget), so a careless MATCH never enumerates a session, nor
 // a cartesian product of one.
-func (x *executor) match(in []*planner.Row, m *planner.MatchStep, sr *StmtResult) ([]*planner.Row, error) {
+func (x *executor) match(in []*planner.Row, m *planner.MatchStep, sr *values.StmtResult) ([]*planner.Row, error) {
 	var out []*planner.Row
 	snap := x.tx.Snapshot()
 	b := &binder{x: x, snap: snap, m: m}

@@ -26,13 +26,6 @@ const (
 	MintIngest
 )
 
-// Budget is the R cap of one Δ (values.Budget: Rows, Bytes and Work,
-// whose zero is WorkPerRow × Rows: Rows counts only the rows that pass,
-// so without Work a cartesian product whose WHERE keeps almost nothing
-// would run for as long as the product is large, holding the session's
-// writer all the while).
-type Budget = values.Budget
-
 // WorkPerRow is the work budget per element of R when Budget.Work is zero.
 // With R's 500 rows, the 1,000,000 units let a MATCH test a simple WHERE
 // on about a hundred thousand candidates or pairs (a join of two labels of
@@ -44,7 +37,7 @@ const WorkPerRow = 2000
 // CheckDeltaText refuses a Δ text over the R byte budget b (22Q02): a
 // check that needs no parse, so a caller makes it before parsing, and an
 // oversized text costs nothing to refuse.
-func CheckDeltaText(text string, b Budget) error {
+func CheckDeltaText(text string, b values.Budget) error {
 	if b.Bytes > 0 && len(text) > b.Bytes {
 		return gqlstatus.Errorf(gqlstatus.CommitBudget,
 			"Δ text is %d bytes, over the R budget of %d bytes; nothing applied", len(text), b.Bytes).
@@ -56,7 +49,7 @@ func CheckDeltaText(text string, b Budget) error {
 // CheckRecallText refuses a Recall's token over the R byte budget b
 // (42Q01) before it is parsed: a token names a few kinds, properties, a
 // keyword or nicks, and a text that large only costs its parse.
-func CheckRecallText(text string, b Budget) error {
+func CheckRecallText(text string, b values.Budget) error {
 	if b.Bytes > 0 && len(text) > b.Bytes {
 		return gqlstatus.Errorf(gqlstatus.TextLimit,
 			"the Recall's token is %d bytes, over the R budget of %d bytes; nothing was read", len(text), b.Bytes).
@@ -65,17 +58,13 @@ func CheckRecallText(text string, b Budget) error {
 	return nil
 }
 
-// DefaultBudget is SPEC §3's R: 500 rows, 256 KiB, and the work budget
-// derived from them (WorkPerRow × 500 = 1,000,000 units).
-var DefaultBudget = values.DefaultBudget
-
 // ActionRunner resolves CALL name(args); nil means no actions are registered.
 type ActionRunner func(name string) bool
 
 // CommitOptions configure one Commit.
 type CommitOptions struct {
 	Mint   Mint
-	Budget Budget
+	Budget values.Budget
 	// BeforePublish, when set, runs after every statement succeeded and
 	// before the new version is published, with the writer lock still
 	// held: a cabinet uses it to queue the Δ for the write-ahead log in
@@ -96,12 +85,12 @@ type CommitOptions struct {
 
 // Commit applies a planned Δ to g atomically: every statement runs inside one
 // store transaction, which is published only when all of them succeed.
-func Commit(ctx context.Context, g *store.Graph, plan *planner.Plan, params map[string]values.Value, opts CommitOptions) (*Result, error) {
+func Commit(ctx context.Context, g *store.Graph, plan *planner.Plan, params map[string]values.Value, opts CommitOptions) (*values.CommitResult, error) {
 	if opts.Budget.Rows <= 0 {
-		opts.Budget.Rows = DefaultBudget.Rows
+		opts.Budget.Rows = values.DefaultBudget.Rows
 	}
 	if opts.Budget.Bytes <= 0 {
-		opts.Budget.Bytes = DefaultBudget.Bytes
+		opts.Budget.Bytes = values.DefaultBudget.Bytes
 	}
 	if opts.Budget.Work <= 0 {
 		opts.Budget.Work = WorkPerRow * opts.Budget.Rows
@@ -142,7 +131,7 @@ func Commit(ctx context.Context, g *store.Graph, plan *planner.Plan, params map[
 	x.ledger.SetAgent(opts.Agent)
 	x.meter.start(ctx, "Δ", opts.Budget.Work)
 	// A Δ returns no table: its success is ISO's "omitted result".
-	res := &Result{Status: gqlstatus.Omitted}
+	res := &values.CommitResult{Status: gqlstatus.Omitted}
 	for i, st := range plan.Stmts {
 		x.stmt = i
 		sr, err := x.statement(st)
@@ -270,8 +259,8 @@ func (x *executor) charge(rows, bytes int) error {
 	return nil
 }
 
-func (x *executor) statement(st *planner.Statement) (StmtResult, error) {
-	sr := StmtResult{Index: st.Index, Status: string(gqlstatus.Omitted)}
+func (x *executor) statement(st *planner.Statement) (values.StmtResult, error) {
+	sr := values.StmtResult{Index: st.Index, Status: string(gqlstatus.Omitted)}
 	sr.Notices = append(sr.Notices, st.Notices...) // the parser's warnings about its text
 	x.fresh, x.echoAt = nil, gqlstatus.Pos{}
 	if err := x.check(); err != nil {

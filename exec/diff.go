@@ -53,9 +53,6 @@ import (
 // is a task labelled Settled that reaches a delete_on_settle node To
 // keeps (SET of Settled would recycle it; an INSERT settles nothing).
 
-// DefaultDiffRows is a diff's row bound when DiffOptions.MaxRows is 0.
-const DefaultDiffRows = values.DefaultDiffRows
-
 const diffMagic = "// goldfish diff "
 
 // DiffOptions bound and narrow one diff.
@@ -67,7 +64,7 @@ type DiffOptions struct {
 	// when 0); Budget is the session's R, which the Δ must fit too
 	// (zero fields: no such bound).
 	MaxRows int
-	Budget  Budget
+	Budget  values.Budget
 	// Nicks and Kinds narrow the diff to the changes of the nodes with
 	// those nicks, or of those kinds (at From or at To), and of their
 	// edges; IDs does the same by engine id (History). A narrowed diff
@@ -76,9 +73,6 @@ type DiffOptions struct {
 	Kinds []string
 	IDs   []store.ID
 }
-
-// Diff is the change between two versions as a Δ (values.Diff).
-type Diff = values.Diff
 
 // fate is what the Δ does to a node.
 type fate uint8
@@ -111,7 +105,7 @@ type differ struct {
 	sel      map[store.ID]bool // nil: every node
 	rows     int
 	bytes    int
-	out      *Diff
+	out      *values.Diff
 }
 
 // DiffSnapshots writes the Δ that takes from to to (see the diff text
@@ -119,12 +113,12 @@ type differ struct {
 // a diff over its bound (22Q02, saying how big it is and how to narrow
 // it), a node a Δ cannot find by content (42002), a nick or kind to
 // narrow by that no node has (42002).
-func DiffSnapshots(ctx context.Context, from, to *store.Snapshot, opt DiffOptions) (*Diff, error) {
+func DiffSnapshots(ctx context.Context, from, to *store.Snapshot, opt DiffOptions) (*values.Diff, error) {
 	if ctx == nil {
 		ctx = context.Background()
 	}
 	d := &differ{ctx: ctx, from: from, to: to, opt: opt, nodes: map[store.ID]*diffNode{},
-		out: &Diff{From: from.Version(), To: to.Version()}}
+		out: &values.Diff{From: from.Version(), To: to.Version()}}
 	if err := d.selectNodes(); err != nil {
 		return nil, err
 	}

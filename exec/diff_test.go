@@ -9,6 +9,7 @@ import (
 
 	"github.com/goldfish-gql/goldfish/gqlstatus"
 	"github.com/goldfish-gql/goldfish/store"
+	"github.com/goldfish-gql/goldfish/values"
 )
 
 // graphText lists a snapshot's nodes and edges by content, ids aside,
@@ -87,7 +88,7 @@ func TestDiffSnapshots(t *testing.T) {
 		{name: "over R: refused",
 			before:  []string{`INSERT (:N {v: 1})`},
 			after:   []string{`INSERT (:N {v: 2}), (:N {v: 3}), (:N {v: 4})`},
-			opt:     DiffOptions{Budget: Budget{Rows: 2}},
+			opt:     DiffOptions{Budget: values.Budget{Rows: 2}},
 			refused: gqlstatus.CommitBudget},
 		{name: "narrowed by nick",
 			before: []string{`INSERT (:A {nick: "a"}), (:A {nick: "b"})`},

@@ -15,14 +15,14 @@ import (
 // (see the diff text in diff.go).
 
 // write works out the statements and writes the text.
-func (d *differ) write() (*Diff, error) {
+func (d *differ) write() (*values.Diff, error) {
 	d.moveNicks()
 	sets, order := d.edges()
 	var pre [][]byte // the triple statements
 	var insEdges []*store.Edge
 	for _, t := range order {
 		if err := d.ctx.Err(); err != nil {
-			return nil, gqlstatus.Interrupted(d.ctx, "Diff")
+			return nil, gqlstatus.Interrupted(d.ctx, "values.Diff")
 		}
 		es := sets[t]
 		a, b := d.node(t.from), d.node(t.to)
@@ -314,11 +314,11 @@ func (d *differ) echoes(n *store.Node) bool {
 }
 
 // finish writes the header and checks the bounds.
-func (d *differ) finish(body []byte) (*Diff, error) {
+func (d *differ) finish(body []byte) (*values.Diff, error) {
 	o := d.out
 	bound := d.opt.MaxRows
 	if bound <= 0 {
-		bound = DefaultDiffRows
+		bound = values.DefaultDiffRows
 	}
 	why := "the diff's row bound"
 	if r := d.opt.Budget.Rows; r > 0 && r < bound {
@@ -357,9 +357,9 @@ func (d *differ) finish(body []byte) (*Diff, error) {
 			"the diff from version %d to %d is %d bytes of text and values, over the session's R of %d bytes", o.From, o.To, size, b).
 			WithHint(narrow)
 	}
-	if len(o.Text) > MaxSliceBytes {
+	if len(o.Text) > values.MaxSliceBytes {
 		return nil, gqlstatus.Errorf(gqlstatus.CommitBudget,
-			"the diff from version %d to %d is %d bytes, over the bound of %d bytes", o.From, o.To, len(o.Text), MaxSliceBytes).
+			"the diff from version %d to %d is %d bytes, over the bound of %d bytes", o.From, o.To, len(o.Text), values.MaxSliceBytes).
 			WithHint(narrow)
 	}
 	return o, nil

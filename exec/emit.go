@@ -17,10 +17,6 @@ import (
 	"github.com/goldfish-gql/goldfish/values"
 )
 
-// TokenAlarm is the Shape size, in tokens, above which the header raises an
-// alarm.
-const TokenAlarm = values.TokenAlarm
-
 // maxTarget bounds the token targets that can trim: no Shape comes near
 // it (a frame is 4 MiB), and its thousandths fit in an int64.
 const maxTarget int64 = 1 << 40
@@ -206,7 +202,7 @@ func (e *emitter) emit(w *shapewalk.Shape, seeds int) {
 	// (view=shell shows identity properties only already).
 	// (A T past any body's size, up to the largest int, is no trim: its
 	// thousandths would not fit in an int64.)
-	if t := e.opt.T; t > 0 && int64(t) < maxTarget && cost > int64(t)*1000 && e.opt.View != ViewShell {
+	if t := e.opt.T; t > 0 && int64(t) < maxTarget && cost > int64(t)*1000 && e.opt.View != values.ViewShell {
 		// The header's " trimmed=N" costs tokens too: a trim that saves
 		// fewer is not made.
 		if f, saved := trimFrom(w, texts, int64(t)*1000, cost, sc); f > 0 && saved > glue.trimmed {
@@ -253,7 +249,7 @@ func (e *emitter) emit(w *shapewalk.Shape, seeds int) {
 // rendering.
 func (e *emitter) writeBody(w *shapewalk.Shape, vars []varName, texts []rendering, trim int) ([]byte, int64, int) {
 	sc := e.scratch()
-	shell := e.opt.View == ViewShell
+	shell := e.opt.View == values.ViewShell
 	b := append(sc.body[:0], "INSERT"...)
 	cost := glue.insert
 	for i, n := range w.Nodes {
@@ -745,7 +741,7 @@ func (s *Shape) Compose(preamble []byte, preambleMilli int64, withBody bool) (te
 		s = &c
 	}
 	text, tok, alarm, err = s.compose(nil, preamble, preambleMilli)
-	if alarm != nil && s.Tokens > TokenAlarm {
+	if alarm != nil && s.Tokens > values.TokenAlarm {
 		alarm = nil // the Shape's own notices hold it already
 	}
 	return text, tok, alarm, err
@@ -850,8 +846,8 @@ func (s *Shape) count(h, preamble []byte, preambleMilli int64) (int, []byte, *gq
 	}
 	h = head(tok)
 	var alarm *gqlstatus.Notice
-	if tok > TokenAlarm {
-		msg := fmt.Sprintf("Shape is %d tokens, over the %d-token alarm: narrow q, use view=shell, or split the session", tok, TokenAlarm)
+	if tok > values.TokenAlarm {
+		msg := fmt.Sprintf("Shape is %d tokens, over the %d-token alarm: narrow q, use view=shell, or split the session", tok, values.TokenAlarm)
 		alarm = &gqlstatus.Notice{Code: gqlstatus.Warning, Msg: msg}
 	}
 	return tok, h, alarm, nil

@@ -11,10 +11,11 @@ import (
 	"github.com/goldfish-gql/goldfish/parser"
 	"github.com/goldfish-gql/goldfish/planner"
 	"github.com/goldfish-gql/goldfish/store"
+	"github.com/goldfish-gql/goldfish/values"
 	"github.com/goldfish-gql/goldfish/vocab"
 )
 
-func commitText(t *testing.T, g *store.Graph, text string, mint Mint) (*Result, error) {
+func commitText(t *testing.T, g *store.Graph, text string, mint Mint) (*values.CommitResult, error) {
 	t.Helper()
 	script, err := parser.Parse(text)
 	if err != nil {

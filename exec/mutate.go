@@ -13,7 +13,7 @@ import (
 )
 
 // insert creates each row's new elements; bound variables are reused.
-func (x *executor) insert(rows []*planner.Row, s *planner.InsertStep, sr *StmtResult) error {
+func (x *executor) insert(rows []*planner.Row, s *planner.InsertStep, sr *values.StmtResult) error {
 	var ends []*store.Node
 	for _, row := range rows {
 		for _, p := range s.Patterns {
@@ -44,7 +44,7 @@ func (x *executor) nodeOf(row *planner.Row, slot int) (*store.Node, bool) {
 	return x.tx.Snapshot().Node(row.Vars[slot].Node.ID)
 }
 
-func (x *executor) insertNode(row *planner.Row, np *planner.NodePlan, sr *StmtResult) (*store.Node, error) {
+func (x *executor) insertNode(row *planner.Row, np *planner.NodePlan, sr *values.StmtResult) (*store.Node, error) {
 	if np.Slot >= 0 && row.Vars[np.Slot].Node != nil {
 		n, ok := x.nodeOf(row, np.Slot)
 		if !ok {
@@ -98,7 +98,7 @@ func (x *executor) insertNode(row *planner.Row, np *planner.NodePlan, sr *StmtRe
 
 // ingestExisting updates the node an ingest id already names: properties
 // and labels merge onto it, a recycled node is revived.
-func (x *executor) ingestExisting(id store.ID, labels []string, props values.Props, sr *StmtResult) (*store.Node, bool) {
+func (x *executor) ingestExisting(id store.ID, labels []string, props values.Props, sr *values.StmtResult) (*store.Node, bool) {
 	snap := x.tx.Snapshot()
 	n, live := snap.Node(id)
 	if !live {
@@ -141,7 +141,7 @@ func (x *executor) ingestExisting(id store.ID, labels []string, props values.Pro
 	return n, true
 }
 
-func (x *executor) insertEdge(row *planner.Row, ep *planner.EdgePlan, l, r *store.Node, sr *StmtResult) error {
+func (x *executor) insertEdge(row *planner.Row, ep *planner.EdgePlan, l, r *store.Node, sr *values.StmtResult) error {
 	from, to := l, r
 	if ep.Dir == ast.DirIn {
 		from, to = r, l
@@ -232,7 +232,7 @@ const echoCountMax = 16
 // recycled nodes are not live, so neither are they. Cost: one nick
 // lookup, or one seek of the index of live nodes by observable key and
 // the identical nodes it finds (at most echoCountMax).
-func (x *executor) echoNode(snap *store.Snapshot, labels []string, props values.Props, pos gqlstatus.Pos, sr *StmtResult) (*store.Node, bool) {
+func (x *executor) echoNode(snap *store.Snapshot, labels []string, props values.Props, pos gqlstatus.Pos, sr *values.StmtResult) (*store.Node, bool) {
 	if len(props) == 0 || len(labels) == 0 || x.opts.DuplicateEchoes {
 		return nil, false
 	}
@@ -354,7 +354,7 @@ func (x *executor) isFresh(id store.ID) bool {
 }
 
 // echoed notes where the statement's first echo is.
-func (x *executor) echoed(pos gqlstatus.Pos, sr *StmtResult) {
+func (x *executor) echoed(pos gqlstatus.Pos, sr *values.StmtResult) {
 	if sr.NodesEchoed+sr.EdgesEchoed == 1 {
 		x.echoAt = x.noticePos(pos)
 	}
@@ -372,7 +372,7 @@ func (x *executor) noticePos(pos gqlstatus.Pos) gqlstatus.Pos {
 // echoNotice tells, once per statement, what its echoes bound: a Δ
 // should carry only what is new or changed, and one made only of echoes
 // applies nothing.
-func (x *executor) echoNotice(sr *StmtResult) {
+func (x *executor) echoNotice(sr *values.StmtResult) {
 	var parts []string
 	if n := sr.NodesEchoed; n > 0 {
 		parts = append(parts, fmt.Sprintf("%d %s", n, plural(n, "node", "nodes")))
@@ -537,7 +537,7 @@ func elemID(el planner.Element) store.ID {
 	return el.Edge.ID
 }
 
-func (x *executor) set(rows []*planner.Row, s *planner.SetStep, sr *StmtResult) error {
+func (x *executor) set(rows []*planner.Row, s *planner.SetStep, sr *values.StmtResult) error {
 	for _, row := range rows {
 		for _, it := range s.Items {
 			el, err := x.element(row, it.Slot, it.Pos)
@@ -655,7 +655,7 @@ func removedKeys(old, next values.Props) int {
 	return n
 }
 
-func (x *executor) remove(rows []*planner.Row, s *planner.RemoveStep, sr *StmtResult) error {
+func (x *executor) remove(rows []*planner.Row, s *planner.RemoveStep, sr *values.StmtResult) error {
 	for _, row := range rows {
 		for _, it := range s.Items {
 			el, err := x.element(row, it.Slot, it.Pos)
@@ -709,7 +709,7 @@ func (x *executor) remove(rows []*planner.Row, s *planner.RemoveStep, sr *StmtRe
 	return nil
 }
 
-func (x *executor) delete(rows []*planner.Row, s *planner.DeleteStep, sr *StmtResult) error {
+func (x *executor) delete(rows []*planner.Row, s *planner.DeleteStep, sr *values.StmtResult) error {
 	// Edges first, so MATCH (a)-[r]->() DELETE r, a works without DETACH.
 	for pass := 0; pass < 2; pass++ {
 		for _, row := range rows {
@@ -727,7 +727,7 @@ func (x *executor) delete(rows []*planner.Row, s *planner.DeleteStep, sr *StmtRe
 	return nil
 }
 
-func (x *executor) deleteOne(el planner.Element, detach bool, pos gqlstatus.Pos, sr *StmtResult) error {
+func (x *executor) deleteOne(el planner.Element, detach bool, pos gqlstatus.Pos, sr *values.StmtResult) error {
 	snap := x.tx.Snapshot()
 	if el.Edge != nil {
 		if _, live := snap.Edge(el.Edge.ID); !live {
@@ -824,7 +824,7 @@ type settling struct {
 // outgoing edge, unless another live task reaches them too (SPEC §6:
 // "Switch task: settle the old TSK"). Counted in the statement that
 // settled the task.
-func (x *executor) settle(stmts []StmtResult) error {
+func (x *executor) settle(stmts []values.StmtResult) error {
 	for _, st := range x.settled {
 		snap := x.tx.Snapshot()
 		t, ok := snap.Node(st.id)

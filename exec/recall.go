@@ -19,24 +19,6 @@ import (
 	"github.com/goldfish-gql/goldfish/values"
 )
 
-// Cue says how a Recall found its seed set (values.Cue).
-type Cue = values.Cue
-
-// The cues.
-const (
-	CueMatch   = values.CueMatch
-	CueTask    = values.CueTask
-	CuePeak    = values.CuePeak
-	CueOutline = values.CueOutline
-	CueSkip    = values.CueSkip
-)
-
-// The views: the grain of a Shape.
-const (
-	ViewInterior = values.ViewInterior // the full walk, all properties
-	ViewShell    = values.ViewShell    // hierarchical edges and identity properties only
-)
-
 // RecallOptions are the options of one Recall, already resolved (defaults
 // filled, checked against their ceilings), and what exec needs besides.
 type RecallOptions struct {
@@ -128,7 +110,7 @@ func Recall(ctx context.Context, snap *store.Snapshot, plan *planner.Plan, param
 	if err := x.check(); err != nil {
 		return nil, err
 	}
-	walk := shapewalk.Options{K: walkK(opt.K), M: opt.M, F: opt.F, Shell: opt.View == ViewShell,
+	walk := shapewalk.Options{K: walkK(opt.K), M: opt.M, F: opt.F, Shell: opt.View == values.ViewShell,
 		Pinned: opt.Pinned, Hierarchy: opt.Hierarchy}
 	e := emitter{snap: snap, opt: opt, shape: &Shape{Shape: values.Shape{Version: snap.Version(), Status: gqlstatus.Success}}, start: time.Now()}
 	// The parser's warnings about the token's text (a comment that hid a
@@ -147,7 +129,7 @@ func Recall(ctx context.Context, snap *store.Snapshot, plan *planner.Plan, param
 		for _, k := range kinds {
 			exemplars = append(exemplars, k.Exemplars...)
 		}
-		e.shape.Cue = CueOutline
+		e.shape.Cue = values.CueOutline
 		e.opt.K = 0 // the outline does not walk
 		e.outline(kinds, types)
 		outline := walk
@@ -165,7 +147,7 @@ func Recall(ctx context.Context, snap *store.Snapshot, plan *planner.Plan, param
 		return nil, err
 	}
 	seeds := found.nodes
-	e.shape.Cue = CueMatch
+	e.shape.Cue = values.CueMatch
 	if found.matched > len(seeds) {
 		e.matched(found, limit, opt)
 	}
@@ -176,7 +158,7 @@ func Recall(ctx context.Context, snap *store.Snapshot, plan *planner.Plan, param
 			return nil, err
 		}
 		seeds = tasks.nodes
-		e.shape.Cue = CueTask
+		e.shape.Cue = values.CueTask
 		if tasks.matched > len(seeds) {
 			e.tasksLeftOut(tasks)
 		}
@@ -185,11 +167,11 @@ func Recall(ctx context.Context, snap *store.Snapshot, plan *planner.Plan, param
 		if seeds, err = opt.Peaks.get(ctx, snap, limit, opt.Hierarchy); err != nil {
 			return nil, x.interruptedBy(err)
 		}
-		e.shape.Cue = CuePeak
+		e.shape.Cue = values.CuePeak
 	}
 	seeds, walk.Lead = tasksFirst(seeds)
 	if len(seeds) == 0 {
-		e.shape.Cue = CueSkip
+		e.shape.Cue = values.CueSkip
 		e.shape.Status = gqlstatus.NoData
 		msg := "no seed: the token matched nothing and the session has no peaks"
 		switch {
@@ -292,8 +274,8 @@ func (x *executor) interruptedBy(err error) error {
 	return err
 }
 
-// MatchCountWork bounds the count of how many nodes a Recall's token
-// matched, made when the seeds did not hold them all: it is exact up to
+// values.MatchCountWork bounds the count of how many nodes a Recall's
+// token matched, made when the seeds did not hold them all: it is exact up to
 // MatchCountWork matches, and past them says "at least MatchCountWork".
 // Enough to tell an agent "ten open tasks, four shown" exactly, and a
 // token matching half a large session stops after a fixed amount of
@@ -303,7 +285,6 @@ func (x *executor) interruptedBy(err error) error {
 // byte of the Shape, and a count by candidates would. A token whose
 // matches are sparse among its candidates costs what a token matching
 // fewer than L costs already: its scan to the end.
-const MatchCountWork = 1024
 
 // seeds is a seed set and what the token matched: matched counts every
 // live node the token matched, up to MatchCountWork (more: there were
@@ -416,7 +397,7 @@ func (x *executor) count(b *binder, row *planner.Row, rp *planner.RecallPlan) (n
 					}
 					seen[c.ID] = struct{}{}
 				}
-				if n == MatchCountWork {
+				if n == values.MatchCountWork {
 					more = true
 					return errStop
 				}
@@ -513,7 +494,7 @@ func (x *executor) liveTasks(snap *store.Snapshot, limit int) (seeds, error) {
 		if n.Kind() != TaskKind || n.HasLabel(SettledLabel) {
 			return true
 		}
-		if count == MatchCountWork {
+		if count == values.MatchCountWork {
 			more = true // past the count's bound
 			return false
 		}

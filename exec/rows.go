@@ -51,7 +51,7 @@ type clampRow struct{ node, total int32 }
 func (e *emitter) keepRows(w *shapewalk.Shape, from int, elided []elision) {
 	src := &e.shape.src
 	*src = rowSource{nodes: make([]nodeRow, len(w.Nodes)), pinned: w.Pinned, from: from,
-		shell: e.opt.View == ViewShell, elided: elided}
+		shell: e.opt.View == values.ViewShell, elided: elided}
 	for i, n := range w.Nodes {
 		src.nodes[i] = nodeRow{n, int32(w.Hops[i])}
 	}

@@ -64,7 +64,7 @@ func TestRapidRowsRenderTheText(t *testing.T) {
 		snap := tx.Commit()
 		o := values.RecallOptions{M: rapid.IntRange(1, 60).Draw(t, "M"), K: rapid.IntRange(0, 3).Draw(t, "K"),
 			L: rapid.IntRange(1, 6).Draw(t, "L"), F: rapid.IntRange(1, 8).Draw(t, "F"),
-			T: rapid.SampledFrom([]int{0, 20, 60, 200, 4000}).Draw(t, "T"), View: rapid.SampledFrom([]string{ViewInterior, ViewShell}).Draw(t, "view")}
+			T: rapid.SampledFrom([]int{0, 20, 60, 200, 4000}).Draw(t, "T"), View: rapid.SampledFrom([]string{values.ViewInterior, values.ViewShell}).Draw(t, "view")}
 		if rapid.IntRange(0, 3).Draw(t, "pin") == 0 {
 			o.Pinned = []string{rapid.SampledFrom(kinds).Draw(t, "pinned")}
 		}

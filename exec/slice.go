@@ -49,10 +49,6 @@ import (
 // edit: one changed byte fails the checksum, so a damaged or hand-written
 // text is refused, with a position, before anything applies.
 
-// MaxSliceBytes is the most bytes a slice's text may hold: the parser's
-// text limit, so every slice ExportSlice writes parses.
-const MaxSliceBytes = values.MaxSliceBytes
-
 const (
 	sliceMagic  = "// goldfish slice "
 	shapeMagic  = "// goldfish session="
@@ -74,15 +70,12 @@ type SliceOptions struct {
 	Session string
 }
 
-// Slice is an exported slice: its text and what it holds.
-type Slice = values.Slice
-
 // ExportSlice writes the slice of snap around the anchors: the seeds of
 // plan (a Recall's token) or the nodes opt.Nicks name. Each anchor's
 // neighbourhood is a walk of its own, so one busy anchor cannot take the
 // rows of the others; the union, with the edges between its nodes while
 // rows remain, holds at most M × |anchors| rows.
-func ExportSlice(ctx context.Context, snap *store.Snapshot, plan *planner.Plan, params map[string]values.Value, opt SliceOptions) (*Slice, error) {
+func ExportSlice(ctx context.Context, snap *store.Snapshot, plan *planner.Plan, params map[string]values.Value, opt SliceOptions) (*values.Slice, error) {
 	if ctx == nil {
 		ctx = context.Background()
 	}
@@ -91,7 +84,7 @@ func ExportSlice(ctx context.Context, snap *store.Snapshot, plan *planner.Plan, 
 		return nil, err
 	}
 	anchors, notes := found.nodes, found.notes
-	out := &Slice{Version: snap.Version(), Status: gqlstatus.Success, Notices: found.notices,
+	out := &values.Slice{Version: snap.Version(), Status: gqlstatus.Success, Notices: found.notices,
 		Anchors: len(anchors), Bound: opt.M * len(anchors)}
 	if len(anchors) == 0 {
 		out.Status = gqlstatus.NoData
@@ -129,9 +122,9 @@ func ExportSlice(ctx context.Context, snap *store.Snapshot, plan *planner.Plan, 
 	head := fmt.Sprintf("%ssession=%s version=%d anchors=%d k=%d rows=%d/%d",
 		sliceMagic, opt.Session, out.Version, out.Anchors, opt.K, out.Rows, out.Bound)
 	out.Text = head + " sum=" + sliceSum(head, rest) + "\n" + rest
-	if len(out.Text) > MaxSliceBytes {
+	if len(out.Text) > values.MaxSliceBytes {
 		return nil, gqlstatus.Errorf(gqlstatus.CommitBudget,
-			"the slice is %d bytes, over the slice bound of %d bytes; nothing exported", len(out.Text), MaxSliceBytes).
+			"the slice is %d bytes, over the slice bound of %d bytes; nothing exported", len(out.Text), values.MaxSliceBytes).
 			WithHint("export fewer anchors or a smaller M, or split the session")
 	}
 	return out, nil

@@ -23,7 +23,7 @@ func planText(text string) (*planner.Plan, error) {
 
 // testSlice exports a slice of a graph built from text, around the seeds
 // of q.
-func testSlice(t testing.TB, text, q string, opt SliceOptions) *Slice {
+func testSlice(t testing.TB, text, q string, opt SliceOptions) *values.Slice {
 	t.Helper()
 	g := store.New()
 	p, err := planText(text)
@@ -59,7 +59,7 @@ func reseal(text string) string {
 	return head + " sum=" + sliceSum(head, rest) + "\n" + rest
 }
 
-var fuzzBounds = SliceBounds{Rows: 6400, PerAnchor: 200, Bytes: MaxSliceBytes, Catalog: "catalog"}
+var fuzzBounds = SliceBounds{Rows: 6400, PerAnchor: 200, Bytes: values.MaxSliceBytes, Catalog: "catalog"}
 
 // FuzzReadSlice feeds arbitrary text to the slice reader, as it is and
 // resealed with a matching sum: it must answer with a slice or a
@@ -104,7 +104,7 @@ func FuzzReadSlice(f *testing.F) {
 				g := store.New()
 				for round := 0; round < 2; round++ {
 					before := g.Snapshot()
-					res, err := Absorb(context.Background(), g, d, AbsorbOptions{Policy: p, Budget: Budget{Rows: fuzzBounds.Rows, Bytes: fuzzBounds.Bytes}})
+					res, err := Absorb(context.Background(), g, d, AbsorbOptions{Policy: p, Budget: values.Budget{Rows: fuzzBounds.Rows, Bytes: fuzzBounds.Bytes}})
 					if err != nil {
 						var ge *gqlstatus.Error
 						if !errors.As(err, &ge) || ge.Code == gqlstatus.Internal {

@@ -25,7 +25,7 @@ func Vocabulary(snap *store.Snapshot) *vocab.State {
 func (x *executor) nextVersion() uint64 { return x.tx.Base().Version() + 1 }
 
 // define applies a registration or a drop to the Δ's vocabulary.
-func (x *executor) define(d *planner.DefineStep, sr *StmtResult) error {
+func (x *executor) define(d *planner.DefineStep, sr *values.StmtResult) error {
 	state := Vocabulary(x.tx.Snapshot())
 	kind := "view"
 	if d.Action {
@@ -100,7 +100,7 @@ func upper(kind string) string {
 // call runs a registered action: binds the arguments to its parameters
 // (type-checked, defaults applied), evaluates its precondition, and runs
 // its body's statements in the Δ, under the Δ's budgets.
-func (x *executor) call(cs *planner.CallStep, sr *StmtResult) error {
+func (x *executor) call(cs *planner.CallStep, sr *values.StmtResult) error {
 	err := x.runCall(cs, sr)
 	if err == nil || x.ctx.Err() != nil {
 		return err
@@ -135,7 +135,7 @@ func FailedAction(err error) (string, bool) {
 }
 
 // runCall is call's work.
-func (x *executor) runCall(cs *planner.CallStep, sr *StmtResult) error {
+func (x *executor) runCall(cs *planner.CallStep, sr *values.StmtResult) error {
 	state := Vocabulary(x.tx.Snapshot())
 	a, ok := state.Action(cs.Name)
 	if !ok {

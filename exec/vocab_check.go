@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/goldfish-gql/goldfish/gqlstatus"
+	"github.com/goldfish-gql/goldfish/values"
 	"github.com/goldfish-gql/goldfish/vocab"
 )
 
@@ -16,7 +17,7 @@ import (
 // definition; one it dropped after is not checked. Replay checks nothing
 // (nobody reads its notices), and an evaluation the context stops is
 // left unreported.
-func (x *executor) checkDefined(stmts []StmtResult) {
+func (x *executor) checkDefined(stmts []values.StmtResult) {
 	if x.opts.Replay || x.plan.RolledBack {
 		return
 	}

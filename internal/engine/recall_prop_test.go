@@ -162,7 +162,7 @@ func checkBounds(t *rapid.T, sh *exec.Shape, o values.RecallOptions) {
 	if sh.Rows > o.M {
 		t.Fatalf("rows %d > M %d", sh.Rows, o.M)
 	}
-	if sh.Cue != exec.CueOutline && sh.Seeds > o.L {
+	if sh.Cue != values.CueOutline && sh.Seeds > o.L {
 		t.Fatalf("seeds %d > L %d", sh.Seeds, o.L)
 	}
 	if _, err := parser.Parse(sh.Text); err != nil {
@@ -270,7 +270,7 @@ func TestRecallRoundTrip(t *testing.T) {
 		o.F = 64
 		o.T = 1 << 30 // nor a Shape the token target trimmed
 		first := uncached(t, s, q, o)
-		if first.Rows == 0 || first.Cue == exec.CuePeak {
+		if first.Rows == 0 || first.Cue == values.CuePeak {
 			// Peaks rank nodes by their edges in the whole session, which the
 			// copy holds only in part: a peak Shape is not expected to come back.
 			return

@@ -20,7 +20,7 @@ import (
 
 // MaxSliceBytes is the most bytes a slice may hold (the parser's text
 // limit, so every slice parses).
-const MaxSliceBytes = exec.MaxSliceBytes
+const MaxSliceBytes = values.MaxSliceBytes
 
 // ExportSlice writes the slice of the session around its anchors: the
 // seeds of q, a Recall's token (at most L of them, found as a Recall
@@ -33,7 +33,7 @@ const MaxSliceBytes = exec.MaxSliceBytes
 // (42Q04: a slice never takes a whole session), the catalogue (42Q02), a
 // nick no live node has (42002), more nicks than L or budgets above their
 // ceilings (22Q01), a slice over MaxSliceBytes (22Q02).
-func (s *Session) ExportSlice(ctx context.Context, q string, opts values.SliceOptions) (*exec.Slice, error) {
+func (s *Session) ExportSlice(ctx context.Context, q string, opts values.SliceOptions) (*values.Slice, error) {
 	if err := s.begin(ctx); err != nil {
 		return nil, err
 	}
@@ -142,8 +142,8 @@ func (s *Session) Absorb(ctx context.Context, slice string, policy values.Absorb
 	if err != nil {
 		return nil, err
 	}
-	xo := exec.AbsorbOptions{Policy: p, Budget: exec.Budget{Rows: b.Rows, Bytes: b.Bytes}}
-	var res *exec.AbsorbResult
+	xo := exec.AbsorbOptions{Policy: p, Budget: values.Budget{Rows: b.Rows, Bytes: b.Bytes}}
+	var res *values.AbsorbResult
 	err = s.write(ctx, &change{what: "Absorb",
 		waiting: "nothing applied: the Absorb was waiting for the session's other Commits; allow it more time",
 		entry:   cabinet.Entry{Kind: cabinet.EntryAbsorb, Mint: uint8(p), Text: slice, Agent: o.Agent},

@@ -111,7 +111,7 @@ func (s *Session) Commit(ctx context.Context, text string, args map[string]any, 
 		return nil, err
 	}
 	xo := exec.CommitOptions{Mint: mint, Budget: s.db.cfg.Budget, Agent: o.Agent}
-	var res *exec.Result
+	var res *values.CommitResult
 	err = s.write(ctx, &change{what: "Δ",
 		waiting: "nothing applied: the Δ was waiting for the session's other Commits; allow it more time",
 		entry:   cabinet.Entry{Kind: cabinet.EntryDelta, Mint: entryMint(mint), Text: text, Params: vals, Agent: o.Agent},

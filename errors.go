@@ -88,7 +88,7 @@ const MaxSessionName = values.MaxSessionName
 
 // ValidSessionName checks a session name: 1 to 64 letters, digits, '_',
 // '-' or '.', not starting with '.' or '-'.
-func ValidSessionName(name string) error { return engine.ValidSessionName(name) }
+func ValidSessionName(name string) error { return values.ValidSessionName(name) }
 
 // MaxAgentName is the longest agent name accepted.
 const MaxAgentName = values.MaxAgentName
@@ -101,7 +101,7 @@ const MaxAgents = values.MaxAgents
 
 // ValidAgentName checks an agent name: 1 to 64 letters, digits, '_', '-'
 // or '.', not starting with '-' or '.' (the rules of session names).
-func ValidAgentName(name string) error { return engine.ValidAgentName(name) }
+func ValidAgentName(name string) error { return values.ValidAgentName(name) }
 
 // CatalogName is the session that lists the others (SPEC §8): one node
 //

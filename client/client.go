@@ -131,7 +131,7 @@ func (c *Client) Sessions(ctx context.Context) ([]string, error) {
 // SessionInfo is one session's version and counts; a session not made
 // yet has version 0 (sessions are made on first use).
 func (c *Client) SessionInfo(ctx context.Context, name string) (values.SessionInfo, error) {
-	if err := validSessionName(name); err != nil {
+	if err := values.ValidSessionName(name); err != nil {
 		return values.SessionInfo{}, err
 	}
 	var s wire.Session
@@ -154,7 +154,7 @@ func (c *Client) Session(ctx context.Context, name string) (*Session, error) {
 
 // Drop deletes session name for good.
 func (c *Client) Drop(ctx context.Context, name string) error {
-	if err := validSessionName(name); err != nil {
+	if err := values.ValidSessionName(name); err != nil {
 		return err
 	}
 	var out wire.Dropped
@@ -190,24 +190,6 @@ func (c *Client) Backup(ctx context.Context, w io.Writer) (int64, error) {
 		return n, c.lost(fmt.Errorf("the copy ended after %d of %d bytes", n, resp.ContentLength), false)
 	}
 	return n, nil
-}
-
-// validSessionName checks a session name as the server does (the
-// engine's ValidSessionName, which a test holds this to): a name is one
-// segment of the request's path, so one that is not a session's is
-// refused here, with the server's words, before any request.
-func validSessionName(name string) error {
-	if name == "" || len(name) > values.MaxSessionName {
-		return gqlstatus.Errorf(gqlstatus.InvalidName, "session name must be 1 to %d characters, got %d", values.MaxSessionName, len(name))
-	}
-	for i, r := range name {
-		ok := r == '_' || (r >= 'a' && r <= 'z') || (r >= 'A' && r <= 'Z') || (r >= '0' && r <= '9') ||
-			(i > 0 && (r == '-' || r == '.'))
-		if !ok {
-			return gqlstatus.Errorf(gqlstatus.InvalidName, "session name %q may hold only letters, digits, '_', and (not first) '-' or '.'", name)
-		}
-	}
-	return nil
 }
 
 func sessionPath(name, verb string) string {

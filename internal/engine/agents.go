@@ -28,25 +28,6 @@ const MaxAgentName = values.MaxAgentName
 // record and the bytes each Commit writes for it.
 const MaxAgents = values.MaxAgents
 
-// ValidAgentName checks an agent name: 1 to 64 letters, digits, '_', '-'
-// or '.', not starting with '-' or '.' (the rules of session names).
-func ValidAgentName(name string) error {
-	if name == "" || len(name) > MaxAgentName {
-		return gqlstatus.Errorf(gqlstatus.InvalidName, "agent name must be 1 to %d characters, got %d", MaxAgentName, len(name)).
-			WithHint("e.g. planner, ana.2 or build-bot")
-	}
-	for i := 0; i < len(name); i++ {
-		r := name[i]
-		ok := r == '_' || (r >= 'a' && r <= 'z') || (r >= 'A' && r <= 'Z') || (r >= '0' && r <= '9') ||
-			(i > 0 && (r == '-' || r == '.'))
-		if !ok {
-			return gqlstatus.Errorf(gqlstatus.InvalidName, "agent name %q may hold only letters, digits, '_', and (not first) '-' or '.'", name).
-				WithHint("e.g. planner, ana.2 or build-bot")
-		}
-	}
-	return nil
-}
-
 // Agents lists the agents that have read the session, sorted by name.
 func (s *Session) Agents(ctx context.Context) ([]values.AgentInfo, error) {
 	if err := s.db.enter(); err != nil {
@@ -110,7 +91,7 @@ func (t *agentTable) find(name string) (*agentRecord, error) {
 	if r, ok := t.m.Load(name); ok {
 		return r.(*agentRecord), nil
 	}
-	if err := ValidAgentName(name); err != nil {
+	if err := values.ValidAgentName(name); err != nil {
 		return nil, err
 	}
 	t.mu.Lock()
@@ -170,7 +151,7 @@ func (s *Session) ForgetAgent(ctx context.Context, name string) error {
 	if s.dropped.Load() {
 		return s.errDropped()
 	}
-	if err := ValidAgentName(name); err != nil {
+	if err := values.ValidAgentName(name); err != nil {
 		return err
 	}
 	if s.db.cfg.ReadOnly {

@@ -8,6 +8,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/goldfish-gql/goldfish/store/cabinet"
+	"github.com/goldfish-gql/goldfish/values"
 	"github.com/goldfish-gql/goldfish/vocab"
 )
 
@@ -189,7 +190,7 @@ func decodeAgents(body *attnReader, t *agentTable) error {
 			return body.err
 		case fields.err != nil:
 			return fmt.Errorf("agent %q: %v", name, fields.err)
-		case !utf8.ValidString(name) || ValidAgentName(name) != nil:
+		case !utf8.ValidString(name) || values.ValidAgentName(name) != nil:
 			return fmt.Errorf("agent name %q is not valid", name)
 		case i > 0 && name <= prev:
 			return fmt.Errorf("agent %q after %q: not sorted, or twice", name, prev)

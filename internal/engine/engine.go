@@ -9,7 +9,6 @@ import (
 
 	"github.com/dgraph-io/ristretto/v2"
 
-	"github.com/goldfish-gql/goldfish/gqlstatus"
 	"github.com/goldfish-gql/goldfish/internal/catalog"
 	"github.com/goldfish-gql/goldfish/internal/config"
 	"github.com/goldfish-gql/goldfish/internal/shapecache"
@@ -144,22 +143,6 @@ func (db *DB) closeCaches() {
 // MaxSessionName is the longest session name accepted.
 const MaxSessionName = values.MaxSessionName
 
-// ValidSessionName checks a session name: 1 to 64 letters, digits, '_',
-// '-' or '.', not starting with '.' or '-'.
-func ValidSessionName(name string) error {
-	if name == "" || len(name) > MaxSessionName {
-		return gqlstatus.Errorf(gqlstatus.InvalidName, "session name must be 1 to %d characters, got %d", MaxSessionName, len(name))
-	}
-	for i, r := range name {
-		ok := r == '_' || (r >= 'a' && r <= 'z') || (r >= 'A' && r <= 'Z') || (r >= '0' && r <= '9') ||
-			(i > 0 && (r == '-' || r == '.'))
-		if !ok {
-			return gqlstatus.Errorf(gqlstatus.InvalidName, "session name %q may hold only letters, digits, '_', and (not first) '-' or '.'", name)
-		}
-	}
-	return nil
-}
-
 // Session returns the named session, creating it empty on first use. A
 // session held in the cabinet is hydrated on its first use (snapshot plus
 // log, which ctx bounds), and again after a memory budget unloaded it
@@ -167,7 +150,7 @@ func ValidSessionName(name string) error {
 // counts as a use of the session. CatalogName gives the catalogue, which
 // takes Recall but refuses Commit.
 func (db *DB) Session(ctx context.Context, name string) (*Session, error) {
-	if err := ValidSessionName(name); err != nil {
+	if err := values.ValidSessionName(name); err != nil {
 		return nil, err
 	}
 	if err := db.enter(); err != nil {

@@ -141,7 +141,7 @@ func (db *DB) Flush(ctx context.Context) error {
 // Drop removes a session for good: from memory, from the cabinet and from
 // the catalogue. Holders of the old *Session get ErrDropped on Commit.
 func (db *DB) Drop(ctx context.Context, name string) error {
-	if err := ValidSessionName(name); err != nil {
+	if err := values.ValidSessionName(name); err != nil {
 		return err
 	}
 	if name == CatalogName {

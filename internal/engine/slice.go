@@ -118,7 +118,7 @@ func (s *Session) Absorb(ctx context.Context, slice string, policy values.Absorb
 	}
 	defer s.end()
 	if o.Agent != "" {
-		if err := ValidAgentName(o.Agent); err != nil {
+		if err := values.ValidAgentName(o.Agent); err != nil {
 			return nil, err
 		}
 	}

@@ -94,7 +94,7 @@ func (s *Session) Commit(ctx context.Context, text string, args map[string]any, 
 	}
 	defer s.end()
 	if o.Agent != "" {
-		if err := ValidAgentName(o.Agent); err != nil {
+		if err := values.ValidAgentName(o.Agent); err != nil {
 			return nil, err
 		}
 	}

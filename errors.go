@@ -1,6 +1,9 @@
 package goldfish
 
 import (
+	"context"
+	"errors"
+
 	"github.com/goldfish-gql/goldfish/gqlstatus"
 	"github.com/goldfish-gql/goldfish/internal/engine"
 	"github.com/goldfish-gql/goldfish/values"
@@ -120,3 +123,41 @@ const CatalogName = values.CatalogName
 
 // SessionLabel is the label of the catalogue's nodes.
 const SessionLabel = values.SessionLabel
+
+// StatusOf returns err as a GQLSTATUS error, so everything a caller
+// reports carries a code: an *Error as it is; the database's conditions
+// (its sentinel errors) with their codes, the message kept (ErrDamaged
+// 58Q01, ErrNotDurable 40003, ErrDropped 42002, a cancelled or expired
+// context 40000, the cabinet unreachable 08Q04 with what to do); anything
+// else a failure nothing classified (40Q01), never a rolled-back
+// transaction it may not have been. The shell and the server report
+// errors through it.
+func StatusOf(err error) *Error {
+	const unreachableHint = "check that the cabinet's PostgreSQL server is running and reachable, then try again (goldfish reconnects by itself)"
+	var ge *Error
+	if errors.As(err, &ge) {
+		if ge.Code == gqlstatus.Internal && errors.Is(err, ErrCabinetUnavailable) {
+			c := *ge
+			c.Code = gqlstatus.CabinetUnavailable
+			if c.Hint == "" {
+				c.Hint = unreachableHint
+			}
+			return &c
+		}
+		return ge
+	}
+	code, hint := gqlstatus.Internal, ""
+	switch {
+	case errors.Is(err, ErrCabinetUnavailable):
+		code, hint = gqlstatus.CabinetUnavailable, unreachableHint
+	case errors.Is(err, ErrDamaged):
+		code = gqlstatus.Damaged
+	case errors.Is(err, ErrNotDurable):
+		code = gqlstatus.CompletionUnknown
+	case errors.Is(err, ErrDropped):
+		code = gqlstatus.InvalidReference
+	case errors.Is(err, context.Canceled), errors.Is(err, context.DeadlineExceeded):
+		code = gqlstatus.Rollback
+	}
+	return &Error{Code: code, Msg: err.Error(), Hint: hint, Cause: err}
+}

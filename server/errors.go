@@ -1,7 +1,6 @@
 package server
 
 import (
-	"context"
 	"errors"
 
 	"github.com/goldfish-gql/goldfish"
@@ -9,50 +8,15 @@ import (
 	"github.com/goldfish-gql/goldfish/wire"
 )
 
-// statusOf gives err its GQLSTATUS, as the shell does: the database's
-// sentinel conditions get their codes, and an error without one is a
-// failure nothing classified (40Q01), its message kept.
+// statusOf gives err its GQLSTATUS, as the shell does (goldfish.StatusOf),
+// but for a database closed under a request: the server is shutting down.
 func statusOf(err error) *gqlstatus.Error {
-	const unreachableHint = "check that the cabinet's PostgreSQL server is running and reachable, then try again (goldfish reconnects by itself)"
 	var ge *gqlstatus.Error
-	if errors.As(err, &ge) {
-		if ge.Code == gqlstatus.Internal && cabinetUnreachable(err) {
-			c := *ge
-			c.Code = gqlstatus.CabinetUnavailable
-			if c.Hint == "" {
-				c.Hint = unreachableHint
-			}
-			return &c
-		}
-		return ge
+	if !errors.As(err, &ge) && errors.Is(err, goldfish.ErrClosed) {
+		return &gqlstatus.Error{Code: gqlstatus.ShuttingDown, Msg: err.Error(), Cause: err,
+			Hint: "the server is shutting down; send the request again once it is back"}
 	}
-	code := gqlstatus.Internal
-	hint := ""
-	switch {
-	case cabinetUnreachable(err):
-		code, hint = gqlstatus.CabinetUnavailable, unreachableHint
-	case errors.Is(err, goldfish.ErrClosed):
-		code, hint = gqlstatus.ShuttingDown, "the server is shutting down; send the request again once it is back"
-	case errors.Is(err, goldfish.ErrDamaged):
-		code = gqlstatus.Damaged
-	case errors.Is(err, goldfish.ErrNotDurable):
-		code = gqlstatus.CompletionUnknown
-	case errors.Is(err, goldfish.ErrDropped):
-		code = gqlstatus.InvalidReference
-	case errors.Is(err, context.Canceled), errors.Is(err, context.DeadlineExceeded):
-		code = gqlstatus.Rollback
-	}
-	return &gqlstatus.Error{Code: code, Msg: err.Error(), Hint: hint, Cause: err}
-}
-
-// cabinetUnreachable reports whether err is the cabinet being
-// unreachable.
-func cabinetUnreachable(err error) bool {
-	var ge *gqlstatus.Error
-	if errors.As(err, &ge) && ge.Code == gqlstatus.CabinetUnavailable {
-		return true
-	}
-	return errors.Is(err, goldfish.ErrCabinetUnavailable)
+	return goldfish.StatusOf(err)
 }
 
 // retryAfter is the Retry-After of an answer that the cabinet was

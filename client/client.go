@@ -219,14 +219,12 @@ func (c *Client) query(ctx context.Context, path string, body, out any, text str
 func (c *Client) send(ctx context.Context, method, path string, body, out any, text string, write bool) error {
 	var buf []byte
 	if body != nil {
-		var b bytes.Buffer
-		enc := json.NewEncoder(&b)
-		enc.SetEscapeHTML(false)
-		if err := enc.Encode(body); err != nil {
+		b, err := wire.Marshal(body)
+		if err != nil {
 			return gqlstatus.Errorf(gqlstatus.InvalidValueType, "cannot write the request as JSON: %v", err).
 				WithHint("pass values JSON can carry")
 		}
-		buf = b.Bytes()
+		buf = append(b, '\n')
 	}
 	resp, err := c.do(ctx, method, path, buf, write)
 	if err != nil {

@@ -1,7 +1,6 @@
 package repl
 
 import (
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -87,11 +86,11 @@ func WriteError(w io.Writer, err error) {
 // (wire.ShellError).
 
 func writeJSON(w io.Writer, v any) {
-	enc := json.NewEncoder(w)
-	enc.SetEscapeHTML(false) // Shapes hold "->"; keep them readable
-	if err := enc.Encode(v); err != nil {
-		enc.Encode(errorJSON(gqlstatus.Errorf(gqlstatus.Internal, "cannot write the result as JSON: %v", err)))
+	b, err := wire.Marshal(v)
+	if err != nil {
+		b, _ = wire.Marshal(errorJSON(gqlstatus.Errorf(gqlstatus.Internal, "cannot write the result as JSON: %v", err)))
 	}
+	w.Write(append(b, '\n'))
 }
 
 // resultJSON is the line for res, a Δ the person typed as statements

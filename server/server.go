@@ -269,16 +269,11 @@ func (s *Server) writeJSON(w http.ResponseWriter, r *http.Request, code int, v a
 	w.Write(b)
 }
 
-// encodeAnswer is v as the server writes it: JSON with <, > and & as
-// they are (Shapes hold "->"; keep them readable), then a newline.
+// encodeAnswer is v as the server writes it (wire.Marshal), then a
+// newline.
 func encodeAnswer(v any) ([]byte, error) {
-	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf)
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(v); err != nil {
-		return nil, err
-	}
-	return buf.Bytes(), nil
+	b, err := wire.Marshal(v)
+	return append(b, '\n'), err
 }
 
 // decode reads a request body into v, strictly: one JSON object, no

@@ -87,7 +87,7 @@ func (s *RecallSettings) UnmarshalJSON(b []byte) error {
 
 // MarshalJSON writes the settings, "rows" last when it is set.
 func (s RecallSettings) MarshalJSON() ([]byte, error) {
-	return marshal(struct {
+	return Marshal(struct {
 		recallFields
 		Rows bool `json:"rows,omitempty"`
 	}{recallFields(s), s.Rows})
@@ -259,7 +259,7 @@ type shapeFields Shape
 // MarshalJSON writes the Shape, its Detail's keys after "gql" when it
 // has one.
 func (s Shape) MarshalJSON() ([]byte, error) {
-	return marshal(struct {
+	return Marshal(struct {
 		shapeFields
 		*ShapeRows
 	}{shapeFields(s), s.Detail})
@@ -371,10 +371,11 @@ func orEmpty(list []string) []string {
 	return list
 }
 
-// marshal is json.Marshal without escaping <, > and &, as the server and
-// the shell write every answer (Shapes hold "->"): an encoder that
-// escapes them escapes them in what this returns as well.
-func marshal(v any) ([]byte, error) {
+// Marshal is v as the server, the shell and the client write it: JSON
+// with <, > and & as they are (Shapes hold "->"; keep them readable),
+// without a final newline. An encoder that escapes them escapes them in
+// what this returns as well.
+func Marshal(v any) ([]byte, error) {
 	var b bytes.Buffer
 	enc := json.NewEncoder(&b)
 	enc.SetEscapeHTML(false)

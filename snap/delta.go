@@ -176,33 +176,19 @@ func pname(c byte, i int) string {
 }
 
 func nodeText(kind string, keys []string) func(n int) string {
-	return func(n int) string {
+	return golang.InsertOf(func(i int) string {
 		var b strings.Builder
-		b.WriteString("INSERT ")
-		for i := range n {
-			if i > 0 {
-				b.WriteString(", ")
-			}
-			fmt.Fprintf(&b, "(:%s {loc: $%s", kind, pname('l', i))
-			for j, k := range keys {
-				fmt.Fprintf(&b, ", %s: $%s", k, pname('p', j*256+i))
-			}
-			b.WriteString("})")
+		fmt.Fprintf(&b, "(:%s {loc: $%s", kind, pname('l', i))
+		for j, k := range keys {
+			fmt.Fprintf(&b, ", %s: $%s", k, pname('p', j*256+i))
 		}
+		b.WriteString("})")
 		return b.String()
-	}
+	})
 }
 
 func edgeText(from, typ, to string) func(n int) string {
-	return func(n int) string {
-		var b strings.Builder
-		b.WriteString("INSERT ")
-		for i := range n {
-			if i > 0 {
-				b.WriteString(", ")
-			}
-			fmt.Fprintf(&b, "(:%s {loc: $%s})-[:%s]->(:%s {loc: $%s})", from, pname('f', i), typ, to, pname('t', i))
-		}
-		return b.String()
-	}
+	return golang.InsertOf(func(i int) string {
+		return fmt.Sprintf("(:%s {loc: $%s})-[:%s]->(:%s {loc: $%s})", from, pname('f', i), typ, to, pname('t', i))
+	})
 }

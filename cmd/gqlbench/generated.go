@@ -7,10 +7,10 @@ import (
 	"math"
 	"math/rand/v2"
 	"strconv"
-	"strings"
 	"time"
 
 	"github.com/goldfish-gql/goldfish"
+	"github.com/goldfish-gql/goldfish/ingest/golang"
 )
 
 // The generated graph has the shape of recall_bench_test.go: five kinds,
@@ -114,30 +114,15 @@ func (b *batcher) flush() error {
 }
 
 func nodeText(kind string) func(n int) string {
-	return insertOf(func(i int) string {
+	return golang.InsertOf(func(i int) string {
 		return fmt.Sprintf("(:%s {loc: $l%d, nick: $n%d, title: $s%d, weight: $w%d})", kind, i, i, i, i)
 	})
 }
 
 func edgeText(from, typ, to string) func(n int) string {
-	return insertOf(func(i int) string {
+	return golang.InsertOf(func(i int) string {
 		return fmt.Sprintf("(:%s {loc: $l%d})-[:%s]->(:%s {loc: $n%d})", from, i, typ, to, i)
 	})
-}
-
-// insertOf returns the text of one INSERT of n patterns, pattern(i) each.
-func insertOf(pattern func(i int) string) func(n int) string {
-	return func(n int) string {
-		var sb strings.Builder
-		sb.WriteString("INSERT ")
-		for i := range n {
-			if i > 0 {
-				sb.WriteString(", ")
-			}
-			sb.WriteString(pattern(i))
-		}
-		return sb.String()
-	}
 }
 
 // buildGenerated builds the graph of n nodes in s through Session.Ingest:

@@ -384,6 +384,14 @@ func (b *builder) callPairs(p *pkg) [][2]string {
 }
 
 func edgesText(typ, from, to string) func(n int) string {
+	return InsertOf(func(i int) string {
+		return fmt.Sprintf("(:%s {loc: $l%d})-[:%s]->(:%s {loc: $n%d})", from, i, typ, to, i)
+	})
+}
+
+// InsertOf returns the text of one INSERT of n patterns, pattern(i) each:
+// how the ingester, Model Snap and the benchmark write a batch.
+func InsertOf(pattern func(i int) string) func(n int) string {
 	return func(n int) string {
 		var sb strings.Builder
 		sb.WriteString("INSERT ")
@@ -391,7 +399,7 @@ func edgesText(typ, from, to string) func(n int) string {
 			if i > 0 {
 				sb.WriteString(", ")
 			}
-			fmt.Fprintf(&sb, "(:%s {loc: $l%d})-[:%s]->(:%s {loc: $n%d})", from, i, typ, to, i)
+			sb.WriteString(pattern(i))
 		}
 		return sb.String()
 	}

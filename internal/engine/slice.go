@@ -113,16 +113,11 @@ func readSlice(text string, b exec.SliceBounds) (*exec.SliceData, error) {
 // Absorb commits a slice that ExportSlice wrote into the session as one
 // atomic Δ under policy (keep, reject or remint), through the write path.
 func (s *Session) Absorb(ctx context.Context, slice string, policy values.AbsorbPolicy, o values.CommitOptions) (*values.AbsorbResult, error) {
-	if err := s.begin(ctx); err != nil {
+	end, err := s.beginWrite(ctx, o)
+	if err != nil {
 		return nil, err
 	}
-	defer s.end()
-	if o.Agent != "" {
-		if err := values.ValidAgentName(o.Agent); err != nil {
-			return nil, err
-		}
-	}
-	defer timed(o.Timing)()
+	defer end()
 	p, err := ParseAbsorbPolicy(string(policy))
 	if err != nil {
 		return nil, err

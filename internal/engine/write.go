@@ -87,18 +87,29 @@ func timed(t *values.Timing) func() {
 	return func() { t.Execute = time.Since(t0) - t.Parse - t.Plan }
 }
 
-// Commit applies text as one atomic Δ under the id rule mint.
-func (s *Session) Commit(ctx context.Context, text string, args map[string]any, mint Mint, o values.CommitOptions) (*values.CommitResult, error) {
+// beginWrite admits a write of the session (begin), checks the name of
+// the agent that makes it and starts its timing; end ends all three.
+func (s *Session) beginWrite(ctx context.Context, o values.CommitOptions) (end func(), err error) {
 	if err := s.begin(ctx); err != nil {
 		return nil, err
 	}
-	defer s.end()
 	if o.Agent != "" {
 		if err := values.ValidAgentName(o.Agent); err != nil {
+			s.end()
 			return nil, err
 		}
 	}
-	defer timed(o.Timing)()
+	stop := timed(o.Timing)
+	return func() { stop(); s.end() }, nil
+}
+
+// Commit applies text as one atomic Δ under the id rule mint.
+func (s *Session) Commit(ctx context.Context, text string, args map[string]any, mint Mint, o values.CommitOptions) (*values.CommitResult, error) {
+	end, err := s.beginWrite(ctx, o)
+	if err != nil {
+		return nil, err
+	}
+	defer end()
 	if err := exec.CheckDeltaText(text, s.db.cfg.Budget); err != nil {
 		return nil, err // before the parse: an oversized text costs nothing
 	}

@@ -28,6 +28,19 @@ func parseFlags(fs *flag.FlagSet, args []string, stdout, stderr io.Writer) (code
 	return 2, true
 }
 
+// parseNoArgs is parseFlags for a command that takes flags alone: an
+// argument left over is refused, naming it (exit 2).
+func parseNoArgs(fs *flag.FlagSet, args []string, stdout, stderr io.Writer) (code int, done bool) {
+	if code, done := parseFlags(fs, args, stdout, stderr); done {
+		return code, true
+	}
+	if fs.NArg() > 0 {
+		fmt.Fprintf(stderr, "%s: unexpected argument %q\n", fs.Name(), fs.Arg(0))
+		return 2, true
+	}
+	return 0, false
+}
+
 // subcommands are gqlsh's commands besides the shell, for gqlsh help.
 var subcommands = []string{"serve", "mcp", "token", "ingest-go", "snap-go", "conformance", "import-memory", "export-memory"}
 

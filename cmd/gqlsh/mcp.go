@@ -30,12 +30,8 @@ func runMCP(args []string, e env) int {
 		fmt.Fprintln(fs.Output(), "Usage: gqlsh mcp [--cabinet PATH | --postgres URL | --mem] [--postgres-schema NAME] [--session NAME] [--memory-budget SIZE]\n\nServes MCP on standard input and output: the tools recall, commit and\nsessions, and the knowledge-graph memory server's tools on --session.")
 		fs.PrintDefaults()
 	}
-	if code, done := parseFlags(fs, args, e.stdout, e.stderr); done {
+	if code, done := parseNoArgs(fs, args, e.stdout, e.stderr); done {
 		return code
-	}
-	if fs.NArg() > 0 {
-		fmt.Fprintf(e.stderr, "gqlsh mcp: unexpected argument %q\n", fs.Arg(0))
-		return 2
 	}
 	if !storage.check("gqlsh mcp", e) {
 		return 2

@@ -64,12 +64,8 @@ func runServe(args []string, e env) int {
 		fmt.Fprint(fs.Output(), serveUsage)
 		fs.PrintDefaults()
 	}
-	if code, done := parseFlags(fs, args, e.stdout, e.stderr); done {
+	if code, done := parseNoArgs(fs, args, e.stdout, e.stderr); done {
 		return code
-	}
-	if fs.NArg() > 0 {
-		fmt.Fprintf(e.stderr, "gqlsh serve: unexpected argument %q\n", fs.Arg(0))
-		return 2
 	}
 	if !storage.check("gqlsh serve", e) {
 		return 2
@@ -203,12 +199,8 @@ func runToken(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(fs.Output(), "Usage: gqlsh token --read GLOB[,GLOB…] | --write GLOB[,GLOB…] [--agent NAME[,NAME…]]\n\nPrints a new token on the first line and, on the second, the line to append\nto the server's tokens file (gqlsh serve --tokens FILE), which holds only a\nhash of the token. Globs match session names: * any run of characters, ? one.\nEach flag may be repeated, and takes a comma-separated list.\n\nWith --agent, every Recall and Commit of the token must name one of its agents\n(globs as for sessions); one that names none acts as the token's agent when it\nhas exactly one, a name without * ? or [, and is refused otherwise.")
 		fs.PrintDefaults()
 	}
-	if code, done := parseFlags(fs, args, stdout, stderr); done {
+	if code, done := parseNoArgs(fs, args, stdout, stderr); done {
 		return code
-	}
-	if fs.NArg() > 0 {
-		fmt.Fprintf(stderr, "gqlsh token: unexpected argument %q\n", fs.Arg(0))
-		return 2
 	}
 	token, line, err := server.NewBoundToken(read, write, agents)
 	if err != nil {

@@ -88,11 +88,7 @@ func (t *remote) replay(ctx context.Context, session, text string, format repl.F
 
 // exec is Runner.Exec of a script, sending to the server.
 func (p *replayer) exec(ctx context.Context, st repl.Stmt) error {
-	words := st.Words(2)
-	verb := ""
-	if len(words) > 0 {
-		verb = words[0]
-	}
+	verb, words := st.Verb()
 	switch {
 	case verb == "START" && len(words) == 2 && words[1] == "TRANSACTION":
 		if p.inTx {

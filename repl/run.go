@@ -130,11 +130,7 @@ func (r *Runner) Close() error {
 // statement in between: an error shows at once, points at the statement,
 // and leaves the transaction open.
 func (r *Runner) Exec(ctx context.Context, st Stmt) error {
-	words := st.Words(2)
-	verb := ""
-	if len(words) > 0 {
-		verb = words[0]
-	}
+	verb, words := st.Verb()
 	switch {
 	case verb == "START" && len(words) == 2 && words[1] == "TRANSACTION":
 		if r.inTx {

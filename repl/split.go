@@ -772,6 +772,17 @@ func offsetOf(text string, line, col int) int {
 	return len(text)
 }
 
+// Verb returns the statement's first word (in upper case, "" for
+// none) and its first two words: what tells a transaction's statements
+// (START TRANSACTION, COMMIT, ROLLBACK) from the rest.
+func (s Stmt) Verb() (verb string, words []string) {
+	words = s.Words(2)
+	if len(words) > 0 {
+		verb = words[0]
+	}
+	return verb, words
+}
+
 // Words returns the first n words of the statement in upper case, skipping
 // comments: enough to recognise START TRANSACTION, COMMIT and ROLLBACK
 // without parsing.

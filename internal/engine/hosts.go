@@ -455,7 +455,7 @@ func (s *Session) hostsWrite(ctx context.Context, what string, e *cabinet.Entry,
 		}
 		switch {
 		case errors.Is(claimErr, cabinet.ErrVersionTaken) && attempt < h.retries:
-			if attempt+1 < turnAfter && sleepCtx(ctx, conflictBackoff(attempt)) != nil {
+			if attempt+1 < turnAfter && cabinet.Sleep(ctx, conflictBackoff(attempt)) != nil {
 				return gqlstatus.Interrupted(ctx, what).WithHint("nothing applied: another host kept committing to the session first; allow it more time")
 			}
 		case errors.Is(claimErr, cabinet.ErrVersionTaken):
@@ -494,17 +494,6 @@ func (s *Session) durableHosts(e cabinet.Entry) pendingWrite {
 func conflictBackoff(attempt int) time.Duration {
 	d := min(2*time.Millisecond<<min(attempt, 6), 100*time.Millisecond)
 	return d/2 + time.Duration(time.Now().UnixNano()%int64(d/2+1))
-}
-
-func sleepCtx(ctx context.Context, d time.Duration) error {
-	t := time.NewTimer(d)
-	defer t.Stop()
-	select {
-	case <-t.C:
-		return nil
-	case <-ctx.Done():
-		return ctx.Err()
-	}
 }
 
 // hostsError gives a failure of the server or the connection its

@@ -157,3 +157,16 @@ func (t *Turn) Release() {
 	t.done = true
 	t.end()
 }
+
+// Sleep waits d, or until ctx is done (its error): the pause between the
+// tries of a call another host or the network made fail.
+func Sleep(ctx context.Context, d time.Duration) error {
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-t.C:
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}

@@ -108,7 +108,7 @@ func (c *Cabinet) read(ctx context.Context, fn func(pgx.Tx) error) error {
 	var err error
 	for attempt := range 4 {
 		err = pgx.BeginTxFunc(ctx, c.pool, readOnly, fn)
-		if !retryable(err) || attempt == 3 || sleep(ctx, backoff(attempt)) != nil {
+		if !retryable(err) || attempt == 3 || cabinet.Sleep(ctx, backoff(attempt)) != nil {
 			break
 		}
 	}

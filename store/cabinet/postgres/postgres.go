@@ -242,7 +242,7 @@ func (c *Cabinet) migrate(ctx context.Context) error {
 		if !isServerError(err) {
 			break
 		}
-		if attempt < 5 && sleep(ctx, backoff(attempt)) != nil {
+		if attempt < 5 && cabinet.Sleep(ctx, backoff(attempt)) != nil {
 			break
 		}
 	}
@@ -420,17 +420,6 @@ func backoff(attempt int) time.Duration {
 	var b [2]byte
 	_, _ = rand.Read(b[:])
 	return d/2 + time.Duration(binary.BigEndian.Uint16(b[:]))*d/65536
-}
-
-func sleep(ctx context.Context, d time.Duration) error {
-	t := time.NewTimer(d)
-	defer t.Stop()
-	select {
-	case <-t.C:
-		return nil
-	case <-ctx.Done():
-		return ctx.Err()
-	}
 }
 
 // DropSchema removes a cabinet for good: its schema and every table in

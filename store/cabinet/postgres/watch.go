@@ -9,6 +9,8 @@ import (
 
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgconn"
+
+	"github.com/goldfish-gql/goldfish/store/cabinet"
 )
 
 // watcher follows other hosts' Commits for Watch.
@@ -96,7 +98,7 @@ func (w *watcher) run() {
 			}
 		}
 		w.poll()
-		if sleep(w.ctx, w.interval) != nil {
+		if cabinet.Sleep(w.ctx, w.interval) != nil {
 			return
 		}
 	}

@@ -116,7 +116,7 @@ func (c *Cabinet) attempt(ops []*op) error {
 			c.mu.Unlock()
 			return nil
 		}
-		if !retryable(err) || sleep(ctx, backoff(attempt)) != nil {
+		if !retryable(err) || cabinet.Sleep(ctx, backoff(attempt)) != nil {
 			break
 		}
 	}

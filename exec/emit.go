@@ -9,6 +9,7 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
+	"unsafe"
 
 	"github.com/goldfish-gql/goldfish/gqlstatus"
 	"github.com/goldfish-gql/goldfish/shapewalk"
@@ -149,6 +150,9 @@ func (e *emitter) emit(w *shapewalk.Shape, seeds int) {
 		// A prefix never ends in a digit, so the counter's estimate adds.
 		vars[i] = varName{ct.prefix.name, ct.n, ct.prefix.cost + counterCost(ct.n), nil}
 	}
+	if e.lean() {
+		e.leanTexts(w, texts, sc)
+	}
 	// Each name is written once; the body copies it once per use.
 	size := 0
 	for i := range vars {
@@ -176,7 +180,7 @@ func (e *emitter) emit(w *shapewalk.Shape, seeds int) {
 			}
 			nb = appendEdgeArrow(append(strconv.AppendInt(nb, int64(o.Count), 10), ' '), o.Type, o.Dir)
 		}
-		nb = strconv.AppendInt(append(nb, "); F="...), int64(e.opt.F), 10)
+		nb = e.appendClampAdvice(append(nb, ')'), w, c)
 		sc.note = nb
 		note := string(nb)
 		s.Clamps = append(s.Clamps, note)
@@ -209,7 +213,7 @@ func (e *emitter) emit(w *shapewalk.Shape, seeds int) {
 			var dropped int
 			from = f
 			b, cost, dropped = e.writeBody(w, vars, texts, from)
-			s.Trimmed = trimmedCount(w, from)
+			s.Trimmed = trimmedCount(w, from, e.lean())
 			s.Rows -= dropped
 			s.Notices = append(s.Notices, gqlstatus.Notice{Code: gqlstatus.Warning, Msg: trimNote(t, s.Trimmed, dropped, from)})
 		}
@@ -269,7 +273,7 @@ func (e *emitter) writeBody(w *shapewalk.Shape, vars []varName, texts []renderin
 	dropped := 0
 	for i, ed := range w.Edges {
 		ends := w.Ends[i]
-		far := trimmed(w, int(ends.From), trim) && trimmed(w, int(ends.To), trim)
+		far := e.identityOnly(w, int(ends.From), trim) && e.identityOnly(w, int(ends.To), trim)
 		if far && w.Hops[ends.From] == w.Hops[ends.To] {
 			dropped++
 			continue
@@ -287,6 +291,89 @@ func (e *emitter) writeBody(w *shapewalk.Shape, vars []varName, texts []renderin
 	b = append(b, '\n')
 	sc.body = b
 	return b, cost + glue.end, dropped
+}
+
+// appendClampAdvice ends a clamp note: which budget left the neighbours
+// out, and the Recall that shows them. A seed's are left out by M (F does
+// not clamp seeds): a narrower token, or fewer hops, leaves them more
+// rows. Another node's are left out by F: recalled by its identity, it is
+// a seed, whose neighbours F does not clamp.
+func (e *emitter) appendClampAdvice(b []byte, w *shapewalk.Shape, c shapewalk.Clamp) []byte {
+	if w.Hops[c.Index] == 0 {
+		b = strconv.AppendInt(append(b, "; M="...), int64(e.opt.M), 10)
+		if e.opt.K > 1 {
+			return append(b, ": recall with k=1, or a narrower token, for the rest"...)
+		}
+		return append(b, ": recall a narrower token for the rest"...)
+	}
+	b = strconv.AppendInt(append(b, "; F="...), int64(e.opt.F), 10)
+	for _, kv := range c.Node.Props {
+		if isIdentityProp(kv) && kv.Val.Kind() == values.KindString {
+			b = append(b, ": recall MATCH (n {"...)
+			b = values.AppendKeyLiteral(b, kv.Key)
+			b = append(kv.Val.AppendLiteral(append(b, ": "...)), "}) for them"...)
+			break
+		}
+	}
+	return b
+}
+
+// lean reports whether the Shape is economical (values.RecallOptions.Whole
+// unset, view interior): the first ring brief, farther rings identity.
+func (e *emitter) lean() bool { return !e.opt.Whole && e.opt.View != values.ViewShell }
+
+// leanDetail is how an economical Shape shows a node at hop (pinned
+// nodes and seeds whole): brief one hop away, identity farther.
+func leanDetail(hop int) (brief, identity bool) { return hop == 1, hop >= 2 }
+
+// identityOnly reports whether the body shows node i with its identity
+// alone: trimmed by T, or two or more hops away in an economical Shape.
+func (e *emitter) identityOnly(w *shapewalk.Shape, i, trim int) bool {
+	if trimmed(w, i, trim) {
+		return true
+	}
+	_, id := leanDetail(w.Hops[i])
+	return id && i >= w.Pinned && e.lean()
+}
+
+// leanTexts replaces the renderings of the nodes an economical Shape
+// shows in part with what it shows of them, so the body and the token
+// target's estimates both read them as written. The texts are written in
+// the scratch arena, which outlives them (they are read by this emit
+// alone).
+func (e *emitter) leanTexts(w *shapewalk.Shape, texts []rendering, sc *scratch) {
+	sc.lean = sc.lean[:0]
+	for i, n := range w.Nodes {
+		if i < w.Pinned {
+			continue
+		}
+		var keep func(values.Prop) bool
+		switch brief, id := leanDetail(w.Hops[i]); {
+		case brief && hasList(n.Props):
+			keep = values.BriefProp
+		case id && !shellKeepsAll(n.Props):
+			keep = isIdentityProp
+		default:
+			continue
+		}
+		mark := len(sc.lean)
+		sc.lean = store.AppendLabels(sc.lean, n.Labels)
+		if slices.ContainsFunc(n.Props, keep) {
+			sc.lean = n.Props.AppendLiteralOf(append(sc.lean, ' '), keep)
+		}
+		text := sc.lean[mark:]
+		texts[i] = rendering{unsafe.String(unsafe.SliceData(text), len(text)), tokens.Milli(text)}
+	}
+}
+
+// hasList reports whether p holds a list value.
+func hasList(p values.Props) bool {
+	for _, kv := range p {
+		if kv.Val.Kind() == values.KindList {
+			return true
+		}
+	}
+	return false
 }
 
 // trimFrom chooses the hop from which a body of cost (tokens.Milli) over
@@ -315,9 +402,12 @@ func trimFrom(w *shapewalk.Shape, texts []rendering, target, cost int64, sc *scr
 
 // trimmedCount is the number of nodes a body trimmed from hop from shows
 // with fewer properties than they have.
-func trimmedCount(w *shapewalk.Shape, from int) int {
+func trimmedCount(w *shapewalk.Shape, from int, lean bool) int {
 	n := 0
 	for i, nd := range w.Nodes {
+		if _, id := leanDetail(w.Hops[i]); lean && id {
+			continue // shown by its identity whatever T is
+		}
 		if trimmed(w, i, from) && !shellKeepsAll(nd.Props) {
 			n++
 		}
@@ -486,6 +576,7 @@ type scratch struct {
 	types             []edgeType // what this emit knows of its Shape's edge types (by Ends.Type)
 	vars              []varName
 	texts             []rendering // the Shape's node renderings, by position
+	lean              []byte      // the renderings an economical Shape writes in part
 	walk              shapewalk.Shape
 	sink              uint64 // see prefetchEdgeRenderings
 }
@@ -507,6 +598,9 @@ func (e *emitter) release() {
 	if cap(e.sc.body) > 1<<20 {
 		e.sc.body = nil // an outsized Shape should not pin its buffers
 		e.sc.walk = shapewalk.Shape{}
+	}
+	if cap(e.sc.lean) > 1<<20 {
+		e.sc.lean = nil
 	}
 	clear(e.sc.types) // nor a pooled buffer a graph's renderings
 	e.sc.types = e.sc.types[:0]

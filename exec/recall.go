@@ -25,8 +25,11 @@ type RecallOptions struct {
 	values.RecallOptions
 	// MaxL is the L ceiling: a LIMIT in the token may raise the seed count
 	// up to it, unless the caller set L itself (CapL), which then caps it.
-	MaxL      int
-	CapL      bool
+	MaxL int
+	CapL bool
+	// KDefault says K is the default, not the caller's: a point token
+	// then walks one hop (values.RecallOptions.Whole).
+	KDefault  bool
 	Hierarchy shapewalk.Hierarchy
 	// Session names the session in the header.
 	Session string
@@ -146,10 +149,18 @@ func Recall(ctx context.Context, snap *store.Snapshot, plan *planner.Plan, param
 	if err != nil {
 		return nil, err
 	}
+	if opt.KDefault && !opt.Whole && walk.K > 1 && pointToken(rp) {
+		// A point question: the node and what it touches.
+		walk.K, e.opt.K = 1, 1
+	}
 	seeds := found.nodes
 	e.shape.Cue = values.CueMatch
 	if found.matched > len(seeds) {
 		e.matched(found, limit, opt)
+	}
+	var miss *values.Miss
+	if len(seeds) == 0 && limit > 0 {
+		miss = x.explainMiss(snap, rp, &planner.Row{Vars: make([]planner.Element, len(st.Vars)), Params: celParams})
 	}
 	if len(seeds) == 0 && limit > 0 && !opt.NoPeaks {
 		// A codebook miss: the live tasks before topology (SPEC §5.1).
@@ -173,16 +184,25 @@ func Recall(ctx context.Context, snap *store.Snapshot, plan *planner.Plan, param
 	if len(seeds) == 0 {
 		e.shape.Cue = values.CueSkip
 		e.shape.Status = gqlstatus.NoData
-		msg := "no seed: the token matched nothing and the session has no peaks"
-		switch {
-		case limit == 0:
-			msg = "no seed: LIMIT 0"
-		case opt.NoPeaks:
-			msg = "no seed: the token matched nothing"
+		if miss != nil {
+			miss.Instead = values.CueSkip
+			e.missed(miss, 0)
+			return e.finish()
 		}
+		msg := "no seed: LIMIT 0"
 		e.shape.Notices = append(e.shape.Notices, gqlstatus.Notice{Code: gqlstatus.NoData, Msg: msg})
 		e.notes = append(e.notes, string(gqlstatus.NoData)+": "+msg)
 		return e.finish()
+	}
+	if miss != nil {
+		// What is shown instead of a match is a reminder of where the
+		// work stands, not an answer: the seeds and what they touch.
+		miss.Instead = e.shape.Cue
+		e.shape.Status = gqlstatus.NoMatch
+		if walk.K > 1 {
+			walk.K, e.opt.K = 1, 1
+		}
+		e.missed(miss, len(seeds))
 	}
 	w, err := e.walk(ctx, snap, seeds, walk)
 	if err != nil {
@@ -190,6 +210,30 @@ func Recall(ctx context.Context, snap *store.Snapshot, plan *planner.Plan, param
 	}
 	e.emit(e.timed(w), len(seeds))
 	return e.finish()
+}
+
+// missed records a miss on the Shape: its Miss, and its notice and note
+// first, before any other.
+func (e *emitter) missed(m *values.Miss, shown int) {
+	n := missNote(m, shown)
+	e.shape.Miss = m
+	e.shape.Notices = slices.Insert(e.shape.Notices, 0, n)
+	e.notes = slices.Insert(e.notes, 0, string(n.Code)+": "+n.Msg)
+}
+
+// pointToken reports whether every node pattern of the token names its
+// node by an identity property (nick, loc, name, title) equal to a value:
+// a question about those nodes, not about a neighbourhood.
+func pointToken(rp *planner.RecallPlan) bool {
+	if len(rp.Seeds) == 0 {
+		return false
+	}
+	for _, np := range rp.Seeds {
+		if !slices.ContainsFunc(np.Props, func(pp planner.PropPlan) bool { return values.IdentityKey(pp.Key) }) {
+			return false
+		}
+	}
+	return true
 }
 
 // matched records that the token matched more nodes than the seeds it

@@ -30,6 +30,7 @@ type rowSource struct {
 	pinned int       // the first pinned nodes are the pinned kinds'
 	from   int       // the hop from which the text trims (0: none)
 	shell  bool      // view=shell: every row shows its identity only
+	lean   bool      // economical: the first ring brief, farther rings identity
 }
 
 type nodeRow struct {
@@ -51,7 +52,7 @@ type clampRow struct{ node, total int32 }
 func (e *emitter) keepRows(w *shapewalk.Shape, from int, elided []elision) {
 	src := &e.shape.src
 	*src = rowSource{nodes: make([]nodeRow, len(w.Nodes)), pinned: w.Pinned, from: from,
-		shell: e.opt.View == values.ViewShell, elided: elided}
+		shell: e.opt.View == values.ViewShell, lean: e.lean(), elided: elided}
 	for i, n := range w.Nodes {
 		src.nodes[i] = nodeRow{n, int32(w.Hops[i])}
 	}
@@ -75,15 +76,31 @@ func (e *emitter) keepRows(w *shapewalk.Shape, from int, elided []elision) {
 // trimmed reports whether the text shows node i with its identity
 // properties only (trimmed's rule, on the kept rows).
 func (r *rowSource) trimmed(i int) bool {
-	return r.shell || r.from > 0 && i >= r.pinned && int(r.nodes[i].hop) >= r.from
+	return r.shell || r.identity(i)
+}
+
+// identity reports whether the text shows node i by its identity for T
+// or for economy (not for view=shell).
+func (r *rowSource) identity(i int) bool {
+	if i < r.pinned {
+		return false
+	}
+	hop := int(r.nodes[i].hop)
+	_, id := leanDetail(hop)
+	return r.from > 0 && hop >= r.from || r.lean && id
+}
+
+// brief reports whether the text shows node i in brief (values.BriefProp).
+func (r *rowSource) brief(i int) bool {
+	b, _ := leanDetail(int(r.nodes[i].hop))
+	return r.lean && b && i >= r.pinned && hasList(r.nodes[i].n.Props)
 }
 
 // far reports whether both ends of an edge are trimmed by T (not by
 // view=shell): writeBody writes such an edge with its identity, and
 // leaves it out between two nodes of one hop.
 func (r *rowSource) far(from, to int) bool {
-	t := func(i int) bool { return r.from > 0 && i >= r.pinned && int(r.nodes[i].hop) >= r.from }
-	return t(from) && t(to)
+	return r.identity(from) && r.identity(to)
 }
 
 // buildRows makes the Shape's rows from its source, in the order the
@@ -94,7 +111,7 @@ func (s *Shape) buildRows() ([]values.ShapeNode, []values.ShapeEdge) {
 	nodes := make([]values.ShapeNode, len(r.nodes))
 	for i, nr := range r.nodes {
 		nodes[i] = values.ShapeNode{Var: vars[i], Labels: nr.n.Labels, Props: nr.n.Props, Hop: int(nr.hop),
-			Seed: nr.hop == 0, Pinned: i < r.pinned, Trimmed: r.trimmed(i)}
+			Seed: nr.hop == 0, Pinned: i < r.pinned, Trimmed: r.trimmed(i), Brief: r.brief(i)}
 	}
 	for _, c := range r.clamps {
 		nodes[c.node].More = int(c.total)

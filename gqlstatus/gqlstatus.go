@@ -42,6 +42,8 @@ const (
 	Warning Code = "01000"
 	// no data: a Commit MATCH bound nothing; a Recall with cue skip
 	NoData Code = "02000"
+	// warning, no match (implementation-defined): a Recall's token matched no node; its first notice says what did not match (with "did you mean" when a name of the session is a small edit away), and the live tasks or the peaks the Shape shows are shown instead of a match
+	NoMatch Code = "01Q01"
 
 	// connection exception: a server (gqlsh --url, package client) that could not be reached, or whose answer to a read was lost; nothing changed; start it or check the URL, then try again
 	ConnectionException Code = "08000"

@@ -106,14 +106,14 @@ func (w *walker) hasNew(idx int32) bool {
 	return false
 }
 
-// expand adds up to F new neighbours of n (at hop h); false when M cut it.
+// expand adds up to need new neighbours of n (at hop h: F, or a seed's
+// share of M); false when M cut it.
 // Cost: O(groups + F + entries skipped because their far end is in the
 // Shape) plus, for a group larger than scans allows, O(|Shape|) small
 // lookups: at most O(min(degree, 16·M)), never O(degree) for a hub.
-func (w *walker) expand(n *store.Node, idx int32, h int) bool {
+func (w *walker) expand(n *store.Node, idx int32, h, need int) bool {
 	w.curHop = h
 	a := w.snap.AdjacencyAt(w.slots[idx])
-	need := w.f
 	w.chosen = w.chosen[:0]
 	w.bloom = 0
 	w.omitted = w.omitted[:0]

@@ -2,6 +2,7 @@ package shapewalk
 
 import (
 	"context"
+	"slices"
 	"sync"
 
 	"github.com/goldfish-gql/goldfish/store"
@@ -339,8 +340,20 @@ func (w *walker) breadthFirst() {
 // scattered, and loads issued side by side overlap their cache misses.
 func (w *walker) expandFrom(from int) bool {
 	levelEnd := from
+	// queue[from:seedEnd] are seeds: F does not clamp them. Each takes
+	// at least F and a fair share of what M leaves; once all are
+	// expanded, those with neighbours left take the rest (widenSeeds),
+	// so every edge of a seed comes before any node two hops away.
+	seedEnd := from
+	for seedEnd < len(w.queue) && w.hops[w.queue[seedEnd]] == 0 {
+		seedEnd++
+	}
 	for qi := from; qi < len(w.queue); qi++ {
 		if w.interrupted() {
+			return false
+		}
+		if qi == seedEnd && qi > from && !w.widenSeeds(from, seedEnd) {
+			w.trunc = true
 			return false
 		}
 		idx := w.queue[qi]
@@ -361,12 +374,60 @@ func (w *walker) expandFrom(from int) bool {
 			}
 			continue
 		}
-		if !w.expand(n, idx, h) {
+		need := w.f
+		if h == 0 {
+			need = min(max(w.f, (w.m-w.rows)/2/(seedEnd-qi)), (w.m-w.rows)/2)
+		}
+		if !w.expand(n, idx, h, need) {
 			w.trunc = true
 			return false
 		}
+		if h == 0 && w.rows+2 > w.m && w.clampOf(w.slots[idx]) >= 0 {
+			w.trunc = true // M, not F, left the seed's neighbours out
+		}
 	}
 	return true
+}
+
+// widenSeeds expands again the seeds queue[from:seedEnd] that left
+// neighbours out, in order, each with a fair share of the rows M leaves:
+// the next new neighbours in canonical order. A seed's clamp note is
+// replaced by what is still left out. It reports false when M cut it.
+func (w *walker) widenSeeds(from, seedEnd int) bool {
+	var left []int32
+	for _, idx := range w.queue[from:seedEnd] {
+		if w.clampOf(w.slots[idx]) >= 0 {
+			left = append(left, idx)
+		}
+	}
+	for i, idx := range left {
+		need := (w.m - w.rows) / 2 / (len(left) - i)
+		if need <= 0 {
+			w.trunc = true
+			return true
+		}
+		j := w.clampOf(w.slots[idx])
+		w.clamps = slices.Delete(w.clamps, j, j+1)
+		n := len(w.clamps)
+		if !w.expand(w.nodes[idx], idx, 0, need) {
+			return false
+		}
+		if len(w.clamps) > n { // still some left: the new note in the old one's place
+			c := w.clamps[n]
+			w.clamps = slices.Insert(w.clamps[:n], j, c)
+		}
+	}
+	return true
+}
+
+// clampOf is the index of the clamp note of the node in slot, or -1.
+func (w *walker) clampOf(slot uint32) int {
+	for i := range w.clamps {
+		if w.clamps[i].slot == slot {
+			return i
+		}
+	}
+	return -1
 }
 
 // prefetch loads the records, adjacency heads and renderings of the queued

@@ -85,14 +85,18 @@ func TestWalkTable(t *testing.T) {
 		{"k<0 seeds only", chainSpec(), []int{0}, Options{K: -1}, "0@0 |"},
 		{"k=3 chain", chainSpec(), []int{0}, Options{K: 3}, "0@0 1@1 2@2 3@3 | 0-next->1 1-next->2 2-next->3"},
 		{"both directions, type then dir", chainSpec(), []int{2}, Options{K: 1}, "2@0 3@1 1@1 | 2-next->3 1-next->2"},
-		{"F clamp per type/dir", clampSpec(), []int{0}, Options{K: 1, F: 2},
-			"0@0 5@1 4@1 | 0-x->5 0-x->4 | clamp 0: x/out=3 y/in=3 total=6"},
-		{"F spills into next group", clampSpec(), []int{0}, Options{K: 1, F: 7},
-			"0@0 5@1 4@1 3@1 2@1 1@1 6@1 7@1 | 0-x->5 0-x->4 0-x->3 0-x->2 0-x->1 6-y->0 7-y->0 | clamp 0: y/in=1 total=1"},
+		{"F does not clamp a seed", clampSpec(), []int{0}, Options{K: 1, F: 2},
+			"0@0 5@1 4@1 3@1 2@1 1@1 6@1 7@1 8@1 | 0-x->5 0-x->4 0-x->3 0-x->2 0-x->1 6-y->0 7-y->0 8-y->0"},
+		{"M clamps a seed per type/dir", clampSpec(), []int{0}, Options{K: 1, M: 5},
+			"0@0 5@1 4@1 | 0-x->5 0-x->4 | clamp 0: x/out=3 y/in=3 total=6 | truncated"},
+		{"M spills into next group", clampSpec(), []int{0}, Options{K: 1, M: 15},
+			"0@0 5@1 4@1 3@1 2@1 1@1 6@1 7@1 | 0-x->5 0-x->4 0-x->3 0-x->2 0-x->1 6-y->0 7-y->0 | clamp 0: y/in=1 total=1 | truncated"},
+		{"F clamps the first ring", clampSpec(), []int{5}, Options{K: 2, F: 2},
+			"5@0 0@1 4@2 3@2 | 0-x->5 0-x->4 0-x->3 | clamp 0: x/out=2 y/in=3 total=5"},
 		{"F exact: no clamp", clampSpec(), []int{0}, Options{K: 1, F: 8},
 			"0@0 5@1 4@1 3@1 2@1 1@1 6@1 7@1 8@1 | 0-x->5 0-x->4 0-x->3 0-x->2 0-x->1 6-y->0 7-y->0 8-y->0"},
-		{"M budget truncates", starSpec(6), []int{0}, Options{M: 7}, "0@0 1@1 2@1 3@1 | 0-a->1 0-a->2 0-a->3 | truncated"},
-		{"M budget odd row unused", starSpec(6), []int{0}, Options{M: 8}, "0@0 1@1 2@1 3@1 | 0-a->1 0-a->2 0-a->3 | truncated"},
+		{"M budget truncates", starSpec(6), []int{0}, Options{M: 7}, "0@0 1@1 2@1 3@1 | 0-a->1 0-a->2 0-a->3 | clamp 0: a/out=3 total=3 | truncated"},
+		{"M budget odd row unused", starSpec(6), []int{0}, Options{M: 8}, "0@0 1@1 2@1 3@1 | 0-a->1 0-a->2 0-a->3 | clamp 0: a/out=3 total=3 | truncated"},
 		{"M exactly enough", starSpec(3), []int{0}, Options{M: 7}, "0@0 1@1 2@1 3@1 | 0-a->1 0-a->2 0-a->3"},
 		{"seeds exceed M", starSpec(6), []int{1, 2, 3, 4}, Options{M: 2}, "1@0 2@0 | | truncated"},
 		{"closing edges", triangleSpec(), []int{0}, Options{K: 1}, "0@0 1@1 2@1 | 0-r->1 0-r->2 1-r->2"},
@@ -112,12 +116,12 @@ func TestWalkTable(t *testing.T) {
 			"1@0 0@1 3@1 2@1 | 1-contains->3 1-refs->2 0-CONTAINS->1 2-refs->3"},
 		{"custom hierarchy", shellSpec(), []int{1}, Options{Shell: true, Hierarchy: func(t string) bool { return t == "refs" }},
 			"1@0 2@1 3@2 | 1-refs->2 2-refs->3"},
-		{"self-loop and parallel edges", loopSpec(), []int{0}, Options{K: 1, F: 1},
-			"0@0 1@1 | 0-x->0 0-x->1{w: 1} 0-x->1{w: 2} | clamp 0: x/out=1 total=1"},
+		{"self-loop and parallel edges", loopSpec(), []int{0}, Options{K: 1, M: 4},
+			"0@0 1@1 | 0-x->0 0-x->1{w: 1} | clamp 0: x/out=1 total=1 | truncated"},
 		{"parallel edges count once for F", loopSpec(), []int{0}, Options{K: 1, F: 2},
 			"0@0 1@1 2@1 | 0-x->0 0-x->1{w: 1} 0-x->1{w: 2} 0-x->2"},
 		{"seeds share one M", twoStarsSpec(), []int{0, 1}, Options{K: 1, M: 20},
-			"0@0 1@0 2@1 3@1 4@1 5@1 6@1 7@1 8@1 9@1 12@1 | 0-a->2 0-a->3 0-a->4 0-a->5 0-a->6 0-a->7 0-a->8 0-a->9 1-a->12 | clamp 0: a/out=2 total=2 | clamp 1: a/out=2 total=2 | truncated"},
+			"0@0 1@0 2@1 3@1 4@1 5@1 6@1 7@1 8@1 9@1 12@1 | 0-a->2 0-a->3 0-a->4 0-a->5 0-a->6 0-a->7 0-a->8 0-a->9 1-a->12 | clamp 0: a/out=2 total=2 | clamp 1: a/out=9 total=9 | truncated"},
 		{"duplicate seeds", chainSpec(), []int{0, 0}, Options{K: 1}, "0@0 1@1 | 0-next->1"},
 	}
 	for _, tc := range tests {
@@ -234,7 +238,8 @@ func TestWalkHub(t *testing.T) {
 			t.Fatalf("no clamp on hub")
 		}
 		c := sh.Clamps[0]
-		want := []Omitted{{"has", store.Out, 1000 - 8}, {"has", store.In, 1000}, {"peer", store.Out, 1}, {"refs", store.Out, 1000}}
+		// The seed takes what M leaves, not F: (50-1)/2 = 24 neighbours.
+		want := []Omitted{{"has", store.Out, 1000 - 24}, {"has", store.In, 1000}, {"peer", store.Out, 1}, {"refs", store.Out, 1000}}
 		if len(c.Omitted) != len(want) {
 			t.Fatalf("omitted %+v", c.Omitted)
 		}
@@ -243,11 +248,11 @@ func TestWalkHub(t *testing.T) {
 				t.Fatalf("omitted[%d] = %+v want %+v", i, c.Omitted[i], want[i])
 			}
 		}
-		if c.Total != 3000-8+1 {
+		if c.Total != 3000-24+1 {
 			t.Fatalf("total %d", c.Total)
 		}
-		// First 8 "has" out neighbours: smallest v among leaves i%3==0.
-		for i := 1; i <= 8; i++ {
+		// First 24 "has" out neighbours: smallest v among leaves i%3==0.
+		for i := 1; i <= 24; i++ {
 			if sh.Nodes[i].Kind() != "LEAF" {
 				t.Fatalf("node %d: %s", i, nodeObs(sh.Nodes[i]))
 			}

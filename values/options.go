@@ -40,6 +40,15 @@ type RecallOptions struct {
 	// View is "interior" (default) or "shell": hierarchical edges and
 	// identity properties only.
 	View string
+	// Whole shows every node of the Shape whole (T still trims). Unset,
+	// the default, a Shape is economical: the seeds (and pinned nodes)
+	// are whole, the nodes one hop away show their identity and every
+	// value that is not a list (a list, such as a memory's
+	// observations, is read by recalling that node), nodes farther away
+	// their identity alone; and a point token, whose every node pattern
+	// names its node by nick, loc, name or title, walks one hop unless K
+	// is given: the node and what it touches.
+	Whole bool
 	// Pinned kinds are added to the Shape first: the seeds of those
 	// kinds, and the first other live nodes of them in canonical order,
 	// identity and properties, at most max(1, ⌊M/4⌋) of those others

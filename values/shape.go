@@ -57,11 +57,33 @@ type Shape struct {
 	Clamps  []string
 	Notices []Notice
 	// Status is 00000, 01000 (a clamp, a cut, a token alarm, a LIMIT
-	// clamped to the seed budget) or 02000 (cue skip).
+	// clamped to the seed budget), 01Q01 (the token matched nothing: the
+	// rows are shown instead of a match) or 02000 (nothing shown).
 	Status Code
 	// Attention is the envelope of what the reader should notice (nil
 	// when it has nothing to say); Text holds it as comment lines.
 	Attention *Attention
+	// Miss says what the token did not match, when it matched no node
+	// (nil otherwise): the Shape's rows are then what it shows instead
+	// of a match, or none.
+	Miss *Miss
+}
+
+// Miss is what a Recall whose token matched no node says about it.
+type Miss struct {
+	// Unmatched says, for each part of the token no live node holds,
+	// what is missing, naming it as the token writes it: "no node has
+	// label :PERSN", "no node has nick \"alcie\"", "no PERSON node with
+	// nick \"bob\"", "no node holds the keyword \"zebra\"".
+	Unmatched []string `json:"unmatched"`
+	// DidYouMean are the session's names a small edit away from a name
+	// of the token (labels, property keys, edge types, identity values),
+	// as a token writes them: ":PERSON", "{nick: \"alice\"}".
+	DidYouMean []string `json:"did_you_mean,omitempty"`
+	// Instead is the cue of what the Shape shows instead of a match
+	// (task: the live tasks; peak: the peaks), or skip when it shows
+	// nothing.
+	Instead Cue `json:"instead"`
 }
 
 // rowSet is a Shape's rows, or how to build them: a Recall hands out
@@ -125,8 +147,13 @@ type ShapeNode struct {
 	Seed   bool `json:"seed,omitempty"`
 	Pinned bool `json:"pinned,omitempty"`
 	// Trimmed says the text shows the node's identity properties only
-	// (nick, loc, name, title): view=shell, or the token target T.
+	// (nick, loc, name, title): view=shell, the token target T, or a node
+	// two or more hops from the seeds of an economical Shape.
 	Trimmed bool `json:"trimmed,omitempty"`
+	// Brief says the text shows the node's identity and its values
+	// that are not lists (BriefProp): a node one hop from the seeds of
+	// an economical Shape (RecallOptions.Whole unset).
+	Brief bool `json:"brief,omitempty"`
 	// More is how many neighbours of the node the fan-out clamp F left
 	// out of the Shape (0: none).
 	More int `json:"more,omitempty"`
@@ -145,7 +172,12 @@ func (n *ShapeNode) Kind() string {
 // Shown returns the properties the text writes for the node: its
 // identity properties alone when it is Trimmed, else all of them (an
 // elided one as its parameter).
-func (n *ShapeNode) Shown() Props { return shown(n.Props, n.Trimmed) }
+func (n *ShapeNode) Shown() Props {
+	if n.Brief && !n.Trimmed {
+		return keepProps(n.Props, BriefProp)
+	}
+	return shown(n.Props, n.Trimmed)
+}
 
 // ElidedValue is a property a Shape's text writes as a parameter that
 // stands for its value ($elided1): the value is in the node's Props.
@@ -192,18 +224,30 @@ func shown(p Props, trimmed bool) Props {
 	if !trimmed {
 		return p
 	}
-	keep := 0
+	return keepProps(p, func(kv Prop) bool { return IdentityKey(kv.Key) })
+}
+
+// BriefProp reports whether a node shown in brief (the first ring of an
+// economical Shape) shows the property: its identity, and every value
+// that is not a list (a list, such as a memory's observations, is read
+// on the node itself).
+func BriefProp(kv Prop) bool { return IdentityKey(kv.Key) || kv.Val.Kind() != KindList }
+
+// keepProps is p without the properties keep refuses (p itself when it
+// keeps them all).
+func keepProps(p Props, keep func(Prop) bool) Props {
+	n := 0
 	for _, kv := range p {
-		if IdentityKey(kv.Key) {
-			keep++
+		if keep(kv) {
+			n++
 		}
 	}
-	if keep == len(p) {
+	if n == len(p) {
 		return p
 	}
-	out := make(Props, 0, keep)
+	out := make(Props, 0, n)
 	for _, kv := range p {
-		if IdentityKey(kv.Key) {
+		if keep(kv) {
 			out = append(out, kv)
 		}
 	}

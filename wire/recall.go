@@ -226,7 +226,10 @@ type Shape struct {
 	// Notices are the Shape's notices, by code and message, and with the
 	// rows (Detail) by their position in q too.
 	Notices []Notice `json:"notices"`
-	// Attention is the envelope (SPEC §9); omitted when it is empty.
+	// Miss says what the token did not match when it matched no node
+	// (omitted otherwise): the rows are then shown instead of a match.
+	Miss *values.Miss `json:"miss,omitempty"`
+	// Attention is the envelope; omitted when it is empty.
 	Attention *values.Attention `json:"attention,omitempty"`
 	GQL       string            `json:"gql"`
 	// Detail is the Shape's rows and the facts of its header the fields
@@ -308,7 +311,7 @@ func (d *ShapeRows) check() error {
 func ShapeOf(sh *values.Shape, rows bool) Shape {
 	out := Shape{Status: string(sh.Status), Cue: string(sh.Cue), Seeds: sh.Seeds, Matched: sh.Matched, MatchedAtLeast: sh.MatchedAtLeast,
 		Rows: sh.Rows, Tokens: sh.Tokens, Version: sh.Version, Truncated: sh.Truncated, Trimmed: sh.Trimmed, Elided: sh.Elided,
-		Notices: []Notice{}, Attention: sh.Attention, GQL: sh.Text}
+		Notices: []Notice{}, Miss: sh.Miss, Attention: sh.Attention, GQL: sh.Text}
 	if sh.AsOf {
 		out.AtVersion = sh.Version
 	}
@@ -344,7 +347,7 @@ func (s Shape) Value() *values.Shape {
 	sh := &values.Shape{Text: s.GQL, Attention: s.Attention, Version: s.Version, AsOf: s.AtVersion != 0, Tokens: s.Tokens,
 		Rows: s.Rows, Seeds: s.Seeds, Truncated: s.Truncated, Trimmed: s.Trimmed, Elided: s.Elided,
 		Status: values.Code(s.Status), Cue: values.Cue(s.Cue), Matched: s.Matched, MatchedAtLeast: s.MatchedAtLeast,
-		Notices: noticeValues(s.Notices)}
+		Notices: noticeValues(s.Notices), Miss: s.Miss}
 	if d := s.Detail; d != nil {
 		sh.Session, sh.K, sh.M, sh.Outline = d.Session, d.K, d.M, d.Outline
 		if len(d.Clamps) > 0 {

@@ -110,7 +110,7 @@ func (s *Session) Recall(ctx context.Context, q string, opts values.RecallOption
 		return nil, gqlstatus.Errorf(gqlstatus.WrongVerb, "a Recall is one MATCH of node patterns with optional WHERE and LIMIT").
 			WithHint("send INSERT, SET, REMOVE and DELETE to Commit")
 	}
-	capL := opts.L != 0
+	capL, kDefault := opts.L != 0, opts.K == 0
 	o, err := resolveRecall(opts, s.db.cfg.Ceilings)
 	if err != nil {
 		return nil, err
@@ -154,7 +154,7 @@ func (s *Session) Recall(ctx context.Context, q string, opts values.RecallOption
 		key = shapecache.KeyPool.Get().(*[]byte)
 		defer shapecache.KeyPool.Put(key)
 		*key, err = shapecache.AppendKey((*key)[:0], s.incarnation, snap.Version(), plan.Stmts[0].Recall.Key, plan.Params,
-			o, capL, s.db.cfg.Budget.Bytes)
+			o, shapecache.Flags{CapL: capL, KDefault: kDefault}, s.db.cfg.Budget.Bytes)
 		if err != nil {
 			return nil, err
 		}
@@ -175,7 +175,7 @@ func (s *Session) Recall(ctx context.Context, q string, opts values.RecallOption
 	if err := params.Recall(vals, o.Params, s.db.cfg.Budget.Bytes); err != nil {
 		return nil, err
 	}
-	sh, err := exec.Recall(ctx, snap, plan, vals, exec.RecallOptions{RecallOptions: o, MaxL: s.db.cfg.Ceilings.L, CapL: capL,
+	sh, err := exec.Recall(ctx, snap, plan, vals, exec.RecallOptions{RecallOptions: o, MaxL: s.db.cfg.Ceilings.L, CapL: capL, KDefault: kDefault,
 		Session: s.name, Peaks: peaks})
 	if t != nil && sh != nil {
 		t.Execute, t.Emit = sh.ExecTime, sh.EmitTime

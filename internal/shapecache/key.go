@@ -16,7 +16,7 @@ import (
 // "K,J" is not the kinds "K" and "J", a pinned kind "nopeaks" is not
 // NoPeaks). A parameter is converted as a Recall converts it, under the
 // byte bound paramBytes, so a key never holds what the Recall refuses.
-func AppendKey(b []byte, incarnation, version uint64, token string, names []string, o values.RecallOptions, capL bool, paramBytes int) ([]byte, error) {
+func AppendKey(b []byte, incarnation, version uint64, token string, names []string, o values.RecallOptions, f Flags, paramBytes int) ([]byte, error) {
 	b = binary.AppendUvarint(b, incarnation)
 	b = binary.AppendUvarint(b, version)
 	b = appendField(b, token)
@@ -44,7 +44,7 @@ func AppendKey(b []byte, incarnation, version uint64, token string, names []stri
 		b = appendField(b, p)
 	}
 	var flags byte
-	if capL {
+	if f.CapL {
 		flags |= 1
 	}
 	if o.NoPeaks {
@@ -53,7 +53,20 @@ func AppendKey(b []byte, incarnation, version uint64, token string, names []stri
 	if o.ExactTokens {
 		flags |= 4
 	}
+	if f.KDefault {
+		flags |= 8
+	}
+	if o.Whole {
+		flags |= 16
+	}
 	return append(b, flags), nil
+}
+
+// Flags are what a Recall's key holds besides its options: whether the
+// caller set L (which then caps a LIMIT) and whether K is the default
+// (a point token then walks one hop).
+type Flags struct {
+	CapL, KDefault bool
 }
 
 // appendField appends s with its length first.

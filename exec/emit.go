@@ -323,8 +323,11 @@ func (e *emitter) appendClampAdvice(b []byte, w *shapewalk.Shape, c shapewalk.Cl
 func (e *emitter) lean() bool { return !e.opt.Whole && e.opt.View != values.ViewShell }
 
 // leanDetail is how an economical Shape shows a node at hop (pinned
-// nodes and seeds whole): brief one hop away, identity farther.
-func leanDetail(hop int) (brief, identity bool) { return hop == 1, hop >= 2 }
+// nodes and seeds whole): brief one hop away, identity farther. What a
+// miss shows instead of a match is brief too (instead).
+func leanDetail(hop int, instead bool) (brief, identity bool) {
+	return hop == 1 || instead && hop == 0, hop >= 2
+}
 
 // identityOnly reports whether the body shows node i with its identity
 // alone: trimmed by T, or two or more hops away in an economical Shape.
@@ -332,7 +335,7 @@ func (e *emitter) identityOnly(w *shapewalk.Shape, i, trim int) bool {
 	if trimmed(w, i, trim) {
 		return true
 	}
-	_, id := leanDetail(w.Hops[i])
+	_, id := leanDetail(w.Hops[i], false)
 	return id && i >= w.Pinned && e.lean()
 }
 
@@ -348,7 +351,7 @@ func (e *emitter) leanTexts(w *shapewalk.Shape, texts []rendering, sc *scratch) 
 			continue
 		}
 		var keep func(values.Prop) bool
-		switch brief, id := leanDetail(w.Hops[i]); {
+		switch brief, id := leanDetail(w.Hops[i], e.shape.Miss != nil); {
 		case brief && hasList(n.Props):
 			keep = values.BriefProp
 		case id && !shellKeepsAll(n.Props):
@@ -405,7 +408,7 @@ func trimFrom(w *shapewalk.Shape, texts []rendering, target, cost int64, sc *scr
 func trimmedCount(w *shapewalk.Shape, from int, lean bool) int {
 	n := 0
 	for i, nd := range w.Nodes {
-		if _, id := leanDetail(w.Hops[i]); lean && id {
+		if _, id := leanDetail(w.Hops[i], false); lean && id {
 			continue // shown by its identity whatever T is
 		}
 		if trimmed(w, i, from) && !shellKeepsAll(nd.Props) {

@@ -196,12 +196,11 @@ func Recall(ctx context.Context, snap *store.Snapshot, plan *planner.Plan, param
 	}
 	if miss != nil {
 		// What is shown instead of a match is a reminder of where the
-		// work stands, not an answer: the seeds and what they touch.
+		// work stands, not an answer: the nodes alone, in brief when the
+		// Shape is economical (a Recall of one by its nick shows it).
 		miss.Instead = e.shape.Cue
 		e.shape.Status = gqlstatus.NoMatch
-		if walk.K > 1 {
-			walk.K, e.opt.K = 1, 1
-		}
+		walk.K, e.opt.K = walkK(0), 0
 		e.missed(miss, len(seeds))
 	}
 	w, err := e.walk(ctx, snap, seeds, walk)

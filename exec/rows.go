@@ -23,14 +23,15 @@ import (
 
 // rowSource is what a Shape's rows are built from.
 type rowSource struct {
-	nodes  []nodeRow
-	edges  []edgeRow
-	clamps []clampRow
-	elided []elision // in emit order, named
-	pinned int       // the first pinned nodes are the pinned kinds'
-	from   int       // the hop from which the text trims (0: none)
-	shell  bool      // view=shell: every row shows its identity only
-	lean   bool      // economical: the first ring brief, farther rings identity
+	nodes   []nodeRow
+	edges   []edgeRow
+	clamps  []clampRow
+	elided  []elision // in emit order, named
+	pinned  int       // the first pinned nodes are the pinned kinds'
+	from    int       // the hop from which the text trims (0: none)
+	shell   bool      // view=shell: every row shows its identity only
+	lean    bool      // economical: the first ring brief, farther rings identity
+	instead bool      // the seeds are shown instead of a match (in brief, when lean)
 }
 
 type nodeRow struct {
@@ -51,7 +52,7 @@ type clampRow struct{ node, total int32 }
 // Shape its rows' builder.
 func (e *emitter) keepRows(w *shapewalk.Shape, from int, elided []elision) {
 	src := &e.shape.src
-	*src = rowSource{nodes: make([]nodeRow, len(w.Nodes)), pinned: w.Pinned, from: from,
+	*src = rowSource{nodes: make([]nodeRow, len(w.Nodes)), pinned: w.Pinned, from: from, instead: e.shape.Miss != nil,
 		shell: e.opt.View == values.ViewShell, lean: e.lean(), elided: elided}
 	for i, n := range w.Nodes {
 		src.nodes[i] = nodeRow{n, int32(w.Hops[i])}
@@ -86,13 +87,13 @@ func (r *rowSource) identity(i int) bool {
 		return false
 	}
 	hop := int(r.nodes[i].hop)
-	_, id := leanDetail(hop)
+	_, id := leanDetail(hop, false)
 	return r.from > 0 && hop >= r.from || r.lean && id
 }
 
 // brief reports whether the text shows node i in brief (values.BriefProp).
 func (r *rowSource) brief(i int) bool {
-	b, _ := leanDetail(int(r.nodes[i].hop))
+	b, _ := leanDetail(int(r.nodes[i].hop), r.instead)
 	return r.lean && b && i >= r.pinned && hasList(r.nodes[i].n.Props)
 }
 

@@ -151,7 +151,7 @@ func (sh *Shell) completeMeta(before, after string) (string, []string, string) {
 		cands = knobs
 	case cmd == "set" && argIndex == 2 && strings.EqualFold(fields[1], "view"):
 		cands = []string{"interior", "shell"}
-	case cmd == "set" && argIndex == 2 && strings.EqualFold(fields[1], "peaks"):
+	case cmd == "set" && argIndex == 2 && (strings.EqualFold(fields[1], "peaks") || strings.EqualFold(fields[1], "whole")):
 		cands = []string{"on", "off"}
 	case (cmd == "timing") && argIndex == 1:
 		cands = []string{"on", "off"}

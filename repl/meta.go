@@ -204,9 +204,14 @@ It prints the Shape: a comment header and one INSERT of at most M rows.
 Budgets: :set M 20, :set k 1, :set view shell.`,
 	"commit": `Every other statement is a Commit (one atomic Δ):
   INSERT (:TSK {nick: "TSK_login", status: "open"});
-  MATCH (t:TSK {nick: "TSK_login"}) SET t.status = "done";
+  MATCH (t:TSK {nick: "TSK_login"}) SET t:Settled, t.status = "done";
   MATCH (t:TSK {nick: "TSK_login"}) DETACH DELETE t;
-It prints "ok v=N" and what changed.`,
+It prints "ok v=N" and what changed.
+A task is live until it has the label Settled, whatever its status says: a Recall that
+matches nothing seeds the live tasks, and SET t:Settled recycles the nodes the task
+reaches that carry delete_on_settle: true. A status alone settles nothing: a Commit that
+sets a task's status to done, closed, finished, complete(d), resolved or cancel(l)ed and
+leaves it without Settled gets a 01000 notice saying so.`,
 	"transactions": `START TRANSACTION; … COMMIT; sends the statements between as one atomic Δ.
 ROLLBACK; drops them. The prompt shows [tx] while a transaction is open.
 At the prompt each statement is checked when it is typed: an error shows at once and the
@@ -214,11 +219,11 @@ transaction stays open, so type the statement again fixed, or ROLLBACK.`,
 	"vocabulary": `A session's vocabulary is its views and actions, registered by Commits and shown after
 every Recall's header:
   CREATE VIEW open_tasks INTENT 'how much work is left'
-    AS 'size(nodes("TSK").filter(t, t.status == "open"))';
+    AS 'size(nodes("TSK").filter(t, !("Settled" in t.labels)))';
   CREATE ACTION settle_task(nick STRING, why STRING = '')
     INTENT 'close a finished task and keep why it was closed'
-    IF 'size(nodes("TSK").filter(t, t.nick == nick && t.status != "done")) == 1'
-    { MATCH (t:TSK {nick: $nick}) SET t.status = "done"
+    IF 'size(nodes("TSK").filter(t, t.nick == nick && !("Settled" in t.labels))) == 1'
+    { MATCH (t:TSK {nick: $nick}) SET t:Settled, t.status = "done"
       INSERT (t)-[:has_note]->(:NOTE {text: $why}) };
   CALL settle_task('TSK_login', 'merged');   -- or settle_task(nick: 'TSK_login')
 A view is CEL over nodes("KIND"), edges("TYPE"), count("KIND"), view("name") and version;
@@ -535,7 +540,7 @@ func (sh *Shell) metaAgents(ctx context.Context, args []string) error {
 // knobs lists the :set names in the order :set prints them.
 // The Recall's own knobs come first, then the session's attention
 // settings (stored with the session, for every agent that reads it).
-var knobs = append(append([]string{"M", "k", "L", "F", "T", "view", "peaks", "depth", "only", "at"}, goldfish.AttentionSettingNames...), "pinned")
+var knobs = append(append([]string{"M", "k", "L", "F", "T", "view", "whole", "peaks", "depth", "only", "at"}, goldfish.AttentionSettingNames...), "pinned")
 
 func (sh *Shell) metaSet(ctx context.Context, args []string) error {
 	if len(args) == 1 && strings.Contains(args[0], "=") { // :set M=20
@@ -607,6 +612,15 @@ func (sh *Shell) metaSet(ctx context.Context, args []string) error {
 			o.NoPeaks = true
 		default:
 			err = metaErrorf(codeValue, "", "peaks is on or off, not %q", val)
+		}
+	case "whole":
+		switch strings.ToLower(val) {
+		case "on", "true":
+			o.Whole = true
+		case "off", "false":
+			o.Whole = false
+		default:
+			err = metaErrorf(codeValue, "", "whole is on or off, not %q", val)
 		}
 	case "depth":
 		switch strings.ToLower(val) {
@@ -692,6 +706,11 @@ func (sh *Shell) showKnobs(ctx context.Context) error {
 	sh.printf("F      %s  (ceiling %d)\n", show(o.F, d.F, c.F), c.F)
 	sh.printf("T      %s  (token target)\n", show(o.T, d.T, d.T))
 	sh.printf("view   %s\n", view)
+	whole := "off (default: the first ring brief, farther rings by identity)"
+	if o.Whole {
+		whole = "on"
+	}
+	sh.printf("whole  %s\n", whole)
 	sh.printf("peaks  %s\n", peaks)
 	if o.AtVersion != 0 {
 		sh.printf("at     %d (Recalls read as of this version; :set at newest for the newest)\n", o.AtVersion)

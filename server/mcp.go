@@ -106,17 +106,18 @@ func (s *Server) newMCP() *mcp.Server {
 // under 120 words and free of the engine's own terms).
 const (
 	recallDescription = "Read a goldfish session. q is a GQL MATCH of the nodes to start from: " +
-		"MATCH (n {nick: 'alice'}) for one node, MATCH (t:TSK {status: 'open'}) for a kind, " +
-		"MATCH (n) WHERE n CONTAINS 'login' for a keyword (any text property, any case), " +
-		"MATCH () for an outline. The answer is GQL INSERT text: those nodes and their neighbours " +
-		"up to k steps along edges (default 2), at most M rows (default 50). At most L nodes start a read " +
-		"(default 4, up to 32): when the answer says more matched, add a condition or raise L. " +
-		"Comment lines list the session's views (saved questions with their answers) and actions (saved changes commit runs with CALL)."
+		"MATCH (n {nick: 'alice'}) for one node: all of it, and the nodes it links to by name; " +
+		"MATCH (n:TSK) LIMIT 10 for the nodes of a kind; MATCH (n) WHERE n CONTAINS 'login' for a keyword (any text, any case); " +
+		"MATCH () for an outline. Links show both ways, so to see what points at a node, read that node. " +
+		"Nearby nodes show short facts, farther ones names only: read one by nick for all of it. " +
+		"Options: k steps along links (default 2; 1 reading a node by name; k 1 keeps a keyword read to its matches), " +
+		"whole true shows every node in full. An answer that matched nothing says so first, with close names. " +
+		"Comment lines list saved views and actions (run with CALL)."
 	commitDescription = "Change a goldfish session with GQL statements separated by ';': all apply or none. " +
 		"Add: INSERT (:TSK {nick: 'fix_login', status: 'open'}). " +
 		"Link to an existing node by its nick: MATCH (a {nick: 'alice'}), (t {nick: 'fix_login'}) INSERT (a)-[:works_on]->(t). " +
-		"Change: MATCH (t {nick: 'fix_login'}) SET t.status = 'done'. Remove: MATCH (t {nick: 'fix_login'}) DETACH DELETE t. " +
-		"A nick names one node of the session: an INSERT of a nick that is taken, with other properties, fails, so MATCH the node instead. " +
+		"Finish a task: MATCH (t:TSK {nick: 'fix_login'}) SET t:Settled (a status alone leaves it open). Remove: MATCH (t {nick: 'fix_login'}) DETACH DELETE t. " +
+		"A nick names one node: an INSERT of a nick that is taken, with other properties, fails, so MATCH the node instead. " +
 		"Run a saved action with CALL name(arguments); recall lists them. One commit writes at most 500 nodes and edges (256 KiB) by default: " +
 		"split a larger change. Answers with what changed and the new version."
 )
@@ -142,8 +143,9 @@ var optionWords = map[string]string{
 	"depth":   "lean (default) or full: how much the notes about the session's views and actions say",
 	"only":    "the parts to keep, any of shape (the nodes and edges), views, actions, attention (notes on what changed); none: all",
 	"pinned":  "kinds whose nodes always come first in the answer (empty: the session's own setting)",
-	"nopeaks": "when q matches nothing, answer with nothing (otherwise the open tasks, or the most important nodes, are shown)",
+	"nopeaks": "when q matches nothing, answer with nothing more than that (otherwise the open tasks, or the most connected nodes, are named instead)",
 	"exact":   "count the answer's tokens exactly rather than estimate them",
+	"whole":   "show every node in full (default: the starting nodes in full, their neighbours' names and short facts, farther nodes' names)",
 }
 
 // plainOptions gives the recall tool's options their plain descriptions.

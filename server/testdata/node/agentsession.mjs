@@ -156,8 +156,10 @@ const turns = [
 // note says when the original cannot answer in one call (its facts are
 // then not held against it).
 const nick = (n) => `MATCH (n {nick: '${n}'})`;
-const keyword = (w) => `MATCH (n) WHERE n CONTAINS '${w}'`;
-const kind = (k) => `MATCH (n:${k})`;
+// The recall tool's description teaches k 1 to keep a keyword read to
+// its matches, and LIMIT 10 to list the nodes of a kind.
+const keyword = (w) => ({ q: `MATCH (n) WHERE n CONTAINS '${w}'`, options: { k: 1 } });
+const kind = (k) => `MATCH (n:${k}) LIMIT 10`;
 const open = (...names) => ["open_nodes", { names }];
 const search = (query) => ["search_nodes", { query }];
 const questions = [
@@ -216,7 +218,8 @@ async function run(name) {
   }
   const answers = [];
   for (const qu of questions) {
-    const [tool, args] = name === "goldfish" ? ["recall", { session, q: qu.recall }] : qu.original;
+    const call = typeof qu.recall === "string" ? { q: qu.recall } : qu.recall;
+    const [tool, args] = name === "goldfish" ? ["recall", { session, ...call }] : qu.original;
     const res = await client.callTool({ name: tool, arguments: args });
     answers.push({ tool, args, text: text(res), isError: !!res.isError });
   }

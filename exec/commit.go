@@ -143,6 +143,9 @@ func Commit(ctx context.Context, g *store.Graph, plan *planner.Plan, params map[
 	if err := x.settle(res.Stmts); err != nil {
 		return nil, err
 	}
+	if !plan.RolledBack {
+		x.unsettledNotices(res.Stmts)
+	}
 	x.checkDefined(res.Stmts)
 	for _, sr := range res.Stmts {
 		res.Total.Add(sr.Counts)
@@ -213,7 +216,10 @@ type executor struct {
 	// Δ labelled Settled, whose delete_on_settle nodes go at its end.
 	stmt    int
 	settled []settling
-	inBody  bool
+	// statuses are the SETs of a task's status, checked once the Δ has
+	// run (unsettledNotices).
+	statuses []statusWrite
+	inBody   bool
 	// fresh holds the elements the running statement created: they are
 	// not echo targets, so a statement restating one node twice (a Shape
 	// of two identical nodes, pasted into an empty session) creates both,

@@ -594,6 +594,9 @@ func (x *executor) set(rows []*planner.Row, s *planner.SetStep, sr *values.StmtR
 				kind, old := kindOf(el), props(el)
 				for _, pp := range it.All {
 					x.wrote(kind, pp.Key)
+					if pp.Key == StatusKey {
+						x.wroteStatus(el.Node, it.Pos)
+					}
 				}
 				if !it.Merge {
 					sr.PropsSet += removedKeys(old, next)
@@ -630,6 +633,9 @@ func (x *executor) set(rows []*planner.Row, s *planner.SetStep, sr *values.StmtR
 				}
 				sr.PropsSet++
 				x.wrote(kindOf(el), it.Key)
+				if it.Key == StatusKey {
+					x.wroteStatus(el.Node, it.Pos)
+				}
 				if old, ok := props(el).Get(it.Key); ok != !v.IsNull() || ok && !old.Equal(v) {
 					x.touch(elemID(el))
 				}

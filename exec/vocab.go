@@ -180,7 +180,10 @@ func (x *executor) runCall(cs *planner.CallStep, sr *values.StmtResult) error {
 		sr.Counts.Add(bsr.Counts)
 		sr.Notices = append(sr.Notices, bsr.Notices...)
 	}
+	// What the body settled and whose status it set are the Δ's, checked
+	// at its end like its own statements'.
 	x.meter, x.touched, x.bytes = sub.meter, sub.touched, sub.bytes
+	x.settled, x.statuses = sub.settled, sub.statuses
 	changed := sub.changed
 	x.changed = x.changed || changed
 	sr.Action = a.Name

@@ -233,7 +233,9 @@ func promptText(session, kind, nick string, canWrite bool) string {
 	fmt.Fprintf(&b, "commit writes GQL statements separated by ';', all applied or none:\n"+
 		"  INSERT (:TSK {nick: 'check_tests', status: 'open'})\n"+
 		"  MATCH (a {nick: %s}), (t {nick: 'check_tests'}) INSERT (a)-[:needs]->(t)\n"+
-		"  MATCH (t {nick: 'check_tests'}) SET t.status = 'done'\n"+
+		"  MATCH (t:TSK {nick: 'check_tests'}) SET t:Settled, t.status = 'done'\n"+
+		"A task stays open until it has the label Settled, whatever its status says: open tasks come back when a recall finds nothing, "+
+		"and settling one deletes the nodes it points to that have delete_on_settle: true. "+
 		"To link to a node that exists, MATCH it by its nick: an INSERT of a nick that is taken makes no second node. "+
 		"Recall before you write, and write what you learn as you go.\n", nick)
 	return b.String()

@@ -487,7 +487,7 @@ func TestExportSliceOverBytes(t *testing.T) {
 	if !errors.As(err, &ge) || ge.Code != goldfish.CodeCommitBudget || !strings.Contains(ge.Msg, "over the slice bound of 1048576 bytes") {
 		t.Fatalf("got %v, want 22Q02 over the slice bound", err)
 	}
-	if sl, err := s.ExportSlice(context.Background(), `MATCH (h:HUB)`, goldfish.SliceOptions{F: 4}); err != nil || sl.Nodes != 5 {
+	if sl, err := s.ExportSlice(context.Background(), `MATCH (h:HUB)`, goldfish.SliceOptions{M: 9}); err != nil || sl.Nodes != 5 {
 		t.Fatalf("a narrower slice: %v", err)
 	}
 }

@@ -41,7 +41,7 @@ func TestRecallSameShape(t *testing.T) {
 		o values.RecallOptions
 	}{
 		{`MATCH (t:TSK {nick: "t1"})`, values.RecallOptions{}},
-		{`MATCH (t:TSK {nick: "t1"})`, values.RecallOptions{F: 2, T: 200, Pinned: []string{"PIN"}}},
+		{`MATCH (t:TSK {nick: "t1"})`, values.RecallOptions{K: 2, M: 7, T: 200, Pinned: []string{"PIN"}}},
 		{`MATCH (t:TSK)`, values.RecallOptions{K: values.NoWalk}},
 		{`MATCH (m:MOD) LIMIT 99`, values.RecallOptions{View: values.ViewShell}},
 		{`MATCH ()`, values.RecallOptions{}},
@@ -72,7 +72,7 @@ func TestRecallSameShape(t *testing.T) {
 			t.Errorf("%s: no rows to compare", r.q)
 		}
 	}
-	sh, _ := cs.Recall(ctx, `MATCH (t:TSK {nick: "t1"})`, values.RecallOptions{F: 2, T: 200})
+	sh, _ := cs.Recall(ctx, `MATCH (t:TSK {nick: "t1"})`, values.RecallOptions{M: 5, T: 200})
 	if len(sh.Clamps) == 0 || sh.Elided == 0 || sh.Nodes()[0].More == 0 {
 		t.Errorf("the test meant a Shape with clamps and elided values: %+v", sh)
 	}

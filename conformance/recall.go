@@ -12,7 +12,7 @@ import (
 // the $NAME=VALUE parameters:
 //
 //	recall [session=NAME] [agent=NAME] [m=N] [k=N] [l=N] [f=N] [view=shell] \
-//	       [pinned=LAW,TSK] [nopeaks] [exact] [depth=lean|full] \
+//	       [pinned=LAW,TSK] [nopeaks] [exact] [whole] [depth=lean|full] \
 //	       [only=views,actions,...] [at=VERSION] [notices] [json] [$NAME=VALUE ...]
 //
 // Its input is the Recall text; its output is the Shape text as emitted
@@ -21,7 +21,7 @@ import (
 // line of its own, or the error in the form commit errors use.
 var recallArgs = map[string]bool{
 	"m": true, "k": true, "l": true, "f": true, "t": true,
-	"view": true, "pinned": true, "nopeaks": true, "exact": true,
+	"view": true, "pinned": true, "nopeaks": true, "exact": true, "whole": true,
 	"depth": true, "only": true, "json": true, "notices": true, "at": true,
 }
 
@@ -91,6 +91,11 @@ func recallOptions(args map[string]string) (goldfish.RecallOptions, error) {
 				return o, fmt.Errorf("recall: exact takes no value")
 			}
 			o.ExactTokens = true
+		case k == "whole":
+			if v != "" {
+				return o, fmt.Errorf("recall: whole takes no value")
+			}
+			o.Whole = true
 		case strings.HasPrefix(k, "$") && len(k) > 1:
 			if o.Params == nil {
 				o.Params = map[string]any{}

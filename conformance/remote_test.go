@@ -138,7 +138,7 @@ ok transaction started
 ok v=2 +1 node 2 properties set 1 binding
 ok transaction started
 ok rolled back: 1 statement dropped
-// goldfish session=main version=2 cue=match seeds=1 k=2 rows=1/1 tokens=87
+// goldfish session=main version=2 cue=match seeds=1 k=1 rows=1/1 tokens=87
 // attention first_read: true: the first Recall of agent planner in this session: shown at depth=full once; later Recalls are lean unless they ask for full
 INSERT
   (t1:T {n: 1, nick: "a"})
@@ -170,7 +170,7 @@ stale_reads=5 decay=0.9 salience_threshold=0.1 gap_ratio=4 gap_min=5 gap_window=
 recall agent=planner
 MATCH (t:T {nick: "a"})
 ----
-// goldfish session=main version=3 cue=match seeds=1 k=2 rows=1/50 tokens=145
+// goldfish session=main version=3 cue=match seeds=1 k=1 rows=1/50 tokens=145
 // attention since_your_last_read: versions=1 elements_changed=1
 // attention since_your_last_read diff: the change as a Δ (what a Commit on your last version would apply)
 //   // goldfish diff from=2 to=3 nodes=+1-0~0 edges=+0-0 rows=1/40

@@ -29,7 +29,7 @@ func TestHelpTeachesSettled(t *testing.T) {
 		}
 	}
 	commit := helpTopics["commit"]
-	for _, want := range []string{`SET t:Settled`, "A status alone settles nothing", "01000", "delete_on_settle"} {
+	for _, want := range []string{`SET t:Settled`, "A status alone settles nothing", "warning", "delete_on_settle"} {
 		if !strings.Contains(commit, want) {
 			t.Errorf(":help commit lacks %q:\n%s", want, commit)
 		}

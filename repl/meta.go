@@ -211,7 +211,7 @@ A task is live until it has the label Settled, whatever its status says: a Recal
 matches nothing seeds the live tasks, and SET t:Settled recycles the nodes the task
 reaches that carry delete_on_settle: true. A status alone settles nothing: a Commit that
 sets a task's status to done, closed, finished, complete(d), resolved or cancel(l)ed and
-leaves it without Settled gets a 01000 notice saying so.`,
+leaves it without Settled gets a warning saying so.`,
 	"transactions": `START TRANSACTION; … COMMIT; sends the statements between as one atomic Δ.
 ROLLBACK; drops them. The prompt shows [tx] while a transaction is open.
 At the prompt each statement is checked when it is typed: an error shows at once and the

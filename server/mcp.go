@@ -106,13 +106,12 @@ func (s *Server) newMCP() *mcp.Server {
 // under 120 words and free of the engine's own terms).
 const (
 	recallDescription = "Read a goldfish session. q is a GQL MATCH of the nodes to start from: " +
-		"MATCH (n {nick: 'alice'}) for one node: all of it, and the nodes it links to by name; " +
-		"MATCH (n:TSK) LIMIT 10 for the nodes of a kind; MATCH (n) WHERE n CONTAINS 'login' for a keyword (any text, any case); " +
-		"MATCH () for an outline. Links show both ways, so to see what points at a node, read that node. " +
-		"Nearby nodes show short facts, farther ones names only: read one by nick for all of it. " +
-		"Options: k steps along links (default 2; 1 reading a node by name; k 1 keeps a keyword read to its matches), " +
-		"whole true shows every node in full. An answer that matched nothing says so first, with close names. " +
-		"Comment lines list saved views and actions (run with CALL)."
+		"MATCH (n {nick: 'alice'}) for one node and what it links to; " +
+		"MATCH (n:TSK) LIMIT 10 for a kind; MATCH (n) WHERE n CONTAINS 'login' for a keyword (k 1 keeps to the matches); " +
+		"MATCH () for an outline. Links show both ways: to see what points at a node, read that node. " +
+		"Nearby nodes show short facts, farther ones names: read one by nick for all of it, or set whole. " +
+		"k is how many steps along links (default 2, 1 for a node by name). A read that matched nothing says so first, with close names. " +
+		"Comments list saved views and actions."
 	commitDescription = "Change a goldfish session with GQL statements separated by ';': all apply or none. " +
 		"Add: INSERT (:TSK {nick: 'fix_login', status: 'open'}). " +
 		"Link to an existing node by its nick: MATCH (a {nick: 'alice'}), (t {nick: 'fix_login'}) INSERT (a)-[:works_on]->(t). " +

@@ -130,7 +130,7 @@ func (s *Server) searchNodes(ctx context.Context, sc *Scope, query string) (*mcp
 		}
 	}
 	return s.memoryRecall(ctx, sc, memoryRead{q: q, params: map[string]any{"query": query},
-		opts:  goldfish.RecallOptions{L: searchSeeds, K: searchHops, M: searchRows, T: openTokens * searchSeeds, NoPeaks: true},
+		opts:  goldfish.RecallOptions{L: searchSeeds, K: searchHops, M: searchRows, T: openTokens * searchSeeds, NoPeaks: true, Whole: true},
 		empty: "no entity matches",
 		notes: func(sh *goldfish.Shape, _ MemoryGraph, elided []string) []string {
 			var notes []string
@@ -186,7 +186,7 @@ func (s *Server) openNodes(ctx context.Context, sc *Scope, names []string) (*mcp
 	}
 	r := memoryRead{q: "MATCH (n) WHERE n.nick IN $names", params: map[string]any{"names": list},
 		opts: goldfish.RecallOptions{L: len(names), K: openHops, F: openFanOut, M: min(openRowsCeiling, openRows*len(names)),
-			T: openTokens * len(names), NoPeaks: true},
+			T: openTokens * len(names), NoPeaks: true, Whole: true},
 		whole: func(nick string) bool { return asked[nick] },
 		empty: "no entity has these names; search_nodes finds names",
 	}

@@ -18,7 +18,7 @@ func TestRecallKZero(t *testing.T) {
 	}
 	recall := func(options string) (int, map[string]any) {
 		t.Helper()
-		status, body := call(t, ts, "POST", "/v1/sessions/main/recall", "", `{"q": "MATCH (a:A {nick: 'a'})", "options": `+options+`}`)
+		status, body := call(t, ts, "POST", "/v1/sessions/main/recall", "", `{"q": "MATCH (a:A)", "options": `+options+`}`)
 		return status, decodeMap(t, body)
 	}
 	for _, c := range []struct {
@@ -57,12 +57,12 @@ func TestRecallKZero(t *testing.T) {
 
 	// The MCP recall tool, as a short call and as a strict client's.
 	cs := connect(t, srv)
-	text, _ := callTool(t, cs, "recall", map[string]any{"session": "main", "q": "MATCH (a:A {nick: 'a'})"}, false)
+	text, _ := callTool(t, cs, "recall", map[string]any{"session": "main", "q": "MATCH (a:A)"}, false)
 	if !strings.Contains(text, " k=2 rows=5/50") {
 		t.Errorf("MCP, k left out:\n%s", text)
 	}
 	strict := map[string]any{"M": 0, "k": 0, "L": 0, "F": 0, "T": 0, "view": "", "depth": "", "only": []any{}, "pinned": []any{}, "nopeaks": false, "exact": false}
-	text, _ = callTool(t, cs, "recall", map[string]any{"session": "main", "q": "MATCH (a:A {nick: 'a'})", "agent": "", "params": []any{}, "options": strict}, false)
+	text, _ = callTool(t, cs, "recall", map[string]any{"session": "main", "q": "MATCH (a:A)", "agent": "", "params": []any{}, "options": strict}, false)
 	if !strings.Contains(text, " k=0 rows=1/50") {
 		t.Errorf("MCP, k 0:\n%s", text)
 	}

@@ -40,6 +40,8 @@ func (s *Shape) AppendInsert(b []byte) []byte {
 				}
 				return "", false
 			})
+		case n.Brief && !n.Trimmed:
+			b = appendKept(b, n.Props, BriefProp)
 		default:
 			b = appendShown(b, n.Props, n.Trimmed)
 		}
@@ -64,10 +66,16 @@ func appendShown(b []byte, p Props, trimmed bool) []byte {
 		}
 		return p.AppendLiteral(append(b, ' '))
 	}
-	if !slices.ContainsFunc(p, func(kv Prop) bool { return IdentityKey(kv.Key) }) {
+	return appendKept(b, p, func(kv Prop) bool { return IdentityKey(kv.Key) })
+}
+
+// appendKept appends " {…}" of the properties of p keep keeps (nothing
+// when it keeps none).
+func appendKept(b []byte, p Props, keep func(Prop) bool) []byte {
+	if !slices.ContainsFunc(p, keep) {
 		return b
 	}
-	return p.AppendLiteralOf(append(b, ' '), func(kv Prop) bool { return IdentityKey(kv.Key) })
+	return p.AppendLiteralOf(append(b, ' '), keep)
 }
 
 // AppendLabels writes ":Label" for each label, the kind first and the

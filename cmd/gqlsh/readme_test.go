@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"flag"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -123,6 +124,8 @@ func TestReadmeTours(t *testing.T) {
 	if len(tours) < 2 {
 		t.Fatalf("README has %d tours, want at least 2", len(tours))
 	}
+	var rewrites [][3]int // with -update-readme: [start, end, index in outs]
+	var outs []string
 	for _, m := range tours {
 		args := strings.Fields(readme[m[2]:m[3]])
 		want := readme[m[4]:m[5]]
@@ -149,8 +152,28 @@ func TestReadmeTours(t *testing.T) {
 			var out bytes.Buffer
 			runEnv(args, env{stdin: strings.NewReader(""), stdout: &out, stderr: &out, lookupEnv: tempEnv(t, nil)})
 			if got := out.String(); got != want {
+				if *updateReadme {
+					rewrites = append(rewrites, [3]int{m[4], m[5], len(outs)})
+					outs = append(outs, got)
+					return
+				}
 				t.Errorf("gqlsh %s prints\n%s\nthe README shows\n%s", strings.Join(args, " "), got, want)
 			}
 		})
 	}
+	if len(rewrites) > 0 {
+		// Write what gqlsh prints into the README, last tour first so the
+		// offsets of the others hold; review the diff.
+		for i := len(rewrites) - 1; i >= 0; i-- {
+			r := rewrites[i]
+			readme = readme[:r[0]] + outs[r[2]] + readme[r[1]:]
+		}
+		if err := os.WriteFile(filepath.Join("..", "..", "README.md"), []byte(readme), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
 }
+
+// updateReadme rewrites the README's tour outputs with what gqlsh prints
+// (go test ./cmd/gqlsh -run TestReadmeTours -update-readme).
+var updateReadme = flag.Bool("update-readme", false, "rewrite the README's tour outputs with what gqlsh prints")

@@ -88,8 +88,10 @@ func TestShapeCommittedBackAppliesNothing(t *testing.T) {
 			F:    rapid.IntRange(1, 10).Draw(t, "F"),
 			View: view,
 			// An untrimmed Shape: a value the token target elides is not
-			// the value, so it cannot be an echo of it.
+			// the value, so it cannot be an echo of it; nor is a node an
+			// economical Shape shows in part (Whole).
 			T:     1 << 30,
+			Whole: true,
 			Agent: rapid.SampledFrom([]string{"", "ana"}).Draw(t, "agent"),
 		}
 		q := rapid.SampledFrom(echoQueries).Draw(t, "q")
@@ -130,7 +132,7 @@ func TestAmbiguousEchoesCreate(t *testing.T) {
 			t.Fatal(err)
 		}
 		q := rapid.SampledFrom(echoQueries).Draw(t, "q")
-		r, err := s.Recall(ctx, q, values.RecallOptions{M: rapid.IntRange(1, 80).Draw(t, "M"), T: 1 << 30}, nil)
+		r, err := s.Recall(ctx, q, values.RecallOptions{M: rapid.IntRange(1, 80).Draw(t, "M"), T: 1 << 30, Whole: true}, nil)
 		if err != nil {
 			t.Fatal(err)
 		}

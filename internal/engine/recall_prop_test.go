@@ -219,11 +219,32 @@ func TestKeywordIndexAgreesWithScan(t *testing.T) {
 		o := drawOptions(t)
 		indexed := uncached(t, s, fmt.Sprintf(`MATCH (a) WHERE a CONTAINS %q LIMIT %d`, w, limit), o)
 		scanned := uncached(t, s, fmt.Sprintf(`MATCH (a) WHERE a CONTAINS %q OR false LIMIT %d`, w, limit), o)
-		if indexed.Text != scanned.Text {
+		// A miss names the token's condition, which differs ("OR false"):
+		// the rest must be the same bytes.
+		if withoutMissNote(indexed.Text) != withoutMissNote(scanned.Text) || (indexed.Miss == nil) != (scanned.Miss == nil) {
 			t.Fatalf("index and scan disagree:\n%s\n---\n%s", indexed.Text, scanned.Text)
 		}
 	})
 }
+
+// withoutMissNote is a Shape's text without what a miss says of the
+// token's condition: its notice, and the header's token count, which
+// counts the notice.
+func withoutMissNote(text string) string {
+	var b strings.Builder
+	for _, line := range strings.SplitAfter(text, "\n") {
+		if strings.HasPrefix(line, "// 01Q01: no match: ") || strings.HasPrefix(line, "// 02000: no match: ") {
+			continue
+		}
+		b.WriteString(line)
+	}
+	if strings.Contains(text, ": no match: ") {
+		return headerTokens.ReplaceAllString(b.String(), " tokens=N")
+	}
+	return b.String()
+}
+
+var headerTokens = regexp.MustCompile(` tokens=\d+`)
 
 // TestRecallIsomorphismInvariant: the same graph inserted in another order
 // (so with other engine ids) gives the same INSERT body. Exact when nodes

@@ -21,7 +21,7 @@ import (
 // line of its own, or the error in the form commit errors use.
 var recallArgs = map[string]bool{
 	"m": true, "k": true, "l": true, "f": true, "t": true,
-	"view": true, "pinned": true, "nopeaks": true, "exact": true, "whole": true,
+	"view": true, "pinned": true, "nopeaks": true, "exact": true, "whole": true, "after": true,
 	"depth": true, "only": true, "json": true, "notices": true, "at": true,
 }
 
@@ -50,7 +50,7 @@ func formatShapeNotices(sh *goldfish.Shape) string {
 // VALUE read as a literal (see paramValue).
 func recallOptions(args map[string]string) (goldfish.RecallOptions, error) {
 	var o goldfish.RecallOptions
-	budgets := map[string]*int{"m": &o.M, "k": &o.K, "l": &o.L, "f": &o.F, "t": &o.T}
+	budgets := map[string]*int{"m": &o.M, "k": &o.K, "l": &o.L, "f": &o.F, "t": &o.T, "after": &o.After}
 	for k, v := range args {
 		switch {
 		case budgets[k] != nil:

@@ -300,11 +300,14 @@ func (e *emitter) writeBody(w *shapewalk.Shape, vars []varName, texts []renderin
 // a seed, whose neighbours F does not clamp.
 func (e *emitter) appendClampAdvice(b []byte, w *shapewalk.Shape, c shapewalk.Clamp) []byte {
 	if w.Hops[c.Index] == 0 {
+		// The next page: this Recall with after past what it showed.
 		b = strconv.AppendInt(append(b, "; M="...), int64(e.opt.M), 10)
+		b = append(b, ": the next ones with after="...)
+		b = strconv.AppendInt(b, int64(e.opt.After+c.Shown), 10)
 		if e.opt.K > 1 {
-			return append(b, ": recall with k=1, or a narrower token, for the rest"...)
+			b = append(b, " (k=1 shows more of them at once)"...)
 		}
-		return append(b, ": recall a narrower token for the rest"...)
+		return b
 	}
 	b = strconv.AppendInt(append(b, "; F="...), int64(e.opt.F), 10)
 	for _, kv := range c.Node.Props {
@@ -789,7 +792,7 @@ func (e *emitter) finish() (*Shape, error) {
 	sc.notes = notes
 	rest := make([]byte, 0, len(notes)+len(e.body))
 	rest = append(append(rest, notes...), e.body...)
-	s.Session, s.K, s.M, s.exact = e.opt.Session, e.opt.K, e.opt.M, e.opt.ExactTokens
+	s.Session, s.K, s.M, s.exact, s.after = e.opt.Session, e.opt.K, e.opt.M, e.opt.ExactTokens, e.opt.After
 	s.notesLen, s.notesMilli = len(notes), tokens.Milli(notes)
 	s.rest, s.restMilli = string(rest), s.notesMilli+e.bodyCost
 	if e.walked.IsZero() {
@@ -904,6 +907,10 @@ func (s *Shape) count(h, preamble []byte, preambleMilli int64) (int, []byte, *gq
 		}
 		h = append(h, " k="...)
 		h = strconv.AppendInt(h, int64(s.K), 10)
+		if s.after > 0 {
+			h = append(h, " after="...)
+			h = strconv.AppendInt(h, int64(s.after), 10)
+		}
 		h = append(h, " rows="...)
 		h = strconv.AppendInt(h, int64(s.Rows), 10)
 		h = append(h, '/')

@@ -77,6 +77,7 @@ type Shape struct {
 
 	src        rowSource // what the rows are built from (rows.go)
 	exact      bool
+	after      int // the header's after=N (RecallOptions.After)
 	rest       string // the notes and the body
 	restMilli  int64
 	notesLen   int // the notes' bytes at the start of rest
@@ -113,7 +114,7 @@ func Recall(ctx context.Context, snap *store.Snapshot, plan *planner.Plan, param
 	if err := x.check(); err != nil {
 		return nil, err
 	}
-	walk := shapewalk.Options{K: walkK(opt.K), M: opt.M, F: opt.F, Shell: opt.View == values.ViewShell,
+	walk := shapewalk.Options{K: walkK(opt.K), M: opt.M, F: opt.F, Shell: opt.View == values.ViewShell, After: opt.After,
 		Pinned: opt.Pinned, Hierarchy: opt.Hierarchy}
 	e := emitter{snap: snap, opt: opt, shape: &Shape{Shape: values.Shape{Version: snap.Version(), Status: gqlstatus.Success}}, start: time.Now()}
 	// The parser's warnings about the token's text (a comment that hid a

@@ -540,7 +540,7 @@ func (sh *Shell) metaAgents(ctx context.Context, args []string) error {
 // knobs lists the :set names in the order :set prints them.
 // The Recall's own knobs come first, then the session's attention
 // settings (stored with the session, for every agent that reads it).
-var knobs = append(append([]string{"M", "k", "L", "F", "T", "view", "whole", "peaks", "depth", "only", "at"}, goldfish.AttentionSettingNames...), "pinned")
+var knobs = append(append([]string{"M", "k", "L", "F", "T", "view", "whole", "after", "peaks", "depth", "only", "at"}, goldfish.AttentionSettingNames...), "pinned")
 
 func (sh *Shell) metaSet(ctx context.Context, args []string) error {
 	if len(args) == 1 && strings.Contains(args[0], "=") { // :set M=20
@@ -612,6 +612,13 @@ func (sh *Shell) metaSet(ctx context.Context, args []string) error {
 			o.NoPeaks = true
 		default:
 			err = metaErrorf(codeValue, "", "peaks is on or off, not %q", val)
+		}
+	case "after":
+		n, perr := strconv.Atoi(val)
+		if perr != nil || n < 0 {
+			err = metaErrorf(codeValue, "", "after is a number of neighbours, 0 or more, not %q", val)
+		} else {
+			o.After = n
 		}
 	case "whole":
 		switch strings.ToLower(val) {
@@ -711,6 +718,7 @@ func (sh *Shell) showKnobs(ctx context.Context) error {
 		whole = "on"
 	}
 	sh.printf("whole  %s\n", whole)
+	sh.printf("after  %d\n", o.After)
 	sh.printf("peaks  %s\n", peaks)
 	if o.AtVersion != 0 {
 		sh.printf("at     %d (Recalls read as of this version; :set at newest for the newest)\n", o.AtVersion)

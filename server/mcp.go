@@ -144,6 +144,7 @@ var optionWords = map[string]string{
 	"pinned":  "kinds whose nodes always come first in the answer (empty: the session's own setting)",
 	"nopeaks": "when q matches nothing, answer with nothing more than that (otherwise the open tasks, or the most connected nodes, are named instead)",
 	"exact":   "count the answer's tokens exactly rather than estimate them",
+	"after":   "skip a starting node's first neighbours, shown by an earlier read (its note says how many): the next page",
 	"whole":   "show every node in full (default: the starting nodes in full, their neighbours' names and short facts, farther nodes' names)",
 }
 

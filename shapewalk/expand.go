@@ -21,6 +21,9 @@ type topEnt struct {
 	slot   uint32
 	dir    store.Dir // as seen from the expanded node
 	hasSig bool
+	// hidden: skipped for Options.After (an earlier page of the seed's
+	// neighbours): neither added nor counted as left out.
+	hidden bool
 }
 
 // heavyGroup: a (type, direction) group with more entries than this is
@@ -113,6 +116,10 @@ func (w *walker) hasNew(idx int32) bool {
 // lookups: at most O(min(degree, 16·M)), never O(degree) for a hub.
 func (w *walker) expand(n *store.Node, idx int32, h, need int) bool {
 	w.curHop = h
+	w.skip = 0
+	if h == 0 {
+		w.skip = w.after // a later page: the first After new neighbours were shown before
+	}
 	a := w.snap.AdjacencyAt(w.slots[idx])
 	w.chosen = w.chosen[:0]
 	w.bloom = 0
@@ -125,14 +132,23 @@ func (w *walker) expand(n *store.Node, idx int32, h, need int) bool {
 		}
 		lo = hi
 	}
+	shown := 0
+	for _, c := range w.chosen {
+		if !c.hidden {
+			shown++
+		}
+	}
 	if len(w.omitted) > 0 {
-		c := Clamp{Node: n, Omitted: slices.Clone(w.omitted), slot: w.slots[idx]}
+		c := Clamp{Node: n, Omitted: slices.Clone(w.omitted), Shown: shown, slot: w.slots[idx]}
 		for _, o := range w.omitted {
 			c.Total += o.Count
 		}
 		w.clamps = append(w.clamps, c)
 	}
 	for _, c := range w.chosen {
+		if c.hidden {
+			continue
+		}
 		if w.rows+2 > w.m {
 			return false
 		}
@@ -233,9 +249,11 @@ func (w *walker) group(a store.Adjacency, lo, hi int, ns uint32, typ string, dir
 				return cmp.Compare(x.n.ID, y.n.ID)
 			})
 		}
-		take := min(need, len(w.run))
-		for _, t := range w.run[:take] {
-			w.chosen = append(w.chosen, topEnt{n: t.n, e: t.e, typ: t.typ, dir: t.dir, slot: t.slot})
+		skip := min(w.skip, len(w.run))
+		w.skip -= skip
+		take := min(need, len(w.run)-skip)
+		for r, t := range w.run[:skip+take] {
+			w.chosen = append(w.chosen, topEnt{n: t.n, e: t.e, typ: t.typ, dir: t.dir, slot: t.slot, hidden: r < skip})
 			w.bloom |= bloomBit(slotKey(t.slot))
 		}
 		need -= take

@@ -23,6 +23,11 @@ type Options struct {
 	// so the other seeds' neighbours never take M from them (a live task
 	// before the topics seeded with it). 0: all seeds walk together.
 	Lead int
+	// After pages a seed's neighbours: each seed skips its first After
+	// new neighbours in canonical order (shown by the Recall before),
+	// neither adding nor counting them. A clamp note's Shown, added to
+	// After, is the After of the next page.
+	After int
 }
 
 // Omitted counts, for one (Type, Dir) as seen from the clamped node, the
@@ -35,13 +40,17 @@ type Omitted struct {
 	Count int
 }
 
-// Clamp is the note for one node that had more than F new neighbours.
+// Clamp is the note for one node that had more new neighbours than it
+// could add: F for a node past the seeds, the seed's share of M for a
+// seed.
 type Clamp struct {
 	Node    *store.Node
 	Index   int32     // Node's position in Shape.Nodes
 	Omitted []Omitted // sorted by (Type, Dir)
 	Total   int       // sum of Omitted counts
-	slot    uint32
+	// Shown is how many new neighbours the node brought into the Shape.
+	Shown int
+	slot  uint32
 }
 
 // Shape is the result of a Walk.

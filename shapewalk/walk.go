@@ -31,6 +31,9 @@ type walker struct {
 	rows   int
 	queue  []int32
 	lead   int // how many of queue's seeds walk first (0: all together)
+	// after is Options.After; skip is what is left of it while a seed
+	// is expanded.
+	after, skip int
 	// pinMore: the pinned kinds have more live nodes than the Shape holds
 	pinMore bool
 	rest    []int32 // the other seeds, queued once the leaders are walked
@@ -231,6 +234,7 @@ func (w *walker) walk(snap *store.Snapshot, seeds []*store.Node, opt Options) {
 func (w *walker) reset(snap *store.Snapshot, opt Options) {
 	w.snap = snap
 	w.k, w.m, w.f = opt.K, opt.M, opt.F
+	w.after = max(opt.After, 0)
 	if w.k == 0 {
 		w.k = DefaultK
 	} else if w.k < 0 {
@@ -407,6 +411,7 @@ func (w *walker) widenSeeds(from, seedEnd int) bool {
 			return true
 		}
 		j := w.clampOf(w.slots[idx])
+		before := w.clamps[j].Shown
 		w.clamps = slices.Delete(w.clamps, j, j+1)
 		n := len(w.clamps)
 		if !w.expand(w.nodes[idx], idx, 0, need) {
@@ -414,6 +419,7 @@ func (w *walker) widenSeeds(from, seedEnd int) bool {
 		}
 		if len(w.clamps) > n { // still some left: the new note in the old one's place
 			c := w.clamps[n]
+			c.Shown += before
 			w.clamps = slices.Insert(w.clamps[:n], j, c)
 		}
 	}

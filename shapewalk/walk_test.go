@@ -98,6 +98,8 @@ func TestWalkTable(t *testing.T) {
 		{"M budget truncates", starSpec(6), []int{0}, Options{M: 7}, "0@0 1@1 2@1 3@1 | 0-a->1 0-a->2 0-a->3 | clamp 0: a/out=3 total=3 | truncated"},
 		{"M budget odd row unused", starSpec(6), []int{0}, Options{M: 8}, "0@0 1@1 2@1 3@1 | 0-a->1 0-a->2 0-a->3 | clamp 0: a/out=3 total=3 | truncated"},
 		{"M exactly enough", starSpec(3), []int{0}, Options{M: 7}, "0@0 1@1 2@1 3@1 | 0-a->1 0-a->2 0-a->3"},
+		{"the next page of a seed's neighbours", starSpec(6), []int{0}, Options{M: 7, After: 3}, "0@0 4@1 5@1 6@1 | 0-a->4 0-a->5 0-a->6"},
+		{"a middle page counts only what follows", starSpec(6), []int{0}, Options{M: 5, After: 2}, "0@0 3@1 4@1 | 0-a->3 0-a->4 | clamp 0: a/out=2 total=2 | truncated"},
 		{"seeds exceed M", starSpec(6), []int{1, 2, 3, 4}, Options{M: 2}, "1@0 2@0 | | truncated"},
 		{"closing edges", triangleSpec(), []int{0}, Options{K: 1}, "0@0 1@1 2@1 | 0-r->1 0-r->2 1-r->2"},
 		{"closing edge over M", triangleSpec(), []int{0}, Options{K: 1, M: 5}, "0@0 1@1 2@1 | 0-r->1 0-r->2 | truncated"},

@@ -49,6 +49,11 @@ type RecallOptions struct {
 	// names its node by nick, loc, name or title, walks one hop unless K
 	// is given: the node and what it touches.
 	Whole bool
+	// After pages the seeds' neighbours: each seed skips its first After
+	// new neighbours in canonical order, which an earlier Recall showed,
+	// and shows the next ones (0: the first page). A clamp note of a
+	// seed gives the After of the next page; the header says after=N.
+	After int
 	// Pinned kinds are added to the Shape first: the seeds of those
 	// kinds, and the first other live nodes of them in canonical order,
 	// identity and properties, at most max(1, ⌊M/4⌋) of those others

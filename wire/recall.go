@@ -39,6 +39,7 @@ type RecallSettings struct {
 	F     int      `json:"F,omitempty" jsonschema:"most new neighbours one node adds (default 8)"`
 	T     int      `json:"T,omitempty" jsonschema:"token target (default 4000): over it, nodes beyond the seeds show identity properties only, farthest first"`
 	View  string   `json:"view,omitempty" jsonschema:"interior (default) or shell: hierarchical edges and identity properties only"`
+	After int      `json:"after,omitempty" jsonschema:"page a seed's neighbours: skip the first after (an earlier answer's clamp note gives it)"`
 	Whole bool     `json:"whole,omitempty" jsonschema:"every node whole (default: economical: the seeds whole, the first ring brief, farther rings identity; a point token walks one hop)"`
 	Depth string   `json:"depth,omitempty" jsonschema:"lean (default) or full: how much the attention envelope shows"`
 	Only  Sections `json:"only,omitempty" jsonschema:"the sections to keep, any of shape, views, actions, attention (none: all)"`
@@ -153,7 +154,7 @@ func NewRecallRequest(q string, o values.RecallOptions, rows bool) (RecallReques
 		return RecallRequest{}, err
 	}
 	return RecallRequest{Q: q, Params: ps, Agent: o.Agent, AtVersion: o.AtVersion, Options: RecallSettings{
-		M: o.M, K: Hops(o.K), L: o.L, F: o.F, T: o.T, View: o.View, Whole: o.Whole, Depth: o.Depth, Only: o.Only,
+		M: o.M, K: Hops(o.K), L: o.L, F: o.F, T: o.T, View: o.View, Whole: o.Whole, After: o.After, Depth: o.Depth, Only: o.Only,
 		Pinned: o.Pinned, NoPeaks: o.NoPeaks, Exact: o.ExactTokens, Rows: rows}}, nil
 }
 
@@ -165,7 +166,7 @@ func (r RecallRequest) RecallOptions() (values.RecallOptions, error) {
 		return values.RecallOptions{}, err
 	}
 	o := values.RecallOptions{M: r.Options.M, K: k, L: r.Options.L, F: r.Options.F, T: r.Options.T,
-		View: r.Options.View, Whole: r.Options.Whole, Depth: r.Options.Depth, Only: r.Options.Only, Agent: r.Agent,
+		View: r.Options.View, Whole: r.Options.Whole, After: r.Options.After, Depth: r.Options.Depth, Only: r.Options.Only, Agent: r.Agent,
 		Pinned: r.Options.Pinned, NoPeaks: r.Options.NoPeaks, ExactTokens: r.Options.Exact, AtVersion: r.AtVersion}
 	if len(r.Params) > 0 {
 		o.Params = r.Params

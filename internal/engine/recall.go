@@ -51,6 +51,10 @@ func resolveRecall(o values.RecallOptions, c values.Ceilings) (values.RecallOpti
 	if err := check("F", &o.F, min(d.F, c.F), c.F); err != nil {
 		return o, err
 	}
+	if o.After < 0 {
+		return o, gqlstatus.Errorf(gqlstatus.RecallBudget, "after=%d is negative", o.After).
+			WithHint("after is how many of a seed's neighbours an earlier page showed: 0 or more")
+	}
 	switch {
 	case o.T == 0:
 		o.T = d.T

@@ -35,7 +35,7 @@ func AppendKey(b []byte, incarnation, version uint64, token string, names []stri
 		b = append(b, 1)
 		b = appendField(b, v.AppendLiteral(lit[:0]))
 	}
-	for _, v := range [...]int{o.M, o.K, o.L, o.F, o.T} {
+	for _, v := range [...]int{o.M, o.K, o.L, o.F, o.T, o.After} {
 		b = binary.AppendUvarint(b, uint64(v))
 	}
 	b = appendField(b, o.View)

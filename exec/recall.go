@@ -77,7 +77,7 @@ type Shape struct {
 
 	src        rowSource // what the rows are built from (rows.go)
 	exact      bool
-	after      int // the header's after=N (RecallOptions.After)
+	after      int    // the header's after=N (RecallOptions.After)
 	rest       string // the notes and the body
 	restMilli  int64
 	notesLen   int // the notes' bytes at the start of rest

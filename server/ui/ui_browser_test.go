@@ -298,6 +298,11 @@ func TestBrowser(t *testing.T) {
 	}
 	waitTrue("live", `document.querySelector('#graph [data-node="NOTE_live"]') && document.querySelectorAll("#versions [data-version]").length === 5`)
 
+	// A miss: the attention panel says what did not match, and what the
+	// drawing shows instead of a match.
+	run("miss", chromedp.Navigate(ts.URL+"/ui/#session=mission&q=MATCH%20(x%3ANOPE)"))
+	waitTrue("miss said", `/No match/.test(document.getElementById("attention").textContent) && /label :NOPE/.test(document.getElementById("attention").textContent) && /instead of a match/.test(document.getElementById("legend").textContent)`)
+
 	// A version that is gone, an empty session, an edge to a node outside.
 	run("at 999", chromedp.Navigate(ts.URL+"/ui/#session=mission&at=999"))
 	waitTrue("at 999 refused", `/22Q08/.test(document.getElementById("notices").textContent)`)

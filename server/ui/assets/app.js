@@ -167,7 +167,12 @@
   function rowProps(r) {
     var elided = {};
     (r.elided || []).forEach(function (e) { elided[e.key] = "$" + e.param; });
-    return Object.keys(r.props || {}).sort().filter(function (k) { return !r.trimmed || IDENTITY[k]; }).map(function (k) {
+    // What the text shows of the row: all of it, its identity when
+    // trimmed, or in brief no list (the first ring of an economical Shape).
+    return Object.keys(r.props || {}).sort().filter(function (k) {
+      if (r.trimmed) return IDENTITY[k];
+      return !r.brief || IDENTITY[k] || !Array.isArray(r.props[k]);
+    }).map(function (k) {
       var v = r.props[k];
       return { k: k, src: elided[k] || literal(v), str: typeof v === "string" && !elided[k] ? v : null };
     });
@@ -201,26 +206,35 @@
       sw.style.background = Graph.colour(k);
       legend.appendChild(h("span", "kind", null, [sw, document.createTextNode(k || "(no kind)")]));
     });
-    legend.appendChild(h("span", "meta", g.nodes.length + " nodes, " + g.edges.length + " edges, " + seeds + " seeds (ringed) · v" +
+    var seedWords = sh.miss ? seeds + " shown instead of a match (ringed)" : seeds + " seeds (ringed)";
+    legend.appendChild(h("span", "meta", g.nodes.length + " nodes, " + g.edges.length + " edges, " + seedWords + " · v" +
       sh.version + (sh.at_version ? " (at " + sh.at_version + ")" : "") + " · " + sh.tokens + " tokens · drawn in " + ms.toFixed(1) + " ms"));
     var ul = clear($("notices"));
     (sh.notices || []).forEach(function (n) { ul.appendChild(h("li", "notice", n.code + ": " + n.message)); });
     if (sh.truncated) ul.appendChild(h("li", "notice", "truncated: the Shape stopped at its row budget M"));
     if (sh.trimmed) ul.appendChild(h("li", "notice", "trimmed: " + sh.trimmed + " nodes show identity properties only (token target T)"));
     if (sh.elided) ul.appendChild(h("li", "notice", "elided: " + sh.elided + " long values left out ($elided…)"));
-    drawAttention(sh.attention);
+    drawAttention(sh.attention, sh.miss);
   }
 
   // drawAttention shows the envelope: broken views in red, stale
   // actions, contested targets, what changed since the last read.
-  function drawAttention(a) {
+  // A miss comes first: what did not match, the close names, and what
+  // is drawn instead of a match.
+  function drawAttention(a, miss) {
     var box = clear($("attention"));
-    if (!a) { box.appendChild(h("p", "hint", "Nothing to say.")); return; }
     function section(title, items, cls) {
       if (!items || !items.length) return;
       box.appendChild(h("h4", cls, title));
       box.appendChild(h("ul", cls, null, items.map(function (i) { return h("li", "", i); })));
     }
+    if (miss) {
+      var instead = { task: "The live tasks are drawn instead of a match.", peak: "The most connected nodes are drawn instead of a match.",
+        skip: "Nothing is drawn." }[miss.instead] || "";
+      section("No match", (miss.unmatched || []).concat(miss.did_you_mean && miss.did_you_mean.length ?
+        ["did you mean " + miss.did_you_mean.join(" or ") + "?"] : []).concat(instead ? [instead] : []), "bad");
+    }
+    if (!a) { if (!box.firstChild) box.appendChild(h("p", "hint", "Nothing to say.")); return; }
     if (a.note) box.appendChild(h("p", "", a.note));
     section("Broken views", (a.broken_views || []).map(function (b) { return b.name + (b.error ? ": " + b.error : ""); }), "bad");
     section("Stale actions", a.stale_actions, "warn");

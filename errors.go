@@ -26,6 +26,7 @@ const (
 	CodeOmitted                 = gqlstatus.Omitted
 	CodeWarning                 = gqlstatus.Warning
 	CodeNoData                  = gqlstatus.NoData
+	CodeNoMatch                 = gqlstatus.NoMatch
 	CodeDamaged                 = gqlstatus.Damaged
 	CodeCabinetUnavailable      = gqlstatus.CabinetUnavailable
 	CodeDataException           = gqlstatus.DataException

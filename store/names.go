@@ -44,10 +44,10 @@ func (s *Snapshot) PropKeys(max int) []string {
 }
 
 // ScanStrings calls fn with the distinct STRING values of property key
-// on live nodes, in order, until fn returns false: O(log n + nodes with
-// the key).
-func (s *Snapshot) ScanStrings(key string, fn func(string) bool) {
-	pivot := propItem{n: &Node{Props: values.Props{{Key: key, Val: values.String("")}}}}
+// on live nodes, from the first at or after from, in order, until fn
+// returns false: O(log n + nodes with the key it passes).
+func (s *Snapshot) ScanStrings(key, from string, fn func(string) bool) {
+	pivot := propItem{n: &Node{Props: values.Props{{Key: key, Val: values.String(from)}}}}
 	last, first := "", true
 	s.st.props.AscendGreaterOrEqual(pivot, func(it propItem) bool {
 		p := it.prop()
@@ -59,5 +59,24 @@ func (s *Snapshot) ScanStrings(key string, fn func(string) bool) {
 			return fn(v)
 		}
 		return true
+	})
+}
+
+// ScanStringsBefore is ScanStrings downwards: the distinct STRING values
+// of key before from, the nearest first.
+func (s *Snapshot) ScanStringsBefore(key, from string, fn func(string) bool) {
+	pivot := propItem{n: &Node{Props: values.Props{{Key: key, Val: values.String(from)}}}}
+	last, first := "", true
+	s.st.props.DescendLessOrEqual(pivot, func(it propItem) bool {
+		p := it.prop()
+		if p.Key != key || p.Val.Kind() != values.KindString {
+			return false
+		}
+		v := p.Val.AsString()
+		if v == from || !first && v == last {
+			return true
+		}
+		first, last = false, v
+		return fn(v)
 	})
 }

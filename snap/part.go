@@ -19,6 +19,14 @@ type model struct {
 	home  [][]int // node → the edges it is home to
 	pkgs  [][]int // package → its nodes: the PKG node, then each file's FILE node and declarations
 	files [][][]int
+	// callers and callees are the calls between two nodes of the tree,
+	// each way, each pair once, a call of itself left out: a function
+	// called from another part shows a CALLERS node per calling part.
+	callers, callees [][]int
+	// key groups a node's callers for counting CALLERS nodes while parts
+	// are filled, before it is known which part holds which caller (see
+	// setKeys).
+	key []int
 }
 
 type mnode struct {
@@ -70,11 +78,15 @@ func newModel(g *golang.Graph) *model {
 		typ      string
 	}
 	seen := make(map[key]bool, len(g.Edges))
+	m.callers = make([][]int, len(m.nodes))
+	m.callees = make([][]int, len(m.nodes))
 	for _, e := range g.Edges {
 		from, ok1 := m.index[e.From]
 		to, ok2 := m.index[e.To]
 		k := key{from, to, e.Type}
-		if !ok1 || !ok2 || from == to || seen[k] {
+		// A self-loop (a recursive call) is kept: it stays in its node's
+		// part and needs no stub.
+		if !ok1 || !ok2 || seen[k] {
 			continue
 		}
 		seen[k] = true
@@ -84,22 +96,100 @@ func newModel(g *golang.Graph) *model {
 		}
 		m.home[me.home] = append(m.home[me.home], len(m.edges))
 		m.edges = append(m.edges, me)
+		if e.Type == "calls" && from != to && m.nodes[from].pkg >= 0 && m.nodes[to].pkg >= 0 {
+			m.callers[to] = append(m.callers[to], from)
+			m.callees[from] = append(m.callees[from], to)
+		}
 	}
 	return m
 }
 
-// bin is a set of nodes being filled: its size is its nodes plus the
-// stubs it needs, one per node outside it at the far end of an edge it
-// is home to.
-type bin struct {
-	m   *model
-	in  map[int]bool
-	ext map[int]int // outside node → edges of the bin that reach it
+// setKeys prepares the count of CALLERS nodes for a budget of n nodes,
+// on the directory tree of the packages rooted at root. A part needs one
+// for each of its functions and each other part that holds callers of
+// it, but the parts are not known while they are being filled; a bin
+// counts one per function and key among its callers outside it instead,
+// which is never fewer: every part is a bin that was counted so, and the
+// callers of one key are always in one part. A caller's key is
+//
+//   - the highest directory above it whose tree cannot be split: it
+//     fits the budget even counting one CALLERS node per outside caller,
+//     the most it could need, so partition keeps it in one part;
+//   - else its package, when the package cannot be split, by the same
+//     reckoning;
+//   - else its file, when the file cannot be split (a split package is
+//     cut along its files, and only a file over the budget on its own
+//     along its declarations);
+//   - else the caller itself.
+func (m *model) setKeys(n int, root *dirNode) {
+	m.key = make([]int, len(m.nodes))
+	for x := range m.key {
+		m.key[x] = x
+	}
+	// The sizes are reckoned with one key per caller, the largest there
+	// can be; the groups found get their keys once all are found.
+	var groups [][]int
+	fits := func(xs []int) bool { return m.sizeOf(xs) <= n }
+	var walk func(dn *dirNode)
+	walk = func(dn *dirNode) {
+		pkgs := subtree(dn, nil)
+		if len(pkgs) == 0 {
+			return
+		}
+		var xs []int
+		for _, p := range pkgs {
+			xs = append(xs, m.pkgs[p]...)
+		}
+		if fits(xs) {
+			groups = append(groups, xs)
+			return
+		}
+		if pi := dn.pkg; pi >= 0 {
+			switch own := m.pkgs[pi]; {
+			case fits(own):
+				groups = append(groups, own)
+			default:
+				for fi, f := range m.files[pi] {
+					xs := f
+					if fi == 0 {
+						xs = append([]int{own[0]}, f...) // a first piece starts with the PKG node
+					}
+					if fits(xs) {
+						groups = append(groups, f)
+					}
+				}
+			}
+		}
+		for _, c := range dn.children {
+			walk(c)
+		}
+	}
+	walk(root)
+	for i, xs := range groups {
+		for _, x := range xs {
+			m.key[x] = len(m.nodes) + i
+		}
+	}
 }
 
-func newBin(m *model) *bin { return &bin{m: m, in: map[int]bool{}, ext: map[int]int{}} }
+// bin is a set of nodes being filled: its size is its nodes plus the
+// stubs it needs, one per node outside it at the far end of an edge it
+// is home to, plus its CALLERS nodes as counted by key (model.setKeys).
+type bin struct {
+	m    *model
+	in   map[int]bool
+	ext  map[int]int     // outside node → edges of the bin that reach it
+	back map[callKey]int // (function of the bin, key) → its callers of that key outside the bin
+}
 
-func (b *bin) size() int { return len(b.in) + len(b.ext) }
+// callKey is a function and the key of some of its callers.
+type callKey struct{ fn, key int }
+
+func newBin(m *model) *bin {
+	return &bin{m: m, in: map[int]bool{}, ext: map[int]int{}, back: map[callKey]int{}}
+}
+
+func (b *bin) size() int { return len(b.in) + len(b.ext) + len(b.back) }
 
 // grown is the size the bin would have with xs added.
 func (b *bin) grown(xs []int) int {
@@ -107,8 +197,10 @@ func (b *bin) grown(xs []int) int {
 	for _, x := range xs {
 		adding[x] = true
 	}
-	n := len(b.in) + len(b.ext)
+	n := b.size()
 	counted := map[int]bool{}
+	newBack := map[callKey]bool{}
+	leaving := map[callKey]int{} // callers of a key that come in
 	for _, x := range xs {
 		if b.in[x] {
 			continue
@@ -122,6 +214,20 @@ func (b *bin) grown(xs []int) int {
 			if !b.in[y] && !adding[y] && b.ext[y] == 0 && !counted[y] {
 				counted[y] = true
 				n++
+			}
+		}
+		for _, c := range b.m.callers[x] {
+			if k := (callKey{x, b.m.key[c]}); !b.in[c] && !adding[c] && !newBack[k] {
+				newBack[k] = true
+				n++
+			}
+		}
+		for _, y := range b.m.callees[x] {
+			if k := (callKey{y, b.m.key[x]}); b.back[k] > 0 {
+				leaving[k]++
+				if leaving[k] == b.back[k] {
+					n-- // a CALLERS node it no longer needs
+				}
 			}
 		}
 	}
@@ -138,6 +244,19 @@ func (b *bin) add(xs []int) {
 		for _, ei := range b.m.home[x] {
 			if y := b.m.edges[ei].away; !b.in[y] {
 				b.ext[y]++
+			}
+		}
+		for _, c := range b.m.callers[x] {
+			if !b.in[c] {
+				b.back[callKey{x, b.m.key[c]}]++
+			}
+		}
+		for _, y := range b.m.callees[x] {
+			k := callKey{y, b.m.key[x]}
+			if b.back[k] > 1 {
+				b.back[k]--
+			} else if b.back[k] == 1 {
+				delete(b.back, k)
 			}
 		}
 	}
@@ -176,8 +295,9 @@ type dirNode struct {
 //     greedily: a piece takes the next file while it fits; a file over n
 //     on its own is split along its declarations the same way.
 //
-// A part goes over n only when it holds a single node whose edges need
-// more stubs than that.
+// A part's CALLERS nodes count as its nodes too. A part goes over n only
+// when it holds a single node whose edges need more stubs (or whose
+// callers more CALLERS nodes) than that.
 func partition(m *model, n int, rootLabel string) []partDef {
 	root := &dirNode{dir: ".", pkg: -1}
 	dirs := map[string]*dirNode{".": root}
@@ -202,6 +322,7 @@ func partition(m *model, n int, rootLabel string) []partDef {
 	for _, dn := range dirs {
 		sort.Slice(dn.children, func(i, j int) bool { return dn.children[i].dir < dn.children[j].dir })
 	}
+	m.setKeys(n, root)
 	pl := placer{m: m, n: n, rootLabel: rootLabel}
 	final, loose := pl.place(root)
 	for _, u := range loose {

@@ -71,9 +71,9 @@ type Part struct {
 	// Files lists the files of a piece of a split package; empty for a
 	// part that holds whole packages.
 	Files []string
-	// Nodes counts the interior's nodes, Stubs among them; Edges its
-	// edges.
-	Nodes, Stubs, Edges int
+	// Nodes counts the interior's nodes, Stubs and Callers (its CALLERS
+	// nodes) among them; Edges its edges.
+	Nodes, Stubs, Callers, Edges int
 	// Deltas were committed to the interior, Applied of them changed it;
 	// Deleted elements were swept out (no longer in the tree).
 	Deltas, Applied, Deleted int
@@ -382,7 +382,9 @@ func snapSession(ctx context.Context, db *goldfish.DB, name string, c content, k
 }
 
 // interior builds part pi's content: its own nodes, a STUB for each node
-// of another part at the far end of an edge it keeps, and those edges.
+// of another part at the far end of an edge it keeps, and those edges;
+// then, for each of its functions called from other parts, a CALLERS node
+// per calling part with a calls edge to the function (callersOf).
 func (m *model) interior(d partDef, pi int, owner []int, names []string) (content, Part) {
 	var c content
 	p := Part{Session: names[pi], Packages: make([]string, 0, len(d.pkgs))}
@@ -434,6 +436,13 @@ func (m *model) interior(d partDef, pi int, owner []int, names []string) (conten
 	for _, l := range stubLocs {
 		c.nodes = append(c.nodes, stubs[l])
 	}
+	for _, x := range d.nodes {
+		for _, cn := range m.callersOf(x, pi, owner, names) {
+			c.nodes = append(c.nodes, cn)
+			c.edges = append(c.edges, golang.Edge{Type: "calls", From: cn.Ref(), To: m.nodes[x].n.Ref()})
+			p.Callers++
+		}
+	}
 	if d.piece {
 		files := map[string]bool{}
 		for _, x := range d.nodes {
@@ -457,6 +466,37 @@ func (m *model) interior(d partDef, pi int, owner []int, names []string) (conten
 	}
 	p.Nodes, p.Stubs, p.Edges = len(c.nodes), len(stubLocs), len(c.edges)
 	return c, p
+}
+
+// callersOf lists the CALLERS nodes of node x of part pi: one per other
+// part holding functions that call x, in the order of the parts, with
+// callers (how many functions there call x) and session (that part's
+// interior, where x stands as a STUB with those callers around it). Its
+// loc is x's, then " <- " and that session.
+func (m *model) callersOf(x, pi int, owner []int, names []string) []golang.Node {
+	var count map[int]int
+	for _, c := range m.callers[x] {
+		if q := owner[c]; q >= 0 && q != pi {
+			if count == nil {
+				count = map[int]int{}
+			}
+			count[q]++
+		}
+	}
+	if count == nil {
+		return nil
+	}
+	parts := make([]int, 0, len(count))
+	for q := range count {
+		parts = append(parts, q)
+	}
+	sort.Ints(parts)
+	out := make([]golang.Node, len(parts))
+	for i, q := range parts {
+		out[i] = golang.Node{Kind: "CALLERS", Loc: m.nodes[x].n.Loc + " <- " + names[q],
+			Props: []golang.Prop{{Key: "callers", Val: count[q]}, {Key: "session", Val: names[q]}}}
+	}
+	return out
 }
 
 // catalog builds the catalogue's content: a PART node per part (loc: its

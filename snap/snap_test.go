@@ -84,11 +84,11 @@ func partNamed(rep snap.Report, name string) (snap.Part, bool) {
 }
 
 // TestSnapParts checks the parts of the fixture at a budget that splits
-// its large package: no interior over the budget, pieces of the split
-// package, small packages of one directory tree together, and a
-// catalogue with a PART node per part.
+// its large package: no interior over the budget (CALLERS nodes
+// included), pieces of the split package, small packages of one
+// directory tree together, and a catalogue with a PART node per part.
 func TestSnapParts(t *testing.T) {
-	const n = 16
+	const n = 20
 	db := open(t)
 	rep := snapInto(t, db, tree, n)
 	if rep.Packages != 6 || rep.Files != 9 {
@@ -142,9 +142,9 @@ func TestSnapParts(t *testing.T) {
 		t.Errorf("catalogue:\n%s", cat)
 	}
 	for _, line := range []string{
-		`(:PART {edges: 26, files: ["store/price.go", "store/tax.go"], loc: "shop.store-3", nodes: 16, packages: ["example.com/shop/store"], prefix: "example.com/shop/store", stubs: 2})`,
-		`(:PART {edges: 12, loc: "shop.cmd", nodes: 13, packages: ["example.com/shop/cmd/shopd"], prefix: "example.com/shop/cmd/shopd", stubs: 10})-[:imports]->(:PART {edges: 18, files: ["store/cart.go"], loc: "shop.store-1"`,
-		`-[:imports]->(:PART {edges: 7, loc: "shop.util"`,
+		`(:PART {edges: 29, files: ["store/price.go", "store/tax.go"], loc: "shop.store-3", nodes: 19, packages: ["example.com/shop/store"], prefix: "example.com/shop/store", stubs: 2})`,
+		`(:PART {edges: 12, loc: "shop.cmd", nodes: 13, packages: ["example.com/shop/cmd/shopd"], prefix: "example.com/shop/cmd/shopd", stubs: 10})-[:imports]->(:PART {edges: 20, files: ["store/cart.go"], loc: "shop.store-1"`,
+		`-[:imports]->(:PART {edges: 9, loc: "shop.util"`,
 	} {
 		if !strings.Contains(cat, line) {
 			t.Errorf("catalogue lacks %s:\n%s", line, cat)
@@ -162,7 +162,7 @@ func TestSnapParts(t *testing.T) {
 // alone.
 func TestSnapGroups(t *testing.T) {
 	db := open(t)
-	rep := snapInto(t, db, tree, 48)
+	rep := snapInto(t, db, tree, 52)
 	var names []string
 	for _, p := range rep.Parts {
 		names = append(names, p.Session)
@@ -182,9 +182,9 @@ func TestSnapGroups(t *testing.T) {
 func TestSnapIdempotent(t *testing.T) {
 	ctx := context.Background()
 	db := open(t)
-	rep := snapInto(t, db, tree, 16)
+	rep := snapInto(t, db, tree, 20)
 	before, vers := dumps(t, db, rep), versions(t, db, rep)
-	again := snapInto(t, db, tree, 16)
+	again := snapInto(t, db, tree, 20)
 	if again.Applied != 0 || len(again.Changed) != 0 || again.Deleted != 0 || again.Deltas == 0 {
 		t.Errorf("re-snap applied %d of %d Δs, deleted %d, changed %q", again.Applied, again.Deltas, again.Deleted, again.Changed)
 	}
@@ -202,7 +202,7 @@ func TestSnapIdempotent(t *testing.T) {
 		t.Fatal(err)
 	}
 	v := s.Version()
-	third := snapInto(t, db, tree, 16)
+	third := snapInto(t, db, tree, 20)
 	if third.Applied != 0 || s.Version() != v {
 		t.Errorf("re-snap beside an agent's note applied %d Δs (changed %q)", third.Applied, third.Changed)
 	}
@@ -269,13 +269,13 @@ func edit(t *testing.T, file, old, new string) {
 func TestSnapChangedFile(t *testing.T) {
 	dir := copyTree(t)
 	db := open(t)
-	rep := snapInto(t, db, dir, 16)
+	rep := snapInto(t, db, dir, 20)
 	vers := versions(t, db, rep)
 	tax := filepath.Join(dir, "store", "tax.go")
 	edit(t, tax, "// Net is t without its tax.\nfunc Net(t int) int { return t * 100 / (100 + VAT) }\n",
 		"// Half is half of t.\nfunc Half(t int) int { return t / 2 }\n")
 	edit(t, tax, `itoa(Gross(Sum(c.Items)))`, `itoa(Sum(c.Items))`)
-	again := snapInto(t, db, dir, 16)
+	again := snapInto(t, db, dir, 20)
 	if want := []string{"shop", "shop.store-3"}; !slices.Equal(again.Changed, want) {
 		t.Errorf("changed %q; want %q", again.Changed, want)
 	}
@@ -288,7 +288,7 @@ func TestSnapChangedFile(t *testing.T) {
 		}
 	}
 	fresh := open(t)
-	want := dumps(t, fresh, snapInto(t, fresh, dir, 16))
+	want := dumps(t, fresh, snapInto(t, fresh, dir, 20))
 	got := dumps(t, db, again)
 	for name := range want {
 		if body(got[name]) != body(want[name]) {
@@ -474,12 +474,13 @@ func TestSnapTypedCalls(t *testing.T) {
 
 // TestSnapWalkCallsFirst: in a part, the Shape of a function holds its
 // callees (a method called on a value among them) before any constant of
-// its file it does not use.
+// its file it does not use (two hops away, through the FILE: a point
+// token walks one hop unless K says more).
 func TestSnapWalkCallsFirst(t *testing.T) {
 	db := open(t)
 	rep := snapInto(t, db, tree, 0)
 	s := session(t, db, rep.Parts[0].Session)
-	sh, err := s.Recall(context.Background(), `MATCH (f:FN {loc: "example.com/shop/store.Receipt"})`, goldfish.RecallOptions{M: 200, F: 64})
+	sh, err := s.Recall(context.Background(), `MATCH (f:FN {loc: "example.com/shop/store.Receipt"})`, goldfish.RecallOptions{M: 200, F: 64, K: 2})
 	if err != nil {
 		t.Fatal(err)
 	}

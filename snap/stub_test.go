@@ -3,6 +3,7 @@ package snap
 import (
 	"context"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -44,7 +45,9 @@ func readDump(t *testing.T, dump string) (nodes []dumpRef, edges [][3]string) {
 // exactly one, either between its own nodes or, when it crosses parts,
 // to or from a STUB that carries the other end's loc, kind and session;
 // and the stub is found by a Recall of its loc, as is the node it stands
-// for in the session it names.
+// for in the session it names. The other way round, every function has a
+// CALLERS node per other part holding calls of it, with their count and
+// that part's session, and no other CALLERS node.
 func TestSnapStubs(t *testing.T) {
 	ctx := context.Background()
 	for _, n := range []int{10, 16, 48} {
@@ -65,14 +68,28 @@ func TestSnapStubs(t *testing.T) {
 		var gotNodes []string
 		var gotEdges [][3]string
 		stubs := 0
+		owner := map[string]string{}  // "KIND loc" of a node → the interior holding it
+		callers := map[string]int{}   // "interior <- FN loc <- calling interior" → callers, by the CALLERS nodes
+		callerAt := map[string]bool{} // "CALLERS loc" → seen
 		for _, p := range rep.Parts {
 			s, _ := db.Session(ctx, p.Session)
 			nodes, edges := readDump(t, s.Dump())
 			stub := map[string]golang.Ref{} // "STUB loc" → the node it stands for
 			outside := map[string]bool{}    // "STUB loc" of the functions outside the tree
 			for _, nd := range nodes {
+				if nd.ref.Kind == "CALLERS" {
+					fn, from, ok := strings.Cut(nd.ref.Loc, " <- ")
+					k, err := strconv.Atoi(between(nd.line, `callers: `, `,`))
+					if !ok || err != nil || k < 1 || from != between(nd.line, `session: "`, `"`) || from == p.Session {
+						t.Errorf("%s: CALLERS node %s", p.Session, nd.line)
+					}
+					callers[p.Session+" <- "+fn+" <- "+from] = k
+					callerAt["CALLERS "+nd.ref.Loc] = true
+					continue
+				}
 				if nd.ref.Kind != "STUB" {
 					gotNodes = append(gotNodes, nd.line)
+					owner[nd.ref.Kind+" "+nd.ref.Loc] = p.Session
 					continue
 				}
 				stubs++
@@ -111,6 +128,12 @@ func TestSnapStubs(t *testing.T) {
 				if outside[e[2]] {
 					continue
 				}
+				if callerAt[e[0]] {
+					if fn, _, _ := strings.Cut(strings.TrimPrefix(e[0], "CALLERS "), " <- "); e[1] != "calls" || e[2] != "FN "+fn {
+						t.Errorf("%s: the edge %q of a CALLERS node", p.Session, e)
+					}
+					continue
+				}
 				for _, end := range []int{0, 2} {
 					if r, ok := stub[e[end]]; ok {
 						e[end] = r.Kind + " " + r.Loc
@@ -119,13 +142,13 @@ func TestSnapStubs(t *testing.T) {
 				gotEdges = append(gotEdges, e)
 			}
 		}
-		var want []string
+		var wantLines []string
 		for _, nd := range wantNodes {
-			want = append(want, nd.line)
+			wantLines = append(wantLines, nd.line)
 		}
 		slices.Sort(gotNodes)
-		if !slices.Equal(gotNodes, want) {
-			t.Errorf("n=%d: the interiors' nodes\n%s\nthe tree's\n%s", n, strings.Join(gotNodes, "\n"), strings.Join(want, "\n"))
+		if !slices.Equal(gotNodes, wantLines) {
+			t.Errorf("n=%d: the interiors' nodes\n%s\nthe tree's\n%s", n, strings.Join(gotNodes, "\n"), strings.Join(wantLines, "\n"))
 		}
 		less := func(a, b [3]string) int { return strings.Compare(strings.Join(a[:], "|"), strings.Join(b[:], "|")) }
 		slices.SortFunc(gotEdges, less)
@@ -135,6 +158,18 @@ func TestSnapStubs(t *testing.T) {
 		}
 		if stubs == 0 {
 			t.Errorf("n=%d: no stubs", n)
+		}
+		want := map[string]int{}
+		for _, e := range wantEdges {
+			if to, from := owner[e[2]], owner[e[0]]; e[1] == "calls" && to != from {
+				want[to+" <- "+strings.TrimPrefix(e[2], "FN ")+" <- "+from]++
+			}
+		}
+		if !mapsEqual(callers, want) {
+			t.Errorf("n=%d: the CALLERS nodes say\n%v\nthe tree's calls across parts are\n%v", n, callers, want)
+		}
+		if len(want) == 0 {
+			t.Errorf("n=%d: no calls across parts", n)
 		}
 	}
 }
@@ -249,4 +284,16 @@ func FuzzScanDump(f *testing.F) {
 			}
 		}
 	})
+}
+
+func mapsEqual[K, V comparable](a, b map[K]V) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for k, v := range a {
+		if w, ok := b[k]; !ok || w != v {
+			return false
+		}
+	}
+	return true
 }

@@ -24,7 +24,7 @@ import (
 
 // kinds and types a snap owns, per kind of session.
 var (
-	interiorKinds = map[string]bool{"PKG": true, "FILE": true, "FN": true, "TYPE": true, "VAR": true, "CONST": true, "STUB": true}
+	interiorKinds = map[string]bool{"PKG": true, "FILE": true, "FN": true, "TYPE": true, "VAR": true, "CONST": true, "STUB": true, "CALLERS": true}
 	interiorTypes = map[string]bool{"contains": true, "imports": true, "has_method": true, "calls": true, "refs": true, "implements": true}
 	catalogKinds  = map[string]bool{"PART": true}
 	catalogTypes  = map[string]bool{"imports": true}

@@ -332,9 +332,10 @@ func (ls *links) all() []link {
 }
 
 // callPairs lists the (caller, callee) locators of p's calls edges: f(…)
-// to a package-level function of p, and x.F(…) where x names an import of
-// the file and F is a package-level function of that package in the tree;
-// each pair once per caller, in source order.
+// to a package-level function of p (f itself too: a recursive call is a
+// pair of the function with itself), and x.F(…) where x names an import
+// of the file and F is a package-level function of that package in the
+// tree; each pair once per caller, in source order.
 func (b *builder) callPairs(p *pkg) [][2]string {
 	var pairs [][2]string
 	for _, f := range p.files {
@@ -372,7 +373,7 @@ func (b *builder) callPairs(p *pkg) [][2]string {
 						to = q.funcs[x.Sel.Name]
 					}
 				}
-				if to != "" && to != d.loc && !seen[to] {
+				if to != "" && !seen[to] {
 					seen[to] = true
 					pairs = append(pairs, [2]string{d.loc, to})
 				}

@@ -6,7 +6,8 @@
 // "file:line", doc (the doc comment's first line) and, for a method, recv),
 // joined by contains edges PKG→FILE→declaration, imports edges PKG→PKG,
 // has_method edges TYPE→FN, calls edges FN→FN, refs edges FN→VAR/CONST and
-// implements edges TYPE→TYPE.
+// implements edges TYPE→TYPE. A recursive function's call of itself is a
+// calls edge from its node to itself (a self-loop).
 //
 // Everything goes through Session.Ingest, so every node gets its id from
 // (kind, loc) and every edge from (source, type, target): ingesting the same

@@ -365,7 +365,8 @@ func (m *fnMapper) inTree(fn *ssa.Function) string {
 // ourPairs is what is measured: the graph's calls edges between two of
 // its own decl nodes, as [caller loc, callee loc]. Edges to functions
 // outside the tree (Graph.External) are left out, as the static pairs
-// hold none.
+// hold none, and so are a recursive function's calls of itself, as the
+// static pairs leave them out.
 func ourPairs(g *golang.Graph) map[[2]string]bool {
 	decls := map[golang.Ref]bool{}
 	for _, p := range g.Packages {
@@ -377,7 +378,7 @@ func ourPairs(g *golang.Graph) map[[2]string]bool {
 	}
 	pairs := map[[2]string]bool{}
 	for _, e := range g.Edges {
-		if e.Type == "calls" && decls[e.From] && decls[e.To] {
+		if e.Type == "calls" && decls[e.From] && decls[e.To] && e.From != e.To {
 			pairs[[2]string{e.From.Loc, e.To.Loc}] = true
 		}
 	}

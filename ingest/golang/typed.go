@@ -26,7 +26,8 @@ import (
 //     embedded field, a package qualifier or a method expression; a call
 //     through an interface goes to the interface's method (an FN node of
 //     its own, under its TYPE by has_method). A callee outside the tree
-//     becomes an external node (Graph.External).
+//     becomes an external node (Graph.External). A recursive call is a
+//     calls edge from the function's node to itself.
 //   - refs: a function's uses of package-level variables and constants of
 //     the tree.
 //   - implements: a named non-interface type of the tree to each interface
@@ -531,10 +532,10 @@ func (w *walkPkg) inTree(pos token.Pos) bool {
 	return ok
 }
 
+// add records a link once. A function's call of itself is a calls edge
+// from its node to itself (a self-loop), so "is F recursive?" is a
+// question the graph answers.
 func (w *walkPkg) add(typ string, from, to Ref) {
-	if from == to {
-		return
-	}
 	l := link{typ, from, to}
 	if w.seen[l] {
 		return

@@ -1,0 +1,3 @@
+module example.com/recursive
+
+go 1.22

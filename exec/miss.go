@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"unicode"
 	"unicode/utf8"
 
 	"github.com/goldfish-gql/goldfish/gqlstatus"
@@ -65,7 +66,7 @@ func (x *executor) explainMiss(snap *store.Snapshot, rp *planner.RecallPlan, row
 			if v.Kind() == values.KindString {
 				want := v.AsString()
 				nearValues(snap, pp.Key, want, func(s string) {
-					near.add(want, s, "{"+values.KeyLiteral(pp.Key)+": "+values.String(s).Literal()+"}")
+					near.addFunc(want, s, func() string { return "{" + values.KeyLiteral(pp.Key) + ": " + values.String(s).Literal() + "}" })
 				})
 			}
 		}
@@ -87,31 +88,29 @@ func (x *executor) explainMiss(snap *store.Snapshot, rp *planner.RecallPlan, row
 	return m
 }
 
-// maxValuesCompared bounds the values of one key a miss compares with
-// all: past it, with the nearWindow values nearest the wanted one in
-// sorted order, half on each side (a typo past the first characters is
-// found; one near the start, among that many values, may not be). A
-// comparison that the letters alone rule out costs a pass over the
-// value's bytes, so a miss stays well under a millisecond whatever the
-// session's size.
+// maxValuesCompared bounds the values of one key a miss compares the
+// wanted one with all of: past it, only the nearWindow values nearest it
+// in sorted order, half on each side (a typo past the first characters
+// sorts beside the name it misspells; one earlier may not be found).
+// A comparison costs a pass over the two values' bytes, and an alignment
+// of what differs once their shared prefix and suffix are dropped, so a
+// miss stays well under a millisecond whatever the session's size.
 const (
-	maxValuesCompared = 4096
-	nearWindow        = 512
+	maxValuesCompared = 1024
+	nearWindow        = 32
 )
 
 // nearValues calls fn with the values of key a miss compares want with:
-// all of them when there are at most maxValuesCompared, else those
-// nearest want in sorted order.
+// all of them when there are at most maxValuesCompared, else the
+// nearWindow nearest want in sorted order.
 func nearValues(snap *store.Snapshot, key, want string, fn func(string)) {
-	var all []string
-	snap.ScanStrings(key, "", func(s string) bool {
-		all = append(all, s)
-		return len(all) <= maxValuesCompared
+	few := 0
+	snap.ScanStrings(key, "", func(string) bool {
+		few++
+		return few <= maxValuesCompared
 	})
-	if len(all) <= maxValuesCompared {
-		for _, s := range all {
-			fn(s)
-		}
+	if few <= maxValuesCompared {
+		snap.ScanStrings(key, "", func(s string) bool { fn(s); return true })
 		return
 	}
 	n := 0
@@ -205,6 +204,11 @@ type suggestion struct {
 // edit away: a case-only difference, or an edit distance within
 // nearDistance.
 func (s *suggestions) add(want, have, text string) {
+	s.addFunc(want, have, func() string { return text })
+}
+
+// addFunc is add with the text made only for a name that is near.
+func (s *suggestions) addFunc(want, have string, textOf func() string) {
 	if have == want {
 		return
 	}
@@ -212,6 +216,7 @@ func (s *suggestions) add(want, have, text string) {
 	if !ok {
 		return
 	}
+	text := textOf()
 	for _, x := range s.list {
 		if x.text == text {
 			return
@@ -263,9 +268,35 @@ func near(a, b string) (int, bool) {
 	if letterGap(a, b) > 2*limit {
 		return 0, false // an edit changes at most two letters' counts by one
 	}
-	ra, rb := []rune(strings.ToLower(a)), []rune(strings.ToLower(b))
-	d := osaDistance(ra, rb)
+	var bufA, bufB [64]rune
+	ra, rb := trimCommon(lowerRunes(bufA[:0], a), lowerRunes(bufB[:0], b))
+	d := osaDistance(ra, rb, limit)
 	return d, d <= limit
+}
+
+// lowerRunes appends the runes of s, lower-cased, to b (no allocation
+// while they fit).
+func lowerRunes(b []rune, s string) []rune {
+	for _, r := range s {
+		b = append(b, unicode.ToLower(r))
+	}
+	return b
+}
+
+// trimCommon drops the prefix and the suffix a and b share: they take
+// no edit, and names of one session share long ones ("example.com/…"),
+// so what is left to align is short.
+func trimCommon(a, b []rune) ([]rune, []rune) {
+	p := 0
+	for p < len(a) && p < len(b) && a[p] == b[p] {
+		p++
+	}
+	a, b = a[p:], b[p:]
+	q := 0
+	for q < len(a) && q < len(b) && a[len(a)-1-q] == b[len(b)-1-q] {
+		q++
+	}
+	return a[:len(a)-q], b[:len(b)-q]
 }
 
 // letterGap is the L1 distance of a's and b's letter counts, folded into
@@ -293,16 +324,17 @@ func lowerByte(c byte) byte {
 	return c
 }
 
-// osaDistance is the optimal string alignment distance of a and b.
-func osaDistance(a, b []rune) int {
-	prev2 := make([]int, len(b)+1)
-	prev := make([]int, len(b)+1)
-	cur := make([]int, len(b)+1)
+// osaDistance is the optimal string alignment distance of a and b, or
+// more than limit as soon as every alignment is past it.
+func osaDistance(a, b []rune, limit int) int {
+	var rows [3][65]int
+	prev2, prev, cur := rows[0][:len(b)+1], rows[1][:len(b)+1], rows[2][:len(b)+1]
 	for j := range prev {
 		prev[j] = j
 	}
 	for i := 1; i <= len(a); i++ {
 		cur[0] = i
+		low := i
 		for j := 1; j <= len(b); j++ {
 			cost := 1
 			if a[i-1] == b[j-1] {
@@ -312,6 +344,10 @@ func osaDistance(a, b []rune) int {
 			if i > 1 && j > 1 && a[i-1] == b[j-2] && a[i-2] == b[j-1] {
 				cur[j] = min(cur[j], prev2[j-2]+1)
 			}
+			low = min(low, cur[j])
+		}
+		if low > limit+1 {
+			return limit + 1 // a transposition reads two rows back: keep one in hand
 		}
 		prev2, prev, cur = prev, cur, prev2
 	}

@@ -15,17 +15,17 @@ func TestSnapGo(t *testing.T) {
 	cab := filepath.Join(t.TempDir(), "code.gf")
 	tree := filepath.Join("..", "..", "snap", "testdata", "tree")
 	var out, errb bytes.Buffer
-	if code := run([]string{"snap-go", tree, "--prefix", "shop", "--cabinet", cab, "--part-nodes", "16"}, nil, &out, &errb); code != 0 {
+	if code := run([]string{"snap-go", tree, "--prefix", "shop", "--cabinet", cab, "--part-nodes", "20"}, nil, &out, &errb); code != 0 {
 		t.Fatalf("exit %d: %s", code, errb.String())
 	}
-	for _, want := range []string{"cabinet " + cab + ": 6 packages, 9 files in 6 parts: 7 sessions (catalogue shop); largest part 16 nodes (shop.store-3); ",
+	for _, want := range []string{"cabinet " + cab + ": 6 packages, 9 files in 6 parts: 7 sessions (catalogue shop); largest part 19 nodes (shop.store-3); ",
 		" elements/s\n", "calls type-checked: 23 calls, 3 to functions outside the tree, 8 refs, 0 implements\n", "; 7 changed (shop, shop.cmd, shop.geo, shop.store-1 and 3 more); "} {
 		if !strings.Contains(out.String(), want) {
 			t.Errorf("first snap prints %q; want %q in it", out.String(), want)
 		}
 	}
 	out.Reset()
-	if code := run([]string{"snap-go", "--part-nodes=16", "--cabinet", cab, tree, "--prefix", "shop"}, nil, &out, &errb); code != 0 {
+	if code := run([]string{"snap-go", "--part-nodes=20", "--cabinet", cab, tree, "--prefix", "shop"}, nil, &out, &errb); code != 0 {
 		t.Fatalf("exit %d: %s", code, errb.String())
 	}
 	if !strings.Contains(out.String(), "; 0 of ") || !strings.Contains(out.String(), "; no session changed; ") {

@@ -12,6 +12,7 @@ import (
 
 	"github.com/goldfish-gql/goldfish"
 	"github.com/goldfish-gql/goldfish/gqlstatus"
+	"github.com/goldfish-gql/goldfish/values"
 	"github.com/goldfish-gql/goldfish/wire"
 )
 
@@ -79,35 +80,26 @@ func (s *Server) commitDelta(ctx context.Context, sess *memorySession, d *delta)
 	return res, items, nil
 }
 
+// createEntities makes the entities that are not there yet in one
+// Commit: every item is checked first, and a call too large for one
+// Commit is refused whole, so an error never follows a part of the write.
 func (s *Server) createEntities(ctx context.Context, sc *Scope, entities []Entity) (*mcp.CallToolResult, EntitiesJSON, error) {
+	for _, e := range entities {
+		if e.EntityType == "" {
+			return nil, EntitiesJSON{}, gqlstatus.Errorf(gqlstatus.InvalidValueType, "entity %q has an empty entityType; nothing was created", e.Name).
+				WithHint("give every entity a type: it is the node's kind")
+		}
+	}
 	sess, unlock, err := s.memoryWrite(ctx, sc)
 	if err != nil {
 		return nil, EntitiesJSON{}, err
 	}
 	defer unlock()
 	out := EntitiesJSON{Entities: []Entity{}}
-	var existed []string
+	var existed, stmts []string
+	var made []int
 	seen := map[string]bool{}
-	var d delta
-	version := sess.Version()
-	flush := func() error {
-		res, items, err := s.commitDelta(ctx, sess, &d)
-		if err != nil {
-			return err
-		}
-		if res != nil {
-			version = res.Version
-			for _, i := range items {
-				out.Entities = append(out.Entities, entities[i])
-			}
-		}
-		return nil
-	}
 	for i, e := range entities {
-		if e.EntityType == "" {
-			return nil, out, gqlstatus.Errorf(gqlstatus.InvalidValueType, "entity %q has an empty entityType", e.Name).
-				WithHint("give every entity a type: it is the node's kind")
-		}
 		if seen[e.Name] {
 			existed = append(existed, e.Name)
 			continue
@@ -121,19 +113,20 @@ func (s *Server) createEntities(ctx context.Context, sc *Scope, entities []Entit
 			existed = append(existed, e.Name)
 			continue
 		}
-		obs := e.Observations
-		if obs == nil {
-			obs = []string{}
-		}
-		d.add(i, "INSERT (:"+quoteName(e.EntityType)+" {nick: $n#, observations: $o#})", 2*size(e.Name, obs), "n", e.Name, "o", obs)
-		if d.full() {
-			if err := flush(); err != nil {
-				return nil, out, err
-			}
-		}
+		stmts = append(stmts, "INSERT (:"+quoteName(e.EntityType)+" {nick: "+values.String(e.Name).Literal()+
+			", observations: "+stringsLiteral(e.Observations)+"})")
+		made = append(made, i)
 	}
-	if err := flush(); err != nil {
-		return nil, out, err
+	version := sess.Version()
+	if len(stmts) > 0 {
+		res, err := s.commitAll(ctx, sess, stmts, "entities")
+		if err != nil {
+			return nil, out, err
+		}
+		version = res.Version
+		for _, i := range made {
+			out.Entities = append(out.Entities, entities[i])
+		}
 	}
 	var notes []string
 	if len(existed) > 0 {
@@ -142,27 +135,46 @@ func (s *Server) createEntities(ctx context.Context, sc *Scope, entities []Entit
 	return writeAnswer(out.Entities, version, notes), out, nil
 }
 
+// createRelations makes the relations that are not there yet in one
+// Commit, all or nothing as createEntities; a relation whose entity is
+// missing is not made and is listed in the answer, as the original skips
+// it.
 func (s *Server) createRelations(ctx context.Context, sc *Scope, relations []Relation) (*mcp.CallToolResult, RelationsJSON, error) {
+	for _, r := range relations {
+		if r.RelationType == "" {
+			return nil, RelationsJSON{}, gqlstatus.Errorf(gqlstatus.InvalidValueType, "the relation from %q to %q has an empty relationType; nothing was created", r.From, r.To).
+				WithHint("give every relation a type: it is the edge's type")
+		}
+	}
 	sess, unlock, err := s.memoryWrite(ctx, sc)
 	if err != nil {
 		return nil, RelationsJSON{}, err
 	}
 	defer unlock()
 	out := RelationsJSON{Relations: []Relation{}}
-	var missing []string
-	var d delta
-	version := sess.Version()
+	var missing, stmts []string
+	var made []int
 	seen := map[Relation]bool{}
-	flush := func() error {
+	for i, r := range relations {
+		if seen[r] {
+			continue
+		}
+		seen[r] = true
 		// The ingest rule gives an edge its id from (from, type, to), so a
 		// relation that is there already is found, not made twice.
-		res, items, err := s.commitDelta(ctx, sess, &d)
-		if err != nil || res == nil {
-			return err
+		stmts = append(stmts, "MATCH (a {nick: "+values.String(r.From).Literal()+"}), (b {nick: "+values.String(r.To).Literal()+
+			"}) INSERT (a)-[:"+quoteName(r.RelationType)+"]->(b)")
+		made = append(made, i)
+	}
+	version := sess.Version()
+	if len(stmts) > 0 {
+		res, err := s.commitAll(ctx, sess, stmts, "relations")
+		if err != nil {
+			return nil, out, err
 		}
 		version = res.Version
 		for j, st := range res.Stmts {
-			r := relations[items[j]]
+			r := relations[made[j]]
 			switch {
 			case st.EdgesCreated > 0:
 				out.Relations = append(out.Relations, r)
@@ -170,32 +182,39 @@ func (s *Server) createRelations(ctx context.Context, sc *Scope, relations []Rel
 				missing = append(missing, r.From+" -"+r.RelationType+"-> "+r.To)
 			}
 		}
-		return nil
-	}
-	for i, r := range relations {
-		if r.RelationType == "" {
-			return nil, out, gqlstatus.Errorf(gqlstatus.InvalidValueType, "the relation from %q to %q has an empty relationType", r.From, r.To).
-				WithHint("give every relation a type: it is the edge's type")
-		}
-		if seen[r] {
-			continue
-		}
-		seen[r] = true
-		d.add(i, "MATCH (a {nick: $f#}), (b {nick: $t#}) INSERT (a)-[:"+quoteName(r.RelationType)+"]->(b)", 0, "f", r.From, "t", r.To)
-		if d.full() {
-			if err := flush(); err != nil {
-				return nil, out, err
-			}
-		}
-	}
-	if err := flush(); err != nil {
-		return nil, out, err
 	}
 	var notes []string
 	if len(missing) > 0 {
 		notes = append(notes, "not made, an entity is missing (create it first): "+strings.Join(missing, ", "))
 	}
 	return writeAnswer(out.Relations, version, notes), out, nil
+}
+
+// commitAll applies one call's statements as one Δ, with the drop-in's
+// rule (commitDelta's). A call over one Commit's budget (R, or the text's
+// bytes) is refused whole, saying to split it: nothing of it is written.
+func (s *Server) commitAll(ctx context.Context, sess *memorySession, stmts []string, what string) (*goldfish.CommitResult, error) {
+	res, err := sess.IngestWith(ctx, strings.Join(stmts, ";\n"), nil, goldfish.CommitOptions{Agent: sess.agent})
+	if err != nil {
+		var ge *gqlstatus.Error
+		if errors.As(err, &ge) && (ge.Code == gqlstatus.CommitBudget || ge.Code == gqlstatus.TextLimit) {
+			return nil, gqlstatus.Errorf(gqlstatus.CommitBudget, "%s; nothing was created", ge.Msg).
+				WithHint(fmt.Sprintf("split the %d %s into calls of fewer (one call is one change, at most 500 elements and 256 KiB)", len(stmts), what))
+		}
+		return nil, s.callError(ctx, err)
+	}
+	s.metrics.committed(res)
+	return res, nil
+}
+
+// stringsLiteral writes a list of strings as a GQL list literal ([] for
+// none).
+func stringsLiteral(list []string) string {
+	vs := make([]values.Value, len(list))
+	for i, o := range list {
+		vs[i] = values.String(o)
+	}
+	return values.List(vs...).Literal()
 }
 
 // errRetry says an observation list changed between its read and its

@@ -198,7 +198,7 @@ func (s *Server) commitAll(ctx context.Context, sess *memorySession, stmts []str
 	if err != nil {
 		var ge *gqlstatus.Error
 		if errors.As(err, &ge) && (ge.Code == gqlstatus.CommitBudget || ge.Code == gqlstatus.TextLimit) {
-			return nil, gqlstatus.Errorf(gqlstatus.CommitBudget, "%s; nothing was created", ge.Msg).
+			return nil, gqlstatus.Errorf(gqlstatus.CommitBudget, "%s; nothing was written", ge.Msg).
 				WithHint(fmt.Sprintf("split the %d %s into calls of fewer (one call is one change, at most 500 elements and 256 KiB)", len(stmts), what))
 		}
 		return nil, s.callError(ctx, err)
@@ -273,42 +273,37 @@ func (s *Server) editOnce(ctx context.Context, sess *memorySession, names []stri
 		}
 		e.list = edit(i, e.list)
 	}
-	var d delta
-	version := sess.Version()
-	flush := func() error {
-		res, _, err := s.commitDelta(ctx, sess, &d)
-		if err != nil || res == nil {
-			return err
-		}
-		version = res.Version
-		for _, st := range res.Stmts {
-			if st.Bindings == 0 {
-				return errRetry
-			}
-		}
-		return nil
-	}
+	var stmts []string
 	for _, name := range order {
 		e := lists[name]
-		if old, _ := stringList(name, e.old); e.old != nil && slices.Equal(old, e.list) {
+		old, _ := stringList(name, e.old)
+		if e.old != nil && slices.Equal(old, e.list) {
 			continue
 		}
-		newList := make([]any, len(e.list))
-		for i, o := range e.list {
-			newList[i] = o
-		}
+		match := "MATCH (n {nick: " + values.String(name).Literal() + "}) WHERE n.observations "
 		if e.old == nil {
-			d.add(0, "MATCH (n {nick: $e#}) WHERE n.observations IS NULL SET n.observations = $v#", 2*size(name, e.list), "e", name, "v", newList)
+			match += "IS NULL"
 		} else {
-			d.add(0, "MATCH (n {nick: $e#}) WHERE n.observations = $w# SET n.observations = $v#", 3*size(name, e.list), "e", name, "w", e.old, "v", newList)
+			match += "= " + stringsLiteral(old)
 		}
-		if d.full() {
-			if err := flush(); err != nil {
-				return version, err
-			}
+		stmts = append(stmts, match+" SET n.observations = "+stringsLiteral(e.list))
+	}
+	if len(stmts) == 0 {
+		return sess.Version(), nil
+	}
+	res, err := s.commitAll(ctx, sess, stmts, "entities' observations")
+	if err != nil {
+		return 0, err
+	}
+	for _, st := range res.Stmts {
+		if st.Bindings == 0 {
+			// Changed since it was read (by a Commit that is not a memory
+			// tool's): the call is made again on what is there now; what
+			// this one wrote is what that one would.
+			return res.Version, errRetry
 		}
 	}
-	return version, flush()
+	return res.Version, nil
 }
 
 // stringList reads an observations property: a list of strings, or
@@ -385,26 +380,17 @@ func (s *Server) deleteEntities(ctx context.Context, sc *Scope, names []string) 
 		return nil, DeletedJSON{}, err
 	}
 	defer unlock()
-	var d delta
-	version := sess.Version()
-	deleted := 0
-	flush := func() error {
-		res, _, err := s.commitDelta(ctx, sess, &d)
-		if err == nil && res != nil {
-			version, deleted = res.Version, deleted+res.Total.NodesRecycled
-		}
-		return err
+	version, deleted := sess.Version(), 0
+	var stmts []string
+	for _, n := range dedupe(names) {
+		stmts = append(stmts, "MATCH (n {nick: "+values.String(n).Literal()+"}) DETACH DELETE n")
 	}
-	for i, n := range dedupe(names) {
-		d.add(i, "MATCH (n {nick: $n#}) DETACH DELETE n", 0, "n", n)
-		if d.full() {
-			if err := flush(); err != nil {
-				return nil, DeletedJSON{}, err
-			}
+	if len(stmts) > 0 {
+		res, err := s.commitAll(ctx, sess, stmts, "names")
+		if err != nil {
+			return nil, DeletedJSON{}, err
 		}
-	}
-	if err := flush(); err != nil {
-		return nil, DeletedJSON{}, err
+		version, deleted = res.Version, res.Total.NodesRecycled
 	}
 	msg := "Entities deleted successfully"
 	return textResult(fmt.Sprintf("%s\n// version %d, %d found", msg, version, deleted)), DeletedJSON{Success: true, Message: msg}, nil
@@ -416,31 +402,23 @@ func (s *Server) deleteRelations(ctx context.Context, sc *Scope, relations []Rel
 		return nil, DeletedJSON{}, err
 	}
 	defer unlock()
-	var d delta
-	version := sess.Version()
-	deleted := 0
-	flush := func() error {
-		res, _, err := s.commitDelta(ctx, sess, &d)
-		if err == nil && res != nil {
-			version, deleted = res.Version, deleted+res.Total.EdgesRecycled
-		}
-		return err
-	}
+	version, deleted := sess.Version(), 0
+	var stmts []string
 	seen := map[Relation]bool{}
-	for i, r := range relations {
+	for _, r := range relations {
 		if seen[r] || r.RelationType == "" {
 			continue
 		}
 		seen[r] = true
-		d.add(i, "MATCH (a {nick: $f#})-[r:"+quoteName(r.RelationType)+"]->(b {nick: $t#}) DELETE r", 0, "f", r.From, "t", r.To)
-		if d.full() {
-			if err := flush(); err != nil {
-				return nil, DeletedJSON{}, err
-			}
-		}
+		stmts = append(stmts, "MATCH (a {nick: "+values.String(r.From).Literal()+"})-[r:"+quoteName(r.RelationType)+
+			"]->(b {nick: "+values.String(r.To).Literal()+"}) DELETE r")
 	}
-	if err := flush(); err != nil {
-		return nil, DeletedJSON{}, err
+	if len(stmts) > 0 {
+		res, err := s.commitAll(ctx, sess, stmts, "relations")
+		if err != nil {
+			return nil, DeletedJSON{}, err
+		}
+		version, deleted = res.Version, res.Total.EdgesRecycled
 	}
 	msg := "Relations deleted successfully"
 	return textResult(fmt.Sprintf("%s\n// version %d, %d found", msg, version, deleted)), DeletedJSON{Success: true, Message: msg}, nil

@@ -119,9 +119,10 @@ func (s *Server) memorySize() (nodes, edges int) {
 // or whose kind does, as the original matches names, types and
 // observations.
 func (s *Server) searchNodes(ctx context.Context, sc *Scope, query string) (*mcp.CallToolResult, MemoryGraph, error) {
-	if strings.TrimSpace(query) == "" {
-		return s.readGraph(ctx, sc)
+	if query == "" {
+		return s.readGraph(ctx, sc) // every entity holds "", as the original's includes("") says
 	}
+	// Any other query, white space too, is a substring, as the original's.
 	q := "MATCH (n) WHERE n CONTAINS $query"
 	lower := strings.ToLower(query)
 	for _, k := range s.memoryKinds() {
@@ -172,8 +173,9 @@ func (s *Server) memoryKinds() []string {
 func (s *Server) openNodes(ctx context.Context, sc *Scope, names []string) (*mcp.CallToolResult, MemoryGraph, error) {
 	names = dedupe(names)
 	if len(names) == 0 {
-		return nil, MemoryGraph{}, gqlstatus.Errorf(gqlstatus.InvalidOption, "open_nodes names no entity").
-			WithHint("pass the names to open; search_nodes finds them")
+		// The original answers an empty graph.
+		return textResult("no names given: nothing to open; search_nodes finds names"),
+			MemoryGraph{Entities: []Entity{}, Relations: []Relation{}}, nil
 	}
 	if len(names) > maxOpenNames {
 		return nil, MemoryGraph{}, gqlstatus.Errorf(gqlstatus.RecallBudget, "open_nodes names %d entities; one call opens at most %d", len(names), maxOpenNames).

@@ -45,3 +45,43 @@ func TestMemoryAnswersAsTheOriginal(t *testing.T) {
 		}
 	}
 }
+
+// TestMemoryEntitiesAreTheMatches: structuredContent holds the entities
+// the original returns (the matches of a search, the names opened) and
+// every relation touching them; a neighbour shown for context is in the
+// text alone.
+func TestMemoryEntitiesAreTheMatches(t *testing.T) {
+	_, srv := mcpServer(t, server.Options{})
+	cs := connect(t, srv)
+	callTool(t, cs, "create_entities", map[string]any{"entities": []any{
+		map[string]any{"name": "A", "entityType": "note", "observations": []any{"alpha"}},
+		map[string]any{"name": "B", "entityType": "note", "observations": []any{"beta"}},
+		map[string]any{"name": "C", "entityType": "note", "observations": []any{"gamma"}}}}, false)
+	callTool(t, cs, "create_relations", map[string]any{"relations": []any{
+		map[string]any{"from": "A", "to": "B", "relationType": "next"},
+		map[string]any{"from": "B", "to": "C", "relationType": "next"}}}, false)
+	for _, c := range []struct {
+		tool      string
+		args      map[string]any
+		entities  string
+		relations string
+	}{
+		{"search_nodes", map[string]any{"query": "alpha"}, "A", "A-next->B"},
+		{"open_nodes", map[string]any{"names": []any{"A", "nobody"}}, "A", "A-next->B"},
+		{"open_nodes", map[string]any{"names": []any{"B"}}, "B", "A-next->B B-next->C"},
+	} {
+		_, sc := callTool(t, cs, c.tool, c.args, false)
+		var ents, rels []string
+		for _, e := range sc["entities"].([]any) {
+			ents = append(ents, e.(map[string]any)["name"].(string))
+		}
+		for _, r := range sc["relations"].([]any) {
+			m := r.(map[string]any)
+			rels = append(rels, m["from"].(string)+"-"+m["relationType"].(string)+"->"+m["to"].(string))
+		}
+		slices.Sort(rels)
+		if strings.Join(ents, " ") != c.entities || strings.Join(rels, " ") != c.relations {
+			t.Errorf("%s %v: entities %q relations %q, want %q and %q", c.tool, c.args, ents, rels, c.entities, c.relations)
+		}
+	}
+}

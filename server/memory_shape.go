@@ -2,7 +2,6 @@ package server
 
 import (
 	"fmt"
-	"slices"
 	"strings"
 
 	"github.com/goldfish-gql/goldfish"
@@ -23,18 +22,21 @@ type MemoryGraph struct {
 	Relations []Relation `json:"relations"`
 }
 
-// memoryGraph reads the entities and relations of a Shape's rows: every
-// node with a nick and a kind that shows more than its identity, or that
-// whole says is asked for (a name opened), is an entity (one shown by its
-// name alone is a match past the seeds or the far end of a relation, and
-// the original would not show it with no observations); every edge
-// between two nodes with nicks is a relation. An observation is a string
-// of the list the text shows; elided reports the entities a long value
-// of which the text writes as an $elidedN parameter.
+// memoryGraph reads the entities and relations of a Shape's rows as the
+// original answers them: the entities are the seeds (the matches of a
+// search, the names opened, the entities of read_graph) with a nick and
+// a kind, or what whole says was asked for; a neighbour shown for
+// context is in the text, never an entity. The relations are the edges
+// between two nodes with nicks of which one end is an entity, as the
+// original returns every relation touching the entities it returns. An
+// observation is a string of the list the text shows; elided reports
+// the entities a long value of which the text writes as an $elidedN
+// parameter.
 func memoryGraph(sh *goldfish.Shape, whole func(nick string) bool) (g MemoryGraph, elided []string) {
 	g = MemoryGraph{Entities: []Entity{}, Relations: []Relation{}}
 	nodes := sh.Nodes()
 	nicks := make([]string, len(nodes)) // "" for a node without a string nick
+	isEntity := make([]bool, len(nodes))
 	for i := range nodes {
 		n := &nodes[i]
 		nick, ok := n.Props.Get("nick")
@@ -44,9 +46,10 @@ func memoryGraph(sh *goldfish.Shape, whole func(nick string) bool) (g MemoryGrap
 		name := nick.AsString()
 		nicks[i] = name
 		shown := n.Shown()
-		if len(n.Labels) == 0 || !slices.ContainsFunc(shown, func(p goldfish.Prop) bool { return !goldfish.IdentityKey(p.Key) }) && !whole(name) {
+		if len(n.Labels) == 0 || !n.Seed && !whole(name) {
 			continue
 		}
+		isEntity[i] = true
 		e := Entity{Name: name, EntityType: n.Labels[0], Observations: []string{}}
 		if len(n.Elided) > 0 {
 			elided = append(elided, name)
@@ -61,7 +64,7 @@ func memoryGraph(sh *goldfish.Shape, whole func(nick string) bool) (g MemoryGrap
 		g.Entities = append(g.Entities, e)
 	}
 	for _, e := range sh.Edges() {
-		if from, to := nicks[e.From], nicks[e.To]; from != "" && to != "" {
+		if from, to := nicks[e.From], nicks[e.To]; from != "" && to != "" && (isEntity[e.From] || isEntity[e.To]) {
 			g.Relations = append(g.Relations, Relation{From: from, To: to, RelationType: e.Type})
 		}
 	}

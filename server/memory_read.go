@@ -61,9 +61,13 @@ func elidedNote(elided []string) string {
 	return "long values left out as $elidedN: open_nodes " + quoteNames(elided) + " reads them whole"
 }
 
-// readGraph answers with the outline: the counts per type and a few
-// entities of each, which is all of a small memory.
+// readGraph answers with the whole memory when it fits the token target
+// (wholeMemory), else with the outline: the counts per type and a few
+// entities of each, saying how to read the rest.
 func (s *Server) readGraph(ctx context.Context, sc *Scope) (*mcp.CallToolResult, MemoryGraph, error) {
+	if res, g, ok, err := s.wholeMemory(ctx, sc); err != nil || ok {
+		return res, g, err
+	}
 	return s.memoryRecall(ctx, sc, memoryRead{q: "MATCH ()", empty: "the memory is empty",
 		notes: func(sh *goldfish.Shape, g MemoryGraph, elided []string) []string {
 			var notes []string

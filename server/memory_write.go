@@ -339,9 +339,12 @@ func (s *Server) addObservations(ctx context.Context, sc *Scope, adds []observat
 		if i == 0 {
 			results = make([]AddedObservations, len(adds))
 		}
+		// As the original: a content the entity holds already is left
+		// out, one given twice in this add is added twice.
 		added := []string{}
+		held := slices.Clone(cur)
 		for _, c := range adds[i].Contents {
-			if !slices.Contains(cur, c) {
+			if !slices.Contains(held, c) {
 				cur = append(cur, c)
 				added = append(added, c)
 			}

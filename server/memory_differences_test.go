@@ -1,6 +1,7 @@
 package server_test
 
 import (
+	"fmt"
 	"slices"
 	"strings"
 	"testing"
@@ -83,5 +84,40 @@ func TestMemoryEntitiesAreTheMatches(t *testing.T) {
 		if strings.Join(ents, " ") != c.entities || strings.Join(rels, " ") != c.relations {
 			t.Errorf("%s %v: entities %q relations %q, want %q and %q", c.tool, c.args, ents, rels, c.entities, c.relations)
 		}
+	}
+}
+
+// TestMemoryReadGraphWhole: read_graph of a small memory is the whole
+// graph, as the original's, when it fits the token target; a memory
+// past it is the outline.
+func TestMemoryReadGraphWhole(t *testing.T) {
+	_, srv := mcpServer(t, server.Options{})
+	cs := connect(t, srv)
+	var ents, rels []any
+	for i := range 24 {
+		ents = append(ents, map[string]any{"name": fmt.Sprintf("e%02d", i), "entityType": []string{"person", "project", "task"}[i%3],
+			"observations": []any{fmt.Sprintf("fact %d", i), "shared"}})
+		if i > 0 {
+			rels = append(rels, map[string]any{"from": fmt.Sprintf("e%02d", i), "to": fmt.Sprintf("e%02d", i/2), "relationType": "links"})
+		}
+	}
+	callTool(t, cs, "create_entities", map[string]any{"entities": ents}, false)
+	callTool(t, cs, "create_relations", map[string]any{"relations": rels}, false)
+	text, sc := callTool(t, cs, "read_graph", map[string]any{}, false)
+	if n, m := len(sc["entities"].([]any)), len(sc["relations"].([]any)); n != 24 || m != 23 {
+		t.Errorf("read_graph of 24 entities and 23 relations: %d and %d\n%s", n, m, text)
+	}
+	if !strings.Contains(text, `"fact 23"`) || strings.Contains(text, "a few of each type") {
+		t.Errorf("read_graph of a small memory is not whole:\n%s", text)
+	}
+	// Past the token target: the outline, saying how to read the rest.
+	var more []any
+	for i := range 300 {
+		more = append(more, map[string]any{"name": fmt.Sprintf("m%03d", i), "entityType": "note",
+			"observations": []any{strings.Repeat("a long observation ", 3)}})
+	}
+	callTool(t, cs, "create_entities", map[string]any{"entities": more}, false)
+	if text, _ = callTool(t, cs, "read_graph", map[string]any{}, false); !strings.Contains(text, "search_nodes or open_nodes read the rest") {
+		t.Errorf("read_graph of a larger memory:\n%.500s", text)
 	}
 }

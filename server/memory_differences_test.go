@@ -121,3 +121,34 @@ func TestMemoryReadGraphWhole(t *testing.T) {
 		t.Errorf("read_graph of a larger memory:\n%.500s", text)
 	}
 }
+
+// TestMemoryOpenHub: open_nodes of one entity answers every relation the
+// original would, up to 99 (the read's 200 rows); past them the answer
+// says how many are left and the recall that shows the next ones, which
+// does.
+func TestMemoryOpenHub(t *testing.T) {
+	_, srv := mcpServer(t, server.Options{})
+	cs := connect(t, srv)
+	ents := []any{map[string]any{"name": "Atlas", "entityType": "project", "observations": []any{"the hub"}}}
+	var rels []any
+	for i := range 120 {
+		ents = append(ents, map[string]any{"name": fmt.Sprintf("todo %03d", i), "entityType": "todo", "observations": []any{}})
+		rels = append(rels, map[string]any{"from": fmt.Sprintf("todo %03d", i), "to": "Atlas", "relationType": "belongs_to"})
+	}
+	callTool(t, cs, "create_entities", map[string]any{"entities": ents[:34]}, false)
+	callTool(t, cs, "create_relations", map[string]any{"relations": rels[:33]}, false)
+	if _, sc := callTool(t, cs, "open_nodes", map[string]any{"names": []any{"Atlas"}}, false); len(sc["relations"].([]any)) != 33 {
+		t.Errorf("open_nodes of a hub of 33 relations: %d", len(sc["relations"].([]any)))
+	}
+	callTool(t, cs, "create_entities", map[string]any{"entities": ents[34:]}, false)
+	callTool(t, cs, "create_relations", map[string]any{"relations": rels[33:]}, false)
+	text, sc := callTool(t, cs, "open_nodes", map[string]any{"names": []any{"Atlas"}}, false)
+	want := `"Atlas" has 21 more relations: recall {"q": "MATCH (n {nick: 'Atlas'})", "options": {"k": 1, "after": 99}} shows the next ones`
+	if len(sc["relations"].([]any)) != 99 || !strings.Contains(text, want) {
+		t.Errorf("open_nodes of a hub of 120 relations: %d relations\n%.400s", len(sc["relations"].([]any)), text)
+	}
+	next, _ := callTool(t, cs, "recall", map[string]any{"session": "memory", "q": "MATCH (n {nick: 'Atlas'})", "options": map[string]any{"k": 1, "after": 99}}, false)
+	if n := strings.Count(next, ")-[:belongs_to]->("); n != 21 || strings.Contains(next, "clamp:") {
+		t.Errorf("the next page: %d relations\n%.600s", n, next)
+	}
+}

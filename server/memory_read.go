@@ -55,6 +55,34 @@ func (s *Server) memoryRecall(ctx context.Context, sc *Scope, r memoryRead) (*mc
 	return textResult(memoryAnswer(sh, notes, r.empty)), g, nil
 }
 
+// relationsLeft says, for each entity opened whose relations did not all
+// fit the read's rows, how many are left and the read that shows the next
+// ones: the recall tool, that entity alone, after the neighbours shown.
+func relationsLeft(sh *goldfish.Shape) []string {
+	nodes := sh.Nodes()
+	shown := make([]map[int]bool, len(nodes))
+	for _, e := range sh.Edges() {
+		for _, end := range [][2]int{{e.From, e.To}, {e.To, e.From}} {
+			if nodes[end[0]].Seed && !nodes[end[1]].Seed {
+				if shown[end[0]] == nil {
+					shown[end[0]] = map[int]bool{}
+				}
+				shown[end[0]][end[1]] = true
+			}
+		}
+	}
+	var notes []string
+	for i, n := range nodes {
+		nick, ok := n.Props.Get("nick")
+		if !n.Seed || n.More == 0 || !ok || nick.Kind() != goldfish.KindString {
+			continue
+		}
+		notes = append(notes, fmt.Sprintf("%s has %d more %s: recall {\"q\": \"MATCH (n {nick: %s})\", \"options\": {\"k\": 1, \"after\": %d}} shows the next ones",
+			fmt.Sprintf("%q", nick.AsString()), n.More, plural(n.More, "relation", "relations"), gqlString(nick.AsString()), len(shown[i])))
+	}
+	return notes
+}
+
 // elidedNote says which entities had a long value left out as an
 // $elidedN parameter, and how to read it.
 func elidedNote(elided []string) string {
@@ -191,7 +219,7 @@ func (s *Server) openNodes(ctx context.Context, sc *Scope, names []string) (*mcp
 		list[i], asked[n] = n, true
 	}
 	r := memoryRead{q: "MATCH (n) WHERE n.nick IN $names", params: map[string]any{"names": list},
-		opts: goldfish.RecallOptions{L: len(names), K: openHops, F: openFanOut, M: min(openRowsCeiling, openRows*len(names)),
+		opts: goldfish.RecallOptions{L: len(names), K: openHops, F: openFanOut, M: openRowsCeiling,
 			T: openTokens * len(names), NoPeaks: true, Whole: true},
 		whole: func(nick string) bool { return asked[nick] },
 		empty: "no entity has these names; search_nodes finds names",
@@ -213,9 +241,7 @@ func (s *Server) openNodes(ctx context.Context, sc *Scope, names []string) (*mcp
 		if len(missing) > 0 {
 			notes = append(notes, "not found: "+quoteNames(missing))
 		}
-		if sh.Truncated {
-			notes = append(notes, "some relations left out: open fewer names at a time for all of them")
-		}
+		notes = append(notes, relationsLeft(sh)...)
 		return notes
 	}
 	res, g, err := s.memoryRecall(ctx, sc, r)

@@ -21,6 +21,14 @@ func TestMemoryAnswersAsTheOriginal(t *testing.T) {
 		map[string]any{"name": "one space", "entityType": "note", "observations": []any{"b"}},
 		map[string]any{"name": "plain", "entityType": "note", "observations": []any{"c"}}}}, false)
 
+	// A value that reads like an elided one is a value: no note says
+	// long values were left out.
+	callTool(t, cs, "create_entities", map[string]any{"entities": []any{
+		map[string]any{"name": "priced", "entityType": "note", "observations": []any{"costs $elided0 dollars"}}}}, false)
+	if text, _ := callTool(t, cs, "open_nodes", map[string]any{"names": []any{"priced"}}, false); strings.Contains(text, "left out") {
+		t.Errorf("a $elided0 in a value:\n%s", text)
+	}
+
 	_, sc := callTool(t, cs, "open_nodes", map[string]any{"names": []any{}}, false)
 	if ents, ok := sc["entities"].([]any); !ok || len(ents) != 0 {
 		t.Errorf("open_nodes of no names: %v", sc)

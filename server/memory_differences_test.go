@@ -38,7 +38,7 @@ func TestMemoryAnswersAsTheOriginal(t *testing.T) {
 		want  []string
 	}{
 		{"  ", []string{"two  spaces"}},
-		{" ", []string{"two  spaces", "one space"}},
+		{" ", []string{"two  spaces", "one space", "priced"}},
 		{"\n", nil},
 	} {
 		text, sc := callTool(t, cs, "search_nodes", map[string]any{"query": c.query}, false)

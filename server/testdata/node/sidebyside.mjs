@@ -129,6 +129,35 @@ function smallWorkload() {
   return { entities, relations };
 }
 
+// A second small memory, as an agent's notes on a team grow: 24 entities
+// with longer observations (two to four sentences) and a project with 14
+// relations, so a small memory's reads are held to the original's at
+// another shape.
+function teamWorkload() {
+  const people = ["yuki", "omar", "lena", "raj", "sofia", "tom", "ines", "kai"];
+  const topics = ["the billing migration", "on-call handover", "the search rewrite", "API deprecations", "the design system", "flaky CI"];
+  const entities = [];
+  people.forEach((p, i) => {
+    const obs = [`${p} joined in ${2019 + (i % 5)} and works from ${["Tokyo", "Cairo", "Berlin", "Pune"][i % 4]}`,
+      `prefers ${["pairing", "written reviews", "short standups", "async demos"][i % 4]} and is wary of ${topics[(i + 2) % 6]}`];
+    if (i % 2 === 0) obs.push(`asked last week about ${topics[i % 6]} and wants a decision by Friday`);
+    if (i % 3 === 0) obs.push(`is the contact for ${topics[(i + 1) % 6]} while the lead is away`);
+    entities.push({ name: p, entityType: "person", observations: obs });
+  });
+  const projects = ["atlas", "beacon", "comet", "delta"];
+  projects.forEach((p, i) => entities.push({ name: p, entityType: "project",
+    observations: [`ships ${["monthly", "weekly", "quarterly", "on demand"][i]}`, `its risk is ${topics[(i + 3) % 6]}`] }));
+  for (let i = 0; i < 12; i++) {
+    entities.push({ name: `note_${i}`, entityType: "note",
+      observations: [`${topics[i % 6]}: ${["agreed", "open question", "blocked", "done"][i % 4]} after the ${["Monday", "Wednesday", "Friday"][i % 3]} sync`] });
+  }
+  const relations = [];
+  people.forEach((p, i) => relations.push({ from: p, to: projects[i % 4], relationType: "works_on" }));
+  for (let i = 0; i < 12; i++) relations.push({ from: `note_${i}`, to: i < 6 ? "atlas" : projects[i % 4], relationType: "about" });
+  for (let i = 1; i < 8; i++) relations.push({ from: people[i], to: people[(i * 3) % 8], relationType: "asks" });
+  return { entities, relations };
+}
+
 // Each memory's reads: a search that hits, one that misses, opening one
 // name and several, and the whole graph. Every one of them is held to
 // the original's tokens.
@@ -154,6 +183,17 @@ const memories = {
       ["open_nodes", { names: ["alice"] }],
       ["open_nodes", { names: ["alice", "apollo", "task_login_1"] }],
       ["open_nodes", { names: ["nobody"] }],
+      ["read_graph", {}],
+    ],
+  },
+  team: {
+    workload: teamWorkload,
+    reads: [
+      ["search_nodes", { query: "yuki" }],
+      ["search_nodes", { query: "billing" }],
+      ["search_nodes", { query: "nothing here" }],
+      ["open_nodes", { names: ["atlas"] }],
+      ["open_nodes", { names: ["yuki", "lena"] }],
       ["read_graph", {}],
     ],
   },

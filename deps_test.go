@@ -68,11 +68,13 @@ var allowed = map[string][]string{
 	// the Go client of the server's HTTP API answers with the values'
 	// types (the root's are their aliases) and tells a Recall from a
 	// Commit with the parser: no engine (TestClientLinksNoEngine)
-	"client":        {"values", "wire", "gqlstatus", "parser"},
-	"server":        {".", "gqlstatus", "server/ui", "wire"}, // over the embedding API only, as the shell
-	"server/ui":     {},                                      // the memory browser's embedded page
-	"ingest/golang": {"."},                                   // the Go ingester writes through the embedding API
-	"snap":          {".", "ingest/golang"},                  // Model Snap: the embedding API and the Go ingester only
+	"client": {"values", "wire", "gqlstatus", "parser"},
+	// over the embedding API, as the shell; the memory tools also write
+	// and count the values they hand the engine (values, tokens: leaves)
+	"server":        {".", "gqlstatus", "server/ui", "wire", "values", "tokens"},
+	"server/ui":     {},                     // the memory browser's embedded page
+	"ingest/golang": {"."},                  // the Go ingester writes through the embedding API
+	"snap":          {".", "ingest/golang"}, // Model Snap: the embedding API and the Go ingester only
 	"cmd/gqlsh":     {".", "client", "conformance", "ingest/golang", "repl", "server", "snap", "postgres", "gqlstatus"},
 	// the benchmark reads a cabinet file with the cabinet's loader to
 	// give its SQL peer the same graph

@@ -32,11 +32,11 @@ func TestMemoryWritesAllOrNothing(t *testing.T) {
 	}
 	big := strings.Repeat("x", 32<<10)
 
-	// An invalid item last: an error, and nothing written.
+	// An item too large last: an error, and nothing written.
 	text, _ := callTool(t, cs, "create_entities", map[string]any{"entities": []any{
-		entity("big-1", "note", big), entity("big-2", "note", big), entity("big-3", "")}}, true)
-	if !strings.Contains(text, "nothing was created") {
-		t.Errorf("an invalid item: %s", text)
+		entity("big-1", "note", big), entity("big-2", "note", big), entity("big-3", "note", strings.Repeat("y", 300<<10))}}, true)
+	if !strings.Contains(text, "nothing was written") {
+		t.Errorf("an item too large: %s", text)
 	}
 	if v := version(); v != 0 {
 		t.Errorf("an invalid item left version %d: part of the call was written", v)

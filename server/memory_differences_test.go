@@ -160,3 +160,28 @@ func TestMemoryOpenHub(t *testing.T) {
 		t.Errorf("the next page: %d relations\n%.600s", n, next)
 	}
 }
+
+// TestMemoryEmptyType: an entity of an empty entityType is made, as the
+// original makes it (a node without a kind), and read back with "".
+func TestMemoryEmptyType(t *testing.T) {
+	_, srv := mcpServer(t, server.Options{})
+	cs := connect(t, srv)
+	callTool(t, cs, "create_entities", map[string]any{"entities": []any{
+		map[string]any{"name": "typeless", "entityType": "", "observations": []any{"no kind"}},
+		map[string]any{"name": "typed", "entityType": "note", "observations": []any{}}}}, false)
+	for _, tool := range []string{"open_nodes", "read_graph"} {
+		args := map[string]any{"names": []any{"typeless"}}
+		if tool == "read_graph" {
+			args = map[string]any{}
+		}
+		_, sc := callTool(t, cs, tool, args, false)
+		found := false
+		for _, e := range sc["entities"].([]any) {
+			m := e.(map[string]any)
+			found = found || m["name"] == "typeless" && m["entityType"] == ""
+		}
+		if !found {
+			t.Errorf("%s: no typeless entity of entityType \"\": %v", tool, sc)
+		}
+	}
+}

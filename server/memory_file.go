@@ -135,8 +135,8 @@ func DecodeMemoryLine(b []byte) (MemoryLine, error) {
 		if err := holdable("name", e.Name); err != nil {
 			return MemoryLine{}, err
 		}
-		if err := holdable("entityType", e.EntityType); err != nil {
-			return MemoryLine{}, err
+		if len(e.EntityType) > maxNameBytes { // empty is a node without a kind, as create_entities makes
+			return MemoryLine{}, holdable("entityType", e.EntityType)
 		}
 		return MemoryLine{Entity: e}, nil
 	case "relation":

@@ -220,11 +220,11 @@ func entityItem(e Entity, nodes map[string]int, g goldfish.Graph) (importItem, b
 		if obs == nil {
 			obs = []string{}
 		}
-		return importItem{stmt: "INSERT (:" + quoteName(e.EntityType) + " {nick: $n#, observations: $o#})",
+		return importItem{stmt: "INSERT (" + kindLabel(e.EntityType) + "{nick: $n#, observations: $o#})",
 			params: []any{"n", e.Name, "o", obs}, rows: 1, bytes: 2 * size(e.Name, obs)}, true, nil
 	}
 	n := g.Nodes[j]
-	if len(n.Labels) == 0 || n.Labels[0] != e.EntityType {
+	if kindOf(n.Labels) != e.EntityType {
 		kind := "no kind"
 		if len(n.Labels) > 0 {
 			kind = fmt.Sprintf("a %q", n.Labels[0])
@@ -285,7 +285,7 @@ func ExportMemory(ctx context.Context, sess *goldfish.Session, w io.Writer) (Exp
 	entity := make([]bool, len(g.Nodes))
 	for i, n := range g.Nodes {
 		nick, ok := n.Props["nick"].(string)
-		if !ok || len(n.Labels) == 0 {
+		if !ok {
 			rep.SkippedNodes++
 			continue
 		}
@@ -294,7 +294,7 @@ func ExportMemory(ctx context.Context, sess *goldfish.Session, w io.Writer) (Exp
 			return rep, err
 		}
 		entity[i] = true
-		entities = append(entities, Entity{Name: nick, EntityType: n.Labels[0], Observations: obs})
+		entities = append(entities, Entity{Name: nick, EntityType: kindOf(n.Labels), Observations: obs})
 	}
 	slices.SortStableFunc(entities, func(a, b Entity) int {
 		return cmp.Or(cmp.Compare(a.Name, b.Name), cmp.Compare(a.EntityType, b.EntityType))

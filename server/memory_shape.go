@@ -46,11 +46,11 @@ func memoryGraph(sh *goldfish.Shape, whole func(nick string) bool) (g MemoryGrap
 		name := nick.AsString()
 		nicks[i] = name
 		shown := n.Shown()
-		if len(n.Labels) == 0 || !n.Seed && !whole(name) {
+		if !n.Seed && !whole(name) {
 			continue
 		}
 		isEntity[i] = true
-		e := Entity{Name: name, EntityType: n.Labels[0], Observations: []string{}}
+		e := Entity{Name: name, EntityType: n.Kind(), Observations: []string{}}
 		if len(n.Elided) > 0 {
 			elided = append(elided, name)
 		}

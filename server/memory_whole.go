@@ -51,11 +51,11 @@ func (s *Server) wholeMemory(ctx context.Context, sc *Scope) (res *mcp.CallToolR
 		}
 		rows[i] = values.ShapeNode{Var: fmt.Sprintf("e%d", i+1), Labels: n.Labels, Props: values.MakeProps(props), Seed: true}
 		nick, isString := n.Props["nick"].(string)
-		if !isString || len(n.Labels) == 0 {
+		if !isString {
 			continue
 		}
 		nicks[i] = nick
-		e := Entity{Name: nick, EntityType: n.Labels[0], Observations: []string{}}
+		e := Entity{Name: nick, EntityType: kindOf(n.Labels), Observations: []string{}}
 		if list, isList := n.Props["observations"].([]any); isList {
 			for _, o := range list {
 				if str, isStr := o.(string); isStr {
@@ -83,6 +83,14 @@ func (s *Server) wholeMemory(ctx context.Context, sc *Scope) (res *mcp.CallToolR
 		return nil, MemoryGraph{}, false, nil
 	}
 	return textResult(string(text[:len(text)-1])), g, true, nil
+}
+
+// kindOf is a node's kind: its first label, "" for none.
+func kindOf(labels []string) string {
+	if len(labels) == 0 {
+		return ""
+	}
+	return labels[0]
 }
 
 // goValue is the value a Graph's Go value (values.Value.Go) stands for.

@@ -84,12 +84,6 @@ func (s *Server) commitDelta(ctx context.Context, sess *memorySession, d *delta)
 // Commit: every item is checked first, and a call too large for one
 // Commit is refused whole, so an error never follows a part of the write.
 func (s *Server) createEntities(ctx context.Context, sc *Scope, entities []Entity) (*mcp.CallToolResult, EntitiesJSON, error) {
-	for _, e := range entities {
-		if e.EntityType == "" {
-			return nil, EntitiesJSON{}, gqlstatus.Errorf(gqlstatus.InvalidValueType, "entity %q has an empty entityType; nothing was created", e.Name).
-				WithHint("give every entity a type: it is the node's kind")
-		}
-	}
 	sess, unlock, err := s.memoryWrite(ctx, sc)
 	if err != nil {
 		return nil, EntitiesJSON{}, err
@@ -113,7 +107,7 @@ func (s *Server) createEntities(ctx context.Context, sc *Scope, entities []Entit
 			existed = append(existed, e.Name)
 			continue
 		}
-		stmts = append(stmts, "INSERT (:"+quoteName(e.EntityType)+" {nick: "+values.String(e.Name).Literal()+
+		stmts = append(stmts, "INSERT ("+kindLabel(e.EntityType)+"{nick: "+values.String(e.Name).Literal()+
 			", observations: "+stringsLiteral(e.Observations)+"})")
 		made = append(made, i)
 	}
@@ -205,6 +199,16 @@ func (s *Server) commitAll(ctx context.Context, sess *memorySession, stmts []str
 	}
 	s.metrics.committed(res)
 	return res, nil
+}
+
+// kindLabel is the label an entity of entityType gets, with a space
+// after it: none for an empty entityType, which the original takes (a
+// node without a kind; the memory reads give it back as "").
+func kindLabel(entityType string) string {
+	if entityType == "" {
+		return ""
+	}
+	return ":" + quoteName(entityType) + " "
 }
 
 // stringsLiteral writes a list of strings as a GQL list literal ([] for

@@ -10,6 +10,7 @@ import (
 	"sort"
 	"strings"
 	"testing"
+	"unicode"
 
 	"github.com/goldfish-gql/goldfish/tokens"
 )
@@ -32,7 +33,12 @@ type diffCall struct {
 }
 
 type diffRun struct {
-	Seed     int        `json:"seed"`
+	Seed int `json:"seed"`
+	// JSLower is JavaScript's toLowerCase of every code point it changes.
+	JSLower []struct {
+		Cp    rune   `json:"cp"`
+		Lower string `json:"lower"`
+	} `json:"jsLower"`
 	Calls    []diffCall `json:"calls"`
 	Original struct {
 		Graph diffAnswer `json:"graph"`
@@ -58,6 +64,15 @@ var deliberate = map[string]string{
 		"goldfish does not make it, the original makes a dangling relation",
 	"name-taken": "a name already taken is reported rather than passed over in silence (in the text; the structured " +
 		"content, as the original's, holds only what was made)",
+	"empty-relation-type": "One call is one change: every item is checked first, so an empty relationType (an edge's " +
+		"type is never empty in GQL) refuses the whole call, where the original stores the item and the rest",
+	"name-twice": "A name given twice in one create_entities is made once (the original stores two entities of one " +
+		"name, which no later call can tell apart)",
+	"relations-left-out": "Every read is bounded: a comment line says what was left out and which tool reads it " +
+		"(\"some relations left out: open_nodes a name shows all of its own\"): the relations the original's answer " +
+		"holds and goldfish's, so marked, does not",
+	"case-folding": "Case folding is Go's Unicode simple folding: İ folds to i, where JavaScript's toLowerCase gives i̇, " +
+		"so a search whose query or entity holds such a letter matches otherwise",
 }
 
 // smallAnswer is the size of a read (o200k tokens of the original's text)
@@ -91,19 +106,83 @@ type difference struct {
 }
 
 // diffModel follows the original's memory through its own answers: the
-// names it holds, and the relations it made while an end was missing.
+// names it holds (how many entities of each), and the relations it made
+// while an end was missing.
 type diffModel struct {
 	names    map[string]int
 	dangling map[dRelation]bool
 	// gnames are the names goldfish holds, as its own answers say.
 	gnames map[string]bool
+	// ncause is the rule of the excused difference after which a name
+	// came to be held by one memory alone; drel are the relations the
+	// original holds and goldfish not after an excused difference, each
+	// with its rule.
+	ncause map[string]string
+	drel   map[dRelation]string
+	// Of the call being compared: the names given twice in it (a
+	// create_entities), the names an excused difference of this answer
+	// explains (their relations differ with them) and the names both
+	// answers show (whose relations must be the same).
+	callTwice  map[string]bool
+	callNames  map[string]string
+	callCommon map[string]bool
+	// callLeftOut says goldfish's answer to the call says it left
+	// relations out.
+	callLeftOut bool
+	// jsLower is JavaScript's toLowerCase of the code points it changes.
+	jsLower map[rune]string
+}
+
+func newDiffModel(run *diffRun) *diffModel {
+	m := &diffModel{names: map[string]int{}, dangling: map[dRelation]bool{}, gnames: map[string]bool{},
+		ncause: map[string]string{}, drel: map[dRelation]string{}, jsLower: map[rune]string{}}
+	for _, l := range run.JSLower {
+		m.jsLower[l.Cp] = l.Lower
+	}
+	return m
 }
 
 func (m *diffModel) has(name string) bool { return m.names[name] > 0 }
 
+// twice says whether the original holds name as several entities (or is
+// made to in the call compared).
+func (m *diffModel) twice(name string) bool { return m.names[name] > 1 || m.callTwice[name] }
+
 // diverged says whether the two memories already disagree on name: one
 // holds it and the other not, after an earlier difference.
 func (m *diffModel) diverged(name string) bool { return m.has(name) != m.gnames[name] }
+
+// jsFold is a string as JavaScript's toLowerCase makes it (code point by
+// code point: the final sigma, which no call holds, aside).
+func (m *diffModel) jsFold(s string) string {
+	var b strings.Builder
+	for _, r := range s {
+		if l, ok := m.jsLower[r]; ok {
+			b.WriteString(l)
+		} else {
+			b.WriteRune(r)
+		}
+	}
+	return b.String()
+}
+
+// goFold is a string as goldfish folds it: Go's unicode.ToLower.
+func goFold(s string) string { return strings.Map(unicode.ToLower, s) }
+
+// matches says whether e matches query as the original's search_nodes
+// matches (js) or as goldfish's does: the name, the type or an
+// observation holds the query, case-insensitively.
+func (m *diffModel) matches(e dEntity, query string, js bool) bool {
+	fold := goFold
+	if js {
+		fold = m.jsFold
+	}
+	q := fold(query)
+	if strings.Contains(fold(e.Name), q) || strings.Contains(fold(e.EntityType), q) {
+		return true
+	}
+	return slices.ContainsFunc(e.Observations, func(o string) bool { return strings.Contains(fold(o), q) })
+}
 
 // TestMemoryDifferential sends one random sequence of 300-odd memory-tool
 // calls (differential.mjs, seeds 1, 2 and 3) to the original memory server
@@ -116,46 +195,53 @@ func (m *diffModel) diverged(name string) bool { return m.has(name) != m.gnames[
 // reported by category with one example each and the count of calls of
 // each seed that differ.
 func TestMemoryDifferential(t *testing.T) {
-	// Not yet in CI: the deliberate differences the README lists since
-	// "one call is one change" (empty types refused whole, a name given
-	// twice made once, case folding) and what they cascade into are not
-	// excused by rule yet. GOLDFISH_DIFFERENTIAL=1 runs it.
+	// Not yet in CI: the README's deliberate differences and their
+	// cascades are excused by rule, but one difference no rule explains
+	// remains: a relation with an end named "" (which goldfish makes, and
+	// shows in the text) is missing from the structured content of
+	// read_graph, search_nodes and open_nodes (seeds 1 and 2).
+	// GOLDFISH_DIFFERENTIAL=1 runs it.
 	if os.Getenv("GOLDFISH_DIFFERENTIAL") != "1" {
 		t.Skip("GOLDFISH_DIFFERENTIAL=1 runs the differential test against the original memory server")
 	}
 	node := needNode(t)
 	bin := gqlshBinary(t)
-	var report strings.Builder
-	for _, seed := range []int{1, 2, 3} {
-		t.Run(fmt.Sprintf("seed=%d", seed), func(t *testing.T) {
-			cmd := exec.Command(node, "differential.mjs", bin, t.TempDir(), fmt.Sprint(seed))
-			cmd.Dir = nodeDir
-			cmd.Env = processEnvFor(t)
-			var out, errs bytes.Buffer
-			cmd.Stdout, cmd.Stderr = &out, &errs
-			if err := cmd.Run(); err != nil {
-				t.Fatalf("node differential.mjs: %v\n%s", err, errs.String())
-			}
-			var run diffRun
-			if err := json.Unmarshal(out.Bytes(), &run); err != nil {
-				t.Fatalf("%v\n%s", err, clip(out.String(), 2000))
-			}
-			if len(run.Calls) < 300 {
-				t.Fatalf("the sequence has %d calls; it should have at least 300", len(run.Calls))
-			}
-			text := compareRun(t, &run)
-			report.WriteString(text)
-		})
-	}
+	seeds := []int{1, 2, 3}
+	reports := make([]string, len(seeds))
+	// The seeds run side by side (each its two servers), the report in
+	// their order once all are done.
+	t.Run("seeds", func(t *testing.T) {
+		for i, seed := range seeds {
+			t.Run(fmt.Sprintf("seed=%d", seed), func(t *testing.T) {
+				t.Parallel()
+				cmd := exec.Command(node, "differential.mjs", bin, t.TempDir(), fmt.Sprint(seed))
+				cmd.Dir = nodeDir
+				cmd.Env = processEnvFor(t)
+				var out, errs bytes.Buffer
+				cmd.Stdout, cmd.Stderr = &out, &errs
+				if err := cmd.Run(); err != nil {
+					t.Fatalf("node differential.mjs: %v\n%s", err, errs.String())
+				}
+				var run diffRun
+				if err := json.Unmarshal(out.Bytes(), &run); err != nil {
+					t.Fatalf("%v\n%s", err, clip(out.String(), 2000))
+				}
+				if len(run.Calls) < 300 {
+					t.Fatalf("the sequence has %d calls; it should have at least 300", len(run.Calls))
+				}
+				reports[i] = compareRun(t, &run)
+			})
+		}
+	})
 	if p := os.Getenv("GOLDFISH_DIFFERENTIAL_OUT"); p != "" {
-		os.WriteFile(p, []byte(report.String()), 0o644)
+		os.WriteFile(p, []byte(strings.Join(reports, "")), 0o644)
 	}
 }
 
 // compareRun compares one seed's run, reports what is not excused, and
 // returns the report.
 func compareRun(t *testing.T, run *diffRun) string {
-	m := &diffModel{names: map[string]int{}, dangling: map[dRelation]bool{}, gnames: map[string]bool{}}
+	m := newDiffModel(run)
 	type category struct {
 		calls   int
 		example string
@@ -204,7 +290,8 @@ func compareRun(t *testing.T, run *diffRun) string {
 		if err != nil {
 			t.Errorf("goldfish's export: %v", err)
 		}
-		ds := compareGraphs("final graph", want, got, m, true)
+		w, g, ds := m.settleFinal(want, got)
+		ds = append(ds, compareGraphs("final graph", w, g, m, true)...)
 		exp := diffCall{Tool: "export-memory", Args: json.RawMessage(`{}`), Original: run.Original.Graph,
 			Goldfish: diffAnswer{Text: *run.Goldfish.Exported}}
 		note("final graph (export-memory):", exp, dedupeDiffs(ds))
@@ -250,7 +337,25 @@ func dedupeDiffs(ds []difference) []difference {
 	return out
 }
 
-// follow updates the model with the original's answer to c.
+// refusedWhole names the rule by which goldfish refuses a whole call the
+// original takes, or "" when none does.
+func refusedWhole(c diffCall) string {
+	if c.Original.IsError || !c.Goldfish.IsError || c.Goldfish.Threw != "" {
+		return ""
+	}
+	if c.Tool == "create_relations" {
+		var a struct{ Relations []dRelation }
+		json.Unmarshal(c.Args, &a)
+		if slices.ContainsFunc(a.Relations, func(r dRelation) bool { return r.RelationType == "" }) {
+			return "empty-relation-type"
+		}
+	}
+	return ""
+}
+
+// follow updates the model with the answers to c: the names goldfish
+// holds, the original's names and dangling relations, and what goldfish
+// lacks after a call it refused whole by rule.
 func (m *diffModel) follow(c diffCall) {
 	if !c.Goldfish.IsError {
 		switch c.Tool {
@@ -259,6 +364,12 @@ func (m *diffModel) follow(c diffCall) {
 			json.Unmarshal(c.Goldfish.Structured, &got)
 			for _, e := range got.Entities {
 				m.gnames[e.Name] = true
+			}
+		case "create_relations":
+			var got struct{ Relations []dRelation }
+			json.Unmarshal(c.Goldfish.Structured, &got)
+			for _, r := range got.Relations {
+				delete(m.drel, r) // goldfish holds it now, as the original
 			}
 		case "delete_entities":
 			var args struct{ EntityNames []string }
@@ -271,12 +382,16 @@ func (m *diffModel) follow(c diffCall) {
 	if c.Original.IsError {
 		return
 	}
+	rule := refusedWhole(c)
 	switch c.Tool {
 	case "create_entities":
 		var got struct{ Entities []dEntity }
 		json.Unmarshal(c.Original.Structured, &got)
 		for _, e := range got.Entities {
 			m.names[e.Name]++
+			if rule != "" && !m.gnames[e.Name] {
+				m.ncause[e.Name] = rule
+			}
 		}
 	case "create_relations":
 		var got struct{ Relations []dRelation }
@@ -284,6 +399,8 @@ func (m *diffModel) follow(c diffCall) {
 		for _, r := range got.Relations {
 			if !m.has(r.From) || !m.has(r.To) {
 				m.dangling[r] = true
+			} else if rule != "" {
+				m.drel[r] = rule
 			}
 		}
 	case "delete_entities":
@@ -291,10 +408,16 @@ func (m *diffModel) follow(c diffCall) {
 		json.Unmarshal(c.Args, &args)
 		for _, n := range args.EntityNames {
 			delete(m.names, n)
+			delete(m.ncause, n)
 		}
 		for r := range m.dangling {
 			if slices.Contains(args.EntityNames, r.From) || slices.Contains(args.EntityNames, r.To) {
 				delete(m.dangling, r)
+			}
+		}
+		for r := range m.drel {
+			if slices.Contains(args.EntityNames, r.From) || slices.Contains(args.EntityNames, r.To) {
+				delete(m.drel, r)
 			}
 		}
 	case "delete_relations":
@@ -302,13 +425,13 @@ func (m *diffModel) follow(c diffCall) {
 		json.Unmarshal(c.Args, &args)
 		for _, r := range args.Relations {
 			delete(m.dangling, r)
+			delete(m.drel, r)
 		}
 	}
 }
 
-// trait names what about a call likely makes its answers differ: the
-// first of its unusual inputs, as the original's memory stands.
-func (m *diffModel) trait(c diffCall) string {
+// argNames are the entity names a call's arguments give.
+func argNames(c diffCall) []string {
 	var a struct {
 		Entities     []dEntity
 		Relations    []dRelation
@@ -331,7 +454,13 @@ func (m *diffModel) trait(c diffCall) string {
 	for _, o := range a.Deletions {
 		names = append(names, o.EntityName)
 	}
-	if slices.ContainsFunc(names, m.diverged) {
+	return names
+}
+
+// trait names what about a call likely makes its answers differ: the
+// first of its unusual inputs, as the original's memory stands.
+func (m *diffModel) trait(c diffCall) string {
+	if slices.ContainsFunc(argNames(c), m.diverged) {
 		return "a name the memories already disagree on"
 	}
 	switch c.Tool {
@@ -447,6 +576,19 @@ func (m *diffModel) trait(c diffCall) string {
 // compareCall compares the two answers to one call.
 func compareCall(c diffCall, m *diffModel) []difference {
 	o, g := c.Original, c.Goldfish
+	m.callTwice, m.callNames, m.callCommon = map[string]bool{}, map[string]string{}, map[string]bool{}
+	m.callLeftOut = (c.Tool == "search_nodes" || c.Tool == "open_nodes") && slices.ContainsFunc(strings.Split(g.Text, "\n"), func(l string) bool {
+		return strings.HasPrefix(l, "// some relations left out:")
+	})
+	if c.Tool == "create_entities" {
+		var a struct{ Entities []dEntity }
+		json.Unmarshal(c.Args, &a)
+		seen := map[string]bool{}
+		for _, e := range a.Entities {
+			m.callTwice[e.Name] = seen[e.Name]
+			seen[e.Name] = true
+		}
+	}
 	tool := c.Tool
 	if tr := m.trait(c); tr != "" {
 		tool += " (" + tr + ")"
@@ -460,6 +602,18 @@ func compareCall(c diffCall, m *diffModel) []difference {
 			json.Unmarshal(c.Args, &a)
 			if len(dedupeStrings(a.Names)) > 32 {
 				return []difference{{excused: "open-32"}}
+			}
+		}
+		if r := refusedWhole(c); r != "" {
+			return []difference{{excused: r}}
+		}
+		// A cascade: the call names an entity one memory holds and the
+		// other not, after an excused difference; the one that lacks it
+		// fails.
+		for _, n := range argNames(c) {
+			cause := m.ncause[n]
+			if cause != "" && ((g.IsError && m.has(n) && !m.gnames[n]) || (o.IsError && !m.has(n) && m.gnames[n])) {
+				return []difference{{excused: cause}}
 			}
 		}
 		return []difference{{category: fmt.Sprintf("%s: the original %s, goldfish %s", tool, outcome(o), outcome(g))}}
@@ -529,44 +683,127 @@ func compareCall(c diffCall, m *diffModel) []difference {
 		if n >= smallAnswer {
 			return append(ds, difference{excused: "bounded-read"})
 		}
-		if c.Tool == "search_nodes" && len(dedupeEntities(want.Entities)) > 8 {
-			// The 8 best matches: each a match of the original's, whole.
-			whole := map[string]bool{}
-			for _, e := range want.Entities {
-				whole[entityKey(e)] = true
-			}
-			shown := 0
-			for _, e := range got.Entities {
-				if whole[entityKey(e)] {
-					shown++
-				}
-			}
-			if shown >= 8 {
-				// The matches left out are excused; what goldfish shows
-				// that the original does not is still compared.
-				ds = append(ds, difference{excused: "search-best-8"})
-				var keep []dEntity
-				for _, e := range want.Entities {
-					if slices.ContainsFunc(got.Entities, func(g dEntity) bool { return g.Name == e.Name }) {
-						keep = append(keep, e)
-					}
-				}
-				rels := map[dRelation]bool{}
-				for _, r := range got.Relations {
-					rels[r] = true
-				}
-				var keepR []dRelation
-				for _, r := range want.Relations {
-					if rels[r] {
-						keepR = append(keepR, r)
-					}
-				}
-				return append(ds, compareGraphs(tool, dGraph{Entities: keep, Relations: keepR}, got, m, false)...)
-			}
+		if c.Tool == "search_nodes" {
+			var a struct{ Query string }
+			json.Unmarshal(c.Args, &a)
+			var ex []difference
+			want, got, ex = m.settleSearch(a.Query, want, got, strings.Contains(g.Text, "best 8 of"))
+			ds = append(ds, ex...)
 		}
 		ds = append(ds, compareGraphs(tool, want, got, m, false)...)
 	}
 	return ds
+}
+
+// settleSearch takes out of two search_nodes answers the entities an
+// excused difference explains: what one folding matches and the other
+// not (case-folding), what goldfish leaves out past its best 8 when it
+// says so (search-best-8), and a name the original holds twice, one copy
+// of which may match where goldfish's does not (name-twice). The names
+// taken out are the call's explained names: a relation that touches one
+// and no name both answers show is explained with it.
+func (m *diffModel) settleSearch(query string, want, got dGraph, capped bool) (dGraph, dGraph, []difference) {
+	wn, gn := map[string]bool{}, map[string]bool{}
+	for _, e := range want.Entities {
+		wn[e.Name] = true
+	}
+	for _, e := range got.Entities {
+		gn[e.Name] = true
+		if wn[e.Name] {
+			m.callCommon[e.Name] = true
+		}
+	}
+	var ds []difference
+	explain := func(name, rule string) {
+		m.callNames[name] = rule
+		ds = append(ds, difference{excused: rule})
+	}
+	var keepG []dEntity
+	for _, e := range got.Entities {
+		if !wn[e.Name] && m.matches(e, query, false) && !m.matches(e, query, true) {
+			explain(e.Name, "case-folding")
+			continue
+		}
+		keepG = append(keepG, e)
+	}
+	var keepW []dEntity
+	for _, e := range want.Entities {
+		if !gn[e.Name] {
+			switch {
+			case m.matches(e, query, true) && !m.matches(e, query, false):
+				explain(e.Name, "case-folding")
+				continue
+			case capped && len(dedupeEntities(got.Entities)) >= 8:
+				explain(e.Name, "search-best-8")
+				continue
+			case m.twice(e.Name):
+				explain(e.Name, "name-twice")
+				continue
+			}
+		}
+		keepW = append(keepW, e)
+	}
+	want.Entities, got.Entities = keepW, keepG
+	return want, got, ds
+}
+
+// relCause is the rule that explains why one memory's answer holds r and
+// the other's not, or "" when none does.
+func (m *diffModel) relCause(r dRelation) string {
+	if c := m.drel[r]; c != "" {
+		return c
+	}
+	for _, n := range []string{r.From, r.To} {
+		if m.diverged(n) && m.ncause[n] != "" {
+			return m.ncause[n]
+		}
+	}
+	if m.callCommon[r.From] || m.callCommon[r.To] {
+		return ""
+	}
+	for _, n := range []string{r.From, r.To} {
+		if c := m.callNames[n]; c != "" {
+			return c
+		}
+	}
+	return ""
+}
+
+// settleFinal takes out of the two final graphs what an excused
+// difference explains: the names one memory holds and the other not
+// (with every relation touching them), the original's dangling relations
+// and the relations goldfish lacks after a call refused by rule. The rest
+// must be equal.
+func (m *diffModel) settleFinal(want, got dGraph) (dGraph, dGraph, []difference) {
+	var ds []difference
+	out := func(n string) bool { return m.diverged(n) && m.ncause[n] != "" }
+	filter := func(g dGraph) dGraph {
+		var es []dEntity
+		for _, e := range g.Entities {
+			if out(e.Name) {
+				ds = append(ds, difference{excused: m.ncause[e.Name]})
+				continue
+			}
+			es = append(es, e)
+		}
+		var rs []dRelation
+		for _, r := range g.Relations {
+			switch {
+			case m.dangling[r]:
+				ds = append(ds, difference{excused: "relation-to-missing"})
+			case m.drel[r] != "":
+				ds = append(ds, difference{excused: m.drel[r]})
+			case out(r.From):
+				ds = append(ds, difference{excused: m.ncause[r.From]})
+			case out(r.To):
+				ds = append(ds, difference{excused: m.ncause[r.To]})
+			default:
+				rs = append(rs, r)
+			}
+		}
+		return dGraph{Entities: es, Relations: rs}
+	}
+	return filter(want), filter(got), ds
 }
 
 // compareGraphs compares two graphs' entities and relations; a relation
@@ -628,6 +865,11 @@ func compareEntities(what string, want, got []dEntity, m *diffModel) []differenc
 			continue
 		}
 		if len(we) != len(ge) {
+			if m.twice(name) && len(ge) == 1 && slices.ContainsFunc(we, func(e dEntity) bool { return entityKey(e) == entityKey(ge[0]) }) {
+				// goldfish holds the name once, as one of the original's.
+				ds = append(ds, difference{excused: "name-twice"})
+				continue
+			}
 			ds = append(ds, difference{category: what + ": the original holds one name as several entities",
 				detail: fmt.Sprintf("%q: original %d entities %s, goldfish %d", name, len(we), clip(entityKey(we[0])+" "+entityKey(we[1]), 300), len(ge))})
 			continue
@@ -658,9 +900,17 @@ func compareEntities(what string, want, got []dEntity, m *diffModel) []differenc
 	if len(extra) > 0 {
 		ds = append(ds, difference{category: what + ": goldfish has entities the original has not", detail: fmt.Sprintf("%d extra: %q", len(extra), clipStrings(extra))})
 	}
-	if len(lacksD)+len(extraD) > 0 {
-		ds = append(ds, difference{category: what + ": entities the memories already disagree on (an earlier difference)",
-			detail: fmt.Sprintf("lacking %q, extra %q", clipStrings(lacksD), clipStrings(extraD))})
+	var unexplained []string
+	for _, n := range append(lacksD, extraD...) {
+		if c := m.ncause[n]; c != "" {
+			ds = append(ds, difference{excused: c})
+		} else {
+			unexplained = append(unexplained, n)
+		}
+	}
+	if len(unexplained) > 0 {
+		ds = append(ds, difference{category: what + ": entities the memories already disagree on (an earlier difference no rule explains)",
+			detail: fmt.Sprintf("%q", clipStrings(unexplained))})
 	}
 	return ds
 }
@@ -684,6 +934,14 @@ func compareRelations(what string, want, got []dRelation, m *diffModel) []differ
 				ds = append(ds, difference{excused: "relation-to-missing"})
 				continue
 			}
+			if c := m.relCause(r); c != "" {
+				ds = append(ds, difference{excused: c})
+				continue
+			}
+			if m.callLeftOut {
+				ds = append(ds, difference{excused: "relations-left-out"})
+				continue
+			}
 			if m.diverged(r.From) || m.diverged(r.To) {
 				diverged++
 				continue
@@ -693,6 +951,10 @@ func compareRelations(what string, want, got []dRelation, m *diffModel) []differ
 	}
 	for r := range g {
 		if !w[r] {
+			if c := m.relCause(r); c != "" {
+				ds = append(ds, difference{excused: c})
+				continue
+			}
 			if m.diverged(r.From) || m.diverged(r.To) {
 				diverged++
 				continue
@@ -701,7 +963,7 @@ func compareRelations(what string, want, got []dRelation, m *diffModel) []differ
 		}
 	}
 	if diverged > 0 {
-		ds = append(ds, difference{category: what + ": relations of entities the memories already disagree on (an earlier difference)",
+		ds = append(ds, difference{category: what + ": relations of entities the memories already disagree on (an earlier difference no rule explains)",
 			detail: fmt.Sprintf("%d relations", diverged)})
 	}
 	sort.Strings(lacks)

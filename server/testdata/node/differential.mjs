@@ -265,8 +265,19 @@ try {
 } catch (e) {
   exportError = String(e?.stderr ?? e?.message ?? e);
 }
+// JavaScript's toLowerCase of every code point it changes, for the Go test
+// to tell where it and Go's unicode.ToLower part (the README's case
+// folding: "İ" is "i̇" here, "i" there).
+const jsLower = [];
+for (let cp = 0; cp <= 0x10ffff; cp++) {
+  if (cp >= 0xd800 && cp <= 0xdfff) continue;
+  const ch = String.fromCodePoint(cp);
+  const lower = ch.toLowerCase();
+  if (lower !== ch) jsLower.push({ cp, lower });
+}
 process.stdout.write(JSON.stringify({
   seed,
+  jsLower,
   calls: made.map((m, i) => ({ ...m, original: o.answers[i], goldfish: g.answers[i] })),
   original: { graph: o.graph },
   goldfish: { graph: g.graph, exported, exportError },

@@ -185,3 +185,24 @@ func TestMemoryEmptyType(t *testing.T) {
 		}
 	}
 }
+
+// TestMemoryEmptyName: a relation to an entity named "" is a relation in
+// the structured answers, as the original returns it.
+func TestMemoryEmptyName(t *testing.T) {
+	_, srv := mcpServer(t, server.Options{})
+	cs := connect(t, srv)
+	callTool(t, cs, "create_entities", map[string]any{"entities": []any{
+		map[string]any{"name": "", "entityType": "note", "observations": []any{}},
+		map[string]any{"name": "b", "entityType": "note", "observations": []any{}}}}, false)
+	callTool(t, cs, "create_relations", map[string]any{"relations": []any{
+		map[string]any{"from": "", "to": "b", "relationType": "knows"}}}, false)
+	for _, tool := range []string{"read_graph", "open_nodes"} {
+		args := map[string]any{"names": []any{"b"}}
+		if tool == "read_graph" {
+			args = map[string]any{}
+		}
+		if _, sc := callTool(t, cs, tool, args, false); len(sc["relations"].([]any)) != 1 {
+			t.Errorf("%s: relations %v, want the one from \"\"", tool, sc["relations"])
+		}
+	}
+}

@@ -35,7 +35,8 @@ type MemoryGraph struct {
 func memoryGraph(sh *goldfish.Shape, whole func(nick string) bool) (g MemoryGraph, elided []string) {
 	g = MemoryGraph{Entities: []Entity{}, Relations: []Relation{}}
 	nodes := sh.Nodes()
-	nicks := make([]string, len(nodes)) // "" for a node without a string nick
+	nicks := make([]string, len(nodes))
+	hasNick := make([]bool, len(nodes)) // a nick may be "", as a name may
 	isEntity := make([]bool, len(nodes))
 	for i := range nodes {
 		n := &nodes[i]
@@ -44,7 +45,7 @@ func memoryGraph(sh *goldfish.Shape, whole func(nick string) bool) (g MemoryGrap
 			continue
 		}
 		name := nick.AsString()
-		nicks[i] = name
+		nicks[i], hasNick[i] = name, true
 		shown := n.Shown()
 		if !n.Seed && !whole(name) {
 			continue
@@ -64,7 +65,7 @@ func memoryGraph(sh *goldfish.Shape, whole func(nick string) bool) (g MemoryGrap
 		g.Entities = append(g.Entities, e)
 	}
 	for _, e := range sh.Edges() {
-		if from, to := nicks[e.From], nicks[e.To]; from != "" && to != "" && (isEntity[e.From] || isEntity[e.To]) {
+		if from, to := nicks[e.From], nicks[e.To]; hasNick[e.From] && hasNick[e.To] && (isEntity[e.From] || isEntity[e.To]) {
 			g.Relations = append(g.Relations, Relation{From: from, To: to, RelationType: e.Type})
 		}
 	}

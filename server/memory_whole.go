@@ -44,6 +44,7 @@ func (s *Server) wholeMemory(ctx context.Context, sc *Scope) (res *mcp.CallToolR
 	g = MemoryGraph{Entities: []Entity{}, Relations: []Relation{}}
 	rows := make([]values.ShapeNode, len(graph.Nodes))
 	nicks := make([]string, len(graph.Nodes))
+	hasNick := make([]bool, len(graph.Nodes)) // a nick may be "", as a name may
 	for i, n := range graph.Nodes {
 		props := make(map[string]values.Value, len(n.Props))
 		for k, v := range n.Props {
@@ -54,7 +55,7 @@ func (s *Server) wholeMemory(ctx context.Context, sc *Scope) (res *mcp.CallToolR
 		if !isString {
 			continue
 		}
-		nicks[i] = nick
+		nicks[i], hasNick[i] = nick, true
 		e := Entity{Name: nick, EntityType: kindOf(n.Labels), Observations: []string{}}
 		if list, isList := n.Props["observations"].([]any); isList {
 			for _, o := range list {
@@ -72,7 +73,7 @@ func (s *Server) wholeMemory(ctx context.Context, sc *Scope) (res *mcp.CallToolR
 			props[k] = goValue(v)
 		}
 		edgeRows[i] = values.ShapeEdge{Type: e.Type, From: e.From, To: e.To, Props: values.MakeProps(props)}
-		if nicks[e.From] != "" && nicks[e.To] != "" {
+		if hasNick[e.From] && hasNick[e.To] {
 			g.Relations = append(g.Relations, Relation{From: nicks[e.From], To: nicks[e.To], RelationType: e.Type})
 		}
 	}

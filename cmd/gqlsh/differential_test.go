@@ -195,15 +195,6 @@ func (m *diffModel) matches(e dEntity, query string, js bool) bool {
 // reported by category with one example each and the count of calls of
 // each seed that differ.
 func TestMemoryDifferential(t *testing.T) {
-	// Not yet in CI: the README's deliberate differences and their
-	// cascades are excused by rule, but one difference no rule explains
-	// remains: a relation with an end named "" (which goldfish makes, and
-	// shows in the text) is missing from the structured content of
-	// read_graph, search_nodes and open_nodes (seeds 1 and 2).
-	// GOLDFISH_DIFFERENTIAL=1 runs it.
-	if os.Getenv("GOLDFISH_DIFFERENTIAL") != "1" {
-		t.Skip("GOLDFISH_DIFFERENTIAL=1 runs the differential test against the original memory server")
-	}
 	node := needNode(t)
 	bin := gqlshBinary(t)
 	seeds := []int{1, 2, 3}

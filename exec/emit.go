@@ -199,7 +199,9 @@ func (e *emitter) emit(w *shapewalk.Shape, seeds int) {
 	if s.Rows == 0 {
 		return
 	}
-	b, cost, _ := e.writeBody(w, vars, texts, 0)
+	// An economical body leaves out the edges between two nodes it shows
+	// by identity at the same hop, as a trimmed one does (writeBody).
+	b, cost, dropped := e.writeBody(w, vars, texts, 0)
 	from := 0 // the hop from which the body trims nodes (0: none)
 	var elided []elision
 	// Over the token target, nodes far from the seeds give way first
@@ -210,11 +212,9 @@ func (e *emitter) emit(w *shapewalk.Shape, seeds int) {
 		// The header's " trimmed=N" costs tokens too: a trim that saves
 		// fewer is not made.
 		if f, saved := trimFrom(w, texts, int64(t)*1000, cost, sc); f > 0 && saved > glue.trimmed {
-			var dropped int
 			from = f
 			b, cost, dropped = e.writeBody(w, vars, texts, from)
 			s.Trimmed = trimmedCount(w, from, e.lean())
-			s.Rows -= dropped
 			s.Notices = append(s.Notices, gqlstatus.Notice{Code: gqlstatus.Warning, Msg: trimNote(t, s.Trimmed, dropped, from)})
 		}
 		// Still over: the seeds alone are. Their longest values give way,
@@ -233,6 +233,7 @@ func (e *emitter) emit(w *shapewalk.Shape, seeds int) {
 			}
 		}
 	}
+	s.Rows -= dropped
 	e.body, e.bodyCost = b, cost
 	sc.body = b
 	e.keepRows(w, from, elided)

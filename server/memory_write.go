@@ -74,8 +74,6 @@ func (s *Server) commitDelta(ctx context.Context, sess *memorySession, d *delta)
 	if err != nil {
 		return nil, nil, s.callError(ctx, err)
 	}
-	if res.Applied {
-	}
 	s.metrics.committed(res)
 	return res, items, nil
 }

@@ -153,7 +153,12 @@ func parseInt(txt string, neg bool) (int64, error) {
 
 // name returns the name a token spells: backquotes removed, as written
 // otherwise (labels and keys are case-sensitive, keywords used as names
-// keep their case).
+// keep their case). In backquotes a doubled backquote is one, and
+// \uXXXX and \UXXXXXXXX (a UTF-16 surrogate pair as two \u) stand for
+// the character they name, as in a string and as ISO GQL's delimited
+// identifiers take them: the way a name holding a control character is
+// written (values.KeyLiteral). Any other backslash is itself, as it
+// always was, so a name such as `C:\dir` keeps its meaning.
 func (b *builder) name(t antlr.Token) string {
 	s := t.GetText()
 	if t.GetTokenType() != gen.GoldfishGQLParserQUOTED_ID {
@@ -163,7 +168,61 @@ func (b *builder) name(t antlr.Token) string {
 	if s == "" {
 		b.fail(gqlstatus.Syntax, b.pos(t), "write a name between the backquotes", "empty quoted name")
 	}
-	return strings.ReplaceAll(s, "``", "`")
+	return unescapeName(strings.ReplaceAll(s, "``", "`"))
+}
+
+// unescapeName resolves the \u and \U escapes of a quoted name's body;
+// a backslash that starts none is kept.
+func unescapeName(s string) string {
+	at := strings.IndexByte(s, '\\')
+	if at < 0 {
+		return s
+	}
+	var sb strings.Builder
+	sb.Grow(len(s))
+	sb.WriteString(s[:at])
+	for i := at; i < len(s); {
+		r, adv := nameEscape(s, i)
+		if adv == 0 {
+			sb.WriteByte(s[i])
+			i++
+			continue
+		}
+		sb.WriteRune(r)
+		i += adv
+	}
+	return sb.String()
+}
+
+// nameEscape reads the escape at s[i]: the character and the bytes it
+// takes, or 0 bytes when s[i] starts none.
+func nameEscape(s string, i int) (rune, int) {
+	if s[i] != '\\' || i+1 >= len(s) || (s[i+1] != 'u' && s[i+1] != 'U') {
+		return 0, 0
+	}
+	n := 4
+	if s[i+1] == 'U' {
+		n = 8
+	}
+	r, ok := hexRune(s, i+2, n)
+	if !ok {
+		return 0, 0
+	}
+	adv := 2 + n
+	if utf16.IsSurrogate(r) {
+		if i+adv+1 >= len(s) || s[i+adv] != '\\' || s[i+adv+1] != 'u' {
+			return 0, 0
+		}
+		r2, ok := hexRune(s, i+adv+2, 4)
+		if r = utf16.DecodeRune(r, r2); !ok || r == utf8.RuneError {
+			return 0, 0
+		}
+		adv += 6
+	}
+	if !utf8.ValidRune(r) {
+		return 0, 0
+	}
+	return r, adv
 }
 
 // str decodes a STRING token: quotes removed, escapes and doubled quotes

@@ -3,6 +3,8 @@ package values
 import (
 	"slices"
 	"sort"
+	"strings"
+	"unicode/utf8"
 )
 
 // The GQL rendering of a Shape's rows: the INSERT statement its text ends
@@ -102,4 +104,65 @@ func SortedExtraLabels(buf, labels []string) []string {
 	rest := append(buf, labels[1:]...)
 	sort.Strings(rest)
 	return rest
+}
+
+// KeyLiteral returns key (a label, edge type or property key) as a plain
+// identifier, or back-quoted when it is not one (see AppendKeyLiteral).
+func KeyLiteral(key string) string { return string(AppendKeyLiteral(nil, key)) }
+
+// AppendKeyLiteral appends key as KeyLiteral writes it. In back-quotes a
+// back-quote is doubled, and the characters a string literal writes as
+// \uXXXX (C0 and C1 controls, DEL, U+2028, U+2029) are written so too,
+// so no name prints a control character raw on a terminal, and the parser
+// reads the escape back as the character (\uXXXX is an escape in a quoted
+// name as in a string). A backslash the name holds before a u or U is
+// written \u005C so it reads back as itself; invalid UTF-8 is \uFFFD, as
+// in a string.
+func AppendKeyLiteral(b []byte, key string) []byte {
+	if IsIdentifier(key) {
+		return append(b, key...)
+	}
+	b = append(b, '`')
+	for i := 0; i < len(key); {
+		c := key[i]
+		if c < utf8.RuneSelf {
+			switch {
+			case c == '`':
+				b = append(b, '`', '`')
+			case c == '\\' && i+1 < len(key) && (key[i+1] == 'u' || key[i+1] == 'U'):
+				b = append(b, `\u005C`...)
+			case c < 0x20 || c == 0x7f:
+				b = appendU(b, rune(c))
+			default:
+				b = append(b, c)
+			}
+			i++
+			continue
+		}
+		r, size := utf8.DecodeRuneInString(key[i:])
+		switch {
+		case r == utf8.RuneError && size == 1:
+			b = append(b, `\uFFFD`...)
+		case needsUEscape(r):
+			b = appendU(b, r)
+		default:
+			b = append(b, key[i:i+size]...)
+		}
+		i += size
+	}
+	return append(b, '`')
+}
+
+// keyLiteralLen is len(KeyLiteral(key)), counted without writing it for
+// the common name that needs no escape.
+func keyLiteralLen(key string) int {
+	if IsIdentifier(key) {
+		return len(key)
+	}
+	for i := 0; i < len(key); i++ {
+		if c := key[i]; c < 0x20 || c >= 0x7f || c == '\\' {
+			return len(AppendKeyLiteral(nil, key))
+		}
+	}
+	return len(key) + 2 + strings.Count(key, "`")
 }

@@ -206,33 +206,6 @@ func IsIdentifier(s string) bool {
 	return true
 }
 
-// KeyLiteral returns key as a plain identifier, or back-quoted with
-// back-quotes doubled when it is not one.
-func KeyLiteral(key string) string { return string(AppendKeyLiteral(nil, key)) }
-
-// AppendKeyLiteral appends key as KeyLiteral writes it.
-func AppendKeyLiteral(b []byte, key string) []byte {
-	if IsIdentifier(key) {
-		return append(b, key...)
-	}
-	b = append(b, '`')
-	for i := 0; i < len(key); i++ {
-		if key[i] == '`' {
-			b = append(b, '`', '`')
-		} else {
-			b = append(b, key[i])
-		}
-	}
-	return append(b, '`')
-}
-
-func keyLiteralLen(key string) int {
-	if IsIdentifier(key) {
-		return len(key)
-	}
-	return len(key) + 2 + strings.Count(key, "`")
-}
-
 // AppendPropsKey appends the order-preserving encoding of p: for each
 // property the escaped key then the value encoding, then 0x00 0x00.
 func AppendPropsKey(b []byte, p Props) []byte {

@@ -31,7 +31,11 @@
 //     applied, and the session's version says whether it did); the call
 //     was stopped by its context (40000, or 40003 for a write already
 //     sent); or what answered is not a goldfish server (40Q01,
-//     TransportError.Status the HTTP status it gave).
+//     TransportError.Status the HTTP status it gave): an answer not in
+//     the form a goldfish server gives the call (not one JSON object,
+//     a key the call's answer always holds missing or null, a value no
+//     server writes), which is read not at all, or a redirect to
+//     another origin, which is not followed.
 //   - a *gqlstatus.Error alone: refused here, before any request (a
 //     name that is no session's, a parameter JSON cannot carry).
 //
@@ -41,7 +45,6 @@ package client
 import (
 	"bytes"
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -61,7 +64,10 @@ type Options struct {
 	// Token is sent as "Authorization: Bearer TOKEN" when set.
 	Token string
 	// HTTP makes the requests (nil: a client with a 5-minute timeout,
-	// the longest a server's deadline is commonly set to).
+	// the longest a server's deadline is commonly set to). The client
+	// makes them with a copy of it that follows a redirect only to the
+	// server's own origin (see sameOrigin), then as its CheckRedirect
+	// says.
 	HTTP *http.Client
 }
 
@@ -79,9 +85,12 @@ func New(rawURL string, o Options) (*Client, error) {
 		return nil, gqlstatus.Errorf(gqlstatus.InvalidOption, "%q is not a server's URL", rawURL).
 			WithHint("give the address gqlsh serve prints, e.g. http://127.0.0.1:7717")
 	}
-	if o.HTTP == nil {
-		o.HTTP = &http.Client{Timeout: 5 * time.Minute}
+	hc := http.Client{Timeout: 5 * time.Minute}
+	if o.HTTP != nil {
+		hc = *o.HTTP
 	}
+	hc.CheckRedirect = sameOrigin(u, hc.CheckRedirect)
+	o.HTTP = &hc
 	return &Client{base: strings.TrimSuffix(u.String(), "/"), o: o}, nil
 }
 
@@ -137,6 +146,9 @@ func (c *Client) SessionInfo(ctx context.Context, name string) (values.SessionIn
 	var s wire.Session
 	if err := c.call(ctx, "GET", sessionPath(name, ""), nil, &s, ""); err != nil {
 		return values.SessionInfo{}, err
+	}
+	if s.Name != name {
+		return values.SessionInfo{}, c.notGoldfish("GET", sessionPath(name, ""), http.StatusOK, fmt.Errorf("it is session %q's", s.Name))
 	}
 	return s.Value(), nil
 }
@@ -238,13 +250,17 @@ func (c *Client) send(ctx context.Context, method, path string, body, out any, t
 	if resp.StatusCode != http.StatusOK {
 		return c.refusal(method, path, resp.StatusCode, b, text)
 	}
-	dec := json.NewDecoder(bytes.NewReader(b))
-	dec.UseNumber()
-	if err := dec.Decode(out); err != nil {
-		return &TransportError{Status: resp.StatusCode, Err: gqlstatus.Errorf(gqlstatus.Internal, "%s %s: the answer of %s is not the JSON goldfish answers: %v", method, path, c.base, err).
-			WithHint("check that --url names a gqlsh serve")}
+	if err := readAnswer(b, out); err != nil {
+		return c.notGoldfish(method, path, resp.StatusCode, err)
 	}
 	return nil
+}
+
+// notGoldfish is the error of an answer that is not a goldfish server's:
+// what answered at the address, and what is wrong with the answer.
+func (c *Client) notGoldfish(method, path string, status int, err error) *TransportError {
+	return &TransportError{Status: status, Err: gqlstatus.Errorf(gqlstatus.Internal, "%s %s: the answer of %s is not a goldfish server's: %v", method, path, c.base, err).
+		WithHint("check that --url names a gqlsh serve; nothing was read from this answer")}
 }
 
 // do sends one request; an error is the failure to get an answer
@@ -266,6 +282,13 @@ func (c *Client) do(ctx context.Context, method, path string, body []byte, write
 	}
 	resp, err := c.o.HTTP.Do(req)
 	if err != nil {
+		var re *redirectError
+		if errors.As(err, &re) {
+			return nil, &TransportError{Status: re.status, Err: gqlstatus.Errorf(gqlstatus.Internal,
+				"%s %s: the server at %s redirects (status %d) to %q, another server; the client follows no redirect off the server it was given, so the request was not sent there",
+				method, path, c.base, re.status, re.to).
+				WithHint("give --url the address the server answers at itself")}
+		}
 		return nil, c.lost(err, write)
 	}
 	return resp, nil
@@ -304,8 +327,8 @@ func (c *Client) lost(err error, write bool) error {
 // error object, a transport error naming what answered.
 func (c *Client) refusal(method, path string, status int, b []byte, text string) error {
 	e, ok := wire.ReadError(b)
-	if !ok {
-		return &TransportError{Status: status, Err: gqlstatus.Errorf(gqlstatus.Internal, "%s %s%s: status %d: %s", method, c.base, path, status, strings.TrimSpace(string(b))).
+	if !ok || !validCode(e.GQLStatus) || e.Line < 0 || e.Column < 0 || e.Statement < 0 {
+		return &TransportError{Status: status, Err: gqlstatus.Errorf(gqlstatus.Internal, "%s %s%s: status %d: %s", method, c.base, path, status, excerpt(b)).
 			WithHint("check that --url names a gqlsh serve")}
 	}
 	ge := e.GQLError(status)
@@ -320,4 +343,18 @@ func (c *Client) refusal(method, path string, status int, b []byte, text string)
 		}
 	}
 	return &Refusal{Err: ge, Status: status, Caret: e.Caret}
+}
+
+// excerpt is the start of an answer that is not goldfish's, for an error
+// message: its first line, at most 200 bytes.
+func excerpt(b []byte) string {
+	s := strings.TrimSpace(string(b))
+	line, _, cut := strings.Cut(s, "\n")
+	if len(line) > 200 {
+		line, cut = strings.ToValidUTF8(line[:200], ""), true
+	}
+	if cut {
+		line += " …"
+	}
+	return line
 }

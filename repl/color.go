@@ -13,7 +13,9 @@ const (
 	reset  = "\x1b[0m"
 )
 
+// paint colours s, made visible first (see Visible).
 func (r *Runner) paint(color, s string) string {
+	s = Visible(s)
 	if !r.Color || s == "" {
 		return s
 	}
@@ -21,8 +23,10 @@ func (r *Runner) paint(color, s string) string {
 }
 
 // paintShape dims the comment lines of a Shape (its header and notes) and
-// leaves the INSERT as it is.
+// leaves the INSERT as it is, all of it made visible (a server's Shape
+// is text like any other it sends).
 func (r *Runner) paintShape(text string) string {
+	text = Visible(text)
 	if !r.Color {
 		return text
 	}

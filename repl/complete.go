@@ -348,7 +348,7 @@ func (sh *Shell) sessionNames() ([]string, bool) {
 	ctx, cancel := context.WithTimeout(context.Background(), time.Second)
 	defer cancel()
 	names, err := sh.host.Sessions(ctx)
-	return names, err == nil
+	return visibleNames(names), err == nil
 }
 
 // vocab is what completion offers from a session.
@@ -377,6 +377,6 @@ func (sh *Shell) names() vocab {
 		return vocab{}
 	}
 	*c = vocabCache{session: s.Name(), version: v, ok: true,
-		v: vocab{labels: names.Labels, types: names.EdgeTypes, keys: names.Keys, nicks: names.Nicks}}
+		v: vocab{labels: visibleNames(names.Labels), types: visibleNames(names.EdgeTypes), keys: visibleNames(names.Keys), nicks: visibleNames(names.Nicks)}}
 	return c.v
 }

@@ -62,7 +62,8 @@ func Notices(res *goldfish.CommitResult) []gqlstatus.Notice {
 }
 
 // WriteError prints err the way gqlsh does: "GQLSTATUS <code>: <message>
-// (line L, column C)", then the caret lines when the error points into text.
+// (line L, column C)", then the caret lines when the error points into text,
+// made visible (a server's message may hold anything: see Visible).
 //
 // An error in a named file is printed as psql and compilers print one:
 // "FILE:LINE:COL: GQLSTATUS <code>: <message>", then the caret lines.
@@ -70,12 +71,12 @@ func WriteError(w io.Writer, err error) {
 	ge := statusOf(err)
 	var fe *fileError
 	if errors.As(err, &fe) {
-		fmt.Fprintln(w, fe.Error())
+		fmt.Fprintln(w, Visible(fe.Error()))
 	} else {
-		fmt.Fprintln(w, ge.Error())
+		fmt.Fprintln(w, Visible(ge.Error()))
 	}
 	if c := ge.Caret(); c != "" {
-		fmt.Fprintln(w, c)
+		fmt.Fprintln(w, Visible(c))
 	}
 }
 
@@ -90,7 +91,7 @@ func writeJSON(w io.Writer, v any) {
 	if err != nil {
 		b, _ = wire.Marshal(errorJSON(gqlstatus.Errorf(gqlstatus.Internal, "cannot write the result as JSON: %v", err)))
 	}
-	w.Write(append(b, '\n'))
+	io.WriteString(w, Visible(string(b))+"\n")
 }
 
 // resultJSON is the line for res, a Δ the person typed as statements

@@ -185,7 +185,11 @@ func (sh *Shell) out() io.Writer {
 	return sh.r.Out
 }
 
-func (sh *Shell) printf(format string, args ...any) { fmt.Fprintf(sh.out(), format, args...) }
+// printf prints a meta-command's output, made visible: it shows names and
+// texts the session holds (see Visible).
+func (sh *Shell) printf(format string, args ...any) {
+	io.WriteString(sh.out(), Visible(fmt.Sprintf(format, args...)))
+}
 
 func wantArgs(args []string, min, max int, usage string) error {
 	if len(args) < min || len(args) > max {

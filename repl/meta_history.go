@@ -3,6 +3,7 @@ package repl
 import (
 	"context"
 	"encoding/json"
+	"io"
 	"strconv"
 	"strings"
 	"time"
@@ -125,7 +126,7 @@ func (sh *Shell) printJSON(v any) error {
 	if err != nil {
 		return err
 	}
-	_, err = sh.r.Out.Write(append(b, '\n'))
+	_, err = io.WriteString(sh.r.Out, Visible(string(b))+"\n")
 	return err
 }
 

@@ -668,18 +668,20 @@ func runConformance(args []string, stdout, stderr io.Writer) int {
 	default:
 		rep, err = conformance.RunOn(ctx, fsys, nil)
 	}
+	// What a run prints of an error or an output comes from the engine or
+	// the server (--url): printed visible (repl.Visible).
 	if err != nil {
-		fmt.Fprintf(stderr, "gqlsh conformance: %v\n", err)
+		fmt.Fprintln(stderr, repl.Visible(fmt.Sprintf("gqlsh conformance: %v", err)))
 		return 1
 	}
 	for _, f := range rep.Failures {
 		if f.Err != nil {
-			fmt.Fprintf(stdout, "FAIL %s %s: %v\n", f.Pos, f.Cmd, f.Err)
+			fmt.Fprintln(stdout, repl.Visible(fmt.Sprintf("FAIL %s %s: %v", f.Pos, f.Cmd, f.Err)))
 			continue
 		}
-		fmt.Fprintf(stdout, "FAIL %s %s: output differs\n", f.Pos, f.Cmd)
+		fmt.Fprintln(stdout, repl.Visible(fmt.Sprintf("FAIL %s %s: output differs", f.Pos, f.Cmd)))
 		if *verbose {
-			fmt.Fprintf(stdout, "  want:\n%s  got:\n%s", indent(f.Want), indent(f.Got))
+			io.WriteString(stdout, repl.Visible(fmt.Sprintf("  want:\n%s  got:\n%s", indent(f.Want), indent(f.Got))))
 		}
 	}
 	for _, s := range rep.Skipped {

@@ -47,8 +47,23 @@ func (db *DB) Session(ctx context.Context, name string) (*Session, error) {
 	return &Session{e: s, db: db}, nil
 }
 
-// Sessions lists the session names in order: those in the cabinet and
-// those in use, not the catalogue.
+// Existing returns the named session for a reader: one a write made (in
+// the cabinet, by any host, or in memory), or the catalogue. A read never
+// creates a session: an unknown name is 42002, naming the sessions a small
+// edit away. A server opens sessions for its readers with it, so that no
+// Recall, version list or history of a name adds that name to what every
+// client lists.
+func (db *DB) Existing(ctx context.Context, name string) (*Session, error) {
+	s, err := db.e.Existing(ctx, name)
+	if err != nil {
+		return nil, err
+	}
+	return &Session{e: s, db: db}, nil
+}
+
+// Sessions lists the session names in order: those a write made (in the
+// cabinet and in memory), not the catalogue, and not a name only opened
+// (Session) and never written.
 func (db *DB) Sessions() []string { return db.e.Sessions() }
 
 // Flush flushes every session in use (see Session.Flush): those a memory

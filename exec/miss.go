@@ -353,3 +353,14 @@ func osaDistance(a, b []rune, limit int) int {
 	}
 	return prev[len(b)]
 }
+
+// DidYouMean returns the names among have a small edit away from want
+// (the rule a miss's suggestions follow), nearest first, at most a few:
+// for a name that refers to nothing, such as an unknown session.
+func DidYouMean(want string, have []string) []string {
+	var s suggestions
+	for _, h := range have {
+		s.add(want, h, h)
+	}
+	return s.best()
+}

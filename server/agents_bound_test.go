@@ -54,6 +54,11 @@ func TestTokensBoundToAgents(t *testing.T) {
 	})
 	db, _, ts := newServer(t, server.Options{Tokens: tokens})
 	ctx := context.Background()
+	if s, err := db.Session(ctx, "team-a"); err != nil {
+		t.Fatal(err)
+	} else if _, err := s.Commit(ctx, "INSERT (:T {nick: 'first'})", nil); err != nil {
+		t.Fatal(err) // a read never makes a session: a write made this one
+	}
 	recall := func(agent string) string {
 		b, _ := json.Marshal(wire.RecallRequest{Q: "MATCH ()", Agent: agent})
 		return string(b)

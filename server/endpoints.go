@@ -111,7 +111,7 @@ func (s *Server) session(ctx context.Context, scope *Scope, name, verb string) (
 	if err := checkScope(scope, name, verb); err != nil {
 		return nil, err
 	}
-	return s.open(ctx, name)
+	return s.open(ctx, name, verb)
 }
 
 // sessionAs is session for a Recall or Commit that names agent (""
@@ -127,7 +127,12 @@ func (s *Server) sessionAs(ctx context.Context, scope *Scope, name, verb, agent 
 	if err != nil {
 		return nil, "", err
 	}
-	sess, err := s.open(ctx, name)
+	if agent != "" {
+		if err := s.agentSlots.admit(scope, name, agent); err != nil {
+			return nil, "", err
+		}
+	}
+	sess, err := s.open(ctx, name, verb)
 	return sess, agent, err
 }
 
@@ -147,8 +152,16 @@ func checkScope(scope *Scope, name, verb string) error {
 	return nil
 }
 
-func (s *Server) open(ctx context.Context, name string) (*goldfish.Session, error) {
-	sess, err := s.db.Session(ctx, name)
+// open opens the session for verb: a write makes it if no write has, a
+// read ("read") of a session no write made is refused (42002, with the
+// names a small edit away), so that no reader adds a name to what every
+// client lists.
+func (s *Server) open(ctx context.Context, name, verb string) (*goldfish.Session, error) {
+	open := s.db.Existing
+	if verb == "write" {
+		open = s.db.Session
+	}
+	sess, err := open(ctx, name)
 	if err != nil {
 		return nil, s.callError(ctx, err)
 	}

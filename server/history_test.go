@@ -2,6 +2,7 @@ package server_test
 
 import (
 	"encoding/json"
+	"strings"
 	"testing"
 
 	"github.com/goldfish-gql/goldfish/server"
@@ -86,10 +87,19 @@ func TestVersionsEndpoint(t *testing.T) {
 			t.Errorf("%s: %d %s", path, code, body)
 		}
 	}
-	// An empty session has no versions yet.
-	code, body = call(t, ts, "GET", "/v1/sessions/empty/versions", "", "")
-	vj = wire.Versions{}
-	if err := json.Unmarshal([]byte(body), &vj); code != 200 || err != nil || len(vj.Versions) != 0 {
-		t.Fatalf("versions of an empty session: %d %s", code, body)
+	// A session no write made has no versions, and the read makes none:
+	// the answer says so, with the names a small edit away, and the
+	// list of sessions does not grow.
+	for _, path := range []string{"/v1/sessions/empty/versions", "/v1/sessions/empty/history?nick=x", "/v1/sessions/w/versions"} {
+		code, body = call(t, ts, "GET", path, "", "")
+		if m := decodeMap(t, body); code != 400 || m["gqlstatus"] != "42002" {
+			t.Errorf("%s: %d %s, want 400 and 42002", path, code, body)
+		}
+	}
+	if _, body := call(t, ts, "GET", "/v1/sessions/w/versions", "", ""); !strings.Contains(body, `did you mean \"v\"`) {
+		t.Errorf("versions of a name a letter from v: %s, want did you mean \"v\"", body)
+	}
+	if _, body := call(t, ts, "GET", "/v1/sessions", "", ""); strings.Contains(body, "empty") || strings.Contains(body, `"w"`) {
+		t.Errorf("reads of unknown names listed them: %s", body)
 	}
 }

@@ -223,7 +223,12 @@ func TestErrors(t *testing.T) {
 // TestDeadline: the server's deadline reaches the work through the
 // context, and a call it stops answers 503 with 40000.
 func TestDeadline(t *testing.T) {
-	_, _, ts := newServer(t, server.Options{Deadline: time.Nanosecond})
+	db, _, ts := newServer(t, server.Options{Deadline: time.Nanosecond})
+	if s, err := db.Session(context.Background(), "main"); err != nil {
+		t.Fatal(err)
+	} else if _, err := s.Commit(context.Background(), "INSERT (:A)", nil); err != nil {
+		t.Fatal(err)
+	}
 	status, body := call(t, ts, "POST", "/v1/sessions/main/recall", "", `{"q": "MATCH ()"}`)
 	if status != 503 || decodeMap(t, body)["gqlstatus"] != "40000" {
 		t.Errorf("a Recall over the deadline: %d %s", status, body)

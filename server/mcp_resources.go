@@ -160,7 +160,7 @@ func (s *Server) complete(ctx context.Context, req *mcp.CompleteRequest) (*mcp.C
 		if _, ok := s.mayReadSession(scope, name); !ok {
 			break
 		}
-		sess, err := s.open(ctx, name)
+		sess, err := s.open(ctx, name, "read")
 		if err != nil {
 			return nil, toolError{statusOf(err)}
 		}
@@ -204,7 +204,7 @@ func (s *Server) usePrompt(ctx context.Context, req *mcp.GetPromptRequest) (*mcp
 	kind, nick := "TSK", "fix_login"
 	if in, ok := s.mayReadSession(scope, name); ok && len(in.Kinds) > 0 {
 		kind = in.Kinds[0].Kind
-		if sess, err := s.open(ctx, name); err == nil {
+		if sess, err := s.open(ctx, name, "read"); err == nil {
 			if names, err := sess.Names(ctx); err == nil && len(names.Nicks) > 0 {
 				nick = names.Nicks[0]
 			}

@@ -31,6 +31,11 @@ type memoryRead struct {
 // Shape's rows as text and in the original's output schema.
 func (s *Server) memoryRecall(ctx context.Context, sc *Scope, r memoryRead) (*mcp.CallToolResult, MemoryGraph, error) {
 	sess, agent, err := s.sessionAs(ctx, sc, s.opts.MemorySession, "read", "")
+	if gqlstatus.CodeOf(err, "") == gqlstatus.InvalidReference {
+		// No write has made the memory yet: it is empty, as the
+		// original's file before its first write.
+		return textResult(r.empty), MemoryGraph{Entities: []Entity{}, Relations: []Relation{}}, nil
+	}
 	if err != nil {
 		return nil, MemoryGraph{}, err
 	}

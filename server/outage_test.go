@@ -169,7 +169,12 @@ func TestCabinetUnreachable(t *testing.T) {
 		}
 		time.Sleep(100 * time.Millisecond)
 	}
-	if a := ask(t, ts, "POST", "/v1/sessions/new-recall-post/recall", `{"q": "MATCH ()"}`); a.status != 200 {
-		t.Errorf("a session whose first use failed, once PostgreSQL is back: %d %s", a.status, a.raw)
+	// The names whose first use failed were never made: a read of one
+	// is refused as any unknown name's, and none is listed.
+	if a := ask(t, ts, "POST", "/v1/sessions/new-recall-post/recall", `{"q": "MATCH ()"}`); a.status != 400 || a.body["gqlstatus"] != "42002" {
+		t.Errorf("a session whose first use failed, once PostgreSQL is back: %d %s, want 400 42002", a.status, a.raw)
+	}
+	if a := ask(t, ts, "GET", "/v1/sessions", ""); strings.Contains(a.raw, "new-") {
+		t.Errorf("sessions whose first use failed are listed: %s", a.raw)
 	}
 }

@@ -71,6 +71,8 @@ type Server struct {
 	ready    readiness
 	// memory serialises the drop-in's writes per session.
 	memory memoryLocks
+	// agentSlots bounds the agents each token acts as per session.
+	agentSlots agentSlots
 
 	mcpOnce   sync.Once
 	mcpServer *mcp.Server

@@ -20,15 +20,15 @@ import (
 // (:backup).
 
 // sessionInfo answers GET /v1/sessions/{name}: the session's version and
-// counts, as GET /v1/sessions lists them; a session not made yet answers
-// version 0 and no nodes (sessions are made on first use).
+// counts, as GET /v1/sessions lists them; a session no write has made
+// yet answers version 0 and no nodes, and is not made by the answer.
 func (s *Server) sessionInfo(_ http.ResponseWriter, r *http.Request, scope *Scope) (any, error) {
 	name := r.PathValue("name")
 	if err := checkScope(scope, name, "read"); err != nil {
 		return nil, err
 	}
 	if name == goldfish.CatalogName {
-		sess, err := s.open(r.Context(), name)
+		sess, err := s.open(r.Context(), name, "read")
 		if err != nil {
 			return nil, err
 		}
@@ -177,7 +177,7 @@ func (s *Server) flush(_ http.ResponseWriter, r *http.Request, scope *Scope) (an
 		if !scope.CanWrite(name) {
 			continue
 		}
-		sess, err := s.open(r.Context(), name)
+		sess, err := s.open(r.Context(), name, "write")
 		if err != nil {
 			return nil, err
 		}

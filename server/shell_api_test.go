@@ -40,7 +40,11 @@ func TestShellEndpoints(t *testing.T) {
 		}
 	}
 	must("POST", "/v1/sessions/a/commit", w, `{"text": "INSERT (:TSK {nick: 'TSK_a', due: $d})-[:blocks]->(:TSK {nick: 'TSK_b'}); MATCH (t:TSK {nick: 'TSK_b'}) DETACH DELETE t", "params": {"d": {"date": "2026-01-31"}}}`, 200)
-	must("POST", "/v1/sessions/a/recall", r, `{"q": "MATCH (t:TSK)", "agent": "ana"}`, 200)
+	must("POST", "/v1/sessions/a/recall", w, `{"q": "MATCH (t:TSK)", "agent": "ana"}`, 200)
+	// A read token bound to no agent reads as nobody: acting as ana would
+	// move her last read.
+	must("POST", "/v1/sessions/a/recall", r, `{"q": "MATCH (t:TSK)", "agent": "ana"}`, 403)
+	must("POST", "/v1/sessions/a/recall", r, `{"q": "MATCH (t:TSK)"}`, 200)
 
 	var info wire.Session
 	decode(must("GET", "/v1/sessions/a", r, "", 200), &info)

@@ -25,7 +25,12 @@ var (
 type Graph struct {
 	mu  sync.Mutex // the writer lock, held from Begin to Commit/Rollback
 	pub atomic.Pointer[Snapshot]
-	gen uint64 // Tx generation counter (under mu)
+	gen uint64 // the generation of the latest Tx (under mu), from txGens
+
+	// track makes each Tx note the nodes it changes (TrackTouched);
+	// touched is what the last committed one noted.
+	track   bool
+	touched []ID
 
 	// Interning tables, only touched while holding mu.
 	strs      map[string]string
@@ -35,6 +40,11 @@ type Graph struct {
 	// state's prefix of it never changes.
 	typeNames []string
 }
+
+// txGens numbers the Txs of every graph: a part a Tx made carries its
+// generation and is edited in place only by that Tx, so generations must
+// differ between graphs that share parts (Snapshot.Fork).
+var txGens atomic.Uint64
 
 // New returns an empty graph at version 0.
 func New() *Graph { return NewAt(0) }
@@ -55,7 +65,7 @@ func (g *Graph) Snapshot() *Snapshot { return g.pub.Load() }
 func (g *Graph) Begin() *Tx {
 	g.mu.Lock()
 	base := g.pub.Load()
-	g.gen++
+	g.gen = txGens.Add(1)
 	return &Tx{g: g, base: base, st: base.st.clone(), gen: g.gen}
 }
 

@@ -102,6 +102,7 @@ func TestRapidModel(t *testing.T) {
 	locBucketMax = 3
 	rapid.Check(t, func(t *rapid.T) {
 		g := New()
+		g.TrackTouched()
 		pub := newModel() // model of the published snapshot
 		type old struct {
 			s *Snapshot
@@ -129,6 +130,13 @@ func TestRapidModel(t *testing.T) {
 		}
 		nTx := rapid.IntRange(1, 6).Draw(t, "ntx")
 		for x := 0; x < nTx; x++ {
+			if len(olds) > 0 && rapid.IntRange(0, 3).Draw(t, "fork") == 0 {
+				// Go on from a fork of an older version: the versions of
+				// the graph it came from must not change (checked below).
+				o := olds[rapid.IntRange(0, len(olds)-1).Draw(t, "forked")]
+				g, pub = o.s.Fork(), o.m.clone()
+				g.TrackTouched()
+			}
 			tx := g.Begin()
 			m := pub.clone()
 			nOps := rapid.IntRange(0, 25).Draw(t, "nops")
@@ -196,6 +204,9 @@ func TestRapidModel(t *testing.T) {
 				tx.Rollback()
 			} else {
 				s := tx.Commit()
+				if g.track {
+					checkTouched(t, pub, m, g.Touched())
+				}
 				pub = m
 				olds = append(olds, old{s, m.clone()})
 			}
@@ -205,4 +216,39 @@ func TestRapidModel(t *testing.T) {
 			checkSnapshot(t, o.s, o.m)
 		}
 	})
+}
+
+// checkTouched: every node that differs between two versions, itself or
+// by its live edges, is among the ids the Tx that made the second noted.
+func checkTouched(t *rapid.T, before, after *model, touched []ID) {
+	noted := map[ID]bool{}
+	for _, id := range touched {
+		noted[id] = true
+	}
+	for id := range before.nodes {
+		if after.nodes[id] == nil {
+			noted[id] = true // purged: not a change of the live graph
+		}
+	}
+	ids := map[ID]bool{}
+	for id := range before.nodes {
+		ids[id] = true
+	}
+	for id := range after.nodes {
+		ids[id] = true
+	}
+	for id := range ids {
+		a, b := before.liveNode(id), after.liveNode(id)
+		differs := (a == nil) != (b == nil) || a != nil && !sameNode(a, b)
+		ea, eb := append(before.liveEdges(id, Out), before.liveEdges(id, In)...), append(after.liveEdges(id, Out), after.liveEdges(id, In)...)
+		if len(ea) != len(eb) {
+			differs = true
+		}
+		for i := 0; !differs && i < len(ea); i++ {
+			differs = !sameEdge(ea[i], eb[i])
+		}
+		if differs && !noted[id] {
+			t.Fatalf("node %d changed but the Tx did not note it (noted %v)", id, touched)
+		}
+	}
 }

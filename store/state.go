@@ -175,6 +175,7 @@ func (t *Tx) incr(tr *btree.BTreeG[countItem], name string, d int) {
 }
 
 func (t *Tx) addNodeIdx(n *Node) {
+	t.touch(n.ID)
 	st := &t.st
 	st.changed = append(st.changed, n.slot)
 	st.all.ReplaceOrInsert(n)
@@ -195,6 +196,7 @@ func (t *Tx) addNodeIdx(n *Node) {
 }
 
 func (t *Tx) delNodeIdx(n *Node) {
+	t.touch(n.ID)
 	st := &t.st
 	st.all.Delete(n)
 	for _, l := range n.Labels {

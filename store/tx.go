@@ -18,6 +18,8 @@ type Tx struct {
 
 	slotBuf []uint32
 	entBuf  []adjEnt
+
+	touched []ID // the nodes changed, when the graph tracks them
 }
 
 // Snapshot returns a view of the working state. It is valid only until the
@@ -179,6 +181,8 @@ func (t *Tx) slotOf(id ID) uint32 {
 }
 
 func (t *Tx) linkEdge(e *Edge) {
+	t.touch(e.From)
+	t.touch(e.To)
 	st := &t.st
 	fs, ts := t.slotOf(e.From), t.slotOf(e.To)
 	tid := t.g.typeID(e.Type)
@@ -193,6 +197,8 @@ func (t *Tx) linkEdge(e *Edge) {
 }
 
 func (t *Tx) unlinkEdge(e *Edge) {
+	t.touch(e.From)
+	t.touch(e.To)
 	st := &t.st
 	fs, ts := t.slotOf(e.From), t.slotOf(e.To)
 	t.adjRemove(fs, adjEnt{e: e, far: ts, dir: Out})
@@ -243,6 +249,8 @@ func (t *Tx) SetEdgeProps(id ID, props values.Props) (*Edge, error) {
 		t.incr(t.st.propsCnt, e.Type, d)
 	}
 	ne := &e
+	t.touch(ne.From)
+	t.touch(ne.To)
 	t.st.edges.ReplaceOrInsert(edgeItem{id: id, e: ne})
 	fs, ts := t.slotOf(ne.From), t.slotOf(ne.To)
 	t.adjReplaceEdge(fs, adjEnt{e: ne, far: ts, dir: Out}, ne)
@@ -259,6 +267,7 @@ func (t *Tx) Commit() *Snapshot {
 		return t.g.pub.Load()
 	}
 	t.st.types = t.g.typeNames
+	t.g.touched = t.touched
 	s := &Snapshot{version: t.base.version + 1, st: t.st}
 	t.g.pub.Store(s)
 	t.done = true
@@ -284,6 +293,7 @@ func (t *Tx) CommitAt(version uint64) *Snapshot {
 			" does not follow the base version " + strconv.FormatUint(t.base.version, 10))
 	}
 	t.st.types = t.g.typeNames
+	t.g.touched = t.touched
 	s := &Snapshot{version: version, st: t.st}
 	t.g.pub.Store(s)
 	t.done = true

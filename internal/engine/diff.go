@@ -119,8 +119,13 @@ func (s *Session) DumpAt(ctx context.Context, v uint64) (string, error) {
 // newest version, else at the latest readable version that had it) or
 // its edges, newest first, each with who made it, when, and the change
 // as the version's diff narrowed to the node: at most limit entries
-// (DefaultHistory when 0), More set when older ones exist. Refused: a
-// nick no readable version has (42002), the catalogue (42Q02).
+// (DefaultHistory when 0), More set when older ones exist. A session in
+// a cabinet finds them with its history index (history_index.go), in
+// time that grows with the versions that touched the node, not with
+// the history; one in memory reads the versions it keeps. A call cut
+// short (its ctx, a version that cannot be read) is an error, never a
+// shorter history. Refused: a nick no readable version has (42002), the
+// catalogue (42Q02).
 func (s *Session) History(ctx context.Context, nick string, limit int) (*values.History, error) {
 	if err := s.begin(ctx); err != nil {
 		return nil, err
@@ -136,72 +141,123 @@ func (s *Session) History(ctx context.Context, nick string, limit int) (*values.
 	if err != nil {
 		return nil, err
 	}
-	newest := s.snapshot().Version()
+	cur := s.snapshot()
+	newest := cur.Version()
 	h := &values.History{Nick: nick, Oldest: lo}
-	var id store.ID
-	found := false
-	for v := newest; v >= lo && v > 0 && !found; v-- {
-		snap, err := s.snapshotAt(ctx, v)
+	var (
+		id    store.ID
+		found bool
+		cands []uint64 // the versions that may have touched it, ascending
+		pair  func(v uint64) (before, after *store.Snapshot, err error)
+		made  func(v uint64) versionMade
+	)
+	if n, ok := cur.NodeByNick(nick); ok {
+		id, found = n.ID, true
+	}
+	if s.db.cab != nil && newest > 0 {
+		x, err := s.historyIndexFor(ctx, newest)
 		if err != nil {
-			break // the past moved on meanwhile: read what is left
+			return nil, err
 		}
-		if n, ok := snap.NodeByNick(nick); ok {
-			id, found = n.ID, true
+		defer x.mu.Unlock()
+		if !found {
+			id, found = x.nicks[nick]
 		}
+		cands = x.touches[id]
+		pair = func(v uint64) (*store.Snapshot, *store.Snapshot, error) {
+			if b, a, ok := s.keptPair(v); ok {
+				return b, a, nil
+			}
+			return x.pair(ctx, s, v)
+		}
+		made = func(v uint64) versionMade {
+			if pv, ok := s.past.version(v); ok {
+				return pv.made
+			}
+			return x.madeAt(v)
+		}
+	} else {
+		// In memory every readable version is kept (past.go): each is
+		// a candidate, and a pair is two lookups.
+		for v := newest; v >= lo && v > 0 && !found; v-- {
+			snap, err := s.snapshotAt(ctx, v)
+			if err != nil {
+				return nil, err
+			}
+			if n, ok := snap.NodeByNick(nick); ok {
+				id, found = n.ID, true
+			}
+		}
+		for v := max(lo, 1); v <= newest; v++ {
+			cands = append(cands, v)
+		}
+		pair = func(v uint64) (*store.Snapshot, *store.Snapshot, error) {
+			if b, a, ok := s.keptPair(v); ok {
+				return b, a, nil
+			}
+			return nil, nil, s.notKept(v-1, newest)
+		}
+		made = func(v uint64) versionMade { pv, _ := s.past.version(v); return pv.made }
 	}
 	if !found {
 		return nil, gqlstatus.Errorf(gqlstatus.InvalidReference, "no node has the nick %s at any version readable (%d to %d)", values.String(nick).Literal(), lo, newest).
 			WithHint("name a node by its nick (nicks are case-sensitive); Recall to find them")
 	}
-	after, err := s.snapshotAt(ctx, newest)
-	if err != nil {
-		return nil, err
-	}
-	for v := newest; v > 0 && v >= lo; v-- {
+	for i := len(cands) - 1; i >= 0; i-- {
+		v := cands[i]
+		if v > newest {
+			continue // an index another call extended further
+		}
+		if v < lo || v-1 < lo && v-1 != 0 {
+			break // the version before is not kept: its change is unknown
+		}
 		if err := ctx.Err(); err != nil {
-			return nil, gqlstatus.Interrupted(ctx, "values.History")
+			return nil, gqlstatus.Interrupted(ctx, fmt.Sprintf("the history of %s in session %q", values.String(nick).Literal(), s.name))
 		}
-		if newest-v >= historyScan {
-			// Older versions are rebuilt from the cabinet's history, a
-			// window at a time: one call reads no further back.
-			h.More, h.Oldest = true, v
-			return h, nil
+		before, after, err := pair(v)
+		if err != nil {
+			return nil, err
 		}
-		var before *store.Snapshot
-		switch {
-		case v-1 == 0:
-			before = store.New().Snapshot()
-		case v-1 < lo:
-			return h, nil // the version before is not kept: its change is unknown
-		default:
-			if before, err = s.snapshotAt(ctx, v-1); err != nil {
-				return h, nil
+		if !touched(before, after, id) {
+			continue
+		}
+		if len(h.Entries) == limit {
+			h.More = true
+			break
+		}
+		d, err := exec.DiffSnapshots(ctx, before, after, exec.DiffOptions{Session: s.name, IDs: []store.ID{id}, Budget: s.db.cfg.Budget})
+		if err != nil {
+			if c := gqlstatus.CodeOf(err, gqlstatus.Internal); c != gqlstatus.CommitBudget && c != gqlstatus.InvalidReference {
+				return nil, err
 			}
+			// One version's change too large, or one no Δ can write:
+			// the entry says so and the history goes on.
+			d = &values.Diff{From: v - 1, To: v, Text: fmt.Sprintf("// goldfish diff session=%s from=%d to=%d: not written: %s\n", s.name, v-1, v, err)}
 		}
-		if touched(before, after, id) {
-			if len(h.Entries) == limit {
-				h.More = true
-				return h, nil
-			}
-			d, err := exec.DiffSnapshots(ctx, before, after, exec.DiffOptions{Session: s.name, IDs: []store.ID{id}, Budget: s.db.cfg.Budget})
-			if err != nil {
-				if c := gqlstatus.CodeOf(err, gqlstatus.Internal); c != gqlstatus.CommitBudget && c != gqlstatus.InvalidReference {
-					return nil, err
-				}
-				// One version's change too large, or one no Δ can write:
-				// the entry says so and the history goes on.
-				d = &values.Diff{From: v - 1, To: v, Text: fmt.Sprintf("// goldfish diff session=%s from=%d to=%d: not written: %s\n", s.name, v-1, v, err)}
-			}
-			made, _ := s.madeBy(ctx, v)
-			h.Entries = append(h.Entries, values.HistoryEntry{Version: v, How: entryHow(made.Kind), Agent: made.Agent, Time: made.Time, Change: d})
-		}
-		after = before
+		m := made(v)
+		h.Entries = append(h.Entries, values.HistoryEntry{Version: v, How: entryHow(m.Kind), Agent: m.Agent, Time: m.Time, Change: d})
 	}
 	return h, nil
 }
 
-// historyScan is how many versions back one History call reads.
-const historyScan = 4 * PastVersions
+// keptPair returns the snapshots of versions v-1 (the empty graph for 0)
+// and v when the session keeps both in memory.
+func (s *Session) keptPair(v uint64) (before, after *store.Snapshot, ok bool) {
+	after, ok = s.past.at(v)
+	if !ok {
+		if cur := s.snapshot(); cur.Version() == v {
+			after, ok = cur, true
+		}
+	}
+	if !ok {
+		return nil, nil, false
+	}
+	if v == 1 {
+		return store.New().Snapshot(), after, true
+	}
+	before, ok = s.past.at(v - 1)
+	return before, after, ok
+}
 
 // touched reports whether node id or one of its edges differs between
 // two versions.

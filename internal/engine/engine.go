@@ -180,7 +180,8 @@ func (db *DB) Session(ctx context.Context, name string) (*Session, error) {
 }
 
 // Sessions lists the session names in order: those in the cabinet and
-// those in use, not the catalogue.
+// those written in memory, not the catalogue, and not a name opened and
+// never written (a read of it, or a first Commit that failed).
 func (db *DB) Sessions() []string {
 	db.mu.Lock()
 	defer db.mu.Unlock()
@@ -188,8 +189,10 @@ func (db *DB) Sessions() []string {
 	for n := range db.known {
 		all[n] = true
 	}
-	for n := range db.sessions {
-		all[n] = true
+	for n, s := range db.sessions {
+		if s.written() {
+			all[n] = true
+		}
 	}
 	return sortedKeys(all)
 }

@@ -6,7 +6,9 @@ import (
 	"fmt"
 	"sort"
 	"strconv"
+	"strings"
 
+	"github.com/goldfish-gql/goldfish/exec"
 	"github.com/goldfish-gql/goldfish/gqlstatus"
 	"github.com/goldfish-gql/goldfish/internal/catalog"
 	"github.com/goldfish-gql/goldfish/store/cabinet"
@@ -313,4 +315,75 @@ func (db *DB) Ping(ctx context.Context) error {
 		return hostsError(err, "reaching the cabinet")
 	}
 	return nil
+}
+
+// Existing returns the named session for a reader: the catalogue, or a
+// session a write made, in the cabinet (with many hosts, as the shared
+// cabinet says now) or in memory. An unknown name is refused with 42002
+// and the names a small edit away; nothing is created.
+func (db *DB) Existing(ctx context.Context, name string) (*Session, error) {
+	if err := values.ValidSessionName(name); err != nil {
+		return nil, err
+	}
+	if name != CatalogName {
+		ok, err := db.exists(ctx, name)
+		if err != nil {
+			return nil, err
+		}
+		if !ok {
+			return nil, db.unknownSession(name)
+		}
+	}
+	return db.Session(ctx, name)
+}
+
+// exists reports whether a write made the session: this process, or the
+// cabinet (which another host may have written a moment ago).
+func (db *DB) exists(ctx context.Context, name string) (bool, error) {
+	if err := db.enter(); err != nil {
+		return false, err
+	}
+	defer db.exit()
+	db.mu.Lock()
+	s, known := db.sessions[name], db.known[name]
+	db.mu.Unlock()
+	if known || s != nil && s.written() {
+		return true, nil
+	}
+	if db.hosts == nil {
+		return false, nil
+	}
+	heads, err := db.hosts.cab.Heads(ctx, []string{name})
+	if err != nil {
+		return false, hostsError(err, "looking up session "+strconv.Quote(name))
+	}
+	if len(heads) == 0 {
+		return false, nil
+	}
+	db.hosts.onHeads([]string{name}, heads)
+	return true, nil
+}
+
+// unknownSession refuses a read of a session no write made.
+func (db *DB) unknownSession(name string) error {
+	e := gqlstatus.Errorf(gqlstatus.InvalidReference, "there is no session %q: no write has made it", name)
+	if near := exec.DidYouMean(name, db.Sessions()); len(near) > 0 {
+		q := make([]string, len(near))
+		for i, n := range near {
+			q[i] = strconv.Quote(n)
+		}
+		e.Msg += "; did you mean " + strings.Join(q, " or ") + "?"
+	}
+	return e.WithHint("list the sessions (gqlsh :sessions, GET /v1/sessions); names are case-sensitive; a Commit makes a session")
+}
+
+// written reports whether a write made the session: it has a version.
+// A session opened and never written, or whose first Commit failed, has
+// none, and is not listed.
+func (s *Session) written() bool {
+	if s.dropped.Load() {
+		return false
+	}
+	snap := s.readable.Load()
+	return snap != nil && snap.Version() > 0 || s.unloadedVersion.Load() > 0
 }

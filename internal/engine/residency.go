@@ -188,7 +188,7 @@ func (m *memory) account(s *Session) {
 	if snap == nil {
 		return
 	}
-	if est := sessionBytes(snap) + s.past.bytes() + s.older.ownBytes(); s.est.Load() != est {
+	if est := sessionBytes(snap) + s.past.bytes() + s.older.ownBytes() + s.indexBytes(); s.est.Load() != est {
 		m.bytes.Add(est - s.est.Swap(est))
 	}
 }
@@ -343,5 +343,6 @@ func (s *Session) release() {
 	s.readable.Store(nil)
 	s.past.reset()
 	s.older.reset()
+	s.hidx.Store(nil)
 	s.incarnation = incarnations.Add(1)
 }

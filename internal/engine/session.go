@@ -38,6 +38,9 @@ type Session struct {
 	historyFrom atomic.Uint64
 	cutAt       atomic.Uint64 // the latest Purge's version, where the history is to start
 	rebuildMu   writeLock
+	// hidx is the history index (history_index.go), nil until a History
+	// reads the cabinet.
+	hidx atomic.Pointer[historyIndex]
 
 	hmu      writeLock // one hydration at a time
 	herr     error     // a hydration's lasting error (damage), under hmu

@@ -38,6 +38,12 @@ type Cabinet interface {
 	// checked; HistoryFrom says where the history starts. ErrNotKept
 	// (wrapped, naming the versions kept) when v is before it.
 	History(name string, v, to uint64) (*Image, error)
+	// Log reads the session's log entries after version after up to
+	// version to, in version order, checked, without the state they
+	// apply to: a reader that holds that state already (a session's
+	// history index) reads only what follows it. ErrNotKept (wrapped)
+	// when the history no longer holds entry after+1.
+	Log(name string, after, to uint64) ([]Entry, error)
 	// SaveAttention queues data as the session's attention record (what
 	// its readers have read: the root package's encoding, kept beside the
 	// log, never a version of its own), ordered with the session's other

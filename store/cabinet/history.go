@@ -149,6 +149,43 @@ func (b *Bolt) History(name string, v, to uint64) (*Image, error) {
 	})
 }
 
+// Log reads the log entries after version after up to version to; see
+// Cabinet.
+func (b *Bolt) Log(name string, after, to uint64) ([]Entry, error) {
+	return withFaults(func() (log []Entry, err error) {
+		defer guard(&err, b.path, name)
+		if after >= to {
+			return nil, nil
+		}
+		key := []byte(name)
+		err = b.handle().View(func(tx *bolt.Tx) error {
+			logs, idx := tx.Bucket(bucketLogs), tx.Bucket(bucketIndex)
+			if logs == nil || idx == nil {
+				return fmt.Errorf("%w: %s lacks its index or logs bucket", ErrDamaged, b.path)
+			}
+			if idx.Get(key) == nil {
+				return ErrNoSession
+			}
+			lb := logs.Bucket(key)
+			if lb == nil {
+				return fmt.Errorf("%w: session %q keeps no log entries", ErrNotKept, name)
+			}
+			if k, _ := lb.Cursor().Seek(versionKey(after + 1)); len(k) != 8 || binary.BigEndian.Uint64(k) != after+1 {
+				return fmt.Errorf("%w: session %q keeps no log entry %d", ErrNotKept, name, after+1)
+			}
+			var err error
+			if log, _, err = readLog(lb, after, to); err != nil {
+				return fmt.Errorf("%w: session %q in %s: %v", ErrDamaged, name, b.path, err)
+			}
+			if got := after + uint64(len(log)); got != to {
+				return fmt.Errorf("%w: session %q in %s: the log ends at version %d, before version %d", ErrDamaged, name, b.path, got, to)
+			}
+			return nil
+		})
+		return log, err
+	})
+}
+
 // putBase writes base as the session's history base and removes the log
 // entries up to it; a base at the snapshot's version keeps no base
 // record (the history starts at the snapshot).

@@ -264,6 +264,23 @@ func testHistory(t *testing.T, open Opener) {
 	}
 	at(c, 1, 4, 0, 0) // from the empty graph
 	at(c, 6, 8, 0, 6) // from the snapshot
+	logOf := func(c cabinet.Cabinet, after, to uint64) {
+		t.Helper()
+		log, err := c.Log("s", after, to)
+		if err != nil {
+			t.Fatalf("Log(%d, %d): %v", after, to, err)
+		}
+		checkLog(t, &cabinet.Image{Log: log}, after+1, to)
+	}
+	logOf(c, 0, 9) // the entries the snapshot covers, and those after it
+	logOf(c, 3, 5)
+	logOf(c, 8, 9)
+	if log, err := c.Log("s", 9, 9); err != nil || len(log) != 0 {
+		t.Fatalf("Log(9, 9): %d entries, %v", len(log), err)
+	}
+	if _, err := c.Log("nope", 0, 1); !errors.Is(err, cabinet.ErrNoSession) && !errors.Is(err, cabinet.ErrNotKept) {
+		t.Fatalf("Log of a session never written: %v", err)
+	}
 	closeCab(t, c)
 	c = mustOpen(t, open)
 	img, err := c.Load("s")
@@ -279,6 +296,10 @@ func testHistory(t *testing.T, open Opener) {
 		t.Fatal(err)
 	}
 	refused(c, 3)
+	if _, err := c.Log("s", 2, 5); !errors.Is(err, cabinet.ErrNotKept) {
+		t.Fatalf("Log(2, 5) after a base at 4: %v, want ErrNotKept", err)
+	}
+	logOf(c, 4, 9)
 	at(c, 4, 5, 4, 4)
 	at(c, 9, 9, 4, 9)
 	closeCab(t, c)

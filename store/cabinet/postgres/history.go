@@ -182,6 +182,61 @@ func (c *Cabinet) history(ctx context.Context, tx pgx.Tx, name string, v, to uin
 	return img, nil
 }
 
+// Log reads the log entries after version after up to version to; see
+// cabinet.Cabinet.
+func (c *Cabinet) Log(name string, after, to uint64) ([]cabinet.Entry, error) {
+	if c.isClosed() {
+		return nil, cabinet.ErrClosed
+	}
+	if after >= to {
+		return nil, nil
+	}
+	ctx := context.Background()
+	var log []cabinet.Entry
+	err := c.read(ctx, func(tx pgx.Tx) error {
+		log = nil
+		rows, err := tx.Query(ctx, c.q.logRange, name, int64(after), int64(to))
+		if err != nil {
+			return err
+		}
+		defer rows.Close()
+		prev := after
+		for rows.Next() {
+			var kv int64
+			var entry []byte
+			if err := rows.Scan(&kv, &entry); err != nil {
+				return err
+			}
+			if uint64(kv) != prev+1 {
+				if prev == after {
+					return fmt.Errorf("%w: session %q keeps no log entry %d", cabinet.ErrNotKept, name, after+1)
+				}
+				return fmt.Errorf("%w: session %q in %s: log jumps from version %d to %d", cabinet.ErrDamaged, name, c.path, prev, kv)
+			}
+			e, err := cabinet.DecodeEntry(entry)
+			if err != nil || e.Version != uint64(kv) {
+				return fmt.Errorf("%w: session %q in %s: log entry %d: %v", cabinet.ErrDamaged, name, c.path, kv, err)
+			}
+			log = append(log, e)
+			prev = uint64(kv)
+		}
+		if err := rows.Err(); err != nil {
+			return err
+		}
+		if prev == after {
+			return fmt.Errorf("%w: session %q keeps no log entry %d", cabinet.ErrNotKept, name, after+1)
+		}
+		if prev != to {
+			return fmt.Errorf("%w: session %q in %s: the log ends at version %d, before version %d", cabinet.ErrDamaged, name, c.path, prev, to)
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, c.wrap(err)
+	}
+	return log, nil
+}
+
 // readChunks reads and joins the chunks of a stored snapshot whose head
 // is h.
 func (c *Cabinet) readChunks(ctx context.Context, tx pgx.Tx, query, name string, h snapHead) (*store.Graph, error) {

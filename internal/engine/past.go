@@ -208,7 +208,9 @@ func (s *Session) snapshotAt(ctx context.Context, v uint64) (*store.Snapshot, er
 	}
 	newest := cur.Version()
 	if s.catalog {
-		return nil, gqlstatus.Errorf(gqlstatus.VersionNotKept, "the catalogue keeps no past versions (it is at version %d)", newest).
+		// Its version counts every tenant's Commits: not said to a
+		// reader who may see only some sessions.
+		return nil, gqlstatus.Errorf(gqlstatus.VersionNotKept, "the catalogue keeps no past versions").
 			WithHint("recall the catalogue without at_version")
 	}
 	if v > newest {

@@ -66,6 +66,19 @@ func (db *DB) Existing(ctx context.Context, name string) (*Session, error) {
 // (Session) and never written.
 func (db *DB) Sessions() []string { return db.e.Sessions() }
 
+// Warm hydrates the sessions whose log in the cabinet holds Commits past
+// their snapshot (after a stop without Flush: a kill, a crash; on
+// PostgreSQL, what other hosts committed since the last snapshot), most
+// recently committed first, so that their first use does not wait for
+// the log's replay. Under a memory budget it stops once the resident
+// sessions fill it. progress, when not nil, is called with how many it
+// hydrated and how many it will, first (0, n), then after each. A
+// session that fails to hydrate is left to its first use, which reports
+// it, and its error is joined to Warm's; ctx or Close stops it.
+func (db *DB) Warm(ctx context.Context, progress func(done, total int)) error {
+	return db.e.Warm(ctx, progress)
+}
+
 // Flush flushes every session in use (see Session.Flush): those a memory
 // budget unloaded are left as they are (each was flushed before it was
 // unloaded if its log was long).

@@ -16,6 +16,7 @@
 //	POST /v1/sessions/{name}/absorb  {"slice", "policy", "agent"}
 //	GET  /v1/sessions                the sessions the token may read
 //	GET  /healthz                    200 while serving, 503 once shutdown began
+//	GET  /readyz                     200 when it can work: 503 with the cabinet unreachable, while Warm replays logs, or shutting down
 //	GET  /metrics                    Prometheus text format
 //	/mcp                             MCP, streamable HTTP (stateless, JSON responses; one message a POST)
 //

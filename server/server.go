@@ -69,6 +69,7 @@ type Server struct {
 	metrics  *metrics
 	draining atomic.Bool
 	ready    readiness
+	warm     warmth
 	// memory serialises the drop-in's writes per session.
 	memory memoryLocks
 	// agentSlots bounds the agents each token acts as per session.

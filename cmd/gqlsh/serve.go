@@ -40,7 +40,8 @@ request needs "Authorization: Bearer TOKEN" and sees only its sessions;
 with --private-metrics /metrics needs a token that may read every session.
 /readyz answers 503 while the cabinet is unreachable (with PostgreSQL, a
 ping of the server at most once a second), as every request that needs it
-does (with Retry-After).
+does (with Retry-After), and while the sessions a kill left with Commits
+since their last flush are replayed, in the background, at start.
 SIGTERM or Ctrl-C stops it: no new requests, the ones in flight finish, the
 sessions written are flushed, exit status 0.
 
@@ -121,6 +122,11 @@ func runServe(args []string, e env) int {
 
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
+	// The sessions a kill left with logs to replay are hydrated in the
+	// background: /readyz says so until they are, /healthz and the
+	// requests are served meanwhile.
+	wctx, stopWarm := context.WithCancel(ctx)
+	warmed := srv.Warm(wctx)
 	served := make(chan error, 1)
 	go func() { served <- hs.Serve(ln) }()
 	code := 0
@@ -143,6 +149,8 @@ func runServe(args []string, e env) int {
 		}
 		cancel()
 	}
+	stopWarm()
+	<-warmed
 	unrecord() // before the file is free for another to record itself
 	if err := db.Close(); err != nil {
 		fmt.Fprintf(e.stderr, "gqlsh serve: closing %s: %v\n", backend, err)

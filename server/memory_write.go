@@ -455,7 +455,13 @@ func quoteName(name string) string {
 	if bare && !reserved[strings.ToUpper(name)] {
 		return name
 	}
-	return "`" + strings.ReplaceAll(name, "`", "``") + "`"
+	// Quoted as every name is written (escapes included: a backslash
+	// before a u stays itself), and quoted even when it is an identifier
+	// the grammar reserves.
+	if q := values.KeyLiteral(name); q[0] == '`' {
+		return q
+	}
+	return "`" + name + "`"
 }
 
 // reserved are words a bare label may not be; quoting them is always

@@ -30,7 +30,13 @@
 // or the verb, 409 a conflict with the session's state (a nick taken, a
 // name registered, a precondition false, a Commit other hosts beat to
 // its version past its retries), 413 a frame over 4 MiB, 500
-// the server's fault, 503 shutting down or over the request deadline.
+// the server's fault, 503 (with Retry-After) shutting down, over the
+// request deadline, the cabinet unreachable or a Commit's connection to
+// it lost on the way. A body is decoded strictly: one object, UTF-8,
+// every key once and spelled as its field, no unknown field, no null for
+// a field the endpoint needs. A request refused for its token, its scope
+// or its path is answered before its body is read, and its connection
+// closed.
 //
 // # MCP
 //
@@ -38,7 +44,11 @@
 // standard input (one line) alike. A JSON-RPC batch is refused whole
 // with one error (-32600, 22Q07; HTTP 400) before any of it runs,
 // whatever protocol version the client claims: the MCP specification of
-// 2025-06-18 removed batches. A message over the 4 MiB frame is refused
+// 2025-06-18 removed batches. A message is checked as a /v1 body is
+// before the SDK decodes it (not UTF-8, a lone surrogate, a byte order
+// mark: a parse error; a key given twice: an invalid request), and a
+// tool's argument named in another case than its schema's is refused;
+// every answer of /mcp is JSON-RPC. A message over the 4 MiB frame is refused
 // (22Q07; HTTP 413) without being read past it. The call has the one
 // deadline of the request (Options.Deadline). Its answer is at most
 // 4 MiB as JSON on the wire: a tool measures its answer before it is

@@ -12,7 +12,7 @@ import (
 // recall answers POST /v1/sessions/{name}/recall.
 func (s *Server) recall(_ http.ResponseWriter, r *http.Request, scope *Scope) (any, error) {
 	var req wire.RecallRequest
-	if err := decode(r, &req); err != nil {
+	if err := decodeIn(r, scope, "read", &req); err != nil {
 		return nil, err
 	}
 	sh, err := s.doRecall(r.Context(), scope, r.PathValue("name"), req)
@@ -66,7 +66,7 @@ func (s *Server) doRecall(ctx context.Context, scope *Scope, name string, req wi
 // commit answers POST /v1/sessions/{name}/commit.
 func (s *Server) commit(_ http.ResponseWriter, r *http.Request, scope *Scope) (any, error) {
 	var req wire.CommitRequest
-	if err := decode(r, &req); err != nil {
+	if err := decodeIn(r, scope, "write", &req); err != nil {
 		return nil, err
 	}
 	res, err := s.doCommit(r.Context(), scope, r.PathValue("name"), req)

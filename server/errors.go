@@ -2,6 +2,7 @@ package server
 
 import (
 	"errors"
+	"net/http"
 
 	"github.com/goldfish-gql/goldfish"
 	"github.com/goldfish-gql/goldfish/gqlstatus"
@@ -19,12 +20,23 @@ func statusOf(err error) *gqlstatus.Error {
 	return goldfish.StatusOf(err)
 }
 
-// retryAfter is the Retry-After of an answer that the cabinet was
-// unreachable: goldfish reconnects by itself on the next call.
+// retryAfter is the Retry-After of every 503: the request may be sent
+// again in that many seconds (goldfish reconnects to the cabinet by
+// itself on the next call; a server shutting down is replaced by then,
+// or not, and a client tries another).
 const retryAfter = "2"
 
-// httpStatus says whose an error is (wire.HTTPStatus).
-func httpStatus(ge *gqlstatus.Error) int { return wire.HTTPStatus(ge) }
+// httpStatus says whose an error is (wire.HTTPStatus), but for a Commit
+// to a session that refuses Commits since one could not be written
+// (40003 with ErrNotDurable): that stays so until the database is
+// reopened, the server's fault, so 500 and no Retry-After; a 40003 whose
+// connection was lost is 503.
+func httpStatus(ge *gqlstatus.Error) int {
+	if ge.Code == gqlstatus.CompletionUnknown && errors.Is(ge, goldfish.ErrNotDurable) {
+		return http.StatusInternalServerError
+	}
+	return wire.HTTPStatus(ge)
+}
 
 // errUnauthenticated and the others are the server's own refusals.
 func errUnauthenticated(why string) *gqlstatus.Error {

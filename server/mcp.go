@@ -97,7 +97,7 @@ func (s *Server) newMCP() *mcp.Server {
 		}))
 	s.addMemoryTools(srv, shown)
 	s.addResources(srv)
-	srv.AddReceivingMiddleware(s.listFilter(shown))
+	srv.AddReceivingMiddleware(s.listFilter(shown), s.argumentCheck(shown))
 	return srv
 }
 
@@ -243,7 +243,9 @@ func (s *Server) sessionOr(name string) string {
 // responses, so every call is one POST that the frame cap, the deadline
 // and graceful shutdown treat as any other request; behind the tokens.
 // A POST is one message (a batch is refused), read to the frame at most,
-// and its answer is held to the frame (see mcp_budget.go).
+// checked as a /v1 body is (checkMessage), and its answer is held to the
+// frame (see mcp_budget.go); every answer is JSON-RPC, the SDK's
+// plain-text refusals too.
 func (s *Server) mcpHTTP() http.Handler {
 	h := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return s.MCP() },
 		&mcp.StreamableHTTPOptions{Stateless: true, JSONResponse: true, MaxRequestBodyBytes: MaxFrame})
@@ -270,7 +272,9 @@ func (s *Server) mcpHTTP() http.Handler {
 			return
 		}
 		if r.Method != http.MethodPost {
-			next.ServeHTTP(w, r)
+			cw := &cappedWriter{w: w}
+			next.ServeHTTP(cw, r)
+			cw.finish(nil)
 			return
 		}
 		body, ok := readMessage(w, r)

@@ -125,7 +125,33 @@ func readMessage(w http.ResponseWriter, r *http.Request) ([]byte, bool) {
 		writeRefusal(w, http.StatusBadRequest, refusal(jsonrpc.ID{}, codeRefused, errBatch()))
 		return nil, false
 	}
+	if code, ge := checkMessage("request body", body); ge != nil {
+		writeRefusal(w, http.StatusBadRequest, refusal(peekID(body), code, ge))
+		return nil, false
+	}
 	return body, true
+}
+
+// checkMessage refuses a message, on /mcp or standard input, before the
+// SDK decodes it, by the rules of a /v1 body (checkText): bytes that are
+// not UTF-8, a lone surrogate's escape (22G03) and a byte order mark
+// (22Q06) are a parse error (-32700), as text that is not JSON is; a key
+// given twice, of which the SDK's decoder would keep the last, is an
+// invalid request (-32600, 22Q06). It returns the JSON-RPC code and the
+// refusal, or nil.
+func checkMessage(what string, msg []byte) (int, *gqlstatus.Error) {
+	if ge := checkText(what, msg); ge != nil {
+		return jsonrpc.CodeParseError, ge
+	}
+	if !json.Valid(msg) {
+		err := json.Unmarshal(msg, new(any)) // the syntax error, to name it
+		return jsonrpc.CodeParseError, gqlstatus.Errorf(gqlstatus.InvalidOption, "the %s is not JSON: %s", what, strings.TrimPrefix(err.Error(), "json: ")).
+			WithHint("send one JSON-RPC request or notification, as JSON")
+	}
+	if err := wire.DuplicateKeys(what, msg); err != nil {
+		return codeRefused, statusOf(err)
+	}
+	return 0, nil
 }
 
 // errAnswerFrame is what the capped writer returns to a write past the
@@ -183,7 +209,8 @@ func (c *cappedWriter) Flush() {
 func (c *cappedWriter) Unwrap() http.ResponseWriter { return c.w }
 
 // finish sends what the handler wrote, or the refusal of an answer over
-// the frame.
+// the frame, or, for a refusal the SDK wrote as plain text, the same
+// refusal as a JSON-RPC error: every answer of /mcp is JSON-RPC.
 func (c *cappedWriter) finish(body []byte) {
 	switch {
 	case c.stream || c.code == 0:
@@ -191,6 +218,12 @@ func (c *cappedWriter) finish(body []byte) {
 		h := c.w.Header()
 		h.Del("Content-Length")
 		writeRefusal(c.w, http.StatusRequestEntityTooLarge, refusal(peekID(body), codeAnswerFrame, errFrame("answer")))
+	case c.code >= 400 && !strings.HasPrefix(c.w.Header().Get("Content-Type"), "application/json"):
+		h := c.w.Header()
+		h.Del("Content-Length")
+		h.Del("X-Content-Type-Options")
+		code, ge := sdkRefusal(c.code, strings.TrimSpace(c.buf.String()))
+		writeRefusal(c.w, c.code, refusal(peekID(body), code, ge))
 	default:
 		c.w.WriteHeader(c.code)
 		c.w.Write(c.buf.Bytes())
@@ -216,4 +249,27 @@ func answerSize(res *mcp.CallToolResult, out any) (int, error) {
 		return 0, err
 	}
 	return n + len(b), nil
+}
+
+// sdkRefusal is the JSON-RPC code and the error of a refusal the SDK
+// wrote as plain text with HTTP status code: what the request lacks,
+// with what to send instead.
+func sdkRefusal(status int, text string) (int, *gqlstatus.Error) {
+	if status >= 500 {
+		return jsonrpc.CodeInternalError, gqlstatus.Errorf(gqlstatus.Internal, "the MCP server failed: %s", text).
+			WithHint("send the request again; if it fails again, report it with the server's log")
+	}
+	hint := "send one JSON-RPC request or notification as the body of a POST (MCP streamable HTTP)"
+	switch status {
+	case http.StatusMethodNotAllowed:
+		hint = "send each MCP message as a POST to /mcp (the server keeps no sessions: there is no stream to GET or session to DELETE)"
+	case http.StatusUnsupportedMediaType:
+		hint = "send the message with Content-Type: application/json"
+	case http.StatusRequestEntityTooLarge:
+		return codeRefused, errFrame("request body")
+	}
+	if strings.HasPrefix(text, "Accept ") {
+		hint = "send Accept: application/json, text/event-stream"
+	}
+	return codeRefused, gqlstatus.Errorf(gqlstatus.InvalidOption, "the MCP request is refused: %s", text).WithHint(hint)
 }

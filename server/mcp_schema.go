@@ -39,10 +39,12 @@ const (
 )
 
 // shownTool is what tools/list shows of a tool: who sees it, and its
-// strict input schema.
+// strict input schema; and the lenient one its calls are validated
+// against (argumentCheck reads it).
 type shownTool struct {
-	access access
-	schema *jsonschema.Schema
+	access  access
+	schema  *jsonschema.Schema
+	lenient *jsonschema.Schema
 }
 
 // mayCall reports whether the scope may call a tool of the access given.
@@ -63,7 +65,7 @@ func (s *Server) mayCall(sc *Scope, a access) bool {
 func addTool[In, Out any](srv *mcp.Server, shown map[string]shownTool, a access, t *mcp.Tool, lenient, strict *jsonschema.Schema, h mcp.ToolHandlerFor[In, Out]) {
 	t.InputSchema = lenient
 	mcp.AddTool(srv, t, h)
-	shown[t.Name] = shownTool{access: a, schema: strict}
+	shown[t.Name] = shownTool{access: a, schema: strict, lenient: lenient}
 }
 
 // listFilter is the middleware that answers tools/list with the tools the

@@ -19,8 +19,10 @@ import (
 // JSON-RPC on in and out, one message a line (as the MCP specification
 // has it), each line one budget as one POST to /mcp is: a batch is
 // refused with one error, a line over the 4 MiB frame is refused for its
-// id without being held, a line that is not JSON-RPC is answered with a
-// parse error, and the connection serves the next line after each; an
+// id without being held, a line a /v1 body would be refused for
+// (checkMessage: not UTF-8, a byte order mark, a key given twice) or
+// that is not JSON-RPC is answered with an error, and the connection
+// serves the next line after each; an
 // answer over the frame is replaced by a 22Q07 error. Closing the
 // connection closes in when it is an io.Closer, never out.
 func (s *Server) StdioTransport(in io.Reader, out io.Writer) mcp.Transport {
@@ -116,6 +118,10 @@ func (c *stdioConn) message(line []byte, over bool) (jsonrpc.Message, bool) {
 	case isBatch(line):
 		c.refuse(refusal(jsonrpc.ID{}, codeRefused, errBatch()))
 	default:
+		if code, ge := checkMessage("line", line); ge != nil {
+			c.refuse(refusal(peekID(line), code, ge))
+			return nil, false
+		}
 		msg, err := jsonrpc.DecodeMessage(bytes.TrimSpace(line))
 		if err != nil {
 			code := jsonrpc.CodeParseError

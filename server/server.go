@@ -1,22 +1,17 @@
 package server
 
 import (
-	"bytes"
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"log/slog"
 	"net"
 	"net/http"
 	"net/netip"
-	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
-	"unicode/utf8"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
@@ -190,7 +185,9 @@ func (s *Server) Flush(ctx context.Context) error { return s.db.Flush(ctx) }
 type handlerFunc func(w http.ResponseWriter, r *http.Request, scope *Scope) (any, error)
 
 // api wraps an endpoint with what every /v1 request gets: the shutdown
-// check, the token, the frame cap, the deadline, metrics, and JSON out.
+// check, the token (both before the body is read: a refusal leaves it
+// unread, see dropUnread), the frame cap, the deadline, metrics, and
+// JSON out.
 func (s *Server) api(route string, h handlerFunc) http.Handler {
 	return s.metrics.instrument(route, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if s.draining.Load() {
@@ -206,6 +203,7 @@ func (s *Server) api(route string, h handlerFunc) http.Handler {
 		defer cancel()
 		r = r.WithContext(ctx)
 		r.Body = http.MaxBytesReader(w, r.Body, MaxFrame)
+		trackBody(r)
 		v, err := h(w, r, scope)
 		if err != nil {
 			s.writeError(w, r, err)
@@ -237,6 +235,7 @@ func (s *Server) authorize(r *http.Request) (*Scope, error) {
 }
 
 func (s *Server) writeError(w http.ResponseWriter, r *http.Request, err error) {
+	dropUnread(w, r)
 	ge := statusOf(err)
 	code := httpStatus(ge)
 	if errors.Is(err, errNoRoute) {
@@ -245,8 +244,10 @@ func (s *Server) writeError(w http.ResponseWriter, r *http.Request, err error) {
 	if code == http.StatusUnauthorized {
 		w.Header().Set("WWW-Authenticate", `Bearer realm="goldfish"`)
 	}
-	if ge.Code == gqlstatus.CabinetUnavailable {
+	if code == http.StatusServiceUnavailable {
 		w.Header().Set("Retry-After", retryAfter)
+	}
+	if ge.Code == gqlstatus.CabinetUnavailable {
 		s.ready.set(ge)
 	}
 	if code >= 500 && code != http.StatusServiceUnavailable {
@@ -279,120 +280,6 @@ func encodeAnswer(v any) ([]byte, error) {
 	return append(b, '\n'), err
 }
 
-// decode reads a request body into v, strictly: one JSON object, no
-// unknown fields, nothing after it, UTF-8 throughout (checkBody).
-func decode(r *http.Request, v any) error {
-	body, err := io.ReadAll(r.Body)
-	if err != nil {
-		return bodyError(err)
-	}
-	if err := checkBody(body); err != nil {
-		return err
-	}
-	dec := json.NewDecoder(bytes.NewReader(body))
-	dec.UseNumber()
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(v); err != nil {
-		return bodyError(err)
-	}
-	if _, err := dec.Token(); err != io.EOF {
-		if err != nil {
-			return bodyError(err)
-		}
-		return gqlstatus.Errorf(gqlstatus.InvalidOption, "the request body holds more than one JSON object").
-			WithHint("send one object per request")
-	}
-	return nil
-}
-
-// checkBody refuses what encoding/json would take and silently change:
-// a body of null, which would leave every field unset (refused as an
-// empty body is), bytes that are not UTF-8 and \u escapes of a lone
-// UTF-16 surrogate, which it would replace with U+FFFD (refused with
-// 22G03, as the embedding API refuses a string that is not UTF-8).
-func checkBody(body []byte) error {
-	switch string(bytes.Trim(body, " \t\r\n")) {
-	case "":
-		return bodyError(io.EOF)
-	case "null":
-		return gqlstatus.Errorf(gqlstatus.InvalidOption, "the request body is null, not the JSON object the endpoint takes").
-			WithHint("send one JSON object with the endpoint's fields")
-	}
-	if !utf8.Valid(body) {
-		off := 0
-		for off < len(body) {
-			r, n := utf8.DecodeRune(body[off:])
-			if r == utf8.RuneError && n <= 1 {
-				break
-			}
-			off += n
-		}
-		return gqlstatus.Errorf(gqlstatus.InvalidValueType, "the request body is not UTF-8: byte %d (0x%02x) begins no UTF-8 character", off, body[off]).
-			WithHint("send the body as UTF-8 text; a value that is not text has no GQL type a property holds")
-	}
-	if off, esc := loneSurrogate(body); off >= 0 {
-		return gqlstatus.Errorf(gqlstatus.InvalidValueType, "the request body's string at byte %d escapes %s, a lone UTF-16 surrogate: no UTF-8 text holds it", off, esc).
-			WithHint(`escape a character outside the Basic Multilingual Plane as a surrogate pair ("\ud83d\ude00"), or send it as UTF-8`)
-	}
-	return nil
-}
-
-// loneSurrogate finds the first \u escape in a JSON string of body that
-// is a high surrogate not followed by a low one, or a low surrogate
-// alone: its offset and text, or -1. What is not JSON is left to the
-// decoder.
-func loneSurrogate(body []byte) (int, string) {
-	hex4 := func(i int) (rune, bool) {
-		if i+6 > len(body) || body[i] != '\\' || body[i+1] != 'u' {
-			return 0, false
-		}
-		v, err := strconv.ParseUint(string(body[i+2:i+6]), 16, 16)
-		return rune(v), err == nil
-	}
-	in := false
-	for i := 0; i < len(body); i++ {
-		switch c := body[i]; {
-		case c == '"':
-			in = !in
-		case in && c == '\\':
-			r, ok := hex4(i)
-			if !ok {
-				i++ // an escape of one character
-				continue
-			}
-			switch {
-			case r >= 0xD800 && r < 0xDC00:
-				if lo, ok := hex4(i + 6); ok && lo >= 0xDC00 && lo < 0xE000 {
-					i += 11
-					continue
-				}
-				return i, string(body[i : i+6])
-			case r >= 0xDC00 && r < 0xE000:
-				return i, string(body[i : i+6])
-			}
-			i += 5
-		}
-	}
-	return -1, ""
-}
-
-func bodyError(err error) error {
-	var mb *http.MaxBytesError
-	if errors.As(err, &mb) {
-		return errFrame("request body")
-	}
-	var ge *gqlstatus.Error
-	if errors.As(err, &ge) {
-		return ge
-	}
-	msg := err.Error()
-	if errors.Is(err, io.EOF) {
-		msg = "the request body is empty"
-	}
-	return gqlstatus.Errorf(gqlstatus.InvalidOption, "the request body is not the JSON object the endpoint takes: %s", strings.TrimPrefix(msg, "json: ")).
-		WithHint("see the fields in the server's documentation (GQL text goes in a JSON string)")
-}
-
 var errNoRoute = errors.New("no such endpoint")
 
 // sessionVerbs are the endpoints under /v1/sessions/{name}/.
@@ -421,6 +308,7 @@ func routeStatus(r *http.Request) int {
 
 func (s *Server) healthz(w http.ResponseWriter, r *http.Request) {
 	if s.draining.Load() {
+		w.Header().Set("Retry-After", retryAfter)
 		s.writeJSON(w, r, http.StatusServiceUnavailable, map[string]string{"status": "shutting down"})
 		return
 	}

@@ -64,7 +64,7 @@ func settingsJSON(ctx context.Context, s *Server, sess *goldfish.Session, set go
 // a write: it needs the write scope, as a Commit does.
 func (s *Server) setSettings(_ http.ResponseWriter, r *http.Request, scope *Scope) (any, error) {
 	var req wire.SettingsRequest
-	if err := decode(r, &req); err != nil {
+	if err := decodeIn(r, scope, "write", &req); err != nil {
 		return nil, err
 	}
 	name := r.PathValue("name")
@@ -155,7 +155,7 @@ func (s *Server) dump(_ http.ResponseWriter, r *http.Request, scope *Scope) (any
 // export answers POST /v1/sessions/{name}/export.
 func (s *Server) export(_ http.ResponseWriter, r *http.Request, scope *Scope) (any, error) {
 	var req wire.ExportRequest
-	if err := decode(r, &req); err != nil {
+	if err := decodeIn(r, scope, "read", &req); err != nil {
 		return nil, err
 	}
 	sess, err := s.session(r.Context(), scope, r.PathValue("name"), "read")
@@ -176,7 +176,7 @@ func (s *Server) export(_ http.ResponseWriter, r *http.Request, scope *Scope) (a
 // absorb answers POST /v1/sessions/{name}/absorb.
 func (s *Server) absorb(_ http.ResponseWriter, r *http.Request, scope *Scope) (any, error) {
 	var req wire.AbsorbRequest
-	if err := decode(r, &req); err != nil {
+	if err := decodeIn(r, scope, "write", &req); err != nil {
 		return nil, err
 	}
 	name := r.PathValue("name")

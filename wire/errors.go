@@ -70,7 +70,10 @@ func ShellErrorOf(ge *gqlstatus.Error, file string) ShellError {
 // the race for its version to other hosts more often than its retries
 // allow) is 409; the server's own faults are 500; a request the server
 // could not finish in time or at all now (shutting down, over the
-// deadline, the cabinet unreachable) is 503.
+// deadline, the cabinet unreachable, a Commit whose connection to the
+// cabinet was lost on its way: 40003, which a Recall shows applied or
+// not before it is sent again) is 503, which the server answers with
+// Retry-After.
 func HTTPStatus(ge *gqlstatus.Error) int {
 	switch ge.Code {
 	case gqlstatus.Unauthenticated:
@@ -79,7 +82,7 @@ func HTTPStatus(ge *gqlstatus.Error) int {
 		return http.StatusForbidden
 	case gqlstatus.FrameBudget:
 		return http.StatusRequestEntityTooLarge
-	case gqlstatus.ShuttingDown, gqlstatus.Rollback, gqlstatus.CabinetUnavailable:
+	case gqlstatus.ShuttingDown, gqlstatus.Rollback, gqlstatus.CabinetUnavailable, gqlstatus.CompletionUnknown:
 		return http.StatusServiceUnavailable
 	case gqlstatus.IntegrityViolation, gqlstatus.NameExists, gqlstatus.PreconditionFalse, gqlstatus.SerializationFailure:
 		return http.StatusConflict
@@ -87,7 +90,7 @@ func HTTPStatus(ge *gqlstatus.Error) int {
 		if errors.Is(ge, values.ErrDropped) {
 			return http.StatusConflict
 		}
-	case gqlstatus.Damaged, gqlstatus.CompletionUnknown, gqlstatus.Internal:
+	case gqlstatus.Damaged, gqlstatus.Internal:
 		return http.StatusInternalServerError
 	}
 	return http.StatusBadRequest

@@ -211,6 +211,7 @@ func TestErrorForms(t *testing.T) {
 		{gqlstatus.Errorf(gqlstatus.Unauthenticated, "x"), http.StatusUnauthorized}, {gqlstatus.Errorf(gqlstatus.AccessDenied, "x"), http.StatusForbidden},
 		{gqlstatus.Errorf(gqlstatus.FrameBudget, "x"), http.StatusRequestEntityTooLarge}, {gqlstatus.Errorf(gqlstatus.IntegrityViolation, "x"), http.StatusConflict},
 		{gqlstatus.Errorf(gqlstatus.Internal, "x"), http.StatusInternalServerError}, {gqlstatus.Errorf(gqlstatus.CabinetUnavailable, "x"), http.StatusServiceUnavailable},
+		{gqlstatus.Errorf(gqlstatus.CompletionUnknown, "x"), http.StatusServiceUnavailable}, {gqlstatus.Errorf(gqlstatus.Damaged, "x"), http.StatusInternalServerError},
 	} {
 		if got := wire.HTTPStatus(c.ge); got != c.want {
 			t.Errorf("%s: %d, want %d", c.ge.Code, got, c.want)

@@ -24,8 +24,11 @@ func Open(opts ...Option) (*DB, error) {
 	return &DB{e: e}, nil
 }
 
-// Close refuses new calls (they get ErrClosed), waits for the calls in
-// flight to finish (a Commit among them either returns durable or fails
+// Close refuses new calls (they get ErrClosed), stops the reads in
+// flight (a Recall, a Graph, and for any call the hydration of a session
+// a memory budget unloaded: each answers an error that is ErrClosed,
+// GQLSTATUS 40000, instead of being waited for), waits for the calls in
+// flight to return (a Commit among them either returns durable or fails
 // as it would have anyway), saves what the agents of each session have
 // read since the last save, waits for queued cabinet writes, closes the
 // cabinet file and releases the caches. Every acknowledged Commit is

@@ -48,7 +48,11 @@ type DB struct {
 
 	// closed is set by Close; calls counts the calls in flight, which
 	// Close waits for before it closes the cabinet and the caches.
+	// closing is cancelled by Close as it begins, which stops the reads
+	// in flight (closing.go); stopReads cancels it.
 	closed    atomic.Bool
+	closing   context.Context
+	stopReads context.CancelCauseFunc
 	calls     atomic.Int64
 	closeOnce sync.Once
 	closeErr  error
@@ -101,6 +105,7 @@ func Open(cfg Config) (*DB, error) {
 		}
 	}
 	db := &DB{cfg: cfg, sessions: map[string]*Session{}, known: map[string]bool{}, plans: plans, shapes: shapes}
+	db.closing, db.stopReads = context.WithCancelCause(context.WithValue(context.Background(), closingKey{}, db))
 	db.catalog = newCatalog(db)
 	if err := db.openCabinet(); err != nil {
 		db.closeCaches()
@@ -112,17 +117,21 @@ func Open(cfg Config) (*DB, error) {
 	return db, nil
 }
 
-// Close refuses new calls (they get ErrClosed), waits for the calls in
-// flight to finish (a Commit among them either returns durable or fails
-// as it would have anyway), saves what the agents of each session have
-// read since the last save, waits for queued cabinet writes, closes the
-// cabinet file and releases the caches. Every acknowledged Commit is
-// already durable, so Close does not flush (call Flush first for a
-// compact file). Closing again returns what the first Close returned.
+// Close refuses new calls (they get ErrClosed), stops the reads in
+// flight (a Recall, a Graph, and for any call the hydration of a session
+// a memory budget unloaded: they answer an error that is ErrClosed),
+// waits for the calls in flight to return (a Commit among them either
+// returns durable or fails as it would have anyway), saves what the
+// agents of each session have read since the last save, waits for queued
+// cabinet writes, closes the cabinet file and releases the caches. Every
+// acknowledged Commit is already durable, so Close does not flush (call
+// Flush first for a compact file). Closing again returns what the first
+// Close returned.
 func (db *DB) Close() error {
 	db.closeOnce.Do(func() {
 		db.closed.Store(true)
-		for wait := 50 * time.Microsecond; db.calls.Load() != 0; wait = min(2*wait, 10*time.Millisecond) {
+		db.stopReads(errClosing)
+		for wait := 50 * time.Microsecond; db.calls.Load() != 0; wait = min(2*wait, time.Millisecond) {
 			time.Sleep(wait)
 		}
 		if db.cab != nil {

@@ -84,8 +84,16 @@ func resolveRecall(o values.RecallOptions, c values.Ceilings) (values.RecallOpti
 // patterns with optional WHERE and LIMIT; MATCH () for the outline) and
 // returns the Shape: the same bytes for the same q on the same version.
 // t, when not nil, receives where the time went. The Shape is the
-// caller's, but for what it shares with the session (see Shape).
+// caller's, but for what it shares with the session (see Shape). Close
+// stops a Recall in flight (closing.go).
 func (s *Session) Recall(ctx context.Context, q string, opts values.RecallOptions, t *values.Timing) (*values.Shape, error) {
+	rctx, release := s.db.reading(ctx)
+	sh, err := s.recall(rctx, q, opts, t)
+	release()
+	return sh, s.db.closedUnder(ctx, err, "Recall")
+}
+
+func (s *Session) recall(ctx context.Context, q string, opts values.RecallOptions, t *values.Timing) (*values.Shape, error) {
 	if err := s.begin(ctx); err != nil {
 		return nil, err
 	}

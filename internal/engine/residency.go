@@ -3,6 +3,7 @@ package engine
 import (
 	"context"
 	"slices"
+	"strconv"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -128,7 +129,8 @@ func (m *memory) shapeBytes() int64 {
 
 // begin admits a call on s (see DB.enter) and, under a memory budget,
 // holds s resident until the call ends, hydrating it again when it was
-// unloaded. Every call begin admits must end.
+// unloaded; Close stops the hydration (it has changed nothing yet),
+// whatever the call. Every call begin admits must end.
 func (s *Session) begin(ctx context.Context) error {
 	if err := s.db.enter(); err != nil {
 		return err
@@ -145,7 +147,12 @@ func (s *Session) begin(ctx context.Context) error {
 	if s.dropped.Load() {
 		err = s.errDropped() // nothing of a dropped session is loaded again
 	} else {
-		err = s.hydrateOnce(ctx)
+		hctx, release := s.db.reading(ctx)
+		err = s.hydrateOnce(hctx)
+		release()
+		if hctx != ctx { // else the read that merged says what Close stopped
+			err = s.db.closedUnder(ctx, err, "opening session "+strconv.Quote(s.name))
+		}
 	}
 	if err != nil {
 		s.uses.Add(-1)

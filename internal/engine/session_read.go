@@ -217,8 +217,15 @@ func (s *Session) Info(ctx context.Context) (SessionInfo, error) {
 
 // Graph reads every live node and edge of the session at the version a
 // Recall would read now (the facade's Graph), nodes in observable order;
-// it honours ctx between elements.
+// it honours ctx, and Close, between elements.
 func (s *Session) Graph(ctx context.Context) (values.Graph, error) {
+	rctx, release := s.db.reading(ctx)
+	g, err := s.graphOf(rctx)
+	release()
+	return g, s.db.closedUnder(ctx, err, "Graph")
+}
+
+func (s *Session) graphOf(ctx context.Context) (values.Graph, error) {
 	if err := s.begin(ctx); err != nil {
 		return values.Graph{}, err
 	}

@@ -29,13 +29,28 @@ import (
 	"github.com/goldfish-gql/goldfish/parser/gen"
 )
 
-// Limits bound what Parse accepts. Zero fields take the defaults.
+// Limits bound what Parse accepts. Zero fields take the defaults. All
+// but MaxBytes are checked by a pass over the text before it is parsed,
+// so a text over any of them is refused at little cost, with the
+// position of the item, token or label that passes the bound.
 type Limits struct {
 	// MaxBytes is the largest text accepted, in bytes (default 1 MiB).
 	MaxBytes int
 	// MaxDepth is the deepest nesting accepted: parentheses, lists, maps,
 	// function calls and prefix operators (default DefaultMaxDepth).
 	MaxDepth int
+	// MaxItems is the most items one list, map or argument list holds
+	// (default DefaultMaxItems).
+	MaxItems int
+	// MaxExprSize bounds one expression or pattern: its size as the CEL
+	// the planner would write for it, estimated from above token by token
+	// (default DefaultMaxExprSize). A property's or a SET's literal value
+	// is stored as it is, never written as CEL, and is not held to it.
+	MaxExprSize int
+	// MaxLabelTerms bounds the labels and operators of one label
+	// expression, each :, |, & and IS counted with the label after it
+	// (default DefaultMaxLabelTerms).
+	MaxLabelTerms int
 }
 
 // Default limits.
@@ -47,10 +62,24 @@ const (
 	// property may hold parses again. (The parser does not import the
 	// store; a test ties the two.)
 	DefaultMaxDepth = 64 + 2
+	// DefaultMaxItems is well above any list a statement spells out
+	// (an embedding of 8,192 numbers passes); a longer one is a
+	// $parameter's work.
+	DefaultMaxItems = 10_000
+	// DefaultMaxExprSize is the planner's size budget for the CEL of one
+	// expression (planner.MaxSource): an expression the pre-scan passes
+	// is never refused for its size after its parse, unless a string or
+	// name in it is over 250 characters, which makes its parse cheap next
+	// to its bytes. (A test ties the two.)
+	DefaultMaxExprSize = 100_000
+	// DefaultMaxLabelTerms is the planner's budget for one label
+	// expression (planner.MaxLabelTerms; a test ties the two).
+	DefaultMaxLabelTerms = 1_000
 )
 
 // DefaultLimits are the limits Parse uses.
-var DefaultLimits = Limits{MaxBytes: DefaultMaxBytes, MaxDepth: DefaultMaxDepth}
+var DefaultLimits = Limits{MaxBytes: DefaultMaxBytes, MaxDepth: DefaultMaxDepth,
+	MaxItems: DefaultMaxItems, MaxExprSize: DefaultMaxExprSize, MaxLabelTerms: DefaultMaxLabelTerms}
 
 func (l Limits) withDefaults() Limits {
 	if l.MaxBytes <= 0 {
@@ -58,6 +87,15 @@ func (l Limits) withDefaults() Limits {
 	}
 	if l.MaxDepth <= 0 {
 		l.MaxDepth = DefaultMaxDepth
+	}
+	if l.MaxItems <= 0 {
+		l.MaxItems = DefaultMaxItems
+	}
+	if l.MaxExprSize <= 0 {
+		l.MaxExprSize = DefaultMaxExprSize
+	}
+	if l.MaxLabelTerms <= 0 {
+		l.MaxLabelTerms = DefaultMaxLabelTerms
 	}
 	return l
 }
@@ -101,7 +139,7 @@ func parse(text string, lim Limits, pooled bool) (script *ast.Script, gerr *gqls
 			"statement text is not valid UTF-8").
 			WithHint("send the text as UTF-8")
 	}
-	traps, e := prescan(text, lim.MaxDepth, nil)
+	traps, e := prescan(text, lim, nil)
 	if e != nil {
 		return nil, e
 	}
@@ -143,7 +181,7 @@ func (st *state) cypherReading(text string, traps []int, lim Limits) *ast.Script
 	for _, off := range traps {
 		at[off] = true
 	}
-	if _, err := prescan(text, lim.MaxDepth, at); err != nil {
+	if _, err := prescan(text, lim, at); err != nil {
 		return nil
 	}
 	runes := make(map[int]bool, len(traps))

@@ -45,7 +45,9 @@ func matchOf(t *testing.T, script *ast.Script) *ast.Match {
 // process with "fatal error: stack overflow" in the recursion of
 // (*scope).emit, one frame per operator, and the 1 MB run of ! was
 // accepted and took minutes to plan (its recall key rendered the
-// expression in time quadratic in its depth).
+// expression in time quadratic in its depth). The parser's pre-scan
+// refuses the chains first, with the same budget; parsed under a size
+// budget that lets them through, they reach the planner's.
 func TestChainsOverTheSizeBudget(t *testing.T) {
 	if testing.Short() {
 		t.Skip("parses texts of about 1 MB")
@@ -63,6 +65,15 @@ func TestChainsOverTheSizeBudget(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			t.Parallel()
 			script, err := parser.Parse(c.text)
+			if c.planner {
+				ge, ok := err.(*gqlstatus.Error)
+				if !ok || ge.Code != gqlstatus.TextLimit || !strings.Contains(ge.Msg, c.msg) || !strings.Contains(ge.Msg, fmt.Sprint(MaxSource)) {
+					t.Fatalf("the parser: %.200v, want its size budget", err)
+				}
+				if script, err = parser.ParseWith(c.text, parser.Limits{MaxExprSize: 1 << 30}); err != nil {
+					t.Fatalf("under a size budget of 1 GiB: %.200v", err)
+				}
+			}
 			if err == nil {
 				if !c.planner {
 					t.Fatal("the parser accepted the text")
@@ -252,16 +263,30 @@ func TestLabelExpressionBudget(t *testing.T) {
 		"MATCH (n:" + strings.Repeat("A:", MaxLabelTerms-1) + "A)": true,
 		"INSERT (n:" + strings.Repeat("A:", MaxLabelTerms) + "A)":  true, // the labels to give, not a test
 	} {
-		_, err := plan(t, text)
+		// The parser's pre-scan holds label expressions to the same
+		// budget; with its bound lifted, the planner's is tested.
+		script, parseErr := parser.Parse(text)
+		lifted, err := parser.ParseWith(text, parser.Limits{MaxLabelTerms: 1 << 30})
+		if err != nil {
+			t.Fatalf("%.40s…: %v", text, err)
+		}
+		_, err = Build(lifted)
+		for _, err := range []error{parseErr, err} {
+			if ok {
+				if err != nil {
+					t.Errorf("%.40s…: %v", text, err)
+				}
+				continue
+			}
+			ge, isGQL := err.(*gqlstatus.Error)
+			if !isGQL || ge.Code != gqlstatus.TextLimit || !strings.Contains(ge.Msg, "label expression is over its size budget") || !ge.Pos.Valid() {
+				t.Errorf("%.40s…: got %v, want 42Q01 naming the label expression's size budget", text, err)
+			}
+		}
 		if ok {
-			if err != nil {
+			if _, err := Build(script); err != nil {
 				t.Errorf("%.40s…: %v", text, err)
 			}
-			continue
-		}
-		ge, isGQL := err.(*gqlstatus.Error)
-		if !isGQL || ge.Code != gqlstatus.TextLimit || !strings.Contains(ge.Msg, "label expression is over its size budget") || !ge.Pos.Valid() {
-			t.Errorf("%.40s…: got %v, want 42Q01 naming the label expression's size budget", text, err)
 		}
 	}
 }

@@ -112,7 +112,7 @@ func Open(cfg Config) (*DB, error) {
 		return nil, err
 	}
 	if cfg.MemoryBudget > 0 && db.cab != nil {
-		db.mem = newMemory(cfg.MemoryBudget, shapes)
+		db.mem = newMemory(db, cfg.MemoryBudget, shapes)
 	}
 	return db, nil
 }

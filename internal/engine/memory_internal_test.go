@@ -64,8 +64,10 @@ func resident(s *Session) bool { return s.hydrated.Load() && s.readable.Load() !
 func TestMemoryBudgetUnloadsIdleSessions(t *testing.T) {
 	ctx := context.Background()
 	path := filepath.Join(t.TempDir(), "c.gf")
-	// Room for two of the sessions, not three.
-	db := openBudget(t, path, 2*(sessionBaseBytes+2*nodeBytes+edgeBytes)+2000+4096) // and the Shapes' bytes
+	// Room for two of the sessions, not three, beside what the three
+	// hold unloaded (and the sixteenth of it a sweep leaves spare).
+	db := openBudget(t, path, 2*(sessionBaseBytes+2*nodeBytes+edgeBytes)+2000+4096+ // and the Shapes' bytes
+		3*(knownSessionBytes+sessionHandleBytes)*17/16)
 	names := []string{"a", "b", "c"}
 	var ss []*Session
 	want := map[string]string{}
@@ -474,8 +476,9 @@ func TestMemoryBudget10kSessions(t *testing.T) {
 	ctx := context.Background()
 	const n = 10_000
 	path := filepath.Join(t.TempDir(), "c.gf")
-	one := sessionBaseBytes + 3*nodeBytes + 2*edgeBytes // a session's estimate once committed to twice
-	budget := int64(300 * one)
+	one := sessionBaseBytes + 3*nodeBytes + 2*edgeBytes   // a session's estimate once committed to twice
+	fixed := n * (knownSessionBytes + sessionHandleBytes) // what the sessions hold unloaded
+	budget := int64(300*one + fixed*17/16)
 	db := openBudget(t, path, budget)
 	name := func(i int) string { return fmt.Sprintf("s%05d", i) }
 	text := `INSERT (:TSK {nick: "t", n: $n})-[:touches]->(:MOD {loc: $loc})`
@@ -541,7 +544,10 @@ func TestMemoryBudget10kSessions(t *testing.T) {
 		return recallText(t, rs, q, values.RecallOptions{})
 	}
 	st := db.MemoryStats()
-	if st.ResidentSessions < 300 || st.ResidentSessions > 400 || st.Unloads < n-400 {
+	// A sweep leaves a sixteenth of the budget spare, most of it the
+	// sessions' fixed part: between sweeps from about 280 sessions
+	// committed to twice to 420 committed to once fit.
+	if st.ResidentSessions < 250 || st.ResidentSessions > 450 || st.Unloads < n-450 {
 		t.Fatalf("values.MemoryStats %+v", st)
 	}
 	for k := range 300 {

@@ -46,7 +46,9 @@ import (
 //     and made it again at the same version meanwhile).
 
 // MemoryStats returns the database's resident sessions and their
-// estimated memory, and how many sessions the budget unloaded.
+// estimated memory, and how many sessions the budget unloaded. Under a
+// budget the estimate counts too what every session holds while it is
+// unloaded (memory_fixed.go), which stays resident.
 func (db *DB) MemoryStats() values.MemoryStats {
 	m := db.mem
 	if m == nil {
@@ -65,7 +67,8 @@ func (db *DB) MemoryStats() values.MemoryStats {
 	m.mu.Lock()
 	n := len(m.resident)
 	m.mu.Unlock()
-	return values.MemoryStats{Budget: m.budget, ResidentSessions: n, ResidentBytes: m.bytes.Load(), ShapeCacheBytes: m.shapeBytes(),
+	m.countFixed()
+	return values.MemoryStats{Budget: m.budget, ResidentSessions: n, ResidentBytes: m.bytes.Load() + m.fixed.Load(), ShapeCacheBytes: m.shapeBytes(),
 		Unloads: m.unloads.Load(), Rehydrations: m.rehydrations.Load()}
 }
 
@@ -99,9 +102,11 @@ const (
 
 // memory is a database's budget and its resident sessions.
 type memory struct {
+	db     *DB
 	budget int64
-	// bytes is the sum of the resident sessions' estimates (Session.est).
-	bytes atomic.Int64
+	// bytes is the sum of the resident sessions' estimates (Session.est),
+	// fixed what all the sessions hold resident or not (memory_fixed.go).
+	bytes, fixed atomic.Int64
 	// clock numbers the uses of sessions: a session's lastUse is the
 	// clock at its latest use.
 	clock                 atomic.Uint64
@@ -115,8 +120,10 @@ type memory struct {
 	shapes *shapecache.Cache
 }
 
-func newMemory(budget int64, shapes *shapecache.Cache) *memory {
-	return &memory{budget: budget, resident: map[*Session]struct{}{}, shapes: shapes}
+func newMemory(db *DB, budget int64, shapes *shapecache.Cache) *memory {
+	m := &memory{db: db, budget: budget, resident: map[*Session]struct{}{}, shapes: shapes}
+	m.countFixed()
+	return m
 }
 
 // shapeBytes is what the Shape cache holds now (0 without one).
@@ -179,25 +186,27 @@ func (m *memory) use(s *Session) {
 
 // done ends a use of s (see end).
 func (m *memory) done(s *Session) {
-	if s.hydrated.Load() {
-		m.account(s)
+	if s.hydrated.Load() && m.account(s) {
+		m.countFixed() // a Commit moved the session: it may be new to the cabinet
 	}
 	s.uses.Add(-1)
-	if m.bytes.Load() > m.budget {
+	if m.over() {
 		m.sweep(s)
 	}
 }
 
-// account brings s's estimate up to date; called while a use, or the
-// hydration lock, keeps s resident.
-func (m *memory) account(s *Session) {
+// account brings s's estimate up to date, and reports whether it moved;
+// called while a use, or the hydration lock, keeps s resident.
+func (m *memory) account(s *Session) bool {
 	snap := s.readable.Load()
 	if snap == nil {
-		return
+		return false
 	}
 	if est := sessionBytes(snap) + s.past.bytes() + s.older.ownBytes() + s.indexBytes(); s.est.Load() != est {
 		m.bytes.Add(est - s.est.Swap(est))
+		return true
 	}
+	return false
 }
 
 // admit counts a session that has just been hydrated as resident.
@@ -207,6 +216,7 @@ func (m *memory) admit(s *Session) {
 	m.resident[s] = struct{}{}
 	m.mu.Unlock()
 	m.account(s)
+	m.countFixed()
 }
 
 // pin holds s resident for work of the engine's own (a background flush
@@ -230,7 +240,7 @@ func (s *Session) pin() bool {
 func (s *Session) unpin() {
 	if m := s.db.mem; m != nil && !s.catalog {
 		s.uses.Add(-1)
-		if m.bytes.Load() > m.budget {
+		if m.over() {
 			m.sweep(nil)
 		}
 	}
@@ -246,9 +256,11 @@ func (m *memory) sweep(self *Session) {
 		return
 	}
 	defer m.sweeping.Unlock()
-	// The Shape cache's bytes count against the budget: the sessions
-	// have what it leaves (WithMemoryBudget bounds it to a quarter).
-	low := m.budget - m.budget/16 - m.shapeBytes()
+	// The Shape cache's bytes count against the budget, as does what
+	// every session holds unloaded: the resident sessions have what they
+	// leave (WithMemoryBudget bounds the cache to a quarter).
+	m.countFixed()
+	low := m.budget - m.budget/16 - m.shapeBytes() - m.fixed.Load()
 	m.mu.Lock()
 	list := m.buf[:0]
 	for s := range m.resident {

@@ -64,6 +64,21 @@ func (db *DB) Existing(ctx context.Context, name string) (*Session, error) {
 	return &Session{e: s, db: db}, nil
 }
 
+// Peek returns the session for a read of its state (settings,
+// vocabulary, names, kinds, agents, a dump): the session itself when a
+// write made it or it is open, else a stand-in with an empty session's
+// state, which is not registered, not listed and refuses Commits. A
+// server answers such reads of a new name with it, so that a shell may
+// read a new session's settings before it sets one, and the read makes
+// nothing.
+func (db *DB) Peek(ctx context.Context, name string) (*Session, error) {
+	s, err := db.e.Peek(ctx, name)
+	if err != nil {
+		return nil, err
+	}
+	return &Session{e: s, db: db}, nil
+}
+
 // Sessions lists the session names in order: those a write made (in the
 // cabinet and in memory), not the catalogue, and not a name only opened
 // (Session) and never written.

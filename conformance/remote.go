@@ -266,6 +266,20 @@ func (t *remote) session(ctx context.Context, session string) (*client.Session, 
 	if err != nil {
 		return nil, outcome(err)
 	}
+	if name != goldfish.CatalogName {
+		// The embedded run opens each session (goldfish.DB.Session), so a
+		// Recall before its first Commit reads an empty session. A server
+		// opens a session only for a write, and refuses a read of a name
+		// no write made (42002): its settings, written unchanged, open it
+		// (a write, which lists nothing until a Commit makes a version).
+		set, err := s.AttentionSettings(ctx)
+		if err == nil {
+			err = s.SetAttentionSettings(ctx, set)
+		}
+		if err != nil {
+			return nil, outcome(err)
+		}
+	}
 	t.sessions[name] = s
 	return s, nil
 }

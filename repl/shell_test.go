@@ -389,11 +389,14 @@ func TestComplete(t *testing.T) {
 	if _, err := s.Commit(ctx, `INSERT (:TSK:Urgent {nick: "TSK_login", title: "x"})-[:touches {weight: 1}]->(:MOD {loc: "auth/login.go", nick: "MOD_auth"}), (:TSK {nick: "TSK_logout"})`, nil); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := db.Session(context.Background(), "work"); err != nil {
-		t.Fatal(err)
-	}
-	if _, err := db.Session(context.Background(), "wiki"); err != nil {
-		t.Fatal(err)
+	for _, name := range []string{"work", "wiki"} { // listed once a write made them
+		o, err := db.Session(ctx, name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := o.Commit(ctx, `INSERT (:NOTE)`, nil); err != nil {
+			t.Fatal(err)
+		}
 	}
 	cases := []struct {
 		name, pending, line string
@@ -478,7 +481,7 @@ func TestComplete(t *testing.T) {
 		if _, got, _ := sh.Complete("MATCH (:L", 9); !slices.Equal(got, []string{"LAW"}) {
 			t.Errorf("after a Commit: %q", got)
 		}
-		sh.Meta(ctx, ":use work")
+		sh.Meta(ctx, ":use empty")
 		if _, got, _ := sh.Complete("MATCH (:", 8); got != nil {
 			t.Errorf("empty session offers %q", got)
 		}

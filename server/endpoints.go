@@ -114,6 +114,21 @@ func (s *Server) session(ctx context.Context, scope *Scope, name, verb string) (
 	return s.open(ctx, name, verb)
 }
 
+// peek is session for a read of a session's state (its settings,
+// vocabulary, names, kinds, agents, dump): a name no write made answers
+// as an empty session does, and the read makes nothing
+// (goldfish.DB.Peek).
+func (s *Server) peek(ctx context.Context, scope *Scope, name string) (*goldfish.Session, error) {
+	if err := checkScope(scope, name, "read"); err != nil {
+		return nil, err
+	}
+	sess, err := s.db.Peek(ctx, name)
+	if err != nil {
+		return nil, s.callError(ctx, err)
+	}
+	return sess, nil
+}
+
 // sessionAs is session for a Recall or Commit that names agent (""
 // for none): it checks the scope, then the agents the token is bound to
 // (Scope.Agent), then opens the session, and returns the agent the call

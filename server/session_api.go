@@ -19,7 +19,7 @@ import (
 // vocabulary answers GET /v1/sessions/{name}/vocabulary.
 func (s *Server) vocabulary(_ http.ResponseWriter, r *http.Request, scope *Scope) (any, error) {
 	name := r.PathValue("name")
-	sess, err := s.session(r.Context(), scope, name, "read")
+	sess, err := s.peek(r.Context(), scope, name)
 	if err != nil {
 		return nil, err
 	}
@@ -40,7 +40,7 @@ func (s *Server) vocabulary(_ http.ResponseWriter, r *http.Request, scope *Scope
 
 // settings answers GET /v1/sessions/{name}/settings.
 func (s *Server) settings(_ http.ResponseWriter, r *http.Request, scope *Scope) (any, error) {
-	sess, err := s.session(r.Context(), scope, r.PathValue("name"), "read")
+	sess, err := s.peek(r.Context(), scope, r.PathValue("name"))
 	if err != nil {
 		return nil, err
 	}
@@ -136,7 +136,7 @@ func (s *Server) dump(_ http.ResponseWriter, r *http.Request, scope *Scope) (any
 		return nil, gqlstatus.Errorf(gqlstatus.AccessDenied, "this token may read only some sessions, and the %s session's dump lists them all", goldfish.CatalogName).
 			WithHint("Recall the catalogue (MATCH (s:SESSION)) or GET /v1/sessions: both show the sessions this token may read")
 	}
-	sess, err := s.session(r.Context(), scope, name, "read")
+	sess, err := s.peek(r.Context(), scope, name)
 	if err != nil {
 		return nil, err
 	}

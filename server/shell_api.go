@@ -63,7 +63,7 @@ func (s *Server) infoOf(name string) (goldfish.SessionInfo, bool) {
 // agents answers GET /v1/sessions/{name}/agents. A token bound to agents
 // sees only those (the others are other callers' names).
 func (s *Server) agents(_ http.ResponseWriter, r *http.Request, scope *Scope) (any, error) {
-	sess, err := s.session(r.Context(), scope, r.PathValue("name"), "read")
+	sess, err := s.peek(r.Context(), scope, r.PathValue("name"))
 	if err != nil {
 		return nil, err
 	}
@@ -97,7 +97,7 @@ func (s *Server) forgetAgent(_ http.ResponseWriter, r *http.Request, scope *Scop
 
 // kinds answers GET /v1/sessions/{name}/kinds[?kind=K].
 func (s *Server) kinds(_ http.ResponseWriter, r *http.Request, scope *Scope) (any, error) {
-	sess, err := s.session(r.Context(), scope, r.PathValue("name"), "read")
+	sess, err := s.peek(r.Context(), scope, r.PathValue("name"))
 	if err != nil {
 		return nil, err
 	}
@@ -114,7 +114,7 @@ func (s *Server) kinds(_ http.ResponseWriter, r *http.Request, scope *Scope) (an
 
 // names answers GET /v1/sessions/{name}/names.
 func (s *Server) names(_ http.ResponseWriter, r *http.Request, scope *Scope) (any, error) {
-	sess, err := s.session(r.Context(), scope, r.PathValue("name"), "read")
+	sess, err := s.peek(r.Context(), scope, r.PathValue("name"))
 	if err != nil {
 		return nil, err
 	}

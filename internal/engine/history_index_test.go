@@ -148,11 +148,11 @@ func historySessionOf(t testing.TB, n int) (*DB, *Session) {
 	}
 	s, _ := db.Session(ctx, "hs")
 	for i := range n {
-		text := fmt.Sprintf(`INSERT (:E {nick: "e%d", v: %d})`, i, i)
+		text, params := `INSERT (:E {nick: $n, v: $v})`, map[string]any{"n": fmt.Sprintf("e%d", i), "v": i}
 		if i == 1 {
-			text = `MATCH (e {nick: "e0"}) SET e.v = 99`
+			text, params = `MATCH (e {nick: "e0"}) SET e.v = 99`, nil
 		}
-		if _, err := s.commitText(ctx, text, nil); err != nil {
+		if _, err := s.commitText(ctx, text, params); err != nil {
 			t.Fatal(err)
 		}
 	}

@@ -258,7 +258,7 @@ func (s *Session) knownAt() time.Time {
 // it stale or its knowledge is older than the poll interval.
 func (s *Session) fresh(ctx context.Context) error {
 	h := s.db.hosts
-	if h == nil || s.catalog {
+	if h == nil || s.catalog || s.blank {
 		return nil
 	}
 	current := func() bool { return !s.remote.isStale() && time.Since(s.knownAt()) <= h.interval }

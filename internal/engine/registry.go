@@ -11,6 +11,7 @@ import (
 	"github.com/goldfish-gql/goldfish/exec"
 	"github.com/goldfish-gql/goldfish/gqlstatus"
 	"github.com/goldfish-gql/goldfish/internal/catalog"
+	"github.com/goldfish-gql/goldfish/store"
 	"github.com/goldfish-gql/goldfish/store/cabinet"
 	"github.com/goldfish-gql/goldfish/values"
 	"github.com/goldfish-gql/goldfish/vocab"
@@ -337,6 +338,34 @@ func (db *DB) Existing(ctx context.Context, name string) (*Session, error) {
 	return db.Session(ctx, name)
 }
 
+// Peek returns the session for a read of its state (settings,
+// vocabulary, names, kinds, agents, a dump): the session itself when a
+// write made it or it is open, else a stand-in with an empty session's
+// state, which is not registered, not listed, and refuses Commits. A
+// shell that reads a new session's settings before it sets one reads
+// the defaults, and the read makes nothing.
+func (db *DB) Peek(ctx context.Context, name string) (*Session, error) {
+	if err := values.ValidSessionName(name); err != nil {
+		return nil, err
+	}
+	if name != CatalogName {
+		ok, err := db.exists(ctx, name)
+		if err != nil {
+			return nil, err
+		}
+		if !ok {
+			s := newSession(db, name)
+			s.blank = true
+			s.setGraph(store.New())
+			s.hydrated.Store(true)
+			s.loaded = true
+			s.poisoned = gqlstatus.Errorf(gqlstatus.InvalidReference, "there is no session %q: a read made a stand-in, which takes no write", name)
+			return s, nil
+		}
+	}
+	return db.Session(ctx, name)
+}
+
 // exists reports whether a write made the session: this process, or the
 // cabinet (which another host may have written a moment ago).
 func (db *DB) exists(ctx context.Context, name string) (bool, error) {
@@ -347,8 +376,8 @@ func (db *DB) exists(ctx context.Context, name string) (bool, error) {
 	db.mu.Lock()
 	s, known := db.sessions[name], db.known[name]
 	db.mu.Unlock()
-	if known || s != nil && s.written() {
-		return true, nil
+	if known || s != nil {
+		return true, nil // written, or open (made by a write's first try, or by Session)
 	}
 	if db.hosts == nil {
 		return false, nil

@@ -143,7 +143,7 @@ func (s *Session) begin(ctx context.Context) error {
 		return err
 	}
 	m := s.db.mem
-	if m == nil || s.catalog {
+	if m == nil || s.catalog || s.blank {
 		return nil
 	}
 	m.use(s)
@@ -172,7 +172,7 @@ func (s *Session) begin(ctx context.Context) error {
 // to date while the call still holds it, then, over the budget, idle
 // sessions are unloaded.
 func (s *Session) end() {
-	if m := s.db.mem; m != nil && !s.catalog {
+	if m := s.db.mem; m != nil && !s.catalog && !s.blank {
 		m.done(s)
 	}
 	s.db.exit()

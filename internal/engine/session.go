@@ -46,6 +46,9 @@ type Session struct {
 	herr     error     // a hydration's lasting error (damage), under hmu
 	hydrated atomic.Bool
 	catalog  bool // the catalogue: Recall only
+	// blank is the stand-in Peek gives for a session no write made: an
+	// empty session's state, not registered, taking no write.
+	blank    bool
 	flushing atomic.Bool
 
 	// wmu orders a Commit's publish with its log entry, and guards what

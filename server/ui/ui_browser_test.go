@@ -8,6 +8,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -306,8 +307,12 @@ func TestBrowser(t *testing.T) {
 	// A version that is gone, an empty session, an edge to a node outside.
 	run("at 999", chromedp.Navigate(ts.URL+"/ui/#session=mission&at=999"))
 	waitTrue("at 999 refused", `/22Q08/.test(document.getElementById("notices").textContent)`)
-	run("empty", chromedp.Navigate(ts.URL+"/ui/#session=nothing_here"))
-	waitTrue("empty session", `/No Commit yet/.test(document.getElementById("versions").textContent)`)
+	// A session no write made: the page says so, and the visit makes none.
+	run("unknown", chromedp.Navigate(ts.URL+"/ui/#session=nothing_here"))
+	waitTrue("unknown session", `/42002/.test(document.getElementById("status").textContent + document.getElementById("notices").textContent) && /there is no session/.test(document.body.textContent)`)
+	if names, err := c.Sessions(context.Background()); err != nil || slices.Contains(names, "nothing_here") {
+		t.Errorf("visiting #session=nothing_here made the session: %v %v", names, err)
+	}
 	// A session name no session may have, from the address: refused, as text.
 	run("hostile name", chromedp.Navigate(ts.URL+"/ui/#session=%3Cscript%3Ealert(1)%3C%2Fscript%3E%22%C3%A9"))
 	waitTrue("name refused", `/42Q03/.test(document.getElementById("status").textContent) && document.getElementById("where").textContent === '<script>alert(1)</script>"é'`)

@@ -175,6 +175,9 @@ func replay(ctx context.Context, db *DB, g *store.Graph, e cabinet.Entry) error 
 		return nil
 	case cabinet.EntryDelta:
 		plan, err := db.plan(e.Text)
+		if gqlstatus.CodeOf(err, "") == gqlstatus.TextLimit {
+			plan, err = compileLogged(e.Text)
+		}
 		if err != nil {
 			return err
 		}

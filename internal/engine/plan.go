@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"math"
 	"time"
 
 	"github.com/dgraph-io/ristretto/v2"
@@ -82,6 +83,19 @@ func compileText(text string, t *values.Timing) (*planner.Plan, error) {
 		t.Parse, t.Plan = t1.Sub(t0), time.Since(t1)
 	}
 	return p, nil
+}
+
+// compileLogged plans a logged Δ the parser's pre-scan now refuses: the
+// bounds on a list's items and an expression's size came after some
+// texts were logged, and what the log holds was accepted once and must
+// replay (the byte and nesting bounds are the same as when it was
+// written, and hold). Not cached: such a text is rare and large.
+func compileLogged(text string) (*planner.Plan, error) {
+	script, err := parser.ParseWith(text, parser.Limits{MaxItems: math.MaxInt32, MaxExprSize: math.MaxInt32, MaxLabelTerms: math.MaxInt32})
+	if err != nil {
+		return nil, err
+	}
+	return planner.Build(script)
 }
 
 // plan is compile through the plan cache, untimed.

@@ -67,6 +67,7 @@ func TestMemoryBudgetUnloadsIdleSessions(t *testing.T) {
 	// Room for two of the sessions, not three, beside what the three
 	// hold unloaded (and the sixteenth of it a sweep leaves spare).
 	db := openBudget(t, path, 2*(sessionBaseBytes+2*nodeBytes+edgeBytes)+2000+4096+ // and the Shapes' bytes
+		2*(pastVersionBytes(sessionBaseBytes+2*nodeBytes+edgeBytes)+4*pastElementBytes)+ // the version each keeps before its newest
 		3*(knownSessionBytes+sessionHandleBytes)*17/16)
 	names := []string{"a", "b", "c"}
 	var ss []*Session

@@ -34,21 +34,21 @@ const PastVersions = values.PastVersions
 // pastElementBytes is what an element a Commit changed costs the
 // versions before it: its old record and the index paths the Commit
 // copied for it. pastVersionBytes is what a version costs whatever it
-// changed, the paths of the dozen index trees its Commit copied, which
-// grow with the trees' depth: a 2048th of the session's estimate, up to
-// pastVersionMax. Measured: 1,000 versions of a session of 1,000 nodes
-// cost what the estimate says within 1.5× (TestMemoryEstimateWithinLiveHeap);
-// on a session of 100k elements a Commit that sets a property and adds an
-// edge keeps about 52 KB alive per version (BenchmarkRecallAtVersion's
-// session, the heap with its ring and without), estimated 22 KB.
+// changed: the paths of the dozen index trees, the slot leaves and the
+// directory its Commit copied, which grow with the trees' depth.
+// Measured (TestPastRingWithinLiveHeap: the heap a ring of 1,000
+// one-element versions holds): 22 KB per version on a session of 1,000
+// nodes, 30 KB on 8,000, 32–40 KB on 25,000; estimated 20 KB and a
+// 1024th of the session's estimate, up to pastVersionMax.
 const (
 	pastElementBytes = 400
-	pastVersionMax   = 40 << 10
+	pastVersionBase  = 20 << 10
+	pastVersionMax   = 48 << 10
 )
 
 // pastVersionBytes is the per-version cost of a session whose newest
 // version's estimate is bytes.
-func pastVersionBytes(bytes int64) int64 { return min(bytes/2048, pastVersionMax) }
+func pastVersionBytes(bytes int64) int64 { return min(pastVersionBase+bytes/1024, pastVersionMax) }
 
 // pastFloorBytes: a small session's past may cost this much, whatever
 // its newest version's estimate (a few nodes changed a thousand times).

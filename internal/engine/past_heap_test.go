@@ -1,0 +1,55 @@
+package engine
+
+import (
+	"context"
+	"fmt"
+	"runtime"
+	"strings"
+	"testing"
+)
+
+// TestPastRingWithinLiveHeap: the versions a session keeps in memory cost
+// what the estimate says, within 2× either way, for one-element Commits
+// on sessions of 1,000 and 8,000 nodes: the ring's drop rule (no more
+// than the newest version's estimate, or pastFloorBytes) reads it, so
+// an estimate that is low keeps a ring many times the session.
+func TestPastRingWithinLiveHeap(t *testing.T) {
+	if testing.Short() {
+		t.Skip("commits 2,000 versions")
+	}
+	ctx := context.Background()
+	for _, n := range []int{1000, 8000} {
+		db, _ := openTest(bigBudget)
+		s, _ := db.Session(ctx, "r")
+		for i := 0; i < n; i += 500 {
+			var b strings.Builder
+			for j := i; j < i+500 && j < n; j++ {
+				fmt.Fprintf(&b, "INSERT (:TSK {nick: \"t%d\", title: \"task %d\"})-[:touches]->(:MOD {loc: \"m%d.go\"});\n", j, j, j%50)
+			}
+			if _, err := s.commitText(ctx, b.String(), nil); err != nil {
+				t.Fatal(err)
+			}
+		}
+		for i := range 1000 {
+			if _, err := s.commitText(ctx, `MATCH (t:TSK {nick: $t}) INSERT (t)-[:has]->(:NOTE {nick: $n})`,
+				map[string]any{"t": fmt.Sprintf("t%d", (i*7)%n), "n": fmt.Sprintf("n%d", i)}); err != nil {
+				t.Fatal(err)
+			}
+		}
+		db.plans.Clear()
+		var with, without runtime.MemStats
+		runtime.GC()
+		runtime.ReadMemStats(&with)
+		est, kept := s.past.bytes(), len(s.past.vers)
+		s.past.reset()
+		runtime.GC()
+		runtime.ReadMemStats(&without)
+		live := int64(with.HeapAlloc) - int64(without.HeapAlloc)
+		ratio := float64(live) / float64(max(est, 1))
+		t.Logf("%d nodes: %d versions kept hold %d KiB, estimated %d KiB (%.2f×)", n, kept, live>>10, est>>10, ratio)
+		if ratio > 2 || ratio < 0.5 {
+			t.Errorf("%d nodes: the versions kept hold %d KiB, estimated %d KiB", n, live>>10, est>>10)
+		}
+		db.Close()
+	}
+}

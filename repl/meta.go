@@ -345,7 +345,7 @@ func (sh *Shell) metaUse(ctx context.Context, args []string) error {
 	if existed {
 		sh.printf("using session %s (version %d)\n", name, s.Version())
 	} else {
-		sh.printf("using session %s: a new, empty session (sessions are created on first use)\n", name)
+		sh.printf("using session %s: a new, empty session (its first Commit makes it)\n", name)
 	}
 	return nil
 }

@@ -215,7 +215,7 @@ func TestMeta(t *testing.T) {
 		{name: "help :NAME", in: ":help :set", out: []string{":set [KNOB VALUE]", "ceilings"}},
 		{name: "help topic", in: ":help recall", out: []string{"MATCH (t:TSK"}},
 		{name: "help unknown", in: ":help nope", err: "no help for \"nope\"", code: 1},
-		{name: "use new", in: ":use work\nINSERT (:A);", out: []string{"using session work: a new, empty session (sessions are created on first use)\n", "ok v=1"},
+		{name: "use new", in: ":use work\nINSERT (:A);", out: []string{"using session work: a new, empty session (its first Commit makes it)\n", "ok v=1"},
 			session: "work", version: 0},
 		{name: "use existing", in: "INSERT (:A);\n:use work\n:use main", out: []string{"using session main (version 1)\n"}, version: 1},
 		{name: "use bad name", in: ":use no/slash", err: "GQLSTATUS 42Q03", code: 1},

@@ -266,3 +266,75 @@ func BenchmarkHistoryReopened(b *testing.B) {
 		}
 	}
 }
+
+// TestHistoryWhileCommitting: Histories read while Commits come in (the
+// index extended by each call, versions made between its read of the
+// newest and its replay) each answer a whole history: e0's two versions,
+// and every node made so far its one.
+func TestHistoryWhileCommitting(t *testing.T) {
+	db, s := historySessionOf(t, 200)
+	_ = db
+	ctx := context.Background()
+	var wg sync.WaitGroup
+	var made atomic.Int64
+	made.Store(199)
+	stop := make(chan struct{})
+	for w := range 2 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range 150 {
+				n := fmt.Sprintf("w%d_%d", w, i)
+				if _, err := s.commitText(ctx, `INSERT (:E {nick: $n})`, map[string]any{"n": n}); err != nil {
+					t.Error(err)
+					return
+				}
+			}
+		}()
+	}
+	for r := range 2 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := 0; ; i++ {
+				select {
+				case <-stop:
+					return
+				default:
+				}
+				nick := "e0"
+				if i%2 == 1 {
+					nick = fmt.Sprintf("e%d", 2+(i*7+r)%int(made.Load()-1)) // e1 is not a node: version 2 changed e0
+				}
+				h, err := s.History(ctx, nick, 0)
+				if err != nil {
+					t.Error(err)
+					return
+				}
+				if want := 1 + btoi(nick == "e0"); len(h.Entries) != want || h.More {
+					t.Errorf("History(%s) while committing: %v (more %v), want %d entries", nick, versionsOf(h), h.More, want)
+					return
+				}
+			}
+		}()
+	}
+	time.Sleep(50 * time.Millisecond)
+	for s.Version() < 500 && !t.Failed() {
+		time.Sleep(5 * time.Millisecond)
+	}
+	close(stop)
+	wg.Wait()
+	for w := range 2 {
+		h, err := s.History(ctx, fmt.Sprintf("w%d_149", w), 0)
+		if err != nil || len(h.Entries) != 1 {
+			t.Errorf("History(w%d_149) after: %v %v", w, h, err)
+		}
+	}
+}
+
+func btoi(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}

@@ -119,7 +119,7 @@ const (
 	Syntax Code = "42001"
 	// invalid reference: an unbound variable, an unknown function, action, session or shell parameter, a $parameter not given
 	InvalidReference Code = "42002"
-	// statement over a limit (implementation-defined): text over the byte limit, a Recall's token over the R byte budget (refused before it is parsed), nesting deeper than the limit, an expression too long, too many parameters or variables
+	// statement over a limit (implementation-defined): text over the byte limit, a Recall's token over the R byte budget (refused before it is parsed); nesting deeper than 66 levels, a list, map or argument list of more than 10,000 items, an expression or pattern over its size budget (100,000 characters as the CEL it compiles to, estimated from above; a property's or a SET's literal value is not held to it), a label expression of more than 1,000 labels and operators (each found by a pass over the text before it is parsed, `parser.Limits`, and refused at the item or token past the bound); too many parameters or variables
 	TextLimit Code = "42Q01"
 	// read-only session (implementation-defined): a Commit to the catalogue, or a drop of it
 	ReadOnlySession Code = "42Q02"

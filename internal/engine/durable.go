@@ -68,10 +68,14 @@ func (s *Session) await(w pendingWrite) error {
 	s.publish(w)
 	if w.ticket != nil {
 		s.db.mu.Lock()
+		known := s.db.known[s.name]
 		if s.db.sessions[s.name] == s {
 			s.db.known[s.name] = true
 		}
 		s.db.mu.Unlock()
+		if m := s.db.mem; m != nil && !known {
+			m.countFixed() // a session new to the cabinet holds its name and catalogue node
+		}
 		s.maybeAutoFlush()
 	}
 	return nil

@@ -113,9 +113,12 @@ type memory struct {
 	unloads, rehydrations atomic.Uint64
 	mu                    sync.Mutex // guards resident
 	resident              map[*Session]struct{}
-	// sweeping lets one sweep run at a time; buf is its list.
-	sweeping sync.Mutex
-	buf      []*Session
+	// sweeping lets one sweep run at a time; buf is its list. sweepAgain
+	// asks the sweep running for another pass: a call that found it
+	// running accounted bytes it may not have seen.
+	sweeping   sync.Mutex
+	sweepAgain atomic.Bool
+	buf        []*Session
 	// shapes is the database's Shape cache, whose bytes count too.
 	shapes *shapecache.Cache
 }
@@ -239,6 +242,9 @@ func (s *Session) pin() bool {
 // the next call ends, however long the database is idle.
 func (s *Session) unpin() {
 	if m := s.db.mem; m != nil && !s.catalog {
+		if s.hydrated.Load() {
+			m.account(s) // a flush may have changed what the session keeps
+		}
 		s.uses.Add(-1)
 		if m.over() {
 			m.sweep(nil)
@@ -252,10 +258,28 @@ func (s *Session) unpin() {
 // hydration; self, the session of the call that sweeps, is kept. A
 // sweep already running does the work for everyone.
 func (m *memory) sweep(self *Session) {
-	if !m.sweeping.TryLock() {
-		return
+	for {
+		if !m.sweeping.TryLock() {
+			// The sweep running goes again for this one: it may have
+			// counted the bytes before this call's account.
+			m.sweepAgain.Store(true)
+			if m.sweeping.TryLock() { // it ended meanwhile: sweep here
+				m.sweepOnce(self)
+				m.sweeping.Unlock()
+			}
+			return
+		}
+		m.sweepAgain.Store(false)
+		m.sweepOnce(self)
+		m.sweeping.Unlock()
+		if !m.sweepAgain.Load() || !m.over() {
+			return
+		}
 	}
-	defer m.sweeping.Unlock()
+}
+
+// sweepOnce is one pass of sweep, with m.sweeping held.
+func (m *memory) sweepOnce(self *Session) {
 	// The Shape cache's bytes count against the budget, as does what
 	// every session holds unloaded: the resident sessions have what they
 	// leave (WithMemoryBudget bounds the cache to a quarter).

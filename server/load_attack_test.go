@@ -48,17 +48,7 @@ import (
 // is within 3x of the run without (performance is measured, not asserted,
 // by default).
 func TestLoadAttack(t *testing.T) {
-	if os.Getenv("GOLDFISH_LOAD") != "1" {
-		t.Skip("a load test: set GOLDFISH_LOAD=1 (and GOLDFISH_LOAD_SECONDS to shorten it)")
-	}
-	dur := 30 * time.Second
-	if s := os.Getenv("GOLDFISH_LOAD_SECONDS"); s != "" {
-		n, err := strconv.ParseFloat(s, 64)
-		if err != nil || n <= 0 {
-			t.Fatalf("GOLDFISH_LOAD_SECONDS=%q", s)
-		}
-		dur = time.Duration(n * float64(time.Second))
-	}
+	dur := loadDuration(t)
 	base := runLoad(t, "baseline", dur, false)
 	att := runLoad(t, "attack", dur, true)
 
@@ -178,22 +168,7 @@ func runLoad(t *testing.T, name string, dur time.Duration, attack bool) *loadRun
 		t.Fatal(err)
 	}
 	defer db.Close()
-	ctx := context.Background()
-	for s := range loadSessions {
-		sess, err := db.Session(ctx, fmt.Sprintf("s%d", s))
-		if err != nil {
-			t.Fatal(err)
-		}
-		for i := 0; i < loadTasks; i += 100 {
-			var stmts []string
-			for j := i; j < i+100; j++ {
-				stmts = append(stmts, fmt.Sprintf(`INSERT (:TSK {nick: "t%d", status: "open", title: "task %d"})-[:touches]->(:MOD {loc: "m%d.go"})`, j, j, j%50))
-			}
-			if _, err := sess.Commit(ctx, strings.Join(stmts, ";\n"), nil); err != nil {
-				t.Fatal(err)
-			}
-		}
-	}
+	seedTasks(t, db)
 	srv, err := server.New(db, server.Options{Logger: slog.New(slog.NewTextHandler(io.Discard, nil))})
 	if err != nil {
 		t.Fatal(err)
@@ -445,6 +420,46 @@ func runLoad(t *testing.T, name string, dur time.Duration, attack bool) *loadRun
 	defer re.Close()
 	count(re, "reopened")
 	return run
+}
+
+// loadDuration skips a load test unless GOLDFISH_LOAD=1, and returns
+// GOLDFISH_LOAD_SECONDS (default 30) as a duration.
+func loadDuration(t *testing.T) time.Duration {
+	t.Helper()
+	if os.Getenv("GOLDFISH_LOAD") != "1" {
+		t.Skip("a load test: set GOLDFISH_LOAD=1 (and GOLDFISH_LOAD_SECONDS to shorten it)")
+	}
+	dur := 30 * time.Second
+	if s := os.Getenv("GOLDFISH_LOAD_SECONDS"); s != "" {
+		n, err := strconv.ParseFloat(s, 64)
+		if err != nil || n <= 0 {
+			t.Fatalf("GOLDFISH_LOAD_SECONDS=%q", s)
+		}
+		dur = time.Duration(n * float64(time.Second))
+	}
+	return dur
+}
+
+// seedTasks writes the load's sessions s0… of loadTasks tasks each, a
+// module touched by each.
+func seedTasks(t *testing.T, db *goldfish.DB) {
+	t.Helper()
+	ctx := context.Background()
+	for s := range loadSessions {
+		sess, err := db.Session(ctx, fmt.Sprintf("s%d", s))
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i := 0; i < loadTasks; i += 100 {
+			var stmts []string
+			for j := i; j < i+100; j++ {
+				stmts = append(stmts, fmt.Sprintf(`INSERT (:TSK {nick: "t%d", status: "open", title: "task %d"})-[:touches]->(:MOD {loc: "m%d.go"})`, j, j, j%50))
+			}
+			if _, err := sess.Commit(ctx, strings.Join(stmts, ";\n"), nil); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
 }
 
 var (

@@ -54,17 +54,7 @@ import (
 // GOLDFISH_LOAD_BUDGET_MIB set the Shape cache and a memory budget, and
 // GOLDFISH_LOAD_HEAPPROFILE=FILE writes the heap at the load's end.
 func TestLoadHardening(t *testing.T) {
-	if os.Getenv("GOLDFISH_LOAD") != "1" {
-		t.Skip("a load test: set GOLDFISH_LOAD=1 (and GOLDFISH_LOAD_SECONDS to shorten it)")
-	}
-	dur := 30 * time.Second
-	if s := os.Getenv("GOLDFISH_LOAD_SECONDS"); s != "" {
-		n, err := strconv.ParseFloat(s, 64)
-		if err != nil || n <= 0 {
-			t.Fatalf("GOLDFISH_LOAD_SECONDS=%q", s)
-		}
-		dur = time.Duration(n * float64(time.Second))
-	}
+	dur := loadDuration(t)
 	const historyVersions = 20_000
 	path := filepath.Join(t.TempDir(), "c.gf")
 	t0 := time.Now()
@@ -382,21 +372,7 @@ func seedHardening(t *testing.T, path string, n int) {
 		t.Fatal(err)
 	}
 	defer db.Close()
-	for s := range loadSessions {
-		sess, err := db.Session(ctx, fmt.Sprintf("s%d", s))
-		if err != nil {
-			t.Fatal(err)
-		}
-		for i := 0; i < loadTasks; i += 100 {
-			var stmts []string
-			for j := i; j < i+100; j++ {
-				stmts = append(stmts, fmt.Sprintf(`INSERT (:TSK {nick: "t%d", status: "open", title: "task %d"})-[:touches]->(:MOD {loc: "m%d.go"})`, j, j, j%50))
-			}
-			if _, err := sess.Commit(ctx, strings.Join(stmts, ";\n"), nil); err != nil {
-				t.Fatal(err)
-			}
-		}
-	}
+	seedTasks(t, db)
 	hs, err := db.Session(ctx, "hs")
 	if err != nil {
 		t.Fatal(err)

@@ -146,18 +146,8 @@ func (c *keyCheck) list(t reflect.Type) error {
 		if err := c.value(elem); err != nil {
 			return err
 		}
-		c.space()
-		if c.i >= len(c.b) {
-			return errNotJSON
-		}
-		c.i++
-		switch c.b[c.i-1] {
-		case ']':
-			c.path = c.path[:len(c.path)-1]
-			return nil
-		case ',':
-		default:
-			return errNotJSON
+		if end, err := c.after(']'); end || err != nil {
+			return err
 		}
 	}
 }
@@ -239,20 +229,28 @@ func (c *keyCheck) object(t reflect.Type) error {
 		if err := c.value(vt); err != nil {
 			return err
 		}
-		c.space()
-		if c.i >= len(c.b) {
-			return errNotJSON
-		}
-		c.i++
-		switch c.b[c.i-1] {
-		case '}':
-			c.path = c.path[:len(c.path)-1]
-			return nil
-		case ',':
-		default:
-			return errNotJSON
+		if end, err := c.after('}'); end || err != nil {
+			return err
 		}
 	}
+}
+
+// after reads what follows a member of a list or an object: a comma,
+// or its closing bracket (end, leaving the member's path step).
+func (c *keyCheck) after(closing byte) (end bool, err error) {
+	c.space()
+	if c.i >= len(c.b) {
+		return false, errNotJSON
+	}
+	c.i++
+	switch c.b[c.i-1] {
+	case closing:
+		c.path = c.path[:len(c.path)-1]
+		return true, nil
+	case ',':
+		return false, nil
+	}
+	return false, errNotJSON
 }
 
 // unknown refuses the key at off, which none of fields is: as a field in

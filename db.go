@@ -51,7 +51,8 @@ func (db *DB) Session(ctx context.Context, name string) (*Session, error) {
 }
 
 // Existing returns the named session for a reader: one a write made (in
-// the cabinet, by any host, or in memory), or the catalogue. A read never
+// the cabinet, by any host, or in memory) or that is open (Session), or
+// the catalogue. A read never
 // creates a session: an unknown name is 42002, naming the sessions a small
 // edit away. A server opens sessions for its readers with it, so that no
 // Recall, version list or history of a name adds that name to what every

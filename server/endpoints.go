@@ -142,13 +142,17 @@ func (s *Server) sessionAs(ctx context.Context, scope *Scope, name, verb, agent 
 	if err != nil {
 		return nil, "", err
 	}
+	sess, err := s.open(ctx, name, verb)
+	if err != nil {
+		return nil, "", err
+	}
 	if agent != "" {
+		// After the open: a session that does not exist takes no slot.
 		if err := s.agentSlots.admit(scope, name, agent); err != nil {
 			return nil, "", err
 		}
 	}
-	sess, err := s.open(ctx, name, verb)
-	return sess, agent, err
+	return sess, agent, nil
 }
 
 // checkScope refuses a session the token may not read (verb "read") or

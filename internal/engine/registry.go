@@ -319,55 +319,58 @@ func (db *DB) Ping(ctx context.Context) error {
 }
 
 // Existing returns the named session for a reader: the catalogue, or a
-// session a write made, in the cabinet (with many hosts, as the shared
-// cabinet says now) or in memory. An unknown name is refused with 42002
-// and the names a small edit away; nothing is created.
+// session a write made (in the cabinet, with many hosts as the shared
+// cabinet says now, or in memory) or that is open. An unknown name is
+// refused with 42002 and the names a small edit away; nothing is made.
 func (db *DB) Existing(ctx context.Context, name string) (*Session, error) {
-	if err := values.ValidSessionName(name); err != nil {
+	ok, err := db.found(ctx, name)
+	if err != nil {
 		return nil, err
 	}
-	if name != CatalogName {
-		ok, err := db.exists(ctx, name)
-		if err != nil {
-			return nil, err
-		}
-		if !ok {
-			return nil, db.unknownSession(name)
-		}
+	if !ok {
+		return nil, db.unknownSession(name)
 	}
 	return db.Session(ctx, name)
 }
 
 // Peek returns the session for a read of its state (settings,
-// vocabulary, names, kinds, agents, a dump): the session itself when a
-// write made it or it is open, else a stand-in with an empty session's
-// state, which is not registered, not listed, and refuses Commits. A
-// shell that reads a new session's settings before it sets one reads
-// the defaults, and the read makes nothing.
+// vocabulary, names, kinds, agents, a dump): the session itself when
+// Existing finds it, else a stand-in with an empty session's state,
+// which is not registered, not listed, and refuses Commits. A shell
+// that reads a new session's settings before it sets one reads the
+// defaults, and the read makes nothing.
 func (db *DB) Peek(ctx context.Context, name string) (*Session, error) {
-	if err := values.ValidSessionName(name); err != nil {
+	ok, err := db.found(ctx, name)
+	if err != nil {
 		return nil, err
 	}
-	if name != CatalogName {
-		ok, err := db.exists(ctx, name)
-		if err != nil {
-			return nil, err
-		}
-		if !ok {
-			s := newSession(db, name)
-			s.blank = true
-			s.setGraph(store.New())
-			s.hydrated.Store(true)
-			s.loaded = true
-			s.poisoned = gqlstatus.Errorf(gqlstatus.InvalidReference, "there is no session %q: a read made a stand-in, which takes no write", name)
-			return s, nil
-		}
+	if !ok {
+		s := newSession(db, name)
+		s.blank = true
+		s.setGraph(store.New())
+		s.hydrated.Store(true)
+		s.loaded = true
+		s.poisoned = gqlstatus.Errorf(gqlstatus.InvalidReference, "there is no session %q: a read made a stand-in, which takes no write", name)
+		return s, nil
 	}
 	return db.Session(ctx, name)
 }
 
-// exists reports whether a write made the session: this process, or the
-// cabinet (which another host may have written a moment ago).
+// found checks name and reports whether Existing finds it: the
+// catalogue, or a session that exists.
+func (db *DB) found(ctx context.Context, name string) (bool, error) {
+	if err := values.ValidSessionName(name); err != nil {
+		return false, err
+	}
+	if name == CatalogName {
+		return true, nil
+	}
+	return db.exists(ctx, name)
+}
+
+// exists reports whether a write made the session (this process, or the
+// cabinet, which another host may have written a moment ago), or it is
+// open here.
 func (db *DB) exists(ctx context.Context, name string) (bool, error) {
 	if err := db.enter(); err != nil {
 		return false, err

@@ -594,3 +594,44 @@ func TestMemoryBudget10kSessions(t *testing.T) {
 		}
 	}
 }
+
+// TestShapeCacheKeepsNewestVersion: under steady Commits, the Shape cache
+// holds the Shapes of each session's newest cached version only. Each
+// older one can never be served to a Recall of the newest version, and
+// holds the records of its version; before, every version's Shapes
+// stayed until eviction and the cache filled with versions no one reads.
+// An unload drops the session's Shapes at once.
+func TestShapeCacheKeepsNewestVersion(t *testing.T) {
+	ctx := context.Background()
+	db := openBudget(t, filepath.Join(t.TempDir(), "c.gf"), 1<<30) // a budget that unloads nothing by itself
+	a := session(t, db, "a")
+	commit(t, a, `INSERT (:TSK {nick: "t"})-[:r]->(:NOTE {text: "x"})`)
+	q := `MATCH (t:TSK {nick: "t"})`
+	sh, _, err := a.recallTimed(ctx, q, values.RecallOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	one := int64(len(sh.Text))
+	for i := range 300 {
+		commit(t, a, fmt.Sprintf(`INSERT (:OTHER {i: %d})`, i)) // the Shape stays the same
+		if _, _, err := a.recallTimed(ctx, q, values.RecallOptions{}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	db.shapes.Wait()
+	// One Shape's cost is its text and what it holds besides (a few
+	// times the text); 300 versions' worth would be far more.
+	if held := db.shapes.Bytes(); held > 20*one {
+		t.Fatalf("the Shape cache holds %d bytes after 300 versions, want about one Shape (%d bytes)", held, one)
+	}
+	if _, tm, _ := a.recallTimed(ctx, q, values.RecallOptions{}); !tm.Cached {
+		t.Fatal("the newest version's Shape is not cached")
+	}
+	if !db.mem.unload(a) {
+		t.Fatal("the idle session was not unloaded")
+	}
+	db.shapes.Wait()
+	if held := db.shapes.Bytes(); held != 0 {
+		t.Fatalf("the Shape cache holds %d bytes after the session's unload, want 0", held)
+	}
+}

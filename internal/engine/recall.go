@@ -196,7 +196,7 @@ func (s *Session) recall(ctx context.Context, q string, opts values.RecallOption
 		return nil, err
 	}
 	if key != nil {
-		s.db.shapes.Set(*key, sh, int64(sh.Size()))
+		s.db.shapes.Set(s.incarnation, snap.Version(), *key, sh, int64(sh.Size()))
 	}
 	if o.AtVersion != 0 {
 		sh = sh.Past()

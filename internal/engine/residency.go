@@ -387,5 +387,8 @@ func (s *Session) release() {
 	s.past.reset()
 	s.older.reset()
 	s.hidx.Store(nil)
+	if s.db.shapes != nil {
+		s.db.shapes.Forget(s.incarnation) // never served again
+	}
 	s.incarnation = incarnations.Add(1)
 }

@@ -23,7 +23,7 @@ func TestShapeCacheBatches(t *testing.T) {
 		k := fmt.Sprintf("key%d", i)
 		shapes[k] = &exec.Shape{Shape: values.Shape{Text: k}}
 		key := []byte(k)
-		sc.Set(key, shapes[k], 64)
+		sc.Set(1, 1, key, shapes[k], 64)
 		key[0] = 'X' // the cache keeps a copy of the key
 		if sh, ok := sc.Get([]byte(k)); !ok || sh != shapes[k] {
 			t.Fatalf("%s not found right after set", k)
@@ -43,7 +43,7 @@ func TestShapeCacheBatches(t *testing.T) {
 			defer wg.Done()
 			for i := range shapeBatch {
 				k := fmt.Sprintf("g%d-%d", g, i)
-				sc.Set([]byte(k), &exec.Shape{Shape: values.Shape{Text: k}}, 64)
+				sc.Set(uint64(g+2), 1, []byte(k), &exec.Shape{Shape: values.Shape{Text: k}}, 64)
 				// Other goroutines' sets may hand this batch over and the
 				// next one before ristretto takes it: then a miss, never
 				// a wrong Shape.
@@ -56,7 +56,7 @@ func TestShapeCacheBatches(t *testing.T) {
 	wg.Wait()
 	hits := 0
 	for k, want := range shapes {
-		if sh, ok := sc.c.Get([]byte(k)); ok && sh == want {
+		if h, ok := sc.c.Get([]byte(k)); ok && h.sh == want {
 			hits++
 		}
 	}

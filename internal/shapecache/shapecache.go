@@ -192,7 +192,9 @@ func (sc *Cache) unpend(keys [][]byte) [][]byte {
 	// its buffer: a Del after them removes them, so only its entries
 	// are taken out here (their cost comes off when ristretto drops
 	// them).
-	sc.handed = slices.DeleteFunc(slices.Clone(sc.handed), func(p pendingShape) bool { return slices.ContainsFunc(keys, func(k []byte) bool { return bytes.Equal(p.key, k) }) })
+	sc.handed = slices.DeleteFunc(slices.Clone(sc.handed), func(p pendingShape) bool {
+		return slices.ContainsFunc(keys, func(k []byte) bool { return bytes.Equal(p.key, k) })
+	})
 	return keys
 }
 

@@ -90,6 +90,15 @@ var (
 // MaxSessionName is the longest session name accepted.
 const MaxSessionName = values.MaxSessionName
 
+// CheckText makes the checks a Recall or a Commit makes of a GQL text
+// before the parser reads it: its bytes (at most 1 MiB), its UTF-8, and
+// the parser's bounds on a list's items, an expression's size, a label
+// expression's terms and the nesting. It returns the error the Recall or
+// Commit would return for them (42Q01, 42001), or nil. It allocates
+// nothing for a text it takes, so a server can refuse such a text before
+// it decodes the rest of a request.
+func CheckText(text string) error { return engine.CheckText(text) }
+
 // ValidSessionName checks a session name: 1 to 64 letters, digits, '_',
 // '-' or '.', not starting with '.' or '-'.
 func ValidSessionName(name string) error { return values.ValidSessionName(name) }

@@ -204,3 +204,31 @@ func TestAcceptedNearTheBounds(t *testing.T) {
 		t.Logf("%-36s %7d bytes parsed: %10d bytes allocated, %4.0f per byte", c.name, len(c.text), n, float64(n)/float64(len(c.text)))
 	}
 }
+
+// TestCheckIsParsesFirstError: Check refuses what Parse refuses before
+// reading the text, with the same error, and takes the rest without
+// allocating.
+func TestCheckIsParsesFirstError(t *testing.T) {
+	list := strings.Repeat("1,", DefaultMaxItems+1) + "1"
+	for _, text := range []string{
+		"MATCH (n) WHERE n.v IN [" + list + "]",
+		"INSERT (:X {v: [" + list + "]})",
+		"MATCH (n:" + strings.Repeat("A|", DefaultMaxLabelTerms+1) + "B)",
+		"MATCH (n) WHERE n.v = 1" + strings.Repeat(" OR n.v = 1", 20000),
+		strings.Repeat("x", DefaultMaxBytes+1),
+		"MATCH (n {v: '\xff'})",
+	} {
+		_, perr := Parse(text)
+		cerr := Check(text)
+		if perr == nil || cerr == nil || perr.Error() != cerr.Error() {
+			t.Errorf("%.40q: Parse %.120v, Check %.120v", text, perr, cerr)
+		}
+	}
+	ok := "MATCH (t:TSK {nick: $n}) WHERE t.v IN [1, 2, 3] LIMIT 4"
+	if err := Check(ok); err != nil {
+		t.Fatal(err)
+	}
+	if n := testing.AllocsPerRun(100, func() { Check(ok) }); n != 0 {
+		t.Errorf("Check of a text it takes allocates %v times", n)
+	}
+}

@@ -119,15 +119,23 @@ func ParseWith(text string, lim Limits) (script *ast.Script, err error) {
 	return s, nil
 }
 
-// parse is Parse with the pool switchable (for the cold benchmark).
-func parse(text string, lim Limits, pooled bool) (script *ast.Script, gerr *gqlstatus.Error) {
-	defer func() {
-		if r := recover(); r != nil {
-			script = nil
-			gerr = gqlstatus.Errorf(gqlstatus.Internal, "internal parser error: %v", r).
-				WithHint("this is a bug in goldfish's parser; please report the statement text")
-		}
-	}()
+// Check makes the checks Parse makes before it reads a statement: the
+// text's bytes, its UTF-8 and the pre-scan's bounds (a list's items, an
+// expression's size, a label expression's terms, the nesting), under
+// DefaultLimits. It returns the error Parse would return for them (a
+// *gqlstatus.Error), or nil when Parse would go on to read the text.
+// It allocates nothing for a text it takes: a caller holding text it
+// has not yet decoded whole can refuse it at the cost of one scan.
+func Check(text string) error {
+	if _, gerr := checkTraps(text, DefaultLimits); gerr != nil {
+		return gerr
+	}
+	return nil
+}
+
+// checkTraps makes Check's checks under lim and returns the pre-scan's
+// comment traps (likely arrows that began a comment) too.
+func checkTraps(text string, lim Limits) (traps []int, gerr *gqlstatus.Error) {
 	if len(text) > lim.MaxBytes {
 		return nil, gqlstatus.Errorf(gqlstatus.TextLimit,
 			"statement text is %d bytes; the limit is %d bytes", len(text), lim.MaxBytes).
@@ -139,7 +147,19 @@ func parse(text string, lim Limits, pooled bool) (script *ast.Script, gerr *gqls
 			"statement text is not valid UTF-8").
 			WithHint("send the text as UTF-8")
 	}
-	traps, e := prescan(text, lim, nil)
+	return prescan(text, lim, nil)
+}
+
+// parse is Parse with the pool switchable (for the cold benchmark).
+func parse(text string, lim Limits, pooled bool) (script *ast.Script, gerr *gqlstatus.Error) {
+	defer func() {
+		if r := recover(); r != nil {
+			script = nil
+			gerr = gqlstatus.Errorf(gqlstatus.Internal, "internal parser error: %v", r).
+				WithHint("this is a bug in goldfish's parser; please report the statement text")
+		}
+	}()
+	traps, e := checkTraps(text, lim)
 	if e != nil {
 		return nil, e
 	}

@@ -36,6 +36,9 @@ func (s *Server) recall(_ http.ResponseWriter, r *http.Request, scope *Scope) (a
 // first, so a session the token may not read answers 403 whether or not
 // it exists.
 func (s *Server) doRecall(ctx context.Context, scope *Scope, name string, req wire.RecallRequest) (*goldfish.Shape, error) {
+	if err := textFirst(ctx, scope, name, "read", req.Q); err != nil {
+		return nil, err
+	}
 	sess, agent, err := s.sessionAs(ctx, scope, name, "read", req.Agent)
 	if err != nil {
 		return nil, err
@@ -77,6 +80,9 @@ func (s *Server) commit(_ http.ResponseWriter, r *http.Request, scope *Scope) (a
 }
 
 func (s *Server) doCommit(ctx context.Context, scope *Scope, name string, req wire.CommitRequest) (*goldfish.CommitResult, error) {
+	if err := textFirst(ctx, scope, name, "write", req.Text); err != nil {
+		return nil, err
+	}
 	sess, agent, err := s.sessionAs(ctx, scope, name, "write", req.Agent)
 	if err != nil {
 		return nil, err

@@ -281,6 +281,7 @@ func (s *Server) mcpHTTP() http.Handler {
 		if !ok {
 			return
 		}
+		body, r = withoutOversize(body, r)
 		r.Body, r.ContentLength = io.NopCloser(bytes.NewReader(body)), int64(len(body))
 		cw := &cappedWriter{w: w}
 		next.ServeHTTP(cw, r)

@@ -98,6 +98,10 @@ func compileLogged(text string) (*planner.Plan, error) {
 	return planner.Build(script)
 }
 
+// CheckText makes the checks compile's parse makes before it reads a
+// text (parser.Check).
+func CheckText(text string) error { return parser.Check(text) }
+
 // plan is compile through the plan cache, untimed.
 func (db *DB) plan(text string) (*planner.Plan, error) { return db.compile(text, planCached, nil) }
 

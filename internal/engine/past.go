@@ -18,10 +18,13 @@ import (
 // snapshots of the last versions costs what those Commits changed, not
 // copies of the graph: the index paths each Commit copied and the
 // elements it changed (the ledger's Changed counter), estimated below,
-// which the memory budget counts with the session. The ring keeps at most PastVersions versions, and drops
-// its oldest while they cost more than the newest version itself (or
-// than pastFloorBytes, for a small session), so a session's past never
-// holds much more memory than its present. Versions are kept from the
+// which the memory budget counts with the session. The ring keeps at
+// most PastVersions versions, and drops its oldest while they cost more
+// than a tenth of the newest version (or than pastFloorBytes, for a
+// small session): the past in memory is a cache of the cabinet's
+// history, and a session's memory is its present. Under steady Commits
+// a past as large as the present doubled what a busy server held, and
+// the collector's work with it. Versions are kept from the
 // Commits of this process, from the log entries a hydration replays and,
 // with many hosts, from the other hosts' entries a catch-up replays; a
 // version before them is rebuilt from the cabinet's history (history.go)
@@ -51,8 +54,8 @@ const (
 func pastVersionBytes(bytes int64) int64 { return min(pastVersionBase+bytes/1024, pastVersionMax) }
 
 // pastFloorBytes: a small session's past may cost this much, whatever
-// its newest version's estimate (a few nodes changed a thousand times).
-const pastFloorBytes = 8 << 20
+// its newest version's estimate: some 50 versions of 20 KiB.
+const pastFloorBytes = 1 << 20
 
 // pastRing holds the snapshots of consecutive versions, at most
 // PastVersions of them, oldest first, each with the ledger's Changed
@@ -82,7 +85,8 @@ type versionMade struct {
 // a snapshot that does not follow (versions another host made meanwhile,
 // a hydration) starts the ring again from it. The oldest versions go
 // while the ring holds more than PastVersions, or while what they cost
-// (bytes) is more than the new version's own estimate and pastFloorBytes.
+// (bytes) is more than a tenth of the new version's own estimate and
+// pastFloorBytes.
 func (p *pastRing) add(snap *store.Snapshot, made versionMade) {
 	v := snap.Version()
 	pv := pastVersion{snap: snap, changed: exec.Vocabulary(snap).Changed(), made: made}
@@ -100,7 +104,7 @@ func (p *pastRing) add(snap *store.Snapshot, made versionMade) {
 	p.vers = append(p.vers, pv)
 	size := sessionBytes(snap)
 	p.perVersion = pastVersionBytes(size)
-	limit := max(size, pastFloorBytes)
+	limit := max(size/10, pastFloorBytes)
 	drop := 0
 	for len(p.vers)-drop > PastVersions || len(p.vers)-drop > 1 && p.costFrom(drop) > limit {
 		drop++

@@ -11,8 +11,8 @@ import (
 // TestPastRingWithinLiveHeap: the versions a session keeps in memory cost
 // what the estimate says, within 2× either way, for one-element Commits
 // on sessions of 1,000 and 8,000 nodes: the ring's drop rule (no more
-// than the newest version's estimate, or pastFloorBytes) reads it, so
-// an estimate that is low keeps a ring many times the session.
+// than a tenth of the newest version's estimate, or pastFloorBytes)
+// reads it, so an estimate that is low keeps a ring larger than that.
 func TestPastRingWithinLiveHeap(t *testing.T) {
 	if testing.Short() {
 		t.Skip("commits 2,000 versions")
@@ -41,12 +41,21 @@ func TestPastRingWithinLiveHeap(t *testing.T) {
 		runtime.GC()
 		runtime.ReadMemStats(&with)
 		est, kept := s.past.bytes(), len(s.past.vers)
-		s.past.reset()
+		// The estimate is of the versions kept besides the newest, which
+		// is the session's own: the ring is cut to it alone.
+		s.past.mu.Lock()
+		s.past.vers = append([]pastVersion(nil), s.past.vers[kept-1])
+		s.past.mu.Unlock()
 		runtime.GC()
 		runtime.ReadMemStats(&without)
 		live := int64(with.HeapAlloc) - int64(without.HeapAlloc)
 		ratio := float64(live) / float64(max(est, 1))
 		t.Logf("%d nodes: %d versions kept hold %d KiB, estimated %d KiB (%.2f×)", n, kept, live>>10, est>>10, ratio)
+		// What the past holds is a tenth of the session, or the 1 MiB
+		// floor.
+		if bound := max(sessionBytes(s.snapshot())/10, 1<<20); live > 2*bound {
+			t.Errorf("%d nodes: the versions kept hold %d KiB, over twice a tenth of the session or the floor (%d KiB)", n, live>>10, bound>>10)
+		}
 		if ratio > 2 || ratio < 0.5 {
 			t.Errorf("%d nodes: the versions kept hold %d KiB, estimated %d KiB", n, live>>10, est>>10)
 		}

@@ -38,6 +38,15 @@ func decode(r *http.Request, v any) error {
 	if err := wire.CheckKeys(body, reflect.TypeOf(v)); err != nil {
 		return err
 	}
+	switch v.(type) {
+	case *wire.RecallRequest:
+		err = oversizeBody(body, "q")
+	case *wire.CommitRequest:
+		err = oversizeBody(body, "text")
+	}
+	if err != nil {
+		return err
+	}
 	// json.Unmarshal decodes from the bytes as they are; a Decoder
 	// would copy them into a buffer it grows by doubling, twice the
 	// body's bytes again. The keys are checked above (no unknown field)

@@ -1,6 +1,7 @@
 package server
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"net/http"
@@ -63,11 +64,7 @@ func withoutOversize(msg []byte, r *http.Request) ([]byte, *http.Request) {
 	if !ok || args[tStart] != '"' {
 		return msg, r
 	}
-	var text string
-	if json.Unmarshal(args[tStart:tEnd], &text) != nil {
-		return msg, r
-	}
-	err := goldfish.CheckText(text)
+	err := checkJSONText(args[tStart:tEnd])
 	if err == nil {
 		return msg, r
 	}
@@ -75,6 +72,39 @@ func withoutOversize(msg []byte, r *http.Request) ([]byte, *http.Request) {
 	out := make([]byte, 0, len(msg)-(tEnd-tStart)+2)
 	out = append(append(append(out, msg[:at]...), `""`...), msg[pStart+aStart+tEnd:]...)
 	return out, r.WithContext(context.WithValue(r.Context(), oversizeKey{}, statusOf(err)))
+}
+
+// checkJSONText is goldfish.CheckText of a JSON string (valid JSON, as
+// checkMessage or checkBody has made sure). A string with no escape is
+// its own text, taken as it is: json.Unmarshal would validate and
+// unquote it rune by rune, most of the cost of refusing it.
+func checkJSONText(str []byte) error {
+	var text string
+	if bytes.IndexByte(str, '\\') < 0 {
+		text = string(str[1 : len(str)-1])
+	} else if err := json.Unmarshal(str, &text); err != nil {
+		return nil // left to the decoder, which says what is wrong
+	}
+	if err := goldfish.CheckText(text); err != nil {
+		return statusOf(err)
+	}
+	return nil
+}
+
+// oversizeBody refuses the body of a /v1 Recall or Commit whose text
+// (key) the parser refuses before reading it, before the body is decoded
+// (textFirst refuses it after, were it found only then): found as
+// withoutOversize finds a tool's text, a 256 KB text costs one scan and
+// a copy instead of json.Unmarshal's decoding.
+func oversizeBody(body []byte, key string) error {
+	if len(body) < oversizeFloor {
+		return nil
+	}
+	start, end, ok := member(body, key, nil)
+	if !ok || body[start] != '"' {
+		return nil
+	}
+	return checkJSONText(body[start:end])
 }
 
 // member finds the value of key in the JSON object obj (valid JSON, each

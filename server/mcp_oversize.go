@@ -123,6 +123,9 @@ func member(obj []byte, key string, want func([]byte) bool) (start, end int, ok 
 			return 0, 0, false
 		}
 		kEnd := skipValue(obj, i)
+		if kEnd < 0 {
+			return 0, 0, false
+		}
 		k := obj[i:kEnd]
 		i = skipSpace(obj, kEnd)
 		if i >= len(obj) || obj[i] != ':' {
@@ -168,13 +171,20 @@ func skipValue(b []byte, i int) int {
 	for ; i < len(b); i++ {
 		switch c := b[i]; c {
 		case '"':
-			for i++; i < len(b) && b[i] != '"'; i++ {
-				if b[i] == '\\' {
-					i++
+			// To the closing quote, a jump at a time to the next quote
+			// or backslash (a 256 KB text is one string).
+			for i++; ; i += 2 {
+				if i >= len(b) {
+					return -1
 				}
-			}
-			if i >= len(b) {
-				return -1
+				j := bytes.IndexAny(b[i:], `"\\`)
+				if j < 0 {
+					return -1
+				}
+				i += j
+				if b[i] == '"' {
+					break
+				}
 			}
 			if depth == 0 {
 				return i + 1

@@ -131,3 +131,31 @@ func TestOversizeLeftToTheSDK(t *testing.T) {
 		t.Errorf("emptied: %.300s, want %.300s", out, want)
 	}
 }
+
+// FuzzOversize: finding a text in a message or a body never panics, on
+// any bytes (a /v1 body is scanned before it is known to be JSON), and a
+// message it changes is the same message with one string emptied.
+func FuzzOversize(f *testing.F) {
+	big := `"MATCH (n) WHERE n.v IN [` + strings.Repeat("1,", 10001) + `1]"`
+	for _, seed := range []string{
+		`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"recall","arguments":{"q":` + big + `}}}`,
+		`{"method":"tools/call","params":{"name":"commit","arguments":{"text":"\\`,
+		`{"q": "x\\"}`, `{"q": ` + big, `{"q":"\`, `{`, `"`, `[{"q":1}]`, `{"q":` + big + `,}`,
+	} {
+		f.Add([]byte(seed))
+	}
+	f.Fuzz(func(t *testing.T, msg []byte) {
+		floor := oversizeFloor
+		oversizeFloor = 0
+		defer func() { oversizeFloor = floor }()
+		oversizeBody(msg, "q")
+		r := httptest.NewRequest("POST", "/mcp", nil)
+		out, r2 := withoutOversize(msg, r)
+		if r2 == r && string(out) != string(msg) {
+			t.Fatalf("changed without a refusal: %q", out)
+		}
+		if r2 != r && len(out) >= len(msg) {
+			t.Fatalf("a refusal that emptied nothing: %q", out)
+		}
+	})
+}

@@ -34,7 +34,11 @@ import (
 // closed; gqlsh serve is built and serves it in a process of its own (so
 // no version of it is in memory), and each session is read once (the
 // history index built). Then for GOLDFISH_LOAD_SECONDS (default 30) 64
-// writers and 64 readers work on four sessions while attackers send 256
+// writers and 64 readers work on four sessions, each an agent sending at
+// most GOLDFISH_LOAD_RATE requests a second (default 10, 1,280 a second
+// in all; 0 sends back to back, the machine's saturation, where every
+// request's wait is the clients' number over the throughput), while
+// attackers send 256
 // KB texts (a Recall's IN list, a Commit's, an MCP recall's), ask the
 // history of random nodes of the reopened session, and Recall 5,000
 // names no write made.
@@ -182,6 +186,22 @@ func TestLoadHardening(t *testing.T) {
 		kindsMu.Unlock()
 	}
 
+	// Each writer and reader is an agent that sends at most rate requests
+	// a second, at a phase of its own; behind its schedule, it sends back
+	// to back.
+	rate := loadRate(t)
+	pace := func(start time.Time, n int) {
+		if rate > 0 {
+			time.Sleep(time.Until(start.Add(time.Duration(n) * time.Second / time.Duration(rate))))
+		}
+	}
+	phase := func(i int) time.Time {
+		if rate <= 0 {
+			return time.Now()
+		}
+		return time.Now().Add(time.Duration(i) * time.Second / time.Duration(rate) / (loadWriters + loadReaders))
+	}
+
 	outcomes := make([][]commitOutcome, loadWriters)
 	for w := range loadWriters {
 		wg.Add(1)
@@ -189,7 +209,9 @@ func TestLoadHardening(t *testing.T) {
 			defer wg.Done()
 			s := w % loadSessions
 			url := fmt.Sprintf("%s/v1/sessions/s%d/commit", base, s)
+			start := phase(w)
 			for n := 0; !stop.Load(); n++ {
+				pace(start, n)
 				nick := fmt.Sprintf("w%d_%d", w, n)
 				body := fmt.Sprintf(`{"text": "MATCH (t:TSK {nick: $t}) INSERT (t)-[:has]->(:NOTE {nick: $n})", "params": {"t": "t%d", "n": %q}}`, (w*7+n)%loadTasks, nick)
 				t0 := time.Now()
@@ -210,7 +232,9 @@ func TestLoadHardening(t *testing.T) {
 			defer wg.Done()
 			rng := rand.New(rand.NewPCG(uint64(r), 2))
 			url := fmt.Sprintf("%s/v1/sessions/s%d/recall", base, r%loadSessions)
-			for !stop.Load() {
+			start := phase(loadWriters + r)
+			for n := 0; !stop.Load(); n++ {
+				pace(start, n)
 				body := fmt.Sprintf(`{"q": "MATCH (t:TSK {nick: $n})", "params": {"n": "t%d"}}`, rng.IntN(loadTasks))
 				t0 := time.Now()
 				if code, out, err := post(url, body); err != nil || code != http.StatusOK {
@@ -329,6 +353,7 @@ func TestLoadHardening(t *testing.T) {
 		}
 	}
 	growth := maxRSS.Load() - rssBefore
+	t.Logf("writers and readers at most %d requests a second each (0: back to back)", rate)
 	t.Logf("%-10s %9s %8s %8s %8s", "kind", "requests", "p50 ms", "p99 ms", "max ms")
 	names := make([]string, 0, len(kinds))
 	for n := range kinds {
@@ -504,4 +529,19 @@ func serverP99(metrics, endpoint string) string {
 		}
 	}
 	return "?"
+}
+
+// loadRate is GOLDFISH_LOAD_RATE, the most requests a second each writer
+// and reader of TestLoadHardening sends (default 10; 0: back to back, the
+// machine's saturation).
+func loadRate(t *testing.T) int {
+	v := os.Getenv("GOLDFISH_LOAD_RATE")
+	if v == "" {
+		return 10
+	}
+	n, err := strconv.Atoi(v)
+	if err != nil || n < 0 {
+		t.Fatalf("GOLDFISH_LOAD_RATE=%q: want a number of requests a second, 0 for back to back", v)
+	}
+	return n
 }

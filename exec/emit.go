@@ -796,6 +796,11 @@ func (s *Shape) count(h, preamble []byte, preambleMilli int64) (int, []byte, *gq
 	var alarm *gqlstatus.Notice
 	if tok > values.TokenAlarm {
 		msg := fmt.Sprintf("Shape is %d tokens, over the %d-token alarm: narrow q, use view=shell, or split the session", tok, values.TokenAlarm)
+		if s.Tokens > 0 && s.Tokens <= values.TokenAlarm && preambleMilli > 0 {
+			// The rows were under it: the envelope is the cause.
+			msg = fmt.Sprintf("Shape is %d tokens, over the %d-token alarm, %d of them the vocabulary and attention envelope: ask depth=lean, only=shape, or a smaller t",
+				tok, values.TokenAlarm, tokens.FromMilli(preambleMilli))
+		}
 		alarm = &gqlstatus.Notice{Code: gqlstatus.Warning, Msg: msg}
 	}
 	return tok, h, alarm, nil

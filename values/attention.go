@@ -45,13 +45,17 @@ type Attention struct {
 	// LowSalience counts the views and actions left out at depth=lean for
 	// low salience.
 	LowSalience int `json:"low_salience,omitempty"`
+	// OverTarget counts the views and actions left out at depth=full
+	// (an agent's first read included), lowest salience first, for the
+	// Recall's token target with the rows.
+	OverTarget int `json:"over_target,omitempty"`
 }
 
 // Empty reports whether the envelope has nothing to say.
 func (a *Attention) Empty() bool {
 	return a == nil || !a.FirstRead && a.Note == "" && len(a.BrokenViews) == 0 && len(a.StaleActions) == 0 && len(a.Contested) == 0 &&
 		a.Yours == nil && a.Help == "" && a.SinceYourLastRead == nil && len(a.YouElided) == 0 && a.VocabularyHealth == "" &&
-		len(a.VocabularyGaps) == 0 && len(a.IntentOverlap) == 0 && a.LowSalience == 0
+		len(a.VocabularyGaps) == 0 && len(a.IntentOverlap) == 0 && a.LowSalience == 0 && a.OverTarget == 0
 }
 
 // BrokenView is a view that fails, and why (Error at depth=full).

@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/goldfish-gql/goldfish/tokens"
 	"github.com/goldfish-gql/goldfish/values"
 )
 
@@ -132,6 +133,13 @@ type Read struct {
 	// (the session's Diff from Seen.Version to Version), "" when the
 	// caller did not write it (too large, or versions not kept).
 	SinceDiff string
+	// Target bounds the envelope at depth=full, in tokens.Milli units:
+	// what the Recall's token target leaves beside the Shape's rows (0:
+	// no bound). Past it the views and actions of lowest salience are
+	// left out, with a line that counts them and says how to see them.
+	Target int64
+	// TargetTokens is the Recall's token target, for that line.
+	TargetTokens int
 }
 
 // Envelope is what one Recall adds to its Shape.
@@ -248,7 +256,16 @@ func Compose(r *Read) *Envelope {
 
 	// The lines, in the order of what most needs noticing: broken views
 	// first, always, at lean with their errors as short lines.
-	attentionLines(lines, att, &signals{stale: stale, why: why, only: only, full: full, r: r, p: p})
+	sg := &signals{stale: stale, why: why, only: only, full: full, r: r, p: p}
+	attentionLines(lines, att, sg)
+	if share := max(r.Target/2, leanBudget) - tailReserve; full && r.Target > 0 && lines.milli > share {
+		// At full the attention lines may take half the target; past
+		// it they are written again in their lean forms within that
+		// half (an intent_overlap of 80 like actions lists 3,160 pairs).
+		lines.text, lines.milli, lines.limit, lines.bounded = lines.text[:0], 0, share, true
+		attentionLines(lines, att, sg)
+		lines.bounded = false
+	}
 
 	// The views and actions: at lean the most salient that fit, then a
 	// line saying how many were left out and why.
@@ -472,14 +489,33 @@ func listItems(p *Prepared, rk *ranking, r *Read, only Sections, full bool, line
 		return only&SectionActions != 0
 	}
 	var shown []int32
+	var fullText [][]byte // at full, each item's lines, by item index
 	low, over, total := 0, 0, 0
 	if full {
-		for i := int32(0); i < int32(len(rk.order)); i++ {
-			if selected(i) {
+		// Every item, in order of salience while they fit the target
+		// (the attention lines, written first, count against it): the
+		// first read of a busy session is bounded as a lean one is.
+		fullText = make([][]byte, len(rk.order))
+		for _, i := range rk.order {
+			if !selected(i) {
+				continue
+			}
+			total++
+			m := rk.am
+			j := i - nv
+			if i < nv {
+				m, j = rk.vm, i
+			}
+			b := fullLines(item(i), m[j].At(r.Tick, r.Settings.Decay), r)
+			if c := tokens.Milli(b); r.Target <= 0 || lines.milli+c <= max(r.Target, leanBudget)-fullTailMilli {
+				fullText[i] = b
 				shown = append(shown, i)
+				lines.milli += c
+			} else {
+				over++
 			}
 		}
-		total = len(shown)
+		slices.Sort(shown)
 	} else {
 		lowKey := rk.lowKey(r.Tick, r.Settings.SalienceThreshold)
 		for _, i := range rk.order {
@@ -503,17 +539,16 @@ func listItems(p *Prepared, rk *ranking, r *Read, only Sections, full bool, line
 		return
 	}
 	for _, i := range shown {
-		it := item(i)
 		if full {
-			m := rk.am
-			j := i - nv
-			if i < nv {
-				m, j = rk.vm, i
-			}
-			lines.addRaw(fullLines(it, m[j].At(r.Tick, r.Settings.Decay), r))
+			lines.text = append(lines.text, fullText[i]...) // counted above
 		} else {
-			lines.addRaw(it.lean)
+			lines.addRaw(item(i).lean)
 		}
+	}
+	if full && over > 0 {
+		att.OverTarget = over
+		lines.addRaw(fullTail(over, total, r.TargetTokens))
+		return
 	}
 	if low+over > 0 {
 		att.LowSalience = low
@@ -538,6 +573,23 @@ func listItems(p *Prepared, rk *ranking, r *Read, only Sections, full bool, line
 		lines.addRaw(append(msg, ": depth=full, :views or :actions list them all\n"...))
 	}
 }
+
+// fullTail is the line that says what depth=full left out for the
+// token target.
+func fullTail(over, total, target int) []byte {
+	msg := make([]byte, 0, 200)
+	msg = append(msg, "// "...)
+	msg = strconv.AppendInt(msg, int64(over), 10)
+	msg = append(msg, " of "...)
+	msg = strconv.AppendInt(msg, int64(total), 10)
+	msg = append(msg, " views and actions left out at depth=full, lowest salience first, for the "...)
+	msg = strconv.AppendInt(msg, int64(target), 10)
+	return append(msg, "-token target with the rows: only=views or only=actions show more, :views and :actions (GET …/vocabulary) list them all\n"...)
+}
+
+// fullTailMilli is the room kept at full for fullTail: its estimate
+// with counts of seven digits, an upper bound.
+var fullTailMilli = tokens.Milli(fullTail(1000000, 1000000, 1000000))
 
 // tailReserve is the room kept at lean for the line that says what was
 // left out; leanBudget is LeanTokens in the estimate's milli-tokens, less

@@ -304,9 +304,9 @@ func seenValues(vals *vocab.Values, state *vocab.State, prev map[string]viewSeen
 }
 
 // envelope composes a Recall's envelope.
-func (s *Session) envelope(ctx context.Context, voc *vocabRead, tick uint64, agent string, seen vocab.Seen, depth vocab.Depth, only vocab.Sections) *vocab.Envelope {
+func (s *Session) envelope(ctx context.Context, voc *vocabRead, tick uint64, agent string, seen vocab.Seen, depth vocab.Depth, only vocab.Sections, target envelopeTarget) *vocab.Envelope {
 	r := &vocab.Read{Tick: tick, Settings: s.attn.currentSettings(), Marks: s.attn.marks.Load(),
-		Agent: agent, Seen: seen, Depth: depth, Only: only}
+		Agent: agent, Seen: seen, Depth: depth, Only: only, Target: target.milli, TargetTokens: target.tokens}
 	if voc != nil {
 		r.Prepared, r.Version, r.Changed = voc.prepared, voc.version, voc.state.Changed()
 		r.ViewChangedAt = voc.changedAt
@@ -315,6 +315,34 @@ func (s *Session) envelope(ctx context.Context, voc *vocabRead, tick uint64, age
 		}
 	}
 	return vocab.Compose(r)
+}
+
+// envelopeTarget is what a Recall's token target leaves its envelope at
+// depth=full: the target (T, tokens) less the Shape's own tokens when
+// the read shows the Shape, in tokens.Milli units (vocab.Read.Target).
+type envelopeTarget struct {
+	milli  int64
+	tokens int
+}
+
+// elidedShapeTokens bounds what a Shape whose rows a read left out
+// (only) still shows: its header, its notes and the line saying so.
+const elidedShapeTokens = 80
+
+// targetFor is the envelope's target for a Recall of options o whose
+// Shape (without an envelope) is shapeTokens.
+func targetFor(o values.RecallOptions, shapeTokens int, only vocab.Sections) envelopeTarget {
+	t := o.T
+	if t <= 0 {
+		t = values.DefaultRecall.T
+	}
+	left := int64(t) * 1000
+	if only&vocab.SectionShape != 0 {
+		left -= int64(shapeTokens) * 1000
+	} else {
+		left -= elidedShapeTokens * 1000
+	}
+	return envelopeTarget{milli: max(left, 1), tokens: t}
 }
 
 // MaxGapWindow and DefaultGapWindow bound and default the gap_window

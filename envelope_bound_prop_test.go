@@ -16,7 +16,10 @@ import (
 // first Recall (depth=full) is within the token target (t, or its
 // default), or within the rows and the 300 tokens a lean envelope may
 // add when the rows alone leave less. Before the bound, 80 actions made
-// a first read of 6,946 tokens and 130 of 10,623.
+// a first read of 6,946 tokens and 130 of 10,623. Then, with some
+// actions called, the agent's next (lean) read never leaves out a view
+// or action of higher salience than one it lists (it listed a shorter
+// item of lower salience after one that did not fit).
 func TestFirstReadWithinTarget(t *testing.T) {
 	ctx := context.Background()
 	rapid.Check(t, func(rt *rapid.T) {
@@ -79,6 +82,55 @@ func TestFirstReadWithinTarget(t *testing.T) {
 		}
 		if sh.Attention == nil || !sh.Attention.FirstRead {
 			rt.Fatalf("not a first read: %+v", sh.Attention)
+		}
+
+		// Some actions called, some views read: saliences apart.
+		for range rapid.IntRange(0, 10).Draw(rt, "calls") {
+			if actions == 0 {
+				break
+			}
+			a := rapid.IntRange(0, actions-1).Draw(rt, "called")
+			if _, err := s.Commit(ctx, fmt.Sprintf(`CALL a%d("t1", "x")`, a), nil); err != nil {
+				rt.Fatal(err)
+			}
+		}
+		// The next read is lean: it never leaves out a view or action of
+		// higher salience than one it lists.
+		lean, err := s.Recall(ctx, q, goldfish.RecallOptions{T: target, Agent: "ana"})
+		if err != nil {
+			rt.Fatal(err)
+		}
+		voc, err := s.Vocabulary(ctx)
+		if err != nil {
+			rt.Fatal(err)
+		}
+		salience := map[string]float64{}
+		for _, v := range voc.Views {
+			if !v.Broken() {
+				salience["view "+v.Name] = v.Salience
+			}
+		}
+		for _, a := range voc.Actions {
+			salience["action "+a.Name] = a.Salience
+		}
+		shown := map[string]bool{}
+		for _, line := range strings.Split(lean.Text, "\n") {
+			for _, kind := range []string{"view ", "action "} {
+				if rest, ok := strings.CutPrefix(line, "// "+kind); ok {
+					name, _, _ := strings.Cut(rest, " ")
+					name, _, _ = strings.Cut(name, "(")
+					shown[kind+name] = true
+				}
+			}
+		}
+		lowest := 2.0
+		for name := range shown {
+			lowest = min(lowest, salience[name])
+		}
+		for name, sal := range salience {
+			if !shown[name] && sal > lowest+1e-9 {
+				rt.Fatalf("the lean read left out %s (salience %.3f) and listed one of %.3f:\n%s", name, sal, lowest, lean.Text)
+			}
 		}
 	})
 }

@@ -257,7 +257,19 @@ func Compose(r *Read) *Envelope {
 	// The lines, in the order of what most needs noticing: broken views
 	// first, always, at lean with their errors as short lines.
 	sg := &signals{stale: stale, why: why, only: only, full: full, r: r, p: p}
-	attentionLines(lines, att, sg)
+	if !full && p != nil {
+		// At lean the signal lines leave the views and actions up to a
+		// third of the budget (what those above the salience threshold
+		// need, at most), and keep two thirds, room for each signal's
+		// count: a session's stale, health, help and overlap lines no
+		// longer crowd its whole vocabulary out.
+		keep := min(leanItemsMilli(p, rk, r, only), (leanBudget-tailReserve)/3)
+		lines.limit -= keep
+		attentionLines(lines, att, sg)
+		lines.limit += keep
+	} else {
+		attentionLines(lines, att, sg)
+	}
 	if share := max(r.Target/2, leanBudget) - tailReserve; full && r.Target > 0 && lines.milli > share {
 		// At full the attention lines may take half the target; past
 		// it they are written again in their lean forms within that
@@ -526,7 +538,10 @@ func listItems(p *Prepared, rk *ranking, r *Read, only Sections, full bool, line
 			switch it := item(i); {
 			case rk.keys[i] < lowKey:
 				low++
-			case lines.fits(it.milli):
+			case over == 0 && lines.fits(it.milli):
+				// Once one does not fit, none after it is shown: a
+				// shorter item of lower salience never takes the place
+				// of a longer one of higher.
 				shown = append(shown, i)
 				lines.milli += it.milli
 			default:
@@ -572,6 +587,27 @@ func listItems(p *Prepared, rk *ranking, r *Read, only Sections, full bool, line
 		}
 		lines.addRaw(append(msg, ": depth=full, :views or :actions list them all\n"...))
 	}
+}
+
+// leanItemsMilli is what the views and actions a lean read may list
+// (those the read asks for, above the salience threshold) take at lean.
+func leanItemsMilli(p *Prepared, rk *ranking, r *Read, only Sections) int64 {
+	lowKey := rk.lowKey(r.Tick, r.Settings.SalienceThreshold)
+	nv := int32(len(p.views))
+	var sum int64
+	for _, i := range rk.order {
+		if rk.keys[i] < lowKey {
+			continue
+		}
+		if i < nv {
+			if only&SectionViews != 0 && !p.views[i].broken {
+				sum += p.views[i].milli
+			}
+		} else if only&SectionActions != 0 {
+			sum += p.acts[i-nv].milli
+		}
+	}
+	return sum
 }
 
 // fullTail is the line that says what depth=full left out for the

@@ -36,6 +36,10 @@ import (
 // versions between them changed.
 const historyCheckpoint = 64
 
+// historyRestarts is how many times a read of the index begins again
+// when a flush moved the history's start under it.
+const historyRestarts = 8
+
 // historyLogChunk bounds the log entries one read of the cabinet takes
 // while the index is built.
 const historyLogChunk = 4096
@@ -88,12 +92,17 @@ func (s *Session) historyIndexFor(ctx context.Context, newest uint64) (*historyI
 			return x, nil
 		}
 		x.mu.Unlock()
-		if errors.Is(err, cabinet.ErrNotKept) && attempt == 0 {
-			// A flush moved the history's start meanwhile: begin again.
+		if errors.Is(err, cabinet.ErrNotKept) && attempt < historyRestarts {
+			// A flush moved the history's start meanwhile (a counted
+			// history setting trims it at each): begin again.
 			s.hidx.CompareAndSwap(x, nil)
 			continue
 		}
 		s.accountIndex()
+		if errors.Is(err, cabinet.ErrNotKept) {
+			return nil, gqlstatus.Errorf(gqlstatus.VersionNotKept, "the history of session %q moved its start %d times while it was read (flushes under its history setting)", s.name, historyRestarts+1).
+				WithHint("ask again; or keep more versions (:set history all)")
+		}
 		return nil, err
 	}
 }

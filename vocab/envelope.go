@@ -184,7 +184,14 @@ func Compose(r *Read) *Envelope {
 		gaps = p.gapsAt(r.Settings)
 	}
 	stale := staleActions(p, rk, r, full)
-	health, why := healthOf(p, rk, r, stale.n, gaps)
+	if p != nil && !stalePromoted(stale.n, len(p.acts)) && !full {
+		stale = staleSet{print: stale.print} // not a signal at lean
+	}
+	promoted := 0
+	if p != nil && stalePromoted(stale.n, len(p.acts)) {
+		promoted = stale.n
+	}
+	health, why := healthOf(p, rk, r, promoted, gaps)
 	broken := p.Broken()
 	var overlap []values.IntentOverlap
 	if p != nil {
@@ -364,6 +371,14 @@ func staleActions(p *Prepared, rk *ranking, r *Read, full bool) staleSet {
 	}
 	st.print = h
 	return st
+}
+
+// stalePromoted reports whether stale of total actions is a signal: more
+// than 3, or more than 0.3 of them. Below both, a few unused actions
+// beside others in steady use are normal, and neither the health nor a
+// lean read counts them.
+func stalePromoted(stale, total int) bool {
+	return stale > 3 || total > 0 && float64(stale) > 0.3*float64(total)
 }
 
 // lastUse is the Recall count staleness counts from: the action's

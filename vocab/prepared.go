@@ -171,6 +171,12 @@ func (p *Prepared) gapsAt(s values.AttentionSettings) []values.VocabularyGap {
 func gapsOf(st *State, s values.AttentionSettings) []values.VocabularyGap {
 	var gaps []values.VocabularyGap
 	win := st.Window(s.GapWindow)
+	if len(st.views)+len(st.actions) == 0 && win.ActionCommits == 0 {
+		// Gaps are what the vocabulary misses: a session with none (no
+		// view, no action, no CALL in the window) has nothing to assess
+		// yet, raw Commits being all it has.
+		return nil
+	}
 	at := map[[2]string]int{}
 	for _, w := range win.Writes {
 		if w.Raw >= s.GapMin && float64(w.Raw) >= s.GapRatio*float64(w.InAction) {

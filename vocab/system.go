@@ -27,10 +27,16 @@ const (
 	//   raw_commits     Commits of that window that wrote a property with
 	//                   a statement of their own
 	//   action_commits  Commits of that window that called an action
+	//   total_actions   actions registered
+	//   total_views     views registered
+	//   ratio           raw_commits per action_commit (raw_commits when
+	//                   none called an action)
 	//   state           "progressive", "stable" or "degenerating"
+	//   suggestions     what to do about each signal, a sentence each
 	// state weighs the same signals as the envelope's vocabulary_health
 	// but from the version alone (no Recall counts): degenerating when
-	// broken + stale + contested + overlaps + gaps outnumber the actions
+	// broken + stale (promoted: more than 3, or more than 0.3 of the
+	// actions) + contested + overlaps + gaps outnumber the actions
 	// invoked since their latest registration, progressive when some
 	// are, stable otherwise.
 	SystemHealth = "_vocabulary_health"
@@ -95,18 +101,47 @@ func (r *reader) health() map[string]any {
 	raw, inAction := win.RawCommits, win.ActionCommits
 	gaps := len(gapsOf(s, values.DefaultAttentionSettings))
 	contested := len(s.Contested())
+	actions, views := len(s.actions), len(s.views)
+	promoted := 0
+	if stalePromoted(stale, actions) {
+		promoted = stale
+	}
 	state := "stable"
-	switch deg := broken + stale + contested + overlapN + gaps; {
+	switch deg := broken + promoted + contested + overlapN + gaps; {
 	case deg > invoked:
 		state = "degenerating"
 	case invoked > 0:
 		state = "progressive"
 	}
+	// ratio is raw Commits per Commit that called an action: how much
+	// the agents write around the vocabulary rather than through it
+	// (the raw Commits when none called one).
+	ratio := float64(raw)
+	if inAction > 0 {
+		ratio = float64(raw) / float64(inAction)
+	}
+	suggestions := []any{}
+	if broken > 0 {
+		suggestions = append(suggestions, fmt.Sprintf("%d broken view%s: CREATE OR REPLACE VIEW with what its error names, or DROP VIEW", broken, plural(broken)))
+	}
+	if promoted > 0 {
+		suggestions = append(suggestions, fmt.Sprintf("%d of %d actions never invoked since their registration: DROP ACTION, or CALL them", stale, actions))
+	}
+	if overlapN > 0 {
+		suggestions = append(suggestions, fmt.Sprintf("%d pair%s of actions with overlapping intents: merge each pair into one action (CREATE OR REPLACE ACTION, then DROP ACTION)", overlapN, plural(overlapN)))
+	}
+	if contested > 0 {
+		suggestions = append(suggestions, fmt.Sprintf("%d contested target%s: one action per target, or one action with a parameter", contested, plural(contested)))
+	}
+	if gaps > 0 {
+		suggestions = append(suggestions, fmt.Sprintf("%d propert%s written raw more than through actions: CREATE ACTION for them", gaps, map[bool]string{true: "y", false: "ies"}[gaps == 1]))
+	}
 	return map[string]any{
 		"broken": int64(broken), "stale": int64(stale), "contested": int64(contested),
 		"overlaps": int64(overlapN), "gaps": int64(gaps),
 		"raw_commits": int64(raw), "action_commits": int64(inAction),
-		"state": state,
+		"total_actions": int64(actions), "total_views": int64(views), "ratio": ratio,
+		"state": state, "suggestions": suggestions,
 	}
 }
 

@@ -45,7 +45,7 @@ func TestSystemViews(t *testing.T) {
 		// bad and unknown are broken; unknown reads a system view (one that
 		// does not exist), so the cycle rule leaves it out, as it leaves
 		// out health, broken_n, via, contested and first.
-		"health":    `{action_commits: 0, broken: 1, contested: 1, gaps: 0, overlaps: 0, raw_commits: 0, stale: 1, state: "degenerating"}`,
+		"health":    `{action_commits: 0, broken: 1, contested: 1, gaps: 0, overlaps: 0, ratio: 0.0, raw_commits: 0, stale: 1, state: "degenerating", suggestions: ["1 broken view: CREATE OR REPLACE VIEW with what its error…`,
 		"broken_n":  `1`,
 		"via":       `1`,
 		"contested": `[{actions: ["close", "settle"], target: "TSK.status"}]`,

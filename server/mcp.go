@@ -114,11 +114,13 @@ const (
 		"Comments list saved views and actions."
 	commitDescription = "Change a goldfish session with GQL statements separated by ';': all apply or none. " +
 		"Add: INSERT (:TSK {nick: 'fix_login', status: 'open'}). " +
-		"Link to an existing node by its nick: MATCH (a {nick: 'alice'}), (t {nick: 'fix_login'}) INSERT (a)-[:works_on]->(t). " +
-		"Finish a task: MATCH (t:TSK {nick: 'fix_login'}) SET t:Settled (a status alone leaves it open). Remove: MATCH (t {nick: 'fix_login'}) DETACH DELETE t. " +
-		"A nick names one node: an INSERT of a nick that is taken, with other properties, fails, so MATCH the node instead. " +
-		"Run a saved action with CALL name(arguments); recall lists them. One commit writes at most 500 nodes and edges (256 KiB) by default: " +
-		"split a larger change. Answers with what changed and the new version."
+		"Link by nick: MATCH (a {nick: 'alice'}), (t {nick: 'fix_login'}) INSERT (a)-[:works_on]->(t). " +
+		"A nick names one node: to change a node, MATCH it. Finish a task: MATCH (t:TSK {nick: 'fix_login'}) SET t:Settled. " +
+		"Remove: MATCH (t {nick: 'fix_login'}) DETACH DELETE t. " +
+		"Save a question shown with every read: CREATE VIEW open AS 'size(nodes(\"TSK\"))'; " +
+		"a change: CREATE ACTION settle(nick STRING) { MATCH (t {nick: $nick}) SET t:Settled }, run with CALL settle('fix_login'). " +
+		"CREATE OR REPLACE revises one, DROP VIEW or DROP ACTION removes it; the resource goldfish://help/vocabulary says more. " +
+		"At most 500 nodes and edges per commit."
 )
 
 func instructions(memory string) string {

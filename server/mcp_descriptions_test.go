@@ -60,3 +60,38 @@ func TestMCPDescriptions(t *testing.T) {
 		}
 	}
 }
+
+// TestCommitDescriptionTeachesTheVocabulary: the commit tool's
+// description teaches what an agent needs to keep a session's vocabulary
+// (register, revise and drop views and actions, run an action, settle a
+// task), and each example it gives runs as written, in order.
+func TestCommitDescriptionTeachesTheVocabulary(t *testing.T) {
+	db, srv := mcpServer(t, server.Options{})
+	cs := connect(t, srv)
+	desc := listTools(t, cs)["commit"].Description
+	ctx := context.Background()
+	s, err := db.Session(ctx, "taught")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, example := range []string{
+		`INSERT (:TSK {nick: 'fix_login', status: 'open'})`,
+		`CREATE VIEW open AS 'size(nodes("TSK"))'`,
+		`CREATE ACTION settle(nick STRING) { MATCH (t {nick: $nick}) SET t:Settled }`,
+		`CALL settle('fix_login')`,
+		`MATCH (t:TSK {nick: 'fix_login'}) SET t:Settled`,
+	} {
+		if !strings.Contains(desc, example) {
+			t.Errorf("the commit description does not say %q:\n%s", example, desc)
+			continue
+		}
+		if _, err := s.Commit(ctx, example, nil); err != nil {
+			t.Errorf("%s: %v", example, err)
+		}
+	}
+	for _, verb := range []string{"CREATE OR REPLACE", "DROP VIEW", "DROP ACTION", "goldfish://help/vocabulary"} {
+		if !strings.Contains(desc, verb) {
+			t.Errorf("the commit description does not teach %s", verb)
+		}
+	}
+}

@@ -25,8 +25,11 @@ type Attention struct {
 	// broken views it registered or uses, and how many of its Recalls
 	// read no view.
 	Yours *Yours `json:"yours,omitempty"`
-	// Help is "vocabulary_review" when VocabularyHealth is degenerating:
-	// the review patterns, which gqlsh's :help vocabulary prints.
+	// Help is "vocabulary_review" when VocabularyHealth is degenerating
+	// (the review patterns: the help topic vocabulary), else
+	// "broken_views" when views are broken (the help topic broken_views).
+	// gqlsh's :help TOPIC, GET /v1/help/TOPIC and the MCP resource
+	// goldfish://help/TOPIC give the text.
 	Help string `json:"help,omitempty"`
 	// SinceYourLastRead is what changed since this agent's previous
 	// Recall.

@@ -12,9 +12,15 @@ import (
 // noticing, each within what the lines after it need at least.
 
 // HelpReview is the help key the envelope gives when the vocabulary's
-// health is degenerating: the review patterns (gqlsh's :help vocabulary,
-// the README's review of the vocabulary).
+// health is degenerating: the review patterns (the help topic
+// "vocabulary": gqlsh's :help vocabulary, GET /v1/help/vocabulary, the
+// MCP resource goldfish://help/vocabulary).
 const HelpReview = "vocabulary_review"
+
+// HelpBrokenViews is the help key the envelope gives when views are
+// broken and the health is not degenerating (whose review covers them):
+// how to find and fix a broken view (the help topic "broken_views").
+const HelpBrokenViews = "broken_views"
 
 // gapText writes one vocabulary gap.
 func gapText(g values.VocabularyGap) string {
@@ -133,7 +139,7 @@ func attentionLines(lines *lineBudget, att *values.Attention, sg *signals) {
 	}
 	if att.Help != "" {
 		keep(lineHelp)
-		lines.addPre([]preLine{helpLine})
+		lines.addPre([]preLine{helpLines[att.Help]})
 	}
 	if len(att.VocabularyGaps) > 0 {
 		tail := " (CREATE ACTION for them)"
@@ -176,10 +182,15 @@ const (
 
 var minMilli [lineKinds]int64
 
-// helpLine is the help line, written once.
-var helpLine preLine
+// helpLines are the help lines, by key, written once: each says where
+// every client reads its text.
+var helpLines = map[string]preLine{}
 
-const helpTail = " (how to review the vocabulary; in gqlsh :help vocabulary)"
+// helpTails are what each help line says after its key.
+var helpTails = map[string]string{
+	HelpReview:      " (how to review: goldfish://help/vocabulary, GET /v1/help/vocabulary, gqlsh :help vocabulary)",
+	HelpBrokenViews: " (how to fix: goldfish://help/broken_views, GET /v1/help/broken_views, gqlsh :help broken_views)",
+}
 
 // sepMilli is the estimate of the ", " between a list's entries.
 var sepMilli = tokens.Milli([]byte(", "))
@@ -192,8 +203,10 @@ func init() {
 	minMilli[lineElided] = lineMilli("you_elided", "shape, views, actions, attention", " (changed since your last read; left out by only)")
 	minMilli[lineStale] = lineMilli("stale_actions", n)
 	minMilli[lineContested] = lineMilli("contested", n)
-	helpLine = (&lineBudget{limit: 1 << 62, bounded: true}).line("help", HelpReview, helpTail)
-	minMilli[lineHelp] = helpLine.milli
+	for key, tail := range helpTails {
+		helpLines[key] = (&lineBudget{limit: 1 << 62, bounded: true}).line("help", key, tail)
+		minMilli[lineHelp] = max(minMilli[lineHelp], helpLines[key].milli)
+	}
 	minMilli[lineGaps] = lineMilli("vocabulary_gaps", n)
 	minMilli[lineOverlap] = lineMilli("intent_overlap", n)
 }

@@ -253,8 +253,11 @@ func Compose(r *Read) *Envelope {
 	}
 	if only&SectionAttention != 0 {
 		att.VocabularyHealth, att.VocabularyGaps, att.IntentOverlap, att.Yours = health, gaps, overlap, yr
-		if health == "degenerating" {
+		switch {
+		case health == "degenerating":
 			att.Help = HelpReview
+		case len(broken) > 0:
+			att.Help = HelpBrokenViews
 		}
 		if p != nil {
 			att.Contested = p.State.Contested()

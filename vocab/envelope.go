@@ -172,6 +172,11 @@ func Compose(r *Read) *Envelope {
 		env.Depth = DepthFull
 		att.FirstRead = true
 		att.Note = "the first Recall of agent " + r.Agent + " in this session: shown at depth=full once; later Recalls are lean unless they ask for full"
+		if only&(SectionViews|SectionActions) == 0 {
+			// The note says what this read shows: none of the views and
+			// actions depth=full would have listed.
+			att.Note = "the first Recall of agent " + r.Agent + " in this session: its views and actions are left out by only; later Recalls are lean unless they ask for full"
+		}
 	}
 	full := env.Depth == DepthFull
 	lines := &lineBudget{text: make([]byte, 0, 2048), limit: leanBudget - tailReserve, bounded: !full}

@@ -27,6 +27,7 @@ type (
 	VocabularyGap   = values.VocabularyGap
 	Yours           = values.Yours
 	IntentOverlap   = values.IntentOverlap
+	WorkedAround    = values.WorkedAround
 	// AttentionSettings are a session's attention thresholds: they
 	// change what a Recall shows, never what a Commit does.
 	AttentionSettings = values.AttentionSettings

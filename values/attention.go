@@ -48,6 +48,10 @@ type Attention struct {
 	// LowSalience counts the views and actions left out at depth=lean for
 	// low salience.
 	LowSalience int `json:"low_salience,omitempty"`
+	// WorkedAround are the actions whose CALLs failed and whose target a
+	// raw Commit then wrote: the agents write around them (the action
+	// needs revising).
+	WorkedAround []WorkedAround `json:"worked_around,omitempty"`
 	// OverTarget counts the views and actions left out at depth=full
 	// (an agent's first read included), lowest salience first, for the
 	// Recall's token target with the rows.
@@ -58,7 +62,15 @@ type Attention struct {
 func (a *Attention) Empty() bool {
 	return a == nil || !a.FirstRead && a.Note == "" && len(a.BrokenViews) == 0 && len(a.StaleActions) == 0 && len(a.Contested) == 0 &&
 		a.Yours == nil && a.Help == "" && a.SinceYourLastRead == nil && len(a.YouElided) == 0 && a.VocabularyHealth == "" &&
-		len(a.VocabularyGaps) == 0 && len(a.IntentOverlap) == 0 && a.LowSalience == 0 && a.OverTarget == 0
+		len(a.VocabularyGaps) == 0 && len(a.IntentOverlap) == 0 && a.LowSalience == 0 && a.OverTarget == 0 && len(a.WorkedAround) == 0
+}
+
+// WorkedAround is an action whose CALLs failed, then a raw Commit wrote
+// its target.
+type WorkedAround struct {
+	Action      string `json:"action"`
+	FailedCalls uint64 `json:"failed_calls"`
+	Target      string `json:"target"`
 }
 
 // BrokenView is a view that fails, and why (Error at depth=full).

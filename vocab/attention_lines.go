@@ -22,6 +22,18 @@ const HelpReview = "vocabulary_review"
 // how to find and fix a broken view (the help topic "broken_views").
 const HelpBrokenViews = "broken_views"
 
+// aroundTail says what to do about an action worked around.
+const aroundTail = " (revise it, CREATE OR REPLACE ACTION, rather than write around it)"
+
+// aroundText writes one action worked around.
+func aroundText(w values.WorkedAround) string {
+	calls := "CALLs"
+	if w.FailedCalls == 1 {
+		calls = "CALL"
+	}
+	return w.Action + " (" + strconv.FormatUint(w.FailedCalls, 10) + " failed " + calls + ", then " + w.Target + " written raw)"
+}
+
 // gapText writes one vocabulary gap.
 func gapText(g values.VocabularyGap) string {
 	s := g.Kind + "." + g.Property + " (raw " + strconv.FormatUint(g.Raw, 10) + ", in actions " + strconv.FormatUint(g.InActions, 10)
@@ -63,6 +75,9 @@ func attentionLines(lines *lineBudget, att *values.Attention, sg *signals) {
 		}
 		if stale.n > 0 && only&SectionAttention != 0 {
 			order[lineStale] = minMilli[lineStale]
+		}
+		if len(att.WorkedAround) > 0 {
+			order[lineAround] = minMilli[lineAround]
 		}
 		if len(att.Contested) > 0 {
 			order[lineContested] = minMilli[lineContested]
@@ -121,6 +136,10 @@ func attentionLines(lines *lineBudget, att *values.Attention, sg *signals) {
 		att.StaleActions = addListOf(lines, "stale_actions", stale.names, stale.n, func(s string) string { return s },
 			" (not invoked in the last "+strconv.FormatUint(r.Settings.StaleReads, 10)+" Recalls: DROP ACTION or use them)")
 	}
+	if len(att.WorkedAround) > 0 {
+		keep(lineAround)
+		att.WorkedAround = addList(lines, "worked_around", att.WorkedAround, aroundText, aroundTail)
+	}
 	if len(att.Contested) > 0 {
 		keep(lineContested)
 		if lines.bounded {
@@ -172,6 +191,7 @@ const (
 	lineYours
 	lineElided
 	lineStale
+	lineAround
 	lineContested
 	lineHealth
 	lineHelp
@@ -203,6 +223,7 @@ func init() {
 	minMilli[lineElided] = lineMilli("you_elided", "shape, views, actions, attention", " (changed since your last read; left out by only)")
 	minMilli[lineStale] = lineMilli("stale_actions", n)
 	minMilli[lineContested] = lineMilli("contested", n)
+	minMilli[lineAround] = lineMilli("worked_around", n)
 	for key, tail := range helpTails {
 		helpLines[key] = (&lineBudget{limit: 1 << 62, bounded: true}).line("help", key, tail)
 		minMilli[lineHelp] = max(minMilli[lineHelp], helpLines[key].milli)

@@ -196,7 +196,8 @@ func Compose(r *Read) *Envelope {
 	if p != nil && stalePromoted(stale.n, len(p.acts)) {
 		promoted = stale.n
 	}
-	health, why := healthOf(p, rk, r, promoted, gaps)
+	around := workedAround(p, r)
+	health, why := healthOf(p, rk, r, promoted, len(around), gaps)
 	broken := p.Broken()
 	var overlap []values.IntentOverlap
 	if p != nil {
@@ -258,6 +259,7 @@ func Compose(r *Read) *Envelope {
 	}
 	if only&SectionAttention != 0 {
 		att.VocabularyHealth, att.VocabularyGaps, att.IntentOverlap, att.Yours = health, gaps, overlap, yr
+		att.WorkedAround = around
 		switch {
 		case health == "degenerating":
 			att.Help = HelpReview
@@ -381,6 +383,21 @@ func staleActions(p *Prepared, rk *ranking, r *Read, full bool) staleSet {
 	return st
 }
 
+// workedAround lists, in name order, the actions whose failed CALLs a
+// raw Commit then worked around (the engine notes it, Failure.Around).
+func workedAround(p *Prepared, r *Read) []values.WorkedAround {
+	if p == nil || r.Marks == nil {
+		return nil
+	}
+	var out []values.WorkedAround
+	for i := range p.acts {
+		if f, ok := r.Marks.Failed[p.acts[i].name]; ok && f.Around != "" {
+			out = append(out, values.WorkedAround{Action: p.acts[i].name, FailedCalls: f.Count, Target: f.Around})
+		}
+	}
+	return out
+}
+
 // stalePromoted reports whether stale of total actions is a signal: more
 // than 3, or more than 0.3 of them. Below both, a few unused actions
 // beside others in steady use are normal, and neither the health nor a
@@ -407,11 +424,12 @@ func invokedSince(a *Action) bool { return a.LastInvoked > 0 && a.LastInvoked >=
 // healthOf is Lakatos' test of a vocabulary (the README has the rule):
 // progressive signals are the items registered in the last two windows
 // that are in use (an action invoked since, a view raised by a use);
-// degenerating ones are stale actions, broken views, overlapping intents
-// and vocabulary gaps. More degenerating than progressive signals:
+// degenerating ones are stale actions (promoted), actions worked around,
+// broken views, overlapping intents, vocabulary gaps and contested
+// targets. More degenerating than progressive signals:
 // degenerating; some progressive ones, at least as many: progressive;
 // none of either: stable.
-func healthOf(p *Prepared, rk *ranking, r *Read, stale int, gaps []values.VocabularyGap) (health, why string) {
+func healthOf(p *Prepared, rk *ranking, r *Read, stale, around int, gaps []values.VocabularyGap) (health, why string) {
 	if p.Empty() {
 		return "", ""
 	}
@@ -431,7 +449,7 @@ func healthOf(p *Prepared, rk *ranking, r *Read, stale int, gaps []values.Vocabu
 		}
 	}
 	contested := len(p.State.Contested())
-	deg := stale + len(p.broken) + p.overlapN + len(gaps) + contested
+	deg := stale + around + len(p.broken) + p.overlapN + len(gaps) + contested
 	switch {
 	case deg > prog:
 		health = "degenerating"
@@ -456,6 +474,7 @@ func healthOf(p *Prepared, rk *ranking, r *Read, stale int, gaps []values.Vocabu
 		}
 	}
 	count(stale, "stale action", "stale actions")
+	count(around, "action worked around", "actions worked around")
 	count(len(p.broken), "broken view", "broken views")
 	count(p.overlapN, "overlapping intent", "overlapping intents")
 	count(len(gaps), "gap", "gaps")

@@ -50,6 +50,10 @@ type Marks struct {
 type Failure struct {
 	Count, Tick uint64
 	Error       string
+	// Around is the target ("KIND.key") a raw Commit wrote after the
+	// failures, which the action writes: the agents worked around it
+	// (worked_around.go); "" until then.
+	Around string
 }
 
 // view returns the mark of a view; an item the session has no mark for

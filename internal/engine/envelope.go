@@ -190,6 +190,14 @@ func (s *Session) noteCommit(old, cur *vocab.State, version uint64, agent string
 				changed = true
 			}
 		}
+		// A raw Commit wrote what an action with failed CALLs writes:
+		// the agents worked around it (the post-error pattern).
+		for name, target := range cur.WorkedAround(old, m.Failed) {
+			f := m.Failed[name]
+			f.Around = target
+			m.Failed[name] = f
+			changed = true
+		}
 	})
 	if changed {
 		s.agents.dirty.Store(true)
@@ -402,6 +410,19 @@ func (a *sessionAttention) encode(cur *vocabRead) []byte {
 	// history, plus one: all (the most) wraps to 0, which a record
 	// written before the setting was kept reads as.
 	b = binary.AppendUvarint(b, uint64(set.History)+1)
+	// The failures worked around (came later: a record without them has
+	// none), in name order.
+	var around []string
+	for _, name := range slices.Sorted(maps.Keys(failed)) {
+		if failed[name].Around != "" {
+			around = append(around, name)
+		}
+	}
+	b = binary.AppendUvarint(b, uint64(len(around)))
+	for _, name := range around {
+		b = appendAttnString(b, name)
+		b = appendAttnString(b, failed[name].Around)
+	}
 	return b
 }
 
@@ -469,6 +490,24 @@ func (a *sessionAttention) decode(d *attnReader) error {
 		if d.err == nil && len(d.b) > 0 {
 			set.History = values.HistoryKeep(d.uvarint() - 1) // see encode
 			a.settings.Store(&set)
+		}
+		if d.err == nil && len(d.b) > 0 {
+			n := d.uvarint()
+			if d.err == nil && n > uint64(len(d.b)) {
+				return fmt.Errorf("%d failures worked around in %d bytes", n, len(d.b))
+			}
+			for i := uint64(0); i < n && d.err == nil; i++ {
+				name, target := string(d.bytes()), string(d.bytes())
+				f, ok := m.Failed[name]
+				switch {
+				case d.err != nil:
+				case !ok || target == "" || !utf8.ValidString(target):
+					return fmt.Errorf("failure of %q worked around by %q is not valid", name, target)
+				default:
+					f.Around = target
+					m.Failed[name] = f
+				}
+			}
 		}
 	}
 	if d.err != nil {

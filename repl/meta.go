@@ -198,8 +198,11 @@ func wantArgs(args []string, min, max int, usage string) error {
 	return nil
 }
 
-// helpTopics are :help topics that are not meta-commands.
-var helpTopics = map[string]string{
+// helpTopics are :help topics that are not meta-commands: the shell's
+// own, and those every interface serves (goldfish.Help: the attention
+// envelope points agents to them, over the server too), so the shell
+// prints the server's text byte for byte.
+var helpTopics = withSharedHelp(map[string]string{
 	"recall": `A Recall is one MATCH of node patterns with optional WHERE and LIMIT:
   MATCH (t:TSK {status: "open"}) LIMIT 1;
   MATCH (n:NOTE) WHERE n CONTAINS "cookie";
@@ -220,63 +223,19 @@ leaves it without Settled gets a warning saying so.`,
 ROLLBACK; drops them. The prompt shows [tx] while a transaction is open.
 At the prompt each statement is checked when it is typed: an error shows at once and the
 transaction stays open, so type the statement again fixed, or ROLLBACK.`,
-	"vocabulary": `A session's vocabulary is its views and actions, registered by Commits and shown after
-every Recall's header:
-  CREATE VIEW open_tasks INTENT 'how much work is left'
-    AS 'size(nodes("TSK").filter(t, !("Settled" in t.labels)))';
-  CREATE ACTION settle_task(nick STRING, why STRING = '')
-    INTENT 'close a finished task and keep why it was closed'
-    IF 'size(nodes("TSK").filter(t, t.nick == nick && !("Settled" in t.labels))) == 1'
-    { MATCH (t:TSK {nick: $nick}) SET t:Settled, t.status = "done"
-      INSERT (t)-[:has_note]->(:NOTE {text: $why}) };
-  CALL settle_task('TSK_login', 'merged');   -- or settle_task(nick: 'TSK_login')
-A view is CEL over nodes("KIND"), edges("TYPE"), count("KIND"), view("name") and version;
-an action's IF sees its parameters too. :views and :actions list them with their counters.
-Every Recall also carries the attention envelope: "// attention" lines after the header
-(and "attention" in --format json) saying what to notice: broken_views, stale_actions,
-contested, yours (what concerns the reading agent alone: its actions never invoked, the
-broken views it registered or uses, no view read in stale_reads of its Recalls),
-help (vocabulary_review when health is degenerating: this text), since_your_last_read
-(per agent: --agent or :agent), you_elided, vocabulary_health, vocabulary_gaps (over
-the last gap_window Commits; "before N of M CALLs of X" when an agent's raw Commits keep
-writing the pair just before its CALLs of X), intent_overlap, low_salience. At full an
-action also says how many of its CALLs failed. :set depth lean|full chooses how much of the
-vocabulary shows (lean, the default, stays under 300 tokens: the most salient items first);
-:set only views,actions keeps just those sections (shape, views, actions, attention), and
-:set only alone keeps them all. An agent's first Recall of a session is shown at full once.
-Review the vocabulary as you would a theory: is it enabling new work, or patching old failures?
-  Fix a broken view: register it again, CREATE OR REPLACE VIEW name AS '…' (a revision).
-  Retire a stale action (registered, never invoked): DROP ACTION name.
-  Turn a vocabulary gap into an action: where raw Commits keep writing the same kind and
-    property, register an action that writes it, and CALL it instead; where they write it
-    just before CALLs of one action, make it part of that action (a parameter, or the
-    write in its body).
-  Revise an action whose CALLs fail (depth=full says how often and why): a wrong
-    signature or a precondition nobody can meet is patched around by raw Commits.
-  Merge overlapping intents: two actions that say the same why are one action with a
-    parameter; CREATE OR REPLACE one, DROP the other.
-  Settle a contested target: when two actions write the same TSK.status (or insert or
-    delete the same kind's nodes or edge type), keep one action per target and DROP the
-    others, or make one action that takes what differs as a parameter:
-    CREATE OR REPLACE ACTION set_status(nick STRING, status STRING) { … SET t.status = $status }.
-Views and IFs may read the system views (names starting with _ are reserved):
-  view("_vocabulary_health") -- {broken, stale, contested, overlaps, gaps, raw_commits,
-                                action_commits, state}, computed from the version read
-  view("_contested")          -- [{target, actions}, …]
-The session's settings, kept with it for every agent (:set alone shows them):
-  :set stale_reads 10          -- Recalls after which an uninvoked action is stale
-  :set decay 0.9               -- salience kept per Recall that does not use an item
-  :set salience_threshold 0.1  -- under it an item is low_salience (left out at lean)
-  :set gap_ratio 4             -- raw writes per action write that make a gap …
-  :set gap_min 5               -- … once at least this many raw Commits wrote it
-  :set gap_window 200          -- the latest Commits gaps are counted over (1 to 1000)
-  :set history all             -- the versions kept readable (all, none, or N before the
-                                  newest); :set at N reads one of them`,
 	"params": `:param NAME VALUE sets $NAME for every following Commit and Recall:
   :param status 'open'
   :param due DATE '2026-01-31'
   MATCH (t:TSK {status: $status});
 :params lists them; :param NAME alone removes one; :params clear removes all.`,
+})
+
+// withSharedHelp adds goldfish's help topics to the shell's own.
+func withSharedHelp(own map[string]string) map[string]string {
+	for _, topic := range goldfish.HelpTopics() {
+		own[topic], _ = goldfish.Help(topic)
+	}
+	return own
 }
 
 func (sh *Shell) metaHelp(_ context.Context, args []string) error {

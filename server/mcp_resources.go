@@ -32,7 +32,8 @@ const (
 	maxCompletions = 100
 )
 
-// addResources adds the resource templates and the prompt.
+// addResources adds the resource templates, the prompt and the help
+// resources (help.go).
 func (s *Server) addResources(srv *mcp.Server) {
 	srv.AddResourceTemplate(&mcp.ResourceTemplate{Name: "session", Title: "A goldfish session's outline",
 		URITemplate: sessionTemplate, MIMEType: "text/plain",
@@ -47,6 +48,7 @@ func (s *Server) addResources(srv *mcp.Server) {
 		Arguments: []*mcp.PromptArgument{{Name: "session", Title: "Session",
 			Description: "the session to work on (empty: " + s.opts.MemorySession + ")"}}},
 		s.usePrompt)
+	s.addHelpResources(srv)
 }
 
 // mayReadSession reports whether the scope may read a session that

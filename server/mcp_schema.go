@@ -70,18 +70,19 @@ func addTool[In, Out any](srv *mcp.Server, shown map[string]shownTool, a access,
 
 // listFilter is the middleware that answers tools/list with the tools the
 // caller may call, each with its strict schema, and resources/list with
-// the sessions it may read. A tool it hides still
+// the help topics and the sessions it may read. A tool it hides still
 // answers a call with the refusal it always gave.
 func (s *Server) listFilter(shown map[string]shownTool) mcp.Middleware {
 	return func(next mcp.MethodHandler) mcp.MethodHandler {
 		return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
 			res, err := next(ctx, method, req)
 			if rl, ok := res.(*mcp.ListResourcesResult); ok && err == nil && method == "resources/list" {
-				// The sessions the caller may read, not a fixed list.
+				// The sessions the caller may read, not a fixed list,
+				// after the help topics, which every caller may read.
 				out := *rl
 				out.Resources, out.NextCursor = []*mcp.Resource{}, ""
 				if scope, err := s.scopeOf(req.GetExtra()); err == nil {
-					out.Resources = s.sessionResources(scope)
+					out.Resources = append(helpResources(), s.sessionResources(scope)...)
 				}
 				if s.opts.Tokens != nil {
 					out.CacheScope = "private"

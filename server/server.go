@@ -115,6 +115,8 @@ func New(db *goldfish.DB, opts Options) (*Server, error) {
 	s.mux.Handle("GET /v1/sessions/{name}/names", s.api("names", s.names))
 	s.mux.Handle("POST /v1/flush", s.api("flush", s.flush))
 	s.mux.Handle("GET /v1/backup", s.api("backup", s.backup))
+	s.mux.Handle("GET /v1/help", s.api("help", s.helpTopics))
+	s.mux.Handle("GET /v1/help/{topic}", s.api("help", s.help))
 	s.mux.Handle("GET /healthz", s.metrics.instrument("healthz", http.HandlerFunc(s.healthz)))
 	s.mux.Handle("GET /readyz", s.metrics.instrument("readyz", http.HandlerFunc(s.readyz)))
 	s.mux.Handle("GET /metrics", s.metrics.instrument("metrics", s.metricsHandler()))
@@ -289,14 +291,19 @@ var sessionVerbs = map[string]bool{"recall": true, "commit": true, "export": tru
 func routeError(r *http.Request) error {
 	return &gqlstatus.Error{Code: gqlstatus.InvalidReference, Cause: errNoRoute,
 		Msg:  fmt.Sprintf("there is no endpoint %s %s", r.Method, r.URL.Path),
-		Hint: "POST /v1/sessions/NAME/recall, /commit, /export, /absorb or /settings; GET /v1/sessions, /v1/sessions/NAME/vocabulary, /settings, /dump, /diff, /history or /versions; GET /healthz, /readyz, /metrics; /mcp"}
+		Hint: "POST /v1/sessions/NAME/recall, /commit, /export, /absorb or /settings; GET /v1/sessions, /v1/sessions/NAME/vocabulary, /settings, /dump, /diff, /history or /versions; GET /v1/help or /v1/help/TOPIC; GET /healthz, /readyz, /metrics; /mcp"}
 }
 
 // routeStatus is 405 for a known path with the wrong method, else 404.
 func routeStatus(r *http.Request) int {
 	p := r.URL.Path
-	if p == "/v1/sessions" || p == "/healthz" || p == "/readyz" || p == "/metrics" {
+	if p == "/v1/sessions" || p == "/v1/help" || p == "/healthz" || p == "/readyz" || p == "/metrics" {
 		return http.StatusMethodNotAllowed
+	}
+	if topic, ok := strings.CutPrefix(p, "/v1/help/"); ok {
+		if _, ok := goldfish.Help(topic); ok {
+			return http.StatusMethodNotAllowed
+		}
 	}
 	if rest, ok := strings.CutPrefix(p, "/v1/sessions/"); ok {
 		if _, verb, ok := strings.Cut(rest, "/"); ok && sessionVerbs[verb] {

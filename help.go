@@ -92,7 +92,7 @@ The session's settings, kept with it for every agent (:set alone shows them):
 // their errors are, what usually breaks a view, and the two fixes.
 const brokenViewsHelp = `A broken view is one whose CEL fails when it is evaluated: it stays registered, and every
 Recall names it first in its attention envelope until it is revised or dropped.
-Where the error is: the line "// attention broken_views: NAME (ERROR)", the error cut short;
+Where the error is: the line "// attention broken_views: NAME: ERROR", the error cut short;
 at depth=full (gqlsh :set depth full; "options": {"depth": "full"} in a Recall over HTTP
 or MCP) the whole error; GET /v1/sessions/{name}/vocabulary gives each view's error too.
 The usual causes:

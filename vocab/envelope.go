@@ -189,12 +189,12 @@ func Compose(r *Read) *Envelope {
 		gaps = p.gapsAt(r.Settings)
 	}
 	stale := staleActions(p, rk, r, full)
-	if p != nil && !stalePromoted(stale.n, len(p.acts)) && !full {
-		stale = staleSet{print: stale.print} // not a signal at lean
-	}
 	promoted := 0
-	if p != nil && stalePromoted(stale.n, len(p.acts)) {
+	switch {
+	case p != nil && stalePromoted(stale.n, len(p.acts)):
 		promoted = stale.n
+	case !full:
+		stale = staleSet{print: stale.print} // not a signal at lean
 	}
 	around := workedAround(p, r)
 	health, why := healthOf(p, rk, r, promoted, len(around), gaps)

@@ -134,7 +134,11 @@ func (r *reader) health() map[string]any {
 		suggestions = append(suggestions, fmt.Sprintf("%d contested target%s: one action per target, or one action with a parameter", contested, plural(contested)))
 	}
 	if gaps > 0 {
-		suggestions = append(suggestions, fmt.Sprintf("%d propert%s written raw more than through actions: CREATE ACTION for them", gaps, map[bool]string{true: "y", false: "ies"}[gaps == 1]))
+		what := "properties"
+		if gaps == 1 {
+			what = "property"
+		}
+		suggestions = append(suggestions, fmt.Sprintf("%d %s written raw more than through actions: CREATE ACTION for them", gaps, what))
 	}
 	return map[string]any{
 		"broken": int64(broken), "stale": int64(stale), "contested": int64(contested),

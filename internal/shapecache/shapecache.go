@@ -178,23 +178,21 @@ func (sc *Cache) unpend(keys [][]byte) [][]byte {
 	if len(keys) == 0 {
 		return nil
 	}
-	drop := func(p pendingShape) bool {
-		for _, k := range keys {
-			if bytes.Equal(p.key, k) {
-				sc.bytes.Add(-p.cost)
-				return true
-			}
+	stale := func(p pendingShape) bool {
+		return slices.ContainsFunc(keys, func(k []byte) bool { return bytes.Equal(p.key, k) })
+	}
+	sc.pending = slices.DeleteFunc(sc.pending, func(p pendingShape) bool {
+		if stale(p) {
+			sc.bytes.Add(-p.cost) // never handed to ristretto
+			return true
 		}
 		return false
-	}
-	sc.pending = slices.DeleteFunc(sc.pending, drop)
-	// handed is a batch ristretto was given, whose Sets may still be in
-	// its buffer: a Del after them removes them, so only its entries
-	// are taken out here (their cost comes off when ristretto drops
-	// them).
-	sc.handed = slices.DeleteFunc(slices.Clone(sc.handed), func(p pendingShape) bool {
-		return slices.ContainsFunc(keys, func(k []byte) bool { return bytes.Equal(p.key, k) })
 	})
+	// handed is a batch ristretto was given, whose Sets may still be in
+	// its buffer: a Del after them removes them, so only the entries are
+	// taken out here (their cost comes off when ristretto drops them).
+	// A copy: the batch's handover may still be reading it.
+	sc.handed = slices.DeleteFunc(slices.Clone(sc.handed), stale)
 	return keys
 }
 

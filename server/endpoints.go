@@ -139,7 +139,9 @@ func (s *Server) peek(ctx context.Context, scope *Scope, name string) (*goldfish
 // for none): it checks the scope, then the agents the token is bound to
 // (Scope.Agent), then opens the session, and returns the agent the call
 // acts as. Every interface's Recalls and Commits go through it, the MCP
-// tools too.
+// tools too. A call that names none and that an unbound token makes on
+// an MCP connection acts as the connection's own agent
+// (connectionAgent, mcp_identity.go); any other acts as nobody.
 func (s *Server) sessionAs(ctx context.Context, scope *Scope, name, verb, agent string) (*goldfish.Session, string, error) {
 	if err := checkScope(scope, name, verb); err != nil {
 		return nil, "", err
@@ -148,13 +150,19 @@ func (s *Server) sessionAs(ctx context.Context, scope *Scope, name, verb, agent 
 	if err != nil {
 		return nil, "", err
 	}
+	conn := false
+	if agent == "" {
+		// Scope.Agent gives "" to an unbound token alone.
+		agent = connectionAgent(ctx, scope)
+		conn = agent != ""
+	}
 	sess, err := s.open(ctx, name, verb)
 	if err != nil {
 		return nil, "", err
 	}
 	if agent != "" {
 		// After the open: a session that does not exist takes no slot.
-		if err := s.agentSlots.admit(scope, name, agent); err != nil {
+		if err := s.agentSlots.admit(ctx, scope, sess, name, agent, conn); err != nil {
 			return nil, "", err
 		}
 	}

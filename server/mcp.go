@@ -15,13 +15,17 @@ import (
 )
 
 // RecallArgs are the recall tool's arguments. Every one but q may be
-// left out or empty ("", 0, [], false): empty takes the default.
+// left out or empty ("", 0, [], false): empty takes the default. An
+// empty agent is the connection's own (connectionAgent): an unbound
+// token's recall and commit on an MCP connection that names no agent
+// act as "mcp-" and 12 hex digits, so every client hears what an agent
+// hears; the first read's note names it.
 type RecallArgs struct {
 	Session string              `json:"session,omitempty" jsonschema:"the session to read (empty: the default session); the sessions tool lists them"`
 	Q       string              `json:"q" jsonschema:"a GQL MATCH of the nodes to start from: MATCH (n {nick: 'alice'}); MATCH (t:TSK {status: 'open'}) LIMIT 4; keyword search: MATCH (n) WHERE n CONTAINS 'login'; MATCH () for an outline of the session"`
 	Params  ToolParams          `json:"params,omitempty" jsonschema:"values of the $parameters q uses, one {name, value} each (empty: none)"`
 	Options wire.RecallSettings `json:"options,omitempty" jsonschema:"limits of this read; 0 or empty takes the default, but k 0 reads the starting nodes alone"`
-	Agent   string              `json:"agent,omitempty" jsonschema:"your name as a reader: the answer then notes what changed since your last read (empty: nobody)"`
+	Agent   string              `json:"agent,omitempty" jsonschema:"your name as a reader: the answer then notes what changed since your last read (empty: this connection's own name, mcp-…, which your first read names; name yourself to keep your name across reconnects)"`
 	// AtVersion is wire.RecallRequest's.
 	AtVersion uint64 `json:"at_version,omitempty" jsonschema:"read the session as it was at this version (0 or left out: the newest)"`
 }
@@ -32,7 +36,7 @@ type CommitArgs struct {
 	Session string     `json:"session,omitempty" jsonschema:"the session to change (empty: the default session); a new name creates a session"`
 	Text    string     `json:"text" jsonschema:"GQL statements separated by ';' (INSERT, MATCH … SET, REMOVE, DELETE, CALL action(…)): all of them apply, or none"`
 	Params  ToolParams `json:"params,omitempty" jsonschema:"values of the $parameters the text uses, one {name, value} each (empty: none)"`
-	Agent   string     `json:"agent,omitempty" jsonschema:"your name as a writer (empty: nobody)"`
+	Agent   string     `json:"agent,omitempty" jsonschema:"your name as a writer (empty: this connection's own name, mcp-…, which your first read names; name yourself to keep your name across reconnects)"`
 }
 
 // SessionsArgs are the sessions tool's arguments: none.
@@ -69,24 +73,24 @@ func (s *Server) newMCP() *mcp.Server {
 		Description: recallDescription,
 		Annotations: read},
 		plainOptions(schemaFor[RecallArgs](lenientTypes)), plainOptions(strictSchema(schemaFor[RecallArgs](strictTypes))),
-		tool(s, "recall", func(ctx context.Context, scope *Scope, in RecallArgs) (*mcp.CallToolResult, wire.Shape, error) {
+		asConnection(tool(s, "recall", func(ctx context.Context, scope *Scope, in RecallArgs) (*mcp.CallToolResult, wire.Shape, error) {
 			sh, err := s.doRecall(ctx, scope, s.sessionOr(in.Session), wire.RecallRequest{Q: in.Q, Params: in.Params.values(), Agent: in.Agent, Options: in.Options, AtVersion: in.AtVersion})
 			if err != nil {
 				return nil, wire.Shape{}, err
 			}
 			return textResult(sh.Text), wire.ShapeOf(sh, false), nil
-		}))
+		})))
 	addTool(srv, shown, anyWriter, &mcp.Tool{Name: "commit", Title: "Commit",
 		Description: commitDescription,
 		Annotations: &mcp.ToolAnnotations{DestructiveHint: ptr(true), OpenWorldHint: ptr(false)}},
 		schemaFor[CommitArgs](lenientTypes), strictSchema(schemaFor[CommitArgs](strictTypes)),
-		tool(s, "commit", func(ctx context.Context, scope *Scope, in CommitArgs) (*mcp.CallToolResult, wire.Commit, error) {
+		asConnection(tool(s, "commit", func(ctx context.Context, scope *Scope, in CommitArgs) (*mcp.CallToolResult, wire.Commit, error) {
 			res, err := s.doCommit(ctx, scope, s.sessionOr(in.Session), wire.CommitRequest{Text: in.Text, Params: in.Params.values(), Agent: in.Agent})
 			if err != nil {
 				return nil, wire.Commit{}, err
 			}
 			return textResult(summary(res)), wire.CommitOf(res, len(res.Stmts)), nil
-		}))
+		})))
 	addTool(srv, shown, anyReader, &mcp.Tool{Name: "sessions", Title: "Sessions",
 		Description: "List the sessions you may read, one line each: name, version, number of nodes and edges. Pass a name as session to recall or commit; a commit to a new name creates that session.",
 		Annotations: read},
@@ -247,7 +251,10 @@ func (s *Server) sessionOr(name string) string {
 // A POST is one message (a batch is refused), read to the frame at most,
 // checked as a /v1 body is (checkMessage), and its answer is held to the
 // frame (see mcp_budget.go); every answer is JSON-RPC, the SDK's
-// plain-text refusals too.
+// plain-text refusals too. A POST without an Mcp-Session-Id is answered
+// with one, which the client sends from then on: the connection's id,
+// whose agent its recalls and commits that name none act as
+// (mcp_identity.go).
 func (s *Server) mcpHTTP() http.Handler {
 	h := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return s.MCP() },
 		&mcp.StreamableHTTPOptions{Stateless: true, JSONResponse: true, MaxRequestBodyBytes: MaxFrame})
@@ -285,6 +292,7 @@ func (s *Server) mcpHTTP() http.Handler {
 		}
 		body, r = withoutOversize(body, r)
 		r.Body, r.ContentLength = io.NopCloser(bytes.NewReader(body)), int64(len(body))
+		issueConnectionID(w, r)
 		cw := &cappedWriter{w: w}
 		next.ServeHTTP(cw, r)
 		cw.finish(body)

@@ -23,7 +23,9 @@ import (
 // (checkMessage: not UTF-8, a byte order mark, a key given twice) or
 // that is not JSON-RPC is answered with an error, and the connection
 // serves the next line after each; an
-// answer over the frame is replaced by a 22Q07 error. Closing the
+// answer over the frame is replaced by a 22Q07 error. Each connection has
+// an id of its own, so its recalls and commits that name no agent act as
+// one agent of its own. Closing the
 // connection closes in when it is an io.Closer, never out.
 func (s *Server) StdioTransport(in io.Reader, out io.Writer) mcp.Transport {
 	return &stdioTransport{in: in, out: out, s: s}
@@ -36,7 +38,7 @@ type stdioTransport struct {
 }
 
 func (t *stdioTransport) Connect(context.Context) (mcp.Connection, error) {
-	c := &stdioConn{in: t.in, out: t.out, s: t.s, incoming: make(chan lineOrErr), closed: make(chan struct{})}
+	c := &stdioConn{in: t.in, out: t.out, s: t.s, id: newConnectionID(), incoming: make(chan lineOrErr), closed: make(chan struct{})}
 	go c.readLines()
 	return c, nil
 }
@@ -47,9 +49,13 @@ type lineOrErr struct {
 }
 
 type stdioConn struct {
-	in       io.Reader
-	out      io.Writer
-	s        *Server
+	in  io.Reader
+	out io.Writer
+	s   *Server
+	// id names the connection: its recalls and commits that name no
+	// agent act as the connection's agent (mcp_identity.go), one per
+	// process of gqlsh mcp.
+	id       string
 	writeMu  sync.Mutex
 	incoming chan lineOrErr
 	closed   chan struct{}
@@ -193,7 +199,9 @@ func (c *stdioConn) Close() error {
 	return err
 }
 
-func (c *stdioConn) SessionID() string { return "" }
+// SessionID is the connection's id, made when it was: the SDK's
+// req.Session.ID() in a tool call.
+func (c *stdioConn) SessionID() string { return c.id }
 
 func errNotMessage(err error) *gqlstatus.Error {
 	return gqlstatus.Errorf(gqlstatus.InvalidOption, "the line is not a JSON-RPC message: %v", err).

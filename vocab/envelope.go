@@ -109,6 +109,9 @@ type Seen struct {
 	// of only=views, a Commit of its whose CALL or registration names
 	// views); 0: none yet.
 	ViewRead uint64
+	// Recent holds the agent's latest Recalls, by which its salience
+	// decays (recent.go).
+	Recent Recent
 }
 
 // Read is one Recall's request of an envelope.
@@ -274,6 +277,9 @@ func Compose(r *Read) *Envelope {
 	// The lines, in the order of what most needs noticing: broken views
 	// first, always, at lean with their errors as short lines.
 	sg := &signals{stale: stale, why: why, only: only, full: full, r: r, p: p}
+	if rk != nil && r.Agent != "" {
+		rk = rk.seenBy(&r.Seen.Recent, r.Tick) // the listing's salience is the reader's
+	}
 	if !full && p != nil {
 		// At lean the signal lines leave the views and actions up to a
 		// third of the budget (what those above the salience threshold

@@ -24,6 +24,8 @@ type ranking struct {
 	order  []int32
 	keys   []float64 // by item index, as order uses them
 	lambda float64
+	// oldest is the smallest tick of the marks.
+	oldest uint64
 }
 
 // rankingFor returns the ranking of p under marks and decay, computed
@@ -46,6 +48,20 @@ func (p *Prepared) rankingFor(marks *Marks, decay float64) *ranking {
 		r.am[i] = marks.action(p.acts[i].name, 0)
 		r.keys[len(p.views)+i] = r.key(r.am[i])
 	}
+	r.oldest = math.MaxUint64
+	for _, m := range r.vm {
+		r.oldest = min(r.oldest, m.Tick)
+	}
+	for _, m := range r.am {
+		r.oldest = min(r.oldest, m.Tick)
+	}
+	r.sort()
+	p.rank.Store(r)
+	return r
+}
+
+// sort orders the items by key.
+func (r *ranking) sort() {
 	for i := range r.order {
 		r.order[i] = int32(i)
 	}
@@ -58,8 +74,59 @@ func (p *Prepared) rankingFor(marks *Marks, decay float64) *ranking {
 		}
 		return 0
 	})
-	p.rank.Store(r)
-	return r
+}
+
+// seenBy is the ranking as the reader whose record holds recent sees it
+// at Recall count tick (recent.go): each mark decayed by the reader's
+// Recalls since, this one included, not the session's. It is r itself
+// when the reader made every Recall since the oldest mark (one agent
+// alone in its session), or when the read names no agent (recent nil).
+func (r *ranking) seenBy(recent *Recent, tick uint64) *ranking {
+	if recent == nil || r.oldest >= tick || recent.covers(r.oldest, tick) {
+		return r
+	}
+	s := &ranking{marks: r.marks, decay: r.decay, lambda: r.lambda, oldest: r.oldest}
+	nv := len(r.vm)
+	m := make([]Mark, nv+len(r.am))
+	s.vm, s.am = m[:nv:nv], m[nv:]
+	s.keys = make([]float64, len(r.keys))
+	var last, moved uint64 // marks often share a tick: the last one's move
+	for i := range r.keys {
+		mk := &m[i]
+		if i < nv {
+			*mk = r.vm[i]
+		} else {
+			*mk = r.am[i-nv]
+		}
+		// A mark at t decays by the n Recalls of the reader since: as
+		// a mark at tick − n (t or later) does by the session's.
+		if i == 0 || mk.Tick != last {
+			last = mk.Tick
+			moved = max(mk.Tick, tick-recent.steps(mk.Tick, tick)) - mk.Tick
+		}
+		mk.Tick += moved
+		// log(score) + tick·λ, moved forward with the mark.
+		s.keys[i] = r.keys[i] + float64(moved)*r.lambda
+	}
+	// The session's order is nearly the reader's (a mark moves forward
+	// by fewer ticks the older it is, and most share a tick): an
+	// insertion sort from it costs little more than a pass. Ties go by
+	// item index, as sort gives them.
+	s.order = slices.Clone(r.order)
+	before := func(a, b int32) bool {
+		x, y := s.keys[a], s.keys[b]
+		return x > y || x == y && a < b
+	}
+	for i := 1; i < len(s.order); i++ {
+		v := s.order[i]
+		j := i
+		for j > 0 && before(v, s.order[j-1]) {
+			s.order[j] = s.order[j-1]
+			j--
+		}
+		s.order[j] = v
+	}
+	return s
 }
 
 func (r *ranking) key(m Mark) float64 {

@@ -182,6 +182,7 @@ func (t *agentTable) note(name string, r *agentRecord, version, tick uint64, nex
 	}
 	r.mu.Lock()
 	r.seen.Reads++
+	r.seen.Recent.Add(tick)
 	r.last = max(r.last, tick)
 	// Concurrent Recalls of one agent may finish out of order; the record
 	// keeps the newest version read, which is the later one's since the

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -155,6 +156,9 @@ func TestAttentionEncoding(t *testing.T) {
 				Changed: rapid.Uint64().Draw(t, "changed"), Shape: rapid.Uint64().Draw(t, "shape"),
 				Views: rapid.Uint64().Draw(t, "views"), Actions: rapid.Uint64().Draw(t, "actions"),
 				Attention: rapid.Uint64().Draw(t, "attention"), ViewRead: rapid.Uint64().Draw(t, "viewRead")}
+			for _, tick := range rapid.SliceOfN(rapid.Uint64(), 0, vocab.RecentReads+8).Draw(t, "recent") {
+				r.seen.Recent.Add(tick)
+			}
 		}
 		tab.attn.tick.Store(rapid.Uint64().Draw(t, "tick"))
 		set := values.DefaultAttentionSettings
@@ -190,6 +194,11 @@ func TestAttentionEncoding(t *testing.T) {
 		}
 		if again := encodeAttention(back); string(again) != string(data) {
 			t.Fatalf("re-encoded %x, was %x", again, data)
+		}
+		for i, r := range tab.agents.list() {
+			if got, want := back.agents.list()[i].seen.Recent.Ticks(), r.seen.Recent.Ticks(); !slices.Equal(got, want) {
+				t.Fatalf("agent %s: recent reads %v, was %v", r.name, got, want)
+			}
 		}
 		if len(data) > 1 {
 			cut := rapid.IntRange(1, len(data)-1).Draw(t, "cut")
@@ -257,6 +266,9 @@ func (c *counter) add() int {
 func FuzzDecodeAttention(f *testing.F) {
 	s := &Session{}
 	s.agents.insert("ana").seen = vocab.Seen{Version: 3, Reads: 7, Changed: 9, Shape: 1, Views: 2, Actions: 3, Attention: 4}
+	for _, tick := range []uint64{2, 5, 6, 11} {
+		s.agents.insert("ana").seen.Recent.Add(tick)
+	}
 	s.attn.tick.Store(12)
 	s.attn.marks.Store(&vocab.Marks{Views: map[string]vocab.Mark{"open": {Score: 1.5, Tick: 3, RegTick: 1}},
 		Actions: map[string]vocab.Mark{"settle": {Score: 0.2, Tick: 9, RegTick: 2}}})

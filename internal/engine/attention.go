@@ -26,7 +26,9 @@ import (
 //	section = tag length body            (length: bytes of body)
 //	tag 1, agents: count agent*          (sorted by name, names unique)
 //	  agent = name length fields         (length: bytes of fields)
-//	  fields = lastRead reads changed shape views actions attention lastTick viewRead
+//	  fields = lastRead reads changed shape views actions attention lastTick viewRead recent
+//	  recent = count tick (tick − previous tick)*   (the agent's latest
+//	                                                Recalls, ascending)
 //	tag 2, session: tick settings marks views gapWindow failures
 //	  settings = staleReads decay threshold gapRatio gapMin
 //	  marks = count (kind name score tick regTick)*   (kind 0 view, 1 action;
@@ -65,6 +67,7 @@ func encodeAttention(s *Session) []byte {
 		for _, n := range [...]uint64{seen.Version, seen.Reads, seen.Changed, seen.Shape, seen.Views, seen.Actions, seen.Attention, last, seen.ViewRead} {
 			fields = binary.AppendUvarint(fields, n)
 		}
+		fields = appendRecent(fields, &seen.Recent)
 		body = appendAttnString(body, string(fields))
 	}
 	b := []byte{attentionVersion}
@@ -185,6 +188,9 @@ func decodeAgents(body *attnReader, t *agentTable) error {
 				*p = fields.uvarint()
 			}
 		}
+		if len(fields.b) > 0 {
+			readRecent(&fields, &seen.Recent)
+		}
 		switch {
 		case body.err != nil:
 			return body.err
@@ -206,6 +212,38 @@ func decodeAgents(body *attnReader, t *agentTable) error {
 		return fmt.Errorf("%d bytes after the agents", len(body.b))
 	}
 	return nil
+}
+
+// appendRecent encodes an agent's latest Recalls: the count, the first,
+// then each one's distance from the one before.
+func appendRecent(b []byte, r *vocab.Recent) []byte {
+	ticks := r.Ticks()
+	b = binary.AppendUvarint(b, uint64(len(ticks)))
+	prev := uint64(0)
+	for _, t := range ticks {
+		b = binary.AppendUvarint(b, t-prev)
+		prev = t
+	}
+	return b
+}
+
+// readRecent decodes what appendRecent wrote.
+func readRecent(d *attnReader, r *vocab.Recent) {
+	n := d.uvarint()
+	if d.err == nil && n > vocab.RecentReads {
+		d.err = fmt.Errorf("%d recent reads, more than %d", n, vocab.RecentReads)
+		return
+	}
+	t := uint64(0)
+	for i := uint64(0); i < n && d.err == nil; i++ {
+		step := d.uvarint()
+		if d.err == nil && (i > 0 && step == 0 || t+step < t) {
+			d.err = fmt.Errorf("recent reads out of order")
+			return
+		}
+		t += step
+		r.Add(t)
+	}
 }
 
 // attnReader reads the record; the first error sticks.

@@ -68,6 +68,12 @@
 // default. The memory tools' schemas are the original server's with
 // every object closed.
 //
+// A recall or commit that names no agent acts as its connection's own
+// agent ("mcp-" and 12 hex digits of the SHA-256 of the token's id and
+// the connection's id; mcp_identity.go): /mcp issues an Mcp-Session-Id
+// to a POST that carries none, which clients echo, and StdioTransport
+// gives each connection an id. A call without one reads as nobody.
+//
 // # Tokens
 //
 // With a tokens file (ParseTokens) every request but /healthz and

@@ -114,7 +114,7 @@ const (
 		"MATCH (n:TSK) LIMIT 10 for a kind; MATCH (n) WHERE n CONTAINS 'login' for a keyword (k 1 keeps to the matches); " +
 		"MATCH () for an outline. Links show both ways: to see what points at a node, read that node. " +
 		"Nearby nodes show short facts, farther ones names: read one by nick for all of it, or set whole. " +
-		"k is how many steps along links (default 2, 1 for a node by name). A read that matched nothing says so first, with close names. " +
+		"Kinds to see first in every answer: options pinned, such as ['LAW']. A read that matched nothing says so first, with close names. " +
 		"Comments list saved views and actions."
 	commitDescription = "Change a goldfish session with GQL statements separated by ';': all apply or none. " +
 		"Add: INSERT (:TSK {nick: 'fix_login', status: 'open'}). " +
@@ -140,7 +140,7 @@ func instructions(memory string) string {
 // in plain words (the HTTP API documents the same fields for programs).
 var optionWords = map[string]string{
 	"M":       "most rows (nodes and edges) in the answer (default 50)",
-	"k":       "how many steps along edges the read goes from the starting nodes: 0 the starting nodes alone, 1 their neighbours, default 2",
+	"k":       "how many steps along edges the read goes from the starting nodes: 0 the starting nodes alone, 1 their neighbours, default 2 (1 for a node by nick)",
 	"L":       "most starting nodes (default 4, up to 32)",
 	"F":       "most neighbours one node adds to the answer (default 8)",
 	"T":       "about how many tokens the answer may take (default 4000): past it, nodes far from the start show their names only",

@@ -3,6 +3,9 @@ package goldfish
 import (
 	"maps"
 	"slices"
+	"strings"
+
+	"github.com/goldfish-gql/goldfish/gqlstatus"
 )
 
 // The help registry: the texts that teach an agent to keep its session's
@@ -31,6 +34,13 @@ func Help(topic string) (text string, ok bool) {
 
 // HelpTopics returns the topics Help answers, sorted.
 func HelpTopics() []string { return slices.Sorted(maps.Keys(helpTexts)) }
+
+// ErrNoHelp is the error of a topic Help has no text for (42002), the
+// same wherever it is asked: it names the topics there are.
+func ErrNoHelp(topic string) *gqlstatus.Error {
+	return gqlstatus.Errorf(gqlstatus.InvalidReference, "there is no help topic %q", topic).
+		WithHint("the topics are " + strings.Join(HelpTopics(), ", ") + " (GET /v1/help, gqlsh :help)")
+}
 
 // vocabularyHelp is how to review a vocabulary: what the help line of the
 // attention envelope (vocabulary_review, when the vocabulary's health is

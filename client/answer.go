@@ -62,6 +62,8 @@ func answerKeys(out any) []string {
 		return []string{"purged", "version"}
 	case *wire.Dump:
 		return []string{"version", "dump"}
+	case *wire.Help:
+		return []string{"topic", "text"}
 	}
 	panic(fmt.Sprintf("client: no answer keys for %T", out))
 }

@@ -137,6 +137,20 @@ func (c *Client) Sessions(ctx context.Context) ([]string, error) {
 	return out, nil
 }
 
+// Help returns the server's text of a help topic (GET /v1/help/TOPIC),
+// the text goldfish.Help gives; a topic the server has none for is its
+// refusal (42002, naming the topics).
+func (c *Client) Help(ctx context.Context, topic string) (string, error) {
+	var h wire.Help
+	if err := c.call(ctx, "GET", "/v1/help/"+url.PathEscape(topic), nil, &h, ""); err != nil {
+		return "", err
+	}
+	if h.Topic != topic {
+		return "", c.notGoldfish("GET", "/v1/help/"+url.PathEscape(topic), http.StatusOK, fmt.Errorf("it is topic %q's", h.Topic))
+	}
+	return h.Text, nil
+}
+
 // SessionInfo is one session's version and counts; a session not made
 // yet has version 0 (sessions are made on first use).
 func (c *Client) SessionInfo(ctx context.Context, name string) (values.SessionInfo, error) {

@@ -139,7 +139,7 @@ func (e *Engine) do(ctx context.Context, d Directive) (string, error) {
 		case k == "policy" && d.Cmd == "absorb", k == "agent" && d.Cmd == "absorb":
 		case d.Cmd == "export" && (k == "nicks" || recallArgs[k] || strings.HasPrefix(k, "$")):
 		case historyArgs[d.Cmd][k]:
-		case d.Cmd == "settings":
+		case d.Cmd == "settings", d.Cmd == "help":
 		case d.Cmd == "recall" && (recallArgs[k] || strings.HasPrefix(k, "$")):
 		default:
 			return "", fmt.Errorf("%s: unknown argument %q", d.Cmd, k)
@@ -217,6 +217,21 @@ func (e *Engine) do(ctx context.Context, d Directive) (string, error) {
 		return e.export(ctx, name, d)
 	case "absorb":
 		return e.absorb(ctx, name, d)
+	case "help":
+		// help TOPIC: the text of a help topic, as every interface
+		// serves it (the envelope's help lines name the topics).
+		if len(d.Args) != 1 {
+			return "", fmt.Errorf("help: name one topic")
+		}
+		var topic string
+		for k := range d.Args {
+			topic = k
+		}
+		text, err := e.t.Help(ctx, topic)
+		if err != nil {
+			return formatOutcome(nil, err)
+		}
+		return text, nil
 	case "vocabulary":
 		v, err := e.t.Vocabulary(ctx, name)
 		if err != nil {

@@ -36,6 +36,9 @@
 //     failure.
 //   - vocabulary [session=NAME]: the session's views (with their values
 //     or errors) and actions, with every counter (Session.Vocabulary).
+//   - help TOPIC: the text of the help topic the envelope's help lines
+//     name (goldfish.Help; GET /v1/help/TOPIC over HTTP), or the error
+//     of a topic there is none for.
 //   - export [session=NAME] [slice=NAME] [m=N] [k=N] [l=N] [f=N]
 //     [nicks=A,B] [$NAME=VALUE ...]: Session.ExportSlice of the input (a
 //     Recall's token; empty with nicks); prints the slice's text, or the

@@ -366,6 +366,11 @@ func (t *remote) Dump(ctx context.Context, session string) (string, error) {
 	return dump, outcome(err)
 }
 
+func (t *remote) Help(ctx context.Context, topic string) (string, error) {
+	text, err := t.rs.c.Help(ctx, topic)
+	return text, outcome(err)
+}
+
 func (t *remote) Vocabulary(ctx context.Context, session string) (*goldfish.Vocabulary, error) {
 	s, err := t.session(ctx, session)
 	if err != nil {

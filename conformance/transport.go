@@ -23,6 +23,8 @@ type Transport interface {
 	Recall(ctx context.Context, session, q string, o goldfish.RecallOptions) (*goldfish.Shape, error)
 	Dump(ctx context.Context, session string) (string, error)
 	Vocabulary(ctx context.Context, session string) (*goldfish.Vocabulary, error)
+	// Help is the text of a help topic, as goldfish.Help gives it.
+	Help(ctx context.Context, topic string) (string, error)
 	AttentionSettings(ctx context.Context, session string) (goldfish.AttentionSettings, error)
 	SetAttentionSettings(ctx context.Context, session string, set goldfish.AttentionSettings) error
 	PinnedKinds(ctx context.Context, session string) ([]string, error)
@@ -134,6 +136,13 @@ func (t *embedded) DumpAt(ctx context.Context, session string, v uint64) (string
 		return "", err
 	}
 	return s.DumpAt(ctx, v)
+}
+
+func (t *embedded) Help(_ context.Context, topic string) (string, error) {
+	if text, ok := goldfish.Help(topic); ok {
+		return text, nil
+	}
+	return "", goldfish.ErrNoHelp(topic)
 }
 
 func (t *embedded) Vocabulary(ctx context.Context, session string) (*goldfish.Vocabulary, error) {

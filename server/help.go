@@ -2,7 +2,6 @@ package server
 
 import (
 	"context"
-	"fmt"
 	"net/http"
 	"strings"
 
@@ -39,10 +38,11 @@ func (s *Server) help(_ http.ResponseWriter, r *http.Request, _ *Scope) (any, er
 	return wire.Help{Topic: topic, Text: text}, nil
 }
 
+// errNoHelp is goldfish.ErrNoHelp, answered as a path that names nothing.
 func errNoHelp(topic string) *gqlstatus.Error {
-	return &gqlstatus.Error{Code: gqlstatus.InvalidReference, Cause: errNoRoute,
-		Msg:  fmt.Sprintf("there is no help topic %q", topic),
-		Hint: "GET /v1/help lists the topics: " + strings.Join(goldfish.HelpTopics(), ", ")}
+	e := *goldfish.ErrNoHelp(topic)
+	e.Cause = errNoRoute
+	return &e
 }
 
 // addHelpResources adds each help topic as a static MCP resource.

@@ -279,6 +279,7 @@ func Compose(r *Read) *Envelope {
 	sg := &signals{stale: stale, why: why, only: only, full: full, r: r, p: p}
 	if rk != nil && r.Agent != "" {
 		rk = rk.seenBy(&r.Seen.Recent, r.Tick) // the listing's salience is the reader's
+		defer rk.release()
 	}
 	if !full && p != nil {
 		// At lean the signal lines leave the views and actions up to a

@@ -3,6 +3,7 @@ package vocab
 import (
 	"math"
 	"slices"
+	"sync"
 )
 
 // ranking is a version's items under one set of marks and one decay
@@ -26,6 +27,23 @@ type ranking struct {
 	lambda float64
 	// oldest is the smallest tick of the marks.
 	oldest uint64
+	// reader says it is one reader's (seenBy), from readerRankings, and
+	// buf backs vm and am there.
+	reader bool
+	buf    []Mark
+}
+
+// readerRankings keeps the rankings of single reads (seenBy) for the
+// next: one is made on most Recalls of a session of several agents, and
+// is garbage once the envelope is written.
+var readerRankings = sync.Pool{New: func() any { return new(ranking) }}
+
+// release gives a reader's ranking back once its read is done with it.
+func (r *ranking) release() {
+	if r != nil && r.reader {
+		r.marks = nil // the session's marks may be replaced meanwhile
+		readerRankings.Put(r)
+	}
 }
 
 // rankingFor returns the ranking of p under marks and decay, computed
@@ -85,11 +103,13 @@ func (r *ranking) seenBy(recent *Recent, tick uint64) *ranking {
 	if recent == nil || r.oldest >= tick || recent.covers(r.oldest, tick) {
 		return r
 	}
-	s := &ranking{marks: r.marks, decay: r.decay, lambda: r.lambda, oldest: r.oldest}
-	nv := len(r.vm)
-	m := make([]Mark, nv+len(r.am))
+	s := readerRankings.Get().(*ranking)
+	s.marks, s.decay, s.lambda, s.oldest, s.reader = r.marks, r.decay, r.lambda, r.oldest, true
+	nv, n := len(r.vm), len(r.keys)
+	s.buf = slices.Grow(s.buf[:0], n)[:n]
+	m := s.buf
 	s.vm, s.am = m[:nv:nv], m[nv:]
-	s.keys = make([]float64, len(r.keys))
+	s.keys = slices.Grow(s.keys[:0], n)[:n]
 	var last, moved uint64 // marks often share a tick: the last one's move
 	for i := range r.keys {
 		mk := &m[i]
@@ -112,7 +132,7 @@ func (r *ranking) seenBy(recent *Recent, tick uint64) *ranking {
 	// by fewer ticks the older it is, and most share a tick): an
 	// insertion sort from it costs little more than a pass. Ties go by
 	// item index, as sort gives them.
-	s.order = slices.Clone(r.order)
+	s.order = append(s.order[:0], r.order...)
 	before := func(a, b int32) bool {
 		x, y := s.keys[a], s.keys[b]
 		return x > y || x == y && a < b

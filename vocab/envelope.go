@@ -109,9 +109,6 @@ type Seen struct {
 	// of only=views, a Commit of its whose CALL or registration names
 	// views); 0: none yet.
 	ViewRead uint64
-	// Recent holds the agent's latest Recalls, by which its salience
-	// decays (recent.go).
-	Recent Recent
 }
 
 // Read is one Recall's request of an envelope.
@@ -127,9 +124,12 @@ type Read struct {
 	// ViewChangedAt is, per view, the version its value was last seen
 	// to change at.
 	ViewChangedAt map[string]uint64
-	// Agent names the reader; Seen is its record before this read.
-	Agent string
-	Seen  Seen
+	// Agent names the reader; Seen is its record before this read, and
+	// Recent its latest Recalls, by which its salience decays
+	// (recent.go).
+	Agent  string
+	Seen   Seen
+	Recent Recent
 	Depth Depth
 	Only  Sections
 	// SinceDiff is the change since the agent's previous read as GQL
@@ -278,7 +278,7 @@ func Compose(r *Read) *Envelope {
 	// first, always, at lean with their errors as short lines.
 	sg := &signals{stale: stale, why: why, only: only, full: full, r: r, p: p}
 	if rk != nil && r.Agent != "" {
-		rk = rk.seenBy(&r.Seen.Recent, r.Tick) // the listing's salience is the reader's
+		rk = rk.seenBy(&r.Recent, r.Tick) // the listing's salience is the reader's
 		defer rk.release()
 	}
 	if !full && p != nil {

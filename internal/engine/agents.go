@@ -57,6 +57,9 @@ type agentRecord struct {
 	name string
 	mu   sync.Mutex
 	seen vocab.Seen
+	// recent is its latest Recalls (vocab.Recent): kept beside seen, so
+	// the envelope, which hands seen back, does not copy them.
+	recent vocab.Recent
 	// last is the session's Recall count at the agent's latest Recall:
 	// the agent seen least recently is evicted first.
 	last uint64
@@ -67,6 +70,13 @@ func (r *agentRecord) load() vocab.Seen {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	return r.seen
+}
+
+// loadRecent copies the agent's latest Recalls into dst.
+func (r *agentRecord) loadRecent(dst *vocab.Recent) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	*dst = r.recent
 }
 
 // agentTable is a session's agents. A known agent is found with a
@@ -182,7 +192,7 @@ func (t *agentTable) note(name string, r *agentRecord, version, tick uint64, nex
 	}
 	r.mu.Lock()
 	r.seen.Reads++
-	r.seen.Recent.Add(tick)
+	r.recent.Add(tick)
 	r.last = max(r.last, tick)
 	// Concurrent Recalls of one agent may finish out of order; the record
 	// keeps the newest version read, which is the later one's since the

@@ -157,7 +157,7 @@ func TestAttentionEncoding(t *testing.T) {
 				Views: rapid.Uint64().Draw(t, "views"), Actions: rapid.Uint64().Draw(t, "actions"),
 				Attention: rapid.Uint64().Draw(t, "attention"), ViewRead: rapid.Uint64().Draw(t, "viewRead")}
 			for _, tick := range rapid.SliceOfN(rapid.Uint64(), 0, vocab.RecentReads+8).Draw(t, "recent") {
-				r.seen.Recent.Add(tick)
+				r.recent.Add(tick)
 			}
 		}
 		tab.attn.tick.Store(rapid.Uint64().Draw(t, "tick"))
@@ -196,7 +196,7 @@ func TestAttentionEncoding(t *testing.T) {
 			t.Fatalf("re-encoded %x, was %x", again, data)
 		}
 		for i, r := range tab.agents.list() {
-			if got, want := back.agents.list()[i].seen.Recent.Ticks(), r.seen.Recent.Ticks(); !slices.Equal(got, want) {
+			if got, want := back.agents.list()[i].recent.Ticks(), r.recent.Ticks(); !slices.Equal(got, want) {
 				t.Fatalf("agent %s: recent reads %v, was %v", r.name, got, want)
 			}
 		}
@@ -267,7 +267,7 @@ func FuzzDecodeAttention(f *testing.F) {
 	s := &Session{}
 	s.agents.insert("ana").seen = vocab.Seen{Version: 3, Reads: 7, Changed: 9, Shape: 1, Views: 2, Actions: 3, Attention: 4}
 	for _, tick := range []uint64{2, 5, 6, 11} {
-		s.agents.insert("ana").seen.Recent.Add(tick)
+		s.agents.insert("ana").recent.Add(tick)
 	}
 	s.attn.tick.Store(12)
 	s.attn.marks.Store(&vocab.Marks{Views: map[string]vocab.Mark{"open": {Score: 1.5, Tick: 3, RegTick: 1}},

@@ -60,14 +60,14 @@ func encodeAttention(s *Session) []byte {
 	body = binary.AppendUvarint(body, uint64(len(recs)))
 	for _, r := range recs {
 		r.mu.Lock()
-		seen, last := r.seen, r.last
+		seen, last, recent := r.seen, r.last, r.recent
 		r.mu.Unlock()
 		body = appendAttnString(body, r.name)
 		fields = fields[:0]
 		for _, n := range [...]uint64{seen.Version, seen.Reads, seen.Changed, seen.Shape, seen.Views, seen.Actions, seen.Attention, last, seen.ViewRead} {
 			fields = binary.AppendUvarint(fields, n)
 		}
-		fields = appendRecent(fields, &seen.Recent)
+		fields = appendRecent(fields, &recent)
 		body = appendAttnString(body, string(fields))
 	}
 	b := []byte{attentionVersion}
@@ -181,6 +181,7 @@ func decodeAgents(body *attnReader, t *agentTable) error {
 		name := string(body.bytes())
 		fields := attnReader{b: body.bytes()}
 		var seen vocab.Seen
+		var recent vocab.Recent
 		var last uint64
 		seen.Version, seen.Reads = fields.uvarint(), fields.uvarint()
 		for _, p := range []*uint64{&seen.Changed, &seen.Shape, &seen.Views, &seen.Actions, &seen.Attention, &last, &seen.ViewRead} {
@@ -189,7 +190,7 @@ func decodeAgents(body *attnReader, t *agentTable) error {
 			}
 		}
 		if len(fields.b) > 0 {
-			readRecent(&fields, &seen.Recent)
+			readRecent(&fields, &recent)
 		}
 		switch {
 		case body.err != nil:
@@ -203,7 +204,7 @@ func decodeAgents(body *attnReader, t *agentTable) error {
 		}
 		prev = name
 		r := t.insert(name)
-		r.seen, r.last = seen, last
+		r.seen, r.last, r.recent = seen, last, recent
 	}
 	if body.err != nil {
 		return body.err

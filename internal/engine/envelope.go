@@ -311,10 +311,14 @@ func seenValues(vals *vocab.Values, state *vocab.State, prev map[string]viewSeen
 	return out
 }
 
-// envelope composes a Recall's envelope.
-func (s *Session) envelope(ctx context.Context, voc *vocabRead, tick uint64, agent string, seen vocab.Seen, depth vocab.Depth, only vocab.Sections, target envelopeTarget) *vocab.Envelope {
+// envelope composes a Recall's envelope; rec is the agent's record (nil
+// for a read that names none).
+func (s *Session) envelope(ctx context.Context, voc *vocabRead, tick uint64, agent string, rec *agentRecord, seen vocab.Seen, depth vocab.Depth, only vocab.Sections, target envelopeTarget) *vocab.Envelope {
 	r := &vocab.Read{Tick: tick, Settings: s.attn.currentSettings(), Marks: s.attn.marks.Load(),
 		Agent: agent, Seen: seen, Depth: depth, Only: only, Target: target.milli, TargetTokens: target.tokens}
+	if rec != nil {
+		rec.loadRecent(&r.Recent)
+	}
 	if voc != nil {
 		r.Prepared, r.Version, r.Changed = voc.prepared, voc.version, voc.state.Changed()
 		r.ViewChangedAt = voc.changedAt

@@ -26,7 +26,7 @@ func BenchmarkCompose(b *testing.B) {
 	b.ReportAllocs()
 	b.ResetTimer()
 	for range b.N {
-		env := s.envelope(context.Background(), voc, tick, "ana", seen, vocab.DepthLean, vocab.AllSections, envelopeTarget{})
+		env := s.envelope(context.Background(), voc, tick, "ana", nil, seen, vocab.DepthLean, vocab.AllSections, envelopeTarget{})
 		_ = env.Attention
 	}
 }

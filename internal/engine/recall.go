@@ -229,7 +229,7 @@ func (s *Session) withEnvelope(ctx context.Context, sh *exec.Shape, voc *vocabRe
 		// read shows what it asked for.
 		s.raiseViews(voc.prepared.ViewNames(), tick)
 	}
-	env := s.envelope(ctx, voc, tick, o.Agent, seen, depth, only, targetFor(o, sh.Tokens, only))
+	env := s.envelope(ctx, voc, tick, o.Agent, agent, seen, depth, only, targetFor(o, sh.Tokens, only))
 	out := shapeOf(sh)
 	text, tok, alarm, err := sh.Compose(env.Text, env.Milli, only&vocab.SectionShape != 0)
 	if err != nil {

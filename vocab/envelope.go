@@ -130,8 +130,8 @@ type Read struct {
 	Agent  string
 	Seen   Seen
 	Recent Recent
-	Depth Depth
-	Only  Sections
+	Depth  Depth
+	Only   Sections
 	// SinceDiff is the change since the agent's previous read as GQL
 	// (the session's Diff from Seen.Version to Version), "" when the
 	// caller did not write it (too large, or versions not kept).

@@ -157,31 +157,52 @@ func loneSurrogate(body []byte) (int, string) {
 		v, err := strconv.ParseUint(string(body[i+2:i+6]), 16, 16)
 		return rune(v), err == nil
 	}
-	in := false
-	for i := 0; i < len(body); i++ {
-		switch c := body[i]; {
-		case c == '"':
-			in = !in
-		case in && c == '\\':
-			r, ok := hex4(i)
-			if !ok {
-				i++ // an escape of one character
-				continue
+	// From string to string, and within one from escape to escape, a
+	// jump at a time (bytes.IndexByte): a 256 KB text is one string.
+	for i := 0; ; {
+		j := bytes.IndexByte(body[i:], '"')
+		if j < 0 {
+			return -1, ""
+		}
+		i += j + 1
+		quote := -1 // the next quote at or after i, once found
+		for {
+			if i >= len(body) {
+				return -1, ""
 			}
+			if quote < i {
+				if quote = bytes.IndexByte(body[i:], '"'); quote < 0 {
+					quote = len(body) // none: the string does not close
+				} else {
+					quote += i
+				}
+			}
+			k := bytes.IndexByte(body[i:quote], '\\')
+			if k < 0 {
+				if quote == len(body) {
+					return -1, ""
+				}
+				i = quote + 1 // the string closes
+				break
+			}
+			i += k
+			r, ok := hex4(i)
 			switch {
+			case !ok:
+				i += 2 // an escape of one character
+				continue
 			case r >= 0xD800 && r < 0xDC00:
 				if lo, ok := hex4(i + 6); ok && lo >= 0xDC00 && lo < 0xE000 {
-					i += 11
+					i += 12
 					continue
 				}
 				return i, string(body[i : i+6])
 			case r >= 0xDC00 && r < 0xE000:
 				return i, string(body[i : i+6])
 			}
-			i += 5
+			i += 6
 		}
 	}
-	return -1, ""
 }
 
 func bodyError(err error) error {

@@ -5,8 +5,10 @@ import (
 	"context"
 	"encoding/json"
 	"net/http"
+	"unsafe"
 
 	"github.com/goldfish-gql/goldfish"
+	"github.com/goldfish-gql/goldfish/wire"
 )
 
 // A GQL text the parser refuses before reading it (parser.Check: its
@@ -81,7 +83,12 @@ func withoutOversize(msg []byte, r *http.Request) ([]byte, *http.Request) {
 func checkJSONText(str []byte) error {
 	var text string
 	if bytes.IndexByte(str, '\\') < 0 {
-		text = string(str[1 : len(str)-1])
+		// The bytes as they are, not a copy: the check keeps nothing of
+		// the text but, in a refusal, its line, and the request's body
+		// is never written after it is read.
+		if len(str) > 2 {
+			text = unsafe.String(&str[1], len(str)-2)
+		}
 	} else if err := json.Unmarshal(str, &text); err != nil {
 		return nil // left to the decoder, which says what is wrong
 	}
@@ -171,20 +178,10 @@ func skipValue(b []byte, i int) int {
 	for ; i < len(b); i++ {
 		switch c := b[i]; c {
 		case '"':
-			// To the closing quote, a jump at a time to the next quote
-			// or backslash (a 256 KB text is one string).
-			for i++; ; i += 2 {
-				if i >= len(b) {
-					return -1
-				}
-				j := bytes.IndexAny(b[i:], `"\\`)
-				if j < 0 {
-					return -1
-				}
-				i += j
-				if b[i] == '"' {
-					break
-				}
+			// To the closing quote, a jump at a time (a 256 KB text
+			// is one string).
+			if i, _ = wire.StringEnd(b, i+1); i < 0 {
+				return -1
 			}
 			if depth == 0 {
 				return i + 1

@@ -11,6 +11,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"unicode/utf8"
 
 	"github.com/goldfish-gql/goldfish/gqlstatus"
 )
@@ -112,18 +113,14 @@ func (c *keyCheck) value(t reflect.Type) error {
 // str moves past the string at c.i and returns its raw text, between
 // the quotes, and whether it holds an escape.
 func (c *keyCheck) str() ([]byte, bool, error) {
-	start, escaped := c.i+1, false
-	for c.i++; c.i < len(c.b); c.i++ {
-		switch c.b[c.i] {
-		case '\\':
-			escaped = true
-			c.i++
-		case '"':
-			c.i++
-			return c.b[start : c.i-1], escaped, nil
-		}
+	start := c.i + 1
+	end, escaped := StringEnd(c.b, start)
+	if end < 0 {
+		c.i = len(c.b)
+		return nil, false, errNotJSON
 	}
-	return nil, false, errNotJSON
+	c.i = end + 1
+	return c.b[start:end], escaped, nil
 }
 
 func (c *keyCheck) list(t reflect.Type) error {
@@ -186,7 +183,9 @@ func (c *keyCheck) object(t reflect.Type) error {
 		if err != nil {
 			return err
 		}
-		if escaped {
+		if escaped || !utf8.Valid(key) {
+			// As a decoder reads it: escapes undone, and bytes that are
+			// not UTF-8 as U+FFFD (two such keys are the same key).
 			var k string
 			if err := json.Unmarshal(c.b[off:c.i], &k); err != nil {
 				return errNotJSON

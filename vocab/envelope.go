@@ -175,7 +175,12 @@ func Compose(r *Read) *Envelope {
 		env.Depth = DepthFull
 		att.FirstRead = true
 		att.Note = "the first Recall of agent " + r.Agent + " in this session: shown at depth=full once; later Recalls are lean unless they ask for full"
-		if only&(SectionViews|SectionActions) == 0 {
+		switch {
+		case p == nil || len(p.views)+len(p.acts) == 0:
+			// Nothing for depth=full to show: the note names the agent
+			// alone (a client that named none learns its name here).
+			att.Note = "the first Recall of agent " + r.Agent + " in this session"
+		case only&(SectionViews|SectionActions) == 0:
 			// The note says what this read shows: none of the views and
 			// actions depth=full would have listed.
 			att.Note = "the first Recall of agent " + r.Agent + " in this session: its views and actions are left out by only; later Recalls are lean unless they ask for full"

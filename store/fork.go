@@ -17,9 +17,11 @@ func (s *Snapshot) Fork() *Graph {
 	}
 	g := &Graph{strs: map[string]string{}, labelSets: map[string][]string{}}
 	st := s.st.clone()
-	// The change log's spare capacity belongs to s's graph, which appends
-	// there: the fork's first append copies it.
-	st.changed = st.changed[:len(st.changed):len(st.changed)]
+	// The change log serves the keyword index only, and the fork's index
+	// is its own, built from one of its snapshots and counting changes
+	// from there: the fork's log starts empty, not with a copy of s's
+	// (a version rebuilt from a checkpoint would copy its whole history's).
+	st.changed = nil
 	st.text = &textHolder{}
 	g.typeNames = append([]string(nil), st.types...)
 	g.typeIDs = make(map[string]uint16, len(g.typeNames))
@@ -29,6 +31,34 @@ func (s *Snapshot) Fork() *Graph {
 	st.types = g.typeNames
 	g.pub.Store(&Snapshot{version: s.version, st: st})
 	return g
+}
+
+// Transient sets whether g's Txs write in place what the Tx before them
+// made. Normally each Tx copies every tree node, slot table part and
+// adjacency list it writes, because the snapshot published before it
+// shares them and must not change; a replay that rebuilds one old
+// version from a kept one makes dozens of versions nobody reads, and
+// that copying is most of what it allocates. While transient is on, a
+// Tx that follows one committed while it was on carries on in that
+// Tx's copy-on-write contexts and generation, so what the Txs write
+// between them is copied once.
+//
+// The price: a snapshot published while transient is on is valid only
+// until the next Tx of g begins (a Fork of it is a read of it), and a Tx
+// rolled back after writing in place leaves the published snapshot part
+// written, so the caller gives up the graph on a failure. Turning
+// transient off makes the next Tx copy as usual: the last snapshot
+// published while it was on then stays as it is, as does every later
+// one.
+func (g *Graph) Transient(on bool) {
+	g.mu.Lock()
+	g.transient = on
+	if !on {
+		// What is published now stays: the last snapshot of this run
+		// must not be written by the first Tx of a later one.
+		g.carried = false
+	}
+	g.mu.Unlock()
 }
 
 // TrackTouched makes every later Tx of g note the nodes it changes:

@@ -32,6 +32,12 @@ type Graph struct {
 	track   bool
 	touched []ID
 
+	// transient makes a Tx write in place what the previous one made
+	// (Transient); carried says the published state is the working state
+	// of the Tx of generation gen, committed while transient was set, so
+	// the next Tx may carry on writing it.
+	transient, carried bool
+
 	// Interning tables, only touched while holding mu.
 	strs      map[string]string
 	labelSets map[string][]string
@@ -65,6 +71,13 @@ func (g *Graph) Snapshot() *Snapshot { return g.pub.Load() }
 func (g *Graph) Begin() *Tx {
 	g.mu.Lock()
 	base := g.pub.Load()
+	if g.transient && g.carried {
+		// The published state is the last Tx's own: its trees' copy-on-write
+		// contexts and its generation's parts are written on in place.
+		g.carried = false
+		return &Tx{g: g, base: base, st: base.st, gen: g.gen}
+	}
+	g.carried = false
 	g.gen = txGens.Add(1)
 	return &Tx{g: g, base: base, st: base.st.clone(), gen: g.gen}
 }

@@ -270,6 +270,7 @@ func (t *Tx) Commit() *Snapshot {
 	t.g.touched = t.touched
 	s := &Snapshot{version: t.base.version + 1, st: t.st}
 	t.g.pub.Store(s)
+	t.g.carried = t.g.transient
 	t.done = true
 	t.g.mu.Unlock()
 	return s
@@ -296,6 +297,7 @@ func (t *Tx) CommitAt(version uint64) *Snapshot {
 	t.g.touched = t.touched
 	s := &Snapshot{version: version, st: t.st}
 	t.g.pub.Store(s)
+	t.g.carried = t.g.transient
 	t.done = true
 	t.g.mu.Unlock()
 	return s

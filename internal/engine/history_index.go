@@ -214,6 +214,13 @@ func (x *historyIndex) madeAt(v uint64) versionMade {
 // pair rebuilds versions v-1 and v (x.from < v ≤ x.to()) from the
 // checkpoint at or before v-1. Called with x.mu held (forks of one
 // snapshot are not made concurrently).
+//
+// Only v-1 and v are kept: the versions between the checkpoint and v-1
+// are replayed transient (store.Graph.Transient), each Δ writing in
+// place what the ones before it copied, and v-1 is the last of them;
+// v's Δ copies as usual, so v-1 stays as it was published. A replay
+// that fails drops the graph, whose published state may then be part
+// written.
 func (x *historyIndex) pair(ctx context.Context, s *Session, v uint64) (before, after *store.Snapshot, err error) {
 	ck := x.ckpts[(v-1-x.from)/historyCheckpoint]
 	if ck.Version() == v-1 {
@@ -225,6 +232,7 @@ func (x *historyIndex) pair(ctx context.Context, s *Session, v uint64) (before, 
 		return nil, nil, s.historyReadError(err)
 	}
 	for _, e := range log {
+		g.Transient(e.Version < v)
 		if err := replay(ctx, s.db, g, e); err != nil {
 			if ctx.Err() != nil {
 				return nil, nil, gqlstatus.Interrupted(ctx, fmt.Sprintf("reading version %d of session %q", v, s.name))

@@ -138,8 +138,8 @@ ok transaction started
 ok v=2 +1 node 2 properties set 1 binding
 ok transaction started
 ok rolled back: 1 statement dropped
-// goldfish session=main version=2 cue=match seeds=1 k=1 rows=1/1 tokens=87
-// attention first_read: true: the first Recall of agent planner in this session: shown at depth=full once; later Recalls are lean unless they ask for full
+// goldfish session=main version=2 cue=match seeds=1 k=1 rows=1/1 tokens=67
+// attention first_read: true: the first Recall of agent planner in this session
 INSERT
   (t1:T {n: 1, nick: "a"})
 agent cleared: Recalls and Commits name no agent

@@ -139,26 +139,7 @@ func TestMCPConnectionAgentNode(t *testing.T) {
 // port, ready, and returns its base URL.
 func serveForNode(t *testing.T) string {
 	t.Helper()
-	cmd := exec.Command(gqlshBinary(t), "serve", "--cabinet", filepath.Join(t.TempDir(), "c.gf"), "--listen", "127.0.0.1:0")
-	cmd.Env = processEnvFor(t)
-	stderr := &lockedBuffer{}
-	cmd.Stderr = stderr
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { cmd.Process.Kill(); cmd.Wait() })
-	addr := regexp.MustCompile(`listening on (http://[0-9.:]+)`)
-	var base string
-	for i := 0; i < 1000 && base == ""; i++ { // 10 s at most
-		if m := addr.FindStringSubmatch(stderr.String()); m != nil {
-			base = m[1]
-		} else {
-			time.Sleep(10 * time.Millisecond)
-		}
-	}
-	if base == "" {
-		t.Fatalf("gqlsh serve did not start:\n%s", stderr.String())
-	}
+	_, base, stderr := startServe(t, "--cabinet", filepath.Join(t.TempDir(), "c.gf"))
 	for i := 0; ; i++ { // ready: /readyz answers 200
 		if resp, err := http.Get(base + "/readyz"); err == nil {
 			resp.Body.Close()

@@ -1,8 +1,11 @@
 package main
 
 import (
+	"os/exec"
+	"regexp"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/goldfish-gql/goldfish/server"
 )
@@ -84,4 +87,27 @@ func TestTokenAgents(t *testing.T) {
 	if a, err := sc.Agent(""); a != "ana" || err != nil {
 		t.Errorf("a token of one agent, a request naming none: %q %v", a, err)
 	}
+}
+
+// startServe runs gqlsh serve ARGS… on a free loopback port and returns
+// the process, its base URL and its standard error.
+func startServe(t *testing.T, args ...string) (*exec.Cmd, string, *lockedBuffer) {
+	t.Helper()
+	cmd := exec.Command(gqlshBinary(t), append([]string{"serve", "--listen", "127.0.0.1:0"}, args...)...)
+	cmd.Env = processEnvFor(t)
+	stderr := &lockedBuffer{}
+	cmd.Stderr = stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { cmd.Process.Kill(); cmd.Wait() })
+	addr := regexp.MustCompile(`listening on (http://[0-9.:]+)`)
+	for i := 0; i < 1000; i++ { // until it says where it listens (10 s at most)
+		if m := addr.FindStringSubmatch(stderr.String()); m != nil {
+			return cmd, m[1], stderr
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	t.Fatalf("gqlsh serve did not start:\n%s", stderr.String())
+	return nil, "", nil
 }

@@ -7,40 +7,14 @@ import (
 	"fmt"
 	"net/http"
 	"os"
-	"os/exec"
 	"path/filepath"
-	"regexp"
 	"strings"
 	"sync"
 	"syscall"
 	"testing"
-	"time"
 
 	"github.com/goldfish-gql/goldfish"
 )
-
-// startServe runs gqlsh serve ARGS… on a free loopback port and returns
-// the process, its base URL and its standard error.
-func startServe(t *testing.T, args ...string) (*exec.Cmd, string, *lockedBuffer) {
-	t.Helper()
-	cmd := exec.Command(gqlshBinary(t), append([]string{"serve", "--listen", "127.0.0.1:0"}, args...)...)
-	cmd.Env = processEnvFor(t)
-	stderr := &lockedBuffer{}
-	cmd.Stderr = stderr
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { cmd.Process.Kill(); cmd.Wait() })
-	addr := regexp.MustCompile(`listening on (http://[0-9.:]+)`)
-	for i := 0; i < 1000; i++ { // until it says where it listens (10 s at most)
-		if m := addr.FindStringSubmatch(stderr.String()); m != nil {
-			return cmd, m[1], stderr
-		}
-		time.Sleep(10 * time.Millisecond)
-	}
-	t.Fatalf("gqlsh serve did not start:\n%s", stderr.String())
-	return nil, "", nil
-}
 
 // TestServeShutdown: SIGTERM while Commits are in flight ends the server
 // with exit status 0, and every Commit it acknowledged is in the cabinet

@@ -159,6 +159,22 @@ type Envelope struct {
 	Seen Seen
 }
 
+// firstReadNote is the note of an agent's first read: shown at full
+// once, and what of it the read shows.
+func firstReadNote(p *Prepared, agent string, only Sections) string {
+	switch {
+	case p == nil || len(p.views)+len(p.acts) == 0:
+		// Nothing for depth=full to show: the note names the agent
+		// alone (a client that named none learns its name here).
+		return "the first Recall of agent " + agent + " in this session"
+	case only&(SectionViews|SectionActions) == 0:
+		// The note says what this read shows: none of the views and
+		// actions depth=full would have listed.
+		return "the first Recall of agent " + agent + " in this session: its views and actions are left out by only; later Recalls are lean unless they ask for full"
+	}
+	return "the first Recall of agent " + agent + " in this session: shown at depth=full once; later Recalls are lean unless they ask for full"
+}
+
 // Compose builds a Recall's envelope. The same Read gives the same bytes.
 // Its cost is the vocabulary's size and what changed since the agent's
 // last read, never the session's.
@@ -174,17 +190,7 @@ func Compose(r *Read) *Envelope {
 	if first {
 		env.Depth = DepthFull
 		att.FirstRead = true
-		att.Note = "the first Recall of agent " + r.Agent + " in this session: shown at depth=full once; later Recalls are lean unless they ask for full"
-		switch {
-		case p == nil || len(p.views)+len(p.acts) == 0:
-			// Nothing for depth=full to show: the note names the agent
-			// alone (a client that named none learns its name here).
-			att.Note = "the first Recall of agent " + r.Agent + " in this session"
-		case only&(SectionViews|SectionActions) == 0:
-			// The note says what this read shows: none of the views and
-			// actions depth=full would have listed.
-			att.Note = "the first Recall of agent " + r.Agent + " in this session: its views and actions are left out by only; later Recalls are lean unless they ask for full"
-		}
+		att.Note = firstReadNote(p, r.Agent, only)
 	}
 	full := env.Depth == DepthFull
 	lines := &lineBudget{text: make([]byte, 0, 2048), limit: leanBudget - tailReserve, bounded: !full}

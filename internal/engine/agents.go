@@ -72,11 +72,12 @@ func (r *agentRecord) load() vocab.Seen {
 	return r.seen
 }
 
-// loadRecent copies the agent's latest Recalls into dst.
-func (r *agentRecord) loadRecent(dst *vocab.Recent) {
+// loadRead fills a Recall's read of the envelope with the record: what
+// the agent has seen and its latest Recalls, under one lock.
+func (r *agentRecord) loadRead(dst *vocab.Read) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	*dst = r.recent
+	dst.Seen, dst.Recent = r.seen, r.recent
 }
 
 // agentTable is a session's agents. A known agent is found with a

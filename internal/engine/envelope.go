@@ -313,17 +313,17 @@ func seenValues(vals *vocab.Values, state *vocab.State, prev map[string]viewSeen
 
 // envelope composes a Recall's envelope; rec is the agent's record (nil
 // for a read that names none).
-func (s *Session) envelope(ctx context.Context, voc *vocabRead, tick uint64, agent string, rec *agentRecord, seen vocab.Seen, depth vocab.Depth, only vocab.Sections, target envelopeTarget) *vocab.Envelope {
+func (s *Session) envelope(ctx context.Context, voc *vocabRead, tick uint64, agent string, rec *agentRecord, depth vocab.Depth, only vocab.Sections, target envelopeTarget) *vocab.Envelope {
 	r := &vocab.Read{Tick: tick, Settings: s.attn.currentSettings(), Marks: s.attn.marks.Load(),
-		Agent: agent, Seen: seen, Depth: depth, Only: only, Target: target.milli, TargetTokens: target.tokens}
+		Agent: agent, Depth: depth, Only: only, Target: target.milli, TargetTokens: target.tokens}
 	if rec != nil {
-		rec.loadRecent(&r.Recent)
+		rec.loadRead(r)
 	}
 	if voc != nil {
 		r.Prepared, r.Version, r.Changed = voc.prepared, voc.version, voc.state.Changed()
 		r.ViewChangedAt = voc.changedAt
-		if agent != "" && seen.Reads > 0 && seen.Version < voc.version {
-			r.SinceDiff = s.sinceDiff(ctx, seen.Version, voc.version)
+		if agent != "" && r.Seen.Reads > 0 && r.Seen.Version < voc.version {
+			r.SinceDiff = s.sinceDiff(ctx, r.Seen.Version, voc.version)
 		}
 	}
 	return vocab.Compose(r)

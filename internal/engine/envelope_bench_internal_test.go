@@ -21,12 +21,12 @@ func BenchmarkCompose(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	seen := vocab.Seen{Reads: 3, Version: voc.version, Changed: voc.state.Changed()}
+	rec := &agentRecord{name: "ana", seen: vocab.Seen{Reads: 3, Version: voc.version, Changed: voc.state.Changed()}}
 	tick := s.attn.tick.Load() + 20
 	b.ReportAllocs()
 	b.ResetTimer()
 	for range b.N {
-		env := s.envelope(context.Background(), voc, tick, "ana", nil, seen, vocab.DepthLean, vocab.AllSections, envelopeTarget{})
+		env := s.envelope(context.Background(), voc, tick, "ana", rec, vocab.DepthLean, vocab.AllSections, envelopeTarget{})
 		_ = env.Attention
 	}
 }

@@ -219,17 +219,15 @@ func (s *Session) withEnvelope(ctx context.Context, sh *exec.Shape, voc *vocabRe
 		out.Text, _, _, _ = sh.Compose(nil, 0, true) // the plain text cannot fail: finish counted it
 		return out, nil
 	}
-	var seen vocab.Seen
 	if o.Agent != "" {
 		agent = s.agents.record(o.Agent, agent)
-		seen = agent.load()
 	}
 	if only == vocab.SectionViews && voc != nil {
 		// Asking for the views alone is a use of them: raised first, the
 		// read shows what it asked for.
 		s.raiseViews(voc.prepared.ViewNames(), tick)
 	}
-	env := s.envelope(ctx, voc, tick, o.Agent, agent, seen, depth, only, targetFor(o, sh.Tokens, only))
+	env := s.envelope(ctx, voc, tick, o.Agent, agent, depth, only, targetFor(o, sh.Tokens, only))
 	out := shapeOf(sh)
 	text, tok, alarm, err := sh.Compose(env.Text, env.Milli, only&vocab.SectionShape != 0)
 	if err != nil {

@@ -166,6 +166,7 @@ func (s *state) cmpEnt(a, b adjEnt) int {
 func (t *Tx) recW(slot uint32) *slotRec {
 	st := &t.st
 	if st.dirsGen != t.gen {
+		t.displaced += int64(cap(st.dirs)) * sizePtr
 		st.dirs = slices.Clone(st.dirs)
 		st.dirsGen = t.gen
 	}
@@ -175,6 +176,7 @@ func (t *Tx) recW(slot uint32) *slotRec {
 	}
 	d := st.dirs[di]
 	if d.gen != t.gen {
+		t.displaced += sizeSlotDir
 		nd := new(slotDir)
 		*nd = *d
 		nd.gen = t.gen
@@ -188,6 +190,7 @@ func (t *Tx) recW(slot uint32) *slotRec {
 		l = &slotLeaf{gen: t.gen}
 		d.leaves[li] = l
 	case l.gen != t.gen:
+		t.displaced += sizeLeaf
 		nl := new(slotLeaf)
 		*nl = *l
 		nl.gen = t.gen
@@ -200,6 +203,7 @@ func (t *Tx) recW(slot uint32) *slotRec {
 // adjW makes r's adjacency owned by t and returns it.
 func (t *Tx) adjW(r *slotRec) []adjEnt {
 	if r.gen != t.gen {
+		t.displaced += int64(cap(r.adj)) * sizeAdjEnt
 		a := make([]adjEnt, len(r.adj), len(r.adj)+1)
 		copy(a, r.adj)
 		r.adj, r.gen = a, t.gen

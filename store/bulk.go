@@ -7,7 +7,7 @@ import (
 	"strings"
 	"sync"
 
-	"github.com/google/btree"
+	"github.com/goldfish-gql/goldfish/store/internal/btree"
 
 	"github.com/goldfish-gql/goldfish/values"
 )

@@ -22,7 +22,8 @@
 // the version after a Tx, never part of one, and a Snapshot, once obtained,
 // never changes, however long it is held and whatever is committed later.
 //
-// Every index is a copy-on-write B-tree (github.com/google/btree BTreeG).
+// Every index is a copy-on-write B-tree (github.com/google/btree's BTreeG,
+// kept in store/internal/btree, which counts what a write displaces).
 // Begin takes an O(1) lazy Clone of each tree of the published snapshot;
 // the Tx's first write to a B-tree node copies that node (and its path from
 // the root), so a Tx costs O(written entries × log n) memory and time,

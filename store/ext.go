@@ -1,6 +1,6 @@
 package store
 
-import "github.com/google/btree"
+import "github.com/goldfish-gql/goldfish/store/internal/btree"
 
 // Ext is session state the store versions with its graph without reading
 // it: a Tx sets one, the snapshot the Tx publishes carries it, and later
@@ -92,6 +92,8 @@ func (s *Snapshot) typeIDOf(typ string) (uint16, bool) {
 	return tidOverflow, true
 }
 
-// typeTreeDegree is the index by type's B-tree degree: its items are
-// small, so wider nodes (fewer of them) keep its memory per edge low.
-const typeTreeDegree = 64
+// typeTreeDegree is the index by type's B-tree degree: the default's.
+// Wider nodes saved a byte or two per edge but every inserted edge
+// copied four of them (3 KB each) for the versions before it: with
+// ingest's spread edge ids, most of the bytes a build allocated.
+const typeTreeDegree = 16

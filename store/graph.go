@@ -75,11 +75,12 @@ func (g *Graph) Begin() *Tx {
 		// The published state is the last Tx's own: its trees' copy-on-write
 		// contexts and its generation's parts are written on in place.
 		g.carried = false
-		return &Tx{g: g, base: base, st: base.st, gen: g.gen}
+		return &Tx{g: g, base: base, st: base.st, gen: g.gen, cowBase: base.st.cowDisplaced()}
 	}
 	g.carried = false
 	g.gen = txGens.Add(1)
-	return &Tx{g: g, base: base, st: base.st.clone(), gen: g.gen}
+	st := base.st.clone()
+	return &Tx{g: g, base: base, st: st, gen: g.gen, cowBase: st.cowDisplaced()}
 }
 
 func (g *Graph) internStr(s string) string {

@@ -3,6 +3,8 @@ package store
 import (
 	"fmt"
 	"unsafe"
+
+	"github.com/goldfish-gql/goldfish/values"
 )
 
 // Every use of package unsafe in the store is in this file, behind small
@@ -103,4 +105,28 @@ func checkKidOffsets[T comparable](what string) error {
 		}
 	}
 	return nil
+}
+
+// Sizes for what a write displaces (see Snapshot.Displaced): the bytes of
+// the parts of the version before it that the new version no longer
+// reaches, each at its allocated length.
+var (
+	sizeNode    = int64(unsafe.Sizeof(Node{}))
+	sizeProp    = int64(unsafe.Sizeof(values.Prop{}))
+	sizeEdge    = int64(unsafe.Sizeof(Edge{}))
+	sizeAdjEnt  = int64(unsafe.Sizeof(adjEnt{}))
+	sizeSlotDir = int64(unsafe.Sizeof(slotDir{}))
+	sizeLeaf    = int64(unsafe.Sizeof(slotLeaf{}))
+	sizePtr     = int64(unsafe.Sizeof(uintptr(0)))
+)
+
+// recordBytes is what n's record takes: the node, its properties and
+// its rendering with its key (laid out together, see layoutNode).
+func (n *Node) recordBytes() int64 {
+	return sizeNode + int64(cap(n.Props))*sizeProp + int64(len(n.blob))
+}
+
+// trieBytes is what trie node n takes: its header and its kids.
+func trieBytes[T comparable](n *trieNode[T]) int64 {
+	return int64(unsafe.Sizeof(*n)) + int64(cap(n.kids))*int64(unsafe.Sizeof(trieKid[T]{}))
 }

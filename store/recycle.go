@@ -16,6 +16,7 @@ func (t *Tx) RecycleNode(id ID) error {
 		return ErrHasEdges
 	}
 	t.delNodeIdx(it.n)
+	t.displaced += sizeNode // the new record shares the old one's properties and text
 	n := it.n.clone()
 	n.Recycled = true
 	it.n = &n
@@ -33,6 +34,7 @@ func (t *Tx) RecycleEdge(id ID) error {
 		return err
 	}
 	t.unlinkEdge(it.e)
+	t.displaced += sizeEdge
 	e := it.e.clone()
 	e.Recycled = true
 	t.st.edges.ReplaceOrInsert(edgeItem{id: id, e: &e})
@@ -56,6 +58,7 @@ func (t *Tx) Revive(id ID) error {
 		if !t.nickFree(it.n.Props, id) {
 			return ErrNickClash
 		}
+		t.displaced += sizeNode
 		n := it.n.clone()
 		n.Recycled = false
 		it.n = &n
@@ -76,6 +79,7 @@ func (t *Tx) Revive(id ID) error {
 		if _, err := t.liveNode(it.e.To); err != nil {
 			return err
 		}
+		t.displaced += sizeEdge
 		e := it.e.clone()
 		e.Recycled = false
 		t.st.edges.ReplaceOrInsert(edgeItem{id: id, e: &e})
@@ -98,8 +102,12 @@ func (t *Tx) Purge(id ID) error {
 	}
 	if it, ok := t.st.nodes.Get(nodeItem{id: id}); ok && it.n.Recycled {
 		t.st.nodes.Delete(it)
+		t.displaced += it.n.recordBytes()
 		if it.n.slot != 0 {
 			r := t.recW(it.n.slot)
+			if r.gen != t.gen {
+				t.displaced += int64(cap(r.adj)) * sizeAdjEnt
+			}
 			r.n, r.adj = nil, nil
 		}
 		t.st.recycled--
@@ -107,6 +115,7 @@ func (t *Tx) Purge(id ID) error {
 	}
 	if it, ok := t.st.edges.Get(edgeItem{id: id}); ok && it.e.Recycled {
 		t.st.edges.Delete(it)
+		t.displaced += sizeEdge
 		t.st.recycled--
 		return nil
 	}

@@ -15,7 +15,21 @@ type Snapshot struct {
 	version uint64
 	working bool
 	st      state
+	// displaced is what the Tx that made this version displaced from the
+	// version before it (see Displaced).
+	displaced int64
 }
+
+// Displaced is the bytes the version before s holds that s does not
+// reach: the nodes of the index trees and tries, the slot table's
+// directories and leaves, the adjacency lists and the records that the
+// Tx making s copied or dropped, each counted at its allocated length
+// when it was displaced. Keeping the versions from v to s−1 readable
+// therefore costs the sum of Displaced over v+1 … s, measured as the
+// writes happened: what a ring of past versions keeps is priced by it.
+// (Memory the store never frees per version, such as the keyword index's
+// entries, is not counted; a rebuilt version shares none of it either.)
+func (s *Snapshot) Displaced() int64 { return s.displaced }
 
 // Version returns the session version. For a Tx working view it is the
 // version the Tx would commit as.

@@ -4,7 +4,7 @@ import (
 	"cmp"
 	"strings"
 
-	"github.com/google/btree"
+	"github.com/goldfish-gql/goldfish/store/internal/btree"
 
 	"github.com/goldfish-gql/goldfish/values"
 )
@@ -149,6 +149,14 @@ func (s *state) clone() state {
 	return c
 }
 
+// cowDisplaced is what the writes to s's trees and tries have displaced
+// since they were cloned (see Snapshot.Displaced).
+func (s *state) cowDisplaced() int64 {
+	return s.nodes.Displaced() + s.edges.Displaced() + s.all.Displaced() + s.labels.Displaced() +
+		s.props.Displaced() + s.labelCnt.Displaced() + s.kindCnt.Displaced() + s.typeCnt.Displaced() +
+		s.propsCnt.Displaced() + s.byType.Displaced() + s.nicks.displaced + s.locs.displaced
+}
+
 func count(t *btree.BTreeG[countItem], name string) int {
 	it, _ := t.Get(countItem{name: name})
 	return it.n
@@ -177,6 +185,11 @@ func (t *Tx) incr(tr *btree.BTreeG[countItem], name string, d int) {
 func (t *Tx) addNodeIdx(n *Node) {
 	t.touch(n.ID)
 	st := &t.st
+	if len(st.changed) == cap(st.changed) && !t.ownsLog {
+		// The versions before keep the log's array; this Tx grows a new one.
+		t.displaced += int64(cap(st.changed)) * 4
+		t.ownsLog = true
+	}
 	st.changed = append(st.changed, n.slot)
 	st.all.ReplaceOrInsert(n)
 	for _, l := range n.Labels {

@@ -17,6 +17,9 @@ import "math/bits"
 type hashTrie[T comparable] struct {
 	root *trieNode[T]
 	size int
+	// displaced counts the bytes of the nodes of earlier generations its
+	// writes copied or dropped (see Snapshot.Displaced).
+	displaced int64
 }
 
 type trieNode[T comparable] struct {
@@ -85,10 +88,11 @@ func (t *hashTrie[T]) get(h uint64, match func(T) bool) (T, bool) {
 
 // own returns n writable by generation gen: n itself if gen owns it, or
 // a copy that gen owns.
-func (n *trieNode[T]) own(gen uint64) *trieNode[T] {
+func (n *trieNode[T]) own(gen uint64, displaced *int64) *trieNode[T] {
 	if n.gen == gen {
 		return n
 	}
+	*displaced += trieBytes(n)
 	capacity := len(n.kids) + 1
 	if n.used != 0 { // a bitmap node never holds more than trieMask+1 kids
 		capacity = min(capacity, trieMask+1)
@@ -157,14 +161,14 @@ func (t *hashTrie[T]) put(gen uint64, h uint64, v T, match func(T) bool) {
 		t.root = newTrieNode[T](gen, trieMask+1)
 	}
 	var added bool
-	t.root, added = t.root.put(gen, 0, h, v, match)
+	t.root, added = t.root.put(gen, 0, h, v, match, &t.displaced)
 	if added {
 		t.size++
 	}
 }
 
-func (n *trieNode[T]) put(gen uint64, shift uint, h uint64, v T, match func(T) bool) (*trieNode[T], bool) {
-	n = n.own(gen)
+func (n *trieNode[T]) put(gen uint64, shift uint, h uint64, v T, match func(T) bool, displaced *int64) (*trieNode[T], bool) {
+	n = n.own(gen, displaced)
 	if shift >= 64 {
 		for i := range n.kids {
 			if n.kids[i].h == h && match(n.kids[i].v) {
@@ -190,15 +194,15 @@ func (n *trieNode[T]) put(gen uint64, shift uint, h uint64, v T, match func(T) b
 	switch {
 	case k.sub != nil:
 		var sub *trieNode[T]
-		sub, added = k.sub.put(gen, shift+trieBits, h, v, match)
+		sub, added = k.sub.put(gen, shift+trieBits, h, v, match, displaced)
 		k.setSub(sub)
 	case k.h == h && match(k.v):
 		k.v = v
 	default:
 		// Two values in one slot: push the one there down a level.
 		sub := newTrieNode[T](gen, 2)
-		sub, _ = sub.put(gen, shift+trieBits, k.h, k.v, func(T) bool { return false })
-		sub, added = sub.put(gen, shift+trieBits, h, v, match)
+		sub, _ = sub.put(gen, shift+trieBits, k.h, k.v, func(T) bool { return false }, displaced)
+		sub, added = sub.put(gen, shift+trieBits, h, v, match, displaced)
 		*k = trieKid[T]{}
 		k.setSub(sub)
 	}
@@ -211,7 +215,7 @@ func (t *hashTrie[T]) del(gen uint64, h uint64, match func(T) bool) {
 		return
 	}
 	var removed bool
-	t.root, removed = t.root.del(gen, 0, h, match)
+	t.root, removed = t.root.del(gen, 0, h, match, &t.displaced)
 	if removed {
 		t.size--
 	}
@@ -220,7 +224,7 @@ func (t *hashTrie[T]) del(gen uint64, h uint64, match func(T) bool) {
 // del returns n without the value (nil if n is left empty) and whether
 // it was there. A subtrie left with one value folds into its parent's
 // slot, so paths stay as short as the content allows.
-func (n *trieNode[T]) del(gen uint64, shift uint, h uint64, match func(T) bool) (*trieNode[T], bool) {
+func (n *trieNode[T]) del(gen uint64, shift uint, h uint64, match func(T) bool, displaced *int64) (*trieNode[T], bool) {
 	var pos int
 	var bit uint32
 	if shift >= 64 {
@@ -239,11 +243,11 @@ func (n *trieNode[T]) del(gen uint64, shift uint, h uint64, match func(T) bool) 
 			return n, false
 		}
 		if k := n.kids[pos]; k.sub != nil {
-			sub, removed := k.sub.del(gen, shift+trieBits, h, match)
+			sub, removed := k.sub.del(gen, shift+trieBits, h, match, displaced)
 			if !removed {
 				return n, false
 			}
-			n = n.own(gen)
+			n = n.own(gen, displaced)
 			if len(sub.kids) == 1 && sub.kids[0].sub == nil {
 				n.kids[pos] = sub.kids[0]
 			} else {
@@ -255,9 +259,12 @@ func (n *trieNode[T]) del(gen uint64, shift uint, h uint64, match func(T) bool) 
 		}
 	}
 	if len(n.kids) == 1 {
+		if n.gen != gen {
+			*displaced += trieBytes(n)
+		}
 		return nil, true
 	}
-	n = n.own(gen)
+	n = n.own(gen, displaced)
 	n.used &^= bit
 	n.kids = append(n.kids[:pos], n.kids[pos+1:]...)
 	n.kids[len(n.kids):cap(n.kids)][0] = trieKid[T]{} // drop the reference

@@ -20,6 +20,12 @@ type Tx struct {
 	entBuf  []adjEnt
 
 	touched []ID // the nodes changed, when the graph tracks them
+
+	// displaced counts the bytes of the base version's slot table,
+	// adjacency and records this Tx replaced; cowBase is what its trees
+	// and tries had counted when it began (see Snapshot.Displaced).
+	displaced, cowBase int64
+	ownsLog            bool // the change log's array is one this Tx allocated
 }
 
 // Snapshot returns a view of the working state. It is valid only until the
@@ -114,6 +120,7 @@ func (t *Tx) InsertNode(id ID, labels []string, props values.Props) (*Node, erro
 func (t *Tx) replaceNode(it nodeItem, n *Node) {
 	t.delNodeIdx(it.n)
 	old := it.n
+	t.displaced += old.recordBytes()
 	n.slot = old.slot
 	it.n = n
 	t.st.nodes.ReplaceOrInsert(it)
@@ -249,6 +256,7 @@ func (t *Tx) SetEdgeProps(id ID, props values.Props) (*Edge, error) {
 		t.incr(t.st.propsCnt, e.Type, d)
 	}
 	ne := &e
+	t.displaced += sizeEdge
 	t.touch(ne.From)
 	t.touch(ne.To)
 	t.st.edges.ReplaceOrInsert(edgeItem{id: id, e: ne})
@@ -268,7 +276,7 @@ func (t *Tx) Commit() *Snapshot {
 	}
 	t.st.types = t.g.typeNames
 	t.g.touched = t.touched
-	s := &Snapshot{version: t.base.version + 1, st: t.st}
+	s := &Snapshot{version: t.base.version + 1, st: t.st, displaced: t.displacedBytes()}
 	t.g.pub.Store(s)
 	t.g.carried = t.g.transient
 	t.done = true
@@ -295,7 +303,7 @@ func (t *Tx) CommitAt(version uint64) *Snapshot {
 	}
 	t.st.types = t.g.typeNames
 	t.g.touched = t.touched
-	s := &Snapshot{version: version, st: t.st}
+	s := &Snapshot{version: version, st: t.st, displaced: t.displacedBytes()}
 	t.g.pub.Store(s)
 	t.g.carried = t.g.transient
 	t.done = true
@@ -316,3 +324,7 @@ func (t *Tx) Rollback() {
 
 // Done reports whether the Tx has been committed or rolled back.
 func (t *Tx) Done() bool { return t.done }
+
+// displacedBytes is what the Tx displaced from its base version: the
+// parts of it the working state no longer reaches.
+func (t *Tx) displacedBytes() int64 { return t.st.cowDisplaced() - t.cowBase + t.displaced }

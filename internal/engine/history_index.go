@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"sync/atomic"
 
-	"github.com/goldfish-gql/goldfish/exec"
 	"github.com/goldfish-gql/goldfish/gqlstatus"
 	"github.com/goldfish-gql/goldfish/store"
 	"github.com/goldfish-gql/goldfish/store/cabinet"
@@ -63,6 +62,9 @@ type historyIndex struct {
 	// made[i] is who made version from+1+i, when and how.
 	made  []versionMade
 	nodes int // entries in touches' lists
+	// displaced is what the replayed Commits displaced since ckpts[0]
+	// (see estimate).
+	displaced int64
 	// est is the memory estimate (bytes).
 	est atomic.Int64
 }
@@ -127,7 +129,7 @@ func (x *historyIndex) extend(ctx context.Context, s *Session, newest uint64) er
 		}
 		g.TrackTouched()
 		x.g, x.from = g, g.Snapshot().Version()
-		x.ckpts = []*store.Snapshot{g.Snapshot()}
+		x.ckpts, x.displaced = []*store.Snapshot{g.Snapshot()}, 0
 		x.touches, x.nicks = map[store.ID][]uint64{}, map[string]store.ID{}
 		x.nicksOf(g.Snapshot())
 		if err := x.replay(ctx, s, img.Log); err != nil {
@@ -175,6 +177,7 @@ func (x *historyIndex) replay(ctx context.Context, s *Session, log []cabinet.Ent
 				s.name, s.db.cab.Path(), e.Version, err)
 		}
 		after := x.g.Snapshot()
+		x.displaced += after.Displaced()
 		v := after.Version()
 		touched := x.g.Touched()
 		for _, id := range touched {
@@ -249,13 +252,15 @@ func (x *historyIndex) pair(ctx context.Context, s *Session, v uint64) (before, 
 
 // estimate brings the index's memory estimate up to date: the replay's
 // graph (a copy of the session, as a rebuilt version is), what its
-// checkpoints keep of the versions between them, and the lists.
+// checkpoints keep of the versions between them, and the lists. What the
+// checkpoints keep is at most what the replayed Commits displaced since
+// the first (store.Snapshot.Displaced, measured): the parts of the
+// versions between two checkpoints that the later one no longer reaches
+// are counted though no checkpoint holds them, so the figure is high,
+// never low.
 func (x *historyIndex) estimate() {
-	snap := x.g.Snapshot()
-	size := sessionBytes(snap)
-	changed := exec.Vocabulary(snap).Changed() - exec.Vocabulary(x.ckpts[0]).Changed()
-	x.est.Store(size + int64(len(x.ckpts))*16*pastVersionBytes(size) +
-		int64(min(changed, 1<<30))*pastElementBytes + int64(x.nodes)*8 + int64(len(x.touches)+len(x.nicks))*64 + int64(len(x.made))*48)
+	x.est.Store(sessionBytes(x.g.Snapshot()) + x.displaced +
+		int64(x.nodes)*8 + int64(len(x.touches)+len(x.nicks))*64 + int64(len(x.made))*48)
 }
 
 // indexBytes is the memory estimate of the session's history index.

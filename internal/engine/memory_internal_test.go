@@ -26,6 +26,21 @@ func openBudget(t testing.TB, path string, budget int64, opts ...Option) *DB {
 	return db
 }
 
+// pastOfTwoCommits is what the version before the newest holds, as the
+// ring measures it, in a session of the test's two Commits.
+func pastOfTwoCommits(t testing.TB) int64 {
+	t.Helper()
+	db, err := openTest()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	s := session(t, db, "p")
+	commit(t, s, `INSERT (:TSK {nick: "t_p", status: "open"})-[:touches]->(:MOD {loc: "p.go"})`)
+	commit(t, s, `CREATE VIEW open INTENT 'open tasks' AS 'size(nodes("TSK").filter(t, t.status == "open"))'`)
+	return s.past.bytes()
+}
+
 func session(t testing.TB, db *DB, name string) *Session {
 	t.Helper()
 	s, err := db.Session(context.Background(), name)
@@ -67,7 +82,7 @@ func TestMemoryBudgetUnloadsIdleSessions(t *testing.T) {
 	// Room for two of the sessions, not three, beside what the three
 	// hold unloaded (and the sixteenth of it a sweep leaves spare).
 	db := openBudget(t, path, 2*(sessionBaseBytes+2*nodeBytes+edgeBytes)+2000+4096+ // and the Shapes' bytes
-		2*(pastVersionBytes(sessionBaseBytes+2*nodeBytes+edgeBytes)+4*pastElementBytes)+ // the version each keeps before its newest
+		2*pastOfTwoCommits(t)+ // the version each keeps before its newest
 		3*(knownSessionBytes+sessionHandleBytes)*17/16)
 	names := []string{"a", "b", "c"}
 	var ss []*Session

@@ -5,7 +5,6 @@ import (
 	"sync"
 	"time"
 
-	"github.com/goldfish-gql/goldfish/exec"
 	"github.com/goldfish-gql/goldfish/gqlstatus"
 	"github.com/goldfish-gql/goldfish/store"
 	"github.com/goldfish-gql/goldfish/store/cabinet"
@@ -16,61 +15,50 @@ import (
 // A store snapshot is immutable and shares every part it did not change
 // with the versions around it (copy-on-write B-trees), so keeping the
 // snapshots of the last versions costs what those Commits changed, not
-// copies of the graph: the index paths each Commit copied and the
-// elements it changed (the ledger's Changed counter), estimated below,
-// which the memory budget counts with the session. The ring keeps at
-// most PastVersions versions, and drops its oldest while they cost more
-// than a tenth of the newest version (or than pastFloorBytes, for a
-// small session): the past in memory is a cache of the cabinet's
-// history, and a session's memory is its present. Under steady Commits
-// a past as large as the present doubled what a busy server held, and
-// the collector's work with it. Versions are kept from the
-// Commits of this process, from the log entries a hydration replays and,
-// with many hosts, from the other hosts' entries a catch-up replays; a
-// version before them is rebuilt from the cabinet's history (history.go)
-// or, in memory, not readable.
+// copies of the graph: the index paths, slot-table leaves, adjacency
+// lists and records each Commit copied or dropped, which the store
+// measures as it writes (store.Snapshot.Displaced) and the memory budget
+// counts with the session. The past in memory is a cache of the
+// cabinet's history, and a session's memory is its present: the ring
+// keeps at most PastVersions versions, and drops its oldest while what
+// they hold is more than pastShare of the newest version's estimate (or
+// than pastFloorBytes, for a small session). Under steady Commits a past
+// as large as the present doubled what a busy server held, and the
+// collector's work with it. Versions are kept from the Commits of this
+// process, from the log entries a hydration replays and, with many
+// hosts, from the other hosts' entries a catch-up replays; a version
+// before them is rebuilt from the cabinet's history (history.go) or, in
+// memory, not readable. A Recall of the newest version reads the
+// session's graph and pays nothing for the ring.
 
 // PastVersions is how many of its latest versions a session keeps
 // readable in memory.
 const PastVersions = values.PastVersions
 
-// pastElementBytes is what an element a Commit changed costs the
-// versions before it: its old record and the index paths the Commit
-// copied for it. pastVersionBytes is what a version costs whatever it
-// changed: the paths of the dozen index trees, the slot leaves and the
-// directory its Commit copied, which grow with the trees' depth.
-// Measured (TestPastRingWithinLiveHeap: the heap a ring of 1,000
-// one-element versions holds): 22 KB per version on a session of 1,000
-// nodes, 30 KB on 8,000, 32–40 KB on 25,000; estimated 20 KB and a
-// 1024th of the session's estimate, up to pastVersionMax.
-const (
-	pastElementBytes = 400
-	pastVersionBase  = 20 << 10
-	pastVersionMax   = 48 << 10
-)
-
-// pastVersionBytes is the per-version cost of a session whose newest
-// version's estimate is bytes.
-func pastVersionBytes(bytes int64) int64 { return min(pastVersionBase+bytes/1024, pastVersionMax) }
+// pastShare is the share of the newest version's memory estimate that
+// the versions before it may hold: a tenth.
+const pastShare = 10
 
 // pastFloorBytes: a small session's past may cost this much, whatever
-// its newest version's estimate: some 50 versions of 20 KiB.
+// its newest version's estimate: some 50 versions of one-element
+// Commits.
 const pastFloorBytes = 1 << 20
 
 // pastRing holds the snapshots of consecutive versions, at most
-// PastVersions of them, oldest first, each with the ledger's Changed
-// count at it.
+// PastVersions of them, oldest first.
 type pastRing struct {
 	mu   sync.Mutex
 	vers []pastVersion
-	// perVersion is pastVersionBytes of the newest version kept.
-	perVersion int64
 }
 
 type pastVersion struct {
-	snap    *store.Snapshot
-	changed uint64
-	made    versionMade
+	snap *store.Snapshot
+	// held is the bytes the Commits up to this version displaced since
+	// the ring started (a running sum of store.Snapshot.Displaced): the
+	// versions from vers[i] to the one before vers[j] hold
+	// vers[j].held − vers[i].held that vers[j] does not.
+	held int64
+	made versionMade
 }
 
 // versionMade is who made a version, when and how (the log entry's
@@ -89,7 +77,7 @@ type versionMade struct {
 // pastFloorBytes.
 func (p *pastRing) add(snap *store.Snapshot, made versionMade) {
 	v := snap.Version()
-	pv := pastVersion{snap: snap, changed: exec.Vocabulary(snap).Changed(), made: made}
+	pv := pastVersion{snap: snap, made: made}
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	if n := len(p.vers); n > 0 {
@@ -99,12 +87,12 @@ func (p *pastRing) add(snap *store.Snapshot, made versionMade) {
 			return // kept already
 		case v != hi+1:
 			p.vers = nil
+		default:
+			pv.held = p.vers[n-1].held + snap.Displaced()
 		}
 	}
 	p.vers = append(p.vers, pv)
-	size := sessionBytes(snap)
-	p.perVersion = pastVersionBytes(size)
-	limit := max(size/10, pastFloorBytes)
+	limit := max(sessionBytes(snap)/pastShare, pastFloorBytes)
 	drop := 0
 	for len(p.vers)-drop > PastVersions || len(p.vers)-drop > 1 && p.costFrom(drop) > limit {
 		drop++
@@ -129,18 +117,17 @@ func (p *pastRing) made(e cabinet.Entry, snap *store.Snapshot) {
 }
 
 // costFrom is what the versions from vers[i] to the one before the newest
-// hold that the newest does not: pastVersionBytes per version and
-// pastElementBytes per element changed since vers[i].
+// hold that the newest does not, as the store measured it.
 // Called with p.mu held.
 func (p *pastRing) costFrom(i int) int64 {
 	n := len(p.vers)
 	if i >= n-1 {
 		return 0
 	}
-	return int64(n-1-i)*p.perVersion + int64(min(p.vers[n-1].changed-p.vers[i].changed, 1<<30))*pastElementBytes
+	return p.vers[n-1].held - p.vers[i].held
 }
 
-// bytes is the memory estimate of the versions kept besides the newest.
+// bytes is what the versions kept besides the newest hold, measured.
 func (p *pastRing) bytes() int64 {
 	p.mu.Lock()
 	defer p.mu.Unlock()

@@ -26,7 +26,7 @@ const module = "github.com/goldfish-gql/goldfish"
 var allowed = map[string][]string{
 	"gqlstatus":     {},
 	"tokens":        {},
-	"values":        {"gqlstatus"},        // the public values: a leaf beside the codes
+	"values":        {"gqlstatus"},                                // the public values: a leaf beside the codes
 	"store":         {"tokens", "values", "store/internal/btree"}, // a record keeps its rendering's token estimate
 	"store/cabinet": {"store", "values"},
 	// the backend suite and the PostgreSQL backend sit beside the bbolt one

@@ -40,8 +40,14 @@ const (
 	// :purge before COMMIT), and a transaction still open when the input
 	// ends.
 	codeTxState = gqlstatus.InvalidTransactionState
-	// codeNestedTx: START TRANSACTION inside a transaction.
+	// codeNestedTx: START TRANSACTION inside a transaction (or inside
+	// the single transaction of -1).
 	codeNestedTx = gqlstatus.ActiveTransaction
+	// codeSingle: what the single transaction of -1 cannot hold: a
+	// meta-command that would write outside it, read the session before
+	// it or switch sessions, a :param or :agent after its first
+	// statement, COMMIT or ROLLBACK, a Recall.
+	codeSingle = gqlstatus.InvalidTransactionState
 	// codeSliceBound: a file :absorb is given that is larger than any
 	// slice may be.
 	codeSliceBound = gqlstatus.CommitBudget

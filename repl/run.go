@@ -37,6 +37,18 @@ type Options struct {
 	// Agent is the agent the shell starts as (gqlsh --agent); "" for
 	// none. The caller checks it (goldfish.ValidAgentName).
 	Agent string
+	// SingleTransaction runs the whole non-interactive input as one
+	// transaction, one Δ (gqlsh -1): it is read to its end first and
+	// applies whole or not at all; the first error ends the run with
+	// nothing applied. See single.go for the meta-commands it allows.
+	SingleTransaction bool
+	// FitSingle, when set, is called once in a single transaction, when
+	// the whole input has been read and checked and before any of it is
+	// sent, with the number of its statements: gqlsh opens the database
+	// it owns there, with a Commit budget for that many. Until it
+	// returns, the shell calls only Name on its Session. An error ends
+	// the run with exit status 1.
+	FitSingle func(ctx context.Context, statements int) error
 }
 
 // Runner runs statements against one session, keeping the open
@@ -65,6 +77,9 @@ type Runner struct {
 
 	inTx bool
 	tx   []Stmt // START TRANSACTION, then the statements waiting for COMMIT
+	// explain, when set, rewords the engine's refusal of a Commit
+	// before it is placed in the input (a single transaction's).
+	explain func(error) error
 }
 
 // NewRunner returns a runner printing to out and errOut.
@@ -336,15 +351,23 @@ func (r *Runner) commit(ctx context.Context, stmts []Stmt, body int, tm timing) 
 	res, err := r.Session.CommitWith(ctx, m.text, r.Params, goldfish.CommitOptions{Agent: r.Agent, Timing: &t})
 	tm.exec = t.Execute
 	if err != nil {
-		err = m.locate(userError(err, r.Session.Name()))
+		err = userError(err, r.Session.Name())
+		if r.explain != nil {
+			err = r.explain(err)
+		}
+		err = m.locate(err)
 		r.fail(err)
 		return err
 	}
 	t1 := time.Now()
+	var ix *posIndex // made for the first notice: most Commits have none
 	for i := range res.Stmts {
 		for j := range res.Stmts[i].Notices {
+			if ix == nil {
+				ix = newPosIndex(m)
+			}
 			n := &res.Stmts[i].Notices[j]
-			n.Pos, _ = m.pos(n.Pos)
+			n.Pos = ix.pos(n.Pos)
 		}
 	}
 	if r.Format == FormatJSON {

@@ -49,6 +49,8 @@ type Shell struct {
 	stdout  *output     // the IO's standard output
 	outFile *outputFile // :output FILE, nil for standard output
 
+	single *singleTx // the transaction of Options.SingleTransaction while its input is read
+
 	typing    *Scanner // what a person types
 	pending   string   // typed text not yet in the history
 	pendingAt int      // its offset in the typing scanner's input
@@ -168,9 +170,12 @@ func (sh *Shell) Loop(ctx context.Context) int {
 
 	var code int
 	var stopped bool
-	if in.Interactive() {
+	switch {
+	case in.Interactive():
 		code = sh.interactive(ctx)
-	} else {
+	case sh.opts.SingleTransaction:
+		code, stopped = sh.runSingle(ctx), true
+	default:
 		code, stopped = sh.script(ctx)
 	}
 	if code == ExitBrokenPipe || code == ExitInterrupted {
@@ -261,6 +266,10 @@ func (sh *Shell) newScanner() *Scanner {
 // stopped ends a script that Ctrl-C stopped.
 func (sh *Shell) stopped() int {
 	sh.flush()
+	if sh.single != nil {
+		fmt.Fprintln(sh.r.Err, "gqlsh: interrupted (Ctrl-C); the single transaction (-1) is dropped: nothing applied")
+		return ExitInterrupted
+	}
 	fmt.Fprintln(sh.r.Err, "gqlsh: interrupted (Ctrl-C); the statements that ran before stay applied")
 	return ExitInterrupted
 }
@@ -304,6 +313,8 @@ func (sh *Shell) item(ctx context.Context, it Item) error {
 		err := inFile(it.Source, it.Err)
 		sh.r.fail(err)
 		return err
+	case sh.single != nil:
+		return sh.singleItem(ctx, it)
 	case it.Meta != nil:
 		return sh.meta(ctx, *it.Meta)
 	}

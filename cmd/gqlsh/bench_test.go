@@ -71,3 +71,42 @@ func BenchmarkShellVsSQLite(b *testing.B) {
 	b.ReportMetric(sqTotal.Seconds()/float64(b.N), "sqlite3-s/run")
 	b.ReportMetric(gqTotal.Seconds()/sqTotal.Seconds(), "ratio")
 }
+
+// BenchmarkScriptLoad loads 10,000 one-node INSERTs (INSERT (:N {nick:
+// 'n1'}); …) with gqlsh -f into a new cabinet file per run, in process:
+// per-statement is each its own Commit (one version and one fsync each),
+// single-transaction is -1 (one Δ, one version, one fsync), and mem is
+// each its own Commit with --mem, for scale. It reports the statements
+// loaded per second.
+//
+//	go test ./cmd/gqlsh -run '^$' -bench ScriptLoad -benchtime 3x
+func BenchmarkScriptLoad(b *testing.B) {
+	const n = 10000
+	script := inserts(b, n, "")
+	// every run names its database, so gqlsh reads no environment
+	lookup := func(string) (string, bool) { return "", false }
+	for _, c := range []struct {
+		name string
+		args []string
+	}{
+		{"per-statement", nil},
+		{"single-transaction", []string{"-1"}},
+		{"mem", []string{"--mem"}},
+	} {
+		b.Run(c.name, func(b *testing.B) {
+			dir := b.TempDir()
+			b.ReportAllocs()
+			for i := 0; i < b.N; i++ {
+				args := append([]string{"-f", script}, c.args...)
+				if c.name != "mem" {
+					args = append(args, "--cabinet", filepath.Join(dir, fmt.Sprintf("load%d.gf", i)))
+				}
+				var out, errOut strings.Builder
+				if code := runEnv(args, env{stdin: strings.NewReader(""), stdout: &out, stderr: &errOut, lookupEnv: lookup}); code != 0 {
+					b.Fatalf("exit %d: %s", code, errOut.String())
+				}
+			}
+			b.ReportMetric(float64(n)*float64(b.N)/b.Elapsed().Seconds(), "statements/s")
+		})
+	}
+}

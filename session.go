@@ -27,6 +27,17 @@ func (s *Session) Info(ctx context.Context) (SessionInfo, error) {
 	return s.e.Info(ctx)
 }
 
+// Footprint is where a session's memory goes, part by part
+// (Session.Footprint).
+type Footprint = values.Footprint
+
+// Footprint says where the session's memory goes: its records, adjacency,
+// indexes and history, each measured by a walk of its newest version
+// (O(elements); for operators and benchmarks, not for every call).
+func (s *Session) Footprint(ctx context.Context) (Footprint, error) {
+	return s.e.Footprint(ctx)
+}
+
 // CommitOptions are the options of one Commit (CommitWith, IngestWith):
 // the committing agent, and where to record the call's times. The zero
 // value is what Commit and Ingest use.

@@ -138,8 +138,15 @@ func TestMemoryPerElement(t *testing.T) {
 	runtime.ReadMemStats(&after)
 	s := g.Snapshot()
 	elems := s.NodeCount() + s.EdgeCount()
-	t.Logf("heap %d bytes for %d elements: %.0f bytes/element", after.HeapAlloc-before.HeapAlloc, elems,
-		float64(after.HeapAlloc-before.HeapAlloc)/float64(elems))
+	heap := int64(after.HeapAlloc - before.HeapAlloc)
+	t.Logf("heap %d bytes for %d elements: %.0f bytes/element", heap, elems, float64(heap)/float64(elems))
+	// The footprint is the heap, but for each object's rounding to its
+	// size class and the graph's interning tables.
+	f := s.Footprint()
+	t.Logf("footprint %d bytes (%.2f of the heap): %+v", f.Total(), float64(f.Total())/float64(heap), f)
+	if r := float64(f.Total()) / float64(heap); r < 0.8 || r > 1 {
+		t.Errorf("footprint %d bytes, %.2f of the heap's %d: want 0.8–1", f.Total(), r, heap)
+	}
 	runtime.KeepAlive(g)
 }
 

@@ -130,3 +130,12 @@ func (n *Node) recordBytes() int64 {
 func trieBytes[T comparable](n *trieNode[T]) int64 {
 	return int64(unsafe.Sizeof(*n)) + int64(cap(n.kids))*int64(unsafe.Sizeof(trieKid[T]{}))
 }
+
+var (
+	sizeRendering = int64(unsafe.Sizeof(Rendering{}))
+	sizeSlice     = int64(unsafe.Sizeof([]byte(nil)))
+	sizeBucket    = int64(unsafe.Sizeof(locBucket{}))
+)
+
+// bytes is what bucket b takes (its locator shares a node's text).
+func (b *locBucket) bytes() int64 { return sizeBucket + int64(cap(b.nodes))*sizePtr }

@@ -104,3 +104,44 @@ type MemoryStats struct {
 	// take at most a quarter of the budget).
 	ShapeCacheBytes int64
 }
+
+// Footprint is where one session's memory goes, in bytes, part by part
+// (Session.Footprint): each object counted at its allocated length (the
+// allocator rounds each up to its size class, some 3–15% more).
+type Footprint struct {
+	// Elements is the session's nodes and edges, live and recycled.
+	Elements int
+	// NodeRecords: each node's record, properties and rendering (the
+	// text a Shape writes for it) with its observable key.
+	NodeRecords int64
+	// EdgeRecords: each edge's record and the rendering a Recall kept.
+	EdgeRecords int64
+	// Adjacency: the slot table (a record per node) and an entry per
+	// edge end.
+	Adjacency int64
+	// IDIndexes: engine id to node and to edge.
+	IDIndexes int64
+	// OrderIndexes: nodes in observable order, by label, by property;
+	// edges by type; the counters.
+	OrderIndexes int64
+	// NickIndex: nick and loc to node.
+	NickIndex int64
+	// KeywordIndex: the keyword index, once a keyword seed built it,
+	// and the list of nodes changed since.
+	KeywordIndex int64
+	// History is what the past versions kept in memory hold beyond the
+	// newest (measured as their Commits wrote), HistoryVersions how many
+	// they are; Rebuilt is what versions rebuilt from the cabinet's
+	// history and its index hold, when a reader asked for them.
+	History         int64
+	HistoryVersions int
+	Rebuilt         int64
+}
+
+// Present is the newest version's memory: every part but the history.
+func (f Footprint) Present() int64 {
+	return f.NodeRecords + f.EdgeRecords + f.Adjacency + f.IDIndexes + f.OrderIndexes + f.NickIndex + f.KeywordIndex
+}
+
+// Total is the present and the history.
+func (f Footprint) Total() int64 { return f.Present() + f.History + f.Rebuilt }

@@ -215,6 +215,30 @@ func (s *Session) Info(ctx context.Context) (SessionInfo, error) {
 	return catalog.InfoOf(&store.Node{Props: catalog.Props(m)}, persisted), nil
 }
 
+// Footprint says where the session's memory goes, part by part: a walk
+// of its newest version (O(elements)), with what its history holds.
+func (s *Session) Footprint(ctx context.Context) (values.Footprint, error) {
+	if err := s.begin(ctx); err != nil {
+		return values.Footprint{}, err
+	}
+	defer s.end()
+	if s.dropped.Load() {
+		return values.Footprint{}, s.errDropped()
+	}
+	snap := s.snapshot()
+	f := snap.Footprint()
+	_, _, kept := s.past.span()
+	out := values.Footprint{Elements: snap.NodeCount() + snap.EdgeCount() + snap.RecycledCount(),
+		NodeRecords: f.NodeRecords, EdgeRecords: f.EdgeRecords, Adjacency: f.Adjacency, IDIndexes: f.IDIndexes,
+		OrderIndexes: f.OrderIndexes, NickIndex: f.NickIndex, KeywordIndex: f.KeywordIndex,
+		History: s.past.bytes(), Rebuilt: s.older.ownBytes() + s.indexBytes()}
+	if kept {
+		lo, hi, _ := s.past.span()
+		out.HistoryVersions = int(hi - lo)
+	}
+	return out, nil
+}
+
 // Graph reads every live node and edge of the session at the version a
 // Recall would read now (the facade's Graph), nodes in observable order;
 // it honours ctx, and Close, between elements.

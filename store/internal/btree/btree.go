@@ -568,6 +568,23 @@ func (n *node[T]) bytes() int64 {
 // copyOnWriteContext.
 func (t *BTreeG[T]) Displaced() int64 { return t.cow.displaced }
 
+// Bytes is the memory t's nodes take, each at its allocated length: a
+// walk of the whole tree.
+func (t *BTreeG[T]) Bytes() int64 {
+	var walk func(n *node[T]) int64
+	walk = func(n *node[T]) int64 {
+		if n == nil {
+			return 0
+		}
+		b := n.bytes()
+		for _, c := range n.children {
+			b += walk(c)
+		}
+		return b
+	}
+	return walk(t.root)
+}
+
 // ReplaceOrInsert adds the given item to the tree.  If an item in the tree
 // already equals the given one, it is removed from the tree and returned,
 // and the second return value is true.  Otherwise, (zeroValue, false)

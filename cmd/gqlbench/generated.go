@@ -207,7 +207,10 @@ func benchGenerated(ctx context.Context, cfg Config, n int, rep *Report, logf fu
 	sr.Elements = snap.Nodes + snap.Edges
 	sr.ElemsPerSec = float64(sr.Elements) / sr.BuildSec
 	sr.BytesPerElem = float64(heapNow()-base) / float64(sr.Elements)
-	logf("generated %s: %d elements in %d Δs, %.1fs (%.0f/s), %.0f bytes/element", short(n), sr.Elements, deltas, sr.BuildSec, sr.ElemsPerSec, sr.BytesPerElem)
+	if sr.Footprint, err = s.Footprint(ctx); err != nil {
+		return err
+	}
+	logf("generated %s: %d elements in %d Δs, %.1fs (%.0f/s), %.0f bytes/element (%s)", short(n), sr.Elements, deltas, sr.BuildSec, sr.ElemsPerSec, sr.BytesPerElem, perElement(sr.Footprint))
 
 	token := func(i int) (string, map[string]any) {
 		g := genNodeOf(i)

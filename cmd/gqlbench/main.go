@@ -1,10 +1,12 @@
 // Command gqlbench measures goldfish on a real data set, offline, in one
-// run on one machine: it ingests the Go standard library (ingest/golang),
+// run on one machine: it ingests the Go standard library (ingest/golang)
+// and says where each session's memory goes (Session.Footprint),
 // runs a fixed, seeded workload of Recalls on it (cache miss and hit), runs
 // the same neighbourhood reads on SQLite (modernc.org/sqlite, in memory,
 // indexed tables, a recursive CTE bounded to k hops and M rows), repeats the
 // Recall workload on generated graphs of 1k to 1M nodes, measures durable
-// Commit throughput on a bbolt cabinet, and counts the Shapes' tokens
+// Commit throughput on a bbolt cabinet, times Model Snap of the library
+// typed and syntax only (full run), and counts the Shapes' tokens
 // against the whole session serialised as a memory server's read_graph
 // JSON. It prints a Markdown table and, with --json FILE, the same figures
 // as JSON.
@@ -138,6 +140,11 @@ func Run(ctx context.Context, cfg Config, log interface{ Write([]byte) (int, err
 		first, last := rep.Growth[0], rep.Growth[len(rep.Growth)-1]
 		rep.GrowthRatio = last.Miss.P50 / first.Miss.P50
 		rep.GrowthFrom, rep.GrowthTo = first.Nodes, last.Nodes
+	}
+	if !cfg.Quick {
+		if err := benchSnap(ctx, cfg, rep, logf); err != nil {
+			return nil, fmt.Errorf("model snap: %w", err)
+		}
 	}
 	for _, w := range cfg.Writers {
 		r, err := benchCommit(ctx, cfg, w)

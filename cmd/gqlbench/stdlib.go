@@ -87,7 +87,10 @@ func benchStdlib(ctx context.Context, cfg Config, rep *Report, logf func(string,
 		ElemsPerSec:    float64(elems) / st.Ingest.Seconds(),
 		EndToEndPerSec: float64(elems) / (st.Load + st.Ingest).Seconds(),
 		BytesPerElem:   float64(heap-base) / float64(elems)}
-	logf("ingested %d elements in %.2fs: %.0f elements/s, %.0f bytes/element", elems, in.IngestSec, in.ElemsPerSec, in.BytesPerElem)
+	if in.Footprint, err = s.Footprint(ctx); err != nil {
+		return err
+	}
+	logf("ingested %d elements in %.2fs: %.0f elements/s, %.0f bytes/element (%s)", elems, in.IngestSec, in.ElemsPerSec, in.BytesPerElem, perElement(in.Footprint))
 	before := sha256.Sum256([]byte(s.Dump()))
 	again, err := tree.Ingest(ctx, s)
 	if err != nil {

@@ -19,6 +19,7 @@ import (
 	"io"
 	"sort"
 	"strings"
+	"sync/atomic"
 	"unsafe"
 )
 
@@ -39,7 +40,7 @@ func NewG[T any](degree int, less LessFunc[T]) *BTreeG[T] {
 	}
 	return &BTreeG[T]{
 		degree: degree,
-		cow:    &copyOnWriteContext[T]{less: less},
+		cow:    &copyOnWriteContext[T]{less: less, maxItems: degree*2 - 1, gen: gens.Add(1)},
 	}
 }
 
@@ -110,33 +111,41 @@ func (s items[T]) find(item T, less func(T, T) bool) (index int, found bool) {
 type node[T any] struct {
 	items    items[T]
 	children items[*node[T]]
-	cow      *copyOnWriteContext[T]
+	// gen is the generation of the copy-on-write context that owns the
+	// node (a number, not a pointer, so a node keeps no context alive).
+	gen uint64
 }
 
 func (n *node[T]) mutableFor(cow *copyOnWriteContext[T]) *node[T] {
-	if n.cow == cow {
+	if n.gen == cow.gen {
 		return n
 	}
 	cow.displaced += n.bytes()
 	out := cow.newNode()
-	if cap(out.items) >= len(n.items) {
-		out.items = out.items[:len(n.items)]
-	} else {
-		out.items = make(items[T], len(n.items), cap(n.items))
-	}
+	// The copy's arrays fit its content, with room for a write or two,
+	// rather than keeping the capacity the original grew to: every node
+	// of a tree under steady writes is a copy, so the copies' slack is
+	// the tree's.
+	out.items = make(items[T], len(n.items), roomFor(len(n.items), cow.maxItems))
 	copy(out.items, n.items)
-	// Copy children
-	if cap(out.children) >= len(n.children) {
-		out.children = out.children[:len(n.children)]
-	} else {
-		out.children = make(items[*node[T]], len(n.children), cap(n.children))
+	if len(n.children) > 0 {
+		out.children = make(items[*node[T]], len(n.children), roomFor(len(n.children), cow.maxItems+1))
+		copy(out.children, n.children)
 	}
-	copy(out.children, n.children)
 	return out
 }
 
-func (n *node[T]) mutableChild(i int) *node[T] {
-	c := n.children[i].mutableFor(n.cow)
+// roomFor is the capacity a copy of a node holding n items (or
+// children) is given, at most max: n, one more, and an eighth.
+func roomFor(n, limit int) int {
+	if c := n + 1 + n/8; c < limit {
+		return c
+	}
+	return limit
+}
+
+func (n *node[T]) mutableChild(i int, cow *copyOnWriteContext[T]) *node[T] {
+	c := n.children[i].mutableFor(cow)
 	n.children[i] = c
 	return c
 }
@@ -144,9 +153,9 @@ func (n *node[T]) mutableChild(i int) *node[T] {
 // split splits the given node at the given index.  The current node shrinks,
 // and this function returns the item that existed at that index and a new node
 // containing all items/children after it.
-func (n *node[T]) split(i int) (T, *node[T]) {
+func (n *node[T]) split(i int, cow *copyOnWriteContext[T]) (T, *node[T]) {
 	item := n.items[i]
-	next := n.cow.newNode()
+	next := cow.newNode()
 	next.items = append(next.items, n.items[i+1:]...)
 	n.items.truncate(i)
 	if len(n.children) > 0 {
@@ -158,12 +167,12 @@ func (n *node[T]) split(i int) (T, *node[T]) {
 
 // maybeSplitChild checks if a child should be split, and if so splits it.
 // Returns whether or not a split occurred.
-func (n *node[T]) maybeSplitChild(i, maxItems int) bool {
+func (n *node[T]) maybeSplitChild(i, maxItems int, cow *copyOnWriteContext[T]) bool {
 	if len(n.children[i].items) < maxItems {
 		return false
 	}
-	first := n.mutableChild(i)
-	item, second := first.split(maxItems / 2)
+	first := n.mutableChild(i, cow)
+	item, second := first.split(maxItems/2, cow)
 	n.items.insertAt(i, item)
 	n.children.insertAt(i+1, second)
 	return true
@@ -172,8 +181,8 @@ func (n *node[T]) maybeSplitChild(i, maxItems int) bool {
 // insert inserts an item into the subtree rooted at this node, making sure
 // no nodes in the subtree exceed maxItems items.  Should an equivalent item be
 // be found/replaced by insert, it will be returned.
-func (n *node[T]) insert(item T, maxItems int) (_ T, _ bool) {
-	i, found := n.items.find(item, n.cow.less)
+func (n *node[T]) insert(item T, maxItems int, cow *copyOnWriteContext[T]) (_ T, _ bool) {
+	i, found := n.items.find(item, cow.less)
 	if found {
 		out := n.items[i]
 		n.items[i] = item
@@ -183,12 +192,12 @@ func (n *node[T]) insert(item T, maxItems int) (_ T, _ bool) {
 		n.items.insertAt(i, item)
 		return
 	}
-	if n.maybeSplitChild(i, maxItems) {
+	if n.maybeSplitChild(i, maxItems, cow) {
 		inTree := n.items[i]
 		switch {
-		case n.cow.less(item, inTree):
+		case cow.less(item, inTree):
 			// no change, we want first split node
-		case n.cow.less(inTree, item):
+		case cow.less(inTree, item):
 			i++ // we want second split node
 		default:
 			out := n.items[i]
@@ -196,16 +205,16 @@ func (n *node[T]) insert(item T, maxItems int) (_ T, _ bool) {
 			return out, true
 		}
 	}
-	return n.mutableChild(i).insert(item, maxItems)
+	return n.mutableChild(i, cow).insert(item, maxItems, cow)
 }
 
 // get finds the given key in the subtree and returns it.
-func (n *node[T]) get(key T) (_ T, _ bool) {
-	i, found := n.items.find(key, n.cow.less)
+func (n *node[T]) get(key T, less LessFunc[T]) (_ T, _ bool) {
+	i, found := n.items.find(key, less)
 	if found {
 		return n.items[i], true
 	} else if len(n.children) > 0 {
-		return n.children[i].get(key)
+		return n.children[i].get(key, less)
 	}
 	return
 }
@@ -248,7 +257,7 @@ const (
 )
 
 // remove removes an item from the subtree rooted at this node.
-func (n *node[T]) remove(item T, minItems int, typ toRemove) (_ T, _ bool) {
+func (n *node[T]) remove(item T, minItems int, typ toRemove, cow *copyOnWriteContext[T]) (_ T, _ bool) {
 	var i int
 	var found bool
 	switch typ {
@@ -263,7 +272,7 @@ func (n *node[T]) remove(item T, minItems int, typ toRemove) (_ T, _ bool) {
 		}
 		i = 0
 	case removeItem:
-		i, found = n.items.find(item, n.cow.less)
+		i, found = n.items.find(item, cow.less)
 		if len(n.children) == 0 {
 			if found {
 				return n.items.removeAt(i), true
@@ -275,9 +284,9 @@ func (n *node[T]) remove(item T, minItems int, typ toRemove) (_ T, _ bool) {
 	}
 	// If we get to here, we have children.
 	if len(n.children[i].items) <= minItems {
-		return n.growChildAndRemove(i, item, minItems, typ)
+		return n.growChildAndRemove(i, item, minItems, typ, cow)
 	}
-	child := n.mutableChild(i)
+	child := n.mutableChild(i, cow)
 	// Either we had enough items to begin with, or we've done some
 	// merging/stealing, because we've got enough now and we're ready to return
 	// stuff.
@@ -289,12 +298,12 @@ func (n *node[T]) remove(item T, minItems int, typ toRemove) (_ T, _ bool) {
 		// predecessor of item i (the rightmost leaf of our immediate left child)
 		// and set it into where we pulled the item from.
 		var zero T
-		n.items[i], _ = child.remove(zero, minItems, removeMax)
+		n.items[i], _ = child.remove(zero, minItems, removeMax, cow)
 		return out, true
 	}
 	// Final recursive call.  Once we're here, we know that the item isn't in this
 	// node and that the child is big enough to remove from.
-	return child.remove(item, minItems, typ)
+	return child.remove(item, minItems, typ, cow)
 }
 
 // growChildAndRemove grows child 'i' to make sure it's possible to remove an
@@ -321,11 +330,11 @@ func (n *node[T]) remove(item T, minItems int, typ toRemove) (_ T, _ bool) {
 // We then simply redo our remove call, and the second time (regardless of
 // whether we're in case 1 or 2), we'll have enough items and can guarantee
 // that we hit case A.
-func (n *node[T]) growChildAndRemove(i int, item T, minItems int, typ toRemove) (T, bool) {
+func (n *node[T]) growChildAndRemove(i int, item T, minItems int, typ toRemove, cow *copyOnWriteContext[T]) (T, bool) {
 	if i > 0 && len(n.children[i-1].items) > minItems {
 		// Steal from left child
-		child := n.mutableChild(i)
-		stealFrom := n.mutableChild(i - 1)
+		child := n.mutableChild(i, cow)
+		stealFrom := n.mutableChild(i-1, cow)
 		stolenItem := stealFrom.items.pop()
 		child.items.insertAt(0, n.items[i-1])
 		n.items[i-1] = stolenItem
@@ -334,8 +343,8 @@ func (n *node[T]) growChildAndRemove(i int, item T, minItems int, typ toRemove) 
 		}
 	} else if i < len(n.items) && len(n.children[i+1].items) > minItems {
 		// steal from right child
-		child := n.mutableChild(i)
-		stealFrom := n.mutableChild(i + 1)
+		child := n.mutableChild(i, cow)
+		stealFrom := n.mutableChild(i+1, cow)
 		stolenItem := stealFrom.items.removeAt(0)
 		child.items = append(child.items, n.items[i])
 		n.items[i] = stolenItem
@@ -346,16 +355,16 @@ func (n *node[T]) growChildAndRemove(i int, item T, minItems int, typ toRemove) 
 		if i >= len(n.items) {
 			i--
 		}
-		child := n.mutableChild(i)
+		child := n.mutableChild(i, cow)
 		// merge with right child
 		mergeItem := n.items.removeAt(i)
 		mergeChild := n.children.removeAt(i + 1)
 		child.items = append(child.items, mergeItem)
 		child.items = append(child.items, mergeChild.items...)
 		child.children = append(child.children, mergeChild.children...)
-		n.cow.freeNode(mergeChild)
+		cow.freeNode(mergeChild)
 	}
-	return n.remove(item, minItems, typ)
+	return n.remove(item, minItems, typ, cow)
 }
 
 type direction int
@@ -384,26 +393,26 @@ func empty[T any]() optionalItem[T] {
 // will force the iterator to include the first item when it equals 'start',
 // thus creating a "greaterOrEqual" or "lessThanEqual" rather than just a
 // "greaterThan" or "lessThan" queries.
-func (n *node[T]) iterate(dir direction, start, stop optionalItem[T], includeStart bool, hit bool, iter ItemIteratorG[T]) (bool, bool) {
+func (n *node[T]) iterate(dir direction, start, stop optionalItem[T], includeStart bool, hit bool, iter ItemIteratorG[T], less LessFunc[T]) (bool, bool) {
 	var ok, found bool
 	var index int
 	switch dir {
 	case ascend:
 		if start.valid {
-			index, _ = n.items.find(start.item, n.cow.less)
+			index, _ = n.items.find(start.item, less)
 		}
 		for i := index; i < len(n.items); i++ {
 			if len(n.children) > 0 {
-				if hit, ok = n.children[i].iterate(dir, start, stop, includeStart, hit, iter); !ok {
+				if hit, ok = n.children[i].iterate(dir, start, stop, includeStart, hit, iter, less); !ok {
 					return hit, false
 				}
 			}
-			if !includeStart && !hit && start.valid && !n.cow.less(start.item, n.items[i]) {
+			if !includeStart && !hit && start.valid && !less(start.item, n.items[i]) {
 				hit = true
 				continue
 			}
 			hit = true
-			if stop.valid && !n.cow.less(n.items[i], stop.item) {
+			if stop.valid && !less(n.items[i], stop.item) {
 				return hit, false
 			}
 			if !iter(n.items[i]) {
@@ -411,13 +420,13 @@ func (n *node[T]) iterate(dir direction, start, stop optionalItem[T], includeSta
 			}
 		}
 		if len(n.children) > 0 {
-			if hit, ok = n.children[len(n.children)-1].iterate(dir, start, stop, includeStart, hit, iter); !ok {
+			if hit, ok = n.children[len(n.children)-1].iterate(dir, start, stop, includeStart, hit, iter, less); !ok {
 				return hit, false
 			}
 		}
 	case descend:
 		if start.valid {
-			index, found = n.items.find(start.item, n.cow.less)
+			index, found = n.items.find(start.item, less)
 			if !found {
 				index = index - 1
 			}
@@ -425,17 +434,17 @@ func (n *node[T]) iterate(dir direction, start, stop optionalItem[T], includeSta
 			index = len(n.items) - 1
 		}
 		for i := index; i >= 0; i-- {
-			if start.valid && !n.cow.less(n.items[i], start.item) {
-				if !includeStart || hit || n.cow.less(start.item, n.items[i]) {
+			if start.valid && !less(n.items[i], start.item) {
+				if !includeStart || hit || less(start.item, n.items[i]) {
 					continue
 				}
 			}
 			if len(n.children) > 0 {
-				if hit, ok = n.children[i+1].iterate(dir, start, stop, includeStart, hit, iter); !ok {
+				if hit, ok = n.children[i+1].iterate(dir, start, stop, includeStart, hit, iter, less); !ok {
 					return hit, false
 				}
 			}
-			if stop.valid && !n.cow.less(stop.item, n.items[i]) {
+			if stop.valid && !less(stop.item, n.items[i]) {
 				return hit, false //	continue
 			}
 			hit = true
@@ -444,7 +453,7 @@ func (n *node[T]) iterate(dir direction, start, stop optionalItem[T], includeSta
 			}
 		}
 		if len(n.children) > 0 {
-			if hit, ok = n.children[0].iterate(dir, start, stop, includeStart, hit, iter); !ok {
+			if hit, ok = n.children[0].iterate(dir, start, stop, includeStart, hit, iter, less); !ok {
 				return hit, false
 			}
 		}
@@ -500,8 +509,13 @@ type LessFunc[T any] func(a, b T) bool
 // does not, the measured cost of keeping that version readable.
 type copyOnWriteContext[T any] struct {
 	less      LessFunc[T]
+	maxItems  int    // the tree's, so a copy is sized for it
+	gen       uint64 // the nodes this context owns carry it (never 0)
 	displaced int64
 }
+
+// gens numbers the copy-on-write contexts of every tree.
+var gens atomic.Uint64
 
 // Clone clones the btree, lazily.  Clone should not be called concurrently,
 // but the original tree (t) and the new tree (t2) can be used concurrently
@@ -522,6 +536,7 @@ func (t *BTreeG[T]) Clone() (t2 *BTreeG[T]) {
 	//   the new out.cow nodes
 	cow1, cow2 := *t.cow, *t.cow
 	cow1.displaced, cow2.displaced = 0, 0
+	cow1.gen, cow2.gen = gens.Add(1), gens.Add(1)
 	out := *t
 	t.cow = &cow1
 	out.cow = &cow2
@@ -540,20 +555,20 @@ func (t *BTreeG[T]) minItems() int {
 }
 
 func (c *copyOnWriteContext[T]) newNode() *node[T] {
-	return &node[T]{cow: c}
+	return &node[T]{gen: c.gen}
 }
 
 // freeNode drops n from c's tree: a node c owns is cleared for the
 // collector; a node another context owns stays as it is (trees cloned
 // from the same one still read it) and is counted as displaced.
 func (c *copyOnWriteContext[T]) freeNode(n *node[T]) {
-	if n.cow != c {
+	if n.gen != c.gen {
 		c.displaced += n.bytes()
 		return
 	}
 	n.items.truncate(0)
 	n.children.truncate(0)
-	n.cow = nil
+	n.gen = 0
 }
 
 // bytes is the memory n takes: its header and its arrays.
@@ -599,14 +614,14 @@ func (t *BTreeG[T]) ReplaceOrInsert(item T) (_ T, _ bool) {
 	} else {
 		t.root = t.root.mutableFor(t.cow)
 		if len(t.root.items) >= t.maxItems() {
-			item2, second := t.root.split(t.maxItems() / 2)
+			item2, second := t.root.split(t.maxItems()/2, t.cow)
 			oldroot := t.root
 			t.root = t.cow.newNode()
 			t.root.items = append(t.root.items, item2)
 			t.root.children = append(t.root.children, oldroot, second)
 		}
 	}
-	out, outb := t.root.insert(item, t.maxItems())
+	out, outb := t.root.insert(item, t.maxItems(), t.cow)
 	if !outb {
 		t.length++
 	}
@@ -638,7 +653,7 @@ func (t *BTreeG[T]) deleteItem(item T, typ toRemove) (_ T, _ bool) {
 		return
 	}
 	t.root = t.root.mutableFor(t.cow)
-	out, outb := t.root.remove(item, t.minItems(), typ)
+	out, outb := t.root.remove(item, t.minItems(), typ, t.cow)
 	if len(t.root.items) == 0 && len(t.root.children) > 0 {
 		oldroot := t.root
 		t.root = t.root.children[0]
@@ -656,7 +671,7 @@ func (t *BTreeG[T]) AscendRange(greaterOrEqual, lessThan T, iterator ItemIterato
 	if t.root == nil {
 		return
 	}
-	t.root.iterate(ascend, optional[T](greaterOrEqual), optional[T](lessThan), true, false, iterator)
+	t.root.iterate(ascend, optional[T](greaterOrEqual), optional[T](lessThan), true, false, iterator, t.cow.less)
 }
 
 // AscendLessThan calls the iterator for every value in the tree within the range
@@ -665,7 +680,7 @@ func (t *BTreeG[T]) AscendLessThan(pivot T, iterator ItemIteratorG[T]) {
 	if t.root == nil {
 		return
 	}
-	t.root.iterate(ascend, empty[T](), optional(pivot), false, false, iterator)
+	t.root.iterate(ascend, empty[T](), optional(pivot), false, false, iterator, t.cow.less)
 }
 
 // AscendGreaterOrEqual calls the iterator for every value in the tree within
@@ -674,7 +689,7 @@ func (t *BTreeG[T]) AscendGreaterOrEqual(pivot T, iterator ItemIteratorG[T]) {
 	if t.root == nil {
 		return
 	}
-	t.root.iterate(ascend, optional[T](pivot), empty[T](), true, false, iterator)
+	t.root.iterate(ascend, optional[T](pivot), empty[T](), true, false, iterator, t.cow.less)
 }
 
 // Ascend calls the iterator for every value in the tree within the range
@@ -683,7 +698,7 @@ func (t *BTreeG[T]) Ascend(iterator ItemIteratorG[T]) {
 	if t.root == nil {
 		return
 	}
-	t.root.iterate(ascend, empty[T](), empty[T](), false, false, iterator)
+	t.root.iterate(ascend, empty[T](), empty[T](), false, false, iterator, t.cow.less)
 }
 
 // DescendRange calls the iterator for every value in the tree within the range
@@ -692,7 +707,7 @@ func (t *BTreeG[T]) DescendRange(lessOrEqual, greaterThan T, iterator ItemIterat
 	if t.root == nil {
 		return
 	}
-	t.root.iterate(descend, optional[T](lessOrEqual), optional[T](greaterThan), true, false, iterator)
+	t.root.iterate(descend, optional[T](lessOrEqual), optional[T](greaterThan), true, false, iterator, t.cow.less)
 }
 
 // DescendLessOrEqual calls the iterator for every value in the tree within the range
@@ -701,7 +716,7 @@ func (t *BTreeG[T]) DescendLessOrEqual(pivot T, iterator ItemIteratorG[T]) {
 	if t.root == nil {
 		return
 	}
-	t.root.iterate(descend, optional[T](pivot), empty[T](), true, false, iterator)
+	t.root.iterate(descend, optional[T](pivot), empty[T](), true, false, iterator, t.cow.less)
 }
 
 // DescendGreaterThan calls the iterator for every value in the tree within
@@ -710,7 +725,7 @@ func (t *BTreeG[T]) DescendGreaterThan(pivot T, iterator ItemIteratorG[T]) {
 	if t.root == nil {
 		return
 	}
-	t.root.iterate(descend, empty[T](), optional[T](pivot), false, false, iterator)
+	t.root.iterate(descend, empty[T](), optional[T](pivot), false, false, iterator, t.cow.less)
 }
 
 // Descend calls the iterator for every value in the tree within the range
@@ -719,7 +734,7 @@ func (t *BTreeG[T]) Descend(iterator ItemIteratorG[T]) {
 	if t.root == nil {
 		return
 	}
-	t.root.iterate(descend, empty[T](), empty[T](), false, false, iterator)
+	t.root.iterate(descend, empty[T](), empty[T](), false, false, iterator, t.cow.less)
 }
 
 // Get looks for the key item in the tree, returning it.  It returns
@@ -728,7 +743,7 @@ func (t *BTreeG[T]) Get(key T) (_ T, _ bool) {
 	if t.root == nil {
 		return
 	}
-	return t.root.get(key)
+	return t.root.get(key, t.cow.less)
 }
 
 // Min returns the smallest item in the tree, or (zeroValue, false) if the tree is empty.

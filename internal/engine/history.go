@@ -174,7 +174,7 @@ func (s *Session) notKept(v, newest uint64) error {
 	if keep := s.attn.currentSettings().History; keep != HistoryAll && keep != HistoryNone && v < newest-min(newest, uint64(keep)) {
 		hint += "; the session's history setting keeps the " + keep.String() + " before the newest (:set history all keeps every version from now on)"
 	} else if s.db.cab == nil {
-		hint += "; a session in memory keeps its last 1000 versions, as long as they cost less than a tenth of the memory of its newest version (or 1 MiB)"
+		hint += "; a session in memory keeps its last 1000 versions, as long as they hold less than a twentieth of the memory of its newest version (or 1 MiB)"
 	} else {
 		hint += "; the session's history setting (now " + s.attn.currentSettings().History.String() +
 			", :set history all) and its Purges (each cuts the history) decide which are"

@@ -13,7 +13,7 @@ import (
 // the ring) is what they hold on the heap, within the allocator's
 // rounding of each object to its size class (measured 13–15% more), for
 // one-element Commits on sessions of 1,000, 8,000 and 25,000 nodes; and
-// the ring holds no more than a tenth of the session, or the 1 MiB
+// the ring holds no more than a twentieth of the session, or the 1 MiB
 // floor. The ring's drop rule reads the measure, so a measure that is
 // low keeps a ring larger than that.
 func TestPastRingWithinLiveHeap(t *testing.T) {
@@ -59,10 +59,10 @@ func TestPastRingWithinLiveHeap(t *testing.T) {
 		live := int64(with.HeapAlloc) - int64(without.HeapAlloc)
 		ratio := float64(live) / float64(max(est, 1))
 		t.Logf("%d nodes: %d versions kept hold %d KiB, measured %d KiB (%.2f×)", n, kept, live>>10, est>>10, ratio)
-		// What the past holds is a tenth of the session, or the 1 MiB
+		// What the past holds is a twentieth of the session, or the 1 MiB
 		// floor.
-		if bound := max(sessionBytes(s.snapshot())/10, 1<<20); live > bound*13/10 {
-			t.Errorf("%d nodes: the versions kept hold %d KiB, over a tenth of the session or the floor (%d KiB) and the allocator's rounding", n, live>>10, bound>>10)
+		if bound := max(sessionBytes(s.snapshot())/pastShare, 1<<20); live > bound*13/10 {
+			t.Errorf("%d nodes: the versions kept hold %d KiB, over a twentieth of the session or the floor (%d KiB) and the allocator's rounding", n, live>>10, bound>>10)
 		}
 		if ratio > 1.3 || ratio < 0.9 {
 			t.Errorf("%d nodes: the versions kept hold %d KiB, measured %d KiB", n, live>>10, est>>10)

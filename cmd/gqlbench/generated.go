@@ -206,11 +206,12 @@ func benchGenerated(ctx context.Context, cfg Config, n int, rep *Report, logf fu
 	}
 	sr.Elements = snap.Nodes + snap.Edges
 	sr.ElemsPerSec = float64(sr.Elements) / sr.BuildSec
-	sr.BytesPerElem = float64(heapNow()-base) / float64(sr.Elements)
+	built := heapNow()
+	sr.HeapPerElem = float64(built-base) / float64(sr.Elements)
 	if sr.Footprint, err = s.Footprint(ctx); err != nil {
 		return err
 	}
-	logf("generated %s: %d elements in %d Δs, %.1fs (%.0f/s), %.0f bytes/element (%s)", short(n), sr.Elements, deltas, sr.BuildSec, sr.ElemsPerSec, sr.BytesPerElem, perElement(sr.Footprint))
+	logf("generated %s: %d elements in %d Δs, %.1fs (%.0f/s), heap %.0f bytes/element (%s)", short(n), sr.Elements, deltas, sr.BuildSec, sr.ElemsPerSec, sr.HeapPerElem, perElement(sr.Footprint))
 
 	token := func(i int) (string, map[string]any) {
 		g := genNodeOf(i)
@@ -244,6 +245,12 @@ func benchGenerated(ctx context.Context, cfg Config, n int, rep *Report, logf fu
 		hit = append(hit, time.Since(t))
 	}
 	sr.Miss, sr.Hit = latOf(miss), latOf(hit)
+	s = nil
+	if sr.BytesPerElem, err = sessionBytesPerElem(ctx, db, fmt.Sprintf("gen%d", n), built, sr.Elements); err != nil {
+		db.Close()
+		return err
+	}
+	logf("generated %s: dropping the session frees %.0f bytes/element", short(n), sr.BytesPerElem)
 	db.Close()
 	s, db = nil, nil
 

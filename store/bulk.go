@@ -133,23 +133,41 @@ func countTree(m map[string]int) *btree.BTreeG[countItem] {
 	return t
 }
 
+// kindTree is countTree for the counter of kinds, whose entries carry
+// their kind's pivot.
+func kindTree(m map[string]int) *btree.BTreeG[countItem] {
+	t := countTree(m)
+	var items []countItem
+	t.Ascend(func(it countItem) bool {
+		items = append(items, it)
+		return true
+	})
+	for _, it := range items {
+		it.pivot = kindPivot(it.name)
+		t.ReplaceOrInsert(it)
+	}
+	return t
+}
+
 // buildLabels builds the label index and the label and kind counters from
 // the live nodes in observable order: each label's run is already in
 // (observable key, id) order, so only the label names need sorting.
 func buildLabels(live []*Node) (*btree.BTreeG[labelItem], *btree.BTreeG[countItem], *btree.BTreeG[countItem]) {
 	byLabel := map[string][]*Node{}
 	kinds := map[string]int{}
+	counts := map[string]int{}
 	for _, n := range live {
-		for _, l := range n.Labels {
-			byLabel[l] = append(byLabel[l], n)
+		for i, l := range n.Labels {
+			if i > 0 { // a kind's nodes are a range of the observable order
+				byLabel[l] = append(byLabel[l], n)
+			}
+			counts[l]++
 		}
 		kinds[n.Kind()]++
 	}
 	names := make([]string, 0, len(byLabel))
-	counts := make(map[string]int, len(byLabel))
-	for l, ns := range byLabel {
+	for l := range byLabel {
 		names = append(names, l)
-		counts[l] = len(ns)
 	}
 	slices.Sort(names)
 	items := make([]labelItem, 0, len(live))
@@ -158,7 +176,7 @@ func buildLabels(live []*Node) (*btree.BTreeG[labelItem], *btree.BTreeG[countIte
 			items = append(items, labelItem{label: l, n: n})
 		}
 	}
-	return bulkTree(items, lessLabelItem), countTree(counts), countTree(kinds)
+	return bulkTree(items, lessLabelItem), countTree(counts), kindTree(kinds)
 }
 
 // buildProps builds the property index from the live nodes in observable

@@ -49,7 +49,8 @@
 //
 //   - id → node (live and recycled, with live in/out degree), id → edge;
 //   - all live nodes by (observable key, id)       — ScanNodes, ScanIdentical;
-//   - (label, observable key, id) for every label  — ScanLabel, LabelCount;
+//   - (label, observable key, id) for every label after a node's kind (a
+//     kind's nodes are a range of the observable order) — ScanLabel;
 //   - (property key, value, observable key, id) over every property of
 //     live nodes, ordered by values.Value.Compare; an entry is just (node
 //     pointer, property index), 16 bytes       — ScanProp;
@@ -93,7 +94,7 @@
 // Every node gets a dense slot (uint32) when first inserted; recycling
 // keeps it, Purge clears its record (slots are not reused). The slot
 // table is a persistent copy-on-write array in three levels (a slice of
-// directories of 256 leaves of 32 records; a Tx copies the slice once
+// directories of 64 leaves of 16 records; a Tx copies the slice once
 // and each directory and leaf it writes once). A record holds the node's current *Node, its
 // live out/in degree and its adjacency: an immutable slice of entries
 // {edge, far slot, direction} sorted by (edge type, direction, far node's

@@ -2,6 +2,7 @@ package store
 
 import (
 	"cmp"
+	"iter"
 	"slices"
 	"strings"
 
@@ -104,13 +105,48 @@ func (s *Snapshot) ScanNodes(fn func(*Node) bool) {
 
 // ScanLabel calls fn for the live nodes carrying label (at any position)
 // in observable order until fn returns false. Cost: O(log n + hits).
+//
+// The nodes whose kind is label are a range of the observable order,
+// which starts with the kind (ScanKind); the index of labels holds only
+// the labels after a node's kind. The two ordered streams are merged,
+// the second pulled as the first is pushed, when the label is both.
 func (s *Snapshot) ScanLabel(label string, fn func(*Node) bool) {
-	s.st.labels.AscendGreaterOrEqual(labelItem{label: label, n: minNode}, func(it labelItem) bool {
-		if it.label != label {
+	kind, _ := s.st.kindCnt.Get(countItem{name: label})
+	extras := s.LabelCount(label) - kind.n
+	if extras == 0 {
+		s.scanKind(kind.pivot, fn)
+		return
+	}
+	scanExtra := func(yield func(*Node) bool) {
+		s.st.labels.AscendGreaterOrEqual(labelItem{label: label, n: minNode}, func(it labelItem) bool {
+			return it.label == label && yield(it.n)
+		})
+	}
+	if kind.n == 0 {
+		scanExtra(fn)
+		return
+	}
+	next, stop := iter.Pull(scanExtra)
+	defer stop()
+	x, more := next()
+	done := false
+	s.scanKind(kind.pivot, func(n *Node) bool {
+		for more && cmpNode(x, n) < 0 {
+			if !fn(x) {
+				done = true
+				return false
+			}
+			x, more = next()
+		}
+		if !fn(n) {
+			done = true
 			return false
 		}
-		return fn(it.n)
+		return true
 	})
+	for !done && more && fn(x) {
+		x, more = next()
+	}
 }
 
 // ScanProp calls fn for the live nodes whose property key is Equal to v, in
@@ -156,9 +192,18 @@ func (s *Snapshot) ScanIdentical(kind string, props values.Props, fn func(*Node)
 // kind). A node's observable key starts with its kind, so the nodes of
 // one kind are one run of the index of all live nodes.
 func (s *Snapshot) ScanKind(kind string, fn func(*Node) bool) {
-	var buf [64]byte
-	prefix := string(values.AppendKeyString(buf[:0], kind))
-	s.st.all.AscendGreaterOrEqual(&Node{blob: prefix}, func(n *Node) bool {
+	it, _ := s.st.kindCnt.Get(countItem{name: kind})
+	s.scanKind(it.pivot, fn)
+}
+
+// scanKind scans the nodes of the kind whose pivot (kindPivot) is given;
+// nil, a kind no live node has, scans none.
+func (s *Snapshot) scanKind(pivot *Node, fn func(*Node) bool) {
+	if pivot == nil {
+		return
+	}
+	prefix := pivot.okey()
+	s.st.all.AscendGreaterOrEqual(pivot, func(n *Node) bool {
 		if !strings.HasPrefix(n.okey(), prefix) {
 			return false
 		}

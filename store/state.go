@@ -41,6 +41,16 @@ func (it propItem) prop() *values.Prop { return &it.n.Props[it.i] }
 type countItem struct {
 	name string
 	n    int
+	// pivot, in the counter of kinds, is where the kind's nodes start in
+	// the observable order (kindPivot), made once with the entry, so a
+	// scan of the kind allocates nothing.
+	pivot *Node
+}
+
+// kindPivot is a record whose observable key is the prefix of every
+// key of kind's nodes, and less than all of them.
+func kindPivot(kind string) *Node {
+	return &Node{blob: string(values.AppendKeyString(nil, kind))}
 }
 
 var minNode = &Node{}
@@ -92,7 +102,7 @@ type state struct {
 	nodes    *btree.BTreeG[nodeItem]  // id → node (live and recycled)
 	edges    *btree.BTreeG[edgeItem]  // id → edge (live and recycled)
 	all      *btree.BTreeG[*Node]     // live nodes by (observable key, id)
-	labels   *btree.BTreeG[labelItem] // (label, observable key, id), live nodes
+	labels   *btree.BTreeG[labelItem] // (label, observable key, id), live nodes' labels after their kind
 	props    *btree.BTreeG[propItem]  // (key, value, observable key, id), live nodes
 	nicks    hashTrie[*Node]          // nick (by its hash) → live node
 	locs     hashTrie[locEntry]       // STRING loc (by its hash) → live nodes (locs.go)
@@ -175,6 +185,9 @@ func (t *Tx) incr(tr *btree.BTreeG[countItem], name string, d int) {
 	it, _ := tr.Get(countItem{name: name})
 	it.name = name
 	it.n += d
+	if it.pivot == nil && tr == t.st.kindCnt {
+		it.pivot = kindPivot(name)
+	}
 	if it.n <= 0 {
 		tr.Delete(it)
 	} else {
@@ -192,8 +205,10 @@ func (t *Tx) addNodeIdx(n *Node) {
 	}
 	st.changed = append(st.changed, n.slot)
 	st.all.ReplaceOrInsert(n)
-	for _, l := range n.Labels {
-		st.labels.ReplaceOrInsert(labelItem{label: l, n: n})
+	for i, l := range n.Labels {
+		if i > 0 { // the kind's nodes are a range of the observable order
+			st.labels.ReplaceOrInsert(labelItem{label: l, n: n})
+		}
 		t.incr(st.labelCnt, l, 1)
 	}
 	t.incr(st.kindCnt, n.Kind(), 1)
@@ -212,8 +227,10 @@ func (t *Tx) delNodeIdx(n *Node) {
 	t.touch(n.ID)
 	st := &t.st
 	st.all.Delete(n)
-	for _, l := range n.Labels {
-		st.labels.Delete(labelItem{label: l, n: n})
+	for i, l := range n.Labels {
+		if i > 0 {
+			st.labels.Delete(labelItem{label: l, n: n})
+		}
 		t.incr(st.labelCnt, l, -1)
 	}
 	t.incr(st.kindCnt, n.Kind(), -1)

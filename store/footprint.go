@@ -1,41 +1,13 @@
 package store
 
-// Footprint is where a version's memory goes, part by part, in bytes at
-// each object's allocated length (the allocator rounds each object up to
-// its size class, some 10% more over a session). Parts shared with other
-// versions are counted whole: a version's footprint is what keeping it
-// alone would cost.
-type Footprint struct {
-	// NodeRecords: each node's record, its properties and its rendering
-	// with its observable key, laid out together.
-	NodeRecords int64
-	// EdgeRecords: each edge's record and the rendering a Recall kept
-	// for it.
-	EdgeRecords int64
-	// Adjacency: the slot table (a record per node: degree, rendering,
-	// adjacency list) and the adjacency lists, an entry per edge end.
-	Adjacency int64
-	// IDIndexes: the B-trees from engine id to node and to edge.
-	IDIndexes int64
-	// OrderIndexes: the B-trees of nodes in observable order, by label
-	// and by property, and of edges by type, with the counters.
-	OrderIndexes int64
-	// NickIndex: the hash tries from nick and from loc to node.
-	NickIndex int64
-	// KeywordIndex: the keyword (trigram) index, when a keyword seed has
-	// built it, and the log of nodes changed since.
-	KeywordIndex int64
-}
-
-// Total is the sum of the parts.
-func (f Footprint) Total() int64 {
-	return f.NodeRecords + f.EdgeRecords + f.Adjacency + f.IDIndexes + f.OrderIndexes + f.NickIndex + f.KeywordIndex
-}
+import "github.com/goldfish-gql/goldfish/values"
 
 // Footprint walks the whole version (O(elements)) and says where its
-// memory goes.
-func (s *Snapshot) Footprint() Footprint {
-	var f Footprint
+// memory goes, each object counted at its allocated length. Parts shared
+// with other versions are counted whole: a version's footprint is what
+// keeping it alone would cost. (The history's parts are the engine's.)
+func (s *Snapshot) Footprint() values.Footprint {
+	f := values.Footprint{Elements: s.NodeCount() + s.EdgeCount() + s.RecycledCount()}
 	st := &s.st
 	st.nodes.Ascend(func(it nodeItem) bool {
 		f.NodeRecords += it.n.recordBytes()

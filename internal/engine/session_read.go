@@ -225,18 +225,12 @@ func (s *Session) Footprint(ctx context.Context) (values.Footprint, error) {
 	if s.dropped.Load() {
 		return values.Footprint{}, s.errDropped()
 	}
-	snap := s.snapshot()
-	f := snap.Footprint()
-	_, _, kept := s.past.span()
-	out := values.Footprint{Elements: snap.NodeCount() + snap.EdgeCount() + snap.RecycledCount(),
-		NodeRecords: f.NodeRecords, EdgeRecords: f.EdgeRecords, Adjacency: f.Adjacency, IDIndexes: f.IDIndexes,
-		OrderIndexes: f.OrderIndexes, NickIndex: f.NickIndex, KeywordIndex: f.KeywordIndex,
-		History: s.past.bytes(), Rebuilt: s.older.ownBytes() + s.indexBytes()}
-	if kept {
-		lo, hi, _ := s.past.span()
-		out.HistoryVersions = int(hi - lo)
+	f := s.snapshot().Footprint()
+	f.History, f.Rebuilt = s.past.bytes(), s.older.ownBytes()+s.indexBytes()
+	if lo, hi, kept := s.past.span(); kept {
+		f.HistoryVersions = int(hi - lo)
 	}
-	return out, nil
+	return f, nil
 }
 
 // Graph reads every live node and edge of the session at the version a

@@ -1,6 +1,7 @@
 package golang
 
 import (
+	"slices"
 	"sort"
 	"time"
 )
@@ -80,8 +81,29 @@ func LoadGraph(dir string, opts Options) (*Graph, error) {
 	if err != nil {
 		return nil, err
 	}
+	// The links are resolved (the go command lists the packages, the
+	// checker reads them) while the nodes are built: both only read the
+	// parsed packages.
+	var ls *links
+	resolved := make(chan struct{})
+	if !opts.NoCalls {
+		go func() {
+			defer close(resolved)
+			ls = resolveLinks(b.root, b, kept, opts)
+		}()
+	} else {
+		close(resolved)
+	}
 	g := &Graph{Packages: make([]Package, 0, len(kept))}
 	st := &g.Stats
+	n := 0 // at most the edges between the nodes of the tree
+	for _, p := range kept {
+		n += len(p.imports)
+		for _, f := range p.files {
+			n += 1 + 2*len(f.decls)
+		}
+	}
+	g.Edges = make([]Edge, 0, n)
 	for _, p := range kept {
 		gp := Package{Path: p.path, Name: p.name, Dir: p.dir,
 			Node: Node{Kind: "PKG", Loc: p.path, Props: []Prop{{Key: "dir", Val: p.dir}, {Key: "files", Val: len(p.files)}, {Key: "name", Val: p.name}}}}
@@ -132,16 +154,34 @@ func LoadGraph(dir string, opts Options) (*Graph, error) {
 		st.Nodes++
 		g.Packages = append(g.Packages, gp)
 	}
-	trace("syntax pass done at %v", time.Since(t0))
-	if !opts.NoCalls {
-		ls := resolveLinks(b.root, b, kept, opts)
+	trace("nodes built at %v", time.Since(t0))
+	<-resolved
+	if ls != nil {
 		trace("links resolved at %v", time.Since(t0))
+		n := 0
+		for _, p := range kept {
+			n += len(ls.byPkg[p])
+		}
+		g.Edges = slices.Grow(g.Edges, n)
+		// What ls.stats counts, counted here as the edges are added.
+		st.Resolve, st.Typed, st.Untyped, st.TypeErrors, st.TypeNote = ls.mode(), ls.typed, len(ls.untyped), ls.withErrors, ls.note
 		for _, p := range kept {
 			for _, l := range ls.byPkg[p] {
 				g.Edges = append(g.Edges, Edge{Type: l.typ, From: l.from, To: l.to})
+				switch l.typ {
+				case "calls":
+					if _, out := ls.external[l.to.Loc]; out {
+						st.External++
+					} else {
+						st.Calls++
+					}
+				case "refs":
+					st.Refs++
+				case "implements":
+					st.Implements++
+				}
 			}
 		}
-		ls.stats(st)
 		locs := make([]string, 0, len(ls.external))
 		for l := range ls.external {
 			locs = append(locs, l)

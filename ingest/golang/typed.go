@@ -12,7 +12,6 @@ import (
 	"slices"
 	"sort"
 	"strings"
-	"sync"
 	"time"
 
 	"golang.org/x/tools/go/packages"
@@ -70,17 +69,18 @@ const (
 
 // typedLoad is the state of one typed pass.
 type typedLoad struct {
-	root     string // absolute, symlinks resolved
-	b        *builder
-	kept     []*pkg
-	fset     *token.FileSet
-	asts     map[string]*ast.File // absolute file name → the syntax pass's tree
-	decls    map[token.Pos]Ref    // position of a declaration's name → its node
-	inTree   map[string]*pkg      // absolute directory (as given and with symlinks resolved) → package
+	root   string // absolute, symlinks resolved
+	b      *builder
+	kept   []*pkg
+	fset   *token.FileSet
+	files  map[string]*file  // absolute file name → the syntax pass's file (and tree)
+	decls  map[token.Pos]Ref // position of a declaration's name → its node
+	inTree map[string]*pkg   // absolute directory (as given and with symlinks resolved) → package
+	// refNames are the names of the tree's package-level variables and
+	// constants: an identifier with another name is not a ref.
+	refNames map[string]bool
 	opts     Options
 	progress func(done, total int)
-	mu       sync.Mutex // serialises progress
-	checked  int
 }
 
 // resolveLinks resolves the calls, refs and implements edges of the kept
@@ -96,23 +96,7 @@ func resolveLinks(root string, b *builder, kept []*pkg, opts Options) *links {
 		}
 		return ls
 	}
-	real, err := filepath.EvalSymlinks(root)
-	if err != nil {
-		real = root
-	}
-	tl := &typedLoad{root: real, b: b, kept: kept, fset: b.fset, asts: map[string]*ast.File{}, decls: map[token.Pos]Ref{},
-		inTree: map[string]*pkg{}, opts: opts, progress: opts.Progress}
-	for _, p := range kept {
-		tl.inTree[filepath.Join(real, filepath.FromSlash(p.dir))] = p
-		tl.inTree[filepath.Join(root, filepath.FromSlash(p.dir))] = p
-		for _, f := range p.files {
-			// The go command names files under the resolved root.
-			tl.asts[filepath.Join(real, filepath.FromSlash(f.rel))] = f.ast
-			for _, d := range f.decls {
-				tl.decls[d.pos] = Ref{d.kind, d.loc}
-			}
-		}
-	}
+	tl := newTypedLoad(root, b, kept, opts)
 	done := map[*pkg]bool{}
 	var notes []string
 	<-b.listing.done
@@ -134,6 +118,39 @@ func resolveLinks(root string, b *builder, kept []*pkg, opts Options) *links {
 	}
 	ls.note = strings.Join(notes, "; ")
 	return ls
+}
+
+// newTypedLoad indexes the kept packages for the typed pass: their files
+// by name, their declarations by position, their directories.
+func newTypedLoad(root string, b *builder, kept []*pkg, opts Options) *typedLoad {
+	real, err := filepath.EvalSymlinks(root)
+	if err != nil {
+		real = root
+	}
+	nf, nd := 0, 0
+	for _, p := range kept {
+		for _, f := range p.files {
+			nf++
+			nd += len(f.decls)
+		}
+	}
+	tl := &typedLoad{root: real, b: b, kept: kept, fset: b.fset, files: make(map[string]*file, nf), decls: make(map[token.Pos]Ref, nd),
+		inTree: make(map[string]*pkg, 2*len(kept)), refNames: map[string]bool{}, opts: opts, progress: opts.Progress}
+	for _, p := range kept {
+		tl.inTree[filepath.Join(real, filepath.FromSlash(p.dir))] = p
+		tl.inTree[filepath.Join(root, filepath.FromSlash(p.dir))] = p
+		for _, f := range p.files {
+			// The go command names files under the resolved root.
+			tl.files[filepath.Join(real, filepath.FromSlash(f.rel))] = f
+			for _, d := range f.decls {
+				tl.decls[d.pos] = Ref{d.kind, d.loc}
+				if d.kind == "VAR" || d.kind == "CONST" {
+					tl.refNames[d.name] = true
+				}
+			}
+		}
+	}
+	return tl
 }
 
 func (ls *links) syntaxOnly(b *builder, p *pkg) {
@@ -268,18 +285,23 @@ func list(dir string, patterns []string, opts Options) ([]*packages.Package, err
 // listMode is what the typed pass asks of go/packages: the packages, their
 // files and their imports, dependencies included, and nothing the go
 // command must compile; the pass parses (reusing the syntax pass's trees)
-// and type-checks itself, keeping only the facts it reads.
-const listMode = packages.NeedName | packages.NeedFiles | packages.NeedCompiledGoFiles | packages.NeedImports | packages.NeedDeps
+// and type-checks itself, keeping only the facts it reads. The files
+// compiled are the Go files: with cgo off there is no cgo output, and
+// asking for them (go list -compiled) doubles the listing's time.
+const listMode = packages.NeedName | packages.NeedFiles | packages.NeedImports | packages.NeedDeps
 
 // checked is one listed package and what checking it gave.
 type checked struct {
 	lp    *packages.Package
 	own   *pkg // the tree's package it is (a variant of); nil for a dependency
-	files []*ast.File
-	info  *types.Info // own packages only
 	types *types.Package
 	errs  int
-	done  chan struct{}
+	// walk: the variant read for its package's links (see load), out and
+	// ext what its walk found.
+	walk  bool
+	out   []link
+	ext   map[string]Node
+	named []named // its types implements edges may join
 }
 
 // load type-checks one module's packages and adds their links; it
@@ -304,13 +326,10 @@ func (tl *typedLoad) load(g *group, ls *links, done map[*pkg]bool) (int, error) 
 	var order []*checked
 	var firstErr string
 	packages.Visit(roots, nil, func(lp *packages.Package) {
-		c := &checked{lp: lp, done: make(chan struct{})}
+		c := &checked{lp: lp}
 		all[lp] = c
 		order = append(order, c)
-		files := lp.CompiledGoFiles
-		if len(files) == 0 {
-			files = lp.GoFiles
-		}
+		files := lp.GoFiles
 		if len(files) > 0 && !(strings.HasSuffix(lp.PkgPath, ".test") && lp.Name == "main") {
 			c.own = own[filepath.Dir(files[0])]
 		}
@@ -318,15 +337,15 @@ func (tl *typedLoad) load(g *group, ls *links, done map[*pkg]bool) (int, error) 
 			firstErr = lp.Errors[0].Error()
 		}
 	})
-	tl.check(order, all)
-	trace("checked in %v", time.Since(tLoad))
 	// The variants to read per package of the tree: with tests, a
 	// package's test variant (its own files and its _test.go files) and
-	// its external test package; else the package itself.
+	// its external test package; else the package itself. They are
+	// chosen from the listing, before checking, so each is walked as
+	// soon as it is checked.
 	variants := map[*pkg][]*checked{}
 	for _, c := range order {
-		if c.own == nil || c.types == nil || c.info == nil {
-			continue
+		if c.own == nil || c.lp.PkgPath == "unsafe" || len(c.lp.GoFiles) == 0 {
+			continue // unsafe has no syntax to walk; a package without files no types
 		}
 		variants[c.own] = append(variants[c.own], c)
 	}
@@ -350,35 +369,45 @@ func (tl *typedLoad) load(g *group, ls *links, done map[*pkg]bool) (int, error) 
 		if len(vs) > 0 {
 			mine = append(mine, p)
 			for _, v := range vs {
-				if v.errs > 0 {
-					ls.withErrors++
-					break
-				}
+				v.walk = true
 			}
 		}
 	}
 	sort.Slice(mine, func(i, j int) bool { return mine[i].path < mine[j].path })
-	res := make([][]link, len(mine))
-	exts := make([]map[string]Node, len(mine))
-	var wg sync.WaitGroup
-	sem := make(chan struct{}, max(1, tl.workers()))
-	for i, p := range mine {
-		wg.Add(1)
-		sem <- struct{}{}
-		go func() {
-			defer wg.Done()
-			defer func() { <-sem }()
-			w := &walkPkg{tl: tl, seen: map[link]bool{}, met: map[types.Object]bool{}, ext: map[string]Node{}}
-			for _, v := range variants[p] {
-				w.walk(v.files, v.info)
+	tl.check(order, all)
+	trace("checked and walked in %v", time.Since(tLoad))
+	for _, p := range mine {
+		vs := variants[p]
+		for _, v := range vs {
+			if v.errs > 0 {
+				ls.withErrors++
+				break
 			}
-			res[i], exts[i] = w.out, w.ext
-		}()
-	}
-	wg.Wait()
-	for i, p := range mine {
-		ls.byPkg[p] = append(ls.byPkg[p], res[i]...)
-		for k, n := range exts[i] {
+		}
+		// A link found in two variants (a package and its test
+		// variant share files) is kept once, where first found; an
+		// external callee keeps the first variant's node.
+		out, ext := vs[0].out, vs[0].ext
+		if len(vs) > 1 {
+			seen := map[link]bool{}
+			ext = map[string]Node{}
+			out = nil
+			for _, v := range vs {
+				for _, l := range v.out {
+					if !seen[l] {
+						seen[l] = true
+						out = append(out, l)
+					}
+				}
+				for k, n := range v.ext {
+					if _, ok := ext[k]; !ok {
+						ext[k] = n
+					}
+				}
+			}
+		}
+		ls.byPkg[p] = out
+		for k, n := range ext {
 			ls.external[k] = n
 		}
 		done[p] = true
@@ -407,53 +436,22 @@ func trace(format string, args ...any) {
 // (GOLDFISH_TYPED_TRACE=1), for measuring where a large load goes.
 var traceTyped = os.Getenv("GOLDFISH_TYPED_TRACE") != ""
 
-// check type-checks the listed packages, each once its imports are,
-// several at a time. The tree's packages are checked with their bodies
-// and keep the uses and selections the walk reads; a dependency outside
-// the tree is checked without bodies and keeps only its types.
-func (tl *typedLoad) check(order []*checked, all map[*packages.Package]*checked) {
-	sem := make(chan struct{}, max(1, tl.workers()))
-	var wg sync.WaitGroup
-	for _, c := range order {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			defer close(c.done)
-			for _, ip := range c.lp.Imports {
-				if d := all[ip]; d != nil {
-					<-d.done
-				}
-			}
-			sem <- struct{}{}
-			defer func() { <-sem }()
-			tl.check1(c, all)
-			if tl.progress != nil {
-				tl.mu.Lock()
-				tl.checked++
-				tl.progress(tl.checked, len(order))
-				tl.mu.Unlock()
-			}
-		}()
-	}
-	wg.Wait()
-}
-
 func (tl *typedLoad) check1(c *checked, all map[*packages.Package]*checked) {
 	lp := c.lp
 	if lp.PkgPath == "unsafe" {
 		c.types = types.Unsafe
 		return
 	}
-	files := lp.CompiledGoFiles
-	if len(files) == 0 {
-		files = lp.GoFiles
-	}
+	files := lp.GoFiles
 	if len(files) == 0 {
 		return
 	}
+	var asts []*ast.File
+	size := 0
 	for _, name := range files {
-		if f := tl.asts[name]; f != nil {
-			c.files = append(c.files, f)
+		if f := tl.files[name]; f != nil {
+			asts = append(asts, f.ast)
+			size += int(f.size)
 			continue
 		}
 		f, err := parser.ParseFile(tl.fset, name, nil, parser.SkipObjectResolution)
@@ -464,7 +462,8 @@ func (tl *typedLoad) check1(c *checked, all map[*packages.Package]*checked) {
 		if err != nil {
 			c.errs++
 		}
-		c.files = append(c.files, f)
+		asts = append(asts, f)
+		size += tl.fset.File(f.FileStart).Size()
 	}
 	conf := types.Config{
 		Importer: importerFunc(func(path string) (*types.Package, error) {
@@ -476,15 +475,34 @@ func (tl *typedLoad) check1(c *checked, all map[*packages.Package]*checked) {
 			}
 			return nil, fmt.Errorf("%s not loaded", path)
 		}),
-		IgnoreFuncBodies: c.own == nil,
+		// Only the variants walked need their bodies checked: the
+		// others (a dependency outside the tree, a package whose test
+		// variant is read instead) serve their importers with types,
+		// which bodies do not change.
+		IgnoreFuncBodies: !c.walk,
 		FakeImportC:      true,
 		Error:            func(error) { c.errs++ },
 		Sizes:            types.SizesFor("gc", runtime.GOARCH),
 	}
-	if c.own != nil {
-		c.info = &types.Info{Uses: map[*ast.Ident]types.Object{}, Selections: map[*ast.SelectorExpr]*types.Selection{}}
+	var info *types.Info
+	if c.walk {
+		// Sized from the source, as a map grown entry by entry
+		// rehashes all it holds several times: in the standard library
+		// a package records about one use per 22 bytes of source and
+		// one selection per 160, and few more than one per 13 and per
+		// 60.
+		info = &types.Info{
+			Uses:       make(map[*ast.Ident]types.Object, size/16),
+			Selections: make(map[*ast.SelectorExpr]*types.Selection, size/64),
+		}
 	}
-	c.types, _ = conf.Check(lp.PkgPath, tl.fset, c.files, c.info)
+	c.types, _ = conf.Check(lp.PkgPath, tl.fset, asts, info)
+	if c.walk {
+		w := newWalk(tl)
+		w.walk(asts, info)
+		c.out, c.ext = w.out, w.ext
+		c.named = tl.namedTypes(c.types)
+	}
 }
 
 type importerFunc func(path string) (*types.Package, error)
@@ -503,240 +521,4 @@ func firstErrLine(s string) string {
 		s = s[:i]
 	}
 	return clipN(s, 200)
-}
-
-// walkPkg collects one package's calls and refs.
-type walkPkg struct {
-	tl   *typedLoad
-	seen map[link]bool         // the links so far
-	met  map[types.Object]bool // the objects met in the function being walked
-	out  []link
-	ext  map[string]Node
-}
-
-// declOf finds the node of the declaration whose name is at pos: the
-// checker read the syntax pass's own trees, so an object of the tree has
-// the position the syntax pass recorded.
-func (w *walkPkg) declOf(pos token.Pos) (Ref, bool) {
-	r, ok := w.tl.decls[pos]
-	return r, ok
-}
-
-// inTree reports whether pos lies in a directory of the tree's packages.
-func (w *walkPkg) inTree(pos token.Pos) bool {
-	tf := w.tl.fset.File(pos)
-	if tf == nil {
-		return false
-	}
-	_, ok := w.tl.inTree[filepath.Dir(tf.Name())]
-	return ok
-}
-
-// add records a link once. A function's call of itself is a calls edge
-// from its node to itself (a self-loop), so "is F recursive?" is a
-// question the graph answers.
-func (w *walkPkg) add(typ string, from, to Ref) {
-	l := link{typ, from, to}
-	if w.seen[l] {
-		return
-	}
-	w.seen[l] = true
-	w.out = append(w.out, l)
-}
-
-func (w *walkPkg) walk(files []*ast.File, info *types.Info) {
-	for _, f := range files {
-		for _, d := range f.Decls {
-			fd, ok := d.(*ast.FuncDecl)
-			if !ok || fd.Body == nil {
-				continue
-			}
-			from, ok := w.declOf(fd.Name.Pos())
-			if !ok {
-				continue
-			}
-			// Each object once per function: most are met many times,
-			// and an object is cheaper to look up than a link.
-			clear(w.met)
-			ast.Inspect(fd.Body, func(n ast.Node) bool {
-				switch x := n.(type) {
-				case *ast.CallExpr:
-					if fn := calleeOf(info, x); fn != nil && !w.met[fn] {
-						w.met[fn] = true
-						w.call(from, fn)
-					}
-				case *ast.Ident:
-					if obj := info.Uses[x]; obj != nil && !w.met[obj] {
-						if _, isFunc := obj.(*types.Func); !isFunc {
-							w.met[obj] = true
-							w.ref(from, obj)
-						}
-					}
-				}
-				return true
-			})
-		}
-	}
-}
-
-// calleeOf is the function or method a call names, nil for a call of a
-// value, a conversion or a builtin.
-func calleeOf(info *types.Info, c *ast.CallExpr) *types.Func {
-	fun := ast.Unparen(c.Fun)
-	switch x := fun.(type) {
-	case *ast.IndexExpr:
-		fun = ast.Unparen(x.X)
-	case *ast.IndexListExpr:
-		fun = ast.Unparen(x.X)
-	}
-	var obj types.Object
-	switch x := fun.(type) {
-	case *ast.Ident:
-		obj = info.Uses[x]
-	case *ast.SelectorExpr:
-		if sel, ok := info.Selections[x]; ok {
-			if sel.Kind() == types.FieldVal {
-				return nil // a field of function type
-			}
-			obj = sel.Obj()
-		} else {
-			obj = info.Uses[x.Sel] // a package-qualified function
-		}
-	}
-	fn, _ := obj.(*types.Func)
-	if fn == nil {
-		return nil
-	}
-	return fn.Origin()
-}
-
-func (w *walkPkg) call(from Ref, fn *types.Func) {
-	if to, ok := w.declOf(fn.Pos()); ok {
-		w.add("calls", from, to)
-		return
-	}
-	if fn.Pkg() == nil || w.inTree(fn.Pos()) {
-		return // a builtin method (error.Error), or a declaration the syntax pass left out
-	}
-	loc := externalLoc(fn)
-	if loc == "" {
-		return
-	}
-	if _, ok := w.ext[loc]; !ok {
-		props := []Prop{{Key: "name", Val: fn.Name()}, {Key: "pkg", Val: fn.Pkg().Path()}}
-		w.ext[loc] = Node{Kind: "FN", Loc: loc, Props: props}
-	}
-	w.add("calls", from, Ref{"FN", loc})
-}
-
-// externalLoc is the locator of a function outside the tree, built as the
-// syntax pass builds the tree's: "importpath.Name", "importpath.Type.Name".
-func externalLoc(fn *types.Func) string {
-	sig, _ := fn.Type().(*types.Signature)
-	if sig == nil || sig.Recv() == nil {
-		return fn.Pkg().Path() + "." + fn.Name()
-	}
-	t := types.Unalias(sig.Recv().Type())
-	if p, ok := t.(*types.Pointer); ok {
-		t = types.Unalias(p.Elem())
-	}
-	if n, ok := t.(*types.Named); ok {
-		return fn.Pkg().Path() + "." + n.Origin().Obj().Name() + "." + fn.Name()
-	}
-	return "" // a method of an unnamed interface
-}
-
-// ref adds a refs link for a use of a package-level variable or constant
-// of the tree.
-func (w *walkPkg) ref(from Ref, obj types.Object) {
-	switch obj.(type) {
-	case *types.Var, *types.Const:
-	default:
-		return
-	}
-	if obj.Pkg() == nil || obj.Parent() != obj.Pkg().Scope() {
-		return // a local, a field, a parameter
-	}
-	if to, ok := w.declOf(obj.Pos()); ok {
-		w.add("refs", from, to)
-	}
-}
-
-// implements lists, for the named non-generic non-interface types of the
-// group's packages, an implements link to each interface of those
-// packages (with methods, no type terms) that the type or its pointer
-// satisfies (the pointer's method set holds the value's). Candidates are
-// the types having the interface's rarest method, so the cost follows the
-// pairs that share a method, not types × interfaces. The links are listed
-// under the package of their type, sorted.
-func (tl *typedLoad) implements(mine []*pkg, variants map[*pkg][]*checked) map[*pkg][]link {
-	type named struct {
-		t   types.Type
-		ref Ref
-		p   *pkg
-	}
-	var concrete, ifaces []named
-	byMethod := map[string][]int{} // method Id → concrete types having it
-	seen := map[Ref]bool{}
-	w := &walkPkg{tl: tl}
-	for _, p := range mine {
-		for _, v := range variants[p] {
-			sc := v.types.Scope()
-			for _, name := range sc.Names() {
-				tn, ok := sc.Lookup(name).(*types.TypeName)
-				if !ok || tn.IsAlias() {
-					continue
-				}
-				nt, ok := tn.Type().(*types.Named)
-				if !ok || nt.TypeParams().Len() > 0 {
-					continue
-				}
-				ref, ok := w.declOf(tn.Pos())
-				if !ok || seen[ref] {
-					continue
-				}
-				seen[ref] = true
-				if it, ok := nt.Underlying().(*types.Interface); ok {
-					if it.NumMethods() > 0 && it.IsMethodSet() {
-						ifaces = append(ifaces, named{nt, ref, p})
-					}
-					continue
-				}
-				i := len(concrete)
-				concrete = append(concrete, named{nt, ref, p})
-				ms := types.NewMethodSet(types.NewPointer(nt))
-				for j := range ms.Len() {
-					id := ms.At(j).Obj().Id()
-					byMethod[id] = append(byMethod[id], i)
-				}
-			}
-		}
-	}
-	out := map[*pkg][]link{}
-	for _, in := range ifaces {
-		it := in.t.Underlying().(*types.Interface)
-		// The method fewest types have.
-		best := -1
-		for j := range it.NumMethods() {
-			n := len(byMethod[it.Method(j).Id()])
-			if best < 0 || n < len(byMethod[it.Method(best).Id()]) {
-				best = j
-			}
-		}
-		for _, ci := range byMethod[it.Method(best).Id()] {
-			c := concrete[ci]
-			if types.Implements(types.NewPointer(c.t), it) {
-				out[c.p] = append(out[c.p], link{"implements", c.ref, in.ref})
-			}
-		}
-	}
-	for _, ls := range out {
-		sort.Slice(ls, func(i, j int) bool {
-			if ls[i].from != ls[j].from {
-				return ls[i].from.Loc < ls[j].from.Loc
-			}
-			return ls[i].to.Loc < ls[j].to.Loc
-		})
-	}
-	return out
 }

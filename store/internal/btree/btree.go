@@ -40,6 +40,7 @@ func NewG[T any](degree int, less LessFunc[T]) *BTreeG[T] {
 	}
 	return &BTreeG[T]{
 		degree: degree,
+		less:   less,
 		cow:    &copyOnWriteContext[T]{less: less, maxItems: degree*2 - 1, gen: gens.Add(1)},
 	}
 }
@@ -480,7 +481,10 @@ type BTreeG[T any] struct {
 	degree int
 	length int
 	root   *node[T]
-	cow    *copyOnWriteContext[T]
+	// less is read by readers; cow only by the writer, and Clone replaces
+	// it in the tree it clones from, which readers may be reading.
+	less LessFunc[T]
+	cow  *copyOnWriteContext[T]
 }
 
 // LessFunc[T] determines how to order a type 'T'.  It should implement a strict
@@ -671,7 +675,7 @@ func (t *BTreeG[T]) AscendRange(greaterOrEqual, lessThan T, iterator ItemIterato
 	if t.root == nil {
 		return
 	}
-	t.root.iterate(ascend, optional[T](greaterOrEqual), optional[T](lessThan), true, false, iterator, t.cow.less)
+	t.root.iterate(ascend, optional[T](greaterOrEqual), optional[T](lessThan), true, false, iterator, t.less)
 }
 
 // AscendLessThan calls the iterator for every value in the tree within the range
@@ -680,7 +684,7 @@ func (t *BTreeG[T]) AscendLessThan(pivot T, iterator ItemIteratorG[T]) {
 	if t.root == nil {
 		return
 	}
-	t.root.iterate(ascend, empty[T](), optional(pivot), false, false, iterator, t.cow.less)
+	t.root.iterate(ascend, empty[T](), optional(pivot), false, false, iterator, t.less)
 }
 
 // AscendGreaterOrEqual calls the iterator for every value in the tree within
@@ -689,7 +693,7 @@ func (t *BTreeG[T]) AscendGreaterOrEqual(pivot T, iterator ItemIteratorG[T]) {
 	if t.root == nil {
 		return
 	}
-	t.root.iterate(ascend, optional[T](pivot), empty[T](), true, false, iterator, t.cow.less)
+	t.root.iterate(ascend, optional[T](pivot), empty[T](), true, false, iterator, t.less)
 }
 
 // Ascend calls the iterator for every value in the tree within the range
@@ -698,7 +702,7 @@ func (t *BTreeG[T]) Ascend(iterator ItemIteratorG[T]) {
 	if t.root == nil {
 		return
 	}
-	t.root.iterate(ascend, empty[T](), empty[T](), false, false, iterator, t.cow.less)
+	t.root.iterate(ascend, empty[T](), empty[T](), false, false, iterator, t.less)
 }
 
 // DescendRange calls the iterator for every value in the tree within the range
@@ -707,7 +711,7 @@ func (t *BTreeG[T]) DescendRange(lessOrEqual, greaterThan T, iterator ItemIterat
 	if t.root == nil {
 		return
 	}
-	t.root.iterate(descend, optional[T](lessOrEqual), optional[T](greaterThan), true, false, iterator, t.cow.less)
+	t.root.iterate(descend, optional[T](lessOrEqual), optional[T](greaterThan), true, false, iterator, t.less)
 }
 
 // DescendLessOrEqual calls the iterator for every value in the tree within the range
@@ -716,7 +720,7 @@ func (t *BTreeG[T]) DescendLessOrEqual(pivot T, iterator ItemIteratorG[T]) {
 	if t.root == nil {
 		return
 	}
-	t.root.iterate(descend, optional[T](pivot), empty[T](), true, false, iterator, t.cow.less)
+	t.root.iterate(descend, optional[T](pivot), empty[T](), true, false, iterator, t.less)
 }
 
 // DescendGreaterThan calls the iterator for every value in the tree within
@@ -725,7 +729,7 @@ func (t *BTreeG[T]) DescendGreaterThan(pivot T, iterator ItemIteratorG[T]) {
 	if t.root == nil {
 		return
 	}
-	t.root.iterate(descend, empty[T](), optional[T](pivot), false, false, iterator, t.cow.less)
+	t.root.iterate(descend, empty[T](), optional[T](pivot), false, false, iterator, t.less)
 }
 
 // Descend calls the iterator for every value in the tree within the range
@@ -734,7 +738,7 @@ func (t *BTreeG[T]) Descend(iterator ItemIteratorG[T]) {
 	if t.root == nil {
 		return
 	}
-	t.root.iterate(descend, empty[T](), empty[T](), false, false, iterator, t.cow.less)
+	t.root.iterate(descend, empty[T](), empty[T](), false, false, iterator, t.less)
 }
 
 // Get looks for the key item in the tree, returning it.  It returns
@@ -743,7 +747,7 @@ func (t *BTreeG[T]) Get(key T) (_ T, _ bool) {
 	if t.root == nil {
 		return
 	}
-	return t.root.get(key, t.cow.less)
+	return t.root.get(key, t.less)
 }
 
 // Min returns the smallest item in the tree, or (zeroValue, false) if the tree is empty.

@@ -3,6 +3,7 @@ package goldfish_test
 import (
 	"context"
 	"fmt"
+	"sync"
 	"testing"
 
 	"github.com/goldfish-gql/goldfish"
@@ -57,4 +58,42 @@ func TestFootprintSaysWhereMemoryGoes(t *testing.T) {
 	if _, err := s.Footprint(ctx); err == nil {
 		t.Error("the footprint of a dropped session answered")
 	}
+}
+
+// TestFootprintWhileCommitting: a footprint walks a published version,
+// whatever Commits do meanwhile (run with -race).
+func TestFootprintWhileCommitting(t *testing.T) {
+	ctx := context.Background()
+	db, err := goldfish.Open()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	s, err := db.Session(ctx, "f")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var wg sync.WaitGroup
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		for i := range 200 {
+			if _, err := s.Commit(ctx, fmt.Sprintf(`INSERT (:TSK {nick: "t%d"})-[:touches]->(:MOD {loc: "m%d.go"})`, i, i%7), nil); err != nil {
+				t.Error(err)
+				return
+			}
+		}
+	}()
+	last := 0
+	for range 50 {
+		f, err := s.Footprint(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if f.Elements < last || f.Present() <= 0 && f.Elements > 0 {
+			t.Fatalf("footprint went back or is empty: %+v after %d elements", f, last)
+		}
+		last = f.Elements
+	}
+	wg.Wait()
 }

@@ -569,3 +569,22 @@ func TestConcurrentReaders(t *testing.T) {
 		t.Fatal("readers never ran")
 	}
 }
+
+// TestScanLabelEmpty: no node carries the empty label, not even the
+// nodes without labels, whose kind is "".
+func TestScanLabelEmpty(t *testing.T) {
+	g := New()
+	tx := g.Begin()
+	mustNode(t, tx, nil, nil)
+	mustNode(t, tx, []string{"A"}, nil)
+	s := tx.Commit()
+	n := 0
+	s.ScanLabel("", func(*Node) bool { n++; return true })
+	if n != 0 || s.LabelCount("") != 0 {
+		t.Fatalf("ScanLabel(\"\") found %d nodes, LabelCount %d", n, s.LabelCount(""))
+	}
+	s.ScanKind("", func(*Node) bool { n++; return true })
+	if n != 1 {
+		t.Fatalf("ScanKind(\"\") found %d nodes, want the one without labels", n)
+	}
+}

@@ -111,6 +111,9 @@ func (s *Snapshot) ScanNodes(fn func(*Node) bool) {
 // the labels after a node's kind. The two ordered streams are merged,
 // the second pulled as the first is pushed, when the label is both.
 func (s *Snapshot) ScanLabel(label string, fn func(*Node) bool) {
+	if label == "" {
+		return // no node carries the empty label (a node without labels has kind "")
+	}
 	kind, _ := s.st.kindCnt.Get(countItem{name: label})
 	extras := s.LabelCount(label) - kind.n
 	if extras == 0 {

@@ -304,22 +304,28 @@ func (b *builder) links(p *pkg, ls *links) {
 	}
 }
 
+// count adds link l to st's counts of calls (in the tree and out of it),
+// refs and implements edges.
+func (ls *links) count(st *Stats, l link) {
+	switch l.typ {
+	case "calls":
+		if _, out := ls.external[l.to.Loc]; out {
+			st.External++
+		} else {
+			st.Calls++
+		}
+	case "refs":
+		st.Refs++
+	case "implements":
+		st.Implements++
+	}
+}
+
 // stats records in st how the links were resolved and what they hold.
 func (ls *links) stats(st *Stats) {
 	st.Resolve, st.Typed, st.Untyped, st.TypeErrors, st.TypeNote = ls.mode(), ls.typed, len(ls.untyped), ls.withErrors, ls.note
 	for _, l := range ls.all() {
-		switch l.typ {
-		case "calls":
-			if _, out := ls.external[l.to.Loc]; out {
-				st.External++
-			} else {
-				st.Calls++
-			}
-		case "refs":
-			st.Refs++
-		case "implements":
-			st.Implements++
-		}
+		ls.count(st, l)
 	}
 }
 

@@ -168,18 +168,7 @@ func LoadGraph(dir string, opts Options) (*Graph, error) {
 		for _, p := range kept {
 			for _, l := range ls.byPkg[p] {
 				g.Edges = append(g.Edges, Edge{Type: l.typ, From: l.from, To: l.to})
-				switch l.typ {
-				case "calls":
-					if _, out := ls.external[l.to.Loc]; out {
-						st.External++
-					} else {
-						st.Calls++
-					}
-				case "refs":
-					st.Refs++
-				case "implements":
-					st.Implements++
-				}
+				ls.count(st, l)
 			}
 		}
 		locs := make([]string, 0, len(ls.external))

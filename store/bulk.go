@@ -118,7 +118,13 @@ func mergeRuns[E any](dst, a, b []E, c func(x, y E) int) {
 }
 
 // countTree builds a counter tree from a map (positive counts only).
-func countTree(m map[string]int) *btree.BTreeG[countItem] {
+func countTree(m map[string]int) *btree.BTreeG[countItem] { return counterTree(m, false) }
+
+// kindTree is countTree for the counter of kinds, whose entries carry
+// their kind's pivot (kindPivot).
+func kindTree(m map[string]int) *btree.BTreeG[countItem] { return counterTree(m, true) }
+
+func counterTree(m map[string]int, pivots bool) *btree.BTreeG[countItem] {
 	t := btree.NewG(btreeDegree, lessCountItem)
 	names := make([]string, 0, len(m))
 	for k, n := range m {
@@ -128,22 +134,10 @@ func countTree(m map[string]int) *btree.BTreeG[countItem] {
 	}
 	slices.Sort(names)
 	for _, k := range names {
-		t.ReplaceOrInsert(countItem{name: k, n: m[k]})
-	}
-	return t
-}
-
-// kindTree is countTree for the counter of kinds, whose entries carry
-// their kind's pivot.
-func kindTree(m map[string]int) *btree.BTreeG[countItem] {
-	t := countTree(m)
-	var items []countItem
-	t.Ascend(func(it countItem) bool {
-		items = append(items, it)
-		return true
-	})
-	for _, it := range items {
-		it.pivot = kindPivot(it.name)
+		it := countItem{name: k, n: m[k]}
+		if pivots {
+			it.pivot = kindPivot(k)
+		}
 		t.ReplaceOrInsert(it)
 	}
 	return t

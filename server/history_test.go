@@ -57,7 +57,8 @@ func TestDiffHistoryEndpoints(t *testing.T) {
 }
 
 // TestVersionsEndpoint: GET …/versions lists the session's versions,
-// newest first, with the agent that made each and when; limit bounds
+// newest first, with the agent that made each, when and what it
+// changed; limit bounds
 // the list and sets more.
 func TestVersionsEndpoint(t *testing.T) {
 	_, _, ts := newServer(t, server.Options{})
@@ -76,6 +77,12 @@ func TestVersionsEndpoint(t *testing.T) {
 		vj.Versions[0].Version != 3 || vj.Versions[0].Agent != "" || vj.Versions[1].Agent != "bo" || vj.Versions[2].Agent != "ana" ||
 		vj.Versions[2].How != "commit" || vj.Versions[2].Time == "" {
 		t.Fatalf("versions: %d %s", code, body)
+	}
+	// Each says what it changed, as the Commit's summary did.
+	for i, want := range []string{"+1 node 1 property set", "1 property set", "+1 node 2 properties set"} {
+		if got := vj.Versions[i].Change; got != want {
+			t.Errorf("version %d changed %q, want %q", vj.Versions[i].Version, got, want)
+		}
 	}
 	code, body = call(t, ts, "GET", "/v1/sessions/v/versions?limit=2", "", "")
 	vj = wire.Versions{}

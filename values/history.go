@@ -85,10 +85,15 @@ type History struct {
 }
 
 // VersionEntry is one version of a session: what made it ("commit",
-// "absorb" or "purge"), the agent that did, and when.
+// "absorb" or "purge"), the agent that did, when, and what it changed.
 type VersionEntry struct {
 	Version uint64
 	How     string
 	Agent   string
 	Time    time.Time
+	// Change is what the version's Δ did, as a Commit's summary says it
+	// ("+2 nodes +1 edge 3 properties set", "registered view open"), or
+	// "purged 3 recycled elements"; "" for a version the session did not
+	// make or replay since it was opened (the stored state it opened at).
+	Change string
 }

@@ -57,12 +57,14 @@ type Versions struct {
 	Oldest   uint64         `json:"oldest"`
 }
 
-// VersionEntry is one version: what made it, who, when.
+// VersionEntry is one version: what made it, who, when, what it changed.
 type VersionEntry struct {
 	Version uint64 `json:"version"`
 	How     string `json:"how"`
 	Agent   string `json:"agent,omitempty"`
 	Time    string `json:"time,omitempty"`
+	// Change is what the version's Δ did ("+2 nodes 1 property set").
+	Change string `json:"change,omitempty"`
 }
 
 // VersionsOf is the answer for the entries es of a session whose newest
@@ -71,7 +73,7 @@ type VersionEntry struct {
 func VersionsOf(newest uint64, es []values.VersionEntry, more bool, oldest uint64) Versions {
 	out := Versions{Version: newest, More: more, Oldest: oldest, Versions: []VersionEntry{}}
 	for _, e := range es {
-		out.Versions = append(out.Versions, VersionEntry{Version: e.Version, How: e.How, Agent: e.Agent, Time: timeText(e.Time)})
+		out.Versions = append(out.Versions, VersionEntry{Version: e.Version, How: e.How, Agent: e.Agent, Time: timeText(e.Time), Change: e.Change})
 		out.Version = max(out.Version, e.Version)
 	}
 	return out

@@ -25,17 +25,18 @@ type pendingWrite struct {
 }
 
 // durable queues what the Commit (or purge) that made the current version
-// did for the cabinet. Called with s.wmu held, right after the version
-// was made; await then waits for it and publishes it to readers.
-func (s *Session) durable(e cabinet.Entry) pendingWrite {
+// did for the cabinet; change is what it did, for the list of versions.
+// Called with s.wmu held, right after the version was made; await then
+// waits for it and publishes it to readers.
+func (s *Session) durable(e cabinet.Entry, change string) pendingWrite {
 	if s.db.hosts != nil {
-		s.past.made(e, s.graph.Snapshot())
+		s.past.made(e, s.graph.Snapshot(), change)
 		return s.durableHosts(e) // written already, by the claim (hosts.go)
 	}
 	snap := s.graph.Snapshot()
 	e.Version = snap.Version()
 	e.Time = time.Now().UTC()
-	s.past.made(e, snap)
+	s.past.made(e, snap, change)
 	s.lastCommit = e.Time
 	w := pendingWrite{snap: snap, meta: cabinet.MetaOf(s.name, snap, e.Time)}
 	if s.db.cab != nil {

@@ -111,7 +111,8 @@ func (s *Session) rebuild(ctx context.Context, v uint64) (*store.Snapshot, error
 		s.older.add(g.Snapshot(), versionMade{})
 	}
 	for _, e := range img.Log {
-		if err := replay(ctx, s.db, g, e); err != nil {
+		change, err := replay(ctx, s.db, g, e)
+		if err != nil {
 			s.older.reset()
 			if ctx.Err() != nil {
 				return nil, gqlstatus.Interrupted(ctx, fmt.Sprintf("reading version %d of session %q", v, s.name))
@@ -124,7 +125,7 @@ func (s *Session) rebuild(ctx context.Context, v uint64) (*store.Snapshot, error
 			at = snap
 		}
 		if snap.Version() >= keepFrom {
-			s.older.made(e, snap)
+			s.older.made(e, snap, change)
 		}
 	}
 	if at == nil {

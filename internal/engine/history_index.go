@@ -167,7 +167,7 @@ func (x *historyIndex) replay(ctx context.Context, s *Session, log []cabinet.Ent
 			return gqlstatus.Interrupted(ctx, fmt.Sprintf("reading the history of session %q (at version %d)", s.name, x.to()))
 		}
 		before := x.g.Snapshot()
-		if err := replay(ctx, s.db, x.g, e); err != nil {
+		if _, err := replay(ctx, s.db, x.g, e); err != nil {
 			if ctx.Err() != nil {
 				return gqlstatus.Interrupted(ctx, fmt.Sprintf("reading the history of session %q (at version %d)", s.name, x.to()))
 			}
@@ -236,7 +236,7 @@ func (x *historyIndex) pair(ctx context.Context, s *Session, v uint64) (before, 
 	}
 	for _, e := range log {
 		g.Transient(e.Version < v)
-		if err := replay(ctx, s.db, g, e); err != nil {
+		if _, err := replay(ctx, s.db, g, e); err != nil {
 			if ctx.Err() != nil {
 				return nil, nil, gqlstatus.Interrupted(ctx, fmt.Sprintf("reading version %d of session %q", v, s.name))
 			}

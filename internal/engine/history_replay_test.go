@@ -103,7 +103,7 @@ func pairOneByOne(ctx context.Context, x *historyIndex, s *Session, v uint64) (b
 		return nil, nil, err
 	}
 	for _, e := range log {
-		if err := replay(ctx, s.db, g, e); err != nil {
+		if _, err := replay(ctx, s.db, g, e); err != nil {
 			return nil, nil, err
 		}
 		if g.Snapshot().Version() == v-1 {

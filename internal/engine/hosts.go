@@ -325,7 +325,8 @@ func (s *Session) apply(ctx context.Context, u *cabinet.Update, err error, local
 	} else {
 		for _, e := range u.Entries {
 			before := exec.Vocabulary(s.graph.Snapshot())
-			if err := replay(ctx, s.db, s.graph, e); err != nil {
+			change, err := replay(ctx, s.db, s.graph, e)
+			if err != nil {
 				s.publishCaughtUp(local)
 				if ctx.Err() != nil {
 					return gqlstatus.Interrupted(ctx, "reading what other hosts committed to session "+strconv.Quote(s.name))
@@ -334,7 +335,7 @@ func (s *Session) apply(ctx context.Context, u *cabinet.Update, err error, local
 					s.name, h.cab.Path(), e.Version, err)
 			}
 			s.noteCommit(before, exec.Vocabulary(s.graph.Snapshot()), e.Version, e.Agent)
-			s.past.made(e, s.graph.Snapshot()) // another host's version is readable here too
+			s.past.made(e, s.graph.Snapshot(), change) // another host's version is readable here too
 			s.lastCommit = e.Time
 		}
 		s.snapVersion = max(s.snapVersion, u.SnapVersion)

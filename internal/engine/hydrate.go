@@ -130,9 +130,9 @@ func (s *Session) restore(ctx context.Context, img *cabinet.Image) (*store.Graph
 		s.past.add(g.Snapshot(), versionMade{Time: img.Meta.LastCommit})
 	}
 	for _, e := range img.Log {
-		err := replay(ctx, s.db, g, e)
+		change, err := replay(ctx, s.db, g, e)
 		if err == nil {
-			s.past.made(e, g.Snapshot())
+			s.past.made(e, g.Snapshot(), change)
 		}
 		if err != nil {
 			if ctx.Err() != nil {
@@ -162,62 +162,63 @@ func entryMint(m Mint) uint8 { return uint8(m) | echoRule }
 // bind in its replay.
 func logMint(b uint8) (Mint, bool) { return Mint(b &^ echoRule), b&echoRule != 0 }
 
-func replay(ctx context.Context, db *DB, g *store.Graph, e cabinet.Entry) error {
+func replay(ctx context.Context, db *DB, g *store.Graph, e cabinet.Entry) (change string, err error) {
 	want := g.Snapshot().Version() + 1
 	if e.Version != want {
-		return fmt.Errorf("entry is version %d, expected %d", e.Version, want)
+		return "", fmt.Errorf("entry is version %d, expected %d", e.Version, want)
 	}
 	switch e.Kind {
 	case cabinet.EntryPurge:
-		if _, v := purgeAll(g); v != want {
-			return fmt.Errorf("purge made version %d", v)
+		n, v := purgeAll(g)
+		if v != want {
+			return "", fmt.Errorf("purge made version %d", v)
 		}
-		return nil
+		return purgeSummary(n), nil
 	case cabinet.EntryDelta:
 		plan, err := db.plan(e.Text)
 		if gqlstatus.CodeOf(err, "") == gqlstatus.TextLimit {
 			plan, err = compileLogged(e.Text)
 		}
 		if err != nil {
-			return err
+			return "", err
 		}
 		mint, echoes := logMint(e.Mint)
 		res, err := exec.Commit(ctx, g, plan, e.Params, exec.CommitOptions{Mint: mint, Budget: replayBudget, Replay: true,
 			DuplicateEchoes: !echoes, Agent: e.Agent})
 		if err != nil {
-			return err
+			return "", err
 		}
 		if !res.Applied || res.Version != want {
-			return fmt.Errorf("replay made version %d (applied %v)", res.Version, res.Applied)
+			return "", fmt.Errorf("replay made version %d (applied %v)", res.Version, res.Applied)
 		}
-		return nil
+		return changeSummary(res), nil
 	case cabinet.EntryAbsorb:
 		return replayAbsorb(ctx, g, e, want)
 	}
-	return fmt.Errorf("unknown entry kind %d", e.Kind)
+	return "", fmt.Errorf("unknown entry kind %d", e.Kind)
 }
 
 // replayAbsorb applies a logged Absorb again: the same slice, the same
 // policy, on the state it was absorbed into, so the same elements with
 // the same ids. The bounds of the day it was absorbed held it; none
 // applies now.
-func replayAbsorb(ctx context.Context, g *store.Graph, e cabinet.Entry, want uint64) error {
+func replayAbsorb(ctx context.Context, g *store.Graph, e cabinet.Entry, want uint64) (string, error) {
 	p := exec.AbsorbPolicy(e.Mint)
 	if !p.Valid() {
-		return fmt.Errorf("absorb entry with unknown policy %d", e.Mint)
+		return "", fmt.Errorf("absorb entry with unknown policy %d", e.Mint)
 	}
 	d, err := readSlice(e.Text, exec.SliceBounds{})
 	if err != nil {
-		return err
+		return "", err
 	}
 	res, err := exec.Absorb(ctx, g, d, exec.AbsorbOptions{Policy: p, Budget: values.Budget{Rows: math.MaxInt, Bytes: math.MaxInt}})
 	if err != nil {
-		return err
+		return "", err
 	}
 	if !res.Applied || res.Version != want {
-		return fmt.Errorf("replayed absorb made version %d (applied %v)", res.Version, res.Applied)
+		return "", fmt.Errorf("replayed absorb made version %d (applied %v)", res.Version, res.Applied)
 	}
-	return nil
+	return changeSummary(&res.CommitResult), nil
 }
 
 // damaged reports damage found while loading a session: its message is

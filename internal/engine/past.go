@@ -71,6 +71,9 @@ type versionMade struct {
 	Kind  cabinet.EntryKind
 	Agent string
 	Time  time.Time
+	// Change is what the version's entry did, as changeSummary says it
+	// ("" when the version was not made here: a hydration's head).
+	Change string
 }
 
 // add keeps snap, the snapshot of the version after the newest one kept;
@@ -111,13 +114,14 @@ func (p *pastRing) add(snap *store.Snapshot, made versionMade) {
 }
 
 // made keeps snap, the version a log entry of kind made (a Commit here,
-// a hydration's or a catch-up's replay): a purge leaves no version before
-// it readable, since what it removed for good is gone from the past too.
-func (p *pastRing) made(e cabinet.Entry, snap *store.Snapshot) {
+// a hydration's or a catch-up's replay), and change, what it did: a
+// purge leaves no version before it readable, since what it removed for
+// good is gone from the past too.
+func (p *pastRing) made(e cabinet.Entry, snap *store.Snapshot, change string) {
 	if e.Kind == cabinet.EntryPurge {
 		p.reset()
 	}
-	p.add(snap, versionMade{Kind: e.Kind, Agent: e.Agent, Time: e.Time})
+	p.add(snap, versionMade{Kind: e.Kind, Agent: e.Agent, Time: e.Time, Change: change})
 }
 
 // costFrom is what the versions from vers[i] to the one before the newest

@@ -147,7 +147,8 @@ func (s *Session) Absorb(ctx context.Context, slice string, policy values.Absorb
 			var err error
 			res, err = exec.Absorb(ctx, s.graph, d, xo)
 			return err == nil && res.Applied, err
-		}})
+		},
+		summary: func() string { return changeSummary(&res.CommitResult) }})
 	if err != nil && (res == nil || res.Applied) {
 		return nil, err
 	}

@@ -2,6 +2,8 @@ package engine
 
 import (
 	"context"
+	"fmt"
+	"strings"
 
 	"github.com/goldfish-gql/goldfish/gqlstatus"
 	"github.com/goldfish-gql/goldfish/values"
@@ -38,7 +40,46 @@ func (s *Session) Versions(ctx context.Context, limit int) (entries []values.Ver
 		if err != nil {
 			break // the past moved on meanwhile: list what is left
 		}
-		entries = append(entries, values.VersionEntry{Version: v, How: entryHow(made.Kind), Agent: made.Agent, Time: made.Time})
+		entries = append(entries, values.VersionEntry{Version: v, How: entryHow(made.Kind), Agent: made.Agent, Time: made.Time, Change: made.Change})
 	}
 	return entries, false, lo, nil
+}
+
+// changeSummary is what a Commit or an Absorb did, for its version's line:
+// its counts as the shell prints them ("+2 nodes +1 edge 3 properties
+// set"), without the bindings and echoes a version does not keep, and
+// the vocabulary it defined.
+func changeSummary(res *values.CommitResult) string {
+	if res == nil {
+		return ""
+	}
+	c := res.Total
+	c.Bindings, c.NodesEchoed, c.EdgesEchoed = 0, 0, 0
+	var parts []string
+	for _, st := range res.Stmts {
+		if st.Defined != "" {
+			parts = append(parts, st.Defined)
+		}
+	}
+	if s := c.Summary(); s != "" {
+		parts = append(parts, s)
+	}
+	var ran []string
+	for _, st := range res.Stmts {
+		if st.Action != "" {
+			ran = append(ran, st.Action)
+		}
+	}
+	if len(ran) > 0 {
+		parts = append(parts, "(ran "+strings.Join(ran, ", ")+")")
+	}
+	return strings.Join(parts, " ")
+}
+
+// purgeSummary is what a purge of n recycled elements did.
+func purgeSummary(n int) string {
+	if n == 1 {
+		return "purged 1 recycled element"
+	}
+	return fmt.Sprintf("purged %d recycled elements", n)
 }

@@ -37,6 +37,9 @@ type change struct {
 	// after, when set, runs once the change applied, before its version
 	// is queued, with the writer held.
 	after func()
+	// summary, when set, says what the applied change did (a version's
+	// line in Versions).
+	summary func() string
 }
 
 // write runs c through the write path; see above.
@@ -71,7 +74,11 @@ func (s *Session) write(ctx context.Context, c *change) error {
 	if c.after != nil {
 		c.after()
 	}
-	w := s.durable(c.entry)
+	change := ""
+	if c.summary != nil {
+		change = c.summary()
+	}
+	w := s.durable(c.entry, change)
 	s.wmu.Unlock()
 	return s.await(w)
 }
@@ -131,7 +138,8 @@ func (s *Session) Commit(ctx context.Context, text string, args map[string]any, 
 			var err error
 			res, err = exec.Commit(ctx, s.graph, plan, vals, xo)
 			return err == nil && res.Applied, err
-		}})
+		},
+		summary: func() string { return changeSummary(res) }})
 	if name, ok := exec.FailedAction(err); ok {
 		s.noteFailure(name, err)
 	}
@@ -157,7 +165,8 @@ func (s *Session) Purge(ctx context.Context) (int, error) {
 			n, _, err = purgeBefore(s.graph, claim)
 			return n > 0, err
 		},
-		after: s.compactIfShrunk})
+		after:   s.compactIfShrunk,
+		summary: func() string { return purgeSummary(n) }})
 	if err != nil {
 		return 0, err
 	}

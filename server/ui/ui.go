@@ -9,10 +9,13 @@
 // scripts, styles and data from its own origin only, and no inline
 // script: whatever a session holds is drawn as text, never as markup.
 //
-// The page's own code is in assets/: gql.js reads a Shape's or a diff's
-// GQL into nodes and edges, graph.js lays them out (a small force
-// layout from deterministic starting points) and draws them as SVG, and
-// app.js keeps the state in the address and talks to the API.
+// The page's own code is in assets/: gql.js reads a diff's GQL into nodes
+// and edges, graph.js lays a graph out (a force layout from deterministic
+// starting points, then every node's mark and label pushed off the others
+// until none overlaps) and draws it as SVG with pan, zoom and drag, and
+// app.js keeps the state in the address, talks to the API, draws a
+// Shape from its rows, and shows a node's panel (its properties, edges
+// and history) and its expansion (a Recall seeded on it, merged in).
 package ui
 
 import (

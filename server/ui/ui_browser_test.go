@@ -2,7 +2,6 @@ package ui_test
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"os"
 	"os/exec"
@@ -14,8 +13,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/chromedp/cdproto/network"
-	"github.com/chromedp/cdproto/runtime"
 	"github.com/chromedp/chromedp"
 
 	"github.com/goldfish-gql/goldfish"
@@ -152,7 +149,7 @@ var shapeNode = regexp.MustCompile(`(?m)^\s*\(\w+:`)
 // word on the page's console. It logs the first load's bytes and the
 // time from a Recall's answer to drawn.
 func TestBrowser(t *testing.T) {
-	chrome := browser(t)
+	browser(t)
 	token, line, err := server.NewToken([]string{"*"}, []string{"*"})
 	if err != nil {
 		t.Fatal(err)
@@ -165,71 +162,8 @@ func TestBrowser(t *testing.T) {
 	defer c.Close()
 	fill(t, c)
 
-	opts := append(chromedp.DefaultExecAllocatorOptions[:], chromedp.ExecPath(chrome), chromedp.NoSandbox,
-		chromedp.Headless, chromedp.DisableGPU, chromedp.WindowSize(1400, 1000))
-	actx, cancelA := chromedp.NewExecAllocator(context.Background(), opts...)
-	defer cancelA()
-	// What the page says on its console, and what it loads.
-	var mu sync.Mutex
-	var console []string
-	urls := map[network.RequestID]string{}
-	sizes := map[string]float64{}
-	listen := func(ev any) {
-		mu.Lock()
-		defer mu.Unlock()
-		switch e := ev.(type) {
-		case *runtime.EventConsoleAPICalled:
-			var args []string
-			for _, a := range e.Args {
-				args = append(args, string(a.Value))
-			}
-			console = append(console, string(e.Type)+": "+strings.Join(args, " "))
-		case *runtime.EventExceptionThrown:
-			console = append(console, "exception: "+(&chromedp.ExceptionError{ExceptionDetails: e.ExceptionDetails}).Error())
-		case *network.EventResponseReceived:
-			urls[e.RequestID] = e.Response.URL
-		case *network.EventLoadingFinished:
-			if u := urls[e.RequestID]; strings.Contains(u, "/ui/") {
-				sizes[u] = e.EncodedDataLength
-			}
-		}
-	}
-	ctx, cancel := chromedp.NewContext(actx, chromedp.WithListener(listen))
-	defer cancel()
-	if err := chromedp.Do(ctx); err != nil { // start the browser before any deadline
-		t.Fatal(err)
-	}
-	ctx, cancelT := context.WithTimeout(ctx, 60*time.Second)
-	defer cancelT()
-	run := func(what string, actions ...chromedp.Action[chromedp.Void]) {
-		t.Helper()
-		if err := chromedp.Do(ctx, actions...); err != nil {
-			t.Fatalf("%s: %v", what, err)
-		}
-	}
-	eval := func(what, js string, v any) {
-		t.Helper()
-		raw, err := chromedp.Run(ctx, chromedp.Evaluate[json.RawMessage](js))
-		if err == nil {
-			err = json.Unmarshal(raw, v)
-		}
-		if err != nil {
-			t.Fatalf("%s: %v", what, err)
-		}
-	}
-	count := func(sel string) int {
-		var n int
-		eval("count "+sel, fmt.Sprintf(`document.querySelectorAll(%q).length`, sel), &n)
-		return n
-	}
-	waitTrue := func(what, js string) {
-		t.Helper()
-		if err := chromedp.Do(ctx, chromedp.Poll[chromedp.Void](js, chromedp.WithPollingTimeout(10*time.Second))); err != nil {
-			var page string
-			eval("the page's text", `location.href + "\n" + JSON.stringify(window.goldfishDraw) + "\n" + document.body.innerText`, &page)
-			t.Fatalf("%s: %v; the page says:\n%s", what, err, page)
-		}
-	}
+	d := drive(t)
+	run, eval, count, waitTrue := d.run, d.eval, d.count, d.waitTrue
 
 	// The page asks for a token, refuses a wrong one, and takes the right one.
 	run("open", chromedp.Navigate(ts.URL+"/ui/#session=mission"), chromedp.WaitVisible("#login"))
@@ -260,27 +194,16 @@ func TestBrowser(t *testing.T) {
 	waitTrue("envelope", `/late/.test(Array.from(document.querySelectorAll("#attention ul.bad li")).map(e => e.textContent).join())`)
 	waitTrue("vocabulary", `/late/.test(document.getElementById("vocabulary").textContent)`)
 	waitTrue("timeline", `document.querySelectorAll("#versions [data-version]").length === 4`)
-	if n := count("#graph [data-seed]"); n < 1 {
-		t.Errorf("%d seeds marked", n)
+	// The outline matched nothing: no node is ringed as a seed.
+	if n := count("#graph [data-seed]"); n != 0 {
+		t.Errorf("the outline rings %d nodes as seeds", n)
 	}
 
-	if path := os.Getenv("GOLDFISH_UI_SCREENSHOT"); path != "" {
-		run("settle", chromedp.Sleep(200*time.Millisecond))
-		png, err := chromedp.Run(ctx, chromedp.FullScreenshot(100))
-		if err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(path, png, 0o644); err != nil {
-			t.Fatal(err)
-		}
+	total, assets := d.loaded()
+	t.Logf("first load: %.0f bytes in %d assets", total, assets)
+	if total > 1<<20 {
+		t.Errorf("the first load took %.0f bytes over the wire, over 1 MB", total)
 	}
-	mu.Lock()
-	total := 0.0
-	for _, n := range sizes {
-		total += n
-	}
-	t.Logf("first load: %.0f bytes in %d assets", total, len(sizes))
-	mu.Unlock()
 
 	// History: a version recalls at it, two make a diff.
 	run("at 1", chromedp.Click(`[data-version="1"] a`))
@@ -350,9 +273,7 @@ func TestBrowser(t *testing.T) {
 	ts.Stop()
 	waitTrue("offline", `/does not answer/.test(document.getElementById("status").textContent)`)
 
-	mu.Lock()
-	defer mu.Unlock()
-	if len(console) > 0 {
-		t.Errorf("the page wrote to its console:\n%s", strings.Join(console, "\n"))
+	if said := d.said(); len(said) > 0 {
+		t.Errorf("the page wrote to its console:\n%s", strings.Join(said, "\n"))
 	}
 }

@@ -11,6 +11,8 @@
   var shown = { session: "", version: -1 }; // what the page shows
   var poll = { timer: 0, failures: 0 };
   var waiting = []; // requests to send again once a token is given
+  var cur = null; // the drawing: {sh, g, view, selected}
+  var styled = ""; // the session whose kinds have their styles
 
   // h makes an HTML element with text (never markup) and children.
   function h(tag, cls, text, kids) {
@@ -113,7 +115,7 @@
     $("q").value = state.q || "";
     $("at").value = state.at || "";
     shown.session = state.session;
-    loadInfo().then(function () {
+    loadInfo().then(loadKinds).then(function () {
       recall();
       loadVocabulary();
       loadVersions();
@@ -133,6 +135,19 @@
     }, function (err) { status(failure(err), !err.offline); if (err.offline) offline(); });
   }
 
+  // loadKinds gives the session's kinds their colours and shapes, in the
+  // order of their names, before anything is drawn: a kind keeps its
+  // style whatever the Shape.
+  function loadKinds() {
+    var name = state.session;
+    if (styled === name) return null;
+    return api(path(name, "/kinds")).then(function (d) {
+      Graph.styles.reset();
+      d.kinds.map(function (k) { return k.kind; }).sort().forEach(function (k) { Graph.styles.of(k); });
+      styled = name;
+    }, function () { Graph.styles.reset(); });
+  }
+
   // recall sends the Recall box and draws its answer.
   function recall() {
     var body = { q: state.q || "MATCH ()", options: { rows: true } };
@@ -143,8 +158,8 @@
     if ($("agent").value.trim()) body.agent = $("agent").value.trim();
     if (state.at) body.at_version = Number(state.at);
     return api(path(state.session, "/recall"), body).then(drawShape, function (err) {
-      clear($("graph")); clear($("attention")); clear($("notices"));
-      $("gql").textContent = "";
+      clear($("graph")); clear($("attention")); clear($("notices")); clear($("legend"));
+      $("gql").textContent = ""; $("miss").hidden = true; closePanel(); cur = null;
       $("notices").appendChild(h("li", "bad", failure(err)));
     });
   }
@@ -183,7 +198,8 @@
   // nothing reads its GQL back.
   function shapeGraph(sh) {
     var nodes = (sh.nodes || []).map(function (r, i) {
-      return { v: r.var, kind: r.labels[0] || "", labels: r.labels.slice(1), props: rowProps(r), how: "insert", n: i, seed: !!r.seed };
+      return { v: r.var, kind: r.labels[0] || "", labels: r.labels.slice(1), props: rowProps(r), how: "insert", n: i, seed: !!r.seed,
+        row: r, trimmed: !!r.trimmed, brief: !!r.brief, more: r.more || 0, hop: r.hop, faded: !!sh.miss };
     });
     var edges = (sh.edges || []).map(function (r) {
       return { from: nodes[r.from].v, to: nodes[r.to].v, type: r.type, props: rowProps(r), how: "insert" };
@@ -191,30 +207,208 @@
     return { nodes: nodes, edges: edges };
   }
 
+  // nodeKey tells a node apart across Shapes (an expand merges one into
+  // the drawing): its kind and its identity, else all its properties.
+  function nodeKey(nd) {
+    var p = (nd.row && nd.row.props) || {};
+    var id = ["nick", "loc", "name", "title"].filter(function (k) { return typeof p[k] === "string"; })[0];
+    return [nd.kind].concat(nd.labels || []).join(":") + "\u0001" + (id ? id + "=" + p[id] : JSON.stringify(p));
+  }
+
+  // headerTokens is the token count the Shape's header says (the whole
+  // text the agent reads, envelope included).
+  function headerTokens(sh) {
+    var m = /^\/\/ goldfish [^\n]*? tokens=(\d+)/m.exec(sh.gql || "");
+    return m ? Number(m[1]) : sh.tokens;
+  }
+
   function drawShape(sh) {
     var t0 = performance.now();
     var g = shapeGraph(sh);
-    var seeds = g.nodes.filter(function (nd) { return nd.seed; }).length;
-    var drawn = Graph.draw($("graph"), g, {});
+    var view = Graph.draw($("graph"), g, { ring: sh.cue === "match" && !sh.miss, key: nodeKey, onSelect: selectNode, onExpand: expand });
     var ms = performance.now() - t0;
-    window.goldfishDraw = { ms: ms, nodes: g.nodes.length, edges: g.edges.length, drawn: drawn };
+    cur = { sh: sh, g: g, view: view, selected: null };
+    window.goldfishDraw = { ms: ms, nodes: g.nodes.length, edges: g.edges.length, drawn: view.nodes.length };
     $("gql").textContent = sh.gql;
-    var legend = clear($("legend")), kinds = {};
-    g.nodes.forEach(function (nd) { kinds[nd.kind] = true; });
-    Object.keys(kinds).sort().forEach(function (k) {
-      var sw = h("span", "swatch");
-      sw.style.background = Graph.colour(k);
-      legend.appendChild(h("span", "kind", null, [sw, document.createTextNode(k || "(no kind)")]));
-    });
-    var seedWords = sh.miss ? seeds + " shown instead of a match (ringed)" : seeds + " seeds (ringed)";
-    legend.appendChild(h("span", "meta", g.nodes.length + " nodes, " + g.edges.length + " edges, " + seedWords + " · v" +
-      sh.version + (sh.at_version ? " (at " + sh.at_version + ")" : "") + " · " + sh.tokens + " tokens · drawn in " + ms.toFixed(1) + " ms"));
+    closePanel();
+    drawLegend(ms);
+    var miss = $("miss");
+    miss.hidden = !sh.miss;
+    if (sh.miss) {
+      var instead = { task: "the live tasks", peak: "the most connected nodes", skip: "nothing" }[sh.miss.instead] || "other nodes";
+      miss.textContent = "No match: " + (sh.miss.unmatched || []).join("; ") +
+        (sh.miss.did_you_mean && sh.miss.did_you_mean.length ? ". Did you mean " + sh.miss.did_you_mean.join(" or ") + "?" : ".") +
+        " Drawn instead of a match (faded): " + instead + ", not an answer to q.";
+    }
     var ul = clear($("notices"));
     (sh.notices || []).forEach(function (n) { ul.appendChild(h("li", "notice", n.code + ": " + n.message)); });
-    if (sh.truncated) ul.appendChild(h("li", "notice", "truncated: the Shape stopped at its row budget M"));
-    if (sh.trimmed) ul.appendChild(h("li", "notice", "trimmed: " + sh.trimmed + " nodes show identity properties only (token target T)"));
-    if (sh.elided) ul.appendChild(h("li", "notice", "elided: " + sh.elided + " long values left out ($elided…)"));
+    (sh.clamps || []).forEach(function (c) {
+      ul.appendChild(h("li", "notice", "clamped: " + c + ". A node marked (+N) has N neighbours not drawn: double-click it to expand, or raise F."));
+    });
+    if (sh.truncated) ul.appendChild(h("li", "notice", "truncated: the Shape stopped at its row budget M (" + sh.M + "); raise M to see the rest."));
+    if (sh.trimmed) ul.appendChild(h("li", "notice", "trimmed: the text shows " + sh.trimmed + " nodes by their identity only (dashed outline): click one for all its properties, or raise T."));
+    if (sh.elided) ul.appendChild(h("li", "notice", "elided: " + sh.elided + " long values are left out of the text ($elided…); the panel shows them."));
     drawAttention(sh.attention, sh.miss);
+  }
+
+  // drawLegend lists the drawing's kinds, each with its mark, and what the
+  // drawing is: how many matched seeds are ringed, the version, tokens.
+  function drawLegend(ms) {
+    var sh = cur.sh, g = cur.g, legend = clear($("legend")), kinds = {};
+    g.nodes.forEach(function (nd) { kinds[nd.kind] = (kinds[nd.kind] || 0) + 1; });
+    Object.keys(kinds).sort().forEach(function (k) {
+      legend.appendChild(h("span", "kind", null, [Graph.swatch(k), document.createTextNode((k || "(no kind)") + " " + kinds[k])]));
+    });
+    var seeds = g.nodes.filter(function (nd) { return nd.seed; }).length, what;
+    if (sh.miss) what = "no match: drawn instead of a match";
+    else if (sh.cue === "outline") what = "the outline: a few nodes of each kind, no seed";
+    else if (sh.cue === "match") what = seeds + (seeds === 1 ? " matched seed" : " matched seeds") + " (ringed)";
+    else what = "seeded by " + sh.cue + " (not a match)";
+    legend.appendChild(h("span", "meta", g.nodes.length + " nodes, " + g.edges.length + " edges, " + what + " · v" +
+      sh.version + (sh.at_version ? " (at " + sh.at_version + ")" : "") + " · " + headerTokens(sh) + " tokens" +
+      (ms !== undefined ? " · drawn in " + ms.toFixed(1) + " ms" : "")));
+  }
+
+  // value shows a property's value: a list as a list, text as text.
+  function value(v) {
+    if (Array.isArray(v)) return h("ul", "", null, v.map(function (x) { return h("li", "", null, [value(x)]); }));
+    if (typeof v === "string") return document.createTextNode(v);
+    return document.createTextNode(literal(v));
+  }
+
+  function closePanel() {
+    $("panel").hidden = true;
+    if (cur) { cur.selected = null; Graph.select(cur.view, null); }
+  }
+
+  // selectNode shows node nd in the panel: all its properties, its edges
+  // in the drawing by type, and its history.
+  function selectNode(nd) {
+    if (!cur) return;
+    cur.selected = nd;
+    Graph.select(cur.view, nd);
+    $("panel").hidden = false;
+    var head = clear($("panel-head")), name = GQL.name(nd);
+    head.setAttribute("data-panel-node", name);
+    head.appendChild(h("h3", "", null, [Graph.swatch(nd.kind), document.createTextNode(name)]));
+    var facts = [":" + [nd.kind].concat(nd.labels).join(":")];
+    if (nd.hop !== undefined) facts.push(nd.hop === 0 ? (nd.seed && cur.view.opts.ring ? "a matched seed" : "hop 0") : nd.hop + (nd.hop === 1 ? " hop" : " hops") + " from a seed");
+    if (nd.trimmed) facts.push("the text shows its identity only");
+    else if (nd.brief) facts.push("the text shows it in brief");
+    if (nd.more) facts.push(nd.more + " neighbours not drawn (F)");
+    head.appendChild(h("div", "meta", facts.join(" · ")));
+    var body = clear($("panel-body")), props = (nd.row && nd.row.props) || {};
+    var keys = Object.keys(props).sort();
+    body.appendChild(h("h4", "", "Properties"));
+    if (!keys.length) body.appendChild(h("p", "hint", "None."));
+    else body.appendChild(h("table", "", null, keys.map(function (k) {
+      return h("tr", "", null, [h("td", "k", k), h("td", "v", null, [value(props[k])])]);
+    })));
+    body.appendChild(h("h4", "", "Edges in the drawing"));
+    var groups = {}, order = [];
+    cur.g.edges.forEach(function (e) {
+      var dir = e.from === nd.v ? "→" : e.to === nd.v ? "←" : "";
+      if (!dir) return;
+      var k = dir + " :" + e.type;
+      if (!groups[k]) { groups[k] = []; order.push(k); }
+      groups[k].push(dir === "→" ? e.to : e.from);
+    });
+    if (!order.length) body.appendChild(h("p", "hint", "None drawn."));
+    var byV = {};
+    cur.view.nodes.forEach(function (x) { byV[x.v] = x; });
+    order.sort().forEach(function (k) {
+      body.appendChild(h("div", "group", null, [h("b", "", k + " (" + groups[k].length + ") ")].concat(groups[k].map(function (v) {
+        var far = byV[v], b = h("button", "far", far ? GQL.name(far) : v);
+        b.type = "button";
+        if (far && !far.ghost) b.addEventListener("click", function () { selectNode(far); });
+        return b;
+      }))));
+    });
+    if (nd.more) body.appendChild(h("p", "hint", nd.more + " more neighbours are not drawn: Expand shows them."));
+    body.appendChild(h("h4", "", "History"));
+    var hist = h("ol", "history", null, []);
+    body.appendChild(hist);
+    var nick = props.nick;
+    if (typeof nick !== "string") { hist.appendChild(h("li", "hint", "A node's history is kept by its nick; this one has none.")); return; }
+    hist.appendChild(h("li", "hint", "Reading…"));
+    var session = state.session;
+    api(path(session, "/history?nick=" + encodeURIComponent(nick) + "&limit=20")).then(function (d) {
+      if (!cur || cur.selected !== nd || session !== state.session) return;
+      clear(hist);
+      d.entries.forEach(function (e) {
+        var c = e.change || {}, parts = [];
+        if (c.nodes_created) parts.push("+" + c.nodes_created + " node" + (c.nodes_created > 1 ? "s" : ""));
+        if (c.nodes_deleted) parts.push("−" + c.nodes_deleted + " node" + (c.nodes_deleted > 1 ? "s" : ""));
+        if (c.nodes_changed) parts.push(c.nodes_changed + " changed");
+        if (c.edges_created) parts.push("+" + c.edges_created + " edge" + (c.edges_created > 1 ? "s" : ""));
+        if (c.edges_deleted) parts.push("−" + c.edges_deleted + " edge" + (c.edges_deleted > 1 ? "s" : ""));
+        var li = h("li", "", "v" + e.version + " " + e.how + (e.agent ? " by " + e.agent : "") + (e.time ? " · " + when(e.time) : "") +
+          (parts.length ? ": " + parts.join(", ") : ""));
+        li.setAttribute("data-history", e.version);
+        hist.appendChild(li);
+      });
+      if (d.more) hist.appendChild(h("li", "hint", "older changes not listed"));
+    }, function (err) { clear(hist).appendChild(h("li", "bad", failure(err))); });
+  }
+
+  // ident writes a label or key as GQL takes it.
+  function ident(s) { return /^[A-Za-z_][A-Za-z0-9_]*$/.test(s) ? s : "`" + s.replace(/`/g, "``") + "`"; }
+
+  // expand asks for a Recall seeded on node nd, one hop, every neighbour
+  // the ceilings allow, and merges its answer into the drawing: the nodes
+  // drawn keep their places, the new ones start around nd.
+  function expand(nd) {
+    if (!cur) return;
+    var props = (nd.row && nd.row.props) || {}, keys = ["nick", "loc", "name", "title"].filter(function (k) { return typeof props[k] === "string"; });
+    if (!keys.length) keys = Object.keys(props).filter(function (k) { return typeof props[k] === "string" || typeof props[k] === "number"; }).sort();
+    var params = {}, pats = keys.slice(0, keys[0] === "nick" || keys[0] === "loc" ? 1 : keys.length).map(function (k, i) {
+      params["p" + i] = props[k];
+      return ident(k) + ": $p" + i;
+    });
+    if (!pats.length) {
+      status("Nothing tells " + GQL.name(nd) + " apart to seed a Recall on (no nick, loc, name, title or plain value).", true);
+      return;
+    }
+    var q = "MATCH (n" + (nd.kind ? ":" + ident(nd.kind) : "") + " {" + pats.join(", ") + "})";
+    var body = { q: q, params: params, options: { rows: true, k: 1, F: 64, M: 200, L: 1 } };
+    if ($("agent").value.trim()) body.agent = $("agent").value.trim();
+    if (state.at) body.at_version = Number(state.at);
+    var was = cur;
+    status("Expanding " + GQL.name(nd) + "…");
+    api(path(state.session, "/recall"), body).then(function (sh) {
+      if (cur !== was) return;
+      status("");
+      var add = shapeGraph(sh), byKey = {}, taken = {}, rename = {}, added = 0;
+      cur.g.nodes.forEach(function (x) { byKey[nodeKey(x)] = x; taken[x.v] = true; });
+      add.nodes.forEach(function (x) {
+        var k = nodeKey(x), old = byKey[k];
+        if (old) {
+          rename[x.v] = old.v;
+          if (old === nd || k === nodeKey(nd)) old.more = x.more;
+          return;
+        }
+        var v = x.v;
+        while (taken[v]) v += "_";
+        taken[v] = true; rename[x.v] = v;
+        x.v = v; x.seed = false; x.faded = false; x.hop = undefined;
+        cur.g.nodes.push(x); byKey[k] = x; added++;
+      });
+      var have = {};
+      cur.g.edges.forEach(function (e) { have[e.from + "|" + e.type + "|" + e.to] = true; });
+      add.edges.forEach(function (e) {
+        var from = rename[e.from], to = rename[e.to], k = from + "|" + e.type + "|" + to;
+        if (have[k]) return;
+        have[k] = true;
+        cur.g.edges.push({ from: from, to: to, type: e.type, props: e.props, how: "insert" });
+      });
+      var keep = Graph.places(cur.view, nodeKey), t0 = performance.now();
+      var key = nodeKey(nd);
+      cur.view = Graph.draw($("graph"), cur.g, { ring: cur.view.opts.ring, key: nodeKey, keep: keep, near: key, onSelect: selectNode, onExpand: expand });
+      window.goldfishExpanded = { node: GQL.name(nd), added: added, ms: performance.now() - t0 };
+      drawLegend();
+      var again = cur.view.nodes.filter(function (x) { return nodeKey(x) === key; })[0];
+      if (again) selectNode(again);
+    }, function (err) { status(failure(err), true); });
   }
 
   // drawAttention shows the envelope: broken views in red, stale
@@ -281,7 +475,8 @@
         var a = h("a", "", "v" + v.version);
         a.href = "#" + new URLSearchParams({ session: name, q: state.q || "", at: v.version }).toString();
         var li = h("li", String(v.version) === state.at ? "current" : "", null, [box, a,
-          h("span", "meta", " " + v.how + (v.agent ? " by " + v.agent : "") + (v.time ? " · " + when(v.time) : ""))]);
+          h("span", "meta", " " + v.how + (v.agent ? " by " + v.agent : "") + (v.time ? " · " + when(v.time) : "")),
+          v.change ? h("div", "change", v.change) : null]);
         li.setAttribute("data-version", v.version);
         ol.appendChild(li);
       });
@@ -340,6 +535,12 @@
     });
   }
   function offline() { status("The server does not answer; trying again in a while.", true); }
+
+  $("fit").addEventListener("click", function () { if (cur) Graph.fit(cur.view); });
+  $("zoom-in").addEventListener("click", function () { if (cur) Graph.zoom(cur.view, 1.25); });
+  $("zoom-out").addEventListener("click", function () { if (cur) Graph.zoom(cur.view, 0.8); });
+  $("expand").addEventListener("click", function () { if (cur && cur.selected) expand(cur.selected); });
+  $("panel-close").addEventListener("click", closePanel);
 
   $("recall").addEventListener("submit", function (ev) {
     ev.preventDefault();

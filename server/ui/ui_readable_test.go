@@ -265,6 +265,20 @@ func TestBrowserReadable(t *testing.T) {
 		}
 	}
 
+	// A Commit made elsewhere does not replace the drawing the reader grew:
+	// the page says a newer version is in.
+	sess, err := c.Session(context.Background(), "memory")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := sess.Commit(context.Background(), `INSERT (:note {nick: "NOTE_live"})`, nil); err != nil {
+		t.Fatal(err)
+	}
+	d.waitTrue("newer version said", `/Version 3 is in: Recall to redraw/.test(document.getElementById("status").textContent)`)
+	if n := d.count("#graph [data-node]"); n != 100 {
+		t.Errorf("after a Commit elsewhere the drawing holds %d nodes, want the 100 expanded", n)
+	}
+
 	// Drag a node: it moves, and its edges with it.
 	sel := fmt.Sprintf(`#graph [data-node=%q]`, person)
 	var before, after string
@@ -295,7 +309,7 @@ func TestBrowserReadable(t *testing.T) {
 	d.waitTrue("history", `document.querySelectorAll("#panel [data-history]").length === 2 && /by bo/.test(document.getElementById("panel-body").textContent)`)
 
 	// A version's row says what it changed and who.
-	d.waitTrue("version rows", `/\+100 nodes \+150 edges/.test(document.querySelector('#versions [data-version="1"]').textContent) && /by bo/.test(document.querySelector('#versions [data-version="2"]').textContent) && /1 property set/.test(document.querySelector('#versions [data-version="2"]').textContent)`)
+	d.waitTrue("version rows", `/\+1 node 1 property set/.test(document.querySelector('#versions [data-version="3"]').textContent) && /\+100 nodes \+150 edges/.test(document.querySelector('#versions [data-version="1"]').textContent) && /by bo/.test(document.querySelector('#versions [data-version="2"]').textContent) && /1 property set/.test(document.querySelector('#versions [data-version="2"]').textContent)`)
 
 	// A miss is a miss: said above the drawing with its did-you-mean, the
 	// nodes drawn instead faded and not ringed.

@@ -227,6 +227,7 @@
     var g = shapeGraph(sh);
     var view = Graph.draw($("graph"), g, { ring: sh.cue === "match" && !sh.miss, key: nodeKey, onSelect: selectNode, onExpand: expand });
     var ms = performance.now() - t0;
+    var was = cur && cur.selected ? nodeKey(cur.selected) : null;
     cur = { sh: sh, g: g, view: view, selected: null };
     window.goldfishDraw = { ms: ms, nodes: g.nodes.length, edges: g.edges.length, drawn: view.nodes.length };
     $("gql").textContent = sh.gql;
@@ -249,6 +250,9 @@
     if (sh.trimmed) ul.appendChild(h("li", "notice", "trimmed: the text shows " + sh.trimmed + " nodes by their identity only (dashed outline): click one for all its properties, or raise T."));
     if (sh.elided) ul.appendChild(h("li", "notice", "elided: " + sh.elided + " long values are left out of the text ($elided…); the panel shows them."));
     drawAttention(sh.attention, sh.miss);
+    // The node the panel showed stays shown when the new Shape has it.
+    var again = was && view.nodes.filter(function (x) { return !x.ghost && nodeKey(x) === was; })[0];
+    if (again) selectNode(again);
   }
 
   // drawLegend lists the drawing's kinds, each with its mark, and what the
@@ -405,6 +409,7 @@
       var key = nodeKey(nd);
       cur.view = Graph.draw($("graph"), cur.g, { ring: cur.view.opts.ring, key: nodeKey, keep: keep, near: key, onSelect: selectNode, onExpand: expand });
       window.goldfishExpanded = { node: GQL.name(nd), added: added, ms: performance.now() - t0 };
+      cur.expanded = true;
       drawLegend();
       var again = cur.view.nodes.filter(function (x) { return nodeKey(x) === key; })[0];
       if (again) selectNode(again);
@@ -524,7 +529,10 @@
       if (s.version !== shown.version) {
         shown.version = s.version;
         loadInfo();
-        if (!state.at) recall();
+        // A drawing the reader grew by expanding is not replaced under
+        // them: the page says a newer version is in.
+        if (!state.at && cur && cur.expanded) status("Version " + s.version + " is in: Recall to redraw (your expansions go).");
+        else if (!state.at) recall();
         loadVocabulary(); loadVersions(); loadSessions();
       }
       schedule();

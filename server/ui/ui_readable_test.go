@@ -9,6 +9,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/chromedp/chromedp"
 
@@ -275,6 +276,8 @@ func TestBrowserReadable(t *testing.T) {
 		t.Fatal(err)
 	}
 	d.waitTrue("newer version said", `/Version 3 is in: Recall to redraw/.test(document.getElementById("status").textContent)`)
+	d.run("settle", chromedp.Sleep(300*time.Millisecond))
+	d.waitTrue("still said", `/Version 3 is in/.test(document.getElementById("status").textContent)`)
 	if n := d.count("#graph [data-node]"); n != 100 {
 		t.Errorf("after a Commit elsewhere the drawing holds %d nodes, want the 100 expanded", n)
 	}

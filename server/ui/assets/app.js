@@ -528,11 +528,14 @@
       poll.failures = 0;
       if (s.version !== shown.version) {
         shown.version = s.version;
-        loadInfo();
-        // A drawing the reader grew by expanding is not replaced under
-        // them: the page says a newer version is in.
-        if (!state.at && cur && cur.expanded) status("Version " + s.version + " is in: Recall to redraw (your expansions go).");
-        else if (!state.at) recall();
+        var grown = !state.at && cur && cur.expanded, v = s.version;
+        loadInfo().then(function () {
+          // A drawing the reader grew by expanding is not replaced under
+          // them: the page says a newer version is in (after loadInfo,
+          // which clears the status).
+          if (grown && cur && cur.expanded) status("Version " + v + " is in: Recall to redraw (your expansions go).");
+        });
+        if (!state.at && !grown) recall();
         loadVocabulary(); loadVersions(); loadSessions();
       }
       schedule();

@@ -21,6 +21,7 @@ var Graph = (function () {
   var SHAPES = ["circle", "square", "diamond", "triangle", "hexagon"];
   var HOW = { insert: "#2e9d46", set: "#e0a800", delete: "#d63b3b" };
   var R = 9; // a mark's radius
+  var LX = R + 8; // where a label starts, clear of a seed's ring
   var LABEL_MAX = 28; // characters of a label; the tooltip has all
 
   function el(tag, attrs, parent) {
@@ -71,8 +72,8 @@ var Graph = (function () {
 
   // box is the part of the plane node nd's mark and label take, padded.
   function box(nd, pad) {
-    var hh = Math.max(R, nd.lh / 2) + pad;
-    return { l: nd.x - R - pad, r: nd.x + R + 4 + nd.lw + pad, t: nd.y - hh, b: nd.y + hh };
+    var rr = nd.ringed ? R + 6 : R, hh = Math.max(rr, nd.lh / 2) + pad;
+    return { l: nd.x - rr - pad, r: nd.x + LX + nd.lw + pad, t: nd.y - hh, b: nd.y + hh };
   }
   function overlap(a, b) {
     return a.l < b.r && b.l < a.r && a.t < b.b && b.t < a.b;
@@ -80,7 +81,7 @@ var Graph = (function () {
 
   // spread runs the force simulation, cooler when warm (the nodes are
   // placed already).
-  function spread(nodes, links, warm) {
+  function spread(nodes, links, warm, aspect) {
     var n = nodes.length;
     if (n < 2) return;
     // k, the distance the forces settle at, is what a node's box needs.
@@ -104,7 +105,7 @@ var Graph = (function () {
       }
       for (var m = 0; m < n; m++) {
         var nd = nodes[m];
-        dx[m] -= nd.x * 2; dy[m] -= nd.y * 2; // gravity: the whole settles in about n·k² of area
+        dx[m] -= nd.x * 2 / aspect; dy[m] -= nd.y * 2; // gravity: the whole settles in about n·k² of area, as wide as the drawing
         var len = Math.sqrt(dx[m] * dx[m] + dy[m] * dy[m]) + 0.01, step = Math.min(len, heat * t + 1);
         nd.x += (dx[m] / len) * step;
         nd.y += (dy[m] / len) * step;
@@ -191,6 +192,7 @@ var Graph = (function () {
       if (nd.kind) attrs["data-kind"] = nd.kind;
       var ringed = !nd.ghost && !!nd.seed && !!opts.ring;
       if (ringed) attrs["data-seed"] = "";
+      nd.ringed = ringed;
       if (nd.more) attrs["data-more"] = nd.more;
       if (opts.diff) attrs["data-how"] = nd.how;
       var gn = el("g", attrs, nodeLayer);
@@ -198,7 +200,7 @@ var Graph = (function () {
       if (ringed) el("circle", { r: R + 5, fill: "none", stroke: "#1b4f9c", "stroke-width": 2.5, "class": "ring" }, gn);
       mark(nd.ghost ? "circle" : st.shape, R, { fill: nd.ghost ? "#fff" : st.colour, stroke: stroke,
         "stroke-width": opts.diff && HOW[nd.how] ? 3 : 1, "stroke-dasharray": nd.ghost || nd.trimmed ? "3,2" : "none" }, gn);
-      var t = el("text", { x: R + 4, y: 4, "class": "node-label" }, gn);
+      var t = el("text", { x: LX, y: 4, "class": "node-label" }, gn);
       t.textContent = short(name) + (nd.more ? " (+" + nd.more + ")" : "");
       var tip = el("title", {}, gn);
       tip.textContent = (nd.ghost ? "outside this text: " : "") + "(" + nd.v + (nd.kind ? ":" + [nd.kind].concat(nd.labels).join(":") : "") + ") " +
@@ -225,7 +227,7 @@ var Graph = (function () {
     var idx = {};
     nodes.forEach(function (nd, i) { idx[nd.v] = i; });
     var links = g.edges.map(function (e) { return [idx[e.from], idx[e.to]]; });
-    spread(nodes, links, warm);
+    spread(nodes, links, warm, Math.max(1, Math.min(3, (svg.clientWidth || 800) / (svg.clientHeight || 500))));
     separate(nodes);
 
     var edges = g.edges.map(function (e) {

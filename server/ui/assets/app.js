@@ -236,10 +236,10 @@
     var miss = $("miss");
     miss.hidden = !sh.miss;
     if (sh.miss) {
-      var instead = { task: "the live tasks", peak: "the most connected nodes", skip: "nothing" }[sh.miss.instead] || "other nodes";
+      var instead = { task: "the live tasks", peak: "the most connected nodes" }[sh.miss.instead];
       miss.textContent = "No match: " + (sh.miss.unmatched || []).join("; ") +
         (sh.miss.did_you_mean && sh.miss.did_you_mean.length ? ". Did you mean " + sh.miss.did_you_mean.join(" or ") + "?" : ".") +
-        " Drawn instead of a match (faded): " + instead + ", not an answer to q.";
+        (instead ? " Drawn instead of a match (faded): " + instead + ", not an answer to q." : " Nothing is drawn.");
     }
     var ul = clear($("notices"));
     (sh.notices || []).forEach(function (n) { ul.appendChild(h("li", "notice", n.code + ": " + n.message)); });
@@ -552,6 +552,7 @@
   $("zoom-out").addEventListener("click", function () { if (cur) Graph.zoom(cur.view, 0.8); });
   $("expand").addEventListener("click", function () { if (cur && cur.selected) expand(cur.selected); });
   $("panel-close").addEventListener("click", closePanel);
+  document.addEventListener("keydown", function (ev) { if (ev.key === "Escape" && !$("panel").hidden) closePanel(); });
 
   $("recall").addEventListener("submit", function (ev) {
     ev.preventDefault();

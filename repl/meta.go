@@ -118,6 +118,9 @@ func (sh *Shell) Meta(ctx context.Context, line string) error {
 // placed on m's line when m comes from a script or a file, where the line
 // says which of many it was.
 func (sh *Shell) meta(ctx context.Context, m Meta) error {
+	if m.Habit != "" && m.Text != ":quit" {
+		fmt.Fprintf(sh.r.Err, "(%s is %s in gqlsh)\n", m.Habit, m.Text)
+	}
 	line := m.Text
 	fields := strings.Fields(strings.TrimPrefix(strings.TrimSpace(line), ":"))
 	var err error

@@ -60,7 +60,7 @@ func countList(l []goldfish.NameCount) string {
 var habits = map[string]string{
 	"exit": ":quit", "quit": ":quit", `\q`: ":quit", ".quit": ":quit", ".exit": ":quit",
 	".tables": ":kinds", `\dt`: ":kinds", ".schema": ":kinds", `\d`: ":kinds",
-	`\l`: ":sessions", ".databases": ":sessions", `\?`: ":help", ".help": ":help",
+	`\l`: ":sessions", ".databases": ":sessions", `\?`: ":help", ".help": ":help", "help": ":help",
 }
 
 // habit returns the meta-command a line typed by habit stands for ("" if
@@ -71,11 +71,11 @@ func habit(line string) string {
 	if len(f) == 0 || len(f) > 2 {
 		return ""
 	}
-	m, ok := habits[f[0]]
+	m, ok := habits[strings.ToLower(f[0])] // EXIT and HELP too; a kind keeps its case
 	switch {
 	case !ok:
 		return ""
-	case len(f) == 2 && m == ":kinds" && (f[0] == `\d` || f[0] == ".schema"):
+	case len(f) == 2 && m == ":kinds" && (f[0] == `\d` || strings.EqualFold(f[0], ".schema")):
 		return m + " " + f[1]
 	case len(f) == 2:
 		return ""

@@ -43,6 +43,9 @@ type Meta struct {
 	Col    int // of the ':'
 	Offset int
 	Source string
+	// Habit is what was written when the line was a psql or sqlite3
+	// habit (exit, \q, .tables, \d KIND, help), which Text translates.
+	Habit string
 }
 
 // Item is one piece of a script: a statement, a meta-command, or an error
@@ -315,6 +318,16 @@ func (s *Scanner) scanRune(c byte, it *Item) scanResult {
 // scanCode reads c outside strings and comments: a meta-command line, the
 // ';' that ends a statement, or what opens a string or a comment.
 func (s *Scanner) scanCode(c byte, next int, it *Item) scanResult {
+	if s.MetaLines && s.tok < 0 && s.lineBlank && !s.skip && strings.IndexByte(habitStarts, c) >= 0 {
+		m, ok, wait := s.habitLine()
+		if wait {
+			return needMore
+		}
+		if ok {
+			*it = m
+			return gotItem
+		}
+	}
 	switch {
 	case c == ':' && s.MetaLines && s.tok < 0 && s.lineBlank && !s.skip:
 		m, ok, wait := s.metaLine()
@@ -510,6 +523,39 @@ func (s *Scanner) invalidUTF8() (Item, bool) {
 	s.skip = true
 	s.tok = -1
 	return Item{Source: s.Source, Err: err}, true
+}
+
+// habitStarts are the first bytes of the lines habit knows.
+const habitStarts = `eqhEQH\.`
+
+// habitLine reads the line at the scan position when it is a habit of
+// psql or sqlite3 (habit): a meta-command line that says what was
+// written. ok is false for any other line; wait says the line's end has
+// not been read yet.
+func (s *Scanner) habitLine() (it Item, ok, wait bool) {
+	rest := s.buf[s.i:]
+	n := bytes.IndexByte(rest, '\n')
+	if n < 0 {
+		if len(rest) > 64 {
+			return Item{}, false, false // longer than any habit
+		}
+		if !s.ended {
+			return Item{}, false, true
+		}
+		n = len(rest)
+	}
+	typed := strings.TrimRight(string(rest[:n]), " \t\r")
+	text := habit(typed)
+	if text == "" || !utf8.ValidString(typed) {
+		return Item{}, false, false
+	}
+	m := &Meta{Text: text, Habit: typed, Line: s.line, Col: s.col, Offset: s.base + s.i, Source: s.Source}
+	s.col += utf8.RuneCountInString(typed)
+	s.i += n
+	if s.i < len(s.buf) {
+		s.step('\n', 1)
+	}
+	return Item{Meta: m, Source: s.Source}, true, false
 }
 
 // metaLine reads the meta-command line at the scan position. wait says

@@ -78,7 +78,7 @@ func TestAgentsCrashChild(t *testing.T) {
 	}
 	say("ready")
 	// Each child's steps are new nodes, not echoes of an earlier child's
-	// (which would apply nothing, SPEC §6), so every Commit applies.
+	// (which would apply nothing, docs/design.md#commit), so every Commit applies.
 	run := time.Now().UnixNano()
 	for i, name := range agentsCrashNames {
 		go func() {

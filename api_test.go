@@ -10,7 +10,7 @@ import (
 )
 
 // innerPackages are the packages whose types must never show in the root
-// package's exported API (SPEC §10): a caller of the embedding API never
+// package's exported API (docs/design.md#interfaces): a caller of the embedding API never
 // needs them, and they change without notice. gqlstatus and values are
 // not among them: values declares the public values once (the root
 // re-exports them by alias), and gqlstatus is the one error vocabulary

@@ -11,7 +11,7 @@ import (
 )
 
 // catalogWatch reads the catalogue of one database after another and
-// checks SPEC §7: its version never goes back, across reopens too, and a
+// checks docs/design.md#persistence-and-history: its version never goes back, across reopens too, and a
 // version always shows the same content.
 type catalogWatch struct {
 	t    *testing.T

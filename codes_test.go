@@ -16,7 +16,7 @@ var libraryWords = []string{"<input>", "ERROR:", "cel-go", "strconv.", "parsing 
 	"no such overload", "no matching overload", "bbolt", "code point size"}
 
 // TestErrorsSpeakGQL: each condition a statement can raise has its own
-// GQLSTATUS (ISO's where it defines one, SPEC §11), a message in GQL's
+// GQLSTATUS (ISO's where it defines one, docs/design.md#errors), a message in GQL's
 // words with no library's text in it, and advice; conditions that shared
 // 22G03, 40000 or 42001 before have codes of their own.
 func TestErrorsSpeakGQL(t *testing.T) {

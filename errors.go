@@ -116,7 +116,7 @@ const MaxAgents = values.MaxAgents
 // or '.', not starting with '-' or '.' (the rules of session names).
 func ValidAgentName(name string) error { return values.ValidAgentName(name) }
 
-// CatalogName is the session that lists the others (SPEC §8): one node
+// CatalogName is the session that lists the others (docs/design.md#sessions-slices-and-model-snap): one node
 //
 //	(:SESSION {name: "mission", version: 12, nodes: 40, edges: 55, recycled: 3,
 //	           kinds: ["NOTE:4", "TSK:36"], last_commit: DATETIME "…"})

@@ -24,7 +24,7 @@ func TestPreconditionOverCost(t *testing.T) {
 	}
 	for i := range 3 {
 		// i tells the rounds apart: a round equal to the one before would
-		// be echoes, and create nothing (SPEC §6).
+		// be echoes, and create nothing (docs/design.md#commit).
 		if _, err := s.Commit(ctx, `INSERT (:N {v: 1, i: $i}), (:N {v: 2, i: $i}), (:N {v: 3, i: $i})`, map[string]any{"i": i}); err != nil {
 			t.Fatal(err)
 		}

@@ -35,7 +35,7 @@ func TestPurgeGivesMemoryBack(t *testing.T) {
 	var parts []string
 	for i := range 1000 {
 		// $b tells the batches' M nodes apart: an M equal to an earlier
-		// batch's would be an echo, and bind instead (SPEC §6).
+		// batch's would be an echo, and bind instead (docs/design.md#commit).
 		parts = append(parts, fmt.Sprintf("(:N%d {nick: $n%d, v: %d})-[:r]->(:M {v: %d, b: $b})", i%5, i, i, i))
 	}
 	text := "INSERT " + strings.Join(parts, ", ")

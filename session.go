@@ -90,7 +90,7 @@ func (s *Session) commit(ctx context.Context, text string, params map[string]any
 // nothing was committed or read since the last flush.
 func (s *Session) Flush(ctx context.Context) error { return s.e.Flush(ctx) }
 
-// Purge removes the session's recycled elements for good (SPEC §7: never
+// Purge removes the session's recycled elements for good (docs/design.md#persistence-and-history: never
 // done by a Recall). It is durable like a Commit and, when it removed
 // anything, makes a new version. It returns the number removed.
 func (s *Session) Purge(ctx context.Context) (int, error) { return s.e.Purge(ctx) }

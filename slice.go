@@ -7,7 +7,7 @@ import (
 	"github.com/goldfish-gql/goldfish/values"
 )
 
-// Slices (SPEC §8, Path B) are how elements move from one session to
+// Slices (docs/design.md#sessions-slices-and-model-snap, Path B) are how elements move from one session to
 // another: ExportSlice writes the neighbourhoods of a few anchors with
 // their engine ids, Absorb commits them into another session as one Δ.
 //

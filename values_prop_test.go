@@ -123,7 +123,7 @@ func quotedName() *rapid.Generator[string] {
 }
 
 // TestCommitReadsBack commits random Go parameter values to a session in
-// a cabinet and checks SPEC §7's promise: what Commit acknowledges reads
+// a cabinet and checks the promise of docs/design.md#persistence-and-history: what Commit acknowledges reads
 // back identically after the database is reopened (from the log, or from
 // a snapshot after a flush), and its Shape parses and commits again to
 // the same node; what no property can hold is refused at Commit with the

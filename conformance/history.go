@@ -9,7 +9,7 @@ import (
 	"github.com/goldfish-gql/goldfish"
 )
 
-// The directives that read a session's past (SPEC §7, History):
+// The directives that read a session's past (docs/design.md#persistence-and-history, History):
 //
 //	diff from=A to=B [nick=N,M] [kind=K,L]   the Δ from version A to B
 //	diffcheck from=A to=B                    Diff(0,A) then Diff(A,B) committed on a fresh session give version B

@@ -12,7 +12,7 @@ import (
 	"github.com/goldfish-gql/goldfish/vocab"
 )
 
-// AbsorbPolicy says what Absorb does with the slice's ids (SPEC §8). Its
+// AbsorbPolicy says what Absorb does with the slice's ids (docs/design.md#sessions-slices-and-model-snap). Its
 // values are what a log entry keeps, so they are only ever appended.
 type AbsorbPolicy uint8
 

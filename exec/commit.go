@@ -14,7 +14,7 @@ import (
 	"github.com/goldfish-gql/goldfish/vocab"
 )
 
-// Mint chooses how new elements get their engine ids (SPEC §6).
+// Mint chooses how new elements get their engine ids (docs/design.md#commit).
 type Mint uint8
 
 const (

@@ -12,7 +12,7 @@ import (
 	"github.com/goldfish-gql/goldfish/vocab"
 )
 
-// A diff (SPEC §7, History) is the change between two versions of a
+// A diff (docs/design.md#persistence-and-history, History) is the change between two versions of a
 // session as one plain Δ: GQL that, committed on a copy of version From
 // (one Commit, default mint), gives version To's graph, ids aside.
 //
@@ -44,7 +44,7 @@ import (
 // that are identical cannot be told apart, so a triple is rewritten
 // whole); then one statement that binds every node it touches at once
 // (one row), DETACH DELETEs, REMOVEs and SETs, and INSERTs the new nodes
-// and every edge of a rewritten triple. Inserts meet no echo (SPEC §6):
+// and every edge of a rewritten triple. Inserts meet no echo (docs/design.md#commit):
 // a rewritten triple has no live edge left when its edges are inserted,
 // and a new node identical to a live one is inserted without properties
 // and SET after, since a pattern without properties restates nothing.
@@ -335,7 +335,7 @@ func (d *differ) moveNicks() {
 }
 
 // settles reports whether the Δ's SET of node dn would settle a task
-// (SPEC §6, delete_on_settle) that reaches, at To, a node with
+// (docs/design.md#commit, delete_on_settle) that reaches, at To, a node with
 // delete_on_settle: true: the Commit would recycle that node, which To
 // still has. A task inserted settles nothing, so such a task is
 // replaced.

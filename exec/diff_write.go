@@ -285,7 +285,7 @@ func propsLiteral(p values.Props) string {
 
 // insertNode writes node n's INSERT pattern; when a live node at To
 // that the Δ does not create has n's labels and holds its properties,
-// the pattern would echo it (SPEC §6), so n is inserted with its labels
+// the pattern would echo it (docs/design.md#commit), so n is inserted with its labels
 // only and its properties are SET after (set).
 func (d *differ) insertNode(n *store.Node, v string) (ins, set string) {
 	d.charge(1, n.Props.Size())

@@ -243,8 +243,8 @@ func (e *emitter) emit(w *shapewalk.Shape, seeds int) {
 // or beyond (trim > 0), and edges between two of them, are written with
 // their identity properties only, as view=shell writes every element;
 // an edge between two such nodes at the same hop is left out: it is not
-// how the walk reached either (that edge joins two hops), and SPEC's
-// walk adds edges between Shape nodes only while budget remains, which
+// how the walk reached either (that edge joins two hops), and the walk
+// (docs/design.md#the-walk) adds edges between Shape nodes only while budget remains, which
 // a Shape over its token target has not.
 //
 // The body is written in pieces cut where the byte class changes, so its

@@ -72,7 +72,7 @@ func TestCommitLedger(t *testing.T) {
 		{text: `MATCH (t:TSK {nick: "c"}) SET t += {pri: 3, owner: "ana"}`,
 			changed: 1, writes: map[string]string{"TSK.pri": "2/0", "TSK.owner": "1/0"}},
 		// The note names its task: a note equal to another task's would be
-		// an echo of it, and bind to it (SPEC §6).
+		// an echo of it, and bind to it (docs/design.md#commit).
 		{text: `CREATE ACTION settle(nick STRING) { MATCH (t:TSK {nick: $nick}) SET t.status = "settled" INSERT (t)-[:has_note]->(:NOTE {text: $nick}) }`},
 		{text: `CALL settle('a')`,
 			changed: 3, writes: map[string]string{"TSK.status": "5/1", "NOTE.text": "1/1"}},

@@ -213,7 +213,7 @@ func (x *executor) insertEdge(row *planner.Row, ep *planner.EdgePlan, l, r *stor
 // counts for its notice: past it the notice says "at least".
 const echoCountMax = 16
 
-// echoNode finds the live node an INSERT node pattern restates (SPEC §6,
+// echoNode finds the live node an INSERT node pattern restates (docs/design.md#commit,
 // "Echoes bind"), so the pattern binds to it instead of creating a
 // duplicate. A pattern restates a node when
 //
@@ -430,7 +430,7 @@ func (x *executor) propsOf(row *planner.Row, pps []planner.PropPlan) (values.Pro
 }
 
 // storable reports why v cannot be written, or nil: whatever a Commit
-// writes, the cabinet must hold and hydrate must read back (SPEC §7).
+// writes, the cabinet must hold and hydrate must read back (docs/design.md#persistence-and-history).
 // A replayed Δ was checked when it was committed, by whatever checks
 // the version that committed it had; it is held only to the nesting
 // limit, without which the session's next snapshot would not decode.
@@ -810,7 +810,7 @@ func dedupe(labels []string) []string {
 }
 
 // TaskKind is the kind of a task, SettledLabel the label that settles
-// it: a TSK without Settled is a live task (SPEC §5, §6).
+// it: a TSK without Settled is a live task (docs/design.md#recall, #commit).
 const (
 	TaskKind     = "TSK"
 	SettledLabel = "Settled"
@@ -827,7 +827,7 @@ type settling struct {
 
 // settle recycles, once every statement of the Δ has run, the nodes
 // with delete_on_settle: true that a task the Δ settled reaches by an
-// outgoing edge, unless another live task reaches them too (SPEC §6:
+// outgoing edge, unless another live task reaches them too (docs/design.md#commit:
 // "Switch task: settle the old TSK"). Counted in the statement that
 // settled the task.
 func (x *executor) settle(stmts []values.StmtResult) error {

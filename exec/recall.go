@@ -164,7 +164,7 @@ func Recall(ctx context.Context, snap *store.Snapshot, plan *planner.Plan, param
 		miss = x.explainMiss(snap, rp, &planner.Row{Vars: make([]planner.Element, len(st.Vars)), Params: celParams})
 	}
 	if len(seeds) == 0 && limit > 0 && !opt.NoPeaks {
-		// A codebook miss: the live tasks before topology (SPEC §5.1).
+		// A codebook miss: the live tasks before topology (docs/design.md#seeds).
 		tasks, err := x.liveTasks(snap, limit)
 		if err != nil {
 			return nil, err

@@ -17,7 +17,7 @@ import (
 	"github.com/goldfish-gql/goldfish/values"
 )
 
-// Slices are SPEC §8's Path B: the one way elements move between
+// Slices (docs/design.md#sessions-slices-and-model-snap) are the one way elements move between
 // sessions. ExportSlice writes the neighbourhoods of a few anchors with
 // their engine ids; ReadSlice reads such a text back and checks it;
 // Absorb commits what it read into another session as one Δ.

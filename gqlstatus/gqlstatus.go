@@ -32,7 +32,7 @@ import (
 // that no code is written as a string anywhere else).
 type Code string
 
-// The codes goldfish raises (SPEC §11).
+// The codes goldfish raises (docs/design.md#errors).
 const (
 	// successful completion: a Recall's Shape
 	Success Code = "00000"

@@ -22,7 +22,7 @@ func mustParse(t *testing.T, text string) *ast.Script {
 
 func TestShapes(t *testing.T) {
 	cases := []struct{ in, want string }{
-		// SPEC §4 examples
+		// docs/design.md#the-language examples
 		{`MATCH (t:TSK {status: "open"}) LIMIT 1`, `(MATCH (t:TSK{status:"open"})) (LIMIT 1)`},
 		{`MATCH (t:TSK {status: "open"}), (n:NOTE) WHERE n CONTAINS "cookie" LIMIT 4`,
 			`(MATCH (t:TSK{status:"open"}), (n:NOTE) WHERE (CONTAINS n "cookie")) (LIMIT 4)`},

@@ -6,7 +6,7 @@ import (
 	"github.com/goldfish-gql/goldfish/vocab"
 )
 
-// DefineStep registers or drops a view or an action (SPEC §9): a statement
+// DefineStep registers or drops a view or an action (docs/design.md#the-vocabulary-and-attention): a statement
 // of its own, applied by the executor to the session's vocabulary as part
 // of its Δ.
 type DefineStep struct {

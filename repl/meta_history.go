@@ -11,7 +11,7 @@ import (
 	"github.com/goldfish-gql/goldfish"
 )
 
-// The meta-commands that read a session's past as GQL (SPEC §7,
+// The meta-commands that read a session's past as GQL (docs/design.md#persistence-and-history,
 // History): :diff and :history.
 
 const (

@@ -13,7 +13,7 @@ import (
 )
 
 // The meta-commands that move slices between sessions: :export and
-// :absorb (SPEC §8).
+// :absorb (docs/design.md#sessions-slices-and-model-snap).
 
 const exportUsage = ":export FILE Q (Q a Recall's token, e.g. MATCH (t:TSK {nick: \"TSK_login\"}))"
 

@@ -9,7 +9,7 @@ import (
 	"github.com/goldfish-gql/goldfish/wire"
 )
 
-// The endpoints that read a session's past as GQL (SPEC §7, History),
+// The endpoints that read a session's past as GQL (docs/design.md#persistence-and-history, History),
 // as gqlsh's :diff and :history do: GET /v1/sessions/{name}/diff and
 // /history, and /dump?at=N, the dump a diff committed elsewhere is
 // checked against.

@@ -134,7 +134,7 @@ func TestMCPAnswerCap(t *testing.T) {
 	db, _, ts := newServer(t, server.Options{})
 	ctx := context.Background()
 	big, _ := db.Session(ctx, "big")
-	// i tells the DOCs apart: an equal DOC would be an echo (SPEC §6).
+	// i tells the DOCs apart: an equal DOC would be an echo (docs/design.md#commit).
 	for i := range 20 {
 		if _, err := big.Commit(ctx, `INSERT (:DOC {body: $b, i: $i})`, map[string]any{"b": strings.Repeat("x", 150<<10), "i": i}); err != nil {
 			t.Fatal(err)

@@ -13,7 +13,7 @@ import (
 	"github.com/goldfish-gql/goldfish/wire"
 )
 
-// Sessions are MCP resources too (SPEC §10): goldfish://sessions/{name}
+// Sessions are MCP resources too (docs/design.md#interfaces): goldfish://sessions/{name}
 // reads a session's outline, the text the recall tool gives for MATCH (),
 // and goldfish://sessions/{name}/nodes/{nick} a Recall of one node and
 // its neighbours. resources/list lists the sessions the caller's token may

@@ -9,7 +9,7 @@ import (
 )
 
 // The common knowledge-graph memory server's tools, with its names, input
-// schemas and descriptions, on one session (SPEC §10):
+// schemas and descriptions, on one session (docs/design.md#interfaces):
 //
 //   - an entity {name, entityType, observations} is a node of kind
 //     entityType with nick = name and the list property observations;

@@ -21,7 +21,7 @@ import (
 	"github.com/goldfish-gql/goldfish/wire"
 )
 
-// MaxFrame is the most bytes of one request body or response (SPEC §3).
+// MaxFrame is the most bytes of one request body or response (docs/design.md#budgets).
 const MaxFrame = wire.MaxFrame
 
 // DefaultMemorySession is the session the memory-server tools work on.

@@ -1,13 +1,13 @@
-// Package shapewalk computes the Shape of a Recall (SPEC §5): pure,
+// Package shapewalk computes the Shape of a Recall (docs/design.md#recall): pure,
 // deterministic functions over one immutable *store.Snapshot.
 //
 //   - Walk: the bounded breadth-first neighbourhood of a seed set (k hops,
 //     at most M rows, fan-out clamp F, pinned kinds first within their
 //     share of M, leading seeds walked first, view=shell), with closing
 //     edges and clamp notes.
-//   - Compare, Sort, Signature: the canonical node order (§5.3).
-//   - Peaks: the Peak_L last-resort cue (§5.1).
-//   - Outline: the MATCH () cue (§5.1).
+//   - Compare, Sort, Signature: the canonical node order (docs/design.md#canonical-order-and-the-emit).
+//   - Peaks: the Peak_L last-resort cue (docs/design.md#seeds).
+//   - Outline: the MATCH () cue (docs/design.md#seeds).
 //
 // # Canonical order
 //

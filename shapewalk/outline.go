@@ -15,7 +15,7 @@ type TypeCount struct {
 	Count int
 }
 
-// Outline returns the cue outline for MATCH () (SPEC §5.1): live node count
+// Outline returns the cue outline for MATCH () (docs/design.md#seeds): live node count
 // per kind and up to L exemplars per kind, and live edge count per type;
 // kinds and types sorted by name. Cost: O(kinds·(log n + L) + types·log n)
 // (plus signatures for exemplars tied on observables).

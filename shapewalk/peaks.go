@@ -9,7 +9,7 @@ import (
 	"github.com/goldfish-gql/goldfish/store"
 )
 
-// Peaks returns Peak_L (SPEC §5.1): ρ*(v) is the number of live edges of v
+// Peaks returns Peak_L (docs/design.md#seeds): ρ*(v) is the number of live edges of v
 // whose type is not hierarchical (a self-loop counts once); v is a peak
 // when ρ*(v) ≥ 1 and no neighbour of the same kind over a non-hierarchical
 // edge has a larger ρ*. The result is the L largest peaks, ties in

@@ -129,7 +129,7 @@ func (w *walker) seedRank(n *store.Node) int {
 }
 
 // PinnedShare is the most nodes of the pinned kinds a Shape of m rows
-// holds besides its seeds: a quarter of M, at least 1 (SPEC §5: pinned
+// holds besides its seeds: a quarter of M, at least 1 (docs/design.md#recall: pinned
 // kinds are added first, within a documented share of M). The walk also
 // never gives them more than the rows the seeds leave (M − seeds). A seed
 // of a pinned kind is in the Shape anyway and takes none of the share.

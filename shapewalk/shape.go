@@ -4,7 +4,7 @@ import "github.com/goldfish-gql/goldfish/store"
 
 // What a Walk is asked and what it gives: its options and the Shape.
 
-// Defaults of Options (SPEC §3).
+// Defaults of Options (docs/design.md#budgets).
 const (
 	DefaultK = 2
 	DefaultM = 50

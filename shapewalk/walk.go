@@ -155,7 +155,7 @@ func (w *walker) addEdge(e *store.Edge, typ string, from, to int32) {
 	w.rows++
 }
 
-// Walk computes the Shape of seeds in snap (SPEC §5.2). Seeds that are not
+// Walk computes the Shape of seeds in snap (docs/design.md#the-walk). Seeds that are not
 // live in snap are ignored; a seed given twice appears once.
 func Walk(snap *store.Snapshot, seeds []*store.Node, opt Options) *Shape {
 	return WalkInto(new(Shape), snap, seeds, opt)

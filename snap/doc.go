@@ -1,4 +1,4 @@
-// Package snap is Model Snap for Go (SPEC §8): it partitions the code
+// Package snap is Model Snap for Go (docs/design.md#sessions-slices-and-model-snap): it partitions the code
 // graph of a Go source tree into sessions that each stay Shape-sized, so
 // an agent reads a large model in two Recalls of a few hundred tokens
 // each, never with a larger M.

@@ -31,7 +31,7 @@ import (
 //	(edge type, direction (Out before In), far node's observable key,
 //	 far node's engine id, edge id)
 //
-// i.e. SPEC §5.2's canonical neighbour order up to the WL tie-break
+// i.e. the walk's canonical neighbour order (docs/design.md#the-walk) up to the WL tie-break
 // within runs of observably equal neighbours (engine ids only make the
 // order total). A Tx copies a record's adjacency slice the first time it
 // writes it and then edits it in place.

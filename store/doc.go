@@ -98,7 +98,7 @@
 // and each directory and leaf it writes once). A record holds the node's current *Node, its
 // live out/in degree and its adjacency: an immutable slice of entries
 // {edge, far slot, direction} sorted by (edge type, direction, far node's
-// observable key, far node's engine id, edge id) — SPEC §5.2's canonical
+// observable key, far node's engine id, edge id) — the canonical (docs/design.md#the-walk)
 // neighbour order, up to the WL tie-break the walker applies within runs
 // of observably equal neighbours. A *Node knows its slot, so
 // Snapshot.Adjacency(n) and every far node are reached by index with no

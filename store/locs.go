@@ -9,7 +9,7 @@ import (
 )
 
 // LocKey is the property holding a node's locator: the artefact it came
-// from (SPEC §1). Seeds by locator are the commonest after nicks, and a
+// from (docs/design.md#what-goldfish-is). Seeds by locator are the commonest after nicks, and a
 // locator is nearly always held by one node, so equality on a STRING loc
 // is answered by a hash index (the locator index) instead of a descent of
 // the property index, whose every comparison loads another node.

@@ -287,7 +287,7 @@ func (t *Tx) Commit() *Snapshot {
 // CommitAt is Commit publishing the working state as the given version
 // instead of base+1: a graph whose version is a function of state kept
 // elsewhere (the catalogue, whose version is derived from the cabinet's
-// durable state, SPEC §7) jumps to it. The version must be greater than
+// durable state, docs/design.md#persistence-and-history) jumps to it. The version must be greater than
 // the base's: CommitAt panics otherwise, publishing nothing (a
 // version that does not move forward would name two states; the caller
 // computed it wrong), rolling the Tx back first. After Commit or Rollback it does nothing and

@@ -1,4 +1,4 @@
-// Package vocab is a session's vocabulary (SPEC §9): its views, named CEL
+// Package vocab is a session's vocabulary (docs/design.md#the-vocabulary-and-attention): its views, named CEL
 // expressions over the session, and its actions, named Δ templates with
 // typed parameters, an optional CEL precondition and an intent.
 //

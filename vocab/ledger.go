@@ -11,7 +11,7 @@ import (
 
 // The ledger is what the Commits of a session wrote, versioned with its
 // graph in the State so a reader of any version sees the facts of that
-// version (SPEC §9's attention envelope reads them): how many elements
+// version (the attention envelope, docs/design.md#the-vocabulary-and-attention, reads them): how many elements
 // the Commits changed, how often each (kind, property) pair was written
 // raw and inside actions, and which views and actions were dropped when.
 // It is a function of the Commits alone, so replaying the log rebuilds

@@ -16,7 +16,7 @@ import (
 // Type is the type of an action's parameter.
 type Type uint8
 
-// The parameter types (SPEC §9).
+// The parameter types (docs/design.md#the-vocabulary-and-attention).
 const (
 	TypeString Type = iota + 1
 	TypeInteger

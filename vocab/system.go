@@ -10,7 +10,7 @@ import (
 	"github.com/goldfish-gql/goldfish/values"
 )
 
-// The system views (SPEC §9): names starting with _ are reserved for
+// The system views (docs/design.md#the-vocabulary-and-attention): names starting with _ are reserved for
 // them. They are computed when read, from the vocabulary of the version
 // read, and never stored (not in the vocabulary, not in the Values of a
 // version, not in the cabinet); views and preconditions read them with

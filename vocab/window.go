@@ -12,7 +12,7 @@ import (
 // The window is the ledger's record of the last values.MaxGapWindow Commits that
 // wrote a property or called an action, one entry each: who committed,
 // the (kind, key) pairs it wrote on each side, and the actions whose CALL
-// applied. Vocabulary gaps, the message patterns of SPEC §9, are read
+// applied. Vocabulary gaps, the message patterns of docs/design.md#the-vocabulary-and-attention, are read
 // from the last gap_window of them (a rolling window, where the write
 // table counts the session's whole life), and so is pre-action
 // clustering: raw Commits that keep coming just before a CALL of the same

@@ -7,7 +7,7 @@ import (
 	"github.com/goldfish-gql/goldfish/values"
 )
 
-// The yours section (SPEC §9, "presence is meaningful"): what the
+// The yours section (docs/design.md#the-vocabulary-and-attention, "presence is meaningful"): what the
 // envelope says to one named agent about its own part of the vocabulary.
 // Another agent's registrations are never "yours".
 //

@@ -1,5 +1,5 @@
 // Package wire declares, once, the JSON a goldfish server and its
-// clients exchange over HTTP (the /v1 API of package server, SPEC §10)
+// clients exchange over HTTP (the /v1 API of package server, docs/design.md#interfaces)
 // and the JSON lines `gqlsh --format json` prints: every request body,
 // every answer, the error objects, the mapping of a GQLSTATUS error to
 // its HTTP status and back, and the conversions between those forms and
@@ -11,7 +11,7 @@
 // that speaks to a server links the wire without the engine.
 package wire
 
-// MaxFrame is the most bytes of one request body or answer (SPEC §3):
+// MaxFrame is the most bytes of one request body or answer (docs/design.md#budgets):
 // the server refuses a request or an answer over it (22Q07), and a
 // client reads no more of an answer.
 const MaxFrame = 4 << 20

@@ -27,7 +27,7 @@ type RecallRequest struct {
 	AtVersion uint64 `json:"at_version,omitempty" jsonschema:"read the session as it was at this version (left out: the newest); the Shape's body is the one it gave then, the header says at=N"`
 }
 
-// RecallSettings are a Recall's budgets and sections (SPEC §3, §9). A
+// RecallSettings are a Recall's budgets and sections (docs/design.md#budgets, #the-vocabulary-and-attention). A
 // budget left out, or 0, takes its default, but for K: its 0 is a value
 // of its own, "k": 0 walks no hop (the seeds alone), and only k left out
 // (or null) takes the default 2; so K is a pointer (Hops makes one from

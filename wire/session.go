@@ -135,7 +135,7 @@ func (v Vocabulary) Value() *values.Vocabulary {
 }
 
 // SettingsRequest is the body of POST /v1/sessions/{name}/settings: the
-// attention settings to change (SPEC §9); those left out keep their
+// attention settings to change (docs/design.md#the-vocabulary-and-attention); those left out keep their
 // values. The answer is the settings after the change.
 type SettingsRequest struct {
 	StaleReads        *uint64  `json:"stale_reads,omitempty"`
@@ -144,7 +144,7 @@ type SettingsRequest struct {
 	GapRatio          *float64 `json:"gap_ratio,omitempty"`
 	GapMin            *uint64  `json:"gap_min,omitempty"`
 	GapWindow         *uint64  `json:"gap_window,omitempty"`
-	// History: "all", "none" or a count of versions (SPEC §7).
+	// History: "all", "none" or a count of versions (docs/design.md#persistence-and-history).
 	History *values.HistoryKeep `json:"history,omitempty"`
 	// Pinned sets the session's pinned kinds: a list of kinds, or one
 	// string of them separated by commas; [] or "" clears them, left out

@@ -80,7 +80,7 @@ func TestTerminal(t *testing.T) {
 
 	// Second run: the INSERT comes back from history with its prefix and
 	// Up; the cabinet remembers the first run, so it restates what the
-	// session holds: echoes, and nothing applies (SPEC §6).
+	// session holds: echoes, and nothing applies (docs/design.md#commit).
 	tm.start(shell)
 	tm.waitFor("main>")
 	tm.keys("-l", "INSERT")

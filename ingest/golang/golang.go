@@ -1,4 +1,4 @@
-// Package golang ingests a Go source tree into a goldfish session (SPEC §8,
+// Package golang ingests a Go source tree into a goldfish session (docs/design.md#sessions-slices-and-model-snap,
 // Model Snap): one PKG node per package (loc: import path), one FILE node per
 // file (loc: path relative to the tree), and FN, TYPE, VAR and CONST nodes
 // for the package-level declarations (loc: "importpath.Name", methods and

@@ -1,4 +1,4 @@
-// Package catalog is the catalogue's content (SPEC §8): one SESSION node
+// Package catalog is the catalogue's content (docs/design.md#sessions-slices-and-model-snap): one SESSION node
 // per session, built from the metadata the cabinet keeps with every log
 // entry, the queue of changes Commits leave for the catalogue's next
 // read, and the catalogue a restricted caller may see.
@@ -16,7 +16,7 @@ import (
 	"github.com/goldfish-gql/goldfish/values"
 )
 
-// Name is the session that lists the others (SPEC §8): one node
+// Name is the session that lists the others (docs/design.md#sessions-slices-and-model-snap): one node
 //
 //	(:SESSION {name: "mission", version: 12, nodes: 40, edges: 55, recycled: 3,
 //	           kinds: ["NOTE:4", "TSK:36"], last_commit: DATETIME "…"})
@@ -97,7 +97,7 @@ func InfoOf(n *store.Node, persisted bool) Info {
 // The queue also keeps the catalogue's line: the version its next
 // Apply publishes, a function of the cabinet's durable state, so that
 // the catalogue's version never goes back across a reopen and one
-// version always shows one content (SPEC §7). The line is Σ over the
+// version always shows one content (docs/design.md#persistence-and-history). The line is Σ over the
 // listed sessions of their weight (cabinet.Meta.Weight: the version plus
 // the version the counts are of) plus the cabinet's dropped counter D,
 // which a drop raises by the dropped session's weight plus one

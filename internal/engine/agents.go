@@ -13,7 +13,7 @@ import (
 )
 
 // An agent is a reader and writer of a session that names itself on each
-// call (SPEC §9): RecallOptions.Agent, CommitOptions.Agent. Per (session,
+// call (docs/design.md#the-vocabulary-and-attention): RecallOptions.Agent, CommitOptions.Agent. Per (session,
 // agent) the engine keeps what the agent has read, beside the graph: a
 // Recall never writes the graph and never makes a version, so the record
 // lives in the Session, is updated under each agent's own lock, and is persisted as the session's attention record

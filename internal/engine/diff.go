@@ -11,7 +11,7 @@ import (
 	"github.com/goldfish-gql/goldfish/values"
 )
 
-// Diff and History (SPEC §7, History) read the past versions a session
+// Diff and History (docs/design.md#persistence-and-history, History) read the past versions a session
 // keeps (past.go): the change between two versions as one Δ
 // (exec.DiffSnapshots), and the versions that changed one node.
 

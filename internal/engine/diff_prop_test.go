@@ -31,7 +31,7 @@ func diffStatement(t *rapid.T) string {
 	case 16:
 		return fmt.Sprintf(`MATCH (a {nick: %q})-[e:r]->() SET e.w = %s`, nick("nick"), val)
 	case 14:
-		// a settling task recycles such a node (SPEC §6, delete_on_settle)
+		// a settling task recycles such a node (docs/design.md#commit, delete_on_settle)
 		return fmt.Sprintf(`MATCH (a {nick: %q}) INSERT (a)-[:has]->(:N {delete_on_settle: true, v: %d})`, nick("nick"), v)
 	case 0:
 		return fmt.Sprintf(`INSERT (:%s {nick: %q, v: %d})`, kind, nick("nick"), v)

@@ -64,7 +64,7 @@ var echoQueries = []string{
 // tokens, committing the Recall's whole text (header, notes and
 // attention comments included) back into its session applies nothing:
 // every node and edge row is an echo, the version and the contents stay
-// as they were (SPEC §6, "Echoes bind"). With view=shell the rows show
+// as they were (docs/design.md#commit, "Echoes bind"). With view=shell the rows show
 // identity properties only, so the test's nodes all carry a nick there.
 func TestShapeCommittedBackAppliesNothing(t *testing.T) {
 	ctx := context.Background()

@@ -21,7 +21,7 @@ import (
 )
 
 // sessionAttention is what a session keeps beside its graph for the
-// attention envelope (SPEC §9): its Recall count, its settings, the
+// attention envelope (docs/design.md#the-vocabulary-and-attention): its Recall count, its settings, the
 // salience marks of its views and actions, and what its views' values
 // were last seen to be. Reads load it lock-free; the few writers (a
 // Commit that registers or invokes, a Recall that reads views alone, a

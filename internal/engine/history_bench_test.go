@@ -60,7 +60,7 @@ func historySession(b testing.TB, db *DB) *Session {
 
 // BenchmarkRecallAtVersion measures a Recall (seed by nick, k=2, M=50,
 // the Shape cache off) of a session of about 100k elements at its newest
-// version and as of a random one of its last 1000 versions (SPEC §7
+// version and as of a random one of its last 1000 versions (docs/design.md#persistence-and-history
 // History): kept, the versions this process made; rebuilt, after a
 // reopen, once a first Recall has rebuilt them from the cabinet's
 // history. That first Recall, a replay of the history from the version

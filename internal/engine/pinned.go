@@ -9,7 +9,7 @@ import (
 	"github.com/goldfish-gql/goldfish/values"
 )
 
-// Pinned kinds per session (SPEC §5 walk): the kinds SetPinnedKinds names
+// Pinned kinds per session (docs/design.md#the-walk): the kinds SetPinnedKinds names
 // are kept with the session, beside its attention settings, and every
 // Recall of the session that names no pinned kinds of its own carries
 // their live nodes first (a call's RecallOptions.Pinned replaces them for

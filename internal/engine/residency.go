@@ -14,7 +14,7 @@ import (
 	"github.com/goldfish-gql/goldfish/values"
 )
 
-// A memory budget (SPEC §10): a database on a cabinet holds many sessions
+// A memory budget (docs/design.md#interfaces): a database on a cabinet holds many sessions
 // in one process, and the ones nobody uses need not stay in memory. Under
 // a budget, once the resident sessions' estimated memory is over it, the
 // idle ones are unloaded, least recently used first, and hydrated again

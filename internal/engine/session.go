@@ -26,7 +26,7 @@ type Session struct {
 	// durableMu orders publishing: readable only ever moves forward.
 	durableMu sync.Mutex
 	// readable is the newest durable snapshot: what every read sees
-	// (SPEC §7: no reader sees a version before it is durable, so a crash
+	// (docs/design.md#persistence-and-history: no reader sees a version before it is durable, so a crash
 	// never takes back what an agent has read).
 	readable atomic.Pointer[store.Snapshot]
 	// past keeps the snapshots of the latest versions (past.go); older

@@ -13,7 +13,7 @@ import (
 	"github.com/goldfish-gql/goldfish/values"
 )
 
-// Slices (SPEC §8, Path B) move elements from one session to another:
+// Slices (docs/design.md#sessions-slices-and-model-snap, Path B) move elements from one session to another:
 // ExportSlice writes the neighbourhoods of a few anchors with their
 // engine ids, Absorb commits them into another session as one Δ through
 // the write path. The facade's slice.go documents the text.

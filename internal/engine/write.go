@@ -149,7 +149,7 @@ func (s *Session) Commit(ctx context.Context, text string, args map[string]any, 
 	return res, err
 }
 
-// Purge removes the session's recycled elements for good (SPEC §7: never
+// Purge removes the session's recycled elements for good (docs/design.md#persistence-and-history: never
 // done by a Recall). It is durable like a Commit and, when it removed
 // anything, makes a new version. It returns the number removed.
 func (s *Session) Purge(ctx context.Context) (int, error) {

@@ -18,7 +18,7 @@ import (
 )
 
 // Parameters arrive as Go values and leave as stored values that the
-// cabinet's log must hold and hydrate must read back (SPEC §7), so they
+// cabinet's log must hold and hydrate must read back (docs/design.md#persistence-and-history), so they
 // are refused here, before anything applies, when no property could hold
 // them: lists nested deeper than values.MaxNesting (22Q05) or holding
 // themselves (22G03), strings that are not UTF-8 (22G03), NaN and infinite

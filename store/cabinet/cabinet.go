@@ -56,7 +56,7 @@ type Cabinet interface {
 	// Dropped reads the dropped counter D: the sum, over every drop the
 	// cabinet made, of the dropped session's weight (Meta.Weight) plus
 	// one; 0 for a file or schema written before it was kept. It only
-	// grows. The catalogue's version is Σ Weight over Sessions plus D (SPEC §7: it never goes back across a reopen, and
+	// grows. The catalogue's version is Σ Weight over Sessions plus D (docs/design.md#persistence-and-history: it never goes back across a reopen, and
 	// a version names one content); read D before Sessions when other
 	// hosts may drop meanwhile, so that the sum never runs ahead of the
 	// durable state.

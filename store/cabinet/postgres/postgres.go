@@ -83,7 +83,7 @@ var migrations = []string{
 		data    BYTEA NOT NULL
 	)`,
 	// 1 → 2: the dropped counter (one row, id 1), so that the
-	// catalogue's version never goes back across a reopen (SPEC §7).
+	// catalogue's version never goes back across a reopen (docs/design.md#persistence-and-history).
 	`CREATE TABLE IF NOT EXISTS %[1]s.dropped (
 		id    INT PRIMARY KEY,
 		total BIGINT NOT NULL

@@ -54,17 +54,17 @@ func codeConstants(t *testing.T) []constant {
 
 func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }
 
-// readmeTable reads the README's table "GQLSTATUS codes": code, constant
-// and meaning per row.
+// readmeTable reads the table of docs/codes.md ("GQLSTATUS codes"): code,
+// constant and meaning per row.
 func readmeTable(t *testing.T) []constant {
 	t.Helper()
-	b, err := os.ReadFile("../README.md")
+	b, err := os.ReadFile("../docs/codes.md")
 	if err != nil {
 		t.Fatal(err)
 	}
-	_, section, ok := strings.Cut(string(b), "\n## GQLSTATUS codes\n")
+	_, section, ok := strings.Cut(string(b), "# GQLSTATUS codes\n")
 	if !ok {
-		t.Fatal(`the README has no section "## GQLSTATUS codes"`)
+		t.Fatal(`docs/codes.md has no title "# GQLSTATUS codes"`)
 	}
 	if i := strings.Index(section, "\n## "); i >= 0 {
 		section = section[:i]
@@ -79,7 +79,7 @@ func readmeTable(t *testing.T) []constant {
 	return out
 }
 
-// TestREADMEListsEveryCode: the README's table lists exactly the codes of
+// TestREADMEListsEveryCode: the table of docs/codes.md lists exactly the codes of
 // this package, in its order, each with its constant and its meaning.
 func TestREADMEListsEveryCode(t *testing.T) {
 	consts, rows := codeConstants(t), readmeTable(t)
@@ -89,11 +89,11 @@ func TestREADMEListsEveryCode(t *testing.T) {
 	for i := 0; i < max(len(consts), len(rows)); i++ {
 		switch {
 		case i >= len(rows):
-			t.Errorf("the README lacks %s (%s): %s", consts[i].value, consts[i].name, consts[i].meaning)
+			t.Errorf("docs/codes.md lacks %s (%s): %s", consts[i].value, consts[i].name, consts[i].meaning)
 		case i >= len(consts):
-			t.Errorf("the README lists %s (%s), which is no constant of gqlstatus", rows[i].value, rows[i].name)
+			t.Errorf("docs/codes.md lists %s (%s), which is no constant of gqlstatus", rows[i].value, rows[i].name)
 		case rows[i] != consts[i]:
-			t.Errorf("README row %d:\n  %s %s %s\nwant (gqlstatus.go):\n  %s %s %s", i+1,
+			t.Errorf("docs/codes.md row %d:\n  %s %s %s\nwant (gqlstatus.go):\n  %s %s %s", i+1,
 				rows[i].value, rows[i].name, rows[i].meaning, consts[i].value, consts[i].name, consts[i].meaning)
 		}
 	}

@@ -10,12 +10,13 @@ import (
 
 // TestReadmeTeachesSettled: the README and docs/*.md settle a task the
 // way liveness reads it, with the label Settled: no statement they show
-// sets a status that says finished without it, and the README shows
-// SET t:Settled and the notice a status alone draws.
+// sets a status that says finished without it, and they show SET
+// t:Settled and the notice a status alone draws.
 func TestReadmeTeachesSettled(t *testing.T) {
 	finishedSet := regexp.MustCompile(`(?i)\bSET\b[^;\n]*\bstatus\s*[=:]\s*['"](done|closed|finished|complete|completed|resolved|cancelled|canceled)['"]`)
 	files, _ := filepath.Glob(filepath.Join("..", "..", "docs", "*.md"))
 	files = append([]string{filepath.Join("..", "..", "README.md")}, files...)
+	var all strings.Builder
 	for _, f := range files {
 		b, err := os.ReadFile(f)
 		if err != nil {
@@ -28,13 +29,11 @@ func TestReadmeTeachesSettled(t *testing.T) {
 				}
 			}
 		}
-		if filepath.Base(f) != "README.md" {
-			continue
-		}
-		for _, want := range []string{`SET t:Settled`, `does not settle a task; add the label: SET t:Settled`, "settle_as_taught.txt"} {
-			if !strings.Contains(string(b), want) {
-				t.Errorf("README.md lacks %q", want)
-			}
+		all.Write(b)
+	}
+	for _, want := range []string{`SET t:Settled`, `does not settle a task; add the label: SET t:Settled`, "settle_as_taught.txt"} {
+		if !strings.Contains(all.String(), want) {
+			t.Errorf("neither the README nor docs/*.md shows %q", want)
 		}
 	}
 }

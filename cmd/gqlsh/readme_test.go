@@ -110,22 +110,33 @@ func TestReadmeCommands(t *testing.T) {
 	}
 }
 
-// TestReadmeTours runs each tour of the README (a ```text block that
-// starts with "$ gqlsh … -f FILE" and the ```gql block after "where
-// `FILE` is") and checks the README shows what gqlsh prints, byte for
-// byte, standard output and error as a terminal interleaves them.
+// TestReadmeTours runs each tour of the README and of docs/*.md (a
+// ```text block that starts with "$ gqlsh … -f FILE" and the ```gql block
+// after "where `FILE` is") and checks the page shows what gqlsh prints,
+// byte for byte, standard output and error as a terminal interleaves them.
 func TestReadmeTours(t *testing.T) {
-	b, err := os.ReadFile(filepath.Join("..", "..", "README.md"))
+	files, _ := filepath.Glob(filepath.Join("..", "..", "docs", "*.md"))
+	files = append([]string{filepath.Join("..", "..", "README.md")}, files...)
+	total := 0
+	for _, f := range files {
+		total += readmeTours(t, f)
+	}
+	if total < 4 {
+		t.Errorf("the README and docs/*.md hold %d tours, want at least 4", total)
+	}
+}
+
+// readmeTours runs the tours of one page, and returns how many it holds.
+func readmeTours(t *testing.T, path string) int {
+	b, err := os.ReadFile(path)
 	if err != nil {
 		t.Fatal(err)
 	}
 	readme := string(b)
 	tours := regexp.MustCompile("(?s)```text\n\\$ gqlsh ([^\n]*)\n(.*?)```").FindAllStringSubmatchIndex(readme, -1)
-	if len(tours) < 2 {
-		t.Fatalf("README has %d tours, want at least 2", len(tours))
-	}
 	var rewrites [][3]int // with -update-readme: [start, end, index in outs]
 	var outs []string
+	n := 0
 	for _, m := range tours {
 		args := strings.Fields(readme[m[2]:m[3]])
 		want := readme[m[4]:m[5]]
@@ -138,12 +149,13 @@ func TestReadmeTours(t *testing.T) {
 		if file == "" {
 			continue // a one-line example, not a tour
 		}
+		n++
 		src := regexp.MustCompile("(?s)where `" + regexp.QuoteMeta(file) + "` is\n\n```gql\n(.*?)```").FindStringSubmatch(readme[m[1]:])
 		if src == nil {
-			t.Errorf("tour %s: no ```gql block after \"where `%s` is\"", file, file)
+			t.Errorf("%s, tour %s: no ```gql block after \"where `%s` is\"", filepath.Base(path), file, file)
 			continue
 		}
-		t.Run(file, func(t *testing.T) {
+		t.Run(filepath.Base(path)+"/"+file, func(t *testing.T) {
 			dir := t.TempDir()
 			if err := os.WriteFile(filepath.Join(dir, file), []byte(src[1]), 0o644); err != nil {
 				t.Fatal(err)
@@ -157,23 +169,24 @@ func TestReadmeTours(t *testing.T) {
 					outs = append(outs, got)
 					return
 				}
-				t.Errorf("gqlsh %s prints\n%s\nthe README shows\n%s", strings.Join(args, " "), got, want)
+				t.Errorf("gqlsh %s prints\n%s\n%s shows\n%s", strings.Join(args, " "), got, filepath.Base(path), want)
 			}
 		})
 	}
 	if len(rewrites) > 0 {
-		// Write what gqlsh prints into the README, last tour first so the
+		// Write what gqlsh prints into the page, last tour first so the
 		// offsets of the others hold; review the diff.
 		for i := len(rewrites) - 1; i >= 0; i-- {
 			r := rewrites[i]
 			readme = readme[:r[0]] + outs[r[2]] + readme[r[1]:]
 		}
-		if err := os.WriteFile(filepath.Join("..", "..", "README.md"), []byte(readme), 0o644); err != nil {
+		if err := os.WriteFile(path, []byte(readme), 0o644); err != nil {
 			t.Fatal(err)
 		}
 	}
+	return n
 }
 
-// updateReadme rewrites the README's tour outputs with what gqlsh prints
-// (go test ./cmd/gqlsh -run TestReadmeTours -update-readme).
-var updateReadme = flag.Bool("update-readme", false, "rewrite the README's tour outputs with what gqlsh prints")
+// updateReadme rewrites the tour outputs of the README and docs/*.md with
+// what gqlsh prints (go test ./cmd/gqlsh -run TestReadmeTours -update-readme).
+var updateReadme = flag.Bool("update-readme", false, "rewrite the tour outputs of the README and docs/*.md with what gqlsh prints")

@@ -74,6 +74,7 @@ func (sh *Shell) metaSource(ctx context.Context, args []string) error {
 	sc := NewScanner(path, true)
 	buf := make([]byte, ChunkSize)
 	failed := 0
+	sh.last.ran = false
 	for {
 		n, rerr := f.Read(buf)
 		if n > 0 {
@@ -87,7 +88,7 @@ func (sh *Shell) metaSource(ctx context.Context, args []string) error {
 		k, stopped := sh.drain(ctx, sc, stop)
 		failed += k
 		if ctx.Err() != nil {
-			fmt.Fprintf(sh.r.Err, "%s:%d: stopped (Ctrl-C); the statements before this line stay applied\n", path, sc.line)
+			sh.sourceStopped(path, sc.line)
 			return errSourced
 		}
 		if stopped || rerr == io.EOF {
@@ -100,6 +101,22 @@ func (sh *Shell) metaSource(ctx context.Context, args []string) error {
 		return errSourced
 	}
 	return nil
+}
+
+// sourceStopped says where Ctrl-C stopped a :source of path, by the last
+// statement it ran: cut short (nothing of it applied), or done (it stays
+// applied, and the file's statements after it were not run). at is the
+// scan position, for a stop before any statement ran.
+func (sh *Shell) sourceStopped(path string, at int) {
+	v := sh.r.Session.Version()
+	switch {
+	case !sh.last.ran:
+		fmt.Fprintf(sh.r.Err, "%s:%d: stopped (Ctrl-C) before its first statement ran; nothing of it applied (v=%d)\n", path, at, v)
+	case sh.last.cut:
+		fmt.Fprintf(sh.r.Err, "%s:%d: stopped (Ctrl-C) in the statement at this line, which applied nothing; the statements before it stay applied (v=%d)\n", path, sh.last.line, v)
+	default:
+		fmt.Fprintf(sh.r.Err, "%s:%d: stopped (Ctrl-C) after the statement at this line; it and the statements before it stay applied (v=%d), the rest of the file did not run\n", path, sh.last.line, v)
+	}
 }
 
 // outputFile is where :output FILE sends results.

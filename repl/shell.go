@@ -51,6 +51,14 @@ type Shell struct {
 
 	single *singleTx // the transaction of Options.SingleTransaction while its input is read
 
+	// last is the last statement drain ran: its line, and whether Ctrl-C
+	// cut it short (then it applied nothing).
+	last struct {
+		source   string
+		line     int
+		cut, ran bool
+	}
+
 	typing    *Scanner // what a person types
 	pending   string   // typed text not yet in the history
 	pendingAt int      // its offset in the typing scanner's input
@@ -270,7 +278,15 @@ func (sh *Shell) stopped() int {
 		fmt.Fprintln(sh.r.Err, "gqlsh: interrupted (Ctrl-C); the single transaction (-1) is dropped: nothing applied")
 		return ExitInterrupted
 	}
-	fmt.Fprintln(sh.r.Err, "gqlsh: interrupted (Ctrl-C); the statements that ran before stay applied")
+	v := sh.r.Session.Version()
+	switch {
+	case !sh.last.ran:
+		fmt.Fprintf(sh.r.Err, "gqlsh: interrupted (Ctrl-C) before any statement ran (v=%d)\n", v)
+	case sh.last.cut:
+		fmt.Fprintf(sh.r.Err, "gqlsh: interrupted (Ctrl-C) in the statement at %s:%d, which applied nothing; the statements that ran before stay applied (v=%d)\n", sh.last.source, sh.last.line, v)
+	default:
+		fmt.Fprintf(sh.r.Err, "gqlsh: interrupted (Ctrl-C) after the statement at %s:%d; it and the statements that ran before stay applied (v=%d)\n", sh.last.source, sh.last.line, v)
+	}
 	return ExitInterrupted
 }
 
@@ -293,7 +309,11 @@ func (sh *Shell) drain(ctx context.Context, sc *Scanner, stopAtError bool) (fail
 		if !ok {
 			return failed, false
 		}
-		if err := sh.item(ctx, it); err != nil {
+		err := sh.item(ctx, it)
+		if it.Stmt != nil {
+			sh.last.source, sh.last.line, sh.last.ran, sh.last.cut = orStdin(it.Source), it.Stmt.Line, true, err != nil && interrupted(err)
+		}
+		if err != nil {
 			failed++
 			if stopAtError || interrupted(err) && ctx.Err() != nil {
 				return failed, true

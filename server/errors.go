@@ -44,6 +44,19 @@ func errUnauthenticated(why string) *gqlstatus.Error {
 		WithHint(`send "Authorization: Bearer TOKEN" with a token the server's tokens file holds (gqlsh token makes one)`)
 }
 
+// withMCPTokenHint is a refused token's error as /mcp answers it: where
+// an MCP client's configuration takes the token, and that no OAuth flow
+// will give one.
+func withMCPTokenHint(err error) error {
+	var ge *gqlstatus.Error
+	if !errors.As(err, &ge) || ge.Code != gqlstatus.Unauthenticated {
+		return err
+	}
+	c := *ge
+	c.Hint = `this server takes a bearer token, not OAuth: make one with gqlsh token and send "Authorization: Bearer TOKEN" (in an MCP client's configuration, the headers of the server's entry)`
+	return &c
+}
+
 func errAccess(verb, session string) *gqlstatus.Error {
 	return gqlstatus.Errorf(gqlstatus.AccessDenied, "this token may not %s session %q", verb, session).
 		WithHint("use a token whose scope names the session (gqlsh token --" + verb + " GLOB)")

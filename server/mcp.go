@@ -275,9 +275,12 @@ func (s *Server) mcpHTTP() http.Handler {
 		}
 		// The token is checked here first, so a refusal is the server's
 		// JSON error like every other endpoint's; the SDK's middleware
-		// then hands the scope to the tools.
+		// then hands the scope to the tools. A refusal here is 403, not
+		// 401: an MCP client takes a 401 as the start of an OAuth flow,
+		// which this server does not have, and would never show the
+		// words that say what token to send.
 		if _, err := s.authorize(r); err != nil {
-			s.writeError(w, r, err)
+			s.writeErrorStatus(w, r, withMCPTokenHint(err), http.StatusForbidden)
 			return
 		}
 		if r.Method != http.MethodPost {

@@ -125,6 +125,11 @@ func New(db *goldfish.DB, opts Options) (*Server, error) {
 	// person's token), so it is served without one.
 	s.mux.Handle("GET "+ui.Prefix, s.metrics.instrument("ui", ui.Handler()))
 	s.mux.Handle("GET /ui", http.RedirectHandler(ui.Prefix, http.StatusMovedPermanently))
+	// An MCP client looking for OAuth finds words instead, without a
+	// token: there is none to find.
+	s.mux.Handle("/.well-known/", s.metrics.instrument("other", http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		s.writeError(w, r, errNoOAuth(r))
+	})))
 	s.mux.Handle("/", s.api("other", func(_ http.ResponseWriter, r *http.Request, _ *Scope) (any, error) {
 		return nil, routeError(r)
 	}))
@@ -237,11 +242,19 @@ func (s *Server) authorize(r *http.Request) (*Scope, error) {
 }
 
 func (s *Server) writeError(w http.ResponseWriter, r *http.Request, err error) {
+	s.writeErrorStatus(w, r, err, 0)
+}
+
+// writeErrorStatus writes err as writeError does, with the HTTP status
+// code instead of the one err's code maps to when code is not 0.
+func (s *Server) writeErrorStatus(w http.ResponseWriter, r *http.Request, err error, code int) {
 	dropUnread(w, r)
 	ge := statusOf(err)
-	code := httpStatus(ge)
-	if errors.Is(err, errNoRoute) {
-		code = routeStatus(r)
+	if code == 0 {
+		code = httpStatus(ge)
+		if errors.Is(err, errNoRoute) {
+			code = routeStatus(r)
+		}
 	}
 	if code == http.StatusUnauthorized {
 		w.Header().Set("WWW-Authenticate", `Bearer realm="goldfish"`)
@@ -292,6 +305,14 @@ func routeError(r *http.Request) error {
 	return &gqlstatus.Error{Code: gqlstatus.InvalidReference, Cause: errNoRoute,
 		Msg:  fmt.Sprintf("there is no endpoint %s %s", r.Method, r.URL.Path),
 		Hint: "POST /v1/sessions/NAME/recall, /commit, /export, /absorb or /settings; GET /v1/sessions, /v1/sessions/NAME/vocabulary, /settings, /dump, /diff, /history or /versions; GET /v1/help or /v1/help/TOPIC; GET /healthz, /readyz, /metrics; /mcp"}
+}
+
+// errNoOAuth answers the discovery documents of OAuth (RFC 8414, RFC
+// 9728, OpenID): the server has none.
+func errNoOAuth(r *http.Request) error {
+	return &gqlstatus.Error{Code: gqlstatus.InvalidReference, Cause: errNoRoute,
+		Msg:  fmt.Sprintf("there is no %s: this server does not do OAuth", r.URL.Path),
+		Hint: `it takes a bearer token: make one with gqlsh token and send "Authorization: Bearer TOKEN" (in an MCP client's configuration, the headers of the server's entry)`}
 }
 
 // routeStatus is 405 for a known path with the wrong method, else 404.

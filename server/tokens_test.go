@@ -61,9 +61,11 @@ func secretServer(t *testing.T) (*httptest.Server, map[string]string) {
 	return ts, toks
 }
 
-// TestTokensRefuse: a request without a valid token is 401; a token
+// TestTokensRefuse: a request without a valid token is 401, but 403 on
+// /mcp, where an MCP client would take a 401 for an OAuth flow; a token
 // outside its scope is 403, the same for a session that exists and one
-// that does not; health and metrics need no token.
+// that does not; health and metrics need no token, and OAuth's discovery
+// documents answer that there is no OAuth, without a token.
 func TestTokensRefuse(t *testing.T) {
 	ts, toks := secretServer(t)
 	recall := `{"q": "MATCH (n)"}`
@@ -75,7 +77,11 @@ func TestTokensRefuse(t *testing.T) {
 	}{
 		{"no token", "POST", "/v1/sessions/alpha/recall", "", recall, 401, "08Q02"},
 		{"no token, sessions", "GET", "/v1/sessions", "", "", 401, "08Q02"},
-		{"no token, mcp", "POST", "/mcp", "", `{}`, 401, "08Q02"},
+		{"no token, mcp", "POST", "/mcp", "", `{}`, 403, "08Q02"},
+		{"unknown token, mcp", "POST", "/mcp", "Bearer gf_nothing", `{}`, 403, "08Q02"},
+		{"OAuth's resource metadata", "GET", "/.well-known/oauth-protected-resource", "", "", 404, "42002"},
+		{"OAuth's resource metadata of /mcp", "GET", "/.well-known/oauth-protected-resource/mcp", "", "", 404, "42002"},
+		{"OAuth's server metadata", "GET", "/.well-known/oauth-authorization-server", "", "", 404, "42002"},
 		{"unknown token", "POST", "/v1/sessions/alpha/recall", "Bearer gf_nothing", recall, 401, "08Q02"},
 		{"a hash is not a token", "POST", "/v1/sessions/alpha/recall", "Bearer sha256:00", recall, 401, "08Q02"},
 		{"not bearer", "POST", "/v1/sessions/alpha/recall", "Basic " + toks["alpha"], recall, 401, "08Q02"},

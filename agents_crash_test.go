@@ -6,13 +6,11 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
-	"syscall"
 	"testing"
 	"time"
 
@@ -134,47 +132,18 @@ func TestAgentsCrash(t *testing.T) {
 		t.Skip()
 	}
 	path := filepath.Join(t.TempDir(), "crash.gf")
-	seed := uint64(time.Now().UnixNano())
-	if env := os.Getenv("GOLDFISH_CRASH_SEED"); env != "" {
-		var err error
-		if seed, err = strconv.ParseUint(env, 10, 64); err != nil {
-			t.Fatalf("GOLDFISH_CRASH_SEED: %v", err)
-		}
-	}
-	t.Logf("seed %d (GOLDFISH_CRASH_SEED=%d replays the kill times)", seed, seed)
-	rng := rand.New(rand.NewPCG(2, seed))
+	rng := crashRand(t, 2)
 	floor := map[string][2]uint64{} // agent → the highest version, count an ack vouched for
 	acks, lagged := 0, 0
 	for kill := 0; kill < 12 || acks < 200; kill++ {
 		if kill > 60 {
 			t.Fatalf("only %d acknowledged Commits after %d kills", acks, kill)
 		}
-		cmd := exec.Command(os.Args[0], "-test.run=^TestAgentsCrashChild$", "-test.count=1")
-		cmd.Env = append(os.Environ(), agentsCrashEnv+"="+path)
-		stdout, err := cmd.StdoutPipe()
-		if err != nil {
-			t.Fatal(err)
-		}
-		cmd.Stderr = os.Stderr
-		if err := cmd.Start(); err != nil {
-			t.Fatal(err)
-		}
-		lines := make(chan string, 1024)
-		go func() {
-			sc := bufio.NewScanner(stdout)
-			for sc.Scan() {
-				lines <- sc.Text()
-			}
-			close(lines)
-		}()
-		killAt := time.Duration(rng.IntN(150)+5) * time.Millisecond
-		var timer <-chan time.Time
+		cmd, lines := startChild(t, "TestAgentsCrashChild", agentsCrashEnv, path)
 		start, printed := map[string]uint64{}, map[string]uint64{}
-		for line := range lines {
-			f := strings.Fields(line)
+		killAfterReady(cmd, lines, time.Duration(rng.IntN(150)+5)*time.Millisecond, func(f []string) {
 			switch {
 			case len(f) == 1 && f[0] == "ready":
-				timer = time.After(killAt)
 			case len(f) == 3 && f[0] == "start":
 				start[f[1]], _ = strconv.ParseUint(f[2], 10, 64)
 			case len(f) == 2 && f[0] == "read":
@@ -189,16 +158,9 @@ func TestAgentsCrash(t *testing.T) {
 					floor[p[0]] = [2]uint64{max(fl[0], v), max(fl[1], r)}
 				}
 			default:
-				t.Fatalf("child: %s", line)
+				t.Fatalf("child: %v", f)
 			}
-			select {
-			case <-timer:
-				cmd.Process.Signal(syscall.SIGKILL)
-				timer = nil
-			default:
-			}
-		}
-		cmd.Wait()
+		})
 
 		db := openCab(t, path)
 		s := mustSession(t, db, "crash")

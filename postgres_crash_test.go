@@ -1,14 +1,10 @@
 package goldfish_test
 
 import (
-	"bufio"
 	"context"
 	"errors"
 	"fmt"
-	"math/rand/v2"
-	"os"
 	"os/exec"
-	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -22,107 +18,33 @@ import (
 	"github.com/goldfish-gql/goldfish/store/cabinet/postgres/pgtest"
 )
 
-const pgCrashEnv = "GOLDFISH_PG_CRASH_CHILD" // "url schema host"
-
-// TestPostgresKillChild is a host of TestPostgresKillHost (it does
-// nothing otherwise): four writers commit numbered Δs to one session,
-// each printing "ack VERSION N" once its Commit has returned, until
-// killed.
-func TestPostgresKillChild(t *testing.T) {
-	arg := os.Getenv(pgCrashEnv)
-	if arg == "" {
-		t.Skip("only run as a host of TestPostgresKillHost")
-	}
-	f := strings.Fields(arg)
-	host, _ := strconv.Atoi(f[2])
-	db, err := goldfish.Open(postgres.Cabinet(f[0], postgres.Options{Schema: f[1], PollInterval: 50 * time.Millisecond}), goldfish.WithAutoFlush(150, 0))
-	if err != nil {
-		fmt.Println("error", err)
-		os.Exit(2)
-	}
-	s, err := db.Session(context.Background(), "crash")
-	if err != nil {
-		fmt.Println("error", err)
-		os.Exit(2)
-	}
-	var next atomic.Int64
-	next.Store(int64(host) << 32) // n stays unique across hosts and runs
-	var mu sync.Mutex
-	out := bufio.NewWriter(os.Stdout)
-	fmt.Println("ready")
-	for range 4 {
-		go func() {
-			for {
-				n := next.Add(1)
-				res, err := s.Commit(context.Background(), `INSERT (:STEP {n: $n})`, map[string]any{"n": n})
-				var ge *goldfish.Error
-				if errors.As(err, &ge) && ge.Code == goldfish.CodeSerializationFailure {
-					continue // not acknowledged, nothing applied
-				}
-				mu.Lock()
-				if err != nil {
-					fmt.Fprintln(out, "error", err)
-				} else {
-					fmt.Fprintln(out, "ack", res.Version, n)
-				}
-				out.Flush()
-				mu.Unlock()
-				if err != nil {
-					os.Exit(2)
-				}
-			}
-		}()
-	}
-	select {}
-}
-
-// TestPostgresKillHost runs two hosts on one session and kills each with
-// SIGKILL at random moments (they flush now and then, so kills land in
-// flushes too), three rounds; then a new host finds every acknowledged
-// Commit exactly once, one version per Commit and nothing else. It logs
-// its seed; set GOLDFISH_CRASH_SEED to replay the same kill times.
+// TestPostgresKillHost runs two hosts (TestCrashChild on PostgreSQL) on
+// one session and kills each with SIGKILL at random moments (they flush
+// now and then, so kills land in flushes too), three rounds; then a new
+// host finds every acknowledged Commit exactly once, one version per
+// Commit and nothing else. It logs its seed; set GOLDFISH_CRASH_SEED to
+// replay the same kill times.
 func TestPostgresKillHost(t *testing.T) {
 	if testing.Short() {
 		t.Skip("kills hosts for a few seconds")
 	}
 	url, schema := pgSchema(t)
-	seed := uint64(time.Now().UnixNano())
-	if s := os.Getenv("GOLDFISH_CRASH_SEED"); s != "" {
-		seed, _ = strconv.ParseUint(s, 10, 64)
-	}
-	t.Logf("seed %d", seed)
-	rng := rand.New(rand.NewPCG(seed, 0))
-	acked := map[int64]uint64{}
-	var mu sync.Mutex
+	rng := crashRand(t, 0)
+	var st steps
 	start := func(host, round int) (*exec.Cmd, *sync.WaitGroup) {
-		cmd := exec.Command(os.Args[0], "-test.run", "^TestPostgresKillChild$", "-test.count=1")
-		cmd.Env = append(os.Environ(), fmt.Sprintf("%s=%s %s %d", pgCrashEnv, url, schema, round*2+host))
-		stdout, err := cmd.StdoutPipe()
-		if err != nil {
-			t.Fatal(err)
-		}
-		if err := cmd.Start(); err != nil {
-			t.Fatal(err)
-		}
+		cmd, lines := startChild(t, "TestCrashChild", stepsEnv, fmt.Sprintf("postgres %s %s %d", url, schema, round*2+host))
 		var wg sync.WaitGroup
 		wg.Add(1)
 		ready := make(chan struct{})
 		go func() {
 			defer wg.Done()
-			sc := bufio.NewScanner(stdout)
-			for sc.Scan() {
-				f := strings.Fields(sc.Text())
-				switch {
-				case len(f) == 1 && f[0] == "ready":
+			for line := range lines {
+				f := strings.Fields(line)
+				if len(f) > 0 && f[0] == "ready" {
 					close(ready)
-				case len(f) == 3 && f[0] == "ack":
-					v, _ := strconv.ParseUint(f[1], 10, 64)
-					n, _ := strconv.ParseInt(f[2], 10, 64)
-					mu.Lock()
-					acked[n] = v
-					mu.Unlock()
-				case len(f) > 0 && f[0] == "error":
-					t.Errorf("host %d: %s", host, sc.Text())
+				}
+				if !st.line(f) {
+					t.Errorf("host %d: %s", host, line)
 				}
 			}
 		}()
@@ -150,33 +72,13 @@ func TestPostgresKillHost(t *testing.T) {
 		return
 	}
 	db := openPG(t, url, schema, postgres.Options{})
-	s := mustSession(t, db, "crash")
-	snap := goldfish.SnapshotOf(s)
-	seen := map[int64]int{}
-	snap.ScanLabel("STEP", func(n *store.Node) bool {
-		v, _ := n.Props.Get("n")
-		seen[v.AsInt()]++
-		return true
-	})
-	maxAck := uint64(0)
-	for n, v := range acked {
-		if seen[n] != 1 {
-			t.Fatalf("acknowledged Commit n=%d (version %d) is there %d times", n, v, seen[n])
-		}
-		maxAck = max(maxAck, v)
+	_, n := st.check(t, mustSession(t, db, "crash"))
+	// A Commit written but killed before its ack may be there too (at
+	// most four per kill, one per writer).
+	if n-len(st.acked) > 4*6 {
+		t.Fatalf("%d steps, %d acknowledged: more than four per kill unacknowledged", n, len(st.acked))
 	}
-	for n, c := range seen {
-		if c != 1 {
-			t.Fatalf("Commit n=%d is there %d times", n, c)
-		}
-	}
-	// One version per Commit: no version lost, none applied twice. A
-	// Commit written but killed before its ack may be there (at most
-	// four per kill, one per writer).
-	if snap.Version() != uint64(len(seen)) || snap.Version() < maxAck || len(seen)-len(acked) > 4*6 {
-		t.Fatalf("version %d, %d STEP nodes, %d acknowledged (the last at version %d)", snap.Version(), len(seen), len(acked), maxAck)
-	}
-	t.Logf("%d Commits acknowledged by hosts killed 6 times, %d more written before the kill", len(acked), len(seen)-len(acked))
+	t.Logf("%d Commits acknowledged by hosts killed 6 times, %d more written before the kill", len(st.acked), n-len(st.acked))
 }
 
 // TestPostgresServerRestart stops PostgreSQL at once under load and

@@ -28,7 +28,7 @@ type pendingWrite struct {
 // did for the cabinet; change is what it did, for the list of versions.
 // Called with s.wmu held, right after the version was made; await then
 // waits for it and publishes it to readers.
-func (s *Session) durable(e cabinet.Entry, change string) pendingWrite {
+func (s *Session) durable(e cabinet.Entry, change *versionChange) pendingWrite {
 	if s.db.hosts != nil {
 		s.past.made(e, s.graph.Snapshot(), change)
 		return s.durableHosts(e) // written already, by the claim (hosts.go)

@@ -162,63 +162,63 @@ func entryMint(m Mint) uint8 { return uint8(m) | echoRule }
 // bind in its replay.
 func logMint(b uint8) (Mint, bool) { return Mint(b &^ echoRule), b&echoRule != 0 }
 
-func replay(ctx context.Context, db *DB, g *store.Graph, e cabinet.Entry) (change string, err error) {
+func replay(ctx context.Context, db *DB, g *store.Graph, e cabinet.Entry) (change *versionChange, err error) {
 	want := g.Snapshot().Version() + 1
 	if e.Version != want {
-		return "", fmt.Errorf("entry is version %d, expected %d", e.Version, want)
+		return nil, fmt.Errorf("entry is version %d, expected %d", e.Version, want)
 	}
 	switch e.Kind {
 	case cabinet.EntryPurge:
 		n, v := purgeAll(g)
 		if v != want {
-			return "", fmt.Errorf("purge made version %d", v)
+			return nil, fmt.Errorf("purge made version %d", v)
 		}
-		return purgeSummary(n), nil
+		return purgeChange(n), nil
 	case cabinet.EntryDelta:
 		plan, err := db.plan(e.Text)
 		if gqlstatus.CodeOf(err, "") == gqlstatus.TextLimit {
 			plan, err = compileLogged(e.Text)
 		}
 		if err != nil {
-			return "", err
+			return nil, err
 		}
 		mint, echoes := logMint(e.Mint)
 		res, err := exec.Commit(ctx, g, plan, e.Params, exec.CommitOptions{Mint: mint, Budget: replayBudget, Replay: true,
 			DuplicateEchoes: !echoes, Agent: e.Agent})
 		if err != nil {
-			return "", err
+			return nil, err
 		}
 		if !res.Applied || res.Version != want {
-			return "", fmt.Errorf("replay made version %d (applied %v)", res.Version, res.Applied)
+			return nil, fmt.Errorf("replay made version %d (applied %v)", res.Version, res.Applied)
 		}
-		return changeSummary(res), nil
+		return changeOf(res), nil
 	case cabinet.EntryAbsorb:
 		return replayAbsorb(ctx, g, e, want)
 	}
-	return "", fmt.Errorf("unknown entry kind %d", e.Kind)
+	return nil, fmt.Errorf("unknown entry kind %d", e.Kind)
 }
 
 // replayAbsorb applies a logged Absorb again: the same slice, the same
 // policy, on the state it was absorbed into, so the same elements with
 // the same ids. The bounds of the day it was absorbed held it; none
 // applies now.
-func replayAbsorb(ctx context.Context, g *store.Graph, e cabinet.Entry, want uint64) (string, error) {
+func replayAbsorb(ctx context.Context, g *store.Graph, e cabinet.Entry, want uint64) (*versionChange, error) {
 	p := exec.AbsorbPolicy(e.Mint)
 	if !p.Valid() {
-		return "", fmt.Errorf("absorb entry with unknown policy %d", e.Mint)
+		return nil, fmt.Errorf("absorb entry with unknown policy %d", e.Mint)
 	}
 	d, err := readSlice(e.Text, exec.SliceBounds{})
 	if err != nil {
-		return "", err
+		return nil, err
 	}
 	res, err := exec.Absorb(ctx, g, d, exec.AbsorbOptions{Policy: p, Budget: values.Budget{Rows: math.MaxInt, Bytes: math.MaxInt}})
 	if err != nil {
-		return "", err
+		return nil, err
 	}
 	if !res.Applied || res.Version != want {
-		return "", fmt.Errorf("replayed absorb made version %d (applied %v)", res.Version, res.Applied)
+		return nil, fmt.Errorf("replayed absorb made version %d (applied %v)", res.Version, res.Applied)
 	}
-	return changeSummary(&res.CommitResult), nil
+	return changeOf(&res.CommitResult), nil
 }
 
 // damaged reports damage found while loading a session: its message is

@@ -71,9 +71,10 @@ type versionMade struct {
 	Kind  cabinet.EntryKind
 	Agent string
 	Time  time.Time
-	// Change is what the version's entry did, as changeSummary says it
-	// ("" when the version was not made here: a hydration's head).
-	Change string
+	// Change is what the version's entry did (nil when the version was
+	// not made here: a hydration's head). A pointer keeps the ring's
+	// entries small: the ring's array is copied as it grows and moves.
+	Change *versionChange
 }
 
 // add keeps snap, the snapshot of the version after the newest one kept;
@@ -117,7 +118,7 @@ func (p *pastRing) add(snap *store.Snapshot, made versionMade) {
 // a hydration's or a catch-up's replay), and change, what it did: a
 // purge leaves no version before it readable, since what it removed for
 // good is gone from the past too.
-func (p *pastRing) made(e cabinet.Entry, snap *store.Snapshot, change string) {
+func (p *pastRing) made(e cabinet.Entry, snap *store.Snapshot, change *versionChange) {
 	if e.Kind == cabinet.EntryPurge {
 		p.reset()
 	}

@@ -148,7 +148,7 @@ func (s *Session) Absorb(ctx context.Context, slice string, policy values.Absorb
 			res, err = exec.Absorb(ctx, s.graph, d, xo)
 			return err == nil && res.Applied, err
 		},
-		summary: func() string { return changeSummary(&res.CommitResult) }})
+		summary: func() *versionChange { return changeOf(&res.CommitResult) }})
 	if err != nil && (res == nil || res.Applied) {
 		return nil, err
 	}

@@ -40,46 +40,79 @@ func (s *Session) Versions(ctx context.Context, limit int) (entries []values.Ver
 		if err != nil {
 			break // the past moved on meanwhile: list what is left
 		}
-		entries = append(entries, values.VersionEntry{Version: v, How: entryHow(made.Kind), Agent: made.Agent, Time: made.Time, Change: made.Change})
+		entries = append(entries, values.VersionEntry{Version: v, How: entryHow(made.Kind), Agent: made.Agent, Time: made.Time, Change: made.Change.String()})
 	}
 	return entries, false, lo, nil
 }
 
-// changeSummary is what a Commit or an Absorb did, for its version's line:
-// its counts as the shell prints them ("+2 nodes +1 edge 3 properties
-// set"), without the bindings and echoes a version does not keep, and
-// the vocabulary it defined.
-func changeSummary(res *values.CommitResult) string {
+// versionChange is what a version's entry did, kept with the version
+// until its line is asked for: a Commit's or an Absorb's counts, and the
+// vocabulary it defined and the actions it ran, or a purge's count; the
+// words are made only when a list of versions asks for them.
+type versionChange struct {
+	counts values.Counts
+	// note is the words the counts do not say: "registered view open",
+	// "(ran settle)", "purged 2 recycled elements".
+	note string
+	// purged marks a purge's change (note says it).
+	purged bool
+}
+
+// changeOf is what a Commit or an Absorb did: its counts, without the
+// bindings and echoes a version does not keep, and the vocabulary it
+// defined and the actions it ran.
+func changeOf(res *values.CommitResult) *versionChange {
 	if res == nil {
-		return ""
+		return nil
 	}
-	c := res.Total
-	c.Bindings, c.NodesEchoed, c.EdgesEchoed = 0, 0, 0
-	var parts []string
+	c := &versionChange{counts: res.Total}
+	c.counts.Bindings, c.counts.NodesEchoed, c.counts.EdgesEchoed = 0, 0, 0
+	var defined, ran []string
 	for _, st := range res.Stmts {
 		if st.Defined != "" {
-			parts = append(parts, st.Defined)
+			defined = append(defined, st.Defined)
 		}
-	}
-	if s := c.Summary(); s != "" {
-		parts = append(parts, s)
-	}
-	var ran []string
-	for _, st := range res.Stmts {
 		if st.Action != "" {
 			ran = append(ran, st.Action)
 		}
 	}
-	if len(ran) > 0 {
-		parts = append(parts, "(ran "+strings.Join(ran, ", ")+")")
+	if len(defined) > 0 {
+		c.note = strings.Join(defined, " ")
 	}
-	return strings.Join(parts, " ")
+	if len(ran) > 0 {
+		c.note = strings.TrimSpace(c.note + " (ran " + strings.Join(ran, ", ") + ")")
+	}
+	return c
 }
 
-// purgeSummary is what a purge of n recycled elements did.
-func purgeSummary(n int) string {
+// purgeChange is what a purge of n recycled elements did.
+func purgeChange(n int) *versionChange {
 	if n == 1 {
-		return "purged 1 recycled element"
+		return &versionChange{note: "purged 1 recycled element", purged: true}
 	}
-	return fmt.Sprintf("purged %d recycled elements", n)
+	return &versionChange{note: fmt.Sprintf("purged %d recycled elements", n), purged: true}
+}
+
+// String says the change as a Commit's summary does: "registered view
+// open +2 nodes +1 edge 3 properties set (ran settle)"; "" when it is not
+// known (nil).
+func (c *versionChange) String() string {
+	if c == nil {
+		return ""
+	}
+	if c.purged {
+		return c.note
+	}
+	counts := c.counts.Summary()
+	defined, ran, _ := strings.Cut(c.note, "(ran ")
+	parts := make([]string, 0, 3)
+	for _, p := range []string{strings.TrimSpace(defined), counts} {
+		if p != "" {
+			parts = append(parts, p)
+		}
+	}
+	if ran != "" {
+		parts = append(parts, "(ran "+ran)
+	}
+	return strings.Join(parts, " ")
 }

@@ -39,7 +39,7 @@ type change struct {
 	after func()
 	// summary, when set, says what the applied change did (a version's
 	// line in Versions).
-	summary func() string
+	summary func() *versionChange
 }
 
 // write runs c through the write path; see above.
@@ -74,7 +74,7 @@ func (s *Session) write(ctx context.Context, c *change) error {
 	if c.after != nil {
 		c.after()
 	}
-	change := ""
+	var change *versionChange
 	if c.summary != nil {
 		change = c.summary()
 	}
@@ -139,7 +139,7 @@ func (s *Session) Commit(ctx context.Context, text string, args map[string]any, 
 			res, err = exec.Commit(ctx, s.graph, plan, vals, xo)
 			return err == nil && res.Applied, err
 		},
-		summary: func() string { return changeSummary(res) }})
+		summary: func() *versionChange { return changeOf(res) }})
 	if name, ok := exec.FailedAction(err); ok {
 		s.noteFailure(name, err)
 	}
@@ -166,7 +166,7 @@ func (s *Session) Purge(ctx context.Context) (int, error) {
 			return n > 0, err
 		},
 		after:   s.compactIfShrunk,
-		summary: func() string { return purgeSummary(n) }})
+		summary: func() *versionChange { return purgeChange(n) }})
 	if err != nil {
 		return 0, err
 	}

@@ -2,6 +2,12 @@ package engine
 
 import (
 	"context"
+	"testing"
+	"time"
+
+	"github.com/goldfish-gql/goldfish/internal/config"
+	pgcabinet "github.com/goldfish-gql/goldfish/store/cabinet/postgres"
+	"github.com/goldfish-gql/goldfish/store/cabinet/postgres/pgtest"
 
 	"github.com/goldfish-gql/goldfish/store/cabinet"
 	"github.com/goldfish-gql/goldfish/values"
@@ -67,4 +73,68 @@ func (s *Session) recallTimed(ctx context.Context, q string, o values.RecallOpti
 	var t values.Timing
 	sh, err := s.Recall(ctx, q, o, &t)
 	return sh, t, err
+}
+
+// mustSession opens db's session name, failing the test on an error.
+func mustSession(t testing.TB, db *DB, name string) *Session {
+	t.Helper()
+	s, err := db.Session(context.Background(), name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s
+}
+
+// mustCommit commits text to s, failing the test on an error.
+func mustCommit(t testing.TB, s *Session, text string, params map[string]any) *values.CommitResult {
+	t.Helper()
+	res, err := s.commitText(context.Background(), text, params)
+	if err != nil {
+		t.Fatalf("%s: %v", text, err)
+	}
+	return res
+}
+
+// openCab opens a database on the cabinet file at path, failing the test
+// on an error.
+func openCab(t testing.TB, path string, opts ...Option) *DB {
+	t.Helper()
+	db, err := openTest(append([]Option{WithCabinet(path)}, opts...)...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return db
+}
+
+// pgOptions are a PostgreSQL host's options in a test (as package
+// postgres's Options give them to a caller).
+type pgOptions struct {
+	PollInterval time.Duration
+	Poll         bool
+}
+
+// pgSchema is a throwaway PostgreSQL server's URL and a fresh schema on
+// it (the test skips without a server, unless the environment requires one).
+func pgSchema(t testing.TB) (string, string) {
+	t.Helper()
+	url := pgtest.URL(t)
+	return url, pgtest.Schema(t, url)
+}
+
+// openPG opens a host on the schema; the test closes it at its end.
+func openPG(t testing.TB, url, schema string, o pgOptions, opts ...Option) *DB {
+	t.Helper()
+	shared := func(c *Config) {
+		c.Shared = &config.Shared{Name: "PostgreSQL", Option: "postgres.Cabinet",
+			Open: func(ctx context.Context) (cabinet.Shared, error) {
+				return pgcabinet.Open(ctx, url, &pgcabinet.Options{Schema: schema})
+			},
+			PollInterval: o.PollInterval, Poll: o.Poll}
+	}
+	db, err := openTest(append([]Option{shared}, opts...)...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { db.Close() })
+	return db
 }

@@ -1,4 +1,4 @@
-package goldfish_test
+package engine
 
 import (
 	"context"
@@ -9,16 +9,17 @@ import (
 	"testing"
 	"time"
 
-	"pgregory.net/rapid"
-
-	goldfish "github.com/goldfish-gql/goldfish"
 	"github.com/goldfish-gql/goldfish/gqlstatus"
-	"github.com/goldfish-gql/goldfish/postgres"
+	"github.com/goldfish-gql/goldfish/values"
+	"pgregory.net/rapid"
 )
 
-// body is a Shape's text without its header line and the envelope's
+// The tests of past.go: a Recall as of a version gives, byte for byte,
+// what the same token gave when that version was the newest.
+
+// shapeBody is a Shape's text without its header line and the envelope's
 // lines (which are today's, whatever version the Shape is of).
-func body(text string) string {
+func shapeBody(text string) string {
 	_, rest, _ := strings.Cut(text, "\n")
 	var b strings.Builder
 	for _, l := range strings.SplitAfter(rest, "\n") {
@@ -41,7 +42,7 @@ func TestRecallAtVersionRapid(t *testing.T) {
 		ctx := context.Background()
 		run++
 		path := filepath.Join(dir, fmt.Sprintf("at%d.gf", run))
-		db, err := goldfish.Open(goldfish.WithCabinet(path))
+		db, err := openTest(WithCabinet(path))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -70,7 +71,7 @@ func TestRecallAtVersionRapid(t *testing.T) {
 					t.Fatal(err)
 				}
 			}
-			res, err := s.Commit(ctx, text, nil)
+			res, err := s.commitText(ctx, text, nil)
 			if err != nil {
 				continue // a nick taken, say: no version
 			}
@@ -78,24 +79,24 @@ func TestRecallAtVersionRapid(t *testing.T) {
 				continue
 			}
 			for _, q := range tokens {
-				sh, err := s.Recall(ctx, q, goldfish.RecallOptions{})
+				sh, err := s.recallShape(ctx, q, values.RecallOptions{})
 				if err != nil {
 					t.Fatal(err)
 				}
-				seen[res.Version] = append(seen[res.Version], body(sh.Text))
+				seen[res.Version] = append(seen[res.Version], shapeBody(sh.Text))
 			}
 		}
-		check := func(s *goldfish.Session, when string) {
+		check := func(s *Session, when string) {
 			for v, bodies := range seen {
 				for i, q := range tokens {
-					sh, err := s.Recall(ctx, q, goldfish.RecallOptions{AtVersion: v})
+					sh, err := s.recallShape(ctx, q, values.RecallOptions{AtVersion: v})
 					if err != nil {
 						t.Fatalf("%s: %s at %d: %v", when, q, v, err)
 					}
 					if !strings.Contains(sh.Text, fmt.Sprintf(" version=%d at=%d ", v, v)) || !sh.AsOf || sh.Version != v {
 						t.Fatalf("%s: %s at %d: header %q", when, q, v, strings.SplitN(sh.Text, "\n", 2)[0])
 					}
-					if got := body(sh.Text); got != bodies[i] {
+					if got := shapeBody(sh.Text); got != bodies[i] {
 						t.Fatalf("%s: %s at %d:\n%s\nwhen it was the newest:\n%s", when, q, v, got, bodies[i])
 					}
 				}
@@ -103,7 +104,7 @@ func TestRecallAtVersionRapid(t *testing.T) {
 		}
 		check(s, "live")
 		db.Close()
-		db, err = goldfish.Open(goldfish.WithCabinet(path))
+		db, err = openTest(WithCabinet(path))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -119,13 +120,13 @@ func TestRecallAtVersionRapid(t *testing.T) {
 func TestRecallAtVersionRefused(t *testing.T) {
 	ctx := context.Background()
 	path := filepath.Join(t.TempDir(), "at.gf")
-	db, err := goldfish.Open(goldfish.WithCabinet(path))
+	db, err := openTest(WithCabinet(path))
 	if err != nil {
 		t.Fatal(err)
 	}
 	s, _ := db.Session(ctx, "h")
 	for i := range 5 {
-		if _, err := s.Commit(ctx, fmt.Sprintf(`INSERT (:NOTE {text: "n%d"})`, i), nil); err != nil {
+		if _, err := s.commitText(ctx, fmt.Sprintf(`INSERT (:NOTE {text: "n%d"})`, i), nil); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -136,18 +137,18 @@ func TestRecallAtVersionRefused(t *testing.T) {
 		}
 		return ""
 	}
-	_, err = s.Recall(ctx, `MATCH (n:NOTE)`, goldfish.RecallOptions{AtVersion: 9})
+	_, err = s.recallShape(ctx, `MATCH (n:NOTE)`, values.RecallOptions{AtVersion: 9})
 	if code(err) != gqlstatus.VersionNotKept || !strings.Contains(err.Error(), "no version 9 yet: its newest is 5") {
 		t.Fatalf("a version not made yet: %v", err)
 	}
 	if err := s.Flush(ctx); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := s.Commit(ctx, `INSERT (:NOTE {text: "after"})`, nil); err != nil {
+	if _, err := s.commitText(ctx, `INSERT (:NOTE {text: "after"})`, nil); err != nil {
 		t.Fatal(err)
 	}
 	db.Close()
-	db, err = goldfish.Open(goldfish.WithCabinet(path))
+	db, err = openTest(WithCabinet(path))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -155,45 +156,45 @@ func TestRecallAtVersionRefused(t *testing.T) {
 	s, _ = db.Session(ctx, "h")
 	// The history keeps what the flush covered (history=all, the
 	// default); history=none trims it at the next flush.
-	if _, err := s.Recall(ctx, `MATCH (n:NOTE)`, goldfish.RecallOptions{AtVersion: 3}); err != nil {
+	if _, err := s.recallShape(ctx, `MATCH (n:NOTE)`, values.RecallOptions{AtVersion: 3}); err != nil {
 		t.Fatalf("a version the flush covered: %v", err)
 	}
 	set, _ := s.AttentionSettings(ctx)
-	set.History = goldfish.HistoryNone
+	set.History = values.HistoryNone
 	if err := s.SetAttentionSettings(ctx, set); err != nil {
 		t.Fatal(err)
 	}
 	if err := s.Flush(ctx); err != nil {
 		t.Fatal(err)
 	}
-	_, err = s.Recall(ctx, `MATCH (n:NOTE)`, goldfish.RecallOptions{AtVersion: 3})
+	_, err = s.recallShape(ctx, `MATCH (n:NOTE)`, values.RecallOptions{AtVersion: 3})
 	if code(err) != gqlstatus.VersionNotKept || !strings.Contains(err.Error(), "keeps versions 6 to 6") || !strings.Contains(err.Error(), "history setting (now none") {
 		t.Fatalf("a version history=none trimmed: %v", err)
 	}
-	set.History = goldfish.HistoryAll
+	set.History = values.HistoryAll
 	if err := s.SetAttentionSettings(ctx, set); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := s.Recall(ctx, `MATCH (n:NOTE)`, goldfish.RecallOptions{AtVersion: 6}); err != nil {
+	if _, err := s.recallShape(ctx, `MATCH (n:NOTE)`, values.RecallOptions{AtVersion: 6}); err != nil {
 		t.Fatalf("the snapshot's version: %v", err)
 	}
 	// A purge leaves no version before it readable: what it removed for
 	// good is gone from the past too.
-	if _, err := s.Commit(ctx, `MATCH (n:NOTE {text: "n0"}) DELETE n`, nil); err != nil {
+	if _, err := s.commitText(ctx, `MATCH (n:NOTE {text: "n0"}) DELETE n`, nil); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := s.Recall(ctx, `MATCH (n:NOTE)`, goldfish.RecallOptions{AtVersion: 6}); err != nil {
+	if _, err := s.recallShape(ctx, `MATCH (n:NOTE)`, values.RecallOptions{AtVersion: 6}); err != nil {
 		t.Fatalf("before the purge: %v", err)
 	}
 	if _, err := s.Purge(ctx); err != nil {
 		t.Fatal(err)
 	}
-	_, err = s.Recall(ctx, `MATCH (n:NOTE)`, goldfish.RecallOptions{AtVersion: 6})
+	_, err = s.recallShape(ctx, `MATCH (n:NOTE)`, values.RecallOptions{AtVersion: 6})
 	if code(err) != gqlstatus.VersionNotKept || !strings.Contains(err.Error(), "keeps versions 8 to 8") {
 		t.Fatalf("a version before a purge: %v", err)
 	}
-	cat, _ := db.Session(ctx, goldfish.CatalogName)
-	if _, err := cat.Recall(ctx, `MATCH ()`, goldfish.RecallOptions{AtVersion: 1000}); code(err) != gqlstatus.VersionNotKept ||
+	cat, _ := db.Session(ctx, values.CatalogName)
+	if _, err := cat.recallShape(ctx, `MATCH ()`, values.RecallOptions{AtVersion: 1000}); code(err) != gqlstatus.VersionNotKept ||
 		!strings.Contains(err.Error(), "catalogue keeps no past versions") {
 		t.Fatalf("the catalogue's past: %v", err)
 	}
@@ -203,14 +204,14 @@ func TestRecallAtVersionRefused(t *testing.T) {
 // make new ones: every answer is the version asked for, or 22Q08.
 func TestRecallAtVersionUnderFire(t *testing.T) {
 	ctx := context.Background()
-	db, _ := goldfish.Open()
+	db, _ := openTest()
 	defer db.Close()
 	s, _ := db.Session(ctx, "fire")
 	done := make(chan struct{})
 	go func() {
 		defer close(done)
 		for i := range 300 {
-			if _, err := s.Commit(ctx, fmt.Sprintf(`INSERT (:NOTE {text: "n%d"})`, i), nil); err != nil {
+			if _, err := s.commitText(ctx, fmt.Sprintf(`INSERT (:NOTE {text: "n%d"})`, i), nil); err != nil {
 				t.Error(err)
 				return
 			}
@@ -225,7 +226,7 @@ func TestRecallAtVersionUnderFire(t *testing.T) {
 				default:
 				}
 				v := uint64(i%300 + 1)
-				sh, err := s.Recall(ctx, `MATCH (n:NOTE)`, goldfish.RecallOptions{AtVersion: v, M: 5})
+				sh, err := s.recallShape(ctx, `MATCH (n:NOTE)`, values.RecallOptions{AtVersion: v, M: 5})
 				var ge *gqlstatus.Error
 				switch {
 				case errors.As(err, &ge) && ge.Code == gqlstatus.VersionNotKept:
@@ -245,7 +246,7 @@ func TestRecallAtVersionUnderFire(t *testing.T) {
 // host caught up with them.
 func TestPostgresRecallAtVersionOtherHost(t *testing.T) {
 	url, schema := pgSchema(t)
-	o := postgres.Options{PollInterval: 200 * time.Millisecond, Poll: true}
+	o := pgOptions{PollInterval: 200 * time.Millisecond, Poll: true}
 	a := openPG(t, url, schema, o)
 	b := openPG(t, url, schema, o)
 	ctx := context.Background()
@@ -253,19 +254,19 @@ func TestPostgresRecallAtVersionOtherHost(t *testing.T) {
 	var bodies []string
 	for i := range 4 {
 		mustCommit(t, sa, fmt.Sprintf(`INSERT (:NOTE {text: "n%d"})`, i), nil)
-		sh, err := sa.Recall(ctx, `MATCH (n:NOTE)`, goldfish.RecallOptions{})
+		sh, err := sa.recallShape(ctx, `MATCH (n:NOTE)`, values.RecallOptions{})
 		if err != nil {
 			t.Fatal(err)
 		}
-		bodies = append(bodies, body(sh.Text))
+		bodies = append(bodies, shapeBody(sh.Text))
 	}
 	mustCommit(t, sb, `INSERT (:NOTE {text: "from b"})`, nil) // b catches up first
 	for v := uint64(1); v <= 4; v++ {
-		sh, err := sb.Recall(ctx, `MATCH (n:NOTE)`, goldfish.RecallOptions{AtVersion: v})
+		sh, err := sb.recallShape(ctx, `MATCH (n:NOTE)`, values.RecallOptions{AtVersion: v})
 		if err != nil {
 			t.Fatalf("b at %d: %v", v, err)
 		}
-		if got := body(sh.Text); got != bodies[v-1] {
+		if got := shapeBody(sh.Text); got != bodies[v-1] {
 			t.Fatalf("b at %d:\n%s\na gave then:\n%s", v, got, bodies[v-1])
 		}
 	}
@@ -277,11 +278,11 @@ func TestPostgresRecallAtVersionOtherHost(t *testing.T) {
 	c := openPG(t, url, schema, o)
 	sc := mustSession(t, c, "h")
 	for v := uint64(1); v <= 4; v++ {
-		sh, err := sc.Recall(ctx, `MATCH (n:NOTE)`, goldfish.RecallOptions{AtVersion: v})
+		sh, err := sc.recallShape(ctx, `MATCH (n:NOTE)`, values.RecallOptions{AtVersion: v})
 		if err != nil {
 			t.Fatalf("c at %d after a flush: %v", v, err)
 		}
-		if got := body(sh.Text); got != bodies[v-1] {
+		if got := shapeBody(sh.Text); got != bodies[v-1] {
 			t.Fatalf("c at %d after a flush:\n%s\na gave then:\n%s", v, got, bodies[v-1])
 		}
 	}

@@ -1,4 +1,4 @@
-package goldfish_test
+package engine
 
 import (
 	"context"
@@ -7,9 +7,10 @@ import (
 	"runtime"
 	"slices"
 	"testing"
-
-	"github.com/goldfish-gql/goldfish"
 )
+
+// The tests of warm.go: Warm hydrates the sessions a reopen would replay,
+// and stops at the memory budget.
 
 // TestWarm: Warm hydrates the sessions whose logs hold Commits past
 // their snapshot (a database closed without a flush, as a kill leaves
@@ -33,7 +34,7 @@ func TestWarm(t *testing.T) {
 			t.Fatal(err)
 		}
 		for range 3 {
-			if _, err := s.Commit(ctx, "INSERT (:N)", nil); err != nil {
+			if _, err := s.commitText(ctx, "INSERT (:N)", nil); err != nil {
 				t.Fatal(err)
 			}
 		}
@@ -69,14 +70,14 @@ func TestWarm(t *testing.T) {
 	}
 	db.Close()
 
-	db = openCab(t, path, goldfish.WithMemoryBudget(1))
+	db = openCab(t, path, WithMemoryBudget(1))
 	reports = nil
 	if err := db.Warm(ctx, report); err != nil || len(reports) < 2 || reports[len(reports)-1][0] >= logged {
 		t.Errorf("under a full budget: %v %v, want fewer hydrated than %d", reports, err, logged)
 	}
 	db.Close()
 
-	mem, err := goldfish.Open()
+	mem, err := openTest()
 	if err != nil {
 		t.Fatal(err)
 	}

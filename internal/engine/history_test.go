@@ -1,4 +1,4 @@
-package goldfish_test
+package engine
 
 import (
 	"context"
@@ -9,9 +9,12 @@ import (
 	"sync"
 	"testing"
 
-	goldfish "github.com/goldfish-gql/goldfish"
 	"github.com/goldfish-gql/goldfish/gqlstatus"
+	"github.com/goldfish-gql/goldfish/values"
 )
+
+// The tests of history.go: a counted history's retention across flushes,
+// reopens and unloads.
 
 // notKept reports whether err is 22Q08.
 func notKept(err error) bool {
@@ -27,8 +30,8 @@ func notKept(err error) bool {
 func TestHistoryRetention(t *testing.T) {
 	ctx := context.Background()
 	path := filepath.Join(t.TempDir(), "keep.gf")
-	open := func(opts ...goldfish.Option) *goldfish.DB {
-		db, err := goldfish.Open(append([]goldfish.Option{goldfish.WithCabinet(path), goldfish.WithAutoFlush(7, 0)}, opts...)...)
+	open := func(opts ...Option) *DB {
+		db, err := openTest(append([]Option{WithCabinet(path), WithAutoFlush(7, 0)}, opts...)...)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -48,21 +51,21 @@ func TestHistoryRetention(t *testing.T) {
 		if i > 0 {
 			text = fmt.Sprintf(`MATCH (t:TSK {nick: "t"}) SET t.n = %d INSERT (t)-[:has]->(:NOTE {text: "n%d"})`, i, i)
 		}
-		res, err := s.Commit(ctx, text, nil)
+		res, err := s.commitText(ctx, text, nil)
 		if err != nil {
 			t.Fatal(err)
 		}
-		sh, err := s.Recall(ctx, token, goldfish.RecallOptions{})
+		sh, err := s.recallShape(ctx, token, values.RecallOptions{})
 		if err != nil {
 			t.Fatal(err)
 		}
-		seen[res.Version] = body(sh.Text)
+		seen[res.Version] = shapeBody(sh.Text)
 	}
-	check := func(s *goldfish.Session, when string) {
+	check := func(s *Session, when string) {
 		t.Helper()
 		newest := s.Version()
 		for v := uint64(1); v <= newest; v++ {
-			sh, err := s.Recall(ctx, token, goldfish.RecallOptions{AtVersion: v})
+			sh, err := s.recallShape(ctx, token, values.RecallOptions{AtVersion: v})
 			switch {
 			case v+20 < newest:
 				if !notKept(err) || !strings.Contains(err.Error(), fmt.Sprintf("keeps versions %d to %d", newest-20, newest)) {
@@ -70,14 +73,14 @@ func TestHistoryRetention(t *testing.T) {
 				}
 			case err != nil:
 				t.Fatalf("%s: version %d of %d: %v", when, v, newest, err)
-			case body(sh.Text) != seen[v]:
-				t.Fatalf("%s: version %d:\n%s\nwhen it was the newest:\n%s", when, v, body(sh.Text), seen[v])
+			case shapeBody(sh.Text) != seen[v]:
+				t.Fatalf("%s: version %d:\n%s\nwhen it was the newest:\n%s", when, v, shapeBody(sh.Text), seen[v])
 			}
 		}
 	}
 	check(s, "live")
 	db.Close()
-	db = open(goldfish.WithMemoryBudget(1))
+	db = open(WithMemoryBudget(1))
 	s, _ = db.Session(ctx, "h")
 	check(s, "reopened, unloaded after every call")
 	// The rebases kept the history bounded: with 20 to keep, a rebase
@@ -85,21 +88,21 @@ func TestHistoryRetention(t *testing.T) {
 	db.Close()
 	db = open()
 	s, _ = db.Session(ctx, "h")
-	set.History = goldfish.HistoryAll
+	set.History = values.HistoryAll
 	if err := s.SetAttentionSettings(ctx, set); err != nil {
 		t.Fatal(err)
 	}
 	// A rebase moves the start once the history holds 2×20+64 versions,
 	// at a flush (every 7 Commits): never more than that is kept.
 	bound := s.Version() - (20 + 20 + 64 + 7)
-	if _, err := s.Recall(ctx, token, goldfish.RecallOptions{AtVersion: bound - 1}); !notKept(err) {
+	if _, err := s.recallShape(ctx, token, values.RecallOptions{AtVersion: bound - 1}); !notKept(err) {
 		t.Fatalf("version %d, before what the rebases keep, read with history=all: %v", bound-1, err)
 	}
-	if _, err := s.Recall(ctx, token, goldfish.RecallOptions{AtVersion: s.Version() - 20}); err != nil {
+	if _, err := s.recallShape(ctx, token, values.RecallOptions{AtVersion: s.Version() - 20}); err != nil {
 		t.Fatalf("the oldest version counted: %v", err)
 	}
 	// A Purge cuts the history at its version, for good.
-	if _, err := s.Commit(ctx, `MATCH (t:TSK {nick: "t"})-[:has]->(n:NOTE {text: "n299"}) DETACH DELETE n`, nil); err != nil {
+	if _, err := s.commitText(ctx, `MATCH (t:TSK {nick: "t"})-[:has]->(n:NOTE {text: "n299"}) DETACH DELETE n`, nil); err != nil {
 		t.Fatal(err)
 	}
 	before := s.Version()
@@ -110,7 +113,7 @@ func TestHistoryRetention(t *testing.T) {
 	db = open()
 	defer db.Close()
 	s, _ = db.Session(ctx, "h")
-	if _, err := s.Recall(ctx, token, goldfish.RecallOptions{AtVersion: before}); !notKept(err) ||
+	if _, err := s.recallShape(ctx, token, values.RecallOptions{AtVersion: before}); !notKept(err) ||
 		!strings.Contains(err.Error(), fmt.Sprintf("keeps versions %d to %d", before+1, before+1)) {
 		t.Fatalf("a version before a purge, after a reopen: %v", err)
 	}
@@ -125,13 +128,13 @@ func TestHistoryRetention(t *testing.T) {
 func TestHistoryUnderFire(t *testing.T) {
 	ctx := context.Background()
 	path := filepath.Join(t.TempDir(), "fire.gf")
-	db, err := goldfish.Open(goldfish.WithCabinet(path), goldfish.WithAutoFlush(5, 0), goldfish.WithMemoryBudget(1))
+	db, err := openTest(WithCabinet(path), WithAutoFlush(5, 0), WithMemoryBudget(1))
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer db.Close()
 	s, _ := db.Session(ctx, "fire")
-	if _, err := s.Commit(ctx, `INSERT (:TSK {nick: "t", n: 0})`, nil); err != nil {
+	if _, err := s.commitText(ctx, `INSERT (:TSK {nick: "t", n: 0})`, nil); err != nil {
 		t.Fatal(err)
 	}
 	const commits = 200
@@ -139,14 +142,14 @@ func TestHistoryUnderFire(t *testing.T) {
 	go func() {
 		defer close(done)
 		for i := 1; i <= commits; i++ {
-			if _, err := s.Commit(ctx, fmt.Sprintf(`MATCH (t:TSK {nick: "t"}) SET t.n = %d INSERT (t)-[:has]->(:NOTE {text: "n%d"})`, i, i), nil); err != nil {
+			if _, err := s.commitText(ctx, fmt.Sprintf(`MATCH (t:TSK {nick: "t"}) SET t.n = %d INSERT (t)-[:has]->(:NOTE {text: "n%d"})`, i, i), nil); err != nil {
 				t.Error(err)
 				return
 			}
 			if i%37 == 0 {
 				set, err := s.AttentionSettings(ctx)
 				if err == nil {
-					set.History = [...]goldfish.HistoryKeep{goldfish.HistoryAll, 30, goldfish.HistoryAll}[i/37%3]
+					set.History = [...]values.HistoryKeep{values.HistoryAll, 30, values.HistoryAll}[i/37%3]
 					err = s.SetAttentionSettings(ctx, set)
 				}
 				if err != nil {
@@ -176,22 +179,22 @@ func TestHistoryUnderFire(t *testing.T) {
 				var err error
 				switch i % 3 {
 				case 0:
-					var sh *goldfish.Shape
-					sh, err = s.Recall(ctx, `MATCH (t:TSK {nick: "t"})`, goldfish.RecallOptions{AtVersion: v})
+					var sh *values.Shape
+					sh, err = s.recallShape(ctx, `MATCH (t:TSK {nick: "t"})`, values.RecallOptions{AtVersion: v})
 					if err == nil {
 						if sh.Version != v {
 							t.Errorf("asked for %d, got %d", v, sh.Version)
 							return
 						}
 						mu.Lock()
-						if b, ok := bodies[v]; ok && b != body(sh.Text) {
-							t.Errorf("version %d read two ways:\n%s\n%s", v, b, body(sh.Text))
+						if b, ok := bodies[v]; ok && b != shapeBody(sh.Text) {
+							t.Errorf("version %d read two ways:\n%s\n%s", v, b, shapeBody(sh.Text))
 						}
-						bodies[v] = body(sh.Text)
+						bodies[v] = shapeBody(sh.Text)
 						mu.Unlock()
 					}
 				case 1:
-					_, err = s.Diff(ctx, v, v+1, goldfish.DiffOptions{})
+					_, err = s.Diff(ctx, v, v+1, values.DiffOptions{})
 				default:
 					_, err = s.History(ctx, "t", 3)
 				}

@@ -1,22 +1,15 @@
-package goldfish_test
+package engine
 
 import (
 	"context"
 	"fmt"
-	"runtime"
 	"strings"
 	"testing"
 
-	"github.com/goldfish-gql/goldfish"
+	"github.com/goldfish-gql/goldfish/values"
 )
 
-func liveHeap() uint64 {
-	runtime.GC()
-	runtime.GC()
-	var m runtime.MemStats
-	runtime.ReadMemStats(&m)
-	return m.HeapAlloc
-}
+// The tests of write.go's Purge.
 
 // TestPurgeGivesMemoryBack: a session emptied by DETACH DELETE and Purge
 // holds about what an empty one does, not the memory of its largest
@@ -26,7 +19,7 @@ func TestPurgeGivesMemoryBack(t *testing.T) {
 		t.Skip("builds a 60k-node session")
 	}
 	ctx := context.Background()
-	db, err := goldfish.Open(goldfish.WithCommitBudget(goldfish.Budget{Rows: 1 << 20, Bytes: 1 << 30}), goldfish.WithShapeCacheBytes(0))
+	db, err := openTest(WithCommitBudget(values.Budget{Rows: 1 << 20, Bytes: 1 << 30}), WithShapeCacheBytes(0))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -45,12 +38,12 @@ func TestPurgeGivesMemoryBack(t *testing.T) {
 		for i := range 1000 {
 			params[fmt.Sprintf("n%d", i)] = fmt.Sprintf("n%d_%d", b, i)
 		}
-		if _, err := s.Commit(ctx, text, params); err != nil {
+		if _, err := s.commitText(ctx, text, params); err != nil {
 			t.Fatal(err)
 		}
 	}
 	full := liveHeap()
-	if _, err := s.Commit(ctx, "MATCH (n) LIMIT 1000000 DETACH DELETE n", nil); err != nil {
+	if _, err := s.commitText(ctx, "MATCH (n) LIMIT 1000000 DETACH DELETE n", nil); err != nil {
 		t.Fatal(err)
 	}
 	n, err := s.Purge(ctx)
@@ -62,14 +55,14 @@ func TestPurgeGivesMemoryBack(t *testing.T) {
 	if after > base+(full-base)/10 {
 		t.Errorf("after purging everything the heap is %d KB, want near the empty session's %d KB (full: %d KB)", after>>10, base>>10, full>>10)
 	}
-	if sh, err := s.Recall(ctx, "MATCH ()", goldfish.RecallOptions{}); err != nil || sh.Rows != 0 {
+	if sh, err := s.recallShape(ctx, "MATCH ()", values.RecallOptions{}); err != nil || sh.Rows != 0 {
 		t.Fatalf("the emptied session's outline: %v rows, %v", sh, err)
 	}
 	// The compacted session goes on as before.
-	if _, err := s.Commit(ctx, `INSERT (:TSK {nick: "t"})-[:r]->(:NOTE {text: "after"})`, nil); err != nil {
+	if _, err := s.commitText(ctx, `INSERT (:TSK {nick: "t"})-[:r]->(:NOTE {text: "after"})`, nil); err != nil {
 		t.Fatal(err)
 	}
-	if sh, err := s.Recall(ctx, `MATCH (t:TSK {nick: "t"})`, goldfish.RecallOptions{}); err != nil || sh.Rows != 3 {
+	if sh, err := s.recallShape(ctx, `MATCH (t:TSK {nick: "t"})`, values.RecallOptions{}); err != nil || sh.Rows != 3 {
 		t.Fatalf("Recall after the purge: %+v, %v", sh, err)
 	}
 }

@@ -188,3 +188,13 @@ func TestAgentsCrash(t *testing.T) {
 	}
 	t.Logf("%d acknowledged Commits; %d times an agent's recovered count missed reads it had made", acks, lagged)
 }
+
+// mustAgents is the session's agents, failing the test on an error.
+func mustAgents(t testing.TB, s *goldfish.Session) []goldfish.AgentInfo {
+	t.Helper()
+	list, err := s.Agents(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	return list
+}

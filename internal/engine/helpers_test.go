@@ -2,9 +2,11 @@ package engine
 
 import (
 	"context"
+	"errors"
 	"testing"
 	"time"
 
+	"github.com/goldfish-gql/goldfish/gqlstatus"
 	"github.com/goldfish-gql/goldfish/internal/config"
 	pgcabinet "github.com/goldfish-gql/goldfish/store/cabinet/postgres"
 	"github.com/goldfish-gql/goldfish/store/cabinet/postgres/pgtest"
@@ -137,4 +139,19 @@ func openPG(t testing.TB, url, schema string, o pgOptions, opts ...Option) *DB {
 	}
 	t.Cleanup(func() { db.Close() })
 	return db
+}
+
+// isCode reports whether err carries the GQLSTATUS code.
+func isCode(err error, code values.Code) bool {
+	var ge *gqlstatus.Error
+	return errors.As(err, &ge) && ge.Code == code
+}
+
+func (s *Session) ingestWith(ctx context.Context, text string, p map[string]any, o values.CommitOptions) (*values.CommitResult, error) {
+	return s.Commit(ctx, text, p, MintIngest, o)
+}
+
+// absorb is Absorb with no agent, as the facade's Absorb does.
+func (s *Session) absorb(ctx context.Context, slice string, policy values.AbsorbPolicy) (*values.AbsorbResult, error) {
+	return s.Absorb(ctx, slice, policy, values.CommitOptions{})
 }

@@ -1,4 +1,4 @@
-package goldfish_test
+package engine
 
 import (
 	"context"
@@ -6,9 +6,10 @@ import (
 	"testing"
 	"time"
 
-	"github.com/goldfish-gql/goldfish"
-	"github.com/goldfish-gql/goldfish/postgres"
+	"github.com/goldfish-gql/goldfish/values"
 )
+
+// The tests of catalog.go: the catalogue's version never goes back, across reopens too.
 
 // catalogWatch reads the catalogue of one database after another and
 // checks docs/design.md#persistence-and-history: its version never goes back, across reopens too, and a
@@ -19,10 +20,10 @@ type catalogWatch struct {
 	seen map[uint64]string // version → the catalogue's Recall text
 }
 
-func (w *catalogWatch) read(db *goldfish.DB, when string) uint64 {
+func (w *catalogWatch) read(db *DB, when string) uint64 {
 	w.t.Helper()
-	cat := mustSession(w.t, db, goldfish.CatalogName)
-	sh, err := cat.Recall(context.Background(), `MATCH (s:SESSION)`, goldfish.RecallOptions{})
+	cat := mustSession(w.t, db, values.CatalogName)
+	sh, err := cat.recallShape(context.Background(), `MATCH (s:SESSION)`, values.RecallOptions{})
 	if err != nil {
 		w.t.Fatal(err)
 	}
@@ -44,7 +45,7 @@ func (w *catalogWatch) read(db *goldfish.DB, when string) uint64 {
 // reading the catalogue after each step. exact: every change is durable
 // and published before a Close, so a reopen starts at the version the
 // catalogue had (a cabinet file).
-func testCatalogVersion(t *testing.T, open func() *goldfish.DB, exact bool) {
+func testCatalogVersion(t *testing.T, open func() *DB, exact bool) {
 	w := &catalogWatch{t: t}
 	db := open()
 	reopen := func(when string) {
@@ -100,8 +101,8 @@ func testCatalogVersion(t *testing.T, open func() *goldfish.DB, exact bool) {
 // counter), so a reopen continues it, never restarts it.
 func TestCatalogVersionAcrossReopen(t *testing.T) {
 	path := t.TempDir() + "/cab.db"
-	testCatalogVersion(t, func() *goldfish.DB {
-		db, err := goldfish.Open(goldfish.WithCabinet(path))
+	testCatalogVersion(t, func() *DB {
+		db, err := openTest(WithCabinet(path))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -112,8 +113,8 @@ func TestCatalogVersionAcrossReopen(t *testing.T) {
 // TestPostgresCatalogVersionAcrossReopen: the same on PostgreSQL.
 func TestPostgresCatalogVersionAcrossReopen(t *testing.T) {
 	url, schema := pgSchema(t)
-	testCatalogVersion(t, func() *goldfish.DB {
-		return openPG(t, url, schema, postgres.Options{PollInterval: time.Minute})
+	testCatalogVersion(t, func() *DB {
+		return openPG(t, url, schema, pgOptions{PollInterval: time.Minute})
 	}, false)
 }
 
@@ -123,7 +124,7 @@ func TestPostgresCatalogVersionAcrossReopen(t *testing.T) {
 // catalogue's version go back, nor after a reopen.
 func TestPostgresCatalogVersionOtherHost(t *testing.T) {
 	url, schema := pgSchema(t)
-	o := postgres.Options{PollInterval: 200 * time.Millisecond, Poll: true}
+	o := pgOptions{PollInterval: 200 * time.Millisecond, Poll: true}
 	a := openPG(t, url, schema, o)
 	b := openPG(t, url, schema, o)
 	w := &catalogWatch{t: t}

@@ -1,4 +1,4 @@
-package goldfish_test
+package engine
 
 import (
 	"context"
@@ -10,11 +10,13 @@ import (
 	"sync/atomic"
 	"testing"
 
-	"pgregory.net/rapid"
-
-	"github.com/goldfish-gql/goldfish"
+	"github.com/goldfish-gql/goldfish/gqlstatus"
 	"github.com/goldfish-gql/goldfish/tokens"
+	"github.com/goldfish-gql/goldfish/values"
+	"pgregory.net/rapid"
 )
+
+// The tests of envelope.go: the attention envelope's bounds, sections and what it says to each agent.
 
 // envelopeLines returns the lines a Recall's envelope added: those
 // between the header and the notes and body.
@@ -38,17 +40,17 @@ func envelopeLines(text string) string {
 // last read all at once. What it leaves out it counts.
 func TestLeanEnvelopeBounded(t *testing.T) {
 	ctx := context.Background()
-	db, _ := goldfish.Open()
+	db, _ := openTest()
 	defer db.Close()
 	s, _ := db.Session(ctx, "big")
 	long := strings.Repeat("x", 60)
-	if _, err := s.Commit(ctx, `INSERT (:TSK {nick: "t1", status: "open", text: $t})`, map[string]any{"t": strings.Repeat("long value ", 40)}); err != nil {
+	if _, err := s.commitText(ctx, `INSERT (:TSK {nick: "t1", status: "open", text: $t})`, map[string]any{"t": strings.Repeat("long value ", 40)}); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := s.Recall(ctx, `MATCH (t:TSK)`, goldfish.RecallOptions{Agent: "ana"}); err != nil {
+	if _, err := s.recallShape(ctx, `MATCH (t:TSK)`, values.RecallOptions{Agent: "ana"}); err != nil {
 		t.Fatal(err)
 	}
-	if err := s.SetAttentionSettings(ctx, goldfish.AttentionSettings{StaleReads: 1, Decay: 0.99, SalienceThreshold: 0.01, GapRatio: 4, GapMin: 5, GapWindow: 200}); err != nil {
+	if err := s.SetAttentionSettings(ctx, values.AttentionSettings{StaleReads: 1, Decay: 0.99, SalienceThreshold: 0.01, GapRatio: 4, GapMin: 5, GapWindow: 200}); err != nil {
 		t.Fatal(err)
 	}
 	for i := range 120 {
@@ -57,34 +59,34 @@ func TestLeanEnvelopeBounded(t *testing.T) {
 			view = fmt.Sprintf(`CREATE VIEW v_%s_%03d AS 'nodes("TSK")[0].missing_%d'`, long, i, i)
 		}
 		// ana registers them all: her yours section lists them.
-		as := goldfish.CommitOptions{Agent: "ana"}
-		if _, err := s.CommitWith(ctx, view, nil, as); err != nil {
+		as := values.CommitOptions{Agent: "ana"}
+		if _, err := s.commitWith(ctx, view, nil, as); err != nil {
 			t.Fatal(err)
 		}
-		if _, err := s.CommitWith(ctx, fmt.Sprintf(`CREATE ACTION a_%s_%03d(nick STRING, a_long_parameter_name_%d STRING = '%s')
+		if _, err := s.commitWith(ctx, fmt.Sprintf(`CREATE ACTION a_%s_%03d(nick STRING, a_long_parameter_name_%d STRING = '%s')
 			INTENT 'close the finished task and keep the reason why' { MATCH (t:TSK {nick: $nick}) SET t.status = "done" }`, long, i, i, long), nil, as); err != nil {
 			t.Fatal(err)
 		}
 	}
 	// Many gaps with long names, each written by bob just before his
 	// CALLs (pre-action clusters), and failed CALLs.
-	bob := goldfish.CommitOptions{Agent: "bob"}
+	bob := values.CommitOptions{Agent: "bob"}
 	for i := range 12 {
 		for j := range 30 {
-			if _, err := s.CommitWith(ctx, fmt.Sprintf(`MATCH (t:TSK {nick: "t1"}) SET t.k_%s_%02d = %d`, long, j, i), nil, bob); err != nil {
+			if _, err := s.commitWith(ctx, fmt.Sprintf(`MATCH (t:TSK {nick: "t1"}) SET t.k_%s_%02d = %d`, long, j, i), nil, bob); err != nil {
 				t.Fatal(err)
 			}
 		}
-		if _, err := s.CommitWith(ctx, fmt.Sprintf(`CALL a_%s_001('t1')`, long), nil, bob); err != nil {
+		if _, err := s.commitWith(ctx, fmt.Sprintf(`CALL a_%s_001('t1')`, long), nil, bob); err != nil {
 			t.Fatal(err)
 		}
-		if _, err := s.CommitWith(ctx, fmt.Sprintf(`CALL a_%s_002(7)`, long), nil, bob); err == nil {
+		if _, err := s.commitWith(ctx, fmt.Sprintf(`CALL a_%s_002(7)`, long), nil, bob); err == nil {
 			t.Fatal("a CALL with a wrong argument applied")
 		}
 	}
 	for _, agent := range []string{"ana", "bob"} {
 		for _, only := range [][]string{nil, {"views"}, {"actions"}, {"attention"}, {"shape"}} {
-			sh, err := s.Recall(ctx, `MATCH (t:TSK)`, goldfish.RecallOptions{Agent: agent, Only: only})
+			sh, err := s.recallShape(ctx, `MATCH (t:TSK)`, values.RecallOptions{Agent: agent, Only: only})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -127,10 +129,10 @@ const goldfishLeanTokens = 300
 func TestEnvelopeDeterministic(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
 		ctx := context.Background()
-		dbs := [2]*goldfish.DB{}
-		sessions := [2]*goldfish.Session{}
+		dbs := [2]*DB{}
+		sessions := [2]*Session{}
 		for i := range dbs {
-			dbs[i], _ = goldfish.Open()
+			dbs[i], _ = openTest()
 			defer dbs[i].Close()
 			sessions[i], _ = dbs[i].Session(ctx, "s")
 		}
@@ -149,12 +151,12 @@ func TestEnvelopeDeterministic(t *testing.T) {
 }
 
 // envelopeOp draws one step of a session's life.
-func envelopeOp(t *rapid.T) func(context.Context, *goldfish.Session) string {
+func envelopeOp(t *rapid.T) func(context.Context, *Session) string {
 	nick := fmt.Sprint("t", rapid.IntRange(0, 4).Draw(t, "nick"))
 	agent := rapid.SampledFrom([]string{"", "ana", "bob", "carl"}).Draw(t, "agent")
-	commit := func(text string, params map[string]any) func(context.Context, *goldfish.Session) string {
-		return func(ctx context.Context, s *goldfish.Session) string {
-			res, err := s.CommitWith(ctx, text, params, goldfish.CommitOptions{Agent: agent})
+	commit := func(text string, params map[string]any) func(context.Context, *Session) string {
+		return func(ctx context.Context, s *Session) string {
+			res, err := s.commitWith(ctx, text, params, values.CommitOptions{Agent: agent})
 			if err != nil {
 				return "error: " + err.Error()
 			}
@@ -179,23 +181,23 @@ func envelopeOp(t *rapid.T) func(context.Context, *goldfish.Session) string {
 		what := rapid.SampledFrom([]string{"VIEW open", "VIEW all", "ACTION settle", "ACTION close"}).Draw(t, "drop")
 		return commit("DROP "+what, nil)
 	case 6:
-		name := rapid.SampledFrom(goldfish.AttentionSettingNames).Draw(t, "setting")
+		name := rapid.SampledFrom(values.AttentionSettingNames).Draw(t, "setting")
 		value := map[string]string{"stale_reads": "2", "decay": "0.5", "salience_threshold": "0.3", "gap_ratio": "2", "gap_min": "2", "gap_window": "50"}[name]
-		return func(ctx context.Context, s *goldfish.Session) string {
+		return func(ctx context.Context, s *Session) string {
 			cur, _ := s.AttentionSettings(ctx)
-			next, err := goldfish.SetAttentionSetting(cur, name, value)
+			next, err := SetSetting(cur, name, value)
 			if err == nil {
 				err = s.SetAttentionSettings(ctx, next)
 			}
 			return fmt.Sprint(next, err)
 		}
 	default:
-		o := goldfish.RecallOptions{Agent: agent, Depth: rapid.SampledFrom([]string{"", "lean", "full"}).Draw(t, "depth")}
+		o := values.RecallOptions{Agent: agent, Depth: rapid.SampledFrom([]string{"", "lean", "full"}).Draw(t, "depth")}
 		if rapid.Bool().Draw(t, "some") {
 			o.Only = rapid.SliceOfNDistinct(rapid.SampledFrom([]string{"shape", "views", "actions", "attention"}), 1, 3, rapid.ID[string]).Draw(t, "only")
 		}
-		return func(ctx context.Context, s *goldfish.Session) string {
-			sh, err := s.Recall(ctx, `MATCH (t:TSK)`, o)
+		return func(ctx context.Context, s *Session) string {
+			sh, err := s.recallShape(ctx, `MATCH (t:TSK)`, o)
 			if err != nil {
 				return "error: " + err.Error()
 			}
@@ -213,7 +215,7 @@ func envelopeOp(t *rapid.T) func(context.Context, *goldfish.Session) string {
 func TestSalienceNeverExecutes(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
 		ctx := context.Background()
-		db, _ := goldfish.Open()
+		db, _ := openTest()
 		defer db.Close()
 		quiet, _ := db.Session(ctx, "quiet")
 		read, _ := db.Session(ctx, "read")
@@ -230,9 +232,9 @@ func TestSalienceNeverExecutes(t *testing.T) {
 				continue
 			}
 			for range rapid.IntRange(0, 3).Draw(t, "reads") {
-				o := goldfish.RecallOptions{Agent: rapid.SampledFrom([]string{"", "ana", "bob"}).Draw(t, "reader"),
+				o := values.RecallOptions{Agent: rapid.SampledFrom([]string{"", "ana", "bob"}).Draw(t, "reader"),
 					Only: rapid.SampledFrom([][]string{nil, {"views"}, {"actions"}}).Draw(t, "readOnly")}
-				if _, err := read.Recall(ctx, `MATCH (t:TSK)`, o); err != nil {
+				if _, err := read.recallShape(ctx, `MATCH (t:TSK)`, o); err != nil {
 					t.Fatal(err)
 				}
 			}
@@ -243,7 +245,7 @@ func TestSalienceNeverExecutes(t *testing.T) {
 		}
 		qv, _ := quiet.Vocabulary(ctx)
 		rv, _ := read.Vocabulary(ctx)
-		for _, v := range [...]*goldfish.Vocabulary{qv, rv} { // what is shown, not what executed
+		for _, v := range [...]*values.Vocabulary{qv, rv} { // what is shown, not what executed
 			for i := range v.Views {
 				v.Views[i].Salience, v.Views[i].LowSalience = 0, false
 			}
@@ -266,12 +268,12 @@ func TestSalienceNeverExecutes(t *testing.T) {
 func TestEnvelopeConcurrent(t *testing.T) {
 	ctx := context.Background()
 	path := t.TempDir() + "/c.gf"
-	db, err := goldfish.Open(goldfish.WithCabinet(path))
+	db, err := openTest(WithCabinet(path))
 	if err != nil {
 		t.Fatal(err)
 	}
 	s, _ := db.Session(ctx, "s")
-	if _, err := s.Commit(ctx, `INSERT (:TSK {nick: "t0", status: "open"})`, nil); err != nil {
+	if _, err := s.commitText(ctx, `INSERT (:TSK {nick: "t0", status: "open"})`, nil); err != nil {
 		t.Fatal(err)
 	}
 	const readers, reads = 6, 60
@@ -282,7 +284,7 @@ func TestEnvelopeConcurrent(t *testing.T) {
 		go func() {
 			defer wg.Done()
 			for i := range reads {
-				o := goldfish.RecallOptions{Agent: fmt.Sprint("agent", r)}
+				o := values.RecallOptions{Agent: fmt.Sprint("agent", r)}
 				switch i % 4 {
 				case 1:
 					o.Depth = "full"
@@ -291,7 +293,7 @@ func TestEnvelopeConcurrent(t *testing.T) {
 				case 3:
 					o.Only = []string{"shape", "attention"}
 				}
-				if _, err := s.Recall(ctx, `MATCH (t:TSK)`, o); err != nil {
+				if _, err := s.recallShape(ctx, `MATCH (t:TSK)`, o); err != nil {
 					errs <- err
 					return
 				}
@@ -309,7 +311,7 @@ func TestEnvelopeConcurrent(t *testing.T) {
 				fmt.Sprintf(`DROP VIEW v%d`, (i+2)%5),
 			}
 			for _, st := range stmts {
-				if _, err := s.CommitWith(ctx, st, nil, goldfish.CommitOptions{Agent: "writer"}); err != nil && !isCode(err, goldfish.CodeInvalidReference) {
+				if _, err := s.commitWith(ctx, st, nil, values.CommitOptions{Agent: "writer"}); err != nil && !isCode(err, gqlstatus.InvalidReference) {
 					errs <- err
 					return
 				}
@@ -319,7 +321,7 @@ func TestEnvelopeConcurrent(t *testing.T) {
 	go func() {
 		defer wg.Done()
 		for i := range 20 {
-			set := goldfish.DefaultAttentionSettings
+			set := values.DefaultAttentionSettings
 			set.StaleReads = uint64(1 + i%4)
 			set.Decay = 0.5 + float64(i%5)/10
 			if err := s.SetAttentionSettings(ctx, set); err != nil {
@@ -336,7 +338,7 @@ func TestEnvelopeConcurrent(t *testing.T) {
 	if err := db.Close(); err != nil {
 		t.Fatal(err)
 	}
-	db, err = goldfish.Open(goldfish.WithCabinet(path))
+	db, err = openTest(WithCabinet(path))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -354,7 +356,7 @@ func TestEnvelopeConcurrent(t *testing.T) {
 			t.Errorf("agent %s: %d reads after reopening, want %d", a.Name, a.Reads, reads)
 		}
 	}
-	sh, err := s.Recall(ctx, `MATCH (t:TSK)`, goldfish.RecallOptions{Agent: "agent0"})
+	sh, err := s.recallShape(ctx, `MATCH (t:TSK)`, values.RecallOptions{Agent: "agent0"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -370,31 +372,31 @@ func TestEnvelopeConcurrent(t *testing.T) {
 func TestGapWindowAcrossFlush(t *testing.T) {
 	ctx := context.Background()
 	path := filepath.Join(t.TempDir(), "gaps.gf")
-	db, err := goldfish.Open(goldfish.WithCabinet(path))
+	db, err := openTest(WithCabinet(path))
 	if err != nil {
 		t.Fatal(err)
 	}
 	s, _ := db.Session(ctx, "main")
-	bob := goldfish.CommitOptions{Agent: "bob"}
-	must := func(_ *goldfish.CommitResult, err error) {
+	bob := values.CommitOptions{Agent: "bob"}
+	must := func(_ *values.CommitResult, err error) {
 		t.Helper()
 		if err != nil {
 			t.Fatal(err)
 		}
 	}
-	must(s.Commit(ctx, `INSERT (:TSK {nick: "t", n: 0})`, nil))
-	must(s.Commit(ctx, `CREATE ACTION bump(nick STRING) { MATCH (t:TSK {nick: $nick}) SET t.n = 1 }`, nil))
+	must(s.commitText(ctx, `INSERT (:TSK {nick: "t", n: 0})`, nil))
+	must(s.commitText(ctx, `CREATE ACTION bump(nick STRING) { MATCH (t:TSK {nick: $nick}) SET t.n = 1 }`, nil))
 	// 1,200 Commits: the oldest (MOD.old) fall out of the window; bob's
 	// notes before his CALLs stay in the last 200.
 	for i := range 1000 {
-		must(s.Commit(ctx, fmt.Sprintf(`INSERT (:MOD {old: %d})`, i), nil))
+		must(s.commitText(ctx, fmt.Sprintf(`INSERT (:MOD {old: %d})`, i), nil))
 	}
 	for i := range 100 {
-		must(s.CommitWith(ctx, fmt.Sprintf(`INSERT (:NOTE {text: "n%d"})`, i), nil, bob))
-		must(s.CommitWith(ctx, `CALL bump('t')`, nil, bob))
+		must(s.commitWith(ctx, fmt.Sprintf(`INSERT (:NOTE {text: "n%d"})`, i), nil, bob))
+		must(s.commitWith(ctx, `CALL bump('t')`, nil, bob))
 	}
-	read := func(s *goldfish.Session) string {
-		sh, err := s.Recall(ctx, `MATCH (t:TSK)`, goldfish.RecallOptions{Agent: "ana", Depth: "full"})
+	read := func(s *Session) string {
+		sh, err := s.recallShape(ctx, `MATCH (t:TSK)`, values.RecallOptions{Agent: "ana", Depth: "full"})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -413,7 +415,7 @@ func TestGapWindowAcrossFlush(t *testing.T) {
 		t.Fatal(err)
 	}
 	db.Close()
-	db, err = goldfish.Open(goldfish.WithCabinet(path))
+	db, err = openTest(WithCabinet(path))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -438,14 +440,14 @@ func TestGapWindowAcrossFlush(t *testing.T) {
 // no error but the failed CALLs', and every failure counted.
 func TestAttentionUnderFire(t *testing.T) {
 	ctx := context.Background()
-	db, _ := goldfish.Open()
+	db, _ := openTest()
 	defer db.Close()
 	s, _ := db.Session(ctx, "fire")
-	if _, err := s.Commit(ctx, `INSERT (:TSK {nick: "t", n: 0})`, nil); err != nil {
+	if _, err := s.commitText(ctx, `INSERT (:TSK {nick: "t", n: 0})`, nil); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := s.CommitWith(ctx, `CREATE ACTION bump(nick STRING) { MATCH (t:TSK {nick: $nick}) SET t.n = 1 }`, nil,
-		goldfish.CommitOptions{Agent: "a0"}); err != nil {
+	if _, err := s.commitWith(ctx, `CREATE ACTION bump(nick STRING) { MATCH (t:TSK {nick: $nick}) SET t.n = 1 }`, nil,
+		values.CommitOptions{Agent: "a0"}); err != nil {
 		t.Fatal(err)
 	}
 	var wg sync.WaitGroup
@@ -456,27 +458,27 @@ func TestAttentionUnderFire(t *testing.T) {
 			defer wg.Done()
 			agent := fmt.Sprint("a", g)
 			for i := range 60 {
-				o := goldfish.CommitOptions{Agent: agent}
+				o := values.CommitOptions{Agent: agent}
 				var err error
 				switch i % 4 {
 				case 0:
-					_, err = s.CommitWith(ctx, fmt.Sprintf(`INSERT (:NOTE {text: "%s %d"})`, agent, i), nil, o)
+					_, err = s.commitWith(ctx, fmt.Sprintf(`INSERT (:NOTE {text: "%s %d"})`, agent, i), nil, o)
 				case 1:
-					_, err = s.CommitWith(ctx, `CALL bump('t')`, nil, o)
+					_, err = s.commitWith(ctx, `CALL bump('t')`, nil, o)
 				case 2:
-					if _, err = s.CommitWith(ctx, `CALL bump(1)`, nil, o); err != nil {
+					if _, err = s.commitWith(ctx, `CALL bump(1)`, nil, o); err != nil {
 						failed.Add(1)
 						err = nil
 					}
 				case 3:
-					_, err = s.CommitWith(ctx, fmt.Sprintf(`CREATE OR REPLACE VIEW v%d AS 'count("NOTE")'`, g), nil, o)
+					_, err = s.commitWith(ctx, fmt.Sprintf(`CREATE OR REPLACE VIEW v%d AS 'count("NOTE")'`, g), nil, o)
 				}
 				if err != nil {
 					t.Error(err)
 					return
 				}
-				for _, ro := range []goldfish.RecallOptions{{Agent: agent}, {Agent: agent, Depth: "full"}, {Agent: agent, Only: []string{"views"}}} {
-					if _, err := s.Recall(ctx, `MATCH (t:TSK)`, ro); err != nil {
+				for _, ro := range []values.RecallOptions{{Agent: agent}, {Agent: agent, Depth: "full"}, {Agent: agent, Only: []string{"views"}}} {
+					if _, err := s.recallShape(ctx, `MATCH (t:TSK)`, ro); err != nil {
 						t.Error(err)
 						return
 					}

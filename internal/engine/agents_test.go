@@ -1,4 +1,4 @@
-package goldfish_test
+package engine
 
 import (
 	"context"
@@ -10,20 +10,23 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/goldfish-gql/goldfish"
+	"github.com/goldfish-gql/goldfish/gqlstatus"
 	"github.com/goldfish-gql/goldfish/store/cabinet"
+	"github.com/goldfish-gql/goldfish/values"
 )
 
-func mustRecall(t testing.TB, s *goldfish.Session, agent string) *goldfish.Shape {
+// The tests of agents.go: what each agent read, and who committed, across restarts.
+
+func mustRecall(t testing.TB, s *Session, agent string) *values.Shape {
 	t.Helper()
-	sh, err := s.Recall(context.Background(), `MATCH (t:TSK) LIMIT 2`, goldfish.RecallOptions{Agent: agent})
+	sh, err := s.recallShape(context.Background(), `MATCH (t:TSK) LIMIT 2`, values.RecallOptions{Agent: agent})
 	if err != nil {
 		t.Fatalf("Recall as %q: %v", agent, err)
 	}
 	return sh
 }
 
-func mustAgents(t testing.TB, s *goldfish.Session) []goldfish.AgentInfo {
+func mustAgents(t testing.TB, s *Session) []values.AgentInfo {
 	t.Helper()
 	list, err := s.Agents(context.Background())
 	if err != nil {
@@ -32,9 +35,9 @@ func mustAgents(t testing.TB, s *goldfish.Session) []goldfish.AgentInfo {
 	return list
 }
 
-func commitAs(t testing.TB, s *goldfish.Session, agent, text string) *goldfish.CommitResult {
+func commitAs(t testing.TB, s *Session, agent, text string) *values.CommitResult {
 	t.Helper()
-	res, err := s.CommitWith(context.Background(), text, nil, goldfish.CommitOptions{Agent: agent})
+	res, err := s.commitWith(context.Background(), text, nil, values.CommitOptions{Agent: agent})
 	if err != nil {
 		t.Fatalf("%s as %q: %v", text, agent, err)
 	}
@@ -55,11 +58,11 @@ func TestAgentsSurviveRestart(t *testing.T) {
 	mustRecall(t, s, "ana")
 	mustRecall(t, s, "")
 	commitAs(t, s, "bob", `INSERT (:TSK {nick: "b"})`)
-	if _, err := s.IngestWith(ctx, `INSERT (:MOD {loc: "m"})`, nil, goldfish.CommitOptions{Agent: "ingest.go"}); err != nil {
+	if _, err := s.ingestWith(ctx, `INSERT (:MOD {loc: "m"})`, nil, values.CommitOptions{Agent: "ingest.go"}); err != nil {
 		t.Fatal(err)
 	}
 	mustRecall(t, s, "bob") // after the last Commit: saved by Close
-	want := []goldfish.AgentInfo{{Name: "ana", LastRead: 1, Reads: 2}, {Name: "bob", LastRead: 3, Reads: 1}}
+	want := []values.AgentInfo{{Name: "ana", LastRead: 1, Reads: 2}, {Name: "bob", LastRead: 3, Reads: 1}}
 	if got := mustAgents(t, s); !reflect.DeepEqual(got, want) {
 		t.Fatalf("agents %+v, want %+v", got, want)
 	}
@@ -91,7 +94,7 @@ func TestAgentsSurviveRestart(t *testing.T) {
 		t.Fatalf("after a restart the agents are %+v, want %+v", got, want)
 	}
 	mustRecall(t, s, "ana")
-	want[0] = goldfish.AgentInfo{Name: "ana", LastRead: 3, Reads: 3}
+	want[0] = values.AgentInfo{Name: "ana", LastRead: 3, Reads: 3}
 	if got := mustAgents(t, s); !reflect.DeepEqual(got, want) {
 		t.Fatalf("agents %+v, want %+v", got, want)
 	}
@@ -120,7 +123,7 @@ func TestAgentsGoWithDrop(t *testing.T) {
 	if err := db.Drop(ctx, "s"); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := s.Agents(ctx); !errors.Is(err, goldfish.ErrDropped) {
+	if _, err := s.Agents(ctx); !errors.Is(err, values.ErrDropped) {
 		t.Fatalf("Agents of a dropped session: %v", err)
 	}
 	s = mustSession(t, db, "s")
@@ -141,29 +144,29 @@ func TestAgentsGoWithDrop(t *testing.T) {
 // applied and nobody is counted.
 func TestAgentNames(t *testing.T) {
 	ctx := context.Background()
-	db, _ := goldfish.Open()
+	db, _ := openTest()
 	defer db.Close()
 	s := mustSession(t, db, "s")
-	for _, good := range []string{"a", "ana", "A_1", "ana.2", "build-bot", "_x", strings.Repeat("x", goldfish.MaxAgentName)} {
-		if err := goldfish.ValidAgentName(good); err != nil {
+	for _, good := range []string{"a", "ana", "A_1", "ana.2", "build-bot", "_x", strings.Repeat("x", values.MaxAgentName)} {
+		if err := values.ValidAgentName(good); err != nil {
 			t.Errorf("%q: %v", good, err)
 		}
 	}
-	for _, bad := range []string{".x", "-x", "a/b", "a b", "é", "a\x00", "ana;", strings.Repeat("x", goldfish.MaxAgentName+1)} {
+	for _, bad := range []string{".x", "-x", "a/b", "a b", "é", "a\x00", "ana;", strings.Repeat("x", values.MaxAgentName+1)} {
 		check := func(what string, err error) {
 			t.Helper()
-			var ge *goldfish.Error
-			if !errors.As(err, &ge) || ge.Code != goldfish.CodeInvalidName || !strings.Contains(ge.Msg, "agent name") {
+			var ge *gqlstatus.Error
+			if !errors.As(err, &ge) || ge.Code != gqlstatus.InvalidName || !strings.Contains(ge.Msg, "agent name") {
 				t.Errorf("%s as %q: %v, want 42Q03 naming the agent name", what, bad, err)
 			}
 		}
-		_, err := s.Recall(ctx, `MATCH (t:TSK)`, goldfish.RecallOptions{Agent: bad})
+		_, err := s.recallShape(ctx, `MATCH (t:TSK)`, values.RecallOptions{Agent: bad})
 		check("Recall", err)
-		_, err = s.CommitWith(ctx, `INSERT (:TSK)`, nil, goldfish.CommitOptions{Agent: bad})
+		_, err = s.commitWith(ctx, `INSERT (:TSK)`, nil, values.CommitOptions{Agent: bad})
 		check("CommitWith", err)
-		_, err = s.IngestWith(ctx, `INSERT (:MOD {loc: "x"})`, nil, goldfish.CommitOptions{Agent: bad})
+		_, err = s.ingestWith(ctx, `INSERT (:MOD {loc: "x"})`, nil, values.CommitOptions{Agent: bad})
 		check("IngestWith", err)
-		check("ValidAgentName", goldfish.ValidAgentName(bad))
+		check("ValidAgentName", values.ValidAgentName(bad))
 	}
 	if v := s.Version(); v != 0 {
 		t.Fatalf("version %d after refused Commits", v)
@@ -214,15 +217,15 @@ func TestAgentsConcurrent(t *testing.T) {
 			defer wg.Done()
 			name := fmt.Sprintf("agent%02d", a)
 			for r := range rounds {
-				sh, err := s.Recall(context.Background(), `MATCH (t:TSK) LIMIT 2`, goldfish.RecallOptions{Agent: name})
+				sh, err := s.recallShape(context.Background(), `MATCH (t:TSK) LIMIT 2`, values.RecallOptions{Agent: name})
 				if err != nil {
 					t.Error(err)
 					return
 				}
 				last[a] = sh.Version
 				if r%8 == a%8 {
-					if _, err := s.CommitWith(context.Background(), `INSERT (:TSK {nick: $n})`, map[string]any{"n": fmt.Sprintf("%s_%d", name, r)},
-						goldfish.CommitOptions{Agent: name}); err != nil {
+					if _, err := s.commitWith(context.Background(), `INSERT (:TSK {nick: $n})`, map[string]any{"n": fmt.Sprintf("%s_%d", name, r)},
+						values.CommitOptions{Agent: name}); err != nil {
 						t.Error(err)
 						return
 					}
@@ -253,13 +256,13 @@ func TestAgentsConcurrent(t *testing.T) {
 	wg.Wait()
 	close(stop)
 	side.Wait()
-	check := func(list []goldfish.AgentInfo) {
+	check := func(list []values.AgentInfo) {
 		t.Helper()
 		if len(list) != agents {
 			t.Fatalf("%d agents", len(list))
 		}
 		for a, info := range list {
-			if want := (goldfish.AgentInfo{Name: fmt.Sprintf("agent%02d", a), LastRead: last[a], Reads: rounds}); info != want {
+			if want := (values.AgentInfo{Name: fmt.Sprintf("agent%02d", a), LastRead: last[a], Reads: rounds}); info != want {
 				t.Fatalf("agent %+v, want %+v", info, want)
 			}
 		}
@@ -291,7 +294,7 @@ func TestAgentsDamagedRecord(t *testing.T) {
 	cab.Close()
 	db = openCab(t, path)
 	defer db.Close()
-	if _, err := db.Session(context.Background(), "s"); !errors.Is(err, goldfish.ErrDamaged) || !strings.Contains(err.Error(), "attention record") {
+	if _, err := db.Session(context.Background(), "s"); !errors.Is(err, ErrDamaged) || !strings.Contains(err.Error(), "attention record") {
 		t.Fatalf("a record that does not decode: %v", err)
 	}
 }
@@ -299,10 +302,10 @@ func TestAgentsDamagedRecord(t *testing.T) {
 // TestAgentsCatalogue: the catalogue takes Recalls as agents and keeps
 // them in memory (it is never saved).
 func TestAgentsCatalogue(t *testing.T) {
-	db, _ := goldfish.Open()
+	db, _ := openTest()
 	defer db.Close()
-	c := mustSession(t, db, goldfish.CatalogName)
-	if _, err := c.Recall(context.Background(), `MATCH (s:SESSION) LIMIT 2`, goldfish.RecallOptions{Agent: "ana"}); err != nil {
+	c := mustSession(t, db, values.CatalogName)
+	if _, err := c.recallShape(context.Background(), `MATCH (s:SESSION) LIMIT 2`, values.RecallOptions{Agent: "ana"}); err != nil {
 		t.Fatal(err)
 	}
 	if got := mustAgents(t, c); len(got) != 1 || got[0].Name != "ana" || got[0].Reads != 1 {
@@ -316,47 +319,47 @@ func TestAgentsCatalogue(t *testing.T) {
 func TestAgentsBound(t *testing.T) {
 	ctx := context.Background()
 	path := filepath.Join(t.TempDir(), "c.gf")
-	db, err := goldfish.Open(goldfish.WithCabinet(path))
+	db, err := openTest(WithCabinet(path))
 	if err != nil {
 		t.Fatal(err)
 	}
 	s := mustSession(t, db, "s")
-	if _, err := s.Commit(ctx, `INSERT (:TSK {nick: "t"})`, nil); err != nil {
+	if _, err := s.commitText(ctx, `INSERT (:TSK {nick: "t"})`, nil); err != nil {
 		t.Fatal(err)
 	}
-	for i := range goldfish.MaxAgents {
+	for i := range values.MaxAgents {
 		mustRecall(t, s, fmt.Sprintf("a%d", i))
 	}
 	mustRecall(t, s, "a0") // a0 is now the most recent, a1 the least
-	if _, err := s.Recall(ctx, `MATCH (t:TSK)`, goldfish.RecallOptions{Agent: "one_more"}); err != nil {
+	if _, err := s.recallShape(ctx, `MATCH (t:TSK)`, values.RecallOptions{Agent: "one_more"}); err != nil {
 		t.Fatalf("a new agent beyond the bound: %v", err)
 	}
 	names := map[string]bool{}
 	for _, a := range mustAgents(t, s) {
 		names[a.Name] = true
 	}
-	if len(names) != goldfish.MaxAgents || !names["one_more"] || !names["a0"] || names["a1"] {
+	if len(names) != values.MaxAgents || !names["one_more"] || !names["a0"] || names["a1"] {
 		t.Fatalf("%d agents; one_more %v, a0 %v, a1 (evicted) %v", len(names), names["one_more"], names["a0"], names["a1"])
 	}
 	if err := s.ForgetAgent(ctx, "a0"); err != nil {
 		t.Fatal(err)
 	}
-	var ge *goldfish.Error
-	if err := s.ForgetAgent(ctx, "a0"); !errors.As(err, &ge) || ge.Code != goldfish.CodeInvalidReference {
+	var ge *gqlstatus.Error
+	if err := s.ForgetAgent(ctx, "a0"); !errors.As(err, &ge) || ge.Code != gqlstatus.InvalidReference {
 		t.Fatalf("forgetting an agent twice: %v", err)
 	}
 	if err := db.Close(); err != nil {
 		t.Fatal(err)
 	}
 	// After a reopen the order of eviction is kept: a2 goes next.
-	db, err = goldfish.Open(goldfish.WithCabinet(path))
+	db, err = openTest(WithCabinet(path))
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer db.Close()
 	s = mustSession(t, db, "s")
-	if n := len(mustAgents(t, s)); n != goldfish.MaxAgents-1 {
-		t.Fatalf("%d agents after the reopen, want %d", n, goldfish.MaxAgents-1)
+	if n := len(mustAgents(t, s)); n != values.MaxAgents-1 {
+		t.Fatalf("%d agents after the reopen, want %d", n, values.MaxAgents-1)
 	}
 	mustRecall(t, s, "two_more")
 	mustRecall(t, s, "three_more")
@@ -364,7 +367,7 @@ func TestAgentsBound(t *testing.T) {
 	for _, a := range mustAgents(t, s) {
 		names[a.Name] = true
 	}
-	if len(names) != goldfish.MaxAgents || names["a2"] || !names["a3"] || !names["one_more"] {
+	if len(names) != values.MaxAgents || names["a2"] || !names["a3"] || !names["one_more"] {
 		t.Fatalf("after the reopen: %d agents; a2 (evicted) %v, a3 %v, one_more %v", len(names), names["a2"], names["a3"], names["one_more"])
 	}
 }

@@ -1,4 +1,4 @@
-package goldfish_test
+package engine
 
 import (
 	"context"
@@ -6,10 +6,11 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/goldfish-gql/goldfish/values"
 	"pgregory.net/rapid"
-
-	"github.com/goldfish-gql/goldfish"
 )
+
+// The property tests of envelope.go: an agent's first read within its target.
 
 // TestFirstReadWithinTarget: for random vocabularies of up to 200 views
 // and actions, of intents short and long and alike or not, an agent's
@@ -23,7 +24,7 @@ import (
 func TestFirstReadWithinTarget(t *testing.T) {
 	ctx := context.Background()
 	rapid.Check(t, func(rt *rapid.T) {
-		db, err := goldfish.Open()
+		db, err := openTest()
 		if err != nil {
 			rt.Fatal(err)
 		}
@@ -32,7 +33,7 @@ func TestFirstReadWithinTarget(t *testing.T) {
 		if err != nil {
 			rt.Fatal(err)
 		}
-		if _, err := s.Commit(ctx, `INSERT (:TSK {nick: "t1", status: "open"}), (:TSK {nick: "t2", status: "done"})`, nil); err != nil {
+		if _, err := s.commitText(ctx, `INSERT (:TSK {nick: "t1", status: "open"}), (:TSK {nick: "t2", status: "done"})`, nil); err != nil {
 			rt.Fatal(err)
 		}
 		views := rapid.IntRange(0, 100).Draw(rt, "views")
@@ -58,17 +59,17 @@ func TestFirstReadWithinTarget(t *testing.T) {
 			stmts = append(stmts, fmt.Sprintf(`CREATE ACTION a%d(nick STRING, note STRING = '') INTENT '%s' { MATCH (t:TSK {nick: $nick}) SET t.n%d = $note }`, i, intent(i), i))
 		}
 		for i := 0; i < len(stmts); i += 50 {
-			if _, err := s.Commit(ctx, strings.Join(stmts[i:min(i+50, len(stmts))], ";\n"), nil); err != nil {
+			if _, err := s.commitText(ctx, strings.Join(stmts[i:min(i+50, len(stmts))], ";\n"), nil); err != nil {
 				rt.Fatal(err)
 			}
 		}
 		target := rapid.SampledFrom([]int{0, 600, 1000, 2500, 4000}).Draw(rt, "t")
 		q := `MATCH (t:TSK {nick: "t1"})`
-		rows, err := s.Recall(ctx, q, goldfish.RecallOptions{T: target, Only: []string{"shape"}})
+		rows, err := s.recallShape(ctx, q, values.RecallOptions{T: target, Only: []string{"shape"}})
 		if err != nil {
 			rt.Fatal(err)
 		}
-		sh, err := s.Recall(ctx, q, goldfish.RecallOptions{T: target, Agent: "ana"})
+		sh, err := s.recallShape(ctx, q, values.RecallOptions{T: target, Agent: "ana"})
 		if err != nil {
 			rt.Fatal(err)
 		}
@@ -90,13 +91,13 @@ func TestFirstReadWithinTarget(t *testing.T) {
 				break
 			}
 			a := rapid.IntRange(0, actions-1).Draw(rt, "called")
-			if _, err := s.Commit(ctx, fmt.Sprintf(`CALL a%d("t1", "x")`, a), nil); err != nil {
+			if _, err := s.commitText(ctx, fmt.Sprintf(`CALL a%d("t1", "x")`, a), nil); err != nil {
 				rt.Fatal(err)
 			}
 		}
 		// The next read is lean: it never leaves out a view or action of
 		// higher salience than one it lists.
-		lean, err := s.Recall(ctx, q, goldfish.RecallOptions{T: target, Agent: "ana"})
+		lean, err := s.recallShape(ctx, q, values.RecallOptions{T: target, Agent: "ana"})
 		if err != nil {
 			rt.Fatal(err)
 		}

@@ -1,4 +1,4 @@
-package goldfish_test
+package engine
 
 import (
 	"context"
@@ -7,10 +7,11 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/goldfish-gql/goldfish/values"
 	"pgregory.net/rapid"
-
-	"github.com/goldfish-gql/goldfish"
 )
+
+// The property tests of slice.go: a slice absorbed with keep recalls the same.
 
 // sliceGraph draws a small graph as one INSERT: every node has a nick of
 // its own when nicks is set, and no node more than six incident edges,
@@ -70,10 +71,10 @@ func TestSliceKeepRecallsTheSame(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
 		ctx := context.Background()
 		text, kinds, names := sliceGraph(t, true)
-		db, _ := goldfish.Open()
+		db, _ := openTest()
 		defer db.Close()
 		a, _ := db.Session(ctx, "a")
-		if _, err := a.Commit(ctx, text, nil); err != nil {
+		if _, err := a.commitText(ctx, text, nil); err != nil {
 			t.Fatalf("building A: %v", err)
 		}
 		i := rapid.IntRange(0, len(names)-1).Draw(t, "node")
@@ -85,24 +86,24 @@ func TestSliceKeepRecallsTheSame(t *testing.T) {
 		}).Draw(t, "q")
 		k := rapid.IntRange(1, 3).Draw(t, "k")
 		l := rapid.IntRange(1, 4).Draw(t, "L")
-		sl, err := a.ExportSlice(ctx, q, goldfish.SliceOptions{K: k, L: l})
+		sl, err := a.ExportSlice(ctx, q, values.SliceOptions{K: k, L: l})
 		if err != nil {
 			t.Fatalf("ExportSlice: %v", err)
 		}
 		b, _ := db.Session(ctx, "b")
-		res, err := b.Absorb(ctx, sl.Text, goldfish.AbsorbKeep)
+		res, err := b.absorb(ctx, sl.Text, values.AbsorbKeep)
 		if err != nil {
 			t.Fatalf("Absorb: %v\n%s", err, sl.Text)
 		}
 		if !res.Applied || len(res.Skipped) > 0 || res.Version != a.Version() {
 			t.Fatalf("Absorb into an empty session: %+v", res)
 		}
-		ro := goldfish.RecallOptions{K: k, L: l}
-		ra, err := a.Recall(ctx, q, ro)
+		ro := values.RecallOptions{K: k, L: l}
+		ra, err := a.recallShape(ctx, q, ro)
 		if err != nil {
 			t.Fatal(err)
 		}
-		rb, err := b.Recall(ctx, q, ro)
+		rb, err := b.recallShape(ctx, q, ro)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -120,7 +121,7 @@ func TestSliceKeepRecallsTheSame(t *testing.T) {
 			t.Fatalf("B's Recall differs from A's:\n%s\nwant\n%s\nslice:\n%s", got, want, sl.Text)
 		}
 		// And the slice of B is the slice of A, ids and all.
-		again, err := b.ExportSlice(ctx, q, goldfish.SliceOptions{K: k, L: l})
+		again, err := b.ExportSlice(ctx, q, values.SliceOptions{K: k, L: l})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -140,27 +141,27 @@ func TestSliceRemintDisjoint(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
 		ctx := context.Background()
 		text, kinds, _ := sliceGraph(t, false)
-		db, _ := goldfish.Open()
+		db, _ := openTest()
 		defer db.Close()
 		a, _ := db.Session(ctx, "a")
-		if _, err := a.Commit(ctx, text, nil); err != nil {
+		if _, err := a.commitText(ctx, text, nil); err != nil {
 			t.Fatalf("building A: %v", err)
 		}
 		q := fmt.Sprintf(`MATCH (n:%s)`, rapid.SampledFrom(kinds).Draw(t, "kind"))
-		sl, err := a.ExportSlice(ctx, q, goldfish.SliceOptions{})
+		sl, err := a.ExportSlice(ctx, q, values.SliceOptions{})
 		if err != nil {
 			t.Fatal(err)
 		}
 		b, _ := db.Session(ctx, "b")
 		if rapid.Bool().Draw(t, "b holds a itself") {
-			if _, err := b.Absorb(ctx, sl.Text, goldfish.AbsorbKeep); err != nil {
+			if _, err := b.absorb(ctx, sl.Text, values.AbsorbKeep); err != nil {
 				t.Fatal(err)
 			}
 		}
 		nodes0, edges0 := counts(b)
 		seen := map[string]int{}
 		for copy := 1; copy <= 2; copy++ {
-			res, err := b.Absorb(ctx, sl.Text, goldfish.AbsorbRemint)
+			res, err := b.absorb(ctx, sl.Text, values.AbsorbRemint)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -181,7 +182,7 @@ func TestSliceRemintDisjoint(t *testing.T) {
 	})
 }
 
-func counts(s *goldfish.Session) (nodes, edges int) {
+func counts(s *Session) (nodes, edges int) {
 	var recycled int
 	line := strings.SplitN(s.Dump(), "\n", 3)[1]
 	fmt.Sscanf(line, "nodes %d, edges %d, recycled %d", &nodes, &edges, &recycled)

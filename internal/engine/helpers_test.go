@@ -113,6 +113,7 @@ func openCab(t testing.TB, path string, opts ...Option) *DB {
 type pgOptions struct {
 	PollInterval time.Duration
 	Poll         bool
+	Retries      int
 }
 
 // pgSchema is a throwaway PostgreSQL server's URL and a fresh schema on
@@ -131,7 +132,7 @@ func openPG(t testing.TB, url, schema string, o pgOptions, opts ...Option) *DB {
 			Open: func(ctx context.Context) (cabinet.Shared, error) {
 				return pgcabinet.Open(ctx, url, &pgcabinet.Options{Schema: schema})
 			},
-			PollInterval: o.PollInterval, Poll: o.Poll}
+			PollInterval: o.PollInterval, Poll: o.Poll, Retries: o.Retries}
 	}
 	db, err := openTest(append([]Option{shared}, opts...)...)
 	if err != nil {

@@ -1,4 +1,4 @@
-package goldfish_test
+package engine
 
 import (
 	"bytes"
@@ -11,39 +11,16 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/goldfish-gql/goldfish"
+	"github.com/goldfish-gql/goldfish/gqlstatus"
+	"github.com/goldfish-gql/goldfish/store"
+	"github.com/goldfish-gql/goldfish/values"
 )
 
-func openCab(t testing.TB, path string, opts ...goldfish.Option) *goldfish.DB {
-	t.Helper()
-	db, err := goldfish.Open(append([]goldfish.Option{goldfish.WithCabinet(path)}, opts...)...)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return db
-}
-
-func mustCommit(t testing.TB, s *goldfish.Session, text string, params map[string]any) *goldfish.CommitResult {
-	t.Helper()
-	res, err := s.Commit(context.Background(), text, params)
-	if err != nil {
-		t.Fatalf("%s: %v", text, err)
-	}
-	return res
-}
-
-func mustSession(t testing.TB, db *goldfish.DB, name string) *goldfish.Session {
-	t.Helper()
-	s, err := db.Session(context.Background(), name)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return s
-}
+// The tests of hydrate.go and durable.go: a cabinet file written, cut, damaged, held by another process and reopened.
 
 // workload writes a history with params, recycling, nick reuse after
 // delete, ingest ids and edges, and returns the session's dump.
-func workload(t *testing.T, s *goldfish.Session) {
+func workload(t *testing.T, s *Session) {
 	ctx := context.Background()
 	mustCommit(t, s, `INSERT (:TSK {nick: "a", n: 1, f: -0.0, d: DATE "2024-01-02", l: [1, "x", [true]]})`, nil)
 	mustCommit(t, s, `INSERT (:TSK {nick: "b", n: $n, s: $s})`, map[string]any{"n": 2, "s": "two\x00\u00e9"})
@@ -51,10 +28,10 @@ func workload(t *testing.T, s *goldfish.Session) {
 	mustCommit(t, s, `MATCH (a:TSK {nick: "a"}) DETACH DELETE a`, nil)
 	mustCommit(t, s, `INSERT (:TSK:Extra {nick: "a", n: 3})`, nil) // nick reused: the recycled node keeps it
 	mustCommit(t, s, `MATCH (b:TSK {nick: "b"}) SET b.status = "done"`, nil)
-	if _, err := s.Ingest(ctx, `INSERT (:MOD {loc: "auth/login.go"})`, nil); err != nil {
+	if _, err := s.ingestText(ctx, `INSERT (:MOD {loc: "auth/login.go"})`, nil); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := s.Ingest(ctx, `INSERT (:MOD {loc: "auth/login.go", size: 10})`, nil); err != nil {
+	if _, err := s.ingestText(ctx, `INSERT (:MOD {loc: "auth/login.go", size: 10})`, nil); err != nil {
 		t.Fatal(err)
 	}
 	mustCommit(t, s, `INSERT (:NOTE {text: "gone"})`, nil)
@@ -65,15 +42,15 @@ func workload(t *testing.T, s *goldfish.Session) {
 	mustCommit(t, s, `INSERT (:NOTE {text: "after purge"})`, nil)
 }
 
-func fingerprint(s *goldfish.Session) string {
-	snap := goldfish.SnapshotOf(s)
+func fingerprint(s *Session) string {
+	snap := s.Snapshot()
 	var b strings.Builder
 	fmt.Fprintf(&b, "%s\nnext %d\n", s.Dump(), snap.NextID())
-	snap.ScanAllNodes(func(n *storeNode) bool {
+	snap.ScanAllNodes(func(n *store.Node) bool {
 		fmt.Fprintf(&b, "n %d %v %v %s\n", n.ID, n.Recycled, n.Labels, n.Props.Literal())
 		return true
 	})
-	snap.ScanAllEdges(func(e *storeEdge) bool {
+	snap.ScanAllEdges(func(e *store.Edge) bool {
 		fmt.Fprintf(&b, "e %d %v %s %d %d %s\n", e.ID, e.Recycled, e.Type, e.From, e.To, e.Props.Literal())
 		return true
 	})
@@ -108,7 +85,7 @@ func TestCabinetRoundTrip(t *testing.T) {
 	defer db.Close()
 	s = mustSession(t, db, "work")
 	mustCommit(t, s, `INSERT (:NOTE {text: "later"})`, nil)
-	mem, _ := goldfish.Open()
+	mem, _ := openTest()
 	defer mem.Close()
 	ms := mustSession(t, mem, "work")
 	workload(t, ms)
@@ -128,8 +105,8 @@ func TestCatalog(t *testing.T) {
 			mustCommit(t, s, `INSERT (:TSK {n: $n})`, map[string]any{"n": j})
 		}
 	}
-	cat := mustSession(t, db, goldfish.CatalogName)
-	sh, err := cat.Recall(ctx, `MATCH (s:SESSION) LIMIT 4`, goldfish.RecallOptions{})
+	cat := mustSession(t, db, CatalogName)
+	sh, err := cat.recallShape(ctx, `MATCH (s:SESSION) LIMIT 4`, values.RecallOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -138,9 +115,9 @@ func TestCatalog(t *testing.T) {
 			t.Errorf("catalogue shape lacks %s:\n%s", want, sh.Text)
 		}
 	}
-	_, err = cat.Commit(ctx, `INSERT (:SESSION {name: "x"})`, nil)
-	var ge *goldfish.Error
-	if !errors.As(err, &ge) || ge.Code != goldfish.CodeReadOnlySession {
+	_, err = cat.commitText(ctx, `INSERT (:SESSION {name: "x"})`, nil)
+	var ge *gqlstatus.Error
+	if !errors.As(err, &ge) || ge.Code != gqlstatus.ReadOnlySession {
 		t.Fatalf("commit to catalog: %v", err)
 	}
 	if got := strings.Join(db.Sessions(), ","); got != "alpha,beta" {
@@ -160,14 +137,14 @@ func TestCatalog(t *testing.T) {
 	if got := strings.Join(db.Sessions(), ","); got != "beta" {
 		t.Fatalf("after drop Sessions = %s", got)
 	}
-	sh, _ = mustSession(t, db, goldfish.CatalogName).Recall(ctx, `MATCH (s:SESSION) LIMIT 4`, goldfish.RecallOptions{})
+	sh, _ = mustSession(t, db, CatalogName).recallShape(ctx, `MATCH (s:SESSION) LIMIT 4`, values.RecallOptions{})
 	if strings.Contains(sh.Text, "alpha") {
 		t.Fatalf("dropped session still catalogued:\n%s", sh.Text)
 	}
 	if s := mustSession(t, db, "alpha"); s.Version() != 0 {
 		t.Fatalf("dropped session came back at version %d", s.Version())
 	}
-	if err := db.Drop(ctx, goldfish.CatalogName); err == nil {
+	if err := db.Drop(ctx, CatalogName); err == nil {
 		t.Fatal("dropping the catalogue worked")
 	}
 	for _, bad := range []string{"", "../x", "a/b", ".hidden", strings.Repeat("x", 65)} {
@@ -181,8 +158,8 @@ func TestCabinetInUse(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "c.gf")
 	db := openCab(t, path)
 	defer db.Close()
-	_, err := goldfish.Open(goldfish.WithCabinet(path))
-	if !errors.Is(err, goldfish.ErrInUse) || !strings.Contains(err.Error(), path) {
+	_, err := openTest(WithCabinet(path))
+	if !errors.Is(err, ErrInUse) || !strings.Contains(err.Error(), path) {
 		t.Fatalf("second open: %v", err)
 	}
 }
@@ -209,9 +186,9 @@ func TestTornTail(t *testing.T) {
 		if err := os.WriteFile(p, orig[:len(orig)-cut], 0o600); err != nil {
 			t.Fatal(err)
 		}
-		db, err := goldfish.Open(goldfish.WithCabinet(p))
+		db, err := openTest(WithCabinet(p))
 		if err != nil {
-			if !errors.Is(err, goldfish.ErrDamaged) {
+			if !errors.Is(err, ErrDamaged) {
 				t.Errorf("cut %d: error is not ErrDamaged: %v", cut, err)
 			}
 			continue
@@ -219,7 +196,7 @@ func TestTornTail(t *testing.T) {
 		s, err := db.Session(context.Background(), "work")
 		switch {
 		case err != nil:
-			if !errors.Is(err, goldfish.ErrDamaged) || !strings.Contains(err.Error(), `"work"`) {
+			if !errors.Is(err, ErrDamaged) || !strings.Contains(err.Error(), `"work"`) {
 				t.Errorf("cut %d: hydrate error does not name the session: %v", cut, err)
 			}
 		case s.Dump() != want:
@@ -232,7 +209,7 @@ func TestTornTail(t *testing.T) {
 func TestCabinetConcurrent(t *testing.T) {
 	ctx := context.Background()
 	path := filepath.Join(t.TempDir(), "c.gf")
-	db := openCab(t, path, goldfish.WithAutoFlush(50, 0))
+	db := openCab(t, path, WithAutoFlush(50, 0))
 	const writers, each = 8, 40
 	var wg sync.WaitGroup
 	stop := make(chan struct{})
@@ -242,7 +219,7 @@ func TestCabinetConcurrent(t *testing.T) {
 			defer wg.Done()
 			s := mustSession(t, db, fmt.Sprintf("s%d", w%3))
 			for i := range each {
-				if _, err := s.Commit(ctx, `INSERT (:STEP {w: $w, n: $n})`, map[string]any{"w": w, "n": i}); err != nil {
+				if _, err := s.commitText(ctx, `INSERT (:STEP {w: $w, n: $n})`, map[string]any{"w": w, "n": i}); err != nil {
 					t.Error(err)
 					return
 				}
@@ -261,7 +238,7 @@ func TestCabinetConcurrent(t *testing.T) {
 				default:
 				}
 				s := mustSession(t, db, fmt.Sprintf("s%d", r))
-				if _, err := s.Recall(ctx, `MATCH (x:STEP) LIMIT 4`, goldfish.RecallOptions{}); err != nil {
+				if _, err := s.recallShape(ctx, `MATCH (x:STEP) LIMIT 4`, values.RecallOptions{}); err != nil {
 					t.Error(err)
 					return
 				}
@@ -303,12 +280,12 @@ func TestCabinetConcurrent(t *testing.T) {
 // however many Commits the read found.
 func TestCatalogQueued(t *testing.T) {
 	ctx := context.Background()
-	db, _ := goldfish.Open()
+	db, _ := openTest()
 	defer db.Close()
 	s := mustSession(t, db, "work")
-	cat := mustSession(t, db, goldfish.CatalogName)
+	cat := mustSession(t, db, CatalogName)
 	read := func() string {
-		sh, err := cat.Recall(ctx, `MATCH (s:SESSION {name: "work"})`, goldfish.RecallOptions{})
+		sh, err := cat.recallShape(ctx, `MATCH (s:SESSION {name: "work"})`, values.RecallOptions{})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -351,7 +328,7 @@ func TestCabinetMissingSessionData(t *testing.T) {
 	dir := t.TempDir()
 	path := filepath.Join(dir, "c.gf")
 	const name = "sessionzq"
-	db := openCab(t, path, goldfish.WithAutoFlush(0, 0))
+	db := openCab(t, path, WithAutoFlush(0, 0))
 	s := mustSession(t, db, name)
 	for i := range 20 {
 		mustCommit(t, s, `INSERT (:STEP {n: $n})`, map[string]any{"n": i})
@@ -381,9 +358,9 @@ func TestCabinetMissingSessionData(t *testing.T) {
 		if err := os.WriteFile(p, c, 0o600); err != nil {
 			t.Fatal(err)
 		}
-		db, err := goldfish.Open(goldfish.WithCabinet(p))
+		db, err := openTest(WithCabinet(p))
 		if err != nil {
-			if !errors.Is(err, goldfish.ErrDamaged) {
+			if !errors.Is(err, ErrDamaged) {
 				t.Errorf("name at %d: Open: %v", at, err)
 			}
 			continue
@@ -391,7 +368,7 @@ func TestCabinetMissingSessionData(t *testing.T) {
 		s, err := db.Session(context.Background(), name)
 		switch {
 		case err != nil:
-			if !errors.Is(err, goldfish.ErrDamaged) || !strings.Contains(err.Error(), name) {
+			if !errors.Is(err, ErrDamaged) || !strings.Contains(err.Error(), name) {
 				t.Errorf("name at %d: the error does not report the session damaged: %v", at, err)
 			}
 		case s.Version() != wantV || s.Dump() != want:
@@ -410,7 +387,7 @@ func TestCabinetMissingSessionData(t *testing.T) {
 // it was: the file is migrated to the current format on Open.
 func TestCabinetFormat1(t *testing.T) {
 	ctx := context.Background()
-	raw, err := os.ReadFile(filepath.Join("store", "cabinet", "testdata", "format1.gf"))
+	raw, err := os.ReadFile(filepath.Join("..", "..", "store", "cabinet", "testdata", "format1.gf"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -418,7 +395,7 @@ func TestCabinetFormat1(t *testing.T) {
 	if err := os.WriteFile(path, raw, 0o600); err != nil {
 		t.Fatal(err)
 	}
-	mem, _ := goldfish.Open()
+	mem, _ := openTest()
 	defer mem.Close()
 	w := mustSession(t, mem, "work")
 	workload(t, w)

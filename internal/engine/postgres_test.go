@@ -1,54 +1,35 @@
-package goldfish_test
+package engine
 
 import (
 	"context"
 	"errors"
 	"fmt"
-	"runtime"
 	"sort"
 	"strings"
 	"sync"
 	"testing"
 	"time"
 
-	"github.com/goldfish-gql/goldfish"
-	"github.com/goldfish-gql/goldfish/postgres"
+	"github.com/goldfish-gql/goldfish/gqlstatus"
 	"github.com/goldfish-gql/goldfish/store"
-	"github.com/goldfish-gql/goldfish/store/cabinet/postgres/pgtest"
+	"github.com/goldfish-gql/goldfish/values"
 )
 
-// pgSchema gives a test a PostgreSQL server and a schema of its own.
-func pgSchema(t testing.TB) (string, string) {
-	t.Helper()
-	url := pgtest.URL(t)
-	return url, pgtest.Schema(t, url)
-}
-
-// openPG opens a host on the schema; the test closes it at its end.
-func openPG(t testing.TB, url, schema string, o postgres.Options, opts ...goldfish.Option) *goldfish.DB {
-	t.Helper()
-	o.Schema = schema
-	db, err := goldfish.Open(append([]goldfish.Option{postgres.Cabinet(url, o)}, opts...)...)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { db.Close() })
-	return db
-}
+// The tests of the engine on PostgreSQL (hosts.go, residency.go and the write path): hosts that commit to one session, catch up, unload and reopen.
 
 // TestPostgresRoundTrip: what one host commits (values of every kind,
 // recycling, ingest ids, a purge) another process reads back, from the
 // log and from a flushed snapshot alike.
 func TestPostgresRoundTrip(t *testing.T) {
 	url, schema := pgSchema(t)
-	db := openPG(t, url, schema, postgres.Options{})
+	db := openPG(t, url, schema, pgOptions{})
 	s := mustSession(t, db, "work")
 	workload(t, s)
 	want := fingerprint(s)
 	if err := db.Close(); err != nil {
 		t.Fatal(err)
 	}
-	db = openPG(t, url, schema, postgres.Options{})
+	db = openPG(t, url, schema, pgOptions{})
 	if got := fingerprint(mustSession(t, db, "work")); got != want {
 		t.Fatalf("from the log:\n%s\nwant\n%s", got, want)
 	}
@@ -56,7 +37,7 @@ func TestPostgresRoundTrip(t *testing.T) {
 		t.Fatal(err)
 	}
 	db.Close()
-	db = openPG(t, url, schema, postgres.Options{})
+	db = openPG(t, url, schema, pgOptions{})
 	if got := fingerprint(mustSession(t, db, "work")); got != want {
 		t.Fatalf("from the snapshot:\n%s\nwant\n%s", got, want)
 	}
@@ -78,7 +59,7 @@ func TestPostgresRoundTrip(t *testing.T) {
 func TestPostgresTwoHosts(t *testing.T) {
 	url, schema := pgSchema(t)
 	ctx := context.Background()
-	o := postgres.Options{PollInterval: 50 * time.Millisecond}
+	o := pgOptions{PollInterval: 50 * time.Millisecond}
 	a, b := openPG(t, url, schema, o), openPG(t, url, schema, o)
 	mustCommit(t, mustSession(t, a, "shared"), `INSERT (:C {nick: "c", n: 0})`, nil)
 	const writers, per = 8, 25
@@ -90,17 +71,17 @@ func TestPostgresTwoHosts(t *testing.T) {
 	var acks []ack
 	conflicts := 0
 	var wg sync.WaitGroup
-	for h, db := range []*goldfish.DB{a, b} {
+	for h, db := range []*DB{a, b} {
 		s := mustSession(t, db, "shared")
 		for w := range writers {
 			wg.Add(1)
 			go func() {
 				defer wg.Done()
 				for n := 0; n < per; {
-					res, err := s.Commit(ctx, `MATCH (c:C {nick: "c"}) SET c.n = c.n + 1 INSERT (:STEP {h: $h, w: $w, n: $n})`,
+					res, err := s.commitText(ctx, `MATCH (c:C {nick: "c"}) SET c.n = c.n + 1 INSERT (:STEP {h: $h, w: $w, n: $n})`,
 						map[string]any{"h": h, "w": w, "n": n})
-					var ge *goldfish.Error
-					if errors.As(err, &ge) && ge.Code == goldfish.CodeSerializationFailure {
+					var ge *gqlstatus.Error
+					if errors.As(err, &ge) && ge.Code == gqlstatus.SerializationFailure {
 						mu.Lock()
 						conflicts++
 						mu.Unlock()
@@ -133,13 +114,13 @@ func TestPostgresTwoHosts(t *testing.T) {
 		}
 	}
 	time.Sleep(o.PollInterval + 10*time.Millisecond) // each host knows the other's Commits within the interval
-	check := func(db *goldfish.DB, who string) string {
+	check := func(db *DB, who string) string {
 		t.Helper()
 		s := mustSession(t, db, "shared")
-		if _, err := s.Recall(ctx, `MATCH (c:C)`, goldfish.RecallOptions{}); err != nil { // catches up
+		if _, err := s.recallShape(ctx, `MATCH (c:C)`, values.RecallOptions{}); err != nil { // catches up
 			t.Fatal(err)
 		}
-		snap := goldfish.SnapshotOf(s)
+		snap := s.Snapshot()
 		if snap.Version() != uint64(total+1) {
 			t.Fatalf("%s: version %d, want %d", who, snap.Version(), total+1)
 		}
@@ -174,7 +155,7 @@ func TestPostgresTwoHosts(t *testing.T) {
 		t.Fatal("a new host differs")
 	}
 	t.Logf("%d Commits by two hosts, %d versions consecutive; %d claims lost a race and were planned again, %d Commits failed with 40001 and were committed again",
-		total, total, goldfish.HostConflicts(a)+goldfish.HostConflicts(b), conflicts)
+		total, total, a.HostConflicts()+b.HostConflicts(), conflicts)
 }
 
 // TestPostgresReplan: when another host takes the version between this
@@ -186,7 +167,7 @@ func TestPostgresTwoHosts(t *testing.T) {
 func TestPostgresReplan(t *testing.T) {
 	url, schema := pgSchema(t)
 	ctx := context.Background()
-	o := postgres.Options{PollInterval: time.Hour, Poll: true}
+	o := pgOptions{PollInterval: time.Hour, Poll: true}
 	a, b := openPG(t, url, schema, o), openPG(t, url, schema, o)
 	o.Retries = 1
 	c := openPG(t, url, schema, o)
@@ -194,12 +175,12 @@ func TestPostgresReplan(t *testing.T) {
 	mustCommit(t, sa, `INSERT (:C {nick: "c", n: 0})`, nil)
 	sb, sc := mustSession(t, b, "r"), mustSession(t, c, "r")
 	const inc = `MATCH (c:C {nick: "c"}) SET c.n = c.n + 1`
-	counter := func(s *goldfish.Session) string {
-		c, _ := goldfish.SnapshotOf(s).NodeByNick("c")
+	counter := func(s *Session) string {
+		c, _ := s.Snapshot().NodeByNick("c")
 		return c.Props.Literal()
 	}
 	// Before B's first claim, A commits: B loses, catches up, plans again.
-	goldfish.SetBeforeClaim(b, func(_ string, attempt int) {
+	b.SetBeforeClaim(func(_ string, attempt int) {
 		if attempt == 0 {
 			mustCommit(t, sa, inc, nil)
 		}
@@ -209,29 +190,29 @@ func TestPostgresReplan(t *testing.T) {
 	// its Commit, counts as one too (seen under -race on a loaded CI
 	// machine). The versions and the counter say the Δ was planned again.
 	res := mustCommit(t, sb, inc, nil)
-	if res.Version != 3 || goldfish.HostConflicts(b) < 1 || counter(sb) != `{n: 2, nick: "c"}` {
-		t.Fatalf("B's Commit made version %d after %d lost races; the counter is %s", res.Version, goldfish.HostConflicts(b), counter(sb))
+	if res.Version != 3 || b.HostConflicts() < 1 || counter(sb) != `{n: 2, nick: "c"}` {
+		t.Fatalf("B's Commit made version %d after %d lost races; the counter is %s", res.Version, b.HostConflicts(), counter(sb))
 	}
 	// A before each of B's first two claims: B's third attempt is a turn.
-	goldfish.SetBeforeClaim(b, func(_ string, attempt int) {
+	b.SetBeforeClaim(func(_ string, attempt int) {
 		if attempt < 2 {
 			mustCommit(t, sa, inc, nil)
 		}
 	})
-	before := goldfish.HostConflicts(b)
+	before := b.HostConflicts()
 	res = mustCommit(t, sb, inc, nil)
-	if res.Version != 6 || goldfish.HostConflicts(b) < before+2 || counter(sb) != `{n: 5, nick: "c"}` {
-		t.Fatalf("B's Commit made version %d after %d lost races; the counter is %s", res.Version, goldfish.HostConflicts(b), counter(sb))
+	if res.Version != 6 || b.HostConflicts() < before+2 || counter(sb) != `{n: 5, nick: "c"}` {
+		t.Fatalf("B's Commit made version %d after %d lost races; the counter is %s", res.Version, b.HostConflicts(), counter(sb))
 	}
-	goldfish.SetBeforeClaim(b, nil)
+	b.SetBeforeClaim(nil)
 	// C, with one retry, loses both its races: 40001, nothing applied.
-	goldfish.SetBeforeClaim(c, func(string, int) { mustCommit(t, sa, inc, nil) })
-	_, err := sc.Commit(ctx, inc, nil)
-	var ge *goldfish.Error
-	if !errors.As(err, &ge) || ge.Code != goldfish.CodeSerializationFailure {
+	c.SetBeforeClaim(func(string, int) { mustCommit(t, sa, inc, nil) })
+	_, err := sc.commitText(ctx, inc, nil)
+	var ge *gqlstatus.Error
+	if !errors.As(err, &ge) || ge.Code != gqlstatus.SerializationFailure {
 		t.Fatalf("C losing every race: %v, want 40001", err)
 	}
-	goldfish.SetBeforeClaim(c, nil)
+	c.SetBeforeClaim(nil)
 	res = mustCommit(t, sc, inc, nil)
 	if res.Version != 9 || counter(sc) != `{n: 8, nick: "c"}` {
 		t.Fatalf("after: version %d, counter %s", res.Version, counter(sc))
@@ -246,13 +227,13 @@ func TestPostgresFreshRecall(t *testing.T) {
 		t.Run(fmt.Sprintf("poll=%v", poll), func(t *testing.T) {
 			url, schema := pgSchema(t)
 			ctx := context.Background()
-			o := postgres.Options{PollInterval: 100 * time.Millisecond, Poll: poll}
+			o := pgOptions{PollInterval: 100 * time.Millisecond, Poll: poll}
 			a, b := openPG(t, url, schema, o), openPG(t, url, schema, o)
 			sa, sb := mustSession(t, a, "f"), mustSession(t, b, "f")
 			for i := range 3 {
 				res := mustCommit(t, sa, `INSERT (:NOTE {i: $i})`, map[string]any{"i": i})
 				time.Sleep(o.PollInterval + 10*time.Millisecond)
-				sh, err := sb.Recall(ctx, `MATCH (n:NOTE) LIMIT 4`, goldfish.RecallOptions{})
+				sh, err := sb.recallShape(ctx, `MATCH (n:NOTE) LIMIT 4`, values.RecallOptions{})
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -283,7 +264,7 @@ func TestPostgresRemoteDrop(t *testing.T) {
 func testRemoteDrop(t *testing.T, poll bool) {
 	url, schema := pgSchema(t)
 	ctx := context.Background()
-	o := postgres.Options{PollInterval: 50 * time.Millisecond, Poll: poll}
+	o := pgOptions{PollInterval: 50 * time.Millisecond, Poll: poll}
 	a, b := openPG(t, url, schema, o), openPG(t, url, schema, o)
 	mustCommit(t, mustSession(t, a, "d"), `INSERT (:OLD)`, nil)
 	sb := mustSession(t, b, "d")
@@ -295,10 +276,10 @@ func testRemoteDrop(t *testing.T, poll bool) {
 	}
 	mustCommit(t, mustSession(t, a, "d"), `INSERT (:NEW)`, nil) // made again, at the same version
 	time.Sleep(o.PollInterval + 10*time.Millisecond)
-	if _, err := sb.Recall(ctx, `MATCH (n)`, goldfish.RecallOptions{}); !errors.Is(err, goldfish.ErrDropped) {
+	if _, err := sb.recallShape(ctx, `MATCH (n)`, values.RecallOptions{}); !errors.Is(err, ErrDropped) {
 		t.Fatalf("Recall on B after the drop on A: %v, want ErrDropped", err)
 	}
-	if _, err := sb.Commit(ctx, `INSERT (:LATE)`, nil); !errors.Is(err, goldfish.ErrDropped) {
+	if _, err := sb.commitText(ctx, `INSERT (:LATE)`, nil); !errors.Is(err, ErrDropped) {
 		t.Fatalf("Commit on B after the drop on A: %v, want ErrDropped", err)
 	}
 	sb = mustSession(t, b, "d")
@@ -307,7 +288,7 @@ func testRemoteDrop(t *testing.T, poll bool) {
 	}
 	mustCommit(t, sb, `INSERT (:FROM_B)`, nil)
 	time.Sleep(o.PollInterval + 10*time.Millisecond)
-	sh, err := mustSession(t, a, "d").Recall(ctx, `MATCH (n:FROM_B)`, goldfish.RecallOptions{})
+	sh, err := mustSession(t, a, "d").recallShape(ctx, `MATCH (n:FROM_B)`, values.RecallOptions{})
 	if err != nil || sh.Version != 2 || !strings.Contains(sh.Text, "FROM_B") {
 		t.Fatalf("A after B's Commit: %v\n%v", err, sh)
 	}
@@ -319,7 +300,7 @@ func TestPostgresFlushElsewhere(t *testing.T) {
 	url, schema := pgSchema(t)
 	ctx := context.Background()
 	// B polls once an hour: only its Commit path catches up.
-	oa, ob := postgres.Options{PollInterval: 50 * time.Millisecond}, postgres.Options{PollInterval: time.Hour, Poll: true}
+	oa, ob := pgOptions{PollInterval: 50 * time.Millisecond}, pgOptions{PollInterval: time.Hour, Poll: true}
 	a, b := openPG(t, url, schema, oa), openPG(t, url, schema, ob)
 	sa := mustSession(t, a, "fl")
 	mustCommit(t, sa, `INSERT (:N {i: 0})`, nil)
@@ -347,9 +328,9 @@ func TestPostgresFlushElsewhere(t *testing.T) {
 	}
 }
 
-func fingerprintAfter(t *testing.T, s *goldfish.Session) string {
+func fingerprintAfter(t *testing.T, s *Session) string {
 	t.Helper()
-	if _, err := s.Recall(context.Background(), `MATCH ()`, goldfish.RecallOptions{}); err != nil {
+	if _, err := s.recallShape(context.Background(), `MATCH ()`, values.RecallOptions{}); err != nil {
 		t.Fatal(err)
 	}
 	return fingerprint(s)
@@ -360,7 +341,7 @@ func fingerprintAfter(t *testing.T, s *goldfish.Session) string {
 func TestPostgresCatalogFollows(t *testing.T) {
 	url, schema := pgSchema(t)
 	ctx := context.Background()
-	o := postgres.Options{PollInterval: 50 * time.Millisecond}
+	o := pgOptions{PollInterval: 50 * time.Millisecond}
 	a, b := openPG(t, url, schema, o), openPG(t, url, schema, o)
 	mustCommit(t, mustSession(t, a, "elsewhere"), `INSERT (:A), (:A)`, nil)
 	until(t, func() bool {
@@ -385,121 +366,93 @@ func until(t *testing.T, cond func() bool) {
 	}
 }
 
-// TestPostgresOptionsRefused: WithCabinet and postgres.Cabinet exclude each
-// other; a schema name outside its rules is refused.
-func TestPostgresOptionsRefused(t *testing.T) {
-	url, _ := pgSchema(t)
-	if _, err := goldfish.Open(goldfish.WithCabinet(t.TempDir()+"/c.gf"), postgres.Cabinet(url, postgres.Options{})); err == nil {
-		t.Fatal("WithCabinet and postgres.Cabinet together accepted")
-	}
-	_, err := goldfish.Open(postgres.Cabinet(url, postgres.Options{Schema: "No-Such"}))
-	if err == nil || !strings.Contains(err.Error(), "schema name") {
-		t.Fatalf("a bad schema name: %v", err)
-	}
-}
-
-// TestPostgresDropUnheard: a host drops a session another host made a
-// moment ago, before its own catalogue has heard of it (here: it polls,
-// once an hour): the cabinet has it, so it is dropped, not refused as
-// unknown (42002).
-func TestPostgresDropUnheard(t *testing.T) {
+// TestPostgresMemoryBudget: on PostgreSQL, a session this host unloaded
+// and another host moved on is hydrated again at the latest version; a
+// Commit after that lands on it; the catalogue follows the other host's
+// Commits while the session is unloaded and never goes back; and an
+// unloaded session another host dropped gives its kept handle
+// ErrDropped.
+func TestPostgresMemoryBudget(t *testing.T) {
 	url, schema := pgSchema(t)
 	ctx := context.Background()
-	a := openPG(t, url, schema, postgres.Options{})
-	b := openPG(t, url, schema, postgres.Options{Poll: true, PollInterval: time.Hour})
-	mustCommit(t, mustSession(t, a, "fresh"), `INSERT (:N)`, nil)
-	if err := b.Drop(ctx, "fresh"); err != nil {
-		t.Fatalf("dropping a session another host made: %v", err)
+	o := pgOptions{PollInterval: 50 * time.Millisecond}
+	a := openPG(t, url, schema, o, WithMemoryBudget(1))
+	b := openPG(t, url, schema, o)
+	x, y := mustSession(t, a, "x"), mustSession(t, a, "y")
+	mustCommit(t, x, `INSERT (:TSK {nick: "t", n: 1})`, nil)
+	mustCommit(t, y, `INSERT (:N)`, nil) // x is unloaded now
+	if st := a.MemoryStats(); st.ResidentSessions != 1 || st.Unloads == 0 {
+		t.Fatalf("MemoryStats %+v", st)
 	}
-	if err := b.Drop(ctx, "never"); !isCode(err, goldfish.CodeInvalidReference) {
-		t.Fatalf("dropping a session no host made: %v, want GQLSTATUS %s", err, goldfish.CodeInvalidReference)
+	// Host b moves x on while a holds it unloaded.
+	bx := mustSession(t, b, "x")
+	mustCommit(t, bx, `MATCH (t:TSK {nick: "t"}) SET t.n = 2`, nil)
+	mustCommit(t, bx, `INSERT (:NOTE {text: "from b"})`, nil)
+	until(t, func() bool {
+		for _, in := range a.SessionInfos() {
+			if in.Name == "x" {
+				return in.Version == 3 && in.Nodes == 2
+			}
+		}
+		return false
+	})
+	// Hydrated again, x reads b's Commits at once: the load is the latest.
+	sh, err := x.recallShape(ctx, `MATCH (t:TSK {nick: "t"})`, values.RecallOptions{})
+	if err != nil || sh.Version != 3 || !strings.Contains(sh.Text, "n: 2") {
+		t.Fatalf("x hydrated again: %v\n%v", err, sh)
 	}
-	s, err := goldfish.Open(postgres.Cabinet(url, postgres.Options{Schema: schema}))
-	if err != nil {
+	if res := mustCommit(t, x, `INSERT (:NOTE {text: "from a"})`, nil); res.Version != 4 {
+		t.Fatalf("a's Commit after hydrating again made version %d, want 4", res.Version)
+	}
+	mustCommit(t, y, `INSERT (:N)`, nil) // x unloaded again, at version 4
+	for range 5 {
+		time.Sleep(o.PollInterval) // heads read before a's Commit must not take the catalogue back
+		for _, in := range a.SessionInfos() {
+			if in.Name == "x" && in.Version != 4 {
+				t.Fatalf("a's catalogue shows x at version %d, after a committed version 4", in.Version)
+			}
+		}
+	}
+	until(t, func() bool { return fingerprintAfter(t, bx) == fingerprintAfter(t, x) })
+	mustCommit(t, y, `INSERT (:N)`, nil) // x unloaded again
+	// Dropped by b while a holds it unloaded.
+	if err := b.Drop(ctx, "x"); err != nil {
 		t.Fatal(err)
 	}
-	defer s.Close()
-	for _, n := range s.Sessions() {
-		if n == "fresh" {
-			t.Fatalf("the dropped session is still in the cabinet: %v", s.Sessions())
-		}
+	if _, err := x.recallShape(ctx, `MATCH ()`, values.RecallOptions{}); !errors.Is(err, ErrDropped) {
+		t.Fatalf("Recall of an unloaded session another host dropped: %v", err)
 	}
-}
-
-// TestPostgresDropRacesCatchUp: a Drop on one host while it catches up
-// with another host's Commits to the same session. A catch-up holds the
-// session's write lock and then takes the database's; Drop must not take
-// them the other way round, or the two wait for each other for ever.
-func TestPostgresDropRacesCatchUp(t *testing.T) {
-	url, schema := pgSchema(t)
-	ctx := context.Background()
-	a := openPG(t, url, schema, postgres.Options{})
-	// b polls, once an hour: it learns of a's Commits only when a read
-	// catches up, which then has a long backlog to replay.
-	b := openPG(t, url, schema, postgres.Options{Poll: true, PollInterval: time.Hour})
-	for round := range 20 {
-		name := fmt.Sprintf("race%d", round)
-		ax := mustSession(t, a, name)
-		mustCommit(t, ax, `INSERT (:N)`, nil)
-		bx := mustSession(t, b, name)
-		var wg sync.WaitGroup
-		for w := range 4 {
-			wg.Add(1)
-			go func() {
-				defer wg.Done()
-				for i := range 50 {
-					mustCommit(t, ax, fmt.Sprintf(`INSERT (:N {w: %d, i: %d, text: "a line long enough to take a moment to replay"})`, w, i), nil)
-				}
-			}()
+	until(t, func() bool {
+		for _, n := range a.Sessions() {
+			if n == "x" {
+				return false
+			}
 		}
-		wg.Wait()
-		done := make(chan struct{})
-		go func() {
-			defer close(done)
-			var wg sync.WaitGroup
-			wg.Add(2)
-			go func() { // the Commit catches up with a's 200 first
-				defer wg.Done()
-				bx.Commit(ctx, `INSERT (:N)`, nil)
-			}()
-			go func() {
-				defer wg.Done()
-				time.Sleep(time.Duration(round%5) * time.Millisecond)
-				b.Drop(ctx, name)
-			}()
-			wg.Wait()
-		}()
-		select {
-		case <-done:
-		case <-time.After(30 * time.Second):
-			// Not t.Fatal: the databases' cleanup would wait for the
-			// stuck calls as well.
-			buf := make([]byte, 1<<20)
-			panic(fmt.Sprintf("round %d: a Drop racing a catch-up never returned:\n%s", round, buf[:runtime.Stack(buf, true)]))
-		}
+		return len(a.SessionInfos()) == 1
+	})
+	// The name made again starts empty on a.
+	x = mustSession(t, a, "x")
+	if v := x.Version(); v != 0 {
+		t.Fatalf("x made again is at version %d", v)
 	}
-}
-
-// TestPostgresFirstHydrationCatalog: a host whose catalogue last heard
-// of a session at version 1 hydrates it, for the first time, at the
-// version another host has taken it to since: its catalogue shows that
-// version at once, not the one it heard of.
-func TestPostgresFirstHydrationCatalog(t *testing.T) {
-	url, schema := pgSchema(t)
-	ctx := context.Background()
-	a := openPG(t, url, schema, postgres.Options{})
-	ax := mustSession(t, a, "x")
-	mustCommit(t, ax, `INSERT (:N)`, nil)
-	b := openPG(t, url, schema, postgres.Options{Poll: true, PollInterval: time.Hour})
-	mustCommit(t, ax, `INSERT (:N)`, nil)
-	mustCommit(t, ax, `INSERT (:N)`, nil)
-	bx := mustSession(t, b, "x")
-	if sh, err := bx.Recall(ctx, `MATCH ()`, goldfish.RecallOptions{}); err != nil || sh.Version != 3 {
-		t.Fatalf("b's first Recall: %v %v", err, sh)
+	// Dropped and made again by b at the same version, with other
+	// contents, while a holds it unloaded with a Shape of it cached: a's
+	// kept handle is of the old session, and the Shape is never served.
+	mustCommit(t, x, `INSERT (:TSK {nick: "t", n: "old"})`, nil)
+	q := `MATCH (t:TSK {nick: "t"})`
+	if _, err := x.recallShape(ctx, q, values.RecallOptions{}); err != nil {
+		t.Fatal(err)
 	}
-	for _, in := range b.SessionInfos() {
-		if in.Name == "x" && (in.Version != 3 || in.Nodes != 3) {
-			t.Fatalf("b's catalogue shows x at version %d with %d nodes after loading version 3", in.Version, in.Nodes)
-		}
+	mustCommit(t, y, `INSERT (:N)`, nil) // x unloaded again
+	if err := b.Drop(ctx, "x"); err != nil {
+		t.Fatal(err)
+	}
+	mustCommit(t, mustSession(t, b, "x"), `INSERT (:TSK {nick: "t", n: "new"})`, nil)
+	if sh, err := x.recallShape(ctx, q, values.RecallOptions{}); !errors.Is(err, ErrDropped) {
+		t.Fatalf("Recall of an unloaded session dropped and made again elsewhere: %v\n%v", err, sh)
+	}
+	sh, err = mustSession(t, a, "x").recallShape(ctx, q, values.RecallOptions{})
+	if err != nil || sh.Version != 1 || !strings.Contains(sh.Text, `n: "new"`) {
+		t.Fatalf("the session made again, read on a: %v\n%v", err, sh)
 	}
 }

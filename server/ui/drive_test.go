@@ -16,6 +16,8 @@ import (
 	"github.com/chromedp/cdproto/page"
 	"github.com/chromedp/cdproto/runtime"
 	"github.com/chromedp/chromedp"
+	"github.com/goldfish-gql/goldfish/client"
+	"github.com/goldfish-gql/goldfish/server"
 )
 
 // driver is a headless Chromium on one tab, and what the tab said: its
@@ -197,4 +199,23 @@ func (d *driver) screenshot(path string) {
 	if err := writeFile(path, png); err != nil {
 		d.t.Fatal(err)
 	}
+}
+
+// servedWithToken skips without a Chromium, then runs gqlsh serve with a
+// token that may read and write every session, and a client holding it;
+// the test stops both at its end.
+func servedWithToken(t *testing.T) (served, *client.Client, string) {
+	t.Helper()
+	browser(t)
+	token, line, err := server.NewToken([]string{"*"}, []string{"*"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ts := serve(t, line)
+	c, err := client.New(ts.URL, client.Options{Token: token})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { c.Close() })
+	return ts, c, token
 }

@@ -17,7 +17,6 @@ import (
 
 	"github.com/goldfish-gql/goldfish"
 	"github.com/goldfish-gql/goldfish/client"
-	"github.com/goldfish-gql/goldfish/server"
 )
 
 // browser finds a Chromium to drive: the test skips without one, unless
@@ -149,17 +148,7 @@ var shapeNode = regexp.MustCompile(`(?m)^\s*\(\w+:`)
 // word on the page's console. It logs the first load's bytes and the
 // time from a Recall's answer to drawn.
 func TestBrowser(t *testing.T) {
-	browser(t)
-	token, line, err := server.NewToken([]string{"*"}, []string{"*"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	ts := serve(t, line)
-	c, err := client.New(ts.URL, client.Options{Token: token})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer c.Close()
+	ts, c, token := servedWithToken(t)
 	fill(t, c)
 
 	d := drive(t)

@@ -15,7 +15,6 @@ import (
 
 	"github.com/goldfish-gql/goldfish"
 	"github.com/goldfish-gql/goldfish/client"
-	"github.com/goldfish-gql/goldfish/server"
 )
 
 // The memory a person browses: 100 entities of 8 kinds and 150 relations,
@@ -135,17 +134,7 @@ const overlapsJS = `(function () {
 // Recalls of about 100 nodes. With GOLDFISH_UI_SCREENSHOTS=DIR it writes
 // DIR/browser-25.png and DIR/browser-100.png (the docs' pictures).
 func TestBrowserReadable(t *testing.T) {
-	browser(t)
-	token, line, err := server.NewToken([]string{"*"}, []string{"*"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	ts := serve(t, line)
-	c, err := client.New(ts.URL, client.Options{Token: token})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer c.Close()
+	ts, c, token := servedWithToken(t)
 	person := fillMemory(t, c)
 	shots := os.Getenv("GOLDFISH_UI_SCREENSHOTS")
 

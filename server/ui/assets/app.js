@@ -164,8 +164,15 @@
     });
   }
 
-  // IDENTITY are the properties a trimmed row shows.
-  var IDENTITY = { nick: true, loc: true, name: true, title: true };
+  // IDENTITY_KEYS are the properties a trimmed row shows, in the order
+  // that tells a node apart first.
+  var IDENTITY_KEYS = ["nick", "loc", "name", "title"], IDENTITY = {};
+  IDENTITY_KEYS.forEach(function (k) { IDENTITY[k] = true; });
+
+  // identityKeys are the identity properties props holds as text, in order.
+  function identityKeys(props) {
+    return IDENTITY_KEYS.filter(function (k) { return typeof props[k] === "string"; });
+  }
 
   // literal writes a value of a row's JSON as GQL writes it (a DATE is
   // {"date": …}, a DATETIME {"datetime": …}).
@@ -211,7 +218,7 @@
   // the drawing): its kind and its identity, else all its properties.
   function nodeKey(nd) {
     var p = (nd.row && nd.row.props) || {};
-    var id = ["nick", "loc", "name", "title"].filter(function (k) { return typeof p[k] === "string"; })[0];
+    var id = identityKeys(p)[0];
     return [nd.kind].concat(nd.labels || []).join(":") + "\u0001" + (id ? id + "=" + p[id] : JSON.stringify(p));
   }
 
@@ -363,7 +370,7 @@
   // drawn keep their places, the new ones start around nd.
   function expand(nd) {
     if (!cur) return;
-    var props = (nd.row && nd.row.props) || {}, keys = ["nick", "loc", "name", "title"].filter(function (k) { return typeof props[k] === "string"; });
+    var props = (nd.row && nd.row.props) || {}, keys = identityKeys(props);
     if (!keys.length) keys = Object.keys(props).filter(function (k) { return typeof props[k] === "string" || typeof props[k] === "number"; }).sort();
     var params = {}, pats = keys.slice(0, keys[0] === "nick" || keys[0] === "loc" ? 1 : keys.length).map(function (k, i) {
       params["p" + i] = props[k];

@@ -385,5 +385,5 @@ var Graph = (function () {
     return m;
   }
 
-  return { draw: draw, fit: fit, zoom: zoom, select: select, places: places, swatch: swatch, styles: styles, boxOf: box };
+  return { draw: draw, fit: fit, zoom: zoom, select: select, places: places, swatch: swatch, styles: styles };
 })();

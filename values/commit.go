@@ -26,16 +26,28 @@ type CommitResult struct {
 // (nothing changed, or the text ended with ROLLBACK: the counts are what
 // would have been). The counts are the Δ's totals.
 func (r *CommitResult) Summary() string {
-	var b strings.Builder
-	b.WriteString("ok v=")
-	b.WriteString(strconv.FormatUint(r.Version, 10))
+	s := "ok v=" + strconv.FormatUint(r.Version, 10)
+	if c := r.Change(); c != "" {
+		s += " " + c
+	}
+	if !r.Applied {
+		s += " (not applied)"
+	}
+	return s
+}
+
+// Change is the part of Summary that says what the Δ did: the vocabulary
+// it defined, its counts, the actions it ran ("registered view
+// open_tasks +2 nodes +1 edge 3 properties set (ran settle)").
+func (r *CommitResult) Change() string {
+	var parts []string
 	for _, st := range r.Stmts {
 		if st.Defined != "" {
-			b.WriteString(" " + st.Defined)
+			parts = append(parts, st.Defined)
 		}
 	}
 	if c := r.Total.Summary(); c != "" {
-		b.WriteString(" " + c)
+		parts = append(parts, c)
 	}
 	var ran []string
 	for _, st := range r.Stmts {
@@ -44,12 +56,9 @@ func (r *CommitResult) Summary() string {
 		}
 	}
 	if len(ran) > 0 {
-		b.WriteString(" (ran " + strings.Join(ran, ", ") + ")")
+		parts = append(parts, "(ran "+strings.Join(ran, ", ")+")")
 	}
-	if !r.Applied {
-		b.WriteString(" (not applied)")
-	}
-	return b.String()
+	return strings.Join(parts, " ")
 }
 
 // StmtResult reports what one statement of a Δ did. Its Status is 00001,

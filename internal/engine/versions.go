@@ -3,7 +3,6 @@ package engine
 import (
 	"context"
 	"fmt"
-	"strings"
 
 	"github.com/goldfish-gql/goldfish/gqlstatus"
 	"github.com/goldfish-gql/goldfish/values"
@@ -46,73 +45,46 @@ func (s *Session) Versions(ctx context.Context, limit int) (entries []values.Ver
 }
 
 // versionChange is what a version's entry did, kept with the version
-// until its line is asked for: a Commit's or an Absorb's counts, and the
-// vocabulary it defined and the actions it ran, or a purge's count; the
-// words are made only when a list of versions asks for them.
+// until its line is asked for (the words are made only then): a Commit's
+// or an Absorb's result, reduced to what CommitResult.Change says, or a
+// purge's count.
 type versionChange struct {
-	counts values.Counts
-	// note is the words the counts do not say: "registered view open",
-	// "(ran settle)", "purged 2 recycled elements".
-	note string
-	// purged marks a purge's change (note says it).
-	purged bool
+	did    values.CommitResult
+	purged int // a purge's count; -1 for a Commit or an Absorb
 }
 
 // changeOf is what a Commit or an Absorb did: its counts, without the
-// bindings and echoes a version does not keep, and the vocabulary it
-// defined and the actions it ran.
+// bindings and echoes a version does not keep, and the statements that
+// defined vocabulary or ran an action.
 func changeOf(res *values.CommitResult) *versionChange {
 	if res == nil {
 		return nil
 	}
-	c := &versionChange{counts: res.Total}
-	c.counts.Bindings, c.counts.NodesEchoed, c.counts.EdgesEchoed = 0, 0, 0
-	var defined, ran []string
+	c := &versionChange{purged: -1}
+	c.did.Total = res.Total
+	c.did.Total.Bindings, c.did.Total.NodesEchoed, c.did.Total.EdgesEchoed = 0, 0, 0
 	for _, st := range res.Stmts {
-		if st.Defined != "" {
-			defined = append(defined, st.Defined)
+		if st.Defined != "" || st.Action != "" {
+			c.did.Stmts = append(c.did.Stmts, values.StmtResult{Defined: st.Defined, Action: st.Action})
 		}
-		if st.Action != "" {
-			ran = append(ran, st.Action)
-		}
-	}
-	if len(defined) > 0 {
-		c.note = strings.Join(defined, " ")
-	}
-	if len(ran) > 0 {
-		c.note = strings.TrimSpace(c.note + " (ran " + strings.Join(ran, ", ") + ")")
 	}
 	return c
 }
 
 // purgeChange is what a purge of n recycled elements did.
-func purgeChange(n int) *versionChange {
-	if n == 1 {
-		return &versionChange{note: "purged 1 recycled element", purged: true}
-	}
-	return &versionChange{note: fmt.Sprintf("purged %d recycled elements", n), purged: true}
-}
+func purgeChange(n int) *versionChange { return &versionChange{purged: n} }
 
-// String says the change as a Commit's summary does: "registered view
-// open +2 nodes +1 edge 3 properties set (ran settle)"; "" when it is not
-// known (nil).
+// String says the change as a Commit's summary does ("registered view
+// open +2 nodes +1 edge 3 properties set (ran settle)", "purged 2
+// recycled elements"); "" when it is not known (nil).
 func (c *versionChange) String() string {
-	if c == nil {
+	switch {
+	case c == nil:
 		return ""
+	case c.purged == 1:
+		return "purged 1 recycled element"
+	case c.purged >= 0:
+		return fmt.Sprintf("purged %d recycled elements", c.purged)
 	}
-	if c.purged {
-		return c.note
-	}
-	counts := c.counts.Summary()
-	defined, ran, _ := strings.Cut(c.note, "(ran ")
-	parts := make([]string, 0, 3)
-	for _, p := range []string{strings.TrimSpace(defined), counts} {
-		if p != "" {
-			parts = append(parts, p)
-		}
-	}
-	if ran != "" {
-		parts = append(parts, "(ran "+ran)
-	}
-	return strings.Join(parts, " ")
+	return c.did.Change()
 }

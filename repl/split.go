@@ -549,13 +549,18 @@ func (s *Scanner) habitLine() (it Item, ok, wait bool) {
 	if text == "" || !utf8.ValidString(typed) {
 		return Item{}, false, false
 	}
-	m := &Meta{Text: text, Habit: typed, Line: s.line, Col: s.col, Offset: s.base + s.i, Source: s.Source}
-	s.col += utf8.RuneCountInString(typed)
-	s.i += n
+	return s.passLine(&Meta{Text: text, Habit: typed, Line: s.line, Col: s.col, Offset: s.base + s.i, Source: s.Source}, rest[:n]), true, false
+}
+
+// passLine moves the scan past line, the rest of the line m stands for,
+// and its newline, and returns m as an item.
+func (s *Scanner) passLine(m *Meta, line []byte) Item {
+	s.col += utf8.RuneCount(line)
+	s.i += len(line)
 	if s.i < len(s.buf) {
 		s.step('\n', 1)
 	}
-	return Item{Meta: m, Source: s.Source}, true, false
+	return Item{Meta: m, Source: s.Source}
 }
 
 // metaLine reads the meta-command line at the scan position. wait says
@@ -580,13 +585,7 @@ func (s *Scanner) metaLine() (it Item, ok, wait bool) {
 			Msg: "the meta-command line starting here is not valid UTF-8", Hint: "save the text as UTF-8"}}, true, false
 	}
 	text := strings.TrimRight(string(rest[:n]), " \t\r")
-	m := &Meta{Text: text, Line: s.line, Col: s.col, Offset: s.base + s.i, Source: s.Source}
-	s.col += utf8.RuneCount(rest[:n])
-	s.i += n
-	if s.i < len(s.buf) {
-		s.step('\n', 1)
-	}
-	return Item{Meta: m, Source: s.Source}, true, false
+	return s.passLine(&Meta{Text: text, Line: s.line, Col: s.col, Offset: s.base + s.i, Source: s.Source}, rest[:n]), true, false
 }
 
 func quoteState(q byte) int {

@@ -11,7 +11,7 @@ import (
 // TestDocsLinked: the README links every page of docs/; every relative
 // link of the README and of docs/*.md names a file that exists and, with
 // a #fragment, a heading of that file; and so does every docs/PAGE.md#…
-// a comment of the Go code cites.
+// a comment of the Go code or of a conformance file cites.
 func TestDocsLinked(t *testing.T) {
 	root := filepath.Join("..", "..")
 	pages, _ := filepath.Glob(filepath.Join(root, "docs", "*.md"))
@@ -54,17 +54,11 @@ func TestDocsLinked(t *testing.T) {
 		}
 	}
 	cite := regexp.MustCompile(`docs/([a-z-]+\.md)(?:#([a-z0-9-]+))?`)
-	filepath.WalkDir(root, func(path string, d os.DirEntry, err error) error {
-		if err != nil || d.IsDir() && (d.Name() == "testdata" || d.Name() == "node_modules" || strings.HasPrefix(d.Name(), ".")) && path != root {
-			return filepath.SkipDir
-		}
-		if d.IsDir() || !strings.HasSuffix(path, ".go") {
-			return nil
-		}
+	checkCites := func(path string, cite *regexp.Regexp) {
 		b, err := os.ReadFile(path)
 		if err != nil {
 			t.Error(err)
-			return nil
+			return
 		}
 		for _, m := range cite.FindAllStringSubmatch(string(b), -1) {
 			text, err := os.ReadFile(filepath.Join(root, "docs", m[1]))
@@ -74,8 +68,23 @@ func TestDocsLinked(t *testing.T) {
 				t.Errorf("%s cites docs/%s#%s: no such heading", path, m[1], m[2])
 			}
 		}
+	}
+	filepath.WalkDir(root, func(path string, d os.DirEntry, err error) error {
+		if err != nil || d.IsDir() && (d.Name() == "testdata" || d.Name() == "node_modules" || strings.HasPrefix(d.Name(), ".")) && path != root {
+			return filepath.SkipDir
+		}
+		if !d.IsDir() && strings.HasSuffix(path, ".go") {
+			checkCites(path, cite)
+		}
 		return nil
 	})
+	// The conformance files' comments cite the design (their data holds
+	// other docs/ paths, which are values).
+	design := regexp.MustCompile(`docs/(design\.md)(?:#([a-z0-9-]+))?`)
+	files, _ := filepath.Glob(filepath.Join(root, "conformance", "testdata", "*.txt"))
+	for _, f := range files {
+		checkCites(f, design)
+	}
 }
 
 // hasAnchor reports whether a heading of markdown text has the anchor a

@@ -5,8 +5,11 @@ import (
 	"go/parser"
 	"go/token"
 	"os"
+	"slices"
 	"strings"
 	"testing"
+
+	"github.com/goldfish-gql/goldfish"
 )
 
 // innerPackages are the packages whose types must never show in the root
@@ -120,4 +123,19 @@ func checkInner(t *testing.T, fset *token.FileSet, decl string, node ast.Node) {
 		}
 		return true
 	})
+}
+
+// TestParseKinds: the kinds a shell or a server takes as words, spaces
+// around names dropped and empty names skipped.
+func TestParseKinds(t *testing.T) {
+	for text, want := range map[string][]string{
+		" LAW, ,RULE ": {"LAW", "RULE"},
+		"":             nil,
+		",,":           nil,
+		"TSK":          {"TSK"},
+	} {
+		if got := goldfish.ParseKinds(text); !slices.Equal(got, want) {
+			t.Errorf("ParseKinds(%q) = %q, want %q", text, got, want)
+		}
+	}
 }

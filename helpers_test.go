@@ -2,6 +2,8 @@ package goldfish_test
 
 import (
 	"context"
+	"errors"
+	"strings"
 	"testing"
 	"time"
 
@@ -70,4 +72,26 @@ func until(t *testing.T, cond func() bool) {
 			t.Fatal("the condition still does not hold after 20 s")
 		}
 	}
+}
+
+// wantCode fails unless err is a goldfish error with code whose message
+// says each of contains.
+func wantCode(t *testing.T, err error, code goldfish.Code, contains ...string) *goldfish.Error {
+	t.Helper()
+	var ge *goldfish.Error
+	if !errors.As(err, &ge) || ge.Code != code {
+		t.Fatalf("got %v, want GQLSTATUS %s", err, code)
+	}
+	for _, c := range contains {
+		if !strings.Contains(ge.Error(), c) {
+			t.Errorf("error %q does not say %q", ge.Error(), c)
+		}
+	}
+	return ge
+}
+
+// isCode reports whether err is a goldfish error with code.
+func isCode(err error, code goldfish.Code) bool {
+	var ge *goldfish.Error
+	return errors.As(err, &ge) && ge.Code == code
 }

@@ -57,44 +57,6 @@ func fingerprint(s *Session) string {
 	return b.String()
 }
 
-func TestCabinetRoundTrip(t *testing.T) {
-	path := filepath.Join(t.TempDir(), "c.gf")
-	db := openCab(t, path)
-	s := mustSession(t, db, "work")
-	workload(t, s)
-	want := fingerprint(s)
-	wantV := s.Version()
-	if err := db.Close(); err != nil {
-		t.Fatal(err)
-	}
-	for round, flush := range []bool{false, true, false} {
-		db = openCab(t, path)
-		s = mustSession(t, db, "work")
-		if got := fingerprint(s); got != want || s.Version() != wantV {
-			t.Fatalf("round %d: hydrated\n%s\nwant\n%s", round, got, want)
-		}
-		if flush {
-			if err := db.Flush(context.Background()); err != nil {
-				t.Fatal(err)
-			}
-		}
-		db.Close()
-	}
-	// Default ids continue from the restored counter exactly as they would have.
-	db = openCab(t, path)
-	defer db.Close()
-	s = mustSession(t, db, "work")
-	mustCommit(t, s, `INSERT (:NOTE {text: "later"})`, nil)
-	mem, _ := openTest()
-	defer mem.Close()
-	ms := mustSession(t, mem, "work")
-	workload(t, ms)
-	mustCommit(t, ms, `INSERT (:NOTE {text: "later"})`, nil)
-	if got, want := fingerprint(s), fingerprint(ms); got != want {
-		t.Fatalf("after flush+commit\n%s\nwant\n%s", got, want)
-	}
-}
-
 func TestCatalog(t *testing.T) {
 	ctx := context.Background()
 	path := filepath.Join(t.TempDir(), "c.gf")

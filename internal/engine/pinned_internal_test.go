@@ -2,9 +2,15 @@ package engine
 
 import (
 	"bytes"
+	"context"
 	"encoding/binary"
+	"errors"
 	"slices"
+	"strings"
 	"testing"
+
+	"github.com/goldfish-gql/goldfish/gqlstatus"
+	"github.com/goldfish-gql/goldfish/values"
 )
 
 // pinnedSection is an attention record of the pinned section alone with
@@ -78,5 +84,41 @@ func TestNormalizePinned(t *testing.T) {
 	}
 	if got, err := NormalizePinned([]string{}); err != nil || got != nil {
 		t.Errorf("none: %v %v", got, err)
+	}
+}
+
+// TestPinnedKindsRefused: too many kinds, an empty one and the catalogue
+// are refused, each with its code and a hint.
+func TestPinnedKindsRefused(t *testing.T) {
+	ctx := context.Background()
+	db, err := openTest()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	s := mustSession(t, db, "work")
+	many := make([]string, MaxPinnedKinds+1)
+	for i := range many {
+		many[i] = string(rune('A' + i))
+	}
+	cat := mustSession(t, db, CatalogName)
+	for _, c := range []struct {
+		name  string
+		s     *Session
+		kinds []string
+		code  values.Code
+	}{
+		{"too many", s, many, gqlstatus.InvalidOption},
+		{"empty kind", s, []string{"LAW", ""}, gqlstatus.InvalidOption},
+		{"too long", s, []string{strings.Repeat("K", 129)}, gqlstatus.InvalidOption},
+		{"catalogue", cat, []string{"SESSION"}, gqlstatus.ReadOnlySession},
+	} {
+		var ge *gqlstatus.Error
+		if err := c.s.SetPinnedKinds(ctx, c.kinds); !errors.As(err, &ge) || ge.Code != c.code || ge.Hint == "" {
+			t.Errorf("%s: %v, want %s with a hint", c.name, err, c.code)
+		}
+	}
+	if kinds, _ := s.PinnedKinds(ctx); kinds != nil {
+		t.Errorf("a refusal changed the kinds: %v", kinds)
 	}
 }

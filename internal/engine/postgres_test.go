@@ -17,39 +17,6 @@ import (
 
 // The tests of the engine on PostgreSQL (hosts.go, residency.go and the write path): hosts that commit to one session, catch up, unload and reopen.
 
-// TestPostgresRoundTrip: what one host commits (values of every kind,
-// recycling, ingest ids, a purge) another process reads back, from the
-// log and from a flushed snapshot alike.
-func TestPostgresRoundTrip(t *testing.T) {
-	url, schema := pgSchema(t)
-	db := openPG(t, url, schema, pgOptions{})
-	s := mustSession(t, db, "work")
-	workload(t, s)
-	want := fingerprint(s)
-	if err := db.Close(); err != nil {
-		t.Fatal(err)
-	}
-	db = openPG(t, url, schema, pgOptions{})
-	if got := fingerprint(mustSession(t, db, "work")); got != want {
-		t.Fatalf("from the log:\n%s\nwant\n%s", got, want)
-	}
-	if err := db.Flush(context.Background()); err != nil {
-		t.Fatal(err)
-	}
-	db.Close()
-	db = openPG(t, url, schema, pgOptions{})
-	if got := fingerprint(mustSession(t, db, "work")); got != want {
-		t.Fatalf("from the snapshot:\n%s\nwant\n%s", got, want)
-	}
-	infos := db.SessionInfos()
-	if len(infos) != 1 || infos[0].Name != "work" || infos[0].Version != mustSession(t, db, "work").Version() || !infos[0].Persisted {
-		t.Fatalf("SessionInfos: %+v", infos)
-	}
-	if !strings.Contains(db.CabinetPath(), "schema "+schema) {
-		t.Fatalf("CabinetPath %q", db.CabinetPath())
-	}
-}
-
 // TestPostgresTwoHosts: two hosts on one database, 8 writers each, all on
 // one session, each Commit inserting a numbered node and incrementing one
 // counter (a MATCH that must bind against the latest state). Every

@@ -1,4 +1,4 @@
-package goldfish_test
+package engine
 
 import (
 	"context"
@@ -11,11 +11,16 @@ import (
 	"testing"
 	"time"
 
-	"github.com/goldfish-gql/goldfish"
+	"github.com/goldfish-gql/goldfish/gqlstatus"
 	"github.com/goldfish-gql/goldfish/parser"
+	"github.com/goldfish-gql/goldfish/store"
 	"github.com/goldfish-gql/goldfish/store/cabinet"
 	"github.com/goldfish-gql/goldfish/values"
 )
+
+// The tests of the values a Commit and a Recall take (write.go, recall.go):
+// parameters and literals at their limits, read back after a reopen, and
+// values an older log holds.
 
 // nestedList is leaf inside depth lists: nestedList(2, 1) is [[1]].
 func nestedList(depth int, leaf any) any {
@@ -32,9 +37,9 @@ func nestedText(depth int) string {
 }
 
 // wantCode fails unless err is a goldfish error with code.
-func wantCode(t *testing.T, err error, code goldfish.Code, contains ...string) *goldfish.Error {
+func wantCode(t *testing.T, err error, code values.Code, contains ...string) *gqlstatus.Error {
 	t.Helper()
-	var ge *goldfish.Error
+	var ge *gqlstatus.Error
 	if !errors.As(err, &ge) {
 		t.Fatalf("got %v, want GQLSTATUS %s", err, code)
 	}
@@ -49,15 +54,9 @@ func wantCode(t *testing.T, err error, code goldfish.Code, contains ...string) *
 	return ge
 }
 
-// isCode reports whether err is a goldfish error with code.
-func isCode(err error, code goldfish.Code) bool {
-	var ge *goldfish.Error
-	return errors.As(err, &ge) && ge.Code == code
-}
-
 // reopened closes db, opens the cabinet at path again and returns the
 // named session's dump there, failing if the session cannot be opened.
-func reopened(t *testing.T, db *goldfish.DB, path, name string) string {
+func reopened(t *testing.T, db *DB, path, name string) string {
 	t.Helper()
 	if err := db.Close(); err != nil {
 		t.Fatal(err)
@@ -74,16 +73,16 @@ func reopened(t *testing.T, db *goldfish.DB, path, name string) string {
 // shapeReparses recalls q and checks that the Shape parses and, committed
 // into an empty session, gives exactly as many elements as the Shape has
 // rows, each one the session holds.
-func shapeReparses(t *testing.T, s *goldfish.Session, q string) {
+func shapeReparses(t *testing.T, s *Session, q string) {
 	t.Helper()
 	if err := checkShapeText(s, q); err != nil {
 		t.Fatal(err)
 	}
 }
 
-func checkShapeText(s *goldfish.Session, q string) error {
+func checkShapeText(s *Session, q string) error {
 	ctx := context.Background()
-	sh, err := s.Recall(ctx, q, goldfish.RecallOptions{})
+	sh, err := s.recallShape(ctx, q, values.RecallOptions{})
 	if err != nil {
 		return err
 	}
@@ -93,7 +92,7 @@ func checkShapeText(s *goldfish.Session, q string) error {
 	if _, err := parser.Parse(sh.Text); err != nil {
 		return fmt.Errorf("the Shape does not parse: %v\n%s", err, sh.Text)
 	}
-	db, err := goldfish.Open(goldfish.WithCommitBudget(goldfish.Budget{Rows: 1000, Bytes: 1 << 20}))
+	db, err := openTest(WithCommitBudget(values.Budget{Rows: 1000, Bytes: 1 << 20}))
 	if err != nil {
 		return err
 	}
@@ -102,7 +101,7 @@ func checkShapeText(s *goldfish.Session, q string) error {
 	if err != nil {
 		return err
 	}
-	if _, err := again.Commit(ctx, sh.Text, nil); err != nil {
+	if _, err := again.commitText(ctx, sh.Text, nil); err != nil {
 		return fmt.Errorf("the Shape does not commit again: %v\n%s", err, sh.Text)
 	}
 	have := map[string]bool{}
@@ -123,15 +122,15 @@ func checkShapeText(s *goldfish.Session, q string) error {
 
 // elements renders every live element of s by its observables, each on
 // one line whatever its names hold.
-func elements(s *goldfish.Session) []string {
-	snap := goldfish.SnapshotOf(s)
-	node := func(n *storeNode) string { return strconv.Quote(fmt.Sprintf("%q %s", n.Labels, n.Props.Literal())) }
+func elements(s *Session) []string {
+	snap := s.Snapshot()
+	node := func(n *store.Node) string { return strconv.Quote(fmt.Sprintf("%q %s", n.Labels, n.Props.Literal())) }
 	var out []string
-	snap.ScanNodes(func(n *storeNode) bool {
+	snap.ScanNodes(func(n *store.Node) bool {
 		out = append(out, node(n))
 		return true
 	})
-	snap.ScanEdges(func(e *storeEdge) bool {
+	snap.ScanEdges(func(e *store.Edge) bool {
 		from, _ := snap.Node(e.From)
 		to, _ := snap.Node(e.To)
 		out = append(out, node(from)+" -"+strconv.Quote(e.Type)+" "+strconv.Quote(e.Props.Literal())+"-> "+node(to))
@@ -152,11 +151,11 @@ func TestDeepListParam(t *testing.T) {
 	mustCommit(t, s, `INSERT (:K {nick: "first"})`, nil)
 	mustCommit(t, s, `INSERT (:K {nick: "deepest", p: $p})`, map[string]any{"p": nestedList(values.MaxNesting, 1)})
 	for _, text := range []string{`INSERT (:K {nick: "over", p: $p})`, `INSERT (:K {nick: "unused"})`} {
-		_, err := s.Commit(ctx, text, map[string]any{"p": nestedList(values.MaxNesting+1, 1)})
-		wantCode(t, err, goldfish.CodeValueBudget, "$p", "nested more than 64 deep")
+		_, err := s.commitText(ctx, text, map[string]any{"p": nestedList(values.MaxNesting+1, 1)})
+		wantCode(t, err, gqlstatus.ValueBudget, "$p", "nested more than 64 deep")
 	}
-	_, err := s.Commit(ctx, `INSERT (:K {nick: "over"})`, map[string]any{"p": nestedList(values.MaxNesting+1, []any{})})
-	wantCode(t, err, goldfish.CodeValueBudget, "$p")
+	_, err := s.commitText(ctx, `INSERT (:K {nick: "over"})`, map[string]any{"p": nestedList(values.MaxNesting+1, []any{})})
+	wantCode(t, err, gqlstatus.ValueBudget, "$p")
 	shapeReparses(t, s, `MATCH (n:K {nick: "deepest"})`)
 	before := s.Dump()
 	if after := reopened(t, db, path, "deep"); after != before {
@@ -178,8 +177,8 @@ func TestDeepListLiteral(t *testing.T) {
 	shapeReparses(t, s, `MATCH (n:K {nick: "a"})`)
 
 	text := `MATCH (n:K {nick: "a"}) SET n.q = ` + nestedText(values.MaxNesting+1)
-	_, err := s.Commit(ctx, text, nil)
-	ge := wantCode(t, err, goldfish.CodeValueBudget, "nested more than 64 deep")
+	_, err := s.commitText(ctx, text, nil)
+	ge := wantCode(t, err, gqlstatus.ValueBudget, "nested more than 64 deep")
 	if want := strings.Index(text, "[") + 1 + values.MaxNesting; ge.Pos.Col != want {
 		t.Errorf("error at column %d, want %d (the list past the limit)", ge.Pos.Col, want)
 	}
@@ -188,8 +187,8 @@ func TestDeepListLiteral(t *testing.T) {
 		`MATCH (n:K {nick: "a"}) SET n += {q: [n.p]}`,
 		`MATCH (n:K {nick: "a"}) INSERT (:K {q: [n.p]})`,
 	} {
-		_, err := s.Commit(ctx, text, nil)
-		ge := wantCode(t, err, goldfish.CodeValueBudget, "nested more than 64 deep")
+		_, err := s.commitText(ctx, text, nil)
+		ge := wantCode(t, err, gqlstatus.ValueBudget, "nested more than 64 deep")
 		if want := strings.LastIndex(text, "[n.p]") + 1; ge.Pos.Col != want {
 			t.Errorf("%s: error at column %d, want %d", text, ge.Pos.Col, want)
 		}
@@ -207,7 +206,7 @@ func TestDeepListLiteral(t *testing.T) {
 // Commit and in a Recall, instead of recursing until the stack is gone.
 func TestSelfReferentialParam(t *testing.T) {
 	ctx := context.Background()
-	db, err := goldfish.Open()
+	db, err := openTest()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -219,10 +218,10 @@ func TestSelfReferentialParam(t *testing.T) {
 	b := tree{nil, nil}
 	b[1] = b
 	for _, v := range []any{a, []any{1, a}, b} {
-		_, err := s.Commit(ctx, `INSERT (:K {p: $p})`, map[string]any{"p": v})
-		wantCode(t, err, goldfish.CodeInvalidValueType, "$p", "holds itself")
-		_, err = s.Recall(ctx, `MATCH (n:K {p: $p})`, goldfish.RecallOptions{Params: map[string]any{"p": v}})
-		wantCode(t, err, goldfish.CodeInvalidValueType, "$p")
+		_, err := s.commitText(ctx, `INSERT (:K {p: $p})`, map[string]any{"p": v})
+		wantCode(t, err, gqlstatus.InvalidValueType, "$p", "holds itself")
+		_, err = s.recallShape(ctx, `MATCH (n:K {p: $p})`, values.RecallOptions{Params: map[string]any{"p": v}})
+		wantCode(t, err, gqlstatus.InvalidValueType, "$p")
 	}
 	// A slice that shares its array without holding itself is a value.
 	shared := make([]any, 2)
@@ -248,10 +247,10 @@ func TestTimeParamRange(t *testing.T) {
 		time.Date(9999, 12, 31, 23, 30, 0, 0, time.FixedZone("", -3600)), // year 10000 in UTC
 		time.Unix(1<<40, 0),
 	} {
-		_, err := s.Commit(ctx, `INSERT (:K {t: $t})`, map[string]any{"t": tm})
-		wantCode(t, err, goldfish.CodeDateTimeOverflow, "$t", "years 0000 to 9999")
-		_, err = s.Recall(ctx, `MATCH (n:K {t: $t})`, goldfish.RecallOptions{Params: map[string]any{"t": tm}})
-		wantCode(t, err, goldfish.CodeDateTimeOverflow, "$t")
+		_, err := s.commitText(ctx, `INSERT (:K {t: $t})`, map[string]any{"t": tm})
+		wantCode(t, err, gqlstatus.DateTimeOverflow, "$t", "years 0000 to 9999")
+		_, err = s.recallShape(ctx, `MATCH (n:K {t: $t})`, values.RecallOptions{Params: map[string]any{"t": tm}})
+		wantCode(t, err, gqlstatus.DateTimeOverflow, "$t")
 	}
 	for i, tm := range []time.Time{
 		time.Date(0, 1, 1, 0, 0, 0, 0, time.UTC),
@@ -262,9 +261,9 @@ func TestTimeParamRange(t *testing.T) {
 		time.Date(9999, 12, 31, 23, 30, 0, 0, time.FixedZone("", 2*3600)), // year 9999 in UTC
 	} {
 		params := map[string]any{"t": tm, "i": i}
-		_, err := s.Commit(ctx, `INSERT (:K {i: $i, t: $t})`, params)
+		_, err := s.commitText(ctx, `INSERT (:K {i: $i, t: $t})`, params)
 		if tm.UTC().Year() < 0 {
-			wantCode(t, err, goldfish.CodeDateTimeOverflow, "$t")
+			wantCode(t, err, gqlstatus.DateTimeOverflow, "$t")
 			continue
 		}
 		if err != nil {
@@ -290,7 +289,7 @@ func TestTimeParamRange(t *testing.T) {
 // refused at its literal.
 func TestDateTimeLiteral(t *testing.T) {
 	ctx := context.Background()
-	db, err := goldfish.Open()
+	db, err := openTest()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -307,8 +306,8 @@ func TestDateTimeLiteral(t *testing.T) {
 		`INSERT (:K {t: [DATETIME '9999-12-31T23:30:00-01:00']})`,
 		`MATCH (n:K {nick: "a"}) SET n.t = [DATETIME '9999-12-31T23:30:00-01:00', n.x]`,
 	} {
-		_, err := s.Commit(ctx, text, nil)
-		ge := wantCode(t, err, goldfish.CodeDateTimeOverflow, "outside the years 0000 to 9999")
+		_, err := s.commitText(ctx, text, nil)
+		ge := wantCode(t, err, gqlstatus.DateTimeOverflow, "outside the years 0000 to 9999")
 		if want := strings.Index(text, "DATETIME") + 1; ge.Pos.Col != want {
 			t.Errorf("%s: error at column %d, want %d", text, ge.Pos.Col, want)
 		}
@@ -320,7 +319,7 @@ func TestDateTimeLiteral(t *testing.T) {
 // being stored raw and emitted as U+FFFD.
 func TestInvalidUTF8Param(t *testing.T) {
 	ctx := context.Background()
-	db, err := goldfish.Open()
+	db, err := openTest()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -336,10 +335,10 @@ func TestInvalidUTF8Param(t *testing.T) {
 		{values.String("\xff"), "$p:"},
 		{values.List(values.Int(1), values.String("\xff")), "$p[1]:"},
 	} {
-		_, err := s.Commit(ctx, `INSERT (:K {p: $p})`, map[string]any{"p": c.v})
-		wantCode(t, err, goldfish.CodeInvalidValueType, c.where, "not valid UTF-8")
-		_, err = s.Recall(ctx, `MATCH (n:K {p: $p})`, goldfish.RecallOptions{Params: map[string]any{"p": c.v}})
-		wantCode(t, err, goldfish.CodeInvalidValueType, "$p", "not valid UTF-8")
+		_, err := s.commitText(ctx, `INSERT (:K {p: $p})`, map[string]any{"p": c.v})
+		wantCode(t, err, gqlstatus.InvalidValueType, c.where, "not valid UTF-8")
+		_, err = s.recallShape(ctx, `MATCH (n:K {p: $p})`, values.RecallOptions{Params: map[string]any{"p": c.v}})
+		wantCode(t, err, gqlstatus.InvalidValueType, "$p", "not valid UTF-8")
 	}
 	if s.Version() != 0 {
 		t.Fatalf("something was committed:\n%s", s.Dump())
@@ -350,7 +349,7 @@ func TestInvalidUTF8Param(t *testing.T) {
 // what any other parameter is.
 func TestStoreValueParam(t *testing.T) {
 	ctx := context.Background()
-	db, err := goldfish.Open()
+	db, err := openTest()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -362,14 +361,14 @@ func TestStoreValueParam(t *testing.T) {
 	}
 	for _, c := range []struct {
 		v    values.Value
-		code goldfish.Code
+		code values.Code
 	}{
-		{deep, goldfish.CodeValueBudget},
-		{values.DateValue("2026-02-30"), goldfish.CodeInvalidDateTimeFormat},
-		{values.DateTimeValue("2026-01-31 12:00"), goldfish.CodeInvalidDateTimeFormat},
-		{values.Float(-1 / zero()), goldfish.CodeNumericOutOfRange},
+		{deep, gqlstatus.ValueBudget},
+		{values.DateValue("2026-02-30"), gqlstatus.InvalidDateTimeFormat},
+		{values.DateTimeValue("2026-01-31 12:00"), gqlstatus.InvalidDateTimeFormat},
+		{values.Float(-1 / zero()), gqlstatus.NumericOutOfRange},
 	} {
-		_, err := s.Commit(ctx, `INSERT (:K {p: $p})`, map[string]any{"p": c.v})
+		_, err := s.commitText(ctx, `INSERT (:K {p: $p})`, map[string]any{"p": c.v})
 		wantCode(t, err, c.code, "$p")
 	}
 	mustCommit(t, s, `INSERT (:K {p: $p})`, map[string]any{"p": values.List(values.DateValue("2026-01-31"), values.Float(-0.0*zero()))})
@@ -383,7 +382,7 @@ func zero() float64 { return 0 }
 // uses it; Recall parameters have the same bound.
 func TestParamBudget(t *testing.T) {
 	ctx := context.Background()
-	db, err := goldfish.Open()
+	db, err := openTest()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -398,20 +397,20 @@ func TestParamBudget(t *testing.T) {
 		{"big": []any{"a", []any{big}}},
 	} {
 		for _, text := range []string{`INSERT (:K {p: $big})`, `INSERT (:K)`} {
-			_, err := s.Commit(ctx, text, p)
-			wantCode(t, err, goldfish.CodeCommitBudget, "$big", "R budget", "nothing applied")
+			_, err := s.commitText(ctx, text, p)
+			wantCode(t, err, gqlstatus.CommitBudget, "$big", "R budget", "nothing applied")
 		}
-		_, err = s.Recall(ctx, `MATCH (n:K {p: $big})`, goldfish.RecallOptions{Params: p})
-		wantCode(t, err, goldfish.CodeCommitBudget, "$big", "R budget")
+		_, err = s.recallShape(ctx, `MATCH (n:K {p: $big})`, values.RecallOptions{Params: p})
+		wantCode(t, err, gqlstatus.CommitBudget, "$big", "R budget")
 	}
 	// The conversion stops at the bound: a huge parameter costs about
 	// the bound, not its own size.
 	huge := make([]int64, 2<<20)
 	var m0, m1 runtime.MemStats
 	runtime.ReadMemStats(&m0)
-	_, err = s.Commit(ctx, `INSERT (:K)`, map[string]any{"big": []any{huge}})
+	_, err = s.commitText(ctx, `INSERT (:K)`, map[string]any{"big": []any{huge}})
 	runtime.ReadMemStats(&m1)
-	wantCode(t, err, goldfish.CodeCommitBudget, "$big")
+	wantCode(t, err, gqlstatus.CommitBudget, "$big")
 	if alloc := m1.TotalAlloc - m0.TotalAlloc; alloc > 4<<20 {
 		t.Errorf("refusing a parameter of %d elements allocated %d bytes", len(huge), alloc)
 	}
@@ -420,7 +419,7 @@ func TestParamBudget(t *testing.T) {
 	}
 
 	// The bound is the database's R byte budget.
-	wide, err := goldfish.Open(goldfish.WithCommitBudget(goldfish.Budget{Rows: 500, Bytes: 1 << 20}))
+	wide, err := openTest(WithCommitBudget(values.Budget{Rows: 500, Bytes: 1 << 20}))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -442,7 +441,7 @@ func TestNestingLimitsAgree(t *testing.T) {
 // comments, so a break must not end the comment and let the rest of the
 // name be read as GQL when the Shape is committed again.
 func TestShapeNotesStayComments(t *testing.T) {
-	db, err := goldfish.Open()
+	db, err := openTest()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -471,7 +470,7 @@ func TestReplayKeepsOlderValues(t *testing.T) {
 	defer db.Close()
 	s := mustSession(t, db, "old")
 	var got []string
-	goldfish.SnapshotOf(s).ScanNodes(func(n *storeNode) bool {
+	s.Snapshot().ScanNodes(func(n *store.Node) bool {
 		v, _ := n.Props.Get("s")
 		got = append(got, v.AsString())
 		return true
@@ -504,7 +503,7 @@ func TestReplayKeepsOlderEchoes(t *testing.T) {
 		t.Fatalf("replayed v%d, %d nodes, %d edges; want v3, 4 nodes, 6 edges:\n%s", s.Version(), in.Nodes, in.Edges, s.Dump())
 	}
 	// Today the same text binds: nothing applied.
-	res, err := s.Commit(context.Background(), `INSERT (a:A {p: 1, n: 9})`, nil)
+	res, err := s.commitText(context.Background(), `INSERT (a:A {p: 1, n: 9})`, nil)
 	if err != nil || !res.Applied {
 		t.Fatalf("a new node: %+v %v", res, err)
 	}

@@ -1,4 +1,4 @@
-package goldfish_test
+package engine
 
 import (
 	"context"
@@ -14,10 +14,13 @@ import (
 
 	"pgregory.net/rapid"
 
-	"github.com/goldfish-gql/goldfish"
+	"github.com/goldfish-gql/goldfish/gqlstatus"
 	"github.com/goldfish-gql/goldfish/parser"
 	"github.com/goldfish-gql/goldfish/values"
 )
+
+// The property test of the values a Commit takes (write.go): any Go value a
+// parameter may hold is stored, recalled and read back as it was.
 
 // drawn is a generated Go parameter value: whether a property can hold
 // it, and how deep its lists are nested.
@@ -136,7 +139,7 @@ func TestCommitReadsBack(t *testing.T) {
 		runs++
 		ctx := context.Background()
 		path := filepath.Join(dir, fmt.Sprintf("s%d.db", runs))
-		db, err := goldfish.Open(goldfish.WithCabinet(path))
+		db, err := openTest(WithCabinet(path))
 		if err != nil {
 			rt.Fatal(err)
 		}
@@ -145,7 +148,7 @@ func TestCommitReadsBack(t *testing.T) {
 		if err != nil {
 			rt.Fatal(err)
 		}
-		if _, err := s.Commit(ctx, `INSERT (:K {nick: "before"})`, nil); err != nil {
+		if _, err := s.commitText(ctx, `INSERT (:K {nick: "before"})`, nil); err != nil {
 			rt.Fatal(err)
 		}
 		p := drawGoValue(rt, 0)
@@ -165,16 +168,16 @@ func TestCommitReadsBack(t *testing.T) {
 		if _, err := parser.Parse(text); err != nil {
 			// A name the lexer does not take as a quoted name: the text
 			// is refused whatever the value.
-			if _, err := s.Commit(ctx, text, map[string]any{"p": p.v}); err == nil {
+			if _, err := s.commitText(ctx, text, map[string]any{"p": p.v}); err == nil {
 				rt.Fatalf("%s: acknowledged a text that does not parse", text)
 			}
 			return
 		}
-		_, err = s.Commit(ctx, text, map[string]any{"p": p.v})
+		_, err = s.commitText(ctx, text, map[string]any{"p": p.v})
 		if err != nil {
-			var ge *goldfish.Error
-			if !errors.As(err, &ge) || !slices.Contains([]goldfish.Code{goldfish.CodeInvalidValueType, goldfish.CodeNumericOutOfRange,
-				goldfish.CodeDateTimeOverflow, goldfish.CodeValueBudget}, ge.Code) {
+			var ge *gqlstatus.Error
+			if !errors.As(err, &ge) || !slices.Contains([]values.Code{gqlstatus.InvalidValueType, gqlstatus.NumericOutOfRange,
+				gqlstatus.DateTimeOverflow, gqlstatus.ValueBudget}, ge.Code) {
 				rt.Fatalf("%s with %#v: refused with %v, want a value's refusal (22G03, 22003, 22008 or 22Q05)", text, p.v, err)
 			}
 			if valid {
@@ -185,7 +188,7 @@ func TestCommitReadsBack(t *testing.T) {
 		}
 		if err == nil && rapid.Bool().Draw(rt, "copy") {
 			copyText := fmt.Sprintf(`MATCH (n {nick: "x"}) SET n.copy = n.%s`, key)
-			if _, err := s.Commit(ctx, copyText, nil); err != nil {
+			if _, err := s.commitText(ctx, copyText, nil); err != nil {
 				rt.Fatalf("%s: %v", copyText, err)
 			}
 		}
@@ -199,7 +202,7 @@ func TestCommitReadsBack(t *testing.T) {
 		if err := db.Close(); err != nil {
 			rt.Fatal(err)
 		}
-		db, err = goldfish.Open(goldfish.WithCabinet(path))
+		db, err = openTest(WithCabinet(path))
 		if err != nil {
 			rt.Fatal(err)
 		}
@@ -214,7 +217,7 @@ func TestCommitReadsBack(t *testing.T) {
 }
 
 // checkShape is shapeReparses under rapid.
-func checkShape(t *rapid.T, s *goldfish.Session, q string) {
+func checkShape(t *rapid.T, s *Session, q string) {
 	if err := checkShapeText(s, q); err != nil {
 		t.Fatal(err)
 	}

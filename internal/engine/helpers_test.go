@@ -3,6 +3,7 @@ package engine
 import (
 	"context"
 	"errors"
+	"strings"
 	"testing"
 	"time"
 
@@ -140,6 +141,22 @@ func openPG(t testing.TB, url, schema string, o pgOptions, opts ...Option) *DB {
 	}
 	t.Cleanup(func() { db.Close() })
 	return db
+}
+
+// wantCode fails unless err is a goldfish error with code whose message
+// says each of contains.
+func wantCode(t *testing.T, err error, code values.Code, contains ...string) *gqlstatus.Error {
+	t.Helper()
+	var ge *gqlstatus.Error
+	if !errors.As(err, &ge) || ge.Code != code {
+		t.Fatalf("got %v, want GQLSTATUS %s", err, code)
+	}
+	for _, c := range contains {
+		if !strings.Contains(ge.Error(), c) {
+			t.Errorf("error %q does not say %q", ge.Error(), c)
+		}
+	}
+	return ge
 }
 
 // isCode reports whether err carries the GQLSTATUS code.

@@ -2,7 +2,6 @@ package engine
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"path/filepath"
 	"runtime"
@@ -34,24 +33,6 @@ func nestedList(depth int, leaf any) any {
 // nestedText is the literal of nestedList(depth, 1).
 func nestedText(depth int) string {
 	return strings.Repeat("[", depth) + "1" + strings.Repeat("]", depth)
-}
-
-// wantCode fails unless err is a goldfish error with code.
-func wantCode(t *testing.T, err error, code values.Code, contains ...string) *gqlstatus.Error {
-	t.Helper()
-	var ge *gqlstatus.Error
-	if !errors.As(err, &ge) {
-		t.Fatalf("got %v, want GQLSTATUS %s", err, code)
-	}
-	if ge.Code != code {
-		t.Fatalf("got %v, want GQLSTATUS %s", err, code)
-	}
-	for _, c := range contains {
-		if !strings.Contains(ge.Error(), c) {
-			t.Errorf("error %q does not say %q", ge.Error(), c)
-		}
-	}
-	return ge
 }
 
 // reopened closes db, opens the cabinet at path again and returns the

@@ -2,11 +2,15 @@ package engine
 
 import (
 	"context"
+	"errors"
 	"path/filepath"
+	"reflect"
 	"slices"
 	"strings"
 	"testing"
 
+	"github.com/goldfish-gql/goldfish/store/cabinet"
+	pgcabinet "github.com/goldfish-gql/goldfish/store/cabinet/postgres"
 	"github.com/goldfish-gql/goldfish/values"
 )
 
@@ -24,6 +28,24 @@ type backend struct {
 	open func() *DB
 	// where is what CabinetPath says of the storage.
 	where string
+	// raw opens the storage's cabinet alone, as no database holds it.
+	raw func() (cabinet.Cabinet, error)
+}
+
+// load reads the session's image as the storage holds it, with no
+// database open on it.
+func (b backend) load(t *testing.T, name string) *cabinet.Image {
+	t.Helper()
+	cab, err := b.raw()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer cab.Close()
+	img, err := cab.Load(name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return img
 }
 
 // backendSuite is every case the suite runs on each backend.
@@ -35,6 +57,8 @@ var backendSuite = []struct {
 	{"PinnedKinds", pinnedAcrossReopen},
 	{"VersionsSayWhatChanged", versionsSayWhatChanged},
 	{"DeepValues", deepValuesAcrossReopen},
+	{"Agents", agentsAcrossReopen},
+	{"AgentsGoWithDrop", agentsGoWithDrop},
 }
 
 func TestBackends(t *testing.T) {
@@ -48,12 +72,14 @@ func TestBackends(t *testing.T) {
 				db := openCab(t, path)
 				t.Cleanup(func() { db.Close() })
 				return db
-			}}
+			}, raw: func() (cabinet.Cabinet, error) { return cabinet.Open(path, nil) }}
 		}},
 		{"postgres", func(t *testing.T) backend {
 			url, schema := pgSchema(t)
 			return backend{where: "schema " + schema, open: func() *DB {
 				return openPG(t, url, schema, pgOptions{})
+			}, raw: func() (cabinet.Cabinet, error) {
+				return pgcabinet.Open(context.Background(), url, &pgcabinet.Options{Schema: schema})
 			}}
 		}},
 	}
@@ -267,5 +293,87 @@ func deepValuesAcrossReopen(t *testing.T, b backend) {
 		if err := db.Flush(ctx); err != nil {
 			t.Fatal(err)
 		}
+	}
+}
+
+// agentsAcrossReopen: what each agent read, and who committed each
+// Δ, are kept across a restart, reads after the last
+// Commit included (Close saves them); a Recall without an agent counts
+// for nobody.
+func agentsAcrossReopen(t *testing.T, b backend) {
+	ctx := context.Background()
+	db := b.open()
+	s := mustSession(t, db, "s")
+	mustCommit(t, s, `INSERT (:TSK {nick: "a"})`, nil)
+	mustRecall(t, s, "ana")
+	mustRecall(t, s, "ana")
+	mustRecall(t, s, "")
+	commitAs(t, s, "bob", `INSERT (:TSK {nick: "b"})`)
+	if _, err := s.ingestWith(ctx, `INSERT (:MOD {loc: "m"})`, nil, values.CommitOptions{Agent: "ingest.go"}); err != nil {
+		t.Fatal(err)
+	}
+	mustRecall(t, s, "bob") // after the last Commit: saved by Close
+	want := []values.AgentInfo{{Name: "ana", LastRead: 1, Reads: 2}, {Name: "bob", LastRead: 3, Reads: 1}}
+	if got := mustAgents(t, s); !reflect.DeepEqual(got, want) {
+		t.Fatalf("agents %+v, want %+v", got, want)
+	}
+	if err := db.Close(); err != nil {
+		t.Fatal(err)
+	}
+
+	img := b.load(t, "s")
+	var agents []string
+	for _, e := range img.Log {
+		agents = append(agents, e.Agent)
+	}
+	if !reflect.DeepEqual(agents, []string{"", "bob", "ingest.go"}) {
+		t.Fatalf("the log's agents are %q", agents)
+	}
+
+	db = b.open()
+	s = mustSession(t, db, "s")
+	if got := mustAgents(t, s); !reflect.DeepEqual(got, want) {
+		t.Fatalf("after a restart the agents are %+v, want %+v", got, want)
+	}
+	mustRecall(t, s, "ana")
+	want[0] = values.AgentInfo{Name: "ana", LastRead: 3, Reads: 3}
+	if got := mustAgents(t, s); !reflect.DeepEqual(got, want) {
+		t.Fatalf("agents %+v, want %+v", got, want)
+	}
+	// Flush saves too, and keeps the record when it trims the log.
+	if err := s.Flush(ctx); err != nil {
+		t.Fatal(err)
+	}
+	db.Close()
+	db = b.open()
+	if got := mustAgents(t, mustSession(t, db, "s")); !reflect.DeepEqual(got, want) {
+		t.Fatalf("after a flush and a restart the agents are %+v, want %+v", got, want)
+	}
+}
+
+// agentsGoWithDrop: a dropped session's agents are gone with it, in
+// memory and in the cabinet.
+func agentsGoWithDrop(t *testing.T, b backend) {
+	ctx := context.Background()
+	db := b.open()
+	s := mustSession(t, db, "s")
+	mustCommit(t, s, `INSERT (:TSK {nick: "a"})`, nil)
+	mustRecall(t, s, "ana")
+	mustCommit(t, s, `INSERT (:TSK {nick: "b"})`, nil) // saves ana's read
+	if err := db.Drop(ctx, "s"); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.Agents(ctx); !errors.Is(err, values.ErrDropped) {
+		t.Fatalf("Agents of a dropped session: %v", err)
+	}
+	s = mustSession(t, db, "s")
+	if got := mustAgents(t, s); len(got) != 0 {
+		t.Fatalf("a new session of the same name has agents %+v", got)
+	}
+	mustCommit(t, s, `INSERT (:TSK {nick: "c"})`, nil)
+	db.Close()
+	db = b.open()
+	if got := mustAgents(t, mustSession(t, db, "s")); len(got) != 0 {
+		t.Fatalf("after a restart, the re-created session has agents %+v", got)
 	}
 }

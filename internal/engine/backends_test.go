@@ -3,6 +3,7 @@ package engine
 import (
 	"context"
 	"errors"
+	"fmt"
 	"path/filepath"
 	"reflect"
 	"slices"
@@ -59,6 +60,7 @@ var backendSuite = []struct {
 	{"DeepValues", deepValuesAcrossReopen},
 	{"Agents", agentsAcrossReopen},
 	{"AgentsGoWithDrop", agentsGoWithDrop},
+	{"Past", pastAcrossReopen},
 }
 
 func TestBackends(t *testing.T) {
@@ -375,5 +377,88 @@ func agentsGoWithDrop(t *testing.T, b backend) {
 	db = b.open()
 	if got := mustAgents(t, mustSession(t, db, "s")); len(got) != 0 {
 		t.Fatalf("after a restart, the re-created session has agents %+v", got)
+	}
+}
+
+// pastAcrossReopen: the versions a session made stay readable after a
+// reopen, those a Flush compacted included (history=all, the default): a
+// Recall as of each version gives the body it gave when that version
+// was the newest, and a diff between versions and a node's history are
+// the same bytes as before the reopen.
+func pastAcrossReopen(t *testing.T, b backend) {
+	ctx := context.Background()
+	db := b.open()
+	s := mustSession(t, db, "h")
+	tokens := []string{`MATCH (t:TSK)`, `MATCH (n:NOTE)`, `MATCH (t:TSK {nick: "t1"})`}
+	steps := []string{
+		`INSERT (:TSK {nick: "t1", status: "open"}), (:TSK {nick: "t2", status: "open"})`,
+		`MATCH (t:TSK {nick: "t1"}) INSERT (t)-[:has_note]->(:NOTE {text: "first"})`,
+		`MATCH (t:TSK {nick: "t1"}) SET t.status = "done"`,
+		`flush`,
+		`MATCH (t:TSK {nick: "t2"}) DETACH DELETE t`,
+		`INSERT (:TSK {nick: "t3", status: "open"})-[:needs]->(:NOTE {text: "second"})`,
+		`MATCH (t:TSK {nick: "t1"}) SET t.status = "reopened", t.due = DATE "2026-12-31"`,
+	}
+	bodies := map[uint64][]string{}
+	for _, text := range steps {
+		if text == "flush" {
+			if err := s.Flush(ctx); err != nil {
+				t.Fatal(err)
+			}
+			continue
+		}
+		v := mustCommit(t, s, text, nil).Version
+		for _, q := range tokens {
+			sh, err := s.recallShape(ctx, q, values.RecallOptions{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			bodies[v] = append(bodies[v], shapeBody(sh.Text))
+		}
+	}
+	// what reads the past, the same bytes before the reopen and after.
+	past := func(s *Session) string {
+		var out strings.Builder
+		for v, want := range bodies {
+			for i, q := range tokens {
+				sh, err := s.recallShape(ctx, q, values.RecallOptions{AtVersion: v})
+				if err != nil {
+					t.Fatalf("%s as of %d: %v", q, v, err)
+				}
+				if got := shapeBody(sh.Text); got != want[i] || !sh.AsOf || sh.Version != v {
+					t.Fatalf("%s as of %d:\n%s\nwhen it was the newest:\n%s", q, v, got, want[i])
+				}
+			}
+		}
+		for _, span := range [][2]uint64{{0, 6}, {1, 4}, {3, 6}} {
+			d, err := s.Diff(ctx, span[0], span[1], values.DiffOptions{})
+			if err != nil {
+				t.Fatalf("diff %v: %v", span, err)
+			}
+			out.WriteString(d.Text)
+		}
+		for _, nick := range []string{"t1", "t2", "t3"} {
+			h, err := s.History(ctx, nick, 0)
+			if err != nil {
+				t.Fatalf("history of %s: %v", nick, err)
+			}
+			for _, e := range h.Entries {
+				fmt.Fprintf(&out, "%s %d %s\n%s", nick, e.Version, e.How, e.Change.Text)
+			}
+		}
+		return out.String()
+	}
+	want := past(s)
+	for _, line := range []string{"t1 6 commit", "t1 3 commit", "t1 2 commit", "t1 1 commit", "t2 4 commit", "t3 5 commit"} {
+		if !strings.Contains(want, line+"\n") {
+			t.Fatalf("the history does not hold %q:\n%s", line, want)
+		}
+	}
+	if err := db.Close(); err != nil {
+		t.Fatal(err)
+	}
+	db = b.open()
+	if got := past(mustSession(t, db, "h")); got != want {
+		t.Fatalf("after a reopen:\n%s\nbefore:\n%s", got, want)
 	}
 }

@@ -3,11 +3,13 @@ package main
 import (
 	"bytes"
 	"flag"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"regexp"
 	"runtime"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -110,10 +112,14 @@ func TestReadmeCommands(t *testing.T) {
 	}
 }
 
-// TestReadmeTours runs each tour of the README and of docs/*.md (a
-// ```text block that starts with "$ gqlsh … -f FILE" and the ```gql block
-// after "where `FILE` is") and checks the page shows what gqlsh prints,
-// byte for byte, standard output and error as a terminal interleaves them.
+// TestReadmeTours runs the transcripts of the README and of docs/*.md and
+// checks each page shows what gqlsh prints, byte for byte, standard output
+// and error as a terminal interleaves them. A transcript is a ```text
+// block of "$ " lines, each followed by what it prints; every gqlsh
+// command in one that needs nothing outside the page (--mem, and the
+// files it reads shown by a "$ cat FILE" before it or in the ```gql block
+// after "where `FILE` is") is run. A command that needs a server,
+// PostgreSQL, a terminal or the shell's pipes is an example, not run.
 func TestReadmeTours(t *testing.T) {
 	files, _ := filepath.Glob(filepath.Join("..", "..", "docs", "*.md"))
 	files = append([]string{filepath.Join("..", "..", "README.md")}, files...)
@@ -121,66 +127,149 @@ func TestReadmeTours(t *testing.T) {
 	for _, f := range files {
 		total += readmeTours(t, f)
 	}
-	if total < 4 {
-		t.Errorf("the README and docs/*.md hold %d tours, want at least 4", total)
+	if total < 6 {
+		t.Errorf("the README and docs/*.md hold %d commands that run, want at least 6", total)
 	}
 }
 
-// readmeTours runs the tours of one page, and returns how many it holds.
+// transcriptCommand is one "$ " line of a transcript and where what it
+// prints stands on the page.
+type transcriptCommand struct {
+	line             int // on the page, from 1
+	text             string
+	outStart, outEnd int
+}
+
+// transcriptCommands splits the transcript body (starting at offset
+// start of the page) into its commands.
+func transcriptCommands(page string, start, end int) []transcriptCommand {
+	var cmds []transcriptCommand
+	off := start
+	for _, l := range strings.SplitAfter(page[start:end], "\n") {
+		if strings.HasPrefix(l, "$ ") {
+			line := strings.Count(page[:off], "\n") + 1
+			cmds = append(cmds, transcriptCommand{line: line, text: strings.TrimSuffix(l[2:], "\n"), outStart: off + len(l), outEnd: off + len(l)})
+		} else if len(cmds) > 0 {
+			cmds[len(cmds)-1].outEnd = off + len(l)
+		}
+		off += len(l)
+	}
+	return cmds
+}
+
+// shellWords splits a command line as sh does for plain words, '…' and
+// "…"; ok is false for a line that needs more of the shell (a pipe, a
+// redirection, a background job, a variable or a comment).
+func shellWords(line string) (words []string, ok bool) {
+	var w strings.Builder
+	in, quote := false, byte(0)
+	for i := 0; i < len(line); i++ {
+		c := line[i]
+		switch {
+		case quote != 0 && c == quote:
+			quote = 0
+		case quote == '\'' || quote == '"' && c != '\\' && c != '$':
+			w.WriteByte(c)
+		case quote == '"':
+			return nil, false
+		case c == '\'' || c == '"':
+			quote, in = c, true
+		case c == ' ' || c == '\t':
+			if in {
+				words, in = append(words, w.String()), false
+				w.Reset()
+			}
+		case strings.IndexByte("|&;<>$#`\\*?", c) >= 0:
+			return nil, false
+		default:
+			w.WriteByte(c)
+			in = true
+		}
+	}
+	if quote != 0 {
+		return nil, false
+	}
+	if in {
+		words = append(words, w.String())
+	}
+	return words, len(words) > 0
+}
+
+// readmeTours runs the transcripts of one page, and returns how many
+// commands it ran.
 func readmeTours(t *testing.T, path string) int {
 	b, err := os.ReadFile(path)
 	if err != nil {
 		t.Fatal(err)
 	}
-	readme := string(b)
-	tours := regexp.MustCompile("(?s)```text\n\\$ gqlsh ([^\n]*)\n(.*?)```").FindAllStringSubmatchIndex(readme, -1)
+	page := string(b)
+	name := filepath.Base(path)
 	var rewrites [][3]int // with -update-readme: [start, end, index in outs]
 	var outs []string
 	n := 0
-	for _, m := range tours {
-		args := strings.Fields(readme[m[2]:m[3]])
-		want := readme[m[4]:m[5]]
-		file := ""
-		for i, a := range args {
-			if a == "-f" && i+1 < len(args) {
-				file = args[i+1]
+	for _, block := range regexp.MustCompile("(?s)```text\n(\\$ .*?)```").FindAllStringSubmatchIndex(page, -1) {
+		files := map[string]string{} // what a "$ cat FILE" showed
+		for _, c := range transcriptCommands(page, block[2], block[3]) {
+			want := page[c.outStart:c.outEnd]
+			words, ok := shellWords(c.text)
+			if !ok {
+				continue
 			}
-		}
-		if file == "" {
-			continue // a one-line example, not a tour
-		}
-		n++
-		src := regexp.MustCompile("(?s)where `" + regexp.QuoteMeta(file) + "` is\n\n```gql\n(.*?)```").FindStringSubmatch(readme[m[1]:])
-		if src == nil {
-			t.Errorf("%s, tour %s: no ```gql block after \"where `%s` is\"", filepath.Base(path), file, file)
-			continue
-		}
-		t.Run(filepath.Base(path)+"/"+file, func(t *testing.T) {
-			dir := t.TempDir()
-			if err := os.WriteFile(filepath.Join(dir, file), []byte(src[1]), 0o644); err != nil {
-				t.Fatal(err)
+			if words[0] == "cat" && len(words) == 2 {
+				files[words[1]] = want
+				continue
 			}
-			t.Chdir(dir)
-			var out bytes.Buffer
-			runEnv(args, env{stdin: strings.NewReader(""), stdout: &out, stderr: &out, lookupEnv: tempEnv(t, nil)})
-			if got := out.String(); got != want {
-				if *updateReadme {
-					rewrites = append(rewrites, [3]int{m[4], m[5], len(outs)})
-					outs = append(outs, got)
-					return
+			if (words[0] != "gqlsh" && words[0] != "./gqlsh") || !slices.Contains(words, "--mem") {
+				continue
+			}
+			args := words[1:]
+			need := map[string]string{}
+			for i, a := range args {
+				if a != "-f" || i+1 == len(args) || args[i+1] == "-" {
+					continue
 				}
-				t.Errorf("gqlsh %s prints\n%s\n%s shows\n%s", strings.Join(args, " "), got, filepath.Base(path), want)
+				file := args[i+1]
+				src, ok := files[file]
+				if !ok {
+					m := regexp.MustCompile("(?s)where `" + regexp.QuoteMeta(file) + "` is\n\n```gql\n(.*?)```").FindStringSubmatch(page[block[1]:])
+					if m == nil {
+						t.Errorf("%s:%d: %s reads %s, which the page does not show (a \"$ cat %s\" before it, or a ```gql block after \"where `%s` is\")", name, c.line, c.text, file, file, file)
+						continue
+					}
+					src = m[1]
+				}
+				need[file] = src
 			}
-		})
+			n++
+			t.Run(fmt.Sprintf("%s:%d", name, c.line), func(t *testing.T) {
+				dir := t.TempDir()
+				for file, src := range need {
+					if err := os.WriteFile(filepath.Join(dir, file), []byte(src), 0o644); err != nil {
+						t.Fatal(err)
+					}
+				}
+				t.Chdir(dir)
+				var out bytes.Buffer
+				runEnv(args, env{stdin: strings.NewReader(""), stdout: &out, stderr: &out, lookupEnv: tempEnv(t, nil)})
+				if got := out.String(); got != want {
+					if *updateReadme {
+						rewrites = append(rewrites, [3]int{c.outStart, c.outEnd, len(outs)})
+						outs = append(outs, got)
+						return
+					}
+					t.Errorf("%s:%d: gqlsh %s prints\n%s\nthe page shows\n%s", name, c.line, strings.Join(args, " "), got, want)
+				}
+			})
+		}
 	}
 	if len(rewrites) > 0 {
-		// Write what gqlsh prints into the page, last tour first so the
-		// offsets of the others hold; review the diff.
+		// Write what gqlsh prints into the page, last command first so
+		// the offsets of the others hold; review the diff.
 		for i := len(rewrites) - 1; i >= 0; i-- {
 			r := rewrites[i]
-			readme = readme[:r[0]] + outs[r[2]] + readme[r[1]:]
+			page = page[:r[0]] + outs[r[2]] + page[r[1]:]
 		}
-		if err := os.WriteFile(path, []byte(readme), 0o644); err != nil {
+		if err := os.WriteFile(path, []byte(page), 0o644); err != nil {
 			t.Fatal(err)
 		}
 	}

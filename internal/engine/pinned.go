@@ -41,7 +41,7 @@ func NormalizePinned(kinds []string) ([]string, error) {
 	slices.Sort(out)
 	out = slices.Compact(out)
 	if len(out) > MaxPinnedKinds {
-		return nil, gqlstatus.Errorf(gqlstatus.InvalidOption, "%d pinned kinds; a session pins at most %d", len(out), MaxPinnedKinds).
+		return nil, gqlstatus.Errorf(gqlstatus.InvalidOption, "%d pinned kinds; a session or a Recall pins at most %d", len(out), MaxPinnedKinds).
 			WithHint("pin the few kinds every reader needs (LAW, RULE); recall the others by a token")
 	}
 	for _, k := range out {

@@ -121,4 +121,11 @@ func TestPinnedKindsRefused(t *testing.T) {
 	if kinds, _ := s.PinnedKinds(ctx); kinds != nil {
 		t.Errorf("a refusal changed the kinds: %v", kinds)
 	}
+	// A Recall's own kinds are held to the same rules.
+	for name, kinds := range map[string][]string{"too many": many, "empty kind": {"LAW", ""}, "too long": {strings.Repeat("K", 129)}} {
+		var ge *gqlstatus.Error
+		if _, err := s.recallShape(ctx, `MATCH (t:TSK)`, values.RecallOptions{Pinned: kinds}); !errors.As(err, &ge) || ge.Code != gqlstatus.InvalidOption || ge.Hint == "" {
+			t.Errorf("a Recall pinning %s: %v, want %s with a hint", name, err, gqlstatus.InvalidOption)
+		}
+	}
 }

@@ -132,6 +132,11 @@ func (s *Session) recall(ctx context.Context, q string, opts values.RecallOption
 		// (which replace them): before the cache key, which keys by
 		// the kinds in effect.
 		o.Pinned = s.pinnedKinds()
+	} else if o.Pinned, err = NormalizePinned(o.Pinned); err != nil {
+		// A call's own kinds keep the rules of the session's: a
+		// bounded list of valid kinds, and one cache key however
+		// they are ordered or repeated.
+		return nil, err
 	}
 	if s.db.hosts != nil { // other hosts' Commits first (hosts.go)
 		if err := s.fresh(ctx); err != nil {

@@ -30,6 +30,10 @@ func fileErr(what, path string, err error) *gqlstatus.Error {
 	return metaErrorf(codeFile, hint, "%s %s: %v", what, path, err)
 }
 
+// OpenScript opens path as a file of statements, as gqlsh -f FILE and
+// :source FILE read it: an error carries 42Q05 and says what to do.
+func OpenScript(path string) (*os.File, error) { return openText("cannot read", path) }
+
 // openText opens path for reading as a script: not a directory.
 func openText(what, path string) (*os.File, error) {
 	f, err := os.Open(path)

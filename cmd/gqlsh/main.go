@@ -589,20 +589,12 @@ func openInputs(sources []source, stdin io.Reader) ([]repl.Input, func(), error)
 		case src.arg == "-":
 			inputs = append(inputs, repl.Input{R: stdin})
 		default:
-			f, err := os.Open(src.arg)
+			f, err := repl.OpenScript(src.arg)
 			if err != nil {
 				closeAll()
-				var pe *fs.PathError
-				if errors.As(err, &pe) {
-					err = pe.Err
-				}
-				return nil, nil, fmt.Errorf("cannot read %s: %v", src.arg, err)
+				return nil, nil, err
 			}
 			files = append(files, f)
-			if fi, err := f.Stat(); err == nil && fi.IsDir() {
-				closeAll()
-				return nil, nil, fmt.Errorf("cannot read %s: it is a directory, not a file of statements", src.arg)
-			}
 			inputs = append(inputs, repl.Input{Name: src.arg, R: f})
 		}
 	}

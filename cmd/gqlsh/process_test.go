@@ -178,8 +178,8 @@ func TestCommandLineInputs(t *testing.T) {
 		{name: "a file named in its error", args: []string{"--mem", "-f", bad},
 			err: bad + ":2:16: GQLSTATUS 42001: statement 1: unexpected \"}\"", code: 1},
 		{name: "a missing file, said once", args: []string{"--mem", "-f", filepath.Join(dir, "nope.gql")},
-			err: "gqlsh: cannot read " + filepath.Join(dir, "nope.gql") + ": no such file or directory\n", code: 1},
-		{name: "a directory", args: []string{"--mem", "-f", dir}, err: "gqlsh: cannot read " + dir + ": it is a directory, not a file of statements\n", code: 1},
+			err: "gqlsh: GQLSTATUS 42Q05: cannot read " + filepath.Join(dir, "nope.gql") + ": no such file or directory; check the path; relative paths start in gqlsh's working directory\n", code: 1},
+		{name: "a directory", args: []string{"--mem", "-f", dir}, err: "gqlsh: GQLSTATUS 42Q05: cannot read " + dir + ": it is a directory, not a file; give a file of statements\n", code: 1},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

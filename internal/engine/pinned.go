@@ -3,6 +3,7 @@ package engine
 import (
 	"context"
 	"slices"
+	"strings"
 	"unicode/utf8"
 
 	"github.com/goldfish-gql/goldfish/gqlstatus"
@@ -25,30 +26,37 @@ const (
 // checkKind checks one pinned kind: 1 to MaxKindName bytes of UTF-8.
 func checkKind(k string) error {
 	if k == "" || len(k) > MaxKindName || !utf8.ValidString(k) {
-		return gqlstatus.Errorf(gqlstatus.InvalidOption, "pinned kind %q: a kind is 1 to %d bytes of UTF-8", k, MaxKindName).
+		shown := k
+		if len(shown) > MaxKindName {
+			// The message names the kind, not the megabytes a
+			// request may have put in it.
+			shown = strings.ToValidUTF8(shown[:MaxKindName], "") + "…"
+		}
+		return gqlstatus.Errorf(gqlstatus.InvalidOption, "pinned kind %q (%d bytes): a kind is 1 to %d bytes of UTF-8", shown, len(k), MaxKindName).
 			WithHint("name kinds as the session writes them, e.g. LAW,RULE")
 	}
 	return nil
 }
 
 // NormalizePinned checks kinds and returns them sorted, each once (nil
-// for none); too many or an invalid kind is 22Q06.
+// for none); too many or an invalid kind is 22Q06. It stops at the
+// first kind past the bound, so a long list costs no more than 16 kinds.
 func NormalizePinned(kinds []string) ([]string, error) {
-	if len(kinds) == 0 {
-		return nil, nil
-	}
-	out := slices.Clone(kinds)
-	slices.Sort(out)
-	out = slices.Compact(out)
-	if len(out) > MaxPinnedKinds {
-		return nil, gqlstatus.Errorf(gqlstatus.InvalidOption, "%d pinned kinds; a session or a Recall pins at most %d", len(out), MaxPinnedKinds).
-			WithHint("pin the few kinds every reader needs (LAW, RULE); recall the others by a token")
-	}
-	for _, k := range out {
+	var out []string
+	for _, k := range kinds {
 		if err := checkKind(k); err != nil {
 			return nil, err
 		}
+		if slices.Contains(out, k) {
+			continue
+		}
+		if len(out) == MaxPinnedKinds {
+			return nil, gqlstatus.Errorf(gqlstatus.InvalidOption, "more than %d pinned kinds; a session or a Recall pins at most %d", MaxPinnedKinds, MaxPinnedKinds).
+				WithHint("pin the few kinds every reader needs (LAW, RULE); recall the others by a token")
+		}
+		out = append(out, k)
 	}
+	slices.Sort(out)
 	return out, nil
 }
 

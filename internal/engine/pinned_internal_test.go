@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/binary"
 	"errors"
+	"fmt"
 	"slices"
 	"strings"
 	"testing"
@@ -120,6 +121,19 @@ func TestPinnedKindsRefused(t *testing.T) {
 	}
 	if kinds, _ := s.PinnedKinds(ctx); kinds != nil {
 		t.Errorf("a refusal changed the kinds: %v", kinds)
+	}
+	// A request's megabytes are not echoed, nor sorted: a kind of 1 MiB
+	// is named by its first bytes, and a list of 100,000 stops at the
+	// 17th kind.
+	huge := make([]string, 100_000)
+	for i := range huge {
+		huge[i] = fmt.Sprint("K", i)
+	}
+	for name, kinds := range map[string][]string{"a 1 MiB kind": {strings.Repeat("é", 1<<19)}, "100,000 kinds": huge} {
+		err := s.SetPinnedKinds(ctx, kinds)
+		if !isCode(err, gqlstatus.InvalidOption) || len(err.Error()) > 400 {
+			t.Errorf("%s: %d bytes of error: %.200v", name, len(err.Error()), err)
+		}
 	}
 	// A Recall's own kinds are held to the same rules.
 	for name, kinds := range map[string][]string{"too many": many, "empty kind": {"LAW", ""}, "too long": {strings.Repeat("K", 129)}} {

@@ -298,10 +298,9 @@ func deepValuesAcrossReopen(t *testing.T, b backend) {
 	}
 }
 
-// agentsAcrossReopen: what each agent read, and who committed each
-// Δ, are kept across a restart, reads after the last
-// Commit included (Close saves them); a Recall without an agent counts
-// for nobody.
+// agentsAcrossReopen: what each agent read, and who committed each Δ,
+// are kept across a restart, reads after the last Commit included (Close
+// saves them); a Recall without an agent counts for nobody.
 func agentsAcrossReopen(t *testing.T, b backend) {
 	ctx := context.Background()
 	db := b.open()

@@ -253,16 +253,8 @@ func TestAgentsBound(t *testing.T) {
 	if err := s.ForgetAgent(ctx, "a0"); !errors.As(err, &ge) || ge.Code != gqlstatus.InvalidReference {
 		t.Fatalf("forgetting an agent twice: %v", err)
 	}
-	if err := db.Close(); err != nil {
-		t.Fatal(err)
-	}
 	// After a reopen the order of eviction is kept: a2 goes next.
-	db, err = openTest(WithCabinet(path))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer db.Close()
-	s = mustSession(t, db, "s")
+	db, s = reopen(t, db, path, "s")
 	if n := len(mustAgents(t, s)); n != values.MaxAgents-1 {
 		t.Fatalf("%d agents after the reopen, want %d", n, values.MaxAgents-1)
 	}

@@ -335,15 +335,7 @@ func TestEnvelopeConcurrent(t *testing.T) {
 	for err := range errs {
 		t.Fatal(err)
 	}
-	if err := db.Close(); err != nil {
-		t.Fatal(err)
-	}
-	db, err = openTest(WithCabinet(path))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer db.Close()
-	s, _ = db.Session(ctx, "s")
+	db, s = reopen(t, db, path, "s")
 	agents, err := s.Agents(ctx)
 	if err != nil {
 		t.Fatal(err)
@@ -414,13 +406,7 @@ func TestGapWindowAcrossFlush(t *testing.T) {
 	if err := s.Flush(ctx); err != nil {
 		t.Fatal(err)
 	}
-	db.Close()
-	db, err = openTest(WithCabinet(path))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer db.Close()
-	s, _ = db.Session(ctx, "main")
+	db, s = reopen(t, db, path, "main")
 	if after := read(s); after != before {
 		t.Fatalf("gaps after a flush and a reopen:\n%s\nwere\n%s", after, before)
 	}

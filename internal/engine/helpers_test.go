@@ -109,6 +109,18 @@ func openCab(t testing.TB, path string, opts ...Option) *DB {
 	return db
 }
 
+// reopen closes db, opens the cabinet at path again (closed at the
+// test's end) and returns it with the named session.
+func reopen(t testing.TB, db *DB, path, name string) (*DB, *Session) {
+	t.Helper()
+	if err := db.Close(); err != nil {
+		t.Fatal(err)
+	}
+	db = openCab(t, path)
+	t.Cleanup(func() { db.Close() })
+	return db, mustSession(t, db, name)
+}
+
 // pgOptions are a PostgreSQL host's options in a test (as package
 // postgres's Options give them to a caller).
 type pgOptions struct {

@@ -159,13 +159,7 @@ func historySessionOf(t testing.TB, n int) (*DB, *Session) {
 	if err := db.Flush(ctx); err != nil {
 		t.Fatal(err)
 	}
-	db.Close()
-	if db, err = openTest(WithCabinet(path)); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { db.Close() })
-	s, _ = db.Session(ctx, "hs")
-	return db, s
+	return reopen(t, db, path, "hs")
 }
 
 func versionsOf(h *values.History) []uint64 {

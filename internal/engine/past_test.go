@@ -147,13 +147,7 @@ func TestRecallAtVersionRefused(t *testing.T) {
 	if _, err := s.commitText(ctx, `INSERT (:NOTE {text: "after"})`, nil); err != nil {
 		t.Fatal(err)
 	}
-	db.Close()
-	db, err = openTest(WithCabinet(path))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer db.Close()
-	s, _ = db.Session(ctx, "h")
+	db, s = reopen(t, db, path, "h")
 	// The history keeps what the flush covered (history=all, the
 	// default); history=none trims it at the next flush.
 	if _, err := s.recallShape(ctx, `MATCH (n:NOTE)`, values.RecallOptions{AtVersion: 3}); err != nil {

@@ -167,15 +167,7 @@ func TestWorkedAroundKeptAcrossReopen(t *testing.T) {
 		}
 	}
 	check(s, "live")
-	if err := db.Close(); err != nil {
-		t.Fatal(err)
-	}
-	db, err = openTest(WithCabinet(path))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer db.Close()
-	s, _ = db.Session(ctx, "s")
+	db, s = reopen(t, db, path, "s")
 	check(s, "reopened")
 	if _, err := s.commitText(ctx, `CREATE OR REPLACE ACTION close_task(nick STRING) { MATCH (t:TSK {nick: $nick}) SET t.status = "closed" }`, nil); err != nil {
 		t.Fatal(err)
